@@ -1,0 +1,5 @@
+import sys
+
+from cardcanon.cli import main
+
+sys.exit(main())

@@ -1,0 +1,41 @@
+"""``cardcanon play GAME ...`` and ``cardcanon replay FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from cardcanon.model.records import read_record
+
+_GAME_MODULES = {"hearts": "cardcanon.model.hearts_cli", "snap": "cardcanon.model.snap_cli"}
+
+
+def _game_module(game: str):
+    return importlib.import_module(_GAME_MODULES[game])
+
+
+def add_parser(sub) -> None:
+    play = sub.add_parser("play", help="play a game between built-in players and print it")
+    games = play.add_subparsers(dest="game", metavar="GAME", parser_class=type(play))
+    games.required = True
+    for game in _GAME_MODULES:
+        try:
+            module = _game_module(game)
+        except ModuleNotFoundError:
+            continue
+        module.add_play_parser(games)
+
+    replay = sub.add_parser("replay", help="re-check every move of a game record")
+    replay.add_argument("file", help="a JSON game record")
+    replay.add_argument("-q", "--quiet", action="store_true", help="print only the verdict line")
+    replay.set_defaults(handler=_run_replay)
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    data = read_record(args.file)
+    report = _game_module(data["game"]).replay_record(data, args.file, verbose=not args.quiet)
+    if report.ok:
+        print(f"{args.file}: ok: {report.moves_checked} moves replayed. {report.summary}".rstrip())
+        return 0
+    print(f"{args.file}: move {report.position}: {report.error}")
+    return 1

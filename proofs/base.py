@@ -1,0 +1,75 @@
+"""What every check returns, and the honest mapping of Z3 answers onto verdicts.
+
+A check is a function ``check(*, mutant: str | None, timeout: float, bounds: dict) ->
+CheckResult``. With ``mutant=None`` it checks the rulebook as written; with a mutant ID from
+the manifest it checks a deliberately broken rule, and must then reach a verdict contrary to
+the expected one (the mutant is "killed"). Every check also produces a reachability witness
+(a state or play that satisfies the check's assumptions, so the property is not vacuously
+true) and replays it, and any counterexample, through the reference model.
+
+Z3 ``unknown`` and timeouts are verdicts of their own and never count as proved.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class Verdict(str, enum.Enum):
+    PROVED = "proved"
+    COUNTEREXAMPLE = "counterexample found"
+    WITNESS = "witness found"
+    NO_WITNESS = "no witness"
+    UNKNOWN = "unknown"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+DEFINITE = {Verdict.PROVED, Verdict.COUNTEREXAMPLE, Verdict.WITNESS, Verdict.NO_WITNESS}
+
+# For each expected verdict, the verdicts that kill a mutant of that check.
+CONTRARY = {
+    Verdict.PROVED: {Verdict.COUNTEREXAMPLE},
+    Verdict.COUNTEREXAMPLE: {Verdict.PROVED},
+    Verdict.WITNESS: {Verdict.NO_WITNESS},
+    Verdict.NO_WITNESS: {Verdict.WITNESS},
+}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one run of a check (the rules as written, or one mutant)."""
+
+    verdict: Verdict
+    detail: str = ""
+    witness: str | None = None  # the reachability witness, readably
+    witness_replayed: bool = False  # witness and any counterexample replayed through the model
+    stats: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Check(Protocol):
+    def __call__(self, *, mutant: str | None, timeout: float, bounds: Mapping[str, Any]) -> CheckResult: ...
+
+
+def z3_verdict(answer, *, unsat: Verdict, sat: Verdict, reason: str = "") -> Verdict:
+    """Map a Z3 ``check()`` answer to a verdict; ``unknown`` becomes UNKNOWN or TIMEOUT."""
+    import z3
+
+    if answer == z3.unsat:
+        return unsat
+    if answer == z3.sat:
+        return sat
+    return Verdict.TIMEOUT if "timeout" in reason or "canceled" in reason else Verdict.UNKNOWN
+
+
+def solve(solver, *, unsat: Verdict, sat: Verdict) -> Verdict:
+    """Run ``solver.check()`` and map the answer honestly (see :func:`z3_verdict`)."""
+    answer = solver.check()
+    reason = solver.reason_unknown() if str(answer) == "unknown" else ""
+    return z3_verdict(answer, unsat=unsat, sat=sat, reason=reason)
