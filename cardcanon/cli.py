@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name != module_name:
+            if not exc.name or not (module_name + ".").startswith(exc.name + "."):
                 raise
             continue  # subcommand not built yet
         module.add_parser(sub)
