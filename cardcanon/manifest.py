@@ -1,0 +1,238 @@
+"""Load and validate the check manifests (``proofs/manifest/*.toml``).
+
+The format is described in ``proofs/manifest/README.md``. Every error is a
+:class:`ManifestError` naming the file, the check and the field.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import re
+import tomllib
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from cardcanon.model.errors import CardcanonError
+from cardcanon.proofs.base import CONTRARY, Verdict
+
+GAMES = ("hearts", "snap")
+CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
+RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
+_REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
+_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats")
+_MUTANT_KEYS = ("id", "description")
+
+
+class ManifestError(CardcanonError):
+    """A manifest that does not follow ``proofs/manifest/README.md``."""
+
+
+class Kind(str, enum.Enum):
+    Z3_PROOF = "z3-proof"
+    Z3_WITNESS = "z3-witness"
+    ENUMERATION = "enumeration"
+    REPLAY = "replay"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    description: str
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """One ``[[check]]`` entry of a manifest."""
+
+    id: str
+    game: str
+    title: str
+    rules: tuple[str, ...]
+    kind: Kind
+    expected: Verdict
+    entry: str  # "module:function"
+    bounds: Mapping[str, Any] = field(default_factory=dict)
+    ci_bounds: Mapping[str, Any] | None = None
+    mutants: tuple[Mutant, ...] = ()
+    expected_stats: Mapping[str, Any] | None = None
+    source: str = ""  # the manifest file it came from
+
+    def bounds_for(self, quick: bool) -> Mapping[str, Any]:
+        """The bounds of a run: ``ci_bounds`` for a quick run when given, else ``bounds``."""
+        return self.ci_bounds if quick and self.ci_bounds is not None else self.bounds
+
+    @property
+    def short_id(self) -> str:
+        """The ID without its slug: ``HEARTS-P4`` for ``HEARTS-P4-score-sum``."""
+        return "-".join(self.id.split("-")[:2])
+
+
+def default_manifest_dir() -> Path:
+    import cardcanon.proofs
+
+    return Path(cardcanon.proofs.__file__).resolve().parent / "manifest"
+
+
+def resolve_entry(entry: str) -> Callable[..., Any]:
+    """Import ``module:function``; raises ImportError/AttributeError/TypeError when it cannot."""
+    module_name, _, function_name = entry.partition(":")
+    function = getattr(importlib.import_module(module_name), function_name)
+    if not callable(function):
+        raise TypeError(f"{entry} is not callable")
+    return function
+
+
+def load_manifests(
+    directory: str | Path | None = None,
+    *,
+    games: Iterable[str] | None = None,
+    rule_ids: Collection[str] | None = None,
+    resolve: bool = True,
+) -> list[CheckSpec]:
+    """Every check of every ``*.toml`` in ``directory`` (default: the package's manifests).
+
+    ``rule_ids``: when given, every cited rule must be one of them. ``resolve``: also check
+    that every entry imports. Check IDs must be unique across all files.
+    """
+    folder = Path(directory) if directory is not None else default_manifest_dir()
+    wanted = set(games) if games is not None else set(GAMES)
+    checks: list[CheckSpec] = []
+    seen: dict[str, str] = {}
+    for path in sorted(folder.glob("*.toml")):
+        for check in load_manifest(path, rule_ids=rule_ids, resolve=resolve):
+            if check.id in seen:
+                raise ManifestError(f"{path}: check {check.id}: field 'id': duplicate check ID (also in {seen[check.id]})")
+            seen[check.id] = str(path)
+            if check.game in wanted:
+                checks.append(check)
+    return checks
+
+
+def load_manifest(
+    path: str | Path, *, rule_ids: Collection[str] | None = None, resolve: bool = True
+) -> list[CheckSpec]:
+    """The checks of one manifest file, validated."""
+    where = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ManifestError(f"{where}: no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"{where}: not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - {"check"})
+    if unknown:
+        raise ManifestError(f"{where}: unknown top-level key(s) {', '.join(unknown)} (only [[check]] tables)")
+    entries = data.get("check", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ManifestError(f"{where}: 'check' must be an array of tables ([[check]])")
+    checks: list[CheckSpec] = []
+    seen: set[str] = set()
+    for number, entry in enumerate(entries, 1):
+        check = _parse_check(entry, f"{where}: check {entry.get('id', f'#{number}')!s}", rule_ids, resolve)
+        if check.id in seen:
+            raise ManifestError(f"{where}: check {check.id}: field 'id': duplicate check ID")
+        seen.add(check.id)
+        checks.append(replace(check, source=where))
+    return checks
+
+
+def _parse_check(entry: dict, where: str, rule_ids: Collection[str] | None, resolve: bool) -> CheckSpec:
+    def fail(key: str, problem: str) -> ManifestError:
+        return ManifestError(f"{where}: field '{key}': {problem}")
+
+    unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL))
+    if unknown:
+        raise ManifestError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    for key in _REQUIRED:
+        if key not in entry:
+            raise fail(key, "missing")
+    for key in ("id", "game", "title", "kind", "expected", "entry"):
+        if not isinstance(entry[key], str) or not entry[key].strip():
+            raise fail(key, "must be a non-empty string")
+    check_id, game = entry["id"], entry["game"]
+    if game not in GAMES:
+        raise fail("game", f"{game!r} is not one of {', '.join(GAMES)}")
+    if not CHECK_ID.match(check_id):
+        raise fail("id", f"{check_id!r} is not of the form HEARTS-P<n> or SNAP-P<n>[-slug]")
+    if not check_id.lower().startswith(game + "-"):
+        raise fail("id", f"{check_id!r} does not belong to game {game!r}")
+    rules = _parse_rules(entry["rules"], game, rule_ids, fail)
+    try:
+        kind = Kind(entry["kind"])
+    except ValueError:
+        raise fail("kind", f"{entry['kind']!r} is not one of {', '.join(k.value for k in Kind)}") from None
+    try:
+        expected = Verdict(entry["expected"])
+    except ValueError:
+        expected = None
+    if expected not in CONTRARY:
+        raise fail("expected", f"{entry['expected']!r} is not one of {', '.join(v.value for v in CONTRARY)}")
+    if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", entry["entry"]):
+        raise fail("entry", f"{entry['entry']!r} is not of the form module:function")
+    if resolve:
+        try:
+            resolve_entry(entry["entry"])
+        except Exception as exc:  # any import-time failure is a manifest problem
+            raise fail("entry", f"cannot import {entry['entry']}: {type(exc).__name__}: {exc}") from None
+    bounds = _parse_table(entry.get("bounds", {}), "bounds", fail)
+    ci_bounds = _parse_table(entry["ci_bounds"], "ci_bounds", fail) if "ci_bounds" in entry else None
+    stats = _parse_table(entry["expected_stats"], "expected_stats", fail) if "expected_stats" in entry else None
+    return CheckSpec(
+        id=check_id,
+        game=game,
+        title=entry["title"].strip(),
+        rules=rules,
+        kind=kind,
+        expected=expected,
+        entry=entry["entry"],
+        bounds=bounds,
+        ci_bounds=ci_bounds,
+        mutants=_parse_mutants(entry.get("mutant", []), fail),
+        expected_stats=stats,
+    )
+
+
+def _parse_rules(value: Any, game: str, rule_ids: Collection[str] | None, fail) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value or not all(isinstance(r, str) for r in value):
+        raise fail("rules", "must be a non-empty list of rule IDs")
+    if len(set(value)) != len(value):
+        raise fail("rules", "lists a rule twice")
+    for rule in value:
+        if not RULE_ID.fullmatch(rule):
+            raise fail("rules", f"{rule!r} is not a rule ID")
+        if not rule.lower().startswith(game + "-"):
+            raise fail("rules", f"{rule} is not a {game} rule")
+        if rule_ids is not None and rule not in rule_ids:
+            raise fail("rules", f"unknown rule ID {rule}")
+    return tuple(value)
+
+
+def _parse_table(value: Any, key: str, fail) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise fail(key, "must be a table")
+    return MappingProxyType(dict(value))
+
+
+def _parse_mutants(value: Any, fail) -> tuple[Mutant, ...]:
+    if not isinstance(value, list) or not all(isinstance(m, dict) for m in value):
+        raise fail("mutant", "must be an array of tables ([[check.mutant]])")
+    mutants: list[Mutant] = []
+    for number, item in enumerate(value, 1):
+        unknown = sorted(set(item) - set(_MUTANT_KEYS))
+        if unknown:
+            raise fail("mutant", f"mutant #{number}: unknown key(s) {', '.join(unknown)}")
+        for key in _MUTANT_KEYS:
+            if not isinstance(item.get(key), str) or not item[key].strip():
+                raise fail("mutant", f"mutant #{number}: '{key}' must be a non-empty string")
+        if any(m.id == item["id"] for m in mutants):
+            raise fail("mutant", f"duplicate mutant ID {item['id']!r}")
+        mutants.append(Mutant(item["id"], item["description"].strip()))
+    return tuple(mutants)

@@ -1,0 +1,204 @@
+"""Run checks in worker processes, each run under a deadline enforced by the parent.
+
+Every worker slot is its own one-process :class:`~concurrent.futures.ProcessPoolExecutor`, so
+a run that hangs (a Z3 call that ignores its timeout, an endless loop) or kills its process
+affects only its own slot: the parent stops that process, records the verdict ``timeout`` (or
+``error``) and starts a fresh worker for the next run. Workers are started with ``spawn``, so
+no state leaks from the parent and the behaviour is the same on every platform.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardcanon.manifest import resolve_entry
+from cardcanon.proofs.base import CheckResult, Verdict
+
+
+def grace_seconds(timeout: float) -> float:
+    """How long past its own timeout a run may take before the parent stops it."""
+    return 2.0 + 0.1 * timeout
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run: a check as written (``mutant=None``) or one of its mutants."""
+
+    key: int
+    check_id: str
+    entry: str
+    mutant: str | None
+    timeout: float
+    bounds: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.check_id if self.mutant is None else f"{self.check_id} mutant {self.mutant}"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run produced, as plain data (it crosses a process boundary)."""
+
+    verdict: Verdict
+    detail: str = ""
+    witness: str | None = None
+    witness_replayed: bool = False
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def execute(entry: str, mutant: str | None, timeout: float, bounds: dict) -> RunResult:
+    """Run one check in this process; every failure becomes verdict ``error``."""
+    try:
+        check = resolve_entry(entry)
+    except BaseException as exc:  # noqa: BLE001 - reported, never raised
+        return RunResult(Verdict.ERROR, f"cannot import {entry}: {_describe(exc)}")
+    start = time.perf_counter()
+    try:
+        result = check(mutant=mutant, timeout=timeout, bounds=bounds)
+    except (Exception, SystemExit) as exc:
+        return RunResult(Verdict.ERROR, _describe(exc), seconds=time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    if not isinstance(result, CheckResult):
+        return RunResult(Verdict.ERROR, f"{entry} returned {type(result).__name__}, not a CheckResult", seconds=seconds)
+    try:
+        verdict = Verdict(result.verdict)
+        stats = json.loads(json.dumps(dict(result.stats), default=str))
+    except (ValueError, TypeError) as exc:
+        return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
+    return RunResult(
+        verdict=verdict,
+        detail=str(result.detail or ""),
+        witness=None if result.witness is None else str(result.witness),
+        witness_replayed=result.witness_replayed is True,
+        stats=stats,
+        seconds=seconds,
+    )
+
+
+def _describe(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+class _Slot:
+    """One worker process and the run it is busy with."""
+
+    def __init__(self) -> None:
+        self.executor: ProcessPoolExecutor | None = None
+        self.task: Task | None = None
+        self.future: Future | None = None
+        self.started = 0.0
+        self.deadline = 0.0
+
+    def submit(self, task: Task) -> None:
+        if self.executor is None:
+            self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        self.task = task
+        self.started = time.monotonic()
+        self.deadline = self.started + task.timeout + grace_seconds(task.timeout)
+        self.future = self.executor.submit(execute, task.entry, task.mutant, task.timeout, _plain(task.bounds))
+
+    def release(self) -> Task:
+        task, self.task, self.future = self.task, None, None
+        assert task is not None
+        return task
+
+    def kill(self) -> None:
+        """Stop the worker process at once (it may be stuck in native code)."""
+        if self.executor is None:
+            return
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(2)
+            if process.is_alive():
+                process.kill()
+                process.join(2)
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = None
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.kill()
+        elif self.executor is not None:
+            self.executor.shutdown(wait=True)
+            self.executor = None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def run_tasks(
+    tasks: Iterable[Task],
+    *,
+    jobs: int,
+    on_start: Callable[[Task], None] | None = None,
+    on_finish: Callable[[Task, RunResult], None] | None = None,
+    on_tick: Callable[[list[tuple[Task, float]]], None] | None = None,
+    tick_seconds: float = 0.5,
+) -> dict[int, RunResult]:
+    """Run every task, at most ``jobs`` at once; the result of each, by task key."""
+    pending = deque(tasks)
+    slots = [_Slot() for _ in range(max(1, min(jobs, len(pending))))]
+    results: dict[int, RunResult] = {}
+
+    def finish(slot: _Slot, result: RunResult) -> None:
+        task = slot.release()
+        results[task.key] = result
+        if on_finish:
+            on_finish(task, result)
+
+    try:
+        while True:
+            for slot in slots:
+                if slot.task is None and pending:
+                    slot.submit(pending.popleft())
+                    if on_start:
+                        on_start(slot.task)
+            busy = {slot.future: slot for slot in slots if slot.task is not None}
+            if not busy:
+                break
+            now = time.monotonic()
+            wait_for = max(0.0, min(slot.deadline for slot in busy.values()) - now)
+            if on_tick:
+                wait_for = min(wait_for, tick_seconds)
+            done, _ = wait(list(busy), timeout=wait_for, return_when=FIRST_COMPLETED)
+            for future in done:
+                slot = busy[future]
+                try:
+                    result = future.result()
+                except Exception as exc:  # the worker process died
+                    slot.kill()
+                    result = RunResult(Verdict.ERROR, f"worker process died: {_describe(exc)}",
+                                       seconds=time.monotonic() - slot.started)
+                finish(slot, result)
+            now = time.monotonic()
+            for slot in busy.values():
+                if slot.task is not None and now >= slot.deadline:
+                    limit = slot.deadline - slot.started
+                    slot.kill()
+                    finish(slot, RunResult(Verdict.TIMEOUT, f"no result within {limit:.1f} s; stopped by verify",
+                                           seconds=now - slot.started))
+            if on_tick:
+                on_tick([(slot.task, now - slot.started) for slot in slots if slot.task is not None])
+    finally:
+        for slot in slots:
+            slot.close()
+    return results

@@ -1,0 +1,402 @@
+"""Reference model of two-player Hearts.
+
+Rulebook: ``spec/hearts.toml`` (print it with ``cardcanon rules hearts``). Every rule block
+below cites the rule ID it implements; the variation points of the rulebook are the
+:class:`HeartsConfig` parameters, with the rulebook's defaults.
+
+Where this game departs from common four-player Hearts (OpenSpiel's ``hearts``, for instance):
+
+- Two players and a 28-card deck: the 3, 5, 7, 9, jack and king are removed (HEARTS-DECK-1).
+- Two dead cards per hand, the top card before the deal and the last card after it, unseen
+  until the hand ends (HEARTS-DEAL-2). No cards are passed.
+- Hearts are trump: a heart wins a trick even when another suit was led (HEARTS-TRICK-1).
+- The 2 of clubs leads, or the 4, or the 6 when lower clubs are dead (HEARTS-LEAD-1/2/3).
+- Point cards may be played to the first trick (HEARTS-FIRST-1, variation ``no-hearts``).
+- Shooting the moon scores 0 for the shooter and 20 for the other player, also when point
+  cards are dead (HEARTS-MOON-1/2, variation ``points-in-play``).
+- A match is played to 100 over many hands; when both reach 100 the lower score wins, and
+  equal scores are played off with further hands, without a cap (HEARTS-MATCH-1/2/3).
+
+Chance is explicit: :class:`ChooseDealer` once per match and one :class:`Deal` per hand are
+moves like any other, so a match is exactly its list of moves. A seeded match draws all chance
+from one :class:`SplitMix64` stream: first the dealer, then one shuffle per hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from cardcanon.model.cards import Card, Suit
+from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.hearts_types import (
+    DECK, FULL_MASK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SINGLETONS, SUIT_MASK,
+    SUITS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move,
+    Outcome, Phase, Play, Termination, deck_index, evolve, frozenset_of,
+)
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+
+__all__ = [
+    "DECK", "POINT_CARDS", "QUEEN_OF_SPADES", "BreakOn", "ChooseDealer", "Deal", "FirstLead", "FirstTrickPoints",
+    "HeartsConfig", "HeartsState", "MoonScore", "Move", "Outcome", "Phase", "Play", "Strategy", "Termination",
+    "apply", "deal_hands", "first_leader", "legal_moves", "match_result", "new_match", "play_match",
+    "sample_chance", "score_hand", "trick_winner",
+]
+
+TRICKS_PER_HAND = 13  # HEARTS-TRICK-3
+MOON_OTHER_SCORE = 20  # HEARTS-MOON-1
+FIRST_LEAD_CLUBS = tuple(c for c in DECK if c.suit is Suit.CLUBS)[:3]  # 2, 4, 6 of clubs
+TWO_OF_CLUBS = FIRST_LEAD_CLUBS[0]
+
+# Prebuilt plays: _PLAY[seat][i] plays DECK[i]; _PLAYS_BY_PATTERN[seat][suit][p] are the plays
+# of the cards of that suit whose 7-bit pattern is p, in deck order.
+_PLAY = tuple(tuple(Play(seat, card) for card in DECK) for seat in SEATS)
+_PLAYS_BY_PATTERN = tuple(
+    tuple(tuple(tuple(_PLAY[s][7 * k + r] for r in range(7) if p >> r & 1) for p in range(128)) for k in range(4))
+    for s in range(2)
+)
+
+
+class Strategy(Protocol):
+    """A player: picks one of the legal plays."""
+
+    def __call__(self, state: HeartsState, legal: tuple[Play, ...]) -> Play: ...
+
+
+def new_match(config: HeartsConfig = HeartsConfig()) -> HeartsState:
+    """The start of a match: the dealer is yet to be chosen (HEARTS-DEAL-1)."""
+    return HeartsState(config=config)
+
+
+def other(seat: Seat) -> Seat:
+    return SEATS[1 - seat.index]
+
+
+# --- pure rule functions ----------------------------------------------------------------------
+def deal_hands(order: Sequence[Card], dealer: Seat) -> tuple[tuple[frozenset[Card], frozenset[Card]], tuple[Card, Card]]:
+    """HEARTS-DEAL-2: the top card is dead, then 13 cards each, one at a time, alternately,
+    beginning with the player who is not the dealer; the last card is dead."""
+    if len(order) != len(DECK):
+        raise ValueError(f"a deal has {len(DECK)} cards, not {len(order)}")
+    first, second = other(dealer).index, dealer.index
+    hands = [frozenset(), frozenset()]
+    hands[first] = frozenset(order[1:27:2])
+    hands[second] = frozenset(order[2:27:2])
+    return (hands[0], hands[1]), (order[0], order[27])
+
+
+def _forced_first_lead(dead: Sequence[Card], config: HeartsConfig) -> tuple[Card, Card | None]:
+    """HEARTS-LEAD-1/2: the lowest live club of 2, 4, 6 names the leader. HEARTS-LEAD-3: it is
+    also the card he must lead (``free``: only the 2 of clubs is forced)."""
+    dead_indices = [deck_index(card) for card in dead]
+    for club in FIRST_LEAD_CLUBS:
+        if deck_index(club) not in dead_indices:
+            forced = club is TWO_OF_CLUBS or config.first_lead is FirstLead.LOWEST_CLUB
+            return club, club if forced else None
+    raise ValueError("at most two cards are dead: one of the 2, 4, 6 of clubs is live")  # pragma: no cover
+
+
+def first_leader(hands, dead, config: HeartsConfig = HeartsConfig()) -> tuple[Seat, Card | None]:
+    """HEARTS-LEAD-1/2/3: the leader of the first trick and the card he must lead (or None)."""
+    club, forced = _forced_first_lead(dead, config)
+    for seat in SEATS:
+        if club in hands[seat.index]:
+            return seat, forced
+    raise ValueError(f"{club} is neither dead nor in a hand")
+
+
+def trick_winner(lead: Card, follow: Card) -> int:
+    """HEARTS-TRICK-1 (with HEARTS-TRUMP-1, HEARTS-RANK-1): 0 if the leader's card wins, 1 if
+    the follower's. A heart beats any other suit; otherwise the higher card of the suit led."""
+    lead_index, follow_index = deck_index(lead), deck_index(follow)
+    if lead_index is None or follow_index is None:
+        raise ValueError(f"not cards of the 28-card deck: {lead}, {follow}")
+    return _trick_winner(lead_index, follow_index)
+
+
+def _trick_winner(lead: int, follow: int) -> int:
+    """:func:`trick_winner` on deck indices (suit number = index // 7; deck order is rank order)."""
+    if lead // 7 == follow // 7:
+        return 1 if follow > lead else 0
+    return 1 if follow // 7 == _HEARTS_NUMBER else 0
+
+
+_HEARTS_NUMBER = SUITS.index(Suit.HEARTS)
+
+
+def _points(cards) -> int:
+    """HEARTS-SCORE-1, HEARTS-QUEEN-1: 1 per heart, 13 for the queen of spades."""
+    return sum(13 if card == QUEEN_OF_SPADES else 1 for card in cards if card in POINT_CARDS)
+
+
+def score_hand(taken, dead, config: HeartsConfig = HeartsConfig()) -> tuple[int, int]:
+    """HEARTS-SCORE-1, HEARTS-MOON-1, HEARTS-MOON-2: the two players' scores for a hand."""
+    in_play = POINT_CARDS.difference(dead)
+    for seat in (0, 1):
+        if in_play <= taken[seat]:  # shooting the moon: every point card in play
+            other_score = MOON_OTHER_SCORE if config.moon_score is MoonScore.TWENTY else _points(in_play)
+            return (0, other_score) if seat == 0 else (other_score, 0)
+    return _points(taken[0]), _points(taken[1])
+
+
+def match_result(scores: tuple[int, int], config: HeartsConfig = HeartsConfig(),
+                 previous: tuple[int, int] | None = None) -> Outcome | None:
+    """HEARTS-MATCH-1/2: the outcome after a hand ending with ``scores``, or None to play on.
+
+    ``previous`` (the scores before that hand) only tells a broken tie (``TIE_BROKEN``) from a
+    first arrival of both players at the target.
+    """
+    a, b = scores
+    target = config.target
+    if a < target and b < target:
+        return None
+    if a < target or b < target:  # HEARTS-MATCH-1: the one who reached it loses
+        return Outcome(Termination.ONE_REACHED_TARGET, SEATS[0] if a < target else SEATS[1], (a, b))
+    if a == b:  # HEARTS-MATCH-2, HEARTS-MATCH-3: equal scores play on, without a cap
+        return None
+    tied_before = previous is not None and previous[0] == previous[1] and previous[0] >= target
+    termination = Termination.TIE_BROKEN if tied_before else Termination.BOTH_REACHED_LOWER_WINS
+    return Outcome(termination, SEATS[0] if a < b else SEATS[1], (a, b))
+
+
+# --- legal plays: rule blocks in rulebook order -----------------------------------------------
+def _play_rules(state: HeartsState, hand: int) -> list[tuple[str, int]]:
+    """The rules that restrict the player to move, each with the mask of cards it allows.
+
+    The legal plays are the cards of ``hand`` allowed by every rule; an illegal play breaks the
+    first rule that does not allow it.
+    """
+    rules: list[tuple[str, int]] = []
+    first_trick = state.tricks_played == 0
+    if not state.trick:
+        # HEARTS-LEAD-1, HEARTS-LEAD-3: the first lead is the club that made the leader.
+        if first_trick:
+            _, forced = _forced_first_lead(state.dead, state.config)
+            if forced is not None:
+                rules.append(("HEARTS-LEAD-1" if forced is TWO_OF_CLUBS else "HEARTS-LEAD-3", 1 << deck_index(forced)))
+        # HEARTS-BREAK-1: no heart lead before hearts are broken, unless he holds only hearts.
+        if not state.hearts_broken and hand & NON_HEARTS_MASK:
+            rules.append(_BREAK_1)
+    else:
+        # HEARTS-FOLLOW-1: follow suit if he can; if not, any card.
+        follow = _FOLLOW_1[deck_index(state.trick[0].card) // 7]
+        if hand & follow[1]:
+            rules.append(follow)
+    # HEARTS-FIRST-1 (``no-hearts``): no heart to the first trick unless he holds only hearts.
+    if first_trick and state.config.first_trick_points is _NO_HEARTS and hand & NON_HEARTS_MASK:
+        rules.append(_FIRST_1)
+    # HEARTS-QUEEN-2: no timing rule holds the queen of spades back; she is not a heart, so
+    # none of the masks above excludes her except by following suit.
+    return rules
+
+
+_BREAK_1 = ("HEARTS-BREAK-1", NON_HEARTS_MASK)
+_FOLLOW_1 = tuple(("HEARTS-FOLLOW-1", SUIT_MASK[suit]) for suit in SUITS)  # by suit number (deck index // 7)
+_FIRST_1 = ("HEARTS-FIRST-1", NON_HEARTS_MASK)
+_NO_HEARTS = FirstTrickPoints.NO_HEARTS
+
+
+def _legal_mask(state: HeartsState, seat: int) -> int:
+    """The mask of the legal plays. The last answer is remembered, so that ``apply`` does not
+    work out again what ``legal_moves`` just did (states are immutable: identity is enough)."""
+    global _last_legal
+    last = _last_legal
+    if last[0] is state:
+        return last[1]
+    hand = state.hand_masks[seat]
+    legal = hand
+    for _, allowed in _play_rules(state, hand):
+        legal &= allowed
+    _last_legal = (state, legal)
+    return legal
+
+
+_last_legal: tuple[HeartsState | None, int] = (None, 0)
+
+
+def legal_moves(state: HeartsState) -> tuple[Move, ...]:
+    """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end."""
+    seat = state.to_move
+    if seat is None:
+        return ()
+    s = seat.index
+    legal = _legal_mask(state, s)
+    by_suit = _PLAYS_BY_PATTERN[s]
+    return by_suit[0][legal & 127] + by_suit[1][legal >> 7 & 127] + by_suit[2][legal >> 14 & 127] + by_suit[3][legal >> 21]
+
+
+# --- applying moves ---------------------------------------------------------------------------
+def apply(state: HeartsState, move: Move) -> HeartsState:
+    """The state after ``move``; raises :class:`IllegalMoveError` naming the broken rule."""
+    kind = type(move)
+    if kind is Play:
+        return _apply_play(state, move)
+    if state.phase is Phase.OVER:
+        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible ({move!r})")
+    if kind is ChooseDealer:
+        return _apply_choose_dealer(state, move)
+    if kind is Deal:
+        return _apply_deal(state, move)
+    raise TypeError(f"not a Hearts move: {move!r}")
+
+
+def sample_chance(state: HeartsState, rng: SplitMix64) -> Move:
+    """Draw the chance move of a chance node from ``rng``."""
+    if state.phase is Phase.CHOOSE_DEALER:
+        return ChooseDealer(SEATS[rng.below(2)])
+    if state.phase is Phase.DEAL:
+        return Deal(rng.shuffled(DECK))
+    raise ValueError(f"not a chance node (phase {state.phase})")
+
+
+def _apply_choose_dealer(state: HeartsState, move: ChooseDealer) -> HeartsState:
+    # HEARTS-DEAL-1: the first dealer is chosen at random, once.
+    if state.phase is not Phase.CHOOSE_DEALER:
+        raise IllegalMoveError("HEARTS-DEAL-1", "the dealer is chosen once, before the first hand")
+    if move.dealer not in SEATS:
+        raise IllegalMoveError("HEARTS-PLAYERS-1", f"there are two players, Seat(0) and Seat(1), not {move.dealer!r}")
+    return evolve(state, phase=Phase.DEAL, dealer=SEATS[move.dealer.index])
+
+
+def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
+    if state.phase is Phase.CHOOSE_DEALER:
+        raise IllegalMoveError("HEARTS-DEAL-1", "the dealer must be chosen before the first deal")
+    if state.phase is not Phase.DEAL:
+        raise IllegalMoveError("HEARTS-TRICK-3", f"the hand is not over: {state.tricks_played} of 13 tricks played")
+    # HEARTS-DECK-1: a deal is an order of exactly the 28 cards.
+    indices = [deck_index(card) for card in move.order]
+    if None in indices or len(indices) != len(DECK) or len(set(indices)) != len(DECK):
+        raise IllegalMoveError("HEARTS-DECK-1", _deck_problem(move.order, indices))
+    # HEARTS-DEAL-2 (see deal_hands), on the canonical card objects.
+    order = tuple(DECK[i] for i in indices)
+    dealer = state.dealer
+    first, second = other(dealer).index, dealer.index
+    masks = [0, 0]
+    for position in range(1, 27):
+        masks[first if position % 2 else second] |= 1 << indices[position]
+    hands = (frozenset_of(masks[0]), frozenset_of(masks[1]))
+    dead = (order[0], order[27])
+    leader, _ = first_leader(hands, dead, state.config)
+    empty = frozenset()
+    return evolve(
+        state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hands=hands, hand_masks=(masks[0], masks[1]),
+        dead=dead, trick=(), leader=leader, to_move=leader, hearts_broken=False, taken=(empty, empty),
+        tricks_played=0,
+    )
+
+
+def _deck_problem(order, indices) -> str:
+    unknown = [str(card) for card, i in zip(order, indices) if i is None]
+    if unknown:
+        return f"not cards of the 28-card deck: {', '.join(unknown)}"
+    if len(indices) != len(DECK):
+        return f"a deal is the whole deck of {len(DECK)} cards, not {len(indices)}"
+    missing = [str(DECK[i]) for i in range(len(DECK)) if i not in indices]
+    return f"a deal must hold every card once; missing: {', '.join(missing)}"
+
+
+def _apply_play(state: HeartsState, move: Play) -> HeartsState:
+    seat = state.to_move
+    if seat is None:
+        _refuse_play_outside_play_phase(state, move)
+    player, card = move.player, move.card
+    if player is not seat and player != seat:
+        _refuse_wrong_player(state, move)
+    s = seat.index
+    index = deck_index(card)
+    if index is None:
+        raise IllegalMoveError("HEARTS-DECK-1", f"{card} is not a card of the 28-card deck")
+    bit = 1 << index
+    hand = state.hand_masks[s]
+    if not hand & bit:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
+        raise IllegalMoveError("HEARTS-DEAL-2", f"{seat} does not hold {card}")
+    if not bit & _legal_mask(state, s):
+        for rule, allowed in _play_rules(state, hand):
+            if not bit & allowed:
+                raise IllegalMoveError(rule, _RULE_MESSAGES[rule].format(player=seat, card=card))
+
+    play = _PLAY[s][index]
+    hands = (state.hands[0] - SINGLETONS[index], state.hands[1]) if s == 0 else \
+        (state.hands[0], state.hands[1] - SINGLETONS[index])
+    hand_masks = (hand ^ bit, state.hand_masks[1]) if s == 0 else (state.hand_masks[0], hand ^ bit)
+    # HEARTS-BREAK-2: a heart played breaks hearts; with ``void``, so does any failure to follow.
+    trick = state.trick
+    lead_index = deck_index(trick[0].card) if trick else None
+    broken = state.hearts_broken or bool(bit & HEARTS_MASK) or (
+        bool(trick) and state.config.break_on is _VOID and lead_index // 7 != index // 7)
+    if not trick:
+        return evolve(state, hands=hands, hand_masks=hand_masks, trick=(play,), to_move=SEATS[1 - s],
+                      hearts_broken=broken)
+    # The trick is complete. HEARTS-TRICK-1: who wins; HEARTS-TRICK-2: the winner leads next.
+    winner = seat if _trick_winner(lead_index, index) else trick[0].player
+    w = winner.index
+    won = state.taken[w].union(SINGLETONS[lead_index], SINGLETONS[index])
+    taken = (won, state.taken[1]) if w == 0 else (state.taken[0], won)
+    tricks_played = state.tricks_played + 1
+    if tricks_played < TRICKS_PER_HAND:
+        return evolve(state, hands=hands, hand_masks=hand_masks, trick=(), leader=winner, to_move=winner,
+                      hearts_broken=broken, taken=taken, tricks_played=tricks_played)
+    return _end_hand(state, hands, hand_masks, taken, broken)
+
+
+def _end_hand(state, hands, hand_masks, taken, broken) -> HeartsState:
+    """HEARTS-TRICK-3: after 13 tricks the hand is scored; HEARTS-MATCH-1/2 decide whether the
+    match goes on, and HEARTS-DEAL-1 passes the deal to the other player."""
+    hand_score = score_hand(taken, state.dead, state.config)
+    scores = (state.scores[0] + hand_score[0], state.scores[1] + hand_score[1])
+    outcome = match_result(scores, state.config, previous=state.scores)
+    return evolve(
+        state, phase=Phase.OVER if outcome else Phase.DEAL, scores=scores,
+        dealer=state.dealer if outcome else other(state.dealer), hands=hands, hand_masks=hand_masks, trick=(),
+        leader=None, to_move=None, hearts_broken=broken, taken=taken, tricks_played=TRICKS_PER_HAND,
+        hand_scores=state.hand_scores + (hand_score,), outcome=outcome,
+    )
+
+
+_VOID = BreakOn.VOID
+_RULE_MESSAGES = {
+    "HEARTS-LEAD-1": "{player} must lead the 2 of clubs to the first trick, not {card}",
+    "HEARTS-LEAD-3": "{player} must lead the club that made him leader to the first trick, not {card}",
+    "HEARTS-BREAK-1": "{player} may not lead {card}: hearts are not broken and he holds other suits",
+    "HEARTS-FOLLOW-1": "{player} must follow suit and may not play {card}",
+    "HEARTS-FIRST-1": "{player} may not play {card} to the first trick: he holds cards other than hearts",
+}
+
+
+def _refuse_play_outside_play_phase(state: HeartsState, move: Play):
+    if state.phase is Phase.OVER:
+        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; {move.player} cannot play {move.card}")
+    if state.phase is Phase.CHOOSE_DEALER:
+        raise IllegalMoveError("HEARTS-DEAL-1", "no card can be played before the dealer is chosen")
+    raise IllegalMoveError("HEARTS-DEAL-2", "no card can be played before the cards are dealt")
+
+
+def _refuse_wrong_player(state: HeartsState, move: Play):
+    seat = state.to_move
+    if state.trick:
+        raise IllegalMoveError("HEARTS-TRICK-2", f"{seat} plays second to this trick, not {move.player}")
+    if state.tricks_played == 0:  # HEARTS-LEAD-1, or HEARTS-LEAD-2 when the 2 of clubs is dead
+        rule = "HEARTS-LEAD-1" if TWO_OF_CLUBS not in state.dead else "HEARTS-LEAD-2"
+        raise IllegalMoveError(rule, f"{seat} holds the lowest live club and leads the first trick, not {move.player}")
+    raise IllegalMoveError("HEARTS-TRICK-2", f"{seat} won the last trick and leads, not {move.player}")
+
+
+# --- whole matches ----------------------------------------------------------------------------
+def play_match(seed: int, players: tuple[Strategy, Strategy],
+               config: HeartsConfig = HeartsConfig()) -> tuple[HeartsState, list[Move]]:
+    """Play a whole match: chance from ``SplitMix64(seed)``, plays from the two strategies.
+
+    HEARTS-MATCH-3: there is no cap on the number of hands.
+    """
+    rng = SplitMix64(seed)
+    state = new_match(config)
+    moves: list[Move] = []
+    while state.phase is not Phase.OVER:
+        if state.is_chance:
+            move = sample_chance(state, rng)
+        else:
+            move = players[state.to_move.index](state, legal_moves(state))
+        state = apply(state, move)
+        moves.append(move)
+    return state, moves

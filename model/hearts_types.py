@@ -1,0 +1,206 @@
+"""Two-player Hearts: the deck, the variation parameters, the moves and the state.
+
+The rules that act on these types are in :mod:`cardcanon.model.hearts`, which re-exports
+everything here. Hands are kept twice in a state: as ``frozenset[Card]`` (the public view) and
+as 28-bit masks over :data:`DECK` (bit ``i`` is ``DECK[i]``), which make the legal-move and
+follow-suit tests a few integer operations.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Union
+
+from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
+from cardcanon.model.seats import Seat
+
+# HEARTS-DECK-1: the 2, 4, 6, 8, 10, queen and ace of each suit, in canonical order
+# (clubs, diamonds, hearts, spades; 2..A). HEARTS-RANK-1: within a suit, deck order is rank order.
+DECK_RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
+DECK: tuple[Card, ...] = tuple(c for c in FULL_DECK if c.rank in DECK_RANKS)
+SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+QUEEN_OF_SPADES = next(c for c in DECK if c.rank is Rank.QUEEN and c.suit is Suit.SPADES)
+POINT_CARDS: frozenset[Card] = frozenset(c for c in DECK if c.suit is Suit.HEARTS) | {QUEEN_OF_SPADES}
+SEATS = (Seat(0), Seat(1))  # HEARTS-PLAYERS-1
+
+# --- masks over DECK --------------------------------------------------------------------------
+FULL_MASK = (1 << len(DECK)) - 1
+SUIT_MASK = {suit: 0b1111111 << (7 * i) for i, suit in enumerate(SUITS)}
+HEARTS_MASK = SUIT_MASK[Suit.HEARTS]
+NON_HEARTS_MASK = FULL_MASK & ~HEARTS_MASK
+_INDEX_BY_ID = {id(card): i for i, card in enumerate(DECK)}
+_INDEX_BY_CARD = {card: i for i, card in enumerate(DECK)}
+SINGLETONS = tuple(frozenset([card]) for card in DECK)  # built once: set algebra reuses their hashes
+
+
+def deck_index(card: Card) -> int | None:
+    """The card's position in :data:`DECK`, or None if it is not one of the 28 cards."""
+    index = _INDEX_BY_ID.get(id(card))  # fast path: the DECK instances themselves
+    return index if index is not None else _INDEX_BY_CARD.get(card)
+
+
+def mask_of(cards) -> int:
+    """The mask of some cards of :data:`DECK` (cards outside the deck are ignored)."""
+    mask = 0
+    for card in cards:
+        index = deck_index(card)
+        if index is not None:
+            mask |= 1 << index
+    return mask
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, in deck order."""
+    return tuple(card for i, card in enumerate(DECK) if mask >> i & 1)
+
+
+def frozenset_of(mask: int) -> frozenset[Card]:
+    return frozenset().union(*(SINGLETONS[i] for i in range(len(DECK)) if mask >> i & 1))
+
+
+class _Enum(enum.Enum):
+    """An enum whose ``repr`` is valid Python (``BreakOn.VOID``)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class FirstLead(_Enum):  # HEARTS-LEAD-3
+    LOWEST_CLUB = "lowest-club"
+    FREE = "free"
+
+
+class BreakOn(_Enum):  # HEARTS-BREAK-2
+    HEART_PLAYED = "heart-played"
+    VOID = "void"
+
+
+class FirstTrickPoints(_Enum):  # HEARTS-FIRST-1
+    ALLOWED = "allowed"
+    NO_HEARTS = "no-hearts"
+
+
+class MoonScore(_Enum):  # HEARTS-MOON-2
+    TWENTY = "twenty"
+    POINTS_IN_PLAY = "points-in-play"
+
+
+@dataclass(frozen=True)
+class HeartsConfig:
+    """The variation points of the rulebook, each defaulting to the canonical rule."""
+
+    first_lead: FirstLead = FirstLead.LOWEST_CLUB
+    break_on: BreakOn = BreakOn.HEART_PLAYED
+    first_trick_points: FirstTrickPoints = FirstTrickPoints.ALLOWED
+    moon_score: MoonScore = MoonScore.TWENTY
+    target: int = 100  # HEARTS-MATCH-1
+
+    def __post_init__(self) -> None:
+        for name, kind in (("first_lead", FirstLead), ("break_on", BreakOn),
+                           ("first_trick_points", FirstTrickPoints), ("moon_score", MoonScore)):
+            if not isinstance(getattr(self, name), kind):
+                raise TypeError(f"{name} must be a {kind.__name__}, not {getattr(self, name)!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
+            raise ValueError(f"target must be a positive integer, not {self.target!r}")
+
+
+# --- moves ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ChooseDealer:
+    """Chance: the dealer of the first hand (HEARTS-DEAL-1)."""
+
+    dealer: Seat
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Chance: the shuffled deck, ``order[0]`` the top card (HEARTS-DEAL-2)."""
+
+    order: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Play:
+    """A player plays a card to the current trick."""
+
+    player: Seat
+    card: Card
+
+
+Move = Union[ChooseDealer, Deal, Play]
+
+
+class Phase(_Enum):
+    CHOOSE_DEALER = "choose-dealer"  # chance
+    DEAL = "deal"  # chance
+    PLAY = "play"
+    OVER = "over"
+
+
+class Termination(_Enum):
+    ONE_REACHED_TARGET = "one-reached-target"  # HEARTS-MATCH-1
+    BOTH_REACHED_LOWER_WINS = "both-reached-lower-wins"  # HEARTS-MATCH-2
+    TIE_BROKEN = "tie-broken"  # HEARTS-MATCH-2, after one or more tied hands
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: Termination
+    winner: Seat
+    scores: tuple[int, int]
+
+
+_NO_CARDS: frozenset[Card] = frozenset()
+
+
+@dataclass(frozen=True)
+class HeartsState:
+    """A match position. Immutable; :func:`cardcanon.model.hearts.apply` returns a new one.
+
+    ``hand_number`` counts the hands dealt so far. ``dealer`` is the dealer of the current hand
+    (during ``DEAL``, of the hand about to be dealt). ``trick`` holds the plays of the current
+    trick (0 or 1: a complete trick is moved at once to the winner's ``taken``). After a hand
+    ends, ``taken`` and ``dead`` still show it until the next deal. ``outcome`` is set when the
+    match is over.
+    """
+
+    config: HeartsConfig = HeartsConfig()
+    phase: Phase = Phase.CHOOSE_DEALER
+    scores: tuple[int, int] = (0, 0)
+    hand_number: int = 0
+    dealer: Seat | None = None
+    hands: tuple[frozenset[Card], frozenset[Card]] = (_NO_CARDS, _NO_CARDS)
+    dead: tuple[Card, ...] = ()
+    trick: tuple[Play, ...] = ()
+    leader: Seat | None = None
+    to_move: Seat | None = None
+    hearts_broken: bool = False
+    taken: tuple[frozenset[Card], frozenset[Card]] = (_NO_CARDS, _NO_CARDS)
+    tricks_played: int = 0
+    hand_scores: tuple[tuple[int, int], ...] = ()
+    outcome: Outcome | None = None
+    # The hands as masks over DECK, derived from ``hands`` (kept in step by ``apply``).
+    hand_masks: tuple[int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hand_masks", (mask_of(self.hands[0]), mask_of(self.hands[1])))
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase is Phase.CHOOSE_DEALER or self.phase is Phase.DEAL
+
+
+def evolve(state: HeartsState, **changes) -> HeartsState:
+    """``dataclasses.replace`` without re-running ``__init__``: the fields are already checked.
+
+    Used on the hot path of ``apply``; whoever changes ``hands`` passes ``hand_masks`` too.
+    """
+    new = object.__new__(HeartsState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new

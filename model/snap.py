@@ -1,0 +1,426 @@
+"""Snap: the reference model of the rulebook ``spec/snap.toml``.
+
+Every normative Snap rule is implemented here and cited by its ID. The race to call is made
+explicit: after each flip the model lists every possible call event (SNAP-CALL-3) and the
+caller of :func:`apply` (a game record, or a policy in :mod:`cardcanon.model.snap_policies`)
+says which one happened. The random choice of dealer and the shuffle are one recorded chance
+move, :class:`Deal`.
+
+Variation points modelled as :class:`SnapConfig` parameters: ``next_turn`` (SNAP-TURN-2,
+``clockwise`` or ``winner``) and ``index_card`` (SNAP-INDEX-1). Options the rulebook marks
+"not modelled" are not: SNAP-FLIP-3 ``shuffle``, SNAP-MATCH-1 ``rank-and-colour``,
+SNAP-CALL-2 ``out_players_call = yes``, SNAP-TIE-2 ``underneath`` and SNAP-END-3 ``redeal``;
+the model always plays the rulebook defaults there.
+
+Modelling devices that depart from a table game: ``SnapConfig.deck`` may be a smaller deck
+(for proofs and exhaustive enumeration; SNAP-DECK-1's 52 cards are the default). With a deck
+smaller than the table a seat may be dealt nothing; it is then out from the start and the first
+turn goes to the first seat clockwise from the dealer's left that holds cards. The model never
+stops a repeating game by itself (SNAP-END-4): :meth:`SnapState.position_key` names positions
+and :func:`cardcanon.model.snap_policies.play_game` reports the repetition.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from cardcanon.model.cards import FULL_DECK, Card
+from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 12  # SNAP-PLAYERS-1
+
+
+class _Enum(enum.Enum):
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+class CallKind(_Enum):
+    """What a player calls: "Snap!", "Snap Pot!", or a hand on the index card (SNAP-INDEX-1)."""
+
+    SNAP = "snap"
+    SNAP_POT = "snap-pot"
+    HAND = "hand"
+
+
+class NextTurn(_Enum):
+    """SNAP-TURN-2 variation: who flips after a call."""
+
+    CLOCKWISE = "clockwise"
+    WINNER = "winner"
+
+
+class Phase(_Enum):
+    DEAL = "deal"  # waiting for the chance move
+    FLIP = "flip"  # ``turn`` must flip
+    CALL = "call"  # the call window of ``turn``'s flip is open
+    OVER = "over"
+
+
+class Termination(_Enum):
+    ALL_CARDS = "all-cards"  # one player holds every card (SNAP-END-1)
+    STUCK_POT = "stuck-pot"  # one player holds every card outside a non-empty pot (SNAP-END-2)
+    NO_CARDS = "no-cards"  # draw: every card is in the pot (SNAP-END-3)
+
+
+@dataclass(frozen=True)
+class SnapConfig:
+    """The table: number of players (SNAP-PLAYERS-1), variants and the deck used."""
+
+    players: int = 2
+    index_card: bool = False
+    next_turn: NextTurn = NextTurn.CLOCKWISE
+    deck: tuple[Card, ...] = FULL_DECK
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or isinstance(self.players, bool):
+            raise ValueError(f"SNAP-PLAYERS-1: the number of players must be an integer, not {self.players!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"SNAP-PLAYERS-1: Snap is played by 2 to 12 players, not {self.players}")
+        if not isinstance(self.index_card, bool):
+            raise ValueError(f"index_card must be True or False, not {self.index_card!r}")
+        if not isinstance(self.next_turn, NextTurn):
+            raise ValueError(f"next_turn must be a NextTurn, not {self.next_turn!r}")
+        deck = tuple(self.deck)
+        object.__setattr__(self, "deck", deck)
+        if not deck or not all(isinstance(c, Card) for c in deck) or len(set(deck)) != len(deck):
+            raise ValueError("SNAP-DECK-1: the deck must be a non-empty sequence of distinct cards")
+
+    @property
+    def kinds(self) -> tuple[CallKind, ...]:
+        """The calls that exist at this table (SNAP-CALL-1, SNAP-POT-1 or SNAP-INDEX-1)."""
+        return (CallKind.HAND,) if self.index_card else (CallKind.SNAP, CallKind.SNAP_POT)
+
+    def __repr__(self) -> str:
+        deck = "" if self.deck == FULL_DECK else f", deck={self.deck!r}"
+        return (f"SnapConfig(players={self.players}, index_card={self.index_card}, "
+                f"next_turn={self.next_turn!r}{deck})")
+
+
+# ---- moves -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Deal:
+    """Chance (SNAP-DEAL-1/2): the dealer and the shuffled deck, index 0 = top."""
+
+    dealer: Seat
+    order: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Flip:
+    """SNAP-FLIP-1 (with the SNAP-FLIP-3 turn-over when the face-down pile is empty)."""
+
+    player: Seat
+
+
+@dataclass(frozen=True)
+class NoCall:
+    """SNAP-CALL-3: nobody calls in this call window."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """The first caller of the window; the state decides whether the call is right (SNAP-PEN-1)."""
+
+    caller: Seat
+    kind: CallKind
+
+
+@dataclass(frozen=True)
+class Tie:
+    """Two or more players make the same correct call at once (SNAP-TIE-1, SNAP-POT-2)."""
+
+    callers: frozenset[Seat]
+    kind: CallKind
+
+
+Move = Deal | Flip | NoCall | Call | Tie
+Piles = tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: Termination
+    winner: Seat | None
+
+
+# ---- state -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SnapState:
+    """A position. Piles are read from the top (index 0); ``up[s][0]`` is the visible card."""
+
+    config: SnapConfig
+    phase: Phase
+    dealer: Seat | None
+    down: Piles
+    up: Piles
+    pot: tuple[Card, ...]
+    turn: Seat | None  # FLIP: who flips next; CALL: who just flipped
+    flips: int
+
+    def holds(self, seat: Seat) -> bool:
+        """Holds cards: at least one card in either own pile (see the rulebook's conventions)."""
+        return bool(self.down[seat.index] or self.up[seat.index])
+
+    @property
+    def in_game(self) -> tuple[Seat, ...]:
+        """Players still in the game (SNAP-OUT-1), in seat order."""
+        return tuple(Seat(i) for i in range(self.config.players) if self.down[i] or self.up[i])
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.phase is not Phase.OVER:
+            return None
+        holders = self.in_game
+        if not holders:
+            return Outcome(Termination.NO_CARDS, None)  # SNAP-END-3
+        if self.pot:
+            return Outcome(Termination.STUCK_POT, holders[0])  # SNAP-END-2
+        return Outcome(Termination.ALL_CARDS, holders[0])  # SNAP-END-1
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase is Phase.DEAL
+
+    def position_key(self) -> tuple:
+        """SNAP-END-4: every pile, the Snap Pot, whose turn it is (and the phase)."""
+        return (self.phase, self.turn, self.down, self.up, self.pot)
+
+
+def new_game(config: SnapConfig = SnapConfig()) -> SnapState:
+    empty = ((),) * config.players
+    return SnapState(config, Phase.DEAL, None, empty, empty, (), None, 0)
+
+
+def total_cards(state: SnapState) -> Counter:
+    """The multiset of every card on the table: piles and pot."""
+    counts: Counter = Counter(state.pot)
+    for pile in state.down + state.up:
+        counts.update(pile)
+    return counts
+
+
+# ---- the deal ----------------------------------------------------------------------------
+def sample_deal(config: SnapConfig, rng: SplitMix64) -> Deal:
+    """SNAP-DEAL-1/2 from one stream: dealer = ``rng.below(players)``, then the shuffle."""
+    dealer = Seat(rng.below(config.players))
+    return Deal(dealer, rng.shuffled(config.deck))
+
+
+def all_deals(config: SnapConfig):
+    """Every possible Deal (for tiny decks only): dealers in seat order, orders by permutation."""
+    for d in range(config.players):
+        for order in itertools.permutations(config.deck):
+            yield Deal(Seat(d), order)
+
+
+def deal_piles(config: SnapConfig, dealer: Seat, order: tuple[Card, ...]) -> Piles:
+    """SNAP-DEAL-2/3: one card at a time clockwise from the dealer's left; last dealt = top."""
+    n = config.players
+    piles: list[list[Card]] = [[] for _ in range(n)]
+    for i, card in enumerate(order):
+        piles[(dealer.index + 1 + i) % n].append(card)
+    return tuple(tuple(reversed(p)) for p in piles)
+
+
+# ---- reading the table in the call window -------------------------------------------------
+def flipped_card(state: SnapState) -> Card | None:
+    """The card just flipped (CALL phase), else None."""
+    if state.phase is not Phase.CALL:
+        return None
+    return state.up[state.turn.index][0]
+
+
+def matched_seats(state: SnapState) -> tuple[Seat, ...]:
+    """SNAP-MATCH-1/2: other seats whose face-up top has the flipped card's rank, clockwise."""
+    card = flipped_card(state)
+    if card is None:
+        return ()
+    n, f = state.config.players, state.turn.index
+    out = []
+    for k in range(1, n):
+        pile = state.up[(f + k) % n]
+        if pile and pile[0].rank == card.rank:
+            out.append(Seat((f + k) % n))
+    return tuple(out)
+
+
+def pot_matches(state: SnapState) -> bool:
+    """SNAP-MATCH-2: the flipped card matches the top card of the Snap Pot."""
+    card = flipped_card(state)
+    return card is not None and bool(state.pot) and state.pot[0].rank == card.rank
+
+
+def correct_kinds(state: SnapState) -> frozenset[CallKind]:
+    """The calls that are correct now (SNAP-CALL-1, SNAP-POT-1, SNAP-POT-3, SNAP-INDEX-1)."""
+    if state.phase is not Phase.CALL:
+        return frozenset()
+    piles, pot = bool(matched_seats(state)), pot_matches(state)
+    if state.config.index_card:
+        return frozenset({CallKind.HAND}) if piles or pot else frozenset()
+    return frozenset(k for k, ok in ((CallKind.SNAP, piles), (CallKind.SNAP_POT, pot)) if ok)
+
+
+# ---- legal moves ---------------------------------------------------------------------------
+_ENUMERABLE_DEALS = 100_000
+
+
+def legal_moves(state: SnapState) -> tuple[Move, ...]:
+    """Every legal move, in a fixed order. A DEAL state lists its deals only for tiny decks."""
+    if state.phase is Phase.OVER:  # SNAP-END-1
+        return ()
+    if state.phase is Phase.DEAL:
+        if state.config.players * math.factorial(len(state.config.deck)) > _ENUMERABLE_DEALS:
+            raise ValueError("too many deals to list; draw one with sample_deal(config, rng)")
+        return tuple(all_deals(state.config))
+    if state.phase is Phase.FLIP:  # SNAP-TURN-1/2, SNAP-FLIP-1
+        return (Flip(state.turn),)
+    callers = state.in_game  # SNAP-CALL-2
+    moves: list[Move] = [NoCall()]  # SNAP-CALL-3
+    moves += [Call(p, k) for p in callers for k in state.config.kinds]  # SNAP-PEN-1: wrong calls too
+    if not state.config.index_card:  # SNAP-INDEX-1: no ties with the index card
+        correct = correct_kinds(state)
+        for kind in (k for k in state.config.kinds if k in correct):  # SNAP-TIE-1, SNAP-POT-2
+            for size in range(2, len(callers) + 1):
+                moves += [Tie(frozenset(c), kind) for c in itertools.combinations(callers, size)]
+    return tuple(moves)
+
+
+# ---- applying moves ------------------------------------------------------------------------
+def apply(state: SnapState, move: Move) -> SnapState:
+    """The state after ``move``; raises IllegalMoveError naming the broken rule."""
+    if not isinstance(move, (Deal, Flip, NoCall, Call, Tie)):
+        raise TypeError(f"not a Snap move: {move!r}")
+    if state.phase is Phase.OVER:
+        raise IllegalMoveError("SNAP-END-1", f"the game is over; no move is possible ({move!r})")
+    if state.phase is Phase.DEAL:
+        if not isinstance(move, Deal):
+            raise IllegalMoveError("SNAP-DEAL-2", f"the cards must be dealt first, not {move!r}")
+        return _apply_deal(state, move)
+    if isinstance(move, Deal):
+        raise IllegalMoveError("SNAP-DEAL-2", "the cards have already been dealt")
+    if state.phase is Phase.FLIP:
+        if not isinstance(move, Flip):
+            raise IllegalMoveError("SNAP-CALL-3", f"no card has been flipped to call on: {move!r}")
+        return _apply_flip(state, move)
+    if isinstance(move, Flip):
+        raise IllegalMoveError("SNAP-CALL-3", "the call window of the last flip must close before the next flip")
+    return _apply_call_event(state, move)
+
+
+def _apply_deal(state: SnapState, move: Deal) -> SnapState:
+    cfg = state.config
+    if not isinstance(move.dealer, Seat) or move.dealer.index >= cfg.players:  # SNAP-DEAL-1
+        raise IllegalMoveError("SNAP-DEAL-1", f"the dealer must be one of the {cfg.players} seats, not {move.dealer!r}")
+    order = tuple(move.order)
+    if len(order) != len(cfg.deck) or Counter(order) != Counter(cfg.deck):  # SNAP-DECK-1
+        raise IllegalMoveError("SNAP-DECK-1", "the dealt cards must be the whole deck, each card once")
+    down = deal_piles(cfg, move.dealer, order)  # SNAP-DEAL-2/3
+    empty = ((),) * cfg.players
+    return _next_flip(state, down, empty, (), move.dealer, None, first=True)  # SNAP-TURN-1
+
+
+def _apply_flip(state: SnapState, move: Flip) -> SnapState:
+    if move.player != state.turn:  # SNAP-TURN-1 (first flip) / SNAP-TURN-2
+        rule = "SNAP-TURN-1" if state.flips == 0 else "SNAP-TURN-2"
+        raise IllegalMoveError(rule, f"it is {state.turn}'s turn to flip, not {move.player}'s")
+    i = state.turn.index
+    down_i, up_i = state.down[i], state.up[i]
+    if not down_i:  # SNAP-FLIP-3: turn the face-up pile over; the first card flipped is on top
+        down_i, up_i = tuple(reversed(up_i)), ()
+    down = _put(state.down, i, down_i[1:])
+    up = _put(state.up, i, (down_i[0],) + up_i)  # SNAP-FLIP-1
+    return SnapState(state.config, Phase.CALL, state.dealer, down, up, state.pot, state.turn, state.flips + 1)
+
+
+def _apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+    if isinstance(move, NoCall):  # SNAP-CALL-3: nobody calls; the match lapses (SNAP-MATCH-2)
+        return _next_flip(state, state.down, state.up, state.pot, state.turn, None)
+    if not isinstance(move.kind, CallKind) or move.kind not in state.config.kinds:  # SNAP-INDEX-1
+        table = "the index card is in use" if state.config.index_card else "there is no index card"
+        raise IllegalMoveError("SNAP-INDEX-1", f"{move.kind!r} is not a call at this table: {table}")
+    callers = (move.caller,) if isinstance(move, Call) else tuple(sorted(move.callers))
+    for seat in callers:  # SNAP-CALL-2, SNAP-OUT-1
+        if not isinstance(seat, Seat) or seat.index >= state.config.players or not state.holds(seat):
+            raise IllegalMoveError("SNAP-CALL-2", f"{seat!r} holds no cards and may not call")
+    correct = correct_kinds(state)
+    if isinstance(move, Tie):
+        if len(callers) < 2:  # SNAP-CALL-3: a tie is two or more callers
+            raise IllegalMoveError("SNAP-CALL-3", "a tie needs two or more callers; one caller is a Call")
+        if move.kind not in correct:
+            raise IllegalMoveError("SNAP-CALL-3", f"a tie is of a correct call; {move.kind.value!r} is wrong now")
+        return _tie(state)
+    if move.kind in correct:
+        return _win(state, move.caller, won_pot=move.kind is CallKind.SNAP_POT or (
+            move.kind is CallKind.HAND and pot_matches(state)))
+    return _penalty(state, move.caller)
+
+
+def _win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
+    """SNAP-CALL-1/4/5, SNAP-POT-1/3, SNAP-INDEX-1: the first correct caller wins the piles."""
+    flipper = state.turn
+    won = (flipper,) + matched_seats(state)  # flipper's pile, then matched piles clockwise
+    up = list(state.up)
+    gained: list[Card] = []
+    for seat in won:  # each pile turned over as a whole: its top goes to the bottom
+        gained.extend(reversed(up[seat.index]))
+        up[seat.index] = ()
+    pot = state.pot
+    if won_pot:
+        gained.extend(reversed(pot))
+        pot = ()
+    down = _put(state.down, winner.index, state.down[winner.index] + tuple(gained))
+    return _next_flip(state, down, tuple(up), pot, flipper, winner)
+
+
+def _tie(state: SnapState) -> SnapState:
+    """SNAP-TIE-1/2, SNAP-POT-2, SNAP-CALL-4: the tied piles go face up on the pot, flipper's uppermost."""
+    up = list(state.up)
+    added: list[Card] = []
+    for seat in (state.turn,) + matched_seats(state):
+        added.extend(up[seat.index])
+        up[seat.index] = ()
+    return _next_flip(state, state.down, tuple(up), tuple(added) + state.pot, state.turn, None)
+
+
+def _penalty(state: SnapState, offender: Seat) -> SnapState:
+    """SNAP-PEN-1/2/3: a wrong caller gives his top face-down card away."""
+    n, flipper = state.config.players, state.turn
+    if offender != flipper:
+        recipient = flipper  # SNAP-PEN-1
+    else:  # SNAP-PEN-2: the nearest player to the right who holds cards
+        recipient = next(Seat((flipper.index - k) % n) for k in range(1, n) if state.holds(Seat((flipper.index - k) % n)))
+    i = offender.index
+    down_i, up_i = state.down[i], state.up[i]
+    if not down_i:  # SNAP-PEN-3 with SNAP-FLIP-3
+        down_i, up_i = tuple(reversed(up_i)), ()
+    down = _put(state.down, i, down_i[1:])
+    down = _put(down, recipient.index, down[recipient.index] + (down_i[0],))  # under the pile
+    up = _put(state.up, i, up_i)
+    return _next_flip(state, down, up, state.pot, flipper, None)
+
+
+def _next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+               winner: Seat | None, first: bool = False) -> SnapState:
+    """End the game (SNAP-END-1/2/3) or pass the turn (SNAP-TURN-1/2, SNAP-OUT-1)."""
+    n = state.config.players
+    holders = [s for s in range(n) if down[s] or up[s]]
+    flips = state.flips
+    if len(holders) <= 1:
+        return SnapState(state.config, Phase.OVER, after if first else state.dealer, down, up, pot, None, flips)
+    if winner is not None and state.config.next_turn is NextTurn.WINNER:
+        turn = winner
+    else:  # the next seat clockwise that holds cards; the first turn starts at the dealer's left
+        turn = next(Seat((after.index + k) % n) for k in range(1, n + 1) if down[(after.index + k) % n] or up[(after.index + k) % n])
+    dealer = after if first else state.dealer
+    return SnapState(state.config, Phase.FLIP, dealer, down, up, pot, turn, flips)
+
+
+def _put(piles: Piles, i: int, pile: tuple[Card, ...]) -> Piles:
+    return piles[:i] + (pile,) + piles[i + 1:]

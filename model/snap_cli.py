@@ -1,0 +1,111 @@
+"""``cardcanon play snap ...`` and the Snap part of ``cardcanon replay``."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Sequence
+
+from cardcanon.model.records import ReplayReport, write_record
+from cardcanon.model.snap import (
+    Call, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
+)
+from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, parse_policy, play_game
+from cardcanon.model.snap_records import game_record, replay
+from cardcanon.model.snap_text import describe
+
+SHOW_FIRST, SHOW_LAST = 30, 10  # flips shown in full at each end of a long game
+DEFAULT_MAX_FLIPS = 100_000
+
+
+def add_play_parser(games) -> None:
+    p = games.add_parser("snap", help="play Snap between built-in callers")
+    p.add_argument("--players", type=int, default=2, help="2 to 12 (default 2)")
+    p.add_argument("--seed", type=int, required=True, help="the deal's seed (SplitMix64)")
+    p.add_argument("--policy", default="flipper-first", help=f"who wins each race: {', '.join(POLICY_NAMES)}")
+    p.add_argument("--index-card", action="store_true", help="the index-card variant (SNAP-INDEX-1)")
+    p.add_argument("--next-turn", choices=[t.value for t in NextTurn], default="clockwise",
+                   help="SNAP-TURN-2 variation (default clockwise)")
+    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
+    p.add_argument("--max-flips", type=int, default=DEFAULT_MAX_FLIPS, help=f"stop after N flips (default {DEFAULT_MAX_FLIPS})")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the outcome")
+    p.set_defaults(handler=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.max_flips < 1:
+        raise ValueError("--max-flips must be at least 1")
+    config = SnapConfig(players=args.players, index_card=args.index_card, next_turn=NextTurn(args.next_turn))
+    policy = parse_policy(args.policy)
+    result = play_game(config, args.seed, policy, max_flips=args.max_flips)
+    if not args.quiet:
+        print(f"Snap, {config.players} players, seed {args.seed}, policy {policy.name}, "
+              f"index card {'on' if config.index_card else 'off'}, next turn {config.next_turn.value}")
+        for line in transcript(_steps(result)):
+            print(line)
+    print(outcome_line(result))
+    if args.record:
+        write_record(args.record, game_record(result))
+        print(f"record written to {args.record}")
+    return 0
+
+
+def _steps(result: GameResult) -> list[tuple[SnapState, Move, SnapState]]:
+    state, steps = new_game(result.config), []
+    for move in result.moves:
+        after = apply(state, move)
+        steps.append((state, move, after))
+        state = after
+    return steps
+
+
+def transcript(steps: Sequence[tuple[SnapState, Move, SnapState]]) -> list[str]:
+    """The game as text; only the first and last flips of a long game in full."""
+    total = max((after.flips for _, _, after in steps), default=0)
+    hidden = range(SHOW_FIRST + 1, total - SHOW_LAST + 1) if total > SHOW_FIRST + SHOW_LAST + 5 else range(0)
+    lines, tally = [], Counter()
+    for before, move, after in steps:
+        flip_no = after.flips
+        if flip_no in hidden:
+            tally[_event(before, move)] += 1
+            if flip_no == hidden[-1] and not isinstance(move, Flip):
+                lines.append(f"... flips {hidden[0]}-{hidden[-1]} not shown: " + ", ".join(
+                    f"{tally[k]} {k}" for k in ("won calls", "ties", "wrong calls") if tally[k]))
+            continue
+        if isinstance(move, NoCall):
+            continue
+        lines.append(describe(before, move, after))
+    return lines
+
+
+def _event(before: SnapState, move: Move) -> str:
+    if isinstance(move, Tie):
+        return "ties"
+    if isinstance(move, Call):
+        return "won calls" if move.kind in correct_kinds(before) else "wrong calls"
+    return "other"
+
+
+def outcome_line(result: GameResult) -> str:
+    if result.outcome:
+        o = result.outcome
+        if o.termination is Termination.NO_CARDS:
+            return f"Drawn after {result.flips} flips: every card is in the Snap Pot (SNAP-END-3)."
+        if o.termination is Termination.STUCK_POT:
+            return (f"{o.winner} wins after {result.flips} flips: he holds every card outside the Snap Pot, "
+                    f"which keeps {len(result.state.pot)} (SNAP-END-2).")
+        return f"{o.winner} wins after {result.flips} flips: he holds all {len(result.config.deck)} cards (SNAP-END-1)."
+    if result.endless:
+        c = result.endless
+        return (f"Endless: the position after flip {c.start} recurs after flip {c.start + c.length}, "
+                f"and the game repeats every {c.length} flips (SNAP-END-4).")
+    return f"Stopped after {result.flips} flips (--max-flips) with {len(result.state.in_game)} players still in."
+
+
+def replay_record(data: dict, where: str, verbose: bool = True) -> ReplayReport:
+    """Re-check every move of a Snap record; the first illegal move is reported with its rule."""
+    report, steps = replay(data, where)
+    if verbose:
+        for line in transcript(steps):
+            print(line)
+    return report

@@ -1,0 +1,198 @@
+"""Snap game records: JSON <-> moves, and a replay that re-checks every move.
+
+A Snap record is the envelope of :mod:`cardcanon.model.records` plus::
+
+    "config": {"players": 3, "index_card": false, "next_turn": "clockwise"},  # "deck": [...] if not 52
+    "seed": 7,                       # optional: the deal is then checked against the seed
+    "policy": "flipper-first",       # optional, informative
+    "moves": [{"move": "deal", "dealer": 0, "order": ["Qs", ...]}, {"move": "flip", "player": 1},
+              {"move": "no-call"}, {"move": "call", "caller": 2, "kind": "snap"},
+              {"move": "tie", "callers": [0, 2], "kind": "snap-pot"}],
+    "result": {"status": "ended", "termination": "all-cards", "winner": 1, "flips": 312}
+              # or {"status": "endless", "cycle_start": S, "cycle_length": L, "flips": S + L}
+              # or {"status": "capped", "flips": N}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardcanon.model.cards import FULL_DECK, Card, CardParseError
+from cardcanon.model.errors import IllegalMoveError, RecordError
+from cardcanon.model.records import FORMAT, VERSION, ReplayReport, field
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import (
+    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie, apply,
+    new_game, sample_deal,
+)
+from cardcanon.model.snap_policies import GameResult
+
+
+# ---- writing -----------------------------------------------------------------------------
+def config_to_json(config: SnapConfig) -> dict[str, Any]:
+    data = {"players": config.players, "index_card": config.index_card, "next_turn": config.next_turn.value}
+    if config.deck != FULL_DECK:
+        data["deck"] = [str(c) for c in config.deck]
+    return data
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    if isinstance(move, Deal):
+        return {"move": "deal", "dealer": move.dealer.index, "order": [str(c) for c in move.order]}
+    if isinstance(move, Flip):
+        return {"move": "flip", "player": move.player.index}
+    if isinstance(move, NoCall):
+        return {"move": "no-call"}
+    if isinstance(move, Call):
+        return {"move": "call", "caller": move.caller.index, "kind": move.kind.value}
+    return {"move": "tie", "callers": sorted(s.index for s in move.callers), "kind": move.kind.value}
+
+
+def result_to_json(result: GameResult) -> dict[str, Any]:
+    if result.outcome:
+        winner = result.outcome.winner
+        return {"status": "ended", "termination": result.outcome.termination.value,
+                "winner": None if winner is None else winner.index, "flips": result.flips}
+    if result.endless:
+        return {"status": "endless", "cycle_start": result.endless.start,
+                "cycle_length": result.endless.length, "flips": result.flips}
+    return {"status": "capped", "flips": result.flips}
+
+
+def game_record(result: GameResult) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "game": "snap", "config": config_to_json(result.config),
+            "seed": result.seed, "policy": result.policy, "moves": [move_to_json(m) for m in result.moves],
+            "result": result_to_json(result)}
+
+
+# ---- reading -----------------------------------------------------------------------------
+def _int(data: dict, name: str, where: str) -> int:
+    value = field(data, name, int, where)
+    if value < 0:
+        raise RecordError(f"{where}: field {name!r}", f"expected a non-negative integer, found {value}")
+    return value
+
+
+def _enum(enum_type, data: dict, name: str, where: str):
+    value = field(data, name, str, where)
+    try:
+        return enum_type(value)
+    except ValueError:
+        names = ", ".join(repr(e.value) for e in enum_type)
+        raise RecordError(f"{where}: field {name!r}", f"expected one of {names}, found {value!r}") from None
+
+
+def _cards(data: dict, name: str, where: str) -> tuple[Card, ...]:
+    items = field(data, name, list, where)
+    for i, t in enumerate(items):
+        if not isinstance(t, str):
+            raise RecordError(f"{where}: field {name!r}[{i}]", f"expected a card name such as \"Qs\", found {t!r}")
+    try:
+        return tuple(Card.parse(t) for t in items)
+    except CardParseError as exc:
+        raise RecordError(f"{where}: field {name!r}", str(exc)) from None
+
+
+def config_from_json(data: dict, where: str) -> SnapConfig:
+    cfg = field(data, "config", dict, where)
+    where = f"{where}: config"
+    players = field(cfg, "players", int, where)
+    index_card = field(cfg, "index_card", bool, where) if "index_card" in cfg else False
+    next_turn = _enum(NextTurn, cfg, "next_turn", where) if "next_turn" in cfg else NextTurn.CLOCKWISE
+    deck = _cards(cfg, "deck", where) if "deck" in cfg else FULL_DECK
+    try:
+        return SnapConfig(players, index_card, next_turn, deck)
+    except ValueError as exc:
+        raise RecordError(where, str(exc)) from None
+
+
+def move_from_json(item: Any, where: str) -> Move:
+    if not isinstance(item, dict):
+        raise RecordError(where, f"a move must be a JSON object, found {type(item).__name__}")
+    kind = field(item, "move", str, where)
+    if kind == "deal":
+        return Deal(Seat(_int(item, "dealer", where)), _cards(item, "order", where))
+    if kind == "flip":
+        return Flip(Seat(_int(item, "player", where)))
+    if kind == "no-call":
+        return NoCall()
+    if kind == "call":
+        return Call(Seat(_int(item, "caller", where)), _enum(CallKind, item, "kind", where))
+    if kind == "tie":
+        callers = field(item, "callers", list, where)
+        if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in callers):
+            raise RecordError(f"{where}: field 'callers'", "expected a list of seat numbers")
+        if len(set(callers)) != len(callers):
+            raise RecordError(f"{where}: field 'callers'", "a seat is listed twice")
+        return Tie(frozenset(Seat(c) for c in callers), _enum(CallKind, item, "kind", where))
+    raise RecordError(f"{where}: field 'move'", f"expected deal, flip, no-call, call or tie, found {kind!r}")
+
+
+# ---- replay ------------------------------------------------------------------------------
+def replay(data: dict, where: str) -> tuple[ReplayReport, list[tuple[SnapState, Move, SnapState]]]:
+    """Re-check a record; returns the report and the (before, move, after) steps replayed."""
+    config = config_from_json(data, where)
+    seed = field(data, "seed", int, where) if data.get("seed") is not None else None
+    items = field(data, "moves", list, where)
+    result = field(data, "result", dict, where)
+    moves = [move_from_json(item, f"{where}: moves[{i}]") for i, item in enumerate(items)]
+    state, steps, keys = new_game(config), [], {}
+
+    def failed(i: int, error: str, rule: str | None = None):
+        report = ReplayReport("snap", i, False, error=error, rule_id=rule, position=i + 1)
+        return report, steps
+
+    for i, move in enumerate(moves):
+        if i == 0 and seed is not None and isinstance(move, Deal) and move != sample_deal(config, SplitMix64(seed)):
+            return failed(i, f"moves[0]: the deal is not the one seed {seed} gives")
+        try:
+            after = apply(state, move)
+        except IllegalMoveError as exc:
+            return failed(i, f"moves[{i}]: {exc}", exc.rule_id)
+        steps.append((state, move, after))
+        state = after
+        if state.phase is Phase.FLIP:
+            keys.setdefault(state.position_key(), state.flips)
+    problem = _check_result(result, state, keys, f"{where}: result")
+    if problem:
+        return failed(len(moves), f"after the last move: {problem}")
+    return ReplayReport("snap", len(moves), True, summary=result_summary(result)), steps
+
+
+def _check_result(result: dict, state: SnapState, keys: dict, where: str) -> str | None:
+    status = field(result, "status", str, where)
+    flips = _int(result, "flips", where)
+    if flips != state.flips:
+        return f"the record says {flips} flips, the moves make {state.flips}"
+    if status == "ended":
+        outcome = state.outcome
+        if outcome is None:
+            return "the record says the game ended, but the moves leave it unfinished"
+        termination = field(result, "termination", str, where)
+        winner = field(result, "winner", (int, type(None)), where)
+        claimed = (termination, winner)
+        actual = (outcome.termination.value, None if outcome.winner is None else outcome.winner.index)
+        return None if claimed == actual else f"the record says {claimed}, the moves give {actual}"
+    if status in ("endless", "capped") and state.phase is Phase.OVER:
+        return f"the record says {status}, but the game is over"
+    if status == "endless":
+        start, length = _int(result, "cycle_start", where), _int(result, "cycle_length", where)
+        if length < 1 or start + length != state.flips or keys.get(state.position_key()) != start:
+            return f"the position after flip {state.flips} is not the one after flip {start} (SNAP-END-4)"
+        return None
+    if status == "capped":
+        return None
+    raise RecordError(f"{where}: field 'status'", f"expected ended, endless or capped, found {status!r}")
+
+
+def result_summary(result: dict) -> str:
+    status, flips = result.get("status"), result.get("flips")
+    if status == "ended":
+        if result.get("winner") is None:
+            return f"Drawn, every card in the Snap Pot ({result.get('termination')}), after {flips} flips."
+        return f"P{result.get('winner')} wins ({result.get('termination')}) after {flips} flips."
+    if status == "endless":
+        return (f"Endless: the position after flip {result.get('cycle_start')} recurs every "
+                f"{result.get('cycle_length')} flips.")
+    return f"Stopped unfinished after {flips} flips."

@@ -1,0 +1,315 @@
+"""Shared Z3 encoding of two-player Hearts: cards, tricks, legal play and per-card scoring.
+
+Cards are the integers 0..27 in the canonical order of the 28-card deck (HEARTS-DECK-1):
+clubs, diamonds, hearts, spades, each 2, 4, 6, 8, 10, Q, A. ``suit = i // 7`` and
+``rank = i % 7`` (0 = two ... 6 = ace, HEARTS-RANK-1).
+
+:class:`HandEncoding` encodes one whole hand (deal and 13 tricks) with one Boolean per
+(card, trick, role): ``pos[c][k][0]`` "card c is led to trick k", ``pos[c][k][1]`` "card c
+follows to trick k". Scores are linked per card: ``took[c]`` says which seat won card c,
+tied to the trick in which c was played, never summed per trick.
+
+:class:`Rules` is the rulebook as written (a :class:`HeartsConfig`) plus optional mutations,
+the deliberately broken rules that the checks must detect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import z3
+
+from cardcanon.model.cards import Card, Rank, Suit
+
+RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
+SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)  # HEARTS-DECK-1
+INDEX = {card: i for i, card in enumerate(CARDS)}
+N_CARDS, TRICKS, HEARTS_SUIT = 28, 13, 2
+HEARTS = tuple(range(14, 21))
+QUEEN_OF_SPADES = INDEX[Card(Rank.QUEEN, Suit.SPADES)]
+LOW_CLUBS = (0, 1, 2)  # 2♣, 4♣, 6♣ (HEARTS-LEAD-1/2)
+POINT_CARDS = HEARTS + (QUEEN_OF_SPADES,)
+LEAD, FOLLOW = 0, 1
+
+
+def suit(i: int) -> int:
+    return i // 7
+
+
+def rank(i: int) -> int:
+    return i % 7
+
+
+def beats(follow: int, lead: int, *, hearts_trump: bool = True) -> bool:
+    """Whether the follower's card wins the trick (HEARTS-TRICK-1, HEARTS-TRUMP-1)."""
+    if hearts_trump and HEARTS_SUIT in (suit(follow), suit(lead)):
+        return suit(follow) == HEARTS_SUIT and (suit(lead) != HEARTS_SUIT or rank(follow) > rank(lead))
+    return suit(follow) == suit(lead) and rank(follow) > rank(lead)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules an encoding follows: the configuration and the mutations applied to it.
+
+    Mutations (each breaks one rule; the manifest lists which check must detect which):
+    ``queen_points`` (HEARTS-QUEEN-1), ``moon_other`` (score of the other player on a moon,
+    HEARTS-MOON-1/2), ``heart_lead_exception=False`` (HEARTS-BREAK-1 without "unless the
+    leader holds nothing but hearts"), ``widow`` (the dead cards go to the winner of the last
+    trick, against HEARTS-DEAL-2), ``hearts_trump=False`` (HEARTS-TRUMP-1).
+    """
+
+    first_lead: str = "lowest-club"  # HEARTS-LEAD-3
+    break_on: str = "heart-played"  # HEARTS-BREAK-2
+    first_trick_points: str = "allowed"  # HEARTS-FIRST-1
+    moon_score: str = "twenty"  # HEARTS-MOON-2
+    queen_points: int = 13
+    moon_other: int | None = None
+    heart_lead_exception: bool = True
+    widow: bool = False
+    hearts_trump: bool = True
+    mutations: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_config(cls, config) -> Rules:
+        return cls(
+            first_lead=config.first_lead.value,
+            break_on=config.break_on.value,
+            first_trick_points=config.first_trick_points.value,
+            moon_score=config.moon_score.value,
+        )
+
+    def mutate(self, name: str, **changes) -> Rules:
+        return replace(self, mutations=self.mutations + (name,), **changes)
+
+    def points(self, card: int) -> int:
+        """Points of one card (HEARTS-SCORE-1, HEARTS-QUEEN-1)."""
+        if card == QUEEN_OF_SPADES:
+            return self.queen_points
+        return 1 if suit(card) == HEARTS_SUIT else 0
+
+
+def points_in_play(dead: frozenset[int] | set[int]) -> int:
+    """Points of the live point cards under the rules as written (HEARTS-MOON-2)."""
+    return sum(Rules().points(c) for c in POINT_CARDS if c not in dead)
+
+
+def z3_trick_winner(lead, follow, *, rules: Rules = Rules()):
+    """Z3 terms ``(leader_wins, follower_wins)`` for integer card terms (HEARTS-TRICK-1).
+
+    Each side's predicate is the rule text applied to that side's card on its own: "if a
+    heart is played, the higher heart wins; otherwise the higher card of the suit led".
+    """
+    def s(x):
+        return x / 7
+
+    def r(x):
+        return x % 7
+
+    any_heart = z3.Or(s(lead) == HEARTS_SUIT, s(follow) == HEARTS_SUIT) if rules.hearts_trump else z3.BoolVal(False)
+
+    def wins(me, other, me_led: bool):
+        heart_case = z3.And(s(me) == HEARTS_SUIT, z3.Or(s(other) != HEARTS_SUIT, r(me) > r(other)))
+        led = s(lead)
+        suit_case = z3.And(s(me) == led, z3.Or(s(other) != led, r(me) > r(other)))
+        if "higher-rank-any-suit" in rules.mutations:
+            suit_case = r(me) > r(other)
+        return z3.If(any_heart, heart_case, suit_case)
+
+    return wins(lead, follow, True), wins(follow, lead, False)
+
+
+# ---- legal moves of one position (HEARTS-P1, differential tests) -------------------------
+
+def z3_legal_lead(hand, card: int, *, broken, first_trick: bool, forced: int | None, rules: Rules):
+    """Whether the leader may lead ``card``; ``hand`` is a list of 28 Boolean terms.
+
+    HEARTS-LEAD-3 (the forced first lead: ``forced`` is the club that made him leader),
+    HEARTS-BREAK-1 (no heart lead before hearts are broken unless the hand is all hearts),
+    HEARTS-FIRST-1 (no-hearts variant).
+    """
+    if first_trick and forced is not None and (rules.first_lead == "lowest-club" or forced == LOW_CLUBS[0]):
+        return z3.And(hand[card], z3.BoolVal(card == forced))
+    if suit(card) != HEARTS_SUIT:
+        return hand[card]
+    only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+    exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
+    allowed = z3.Or(broken, exception)
+    if rules.first_trick_points == "no-hearts" and first_trick:
+        allowed = z3.And(allowed, only_hearts)
+    return z3.And(hand[card], allowed)
+
+
+def z3_legal_follow(hand, card: int, lead: int, *, first_trick, rules: Rules):
+    """Whether the follower may play ``card`` to ``lead`` (HEARTS-FOLLOW-1, HEARTS-FIRST-1)."""
+    has_suit = z3.Or([hand[c] for c in range(N_CARDS) if suit(c) == suit(lead)])
+    ok = z3.And(hand[card], z3.Or(suit(card) == suit(lead), z3.Not(has_suit)))
+    if rules.first_trick_points == "no-hearts" and suit(card) == HEARTS_SUIT:
+        only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+        ok = z3.And(ok, z3.Or(z3.Not(first_trick), only_hearts))
+    return ok
+
+
+# ---- one whole hand ----------------------------------------------------------------------
+
+class HandEncoding:
+    """A deal and a full 13-trick hand played by the rules, as Z3 constraints.
+
+    Seats are Booleans: ``True`` is seat 1. ``hold[c]`` is the seat holding card c (meaningless
+    for dead cards), ``lead1[k]`` whether seat 1 leads trick k, ``took[c]`` the seat that won
+    point card c, ``score[p]`` the hand score of seat p (HEARTS-SCORE-1, MOON-1, MOON-2).
+    """
+
+    def __init__(self, rules: Rules = Rules(), prefix: str = "h") -> None:
+        self.rules = rules
+        B = z3.Bool
+        n = prefix
+        self.pos = [[[B(f"{n}_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
+        self.hold = [B(f"{n}_hold{c}") for c in range(N_CARDS)]
+        self.lead1 = [B(f"{n}_lead1_{k}") for k in range(TRICKS)]
+        self.took = {c: B(f"{n}_took{c}") for c in POINT_CARDS}
+        self.constraints: list = []
+        self._build()
+
+    def _build(self) -> None:
+        C, pos, hold, lead1, rules = self.constraints, self.pos, self.hold, self.lead1, self.rules
+        played = [[z3.Or(pos[c][k]) for k in range(TRICKS)] for c in range(N_CARDS)]
+        self.dead = [z3.Not(z3.Or([played[c][k] for k in range(TRICKS)])) for c in range(N_CARDS)]
+        for k in range(TRICKS):
+            for r in (LEAD, FOLLOW):
+                C.append(z3.PbEq([(pos[c][k][r], 1) for c in range(N_CARDS)], 1))
+        for c in range(N_CARDS):
+            C.append(z3.AtMost(*[pos[c][k][r] for k in range(TRICKS) for r in (LEAD, FOLLOW)], 1))
+            C.append(z3.Implies(self.dead[c], z3.Not(hold[c])))  # canonical value for dead cards
+            for k in range(TRICKS):  # HEARTS-DEAL-2: each player plays his own 13 cards
+                C.append(z3.Implies(pos[c][k][LEAD], hold[c] == lead1[k]))
+                C.append(z3.Implies(pos[c][k][FOLLOW], hold[c] == z3.Not(lead1[k])))
+        # "played after trick k", built backwards
+        after = [[None] * TRICKS for _ in range(N_CARDS)]
+        for c in range(N_CARDS):
+            acc = z3.BoolVal(False)
+            for k in reversed(range(TRICKS)):
+                after[c][k] = acc
+                acc = z3.Or(played[c][k], acc)
+        led_suit = [[z3.Or([pos[c][k][LEAD] for c in range(N_CARDS) if suit(c) == u]) for u in range(4)] for k in range(TRICKS)]
+        fol_suit = [[z3.Or([pos[c][k][FOLLOW] for c in range(N_CARDS) if suit(c) == u]) for u in range(4)] for k in range(TRICKS)]
+        void = [z3.Or([z3.And(led_suit[k][u], z3.Not(fol_suit[k][u])) for u in range(4)]) for k in range(TRICKS)]
+        heart_played = [z3.Or([played[c][k] for c in HEARTS]) for k in range(TRICKS)]
+        # HEARTS-FOLLOW-1: a follower who does not follow holds no card of the suit led
+        for k in range(TRICKS):
+            for u in range(4):
+                for c in range(N_CARDS):
+                    if suit(c) == u and k < TRICKS - 1:
+                        C.append(z3.Implies(z3.And(led_suit[k][u], z3.Not(fol_suit[k][u]), after[c][k]), hold[c] == lead1[k]))
+        # HEARTS-TRICK-1 / TRICK-2: the winner leads the next trick
+        self.played, self.after, self.heart_played, self.led_suit = played, after, heart_played, led_suit
+        self.follower_wins = []
+        for k in range(TRICKS):
+            w = z3.Or([z3.And(pos[d][k][FOLLOW], z3.Or([pos[c][k][LEAD] for c in range(N_CARDS)
+                                                         if c != d and beats(d, c, hearts_trump=rules.hearts_trump)]))
+                       for d in range(N_CARDS)])
+            self.follower_wins.append(w)
+        self.winner1 = [z3.Xor(lead1[k], self.follower_wins[k]) for k in range(TRICKS)]
+        for k in range(TRICKS - 1):
+            C.append(lead1[k + 1] == self.winner1[k])
+        # HEARTS-BREAK-1/2: no heart lead before hearts are broken, unless only hearts remain
+        self.broken_before, self.only_hearts = [], []
+        for k in range(TRICKS):
+            if rules.break_on == "void":
+                broken = z3.Or([z3.Or(void[j], heart_played[j]) for j in range(k)])
+            else:
+                broken = z3.Or([heart_played[j] for j in range(k)])
+            only_hearts = z3.And([z3.Not(z3.And(hold[c] == lead1[k], z3.Or(played[c][k], after[c][k])))
+                                  for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+            exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
+            C.append(z3.Implies(led_suit[k][HEARTS_SUIT], z3.Or(broken, exception)))
+            self.broken_before.append(broken)
+            self.only_hearts.append(only_hearts)
+        # HEARTS-LEAD-1/2/3: the first leader and the first lead
+        live = self.live = [z3.Not(d) for d in self.dead]
+        two, four, six = LOW_CLUBS
+        by2, by4 = live[two], z3.And(self.dead[two], live[four])
+        by6 = z3.And(self.dead[two], self.dead[four])
+        C.append(lead1[0] == z3.If(by2, hold[two], z3.If(by4, hold[four], hold[six])))
+        C.append(z3.Implies(by2, pos[two][0][LEAD]))
+        if rules.first_lead == "lowest-club":
+            C.append(z3.Implies(by4, pos[four][0][LEAD]))
+            C.append(z3.Implies(by6, pos[six][0][LEAD]))
+        if rules.first_trick_points == "no-hearts":  # HEARTS-FIRST-1 variant
+            for r, seat in ((LEAD, lead1[0]), (FOLLOW, z3.Not(lead1[0]))):
+                has_other = z3.Or([z3.And(live[c], hold[c] == seat) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+                C.append(z3.Implies(z3.Or([pos[h][0][r] for h in HEARTS]), z3.Not(has_other)))
+        # per-card scoring: who took each point card
+        last_winner = self.winner1[TRICKS - 1]
+        for c in POINT_CARDS:
+            for k in range(TRICKS):
+                C.append(z3.Implies(played[c][k], self.took[c] == self.winner1[k]))
+            if rules.widow:
+                C.append(z3.Implies(self.dead[c], self.took[c] == last_winner))
+            else:
+                C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
+        counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
+        raw = [z3.Sum([z3.If(z3.And(counted[c], self.took[c] == bool(p)), rules.points(c), 0) for c in POINT_CARDS])
+               for p in (0, 1)]
+        self.in_play = z3.Sum([z3.If(counted[c], rules.points(c), 0) for c in POINT_CARDS])
+        self.moon = [z3.And([z3.Implies(counted[c], self.took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
+        other = self.in_play if rules.moon_score == "points-in-play" else z3.IntVal(20)
+        if rules.moon_other is not None:
+            other = z3.IntVal(rules.moon_other)
+        self.raw = raw
+        self.score = [z3.If(self.moon[p], 0, z3.If(self.moon[1 - p], other, raw[p])) for p in (0, 1)]
+
+    def decode(self, model) -> HandWitness:
+        """Read one hand from a Z3 model."""
+        def true(x):
+            return z3.is_true(model.eval(x, model_completion=True))
+
+        where = {}
+        for c in range(N_CARDS):
+            for k in range(TRICKS):
+                for r in (LEAD, FOLLOW):
+                    if true(self.pos[c][k][r]):
+                        where[(k, r)] = c
+        tricks = tuple((int(true(self.lead1[k])), where[(k, LEAD)], where[(k, FOLLOW)]) for k in range(TRICKS))
+        played = {c for _, a, b in tricks for c in (a, b)}
+        dead = tuple(sorted(set(range(N_CARDS)) - played))
+        scores = tuple(model.eval(s, model_completion=True).as_long() for s in self.score)
+        return HandWitness(tricks=tricks, dead=dead, scores=scores)
+
+    def fix(self, witness: HandWitness) -> list:
+        """Constraints pinning this encoding to one concrete hand (for differential tests)."""
+        out = []
+        for k, (leader, a, b) in enumerate(witness.tricks):
+            out += [self.pos[a][k][LEAD], self.pos[b][k][FOLLOW], self.lead1[k] == bool(leader)]
+        return out
+
+
+@dataclass(frozen=True)
+class HandWitness:
+    """A concrete hand: ``tricks[k] = (leader seat, led card, followed card)``, cards as ints."""
+
+    tricks: tuple[tuple[int, int, int], ...]
+    dead: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def hands(self) -> tuple[frozenset[int], frozenset[int]]:
+        held: list[set[int]] = [set(), set()]
+        for leader, a, b in self.tricks:
+            held[leader].add(a)
+            held[1 - leader].add(b)
+        return frozenset(held[0]), frozenset(held[1])
+
+    def swapped(self) -> HandWitness:
+        """The same hand with the seats exchanged."""
+        return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
+
+    def describe(self) -> str:
+        def name(c: int) -> str:
+            return CARDS[c].pretty
+
+        h0, h1 = self.hands()
+        lines = [f"dead {' '.join(name(c) for c in self.dead)}; P0 {' '.join(name(c) for c in sorted(h0))}; "
+                 f"P1 {' '.join(name(c) for c in sorted(h1))}"]
+        lines.append("tricks: " + ", ".join(f"P{s}:{name(a)}-{name(b)}" for s, a, b in self.tricks))
+        lines.append(f"hand score {self.scores[0]}-{self.scores[1]}")
+        return "\n".join(lines)

@@ -1,0 +1,319 @@
+"""HEARTS-P1 (a legal move always exists; 13 tricks), P2 (trick winner), P3 (first leader)."""
+
+from __future__ import annotations
+
+import itertools
+
+import z3
+
+from cardcanon.model import hearts as model
+from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.proofs.hearts_encoding import (
+    CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, HandEncoding, Rules, beats, suit, z3_legal_follow, z3_legal_lead,
+    z3_trick_winner,
+)
+from cardcanon.proofs.hearts_replay import Budget, ReplayMismatch, replay_single, sat, undecided
+
+
+def rules_for(mutants: dict, mutant: str | None) -> Rules:
+    """The rules as written, or with one named mutation from ``mutants``."""
+    if mutant is None:
+        return Rules()
+    if mutant not in mutants:
+        raise ValueError(f"unknown mutant {mutant!r}; this check knows {', '.join(sorted(mutants))}")
+    return Rules().mutate(mutant, **mutants[mutant])
+
+
+def forced_club(dead) -> int:
+    """HEARTS-LEAD-2: the lowest live club of 2, 4, 6 (card index)."""
+    return next(c for c in LOW_CLUBS if c not in dead)
+
+
+def encoded_legal_cards(state, rules: Rules = Rules()) -> frozenset:
+    """The cards the Z3 legal-move predicates allow in a concrete model state."""
+    seat = state.to_move.index
+    hand = [z3.BoolVal(card in state.hands[seat]) for card in CARDS]
+    first = state.tricks_played == 0
+    if state.trick:
+        lead = INDEX[state.trick[0].card]
+        terms = {c: z3_legal_follow(hand, c, lead, first_trick=z3.BoolVal(first), rules=rules) for c in range(N_CARDS)}
+    else:
+        forced = forced_club({INDEX[c] for c in state.dead})
+        terms = {c: z3_legal_lead(hand, c, broken=z3.BoolVal(state.hearts_broken), first_trick=first,
+                                  forced=forced, rules=rules) for c in range(N_CARDS)}
+    return frozenset(CARDS[c] for c, t in terms.items() if z3.is_true(z3.simplify(t)))
+
+
+def _count(bits):
+    return z3.Sum([z3.If(b, 1, 0) for b in bits])
+
+
+def _position_queries(rules: Rules):
+    """(name, constraints) for every kind of position; each must have a legal move (UNSAT)."""
+    me = [z3.Bool(f"me{c}") for c in range(N_CARDS)]
+    opp = [z3.Bool(f"opp{c}") for c in range(N_CARDS)]
+    dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
+    broken, n = z3.Bool("broken"), z3.Int("n")
+    base = [z3.AtMost(me[c], opp[c], dead[c], 1) for c in range(N_CARDS)] + [z3.PbEq([(d, 1) for d in dead], 2)]
+
+    def forced_by(f):  # HEARTS-LEAD-2: f is the lowest live low club
+        return [z3.Not(dead[f])] + [dead[c] for c in LOW_CLUBS if c < f]
+
+    out = []
+    # a later lead: both hands hold n cards, hearts broken or not (an over-approximation)
+    later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
+                  for c in range(N_CARDS)]
+    out.append(("lead to trick 2-13", base + [n >= 1, n <= 12, _count(me) == n, _count(opp) == n] + later_lead))
+    for f in LOW_CLUBS:  # the first lead: the holder of the forced club leads
+        full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
+        no_move = [z3.Not(z3_legal_lead(me, c, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules))
+                   for c in range(N_CARDS)]
+        out.append((f"first lead, forced {CARDS[f].pretty}",
+                    base + forced_by(f) + full + [me[f], _count(me) == 13, _count(opp) == 13] + no_move))
+    for lead in range(N_CARDS):  # a later follow: the leader has played one card more
+        gone = [z3.Not(me[lead]), z3.Not(opp[lead]), z3.Not(dead[lead])]
+        no_move = [z3.Not(z3_legal_follow(me, c, lead, first_trick=z3.BoolVal(False), rules=rules))
+                   for c in range(N_CARDS)]
+        out.append((f"follow to {CARDS[lead].pretty}, trick 2-13",
+                    base + gone + [n >= 1, n <= 12, _count(me) == n, _count(opp) == n - 1] + no_move))
+        for f in LOW_CLUBS:  # the first follow: the lead was a legal first lead
+            leader = [z3.Or(opp[c], z3.BoolVal(c == lead)) for c in range(N_CARDS)]
+            full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS) if c != lead]
+            lead_ok = z3_legal_lead(leader, lead, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules)
+            no_move = [z3.Not(z3_legal_follow(me, c, lead, first_trick=z3.BoolVal(True), rules=rules))
+                       for c in range(N_CARDS)]
+            out.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}",
+                        base + gone + forced_by(f) + full + [leader[f], lead_ok, _count(me) == 13] + no_move))
+    # every legal card is in the mover's hand: each move removes one card from his hand
+    stray = [z3.And(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules), z3.Not(me[c]))
+             for c in range(N_CARDS)]
+    stray += [z3.And(z3_legal_follow(me, c, lead, first_trick=z3.Bool("first"), rules=rules), z3.Not(me[c]))
+              for c in range(N_CARDS) for lead in range(N_CARDS) if lead != c]
+    out.append(("a legal card outside the hand", base + [z3.Or(stray)]))
+    return out, me, broken
+
+
+def _reachable_stuck_leader(rules: Rules, budget: Budget):
+    """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
+    enc = HandEncoding(Rules())
+    s = z3.Solver()
+    s.add(enc.constraints)
+    options = []
+    for k in range(1, TRICKS):
+        rem = [z3.And(enc.hold[c] == enc.lead1[k], z3.Or(enc.played[c][k], enc.after[c][k])) for c in range(N_CARDS)]
+        options.append(z3.And([z3.Not(z3_legal_lead(rem, c, broken=enc.broken_before[k], first_trick=False,
+                                                     forced=None, rules=rules)) for c in range(N_CARDS)]))
+    s.add(z3.Or(options))
+    if not sat(budget.check(s)):
+        return None
+    witness = enc.decode(s.model())
+    for k in range(1, TRICKS):
+        if z3.is_true(s.model().eval(options[k - 1], model_completion=True)):
+            return witness, k
+    raise AssertionError("no option holds in the model")  # pragma: no cover
+
+
+def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
+    """HEARTS-P1: in every reachable position the player to move has a legal move, and each
+    move removes one card from his hand, so a hand ends after exactly 13 tricks."""
+    rules, budget = rules_for(P1_MUTANTS, mutant), Budget(timeout)
+    queries, me, broken = _position_queries(rules)
+    solver = z3.Solver()
+    for name, constraints in queries:
+        solver.push()
+        solver.add(constraints)
+        answer = budget.check(solver)
+        if answer == z3.sat:
+            m = solver.model()
+            hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
+            detail = f"{name}: no legal move with hand {hand} (hearts broken: {m.eval(broken, model_completion=True)})"
+            return _stuck_counterexample(rules, budget, detail)
+        if answer != z3.sat and answer != z3.unsat:
+            return CheckResult(Verdict(undecided(solver).split(" ")[0]), detail=f"{name}: {undecided(solver)}")
+        solver.pop()
+    witness, replayed, note = _witness_with_legal_sets(budget)
+    return CheckResult(Verdict.PROVED, detail=f"{len(queries)} position kinds have a legal move; {note}",
+                       witness=witness, witness_replayed=replayed, stats={"position_kinds": len(queries),
+                                                                          "seconds": budget.elapsed()})
+
+
+def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckResult:
+    found = _reachable_stuck_leader(rules, budget)
+    if found is None:
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
+    witness, k = found
+    state = replay_single(witness, stop_after=2 * k)
+    legal = model.legal_moves(state)
+    mine = encoded_legal_cards(state, rules)
+    replayed = bool(legal) and not mine
+    return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(), witness_replayed=replayed,
+                       detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "
+                              f"{' '.join(m.card.pretty for m in legal)}")
+
+
+def _witness_with_legal_sets(budget: Budget):
+    """A full hand replayed through the model, comparing the legal sets at all 26 plays."""
+    enc = HandEncoding(Rules())
+    s = z3.Solver()
+    s.add(enc.constraints)
+    if not sat(budget.check(s)):
+        return None, False, "no witness hand found"
+    witness = enc.decode(s.model())
+    for i in range(2 * TRICKS):
+        state = replay_single(witness, stop_after=i)
+        expected = frozenset(m.card for m in model.legal_moves(state))
+        if not expected or encoded_legal_cards(state) != expected:
+            raise ReplayMismatch(f"play {i + 1}: model allows {sorted(expected)}, encoding {sorted(encoded_legal_cards(state))}")
+    final = replay_single(witness)
+    if final.tricks_played != TRICKS or any(final.hands):
+        raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
+    return witness.describe(), True, "witness hand replayed: legal sets agree at all 26 plays, 13 tricks"
+
+
+P1_MUTANTS = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
+
+
+# ---- HEARTS-P2 ---------------------------------------------------------------------------
+
+P2_MUTANTS = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
+
+
+def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
+    """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
+    28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
+    rules, budget = rules_for(P2_MUTANTS, mutant), Budget(timeout)
+    lead, follow = z3.Ints("lead follow")
+    w0, w1 = z3_trick_winner(lead, follow, rules=rules)
+    s = z3.Solver()
+    s.add(0 <= lead, lead < N_CARDS, 0 <= follow, follow < N_CARDS, lead != follow, w0 == w1)
+    answer = budget.check(s)
+    if answer == z3.sat:
+        a, b = s.model()[lead].as_long(), s.model()[follow].as_long()
+        return _pair_counterexample(a, b, "no winner" if not z3.is_true(s.model().eval(w0)) else "two winners", budget)
+    if answer != z3.unsat:
+        return CheckResult(Verdict(undecided(s).split(" ")[0]), detail=undecided(s))
+    compared = 0
+    for a, b in itertools.permutations(range(N_CARDS), 2):
+        mine = z3.is_true(z3.simplify(z3.substitute(w1, (lead, z3.IntVal(a)), (follow, z3.IntVal(b)))))
+        compared += 1
+        if int(mine) != model.trick_winner(CARDS[a], CARDS[b]):
+            return _pair_counterexample(a, b, f"the encoding gives the trick to the {'follower' if mine else 'leader'}",
+                                        budget)
+    witness, replayed = _trump_witness(budget)
+    return CheckResult(Verdict.PROVED, detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
+                       witness=witness, witness_replayed=replayed, stats={"pairs": compared})
+
+
+def _hand_with(constraint_of, budget: Budget):
+    enc = HandEncoding(Rules())
+    s = z3.Solver()
+    s.add(enc.constraints)
+    s.add(constraint_of(enc))
+    return enc.decode(s.model()) if sat(budget.check(s)) else None
+
+
+def _pair_counterexample(a: int, b: int, what: str, budget: Budget) -> CheckResult:
+    w = _hand_with(lambda e: z3.Or([z3.And(e.pos[a][k][0], e.pos[b][k][1]) for k in range(TRICKS)]), budget)
+    truth = model.trick_winner(CARDS[a], CARDS[b])
+    detail = f"{CARDS[a].pretty} led, {CARDS[b].pretty} followed: {what}; the model gives it to the " \
+             f"{'follower' if truth else 'leader'}"
+    if w is None:
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + " (no legal hand contains this trick)")
+    replay_single(w)  # the model accepts the hand, trick winners included
+    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe(), witness_replayed=True)
+
+
+def _trump_witness(budget: Budget):
+    """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
+    hearts = [c for c in range(N_CARDS) if suit(c) == 2]
+    others = [c for c in range(N_CARDS) if suit(c) != 2]
+    w = _hand_with(lambda e: z3.Or([z3.And(z3.Or([e.pos[c][k][0] for c in others]),
+                                           z3.Or([e.pos[h][k][1] for h in hearts])) for k in range(TRICKS)]), budget)
+    if w is None:
+        return None, False
+    replay_single(w)
+    assert any(beats(b, a) and suit(b) == 2 != suit(a) for _, a, b in w.tricks)
+    return w.describe(), True
+
+
+# ---- HEARTS-P3 ---------------------------------------------------------------------------
+
+P3_MUTANTS = {"no-six-clause": dict()}
+
+
+def _leader_terms(dead, hold, rules: Rules):
+    """HEARTS-LEAD-1/2 as written: (seat 0 leads, seat 1 leads, the 6♣ clause fires)."""
+    two, four, six = LOW_CLUBS
+
+    def holds(c, p):
+        return z3.And(z3.Not(dead[c]), hold[c] == bool(p))
+
+    def leads(p):
+        clauses = [holds(two, p), z3.And(dead[two], holds(four, p))]
+        if "no-six-clause" not in rules.mutations:
+            clauses.append(z3.And(dead[two], dead[four], holds(six, p)))
+        return z3.Or(clauses)
+
+    six_case = z3.And(dead[two], dead[four], z3.Or(holds(six, 0), holds(six, 1)))
+    if "no-six-clause" in rules.mutations:
+        six_case = z3.BoolVal(False)
+    return leads(0), leads(1), six_case
+
+
+def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
+    """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
+    6♣ case arises exactly when 2♣ and 4♣ are dead; the model's ``first_leader`` agrees on
+    all 378 dead pairs x every split of the live low clubs."""
+    rules, budget = rules_for(P3_MUTANTS, mutant), Budget(timeout)
+    dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
+    hold = [z3.Bool(f"hold{c}") for c in range(N_CARDS)]
+    lead0, lead1, six_case = _leader_terms(dead, hold, rules)
+    s = z3.Solver()
+    s.add(z3.PbEq([(d, 1) for d in dead], 2))
+    for claim, name in ((lead0 != lead1, "exactly one leader"),
+                        (six_case == z3.And(dead[LOW_CLUBS[0]], dead[LOW_CLUBS[1]]), "6♣ case iff 2♣ and 4♣ dead")):
+        answer = budget.check(s, z3.Not(claim))
+        if answer == z3.sat:
+            m = s.model()
+            gone = tuple(c for c in range(N_CARDS) if z3.is_true(m.eval(dead[c], model_completion=True)))
+            return _dead_pair_result(gone, Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
+                                     f"{' '.join(CARDS[c].pretty for c in gone)}", budget)
+        if answer != z3.unsat:
+            return CheckResult(Verdict(undecided(s).split(" ")[0]), detail=f"{name}: {undecided(s)}")
+    compared = 0
+    for gone in itertools.combinations(range(N_CARDS), 2):
+        live_low = [c for c in LOW_CLUBS if c not in gone]
+        for split in itertools.product((0, 1), repeat=len(live_low)):
+            seat_of = dict(zip(live_low, split))
+            rest = [c for c in range(N_CARDS) if c not in gone and c not in seat_of]
+            hands: list[set] = [{c for c, p in seat_of.items() if p == 0}, {c for c, p in seat_of.items() if p == 1}]
+            for c in rest:
+                hands[0 if len(hands[0]) < 13 else 1].add(c)
+            leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
+                                           tuple(CARDS[c] for c in gone), model.HeartsConfig())
+            values = [(dead[c], z3.BoolVal(c in gone)) for c in range(N_CARDS)]
+            values += [(hold[c], z3.BoolVal(c in hands[1])) for c in range(N_CARDS)]
+            mine = z3.is_true(z3.simplify(z3.substitute(lead1, *values)))
+            compared += 1
+            if int(mine) != leader.index:
+                return _dead_pair_result(gone, Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}", budget)
+    return _dead_pair_result((LOW_CLUBS[0], LOW_CLUBS[1]), Verdict.PROVED,
+                             f"one leader in every deal; {compared} deals agree with the model", budget,
+                             stats={"dead_pairs": 378, "deals_compared": compared})
+
+
+def _dead_pair_result(gone, verdict, detail, budget, stats=None) -> CheckResult:
+    """Replay a deal with the given dead cards and report whom the model makes leader."""
+    w = _hand_with(lambda e: z3.And([e.dead[c] for c in gone]), budget)
+    if w is None:
+        return CheckResult(verdict, detail=detail + "; no legal hand with these dead cards", stats=stats or {})
+    state = replay_single(w, stop_after=0)
+    forced = forced_club(set(w.dead))
+    holder = 0 if forced in w.hands()[0] else 1
+    ok = state.to_move.index == holder and [m.card for m in model.legal_moves(state)] == [CARDS[forced]]
+    if not ok:
+        raise ReplayMismatch(f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder}")
+    replay_single(w)
+    return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[forced].pretty} "
+                                       f"(P{holder}) lead it", witness=w.describe(), witness_replayed=True,
+                       stats=stats or {})

@@ -1,0 +1,120 @@
+"""``cardcanon rules``: readable rulebook, one rule, sources, JSON, and clean errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import cardcanon.spec as spec
+from cardcanon.cli import main
+from cardcanon.spec import (
+    Direction, Discrepancy, DiscrepancyKind, Option, Quote, Rule, Rulebook, Source, Status, Variation,
+)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["rules", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_rulebook_is_printed_by_section(capsys):
+    status, out, err = run(capsys, "snap")
+    assert status == 0 and err == ""
+    book = spec.load("snap")
+    positions = [out.index(f"\n{section}\n{'-' * len(section)}\n") for section, _ in book.sections()]
+    assert positions == sorted(positions)
+    for rule in book.rules:
+        assert f"{rule.id}  {rule.title}  [{rule.status.value}" in out
+    assert "Hebrew, right-to-left" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_variation_options_mark_the_default(capsys):
+    book = spec.load("snap")
+    rule = next(rule for rule in book.rules if rule.variation)
+    status, out, _ = run(capsys, "snap", "--id", rule.id)
+    assert status == 0
+    for option in rule.variation.options:
+        mark = " (default)" if option.value == rule.variation.default else ""
+        assert f"- {option.value}{mark}: " in out
+
+
+def test_one_rule_by_id(capsys):
+    rule = spec.load("hearts").rules[-1]
+    status, out, _ = run(capsys, "--id", rule.id)  # the game is optional
+    assert status == 0
+    ids = [line.split()[0] for line in out.splitlines() if line.startswith(("SNAP-", "HEARTS-"))]
+    assert ids == [rule.id]
+    assert " ".join(rule.text.split()[:6]) in " ".join(out.split())
+
+
+def test_status_filter(capsys):
+    status, out, _ = run(capsys, "hearts", "--status", "decided")
+    expected = [rule.id for rule in spec.load("hearts").rules if rule.status is Status.DECIDED]
+    assert status == 0 and expected
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("HEARTS-")] == expected
+
+
+@pytest.mark.parametrize(
+    "argv", [["snap", "--id", "SNAP-NOPE-1"], ["--id", "nonsense"], ["hearts", "--id", "SNAP-FLIP-1"]]
+)
+def test_unknown_id_is_one_error_line(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and argv[-1] in err and "Traceback" not in err
+
+
+def test_json_has_every_rule_of_both_games(capsys):
+    status, out, _ = run(capsys, "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert [game["game"] for game in data["games"]] == ["snap", "hearts"]
+    expected = [rule.id for game in spec.GAMES for rule in spec.load(game).rules]
+    assert [rule["id"] for rule in data["rules"]] == expected
+    keys = {"id", "game", "title", "section", "status", "normative", "text", "rationale", "variation", "quotes",
+            "discrepancies"}
+    assert all(set(rule) == keys for rule in data["rules"])
+    assert {rule["game"] for rule in data["rules"]} == {"snap", "hearts"}
+    assert {source["id"] for source in data["sources"]} == {source.id for source in spec.sources()}
+    assert "nonrules" in data
+
+
+def test_json_of_one_game(capsys):
+    _, out, _ = run(capsys, "hearts", "--json")
+    data = json.loads(out)
+    assert {rule["game"] for rule in data["rules"]} == {"hearts"}
+    assert [source["id"] for source in data["sources"]] == ["hy-hearts"]
+
+
+# ---------------------------------------------------------------------------- --sources
+
+HEBREW = Source(id="he-snap", file="he.txt", sha256="0" * 64, game="snap", language="he", language_name="Hebrew",
+                direction=Direction.RTL, provenance="test", path=Path("he.txt"))
+QUOTED = Rule(
+    id="SNAP-PEN-1", title="Wrong calls", section="Mistakes", status=Status.RECONCILED,
+    text="A wrong caller gives his top card to the player who flipped.", normative=True,
+    rationale="Two sources name the player who flipped.",
+    variation=Variation("penalty", "top-card", (Option("top-card", "Give the top card."), Option("none", "None."))),
+    quotes=(Quote("he-snap", "על השחקן למסור את הכרטיס העליון", "the player must hand over the top card",
+                  language="he"),),
+    discrepancies=(Discrepancy(("he-snap",), DiscrepancyKind.CHANGED_RECIPIENT, "The recipient differs.",
+                               "The player who flipped receives the card.", "Most sources say so."),),
+)
+
+
+def test_sources_show_quotes_glosses_and_rulings(capsys, monkeypatch):
+    book = Rulebook(game="snap", title="Snap", sources=(HEBREW,), rules=(QUOTED,), nonrules=())
+    monkeypatch.setattr(spec, "load", lambda game: book)
+    status, out, _ = run(capsys, "snap", "--sources")
+    assert status == 0
+    assert "Quote from he-snap (Hebrew, right-to-left):" in out
+    assert "      על השחקן למסור את הכרטיס העליון\n" in out  # original text first, as is
+    assert out.index("על השחקן") < out.index("= the player must hand over the top card")
+    assert "Discrepancy (changed-recipient; he-snap): The recipient differs." in out
+    assert "Ruling: The player who flipped receives the card." in out and "Reason: Most sources say so." in out
+    assert "Rationale: Two sources name the player who flipped." in out
+    status, plain, _ = run(capsys, "snap")
+    assert "על השחקן" not in plain and "Rationale" not in plain

@@ -1,0 +1,263 @@
+"""``cardcanon verify``: outcomes, failures, timeouts, reports and exit codes, on fake checks."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import textwrap
+import time
+
+import pytest
+
+from cardcanon import cli, verify
+from cardcanon.manifest import default_manifest_dir, load_manifests
+from cardcanon.proofs.base import Verdict
+from cardcanon.verify_runner import Task, grace_seconds
+
+FAKE_MODULE = "cardcanon_fake_checks"
+FAKE_CHECKS = '''
+import os, time
+from cardcanon.proofs.base import CheckResult, Verdict
+
+def configurable(*, mutant, timeout, bounds):
+    """Behaves as its bounds say; mutants answer bounds['mutants'][id] (default: a kill)."""
+    if mutant is not None:
+        return CheckResult(Verdict(bounds.get("mutants", {}).get(mutant, "counterexample found")))
+    if "sleep" in bounds:
+        time.sleep(bounds["sleep"])
+    if "raise" in bounds:
+        raise RuntimeError(bounds["raise"])
+    if "exit" in bounds:
+        os._exit(bounds["exit"])
+    return CheckResult(Verdict(bounds.get("verdict", "proved")), detail=bounds.get("detail", ""),
+                       witness=bounds.get("witness", "deal 1: ..."), witness_replayed=bounds.get("replayed", True),
+                       stats=bounds.get("stats", {}))
+
+def not_a_result(*, mutant, timeout, bounds):
+    return 42
+'''
+
+
+def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", mutants: tuple[str, ...] = ("m1",),
+               extra: str = "") -> str:
+    text = f'''
+        [[check]]
+        id = "{check_id}"
+        game = "snap"
+        title = "fake check {check_id}"
+        rules = ["SNAP-FLIP-1", "SNAP-MATCH-1"]
+        kind = "z3-proof"
+        expected = "{expected}"
+        entry = "{FAKE_MODULE}:configurable"
+        bounds = {bounds}
+        {extra}
+    '''
+    for mutant in mutants:
+        text += f'''
+        [[check.mutant]]
+        id = "{mutant}"
+        description = "broken rule {mutant}"
+        '''
+    return textwrap.dedent(text)
+
+
+@pytest.fixture(scope="module")
+def fake_checks(tmp_path_factory):
+    """A folder holding the fake check module, on sys.path (workers inherit it)."""
+    folder = tmp_path_factory.mktemp("fakechecks")
+    (folder / f"{FAKE_MODULE}.py").write_text(FAKE_CHECKS)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(folder))
+        yield folder
+
+
+def write_manifest(folder, *checks: str):
+    folder.mkdir(exist_ok=True)
+    (folder / "snap.toml").write_text("".join(checks))
+    return folder
+
+
+SCENARIOS = [
+    check_toml("SNAP-P1-pass", '{stats = {deals = 7}}', mutants=("m1", "m2"), extra="expected_stats = {deals = 7}"),
+    check_toml("SNAP-P2-wrong", '{verdict = "counterexample found"}'),
+    check_toml("SNAP-P3-unknown", '{verdict = "unknown"}'),
+    check_toml("SNAP-P4-error", '{raise = "solver exploded"}'),
+    check_toml("SNAP-P5-survivor", '{mutants = {m2 = "proved", m3 = "unknown"}}', mutants=("m1", "m2", "m3")),
+    check_toml("SNAP-P6-unreplayed", '{replayed = false}'),
+    check_toml("SNAP-P7-stats", '{stats = {deals = 8}}', extra="expected_stats = {deals = 7, tricks = 2}"),
+    check_toml("SNAP-P8-crash", '{exit = 3}'),
+    check_toml("SNAP-P9-witness", '{verdict = "witness found", mutants = {m1 = "no witness"}}', expected="witness found"),
+    check_toml("SNAP-P10-nowitness", '{verdict = "no witness", mutants = {m1 = "witness found"}}', expected="no witness"),
+    check_toml("SNAP-P11-nowitness", '{witness = ""}'),
+    check_toml("SNAP-P12-nomutant", mutants=()),
+]
+
+
+@pytest.fixture(scope="module")
+def scenario_report(fake_checks, tmp_path_factory):
+    folder = write_manifest(tmp_path_factory.mktemp("manifest"), *SCENARIOS)
+    checks = load_manifests(folder)
+    return verify.run(checks, jobs=2, timeout=20)
+
+
+def outcome(report, check_id):
+    return next(o for o in report.outcomes if o.check.id == check_id)
+
+
+def test_passing_check_with_killed_mutants_and_matching_stats(scenario_report):
+    passing = outcome(scenario_report, "SNAP-P1-pass")
+    assert passing.passed, passing.failures()
+    assert passing.result.verdict is Verdict.PROVED
+    assert passing.mutants_killed == 2 and all(m.killed for m in passing.mutants)
+    assert passing.stats_compared and passing.witness_ok
+    for check_id in ("SNAP-P9-witness", "SNAP-P10-nowitness"):
+        assert outcome(scenario_report, check_id).passed, outcome(scenario_report, check_id).failures()
+
+
+@pytest.mark.parametrize("check_id, reason", [
+    ("SNAP-P2-wrong", "verdict counterexample found, expected proved"),
+    ("SNAP-P3-unknown", "verdict unknown, expected proved"),
+    ("SNAP-P4-error", "verdict error, expected proved: RuntimeError: solver exploded"),
+    ("SNAP-P5-survivor", "mutant m2 survived: verdict proved"),
+    ("SNAP-P5-survivor", "mutant m3 survived: verdict unknown"),
+    ("SNAP-P6-unreplayed", "witness not replayed through the model"),
+    ("SNAP-P7-stats", "stat 'deals' is 8, expected 7"),
+    ("SNAP-P7-stats", "stat 'tricks' missing (expected 2)"),
+    ("SNAP-P8-crash", "verdict error, expected proved: worker process died"),
+    ("SNAP-P11-nowitness", "no witness"),
+    ("SNAP-P12-nomutant", "no mutants: nothing shows that the check can fail"),
+])
+def test_each_kind_of_failure_fails_the_check(scenario_report, check_id, reason):
+    found = outcome(scenario_report, check_id)
+    assert not found.passed
+    assert any(line.startswith(reason) for line in found.failures()), found.failures()
+
+
+def test_report_totals_and_ok(scenario_report):
+    assert not scenario_report.ok
+    assert (scenario_report.passed, scenario_report.failed) == (3, 9)
+    survivor = outcome(scenario_report, "SNAP-P5-survivor")
+    assert survivor.mutants_killed == 1 and len(survivor.mutants) == 3
+    table = scenario_report.table()
+    assert re.search(r"^SNAP-P5-survivor .* 1/3\s+FAIL$", table, re.M)
+    assert re.search(r"^SNAP-P1-pass .* 2/2\s+ok$", table, re.M)
+    assert "FAIL SNAP-P3-unknown: verdict unknown, expected proved" in table
+
+
+def test_json_report_fields(scenario_report):
+    data = json.loads(json.dumps(scenario_report.to_json()))
+    for key in ("z3_version", "cardcanon_version", "python", "started", "totals", "ok", "checks"):
+        assert key in data
+    assert data["totals"] == {"checks": 12, "passed": 3, "failed": 9, "mutants_killed": 12, "mutants_total": 14}
+    assert data["ok"] is False
+    first = data["checks"][0]
+    for key in ("id", "game", "title", "rules", "kind", "expected", "verdict", "seconds", "detail", "witness",
+                "witness_replayed", "stats", "expected_stats", "mutants"):
+        assert key in first
+    assert first["rules"] == ["SNAP-FLIP-1", "SNAP-MATCH-1"]
+    assert first["stats"] == {"deals": 7} and first["expected_stats"] == {"deals": 7}
+    assert first["mutants"][0] == {"id": "m1", "description": "broken rule m1", "verdict": "counterexample found",
+                                   "killed": True, "detail": "", "seconds": first["mutants"][0]["seconds"]}
+
+
+def test_hung_check_becomes_timeout_without_hanging(fake_checks, tmp_path):
+    folder = write_manifest(tmp_path / "m", check_toml("SNAP-P1-hang", "{sleep = 120}"))
+    start = time.monotonic()
+    report = verify.run(load_manifests(folder), jobs=1, timeout=0.5)
+    elapsed = time.monotonic() - start
+    assert elapsed < 0.5 + grace_seconds(0.5) + 10
+    result = report.outcomes[0].result
+    assert result.verdict is Verdict.TIMEOUT and "stopped by verify" in result.detail
+    assert not report.ok
+
+
+def test_quick_uses_ci_bounds_and_skips_golden_stats(fake_checks, tmp_path):
+    check = check_toml("SNAP-P1-quick", "{stats = {deals = 7}}",
+                       extra='ci_bounds = {stats = {deals = 2}}\nexpected_stats = {deals = 7}')
+    checks = load_manifests(write_manifest(tmp_path / "m", check))
+    full, quick = verify.run(checks, jobs=1), verify.run(checks, jobs=1, quick=True)
+    assert full.ok and full.outcomes[0].stats_compared
+    assert quick.ok and not quick.outcomes[0].stats_compared
+    assert quick.outcomes[0].result.stats == {"deals": 2}
+
+
+def test_check_returning_something_else_is_an_error(fake_checks, tmp_path):
+    text = check_toml("SNAP-P1-odd", mutants=()).replace(":configurable", ":not_a_result")
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=1)
+    assert report.outcomes[0].result.verdict is Verdict.ERROR
+    assert "returned int, not a CheckResult" in report.outcomes[0].result.detail
+
+
+def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
+    good = write_manifest(tmp_path / "good", check_toml("SNAP-P1-pass"), check_toml("SNAP-P2-also"))
+    out = tmp_path / "report.json"
+    assert cli.main(["verify", "--manifest-dir", str(good), "--jobs", "2", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    lines = [line for line in printed.splitlines() if line.startswith("[")]
+    assert len(lines) == 4 and "\r" not in printed
+    assert all(re.fullmatch(r"\[[1-4]/4\] SNAP-P[12]-\w+( mutant m1)? (proved|counterexample found) \(\d+\.\d s\)", line)
+               for line in lines), lines
+    assert "OK: every check passed" in printed and "wall time" in printed
+    assert json.loads(out.read_text())["ok"] is True
+
+    assert cli.main(["verify", "--manifest-dir", str(good), "--check", "SNAP-P2", "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    assert [c["id"] for c in json.loads(captured.out)["checks"]] == ["SNAP-P2-also"]
+    assert "[2/2]" in captured.err
+
+    bad = write_manifest(tmp_path / "bad", check_toml("SNAP-P1-wrong", '{verdict = "unknown"}'))
+    assert cli.main(["verify", "--manifest-dir", str(bad)]) == 1
+    assert "-- FAIL: expected proved" in capsys.readouterr().out
+
+
+def run_cli(args: list[str]) -> int:
+    try:
+        return cli.main(args)
+    except SystemExit as exc:  # argparse rejects bad options this way
+        return int(exc.code)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--check", "SNAP-P9"], "unknown check 'SNAP-P9' (checks: SNAP-P1-pass)"),
+    (["--game", "hearts"], "no checks to run"),
+    (["--timeout", "0"], "argument --timeout: must be positive, not 0"),
+    (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
+])
+def test_cli_bad_input_exits_2_with_one_line(fake_checks, tmp_path, capsys, args, message):
+    folder = write_manifest(tmp_path / "m", check_toml("SNAP-P1-pass"))
+    assert run_cli(["verify", "--manifest-dir", str(folder), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert message in err
+
+
+def test_cli_bad_manifest_is_one_line_naming_file_check_and_field(fake_checks, tmp_path, capsys):
+    folder = write_manifest(tmp_path / "m", check_toml("SNAP-P1-pass").replace('kind = "z3-proof"', 'kind = "vibes"'))
+    assert run_cli(["verify", "--manifest-dir", str(folder)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    assert f"{folder / 'snap.toml'}: check SNAP-P1-pass: field 'kind': 'vibes' is not one of" in err
+
+
+def test_live_progress_rewrites_one_line():
+    stream = io.StringIO()
+    progress = verify.Progress(stream, live=True)
+    progress.begin(2, 1)
+    task = Task(0, "SNAP-P1", "m:f", None, 1.0)
+    progress.tick([(task, 3.2)])
+    progress.finished(task, verify.RunResult(Verdict.PROVED, seconds=1.0), "")
+    progress.finished(Task(1, "SNAP-P1", "m:f", "m1", 1.0), verify.RunResult(Verdict.PROVED), " -- FAIL: mutant survived")
+    progress.end()
+    text = stream.getvalue()
+    assert "\r\x1b[K[0/2] running: SNAP-P1 3 s" in text
+    assert "\r\x1b[K[2/2] SNAP-P1 mutant m1 proved (0.0 s) -- FAIL: mutant survived\n" in text  # failures stay
+    assert text.endswith("\r\x1b[K")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not list(default_manifest_dir().glob("*.toml")), reason="no manifests yet")
+def test_real_manifests_verify_quick(capsys):
+    status = cli.main(["verify", "--quick"])
+    printed = capsys.readouterr().out
+    assert status == 0, printed
