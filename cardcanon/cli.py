@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="cardcanon", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="cardcanon", description="The canonical, machine-checked rulebook of Snap and two-player Hearts.")
     parser.add_argument("--version", action="version", version=f"cardcanon {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
+    except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
+        sys.stderr.close()
+        return 0
     except CardcanonError as exc:
         print(f"cardcanon: error: {exc}", file=sys.stderr)
         return 2

@@ -12,7 +12,9 @@ from cardcanon.proofs.hearts_encoding import (
     CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, HandEncoding, Rules, beats, suit, z3_legal_follow, z3_legal_lead,
     z3_trick_winner,
 )
-from cardcanon.proofs.hearts_replay import Budget, ReplayMismatch, replay_single, sat, undecided
+from cardcanon.proofs.hearts_replay import (
+    Budget, ReplayMismatch, hand_encoding, positions, replay_single, sat, undecided,
+)
 
 
 def rules_for(mutants: dict, mutant: str | None) -> Rules:
@@ -63,39 +65,42 @@ def _position_queries(rules: Rules):
     # a later lead: both hands hold n cards, hearts broken or not (an over-approximation)
     later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
                   for c in range(N_CARDS)]
-    out.append(("lead to trick 2-13", base + [n >= 1, n <= 12, _count(me) == n, _count(opp) == n] + later_lead))
+    count_me, count_opp = _count(me), _count(opp)
+    out.append(("lead to trick 2-13", base + [n >= 1, n <= 12, count_me == n, count_opp == n] + later_lead))
     for f in LOW_CLUBS:  # the first lead: the holder of the forced club leads
         full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
         no_move = [z3.Not(z3_legal_lead(me, c, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules))
                    for c in range(N_CARDS)]
         out.append((f"first lead, forced {CARDS[f].pretty}",
-                    base + forced_by(f) + full + [me[f], _count(me) == 13, _count(opp) == 13] + no_move))
+                    base + forced_by(f) + full + [me[f], count_me == 13, count_opp == 13] + no_move))
+    no_follow = {}  # the follow predicates depend on the lead only through its suit
+    for u in range(4):
+        for first in (False, True):
+            no_follow[u, first] = [z3.Not(z3_legal_follow(me, c, 7 * u, first_trick=z3.BoolVal(first), rules=rules))
+                                   for c in range(N_CARDS)]
     for lead in range(N_CARDS):  # a later follow: the leader has played one card more
         gone = [z3.Not(me[lead]), z3.Not(opp[lead]), z3.Not(dead[lead])]
-        no_move = [z3.Not(z3_legal_follow(me, c, lead, first_trick=z3.BoolVal(False), rules=rules))
-                   for c in range(N_CARDS)]
-        out.append((f"follow to {CARDS[lead].pretty}, trick 2-13",
-                    base + gone + [n >= 1, n <= 12, _count(me) == n, _count(opp) == n - 1] + no_move))
+        out.append((f"follow to {CARDS[lead].pretty}, trick 2-13", base + gone + [
+            n >= 1, n <= 12, count_me == n, count_opp == n - 1] + no_follow[suit(lead), False]))
         for f in LOW_CLUBS:  # the first follow: the lead was a legal first lead
             leader = [z3.Or(opp[c], z3.BoolVal(c == lead)) for c in range(N_CARDS)]
             full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS) if c != lead]
             lead_ok = z3_legal_lead(leader, lead, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules)
-            no_move = [z3.Not(z3_legal_follow(me, c, lead, first_trick=z3.BoolVal(True), rules=rules))
-                       for c in range(N_CARDS)]
             out.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}",
-                        base + gone + forced_by(f) + full + [leader[f], lead_ok, _count(me) == 13] + no_move))
+                        base + gone + forced_by(f) + full + [leader[f], lead_ok, count_me == 13]
+                        + no_follow[suit(lead), True]))
     # every legal card is in the mover's hand: each move removes one card from his hand
     stray = [z3.And(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules), z3.Not(me[c]))
              for c in range(N_CARDS)]
-    stray += [z3.And(z3_legal_follow(me, c, lead, first_trick=z3.Bool("first"), rules=rules), z3.Not(me[c]))
-              for c in range(N_CARDS) for lead in range(N_CARDS) if lead != c]
+    stray += [z3.And(z3_legal_follow(me, c, 7 * u, first_trick=z3.Bool("first"), rules=rules), z3.Not(me[c]))
+              for c in range(N_CARDS) for u in range(4)]
     out.append(("a legal card outside the hand", base + [z3.Or(stray)]))
     return out, me, broken
 
 
 def _reachable_stuck_leader(rules: Rules, budget: Budget):
     """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
-    enc = HandEncoding(Rules())
+    enc = hand_encoding(Rules())
     s = z3.Solver()
     s.add(enc.constraints)
     options = []
@@ -153,17 +158,17 @@ def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckRes
 
 def _witness_with_legal_sets(budget: Budget):
     """A full hand replayed through the model, comparing the legal sets at all 26 plays."""
-    enc = HandEncoding(Rules())
+    enc = hand_encoding(Rules())
     s = z3.Solver()
     s.add(enc.constraints)
     if not sat(budget.check(s)):
         return None, False, "no witness hand found"
     witness = enc.decode(s.model())
-    for i in range(2 * TRICKS):
-        state = replay_single(witness, stop_after=i)
+    for i, (state, move) in enumerate(positions(witness)):
         expected = frozenset(m.card for m in model.legal_moves(state))
-        if not expected or encoded_legal_cards(state) != expected:
-            raise ReplayMismatch(f"play {i + 1}: model allows {sorted(expected)}, encoding {sorted(encoded_legal_cards(state))}")
+        mine = encoded_legal_cards(state)
+        if not expected or mine != expected or move.card not in expected:
+            raise ReplayMismatch(f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}")
     final = replay_single(witness)
     if final.tricks_played != TRICKS or any(final.hands):
         raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
@@ -205,7 +210,7 @@ def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
 
 
 def _hand_with(constraint_of, budget: Budget):
-    enc = HandEncoding(Rules())
+    enc = hand_encoding(Rules())
     s = z3.Solver()
     s.add(enc.constraints)
     s.add(constraint_of(enc))
@@ -280,7 +285,7 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
                                      f"{' '.join(CARDS[c].pretty for c in gone)}", budget)
         if answer != z3.unsat:
             return CheckResult(Verdict(undecided(s).split(" ")[0]), detail=f"{name}: {undecided(s)}")
-    compared = 0
+    compared, cache = 0, {}
     for gone in itertools.combinations(range(N_CARDS), 2):
         live_low = [c for c in LOW_CLUBS if c not in gone]
         for split in itertools.product((0, 1), repeat=len(live_low)):
@@ -291,9 +296,12 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
                 hands[0 if len(hands[0]) < 13 else 1].add(c)
             leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
                                            tuple(CARDS[c] for c in gone), model.HeartsConfig())
-            values = [(dead[c], z3.BoolVal(c in gone)) for c in range(N_CARDS)]
-            values += [(hold[c], z3.BoolVal(c in hands[1])) for c in range(N_CARDS)]
-            mine = z3.is_true(z3.simplify(z3.substitute(lead1, *values)))
+            key = tuple(c in gone for c in LOW_CLUBS) + tuple(c in hands[1] for c in LOW_CLUBS)
+            if key not in cache:  # lead1 mentions only the low clubs' dead and hold variables
+                values = [(dead[c], z3.BoolVal(c in gone)) for c in LOW_CLUBS]
+                values += [(hold[c], z3.BoolVal(c in hands[1])) for c in LOW_CLUBS]
+                cache[key] = z3.is_true(z3.simplify(z3.substitute(lead1, *values)))
+            mine = cache[key]
             compared += 1
             if int(mine) != leader.index:
                 return _dead_pair_result(gone, Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}", budget)

@@ -6,6 +6,7 @@ and dead cards (HEARTS-DEAL-2), then every ``Play`` in turn, each validated by `
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 
@@ -13,7 +14,7 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.model.seats import Seat
-from cardcanon.proofs.hearts_encoding import CARDS, HandWitness
+from cardcanon.proofs.hearts_encoding import CARDS, HandEncoding, HandWitness, Rules
 
 
 class ReplayMismatch(AssertionError):
@@ -60,6 +61,21 @@ def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None):
     if got != tuple(witness.scores):
         raise ReplayMismatch(f"the model scores the hand {got}, the encoding {tuple(witness.scores)}")
     return state
+
+
+def positions(witness: HandWitness, config=None):
+    """Each position of the witness hand before a play, with that play (applied as it goes)."""
+    state = start(config)
+    state = model.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
+    for move in plays(witness):
+        yield state, move
+        state = model.apply(state, move)
+
+
+@functools.lru_cache(maxsize=16)
+def hand_encoding(rules: Rules) -> HandEncoding:
+    """The (immutable once built) encoding of one hand under ``rules``, built once per process."""
+    return HandEncoding(rules)
 
 
 def replay_single(witness: HandWitness, config=None, *, stop_after: int | None = None):

@@ -14,7 +14,7 @@ from cardcanon.spec.schema import GAMES, Rule, Rulebook, Source, Status
 
 
 def add_parser(sub) -> None:
-    rules = sub.add_parser("rules", help="print the rulebook of a game (both games with --json)",
+    rules = sub.add_parser("rules", help="print the rulebook (both games unless one is named)",
                            description="Print the canonical rulebook: sections, rules, variations and, "
                                        "with --sources, the source quotes and rulings behind each rule.")
     rules.add_argument("game", nargs="?", choices=GAMES, help="snap or hearts (both when absent)")
@@ -68,12 +68,12 @@ def _utf8_stdout() -> None:
 
 
 def _json(books: list[Rulebook], selected: list[tuple[Rulebook, list[Rule]]]) -> dict:
-    source_ids = {source.id for book in books for source in book.sources}
+    sources = {source.id: source for book in books for source in book.sources}
     return {
         "games": [{"game": book.game, "title": book.title, "sources": [s.id for s in book.sources]} for book in books],
         "rules": [rule.to_json() for _, rules in selected for rule in rules],
         "nonrules": [dict(entry.to_json(), game=book.game) for book in books for entry in book.nonrules],
-        "sources": [source.to_json() for book in books for source in book.sources if source.id in source_ids],
+        "sources": [source.to_json() for source in sources.values()],
     }
 
 
@@ -130,7 +130,7 @@ def _rule_lines(book: Rulebook, rule: Rule, with_sources: bool, width: int) -> l
                            first=f"    Discrepancy ({found.kind.value}; {', '.join(found.sources)}): ")
             lines += _wrap(found.ruling, width, "        ", first="      Ruling: ")
             lines += _wrap(found.reason, width, "        ", first="      Reason: ")
-        if not rule.quotes and not rule.discrepancies:
+        if not rule.quotes:
             lines.append("    (no source quotes)")
     lines.append("")
     return lines

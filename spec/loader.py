@@ -86,9 +86,6 @@ class _Entry:
     def error(self, key: str, problem: str) -> SpecError:
         return SpecError(self.file, problem, entry=self.entry, field=self.prefix + key)
 
-    def has(self, key: str) -> bool:
-        return key in self.data
-
     def text(self, key: str, *, required: bool = True) -> str | None:
         """A non-blank string."""
         if key not in self.data:

@@ -32,6 +32,12 @@ def test_rulebook_is_printed_by_section(capsys):
     assert max(len(line) for line in out.splitlines()) <= 100
 
 
+def test_both_games_without_a_game_argument(capsys):
+    status, out, _ = run(capsys)
+    assert status == 0
+    assert out.index("Snap\n====\n") < out.index("Two-player Hearts\n=================\n")
+
+
 def test_variation_options_mark_the_default(capsys):
     book = spec.load("snap")
     rule = next(rule for rule in book.rules if rule.variation)

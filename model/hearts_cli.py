@@ -1,0 +1,112 @@
+"""``cardcanon play hearts``: a whole match between built-in players, printed readably.
+
+Also provides :func:`replay_record` for ``cardcanon replay FILE`` (see
+:mod:`cardcanon.model.hearts_records`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+
+from cardcanon.model.cards import format_cards
+from cardcanon.model.hearts import (
+    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, Play, apply, new_match, play_match, trick_winner,
+)
+from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
+from cardcanon.model.hearts_records import (
+    CONFIG_ENUMS, config_from_json, config_to_json, make_record, replay_record, summarize,
+)
+from cardcanon.model.records import write_record
+
+__all__ = ["add_play_parser", "format_match", "replay_record", "run_play"]
+
+_TERMINATIONS = {
+    "one-reached-target": "{loser} reached {target}",
+    "both-reached-lower-wins": "both reached {target}, the lower score wins",
+    "tie-broken": "the tie at {target} or more is broken",
+}
+
+
+def add_play_parser(games) -> None:
+    parser = games.add_parser("hearts", help="a match of two-player Hearts to 100")
+    parser.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one, printed)")
+    parser.add_argument("--hands", action="store_true", help="show the dealt hands and every trick")
+    parser.add_argument("--record", metavar="FILE", help="write the match as a JSON record")
+    parser.add_argument("--players", nargs="+", choices=PLAYER_KINDS, default=["random", "random"],
+                        metavar="KIND", help="one or two of: random, greedy (default: random random)")
+    parser.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
+                        help=f"a rule variation ({', '.join(CONFIG_ENUMS)}, target); repeatable")
+    parser.set_defaults(handler=run_play)
+
+
+def _config_from_variants(variants: list[str]) -> HeartsConfig:
+    values = config_to_json(HeartsConfig())
+    for item in variants:
+        name, sep, value = item.partition("=")
+        if not sep or name not in values:
+            raise ValueError(f"--variant {item!r}: expected PARAM=VALUE with PARAM one of {', '.join(values)}")
+        values[name] = int(value) if name == "target" and value.lstrip("-").isdigit() else value
+    return config_from_json(values, "--variant", "variant")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if len(args.players) > 2:
+        raise ValueError(f"--players takes one or two kinds, not {len(args.players)}")
+    kinds = args.players if len(args.players) == 2 else args.players * 2
+    config = _config_from_variants(args.variant)
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    if seed < 0:
+        raise ValueError(f"--seed must be non-negative, not {seed}")
+    # Each random player has its own stream, derived from the match seed, so the match is reproducible.
+    players = (make_player(kinds[0], seed * 2 + 1), make_player(kinds[1], seed * 2 + 2))
+    final, moves = play_match(seed, players, config)
+    print(f"Two-player Hearts, seed {seed}: P0 {kinds[0]}, P1 {kinds[1]}; rules {config_to_json(config)}")
+    print(format_match(config, moves, show_tricks=args.hands))
+    if args.record:
+        write_record(args.record, make_record(config, seed, moves, final))
+        print(f"Record written to {args.record}.")
+    return 0
+
+
+def format_match(config: HeartsConfig, moves: list[Move], show_tricks: bool = False) -> str:
+    """The match readably, hand by hand (with ``show_tricks``, the hands and every trick)."""
+    lines: list[str] = []
+    state = new_match(config)
+    for move in moves:
+        before, state = state, apply(state, move)
+        if before.phase is Phase.CHOOSE_DEALER:
+            lines.append(f"{state.dealer} deals the first hand.")
+        elif before.phase is Phase.DEAL:
+            lines.append(f"Hand {state.hand_number}, dealt by {state.dealer}. Dead cards: {format_cards(state.dead)}")
+            if show_tricks:
+                for seat in (0, 1):
+                    lines.append(f"  P{seat} holds {format_cards(sorted(state.hands[seat], key=_deck_order))}")
+        elif before.trick and show_tricks:
+            lead = before.trick[0]
+            winner = move.player if trick_winner(lead.card, move.card) else lead.player
+            lines.append(f"  trick {before.tricks_played + 1:2d}: {lead.player} {lead.card.pretty:>3}"
+                         f"  {move.player} {move.card.pretty:>3}  won by {winner}")
+        if before.phase is Phase.PLAY and state.phase is not Phase.PLAY:
+            lines.append(_hand_summary(state))
+    if state.outcome is not None:
+        o = state.outcome
+        reason = _TERMINATIONS[o.termination.value].format(loser=f"P{1 - o.winner.index}", target=config.target)
+        lines.append(f"Match over: {summarize(state)}: {reason}.")
+    return "\n".join(lines)
+
+
+def _deck_order(card) -> int:
+    return card.index
+
+
+def _hand_summary(state: HeartsState) -> str:
+    a, b = state.hand_scores[-1]
+    in_play = POINT_CARDS.difference(state.dead)
+    moon = [seat for seat in (0, 1) if in_play <= state.taken[seat]]
+    note = f" (P{moon[0]} shot the moon)" if moon else ""
+    return f"  Hand {state.hand_number} scores P0 {a}, P1 {b}{note}; totals P0 {state.scores[0]}, P1 {state.scores[1]}"
+
+
+def _unused(play: Play) -> None:  # pragma: no cover
+    pass
