@@ -108,7 +108,8 @@ def load_manifests(
     for path in sorted(folder.glob("*.toml")):
         for check in load_manifest(path, rule_ids=rule_ids, resolve=resolve):
             if check.id in seen:
-                raise ManifestError(f"{path}: check {check.id}: field 'id': duplicate check ID (also in {seen[check.id]})")
+                raise ManifestError(
+                    f"{path}: check {check.id}: field 'id': duplicate check ID (also in {seen[check.id]})")
             seen[check.id] = str(path)
             if check.game in wanted:
                 checks.append(check)

@@ -264,7 +264,8 @@ def _is_rules_mark(func: ast.expr) -> bool:
     if not (isinstance(func, ast.Attribute) and func.attr == "rules"):
         return False
     owner = func.value
-    return (isinstance(owner, ast.Attribute) and owner.attr == "mark") or (isinstance(owner, ast.Name) and owner.id == "mark")
+    return ((isinstance(owner, ast.Attribute) and owner.attr == "mark")
+            or (isinstance(owner, ast.Name) and owner.id == "mark"))
 
 
 def _strings(node: ast.expr) -> list[str] | None:

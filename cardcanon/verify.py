@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -70,7 +71,7 @@ def run(
     jobs: int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     quick: bool = False,
-    progress: "Progress | None" = None,
+    progress: Progress | None = None,
 ) -> Report:
     """Run ``checks`` (default: every check of the package's manifests) and their mutants."""
     if checks is None:
@@ -87,11 +88,15 @@ def run(
     clock = time.perf_counter()
     if progress is not None:
         progress.begin(len(tasks), jobs)
+
+    def finished(task: Task, result: RunResult) -> None:
+        progress.finished(task, result, _note(checks, task, result, quick))
+
     results = run_tasks(
         tasks,
         jobs=jobs,
         on_start=progress.started if progress else None,
-        on_finish=(lambda task, result: progress.finished(task, result, _note(checks, task, result))) if progress else None,
+        on_finish=finished if progress else None,
         on_tick=progress.tick if progress and progress.live else None,
     )
     if progress is not None:
@@ -101,18 +106,24 @@ def run(
     for check in checks:
         main = results[index]
         mutants = tuple(
-            MutantOutcome(m.id, m.description, results[index + 1 + n], check.expected) for n, m in enumerate(check.mutants)
+            MutantOutcome(m.id, m.description, results[index + 1 + n], check.expected)
+            for n, m in enumerate(check.mutants)
         )
         outcomes.append(CheckOutcome(check, main, mutants, quick))
         index += 1 + len(check.mutants)
     return Report(tuple(outcomes), started, time.perf_counter() - clock, jobs, timeout, quick)
 
 
-def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult) -> str:
+def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: bool) -> str:
+    """What is wrong with one finished run, for the progress display ("" when nothing)."""
     check = next(c for c in checks if c.id == task.check_id)
-    if task.mutant is None:
-        return "" if result.verdict == check.expected else f" -- FAIL: expected {check.expected.value}"
-    return "" if MutantOutcome(task.mutant, "", result, check.expected).killed else " -- FAIL: mutant survived"
+    if task.mutant is not None:
+        return "" if MutantOutcome(task.mutant, "", result, check.expected).killed else " -- FAIL: mutant survived"
+    if result.verdict != check.expected:
+        return f" -- FAIL: expected {check.expected.value}"
+    outcome = CheckOutcome(check, result, (), quick)
+    problems = ([] if outcome.witness_ok else ["witness not replayed"]) + outcome.stats_problems()
+    return f" -- FAIL: {'; '.join(problems)}" if problems else ""
 
 
 class Progress:
@@ -152,7 +163,7 @@ class Progress:
             self._show("")
 
     def _show(self, text: str) -> None:
-        width = 120
+        width = max(20, shutil.get_terminal_size().columns - 1)
         self.stream.write("\r\x1b[K" + (text if len(text) < width else text[: width - 1] + "…"))
         self.stream.flush()
 
@@ -166,7 +177,8 @@ def add_parser(sub) -> None:
     parser.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
                         help=f"worker processes (default: the CPUs available, here {default_jobs()})")
     parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help=f"per run, passed to each check; the run is stopped a little later (default {DEFAULT_TIMEOUT:g})")
+                        help=f"per run, passed to each check; the run is stopped a little later "
+                             f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--quick", action="store_true", help="use each check's ci_bounds where given")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.set_defaults(handler=_run_verify)
@@ -188,6 +200,8 @@ def _positive_float(text: str) -> float:
 
 def _run_verify(args: argparse.Namespace) -> int:
     out = sys.stderr if args.json == "-" else sys.stdout
+    if args.json not in (None, "-") and not Path(args.json).resolve().parent.is_dir():
+        raise ValueError(f"--json {args.json}: no such folder {Path(args.json).resolve().parent}")
     games = [args.game] if args.game else None
     checks = load_checks(games=games, ids=args.check, manifest_dir=args.manifest_dir)
     if not checks:

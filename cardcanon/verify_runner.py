@@ -9,6 +9,8 @@ no state leaks from the parent and the behaviour is the same on every platform.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import multiprocessing
 import time
@@ -63,10 +65,14 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict) -> Run
     except BaseException as exc:  # noqa: BLE001 - reported, never raised
         return RunResult(Verdict.ERROR, f"cannot import {entry}: {_describe(exc)}")
     start = time.perf_counter()
+    output = io.StringIO()  # a check's prints would garble the progress display
     try:
-        result = check(mutant=mutant, timeout=timeout, bounds=bounds)
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            result = check(mutant=mutant, timeout=timeout, bounds=bounds)
     except (Exception, SystemExit) as exc:
-        return RunResult(Verdict.ERROR, _describe(exc), seconds=time.perf_counter() - start)
+        printed = output.getvalue().strip()
+        tail = f"; it printed: ...{printed[-400:]}" if printed else ""
+        return RunResult(Verdict.ERROR, _describe(exc) + tail, seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
     if not isinstance(result, CheckResult):
         return RunResult(Verdict.ERROR, f"{entry} returned {type(result).__name__}, not a CheckResult", seconds=seconds)
@@ -118,6 +124,8 @@ class _Slot:
         """Stop the worker process at once (it may be stuck in native code)."""
         if self.executor is None:
             return
+        # The executor has no public way to stop a busy worker; its process table is stable
+        # across the supported Python versions.
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
         for process in processes:
             process.terminate()

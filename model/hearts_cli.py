@@ -11,7 +11,7 @@ import secrets
 
 from cardcanon.model.cards import format_cards
 from cardcanon.model.hearts import (
-    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, Play, apply, new_match, play_match, trick_winner,
+    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, apply, new_match, play_match, trick_winner,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
 from cardcanon.model.hearts_records import (
@@ -106,7 +106,3 @@ def _hand_summary(state: HeartsState) -> str:
     moon = [seat for seat in (0, 1) if in_play <= state.taken[seat]]
     note = f" (P{moon[0]} shot the moon)" if moon else ""
     return f"  Hand {state.hand_number} scores P0 {a}, P1 {b}{note}; totals P0 {state.scores[0]}, P1 {state.scores[1]}"
-
-
-def _unused(play: Play) -> None:  # pragma: no cover
-    pass

@@ -110,7 +110,7 @@ def _card(text: Any, where: str, place: str) -> Card:
     try:
         return Card.parse(text)
     except CardParseError as exc:
-        raise RecordError(f"{where}: {place}", f"unknown card {text!r}: {exc}") from None
+        raise RecordError(f"{where}: {place}", f"unknown card: {exc}") from None
 
 
 def _seat(value: Any, where: str, place: str):

@@ -342,6 +342,8 @@ def _apply_flip(state: SnapState, move: Flip) -> SnapState:
 def _apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
     if isinstance(move, NoCall):  # SNAP-CALL-3: nobody calls; the match lapses (SNAP-MATCH-2)
         return _next_flip(state, state.down, state.up, state.pot, state.turn, None)
+    if isinstance(move, Tie) and state.config.index_card:  # SNAP-INDEX-1: hands arrive one after another
+        raise IllegalMoveError("SNAP-INDEX-1", "with the index card there are no ties")
     if not isinstance(move.kind, CallKind) or move.kind not in state.config.kinds:  # SNAP-INDEX-1
         table = "the index card is in use" if state.config.index_card else "there is no index card"
         raise IllegalMoveError("SNAP-INDEX-1", f"{move.kind!r} is not a call at this table: {table}")

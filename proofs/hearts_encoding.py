@@ -150,6 +150,36 @@ def z3_legal_follow(hand, card: int, lead: int, *, first_trick, rules: Rules):
     return ok
 
 
+# ---- scoring ----------------------------------------------------------------------------
+
+class Scoring:
+    """Hand scores from per-card terms: ``live[c]`` (card c was dealt) and ``took[c]`` (seat 1
+    won it), HEARTS-SCORE-1, HEARTS-QUEEN-1, HEARTS-MOON-1/2. With the ``widow`` mutation the
+    dead point cards count too, for whoever ``took`` says (the last trick's winner)."""
+
+    def __init__(self, rules: Rules, live, took) -> None:
+        self.rules = rules
+        self.counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
+        self.won = [{c: z3.And(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS} for p in (0, 1)]
+        self.raw = [z3.Sum([z3.If(self.won[p][c], rules.points(c), 0) for c in POINT_CARDS]) for p in (0, 1)]
+        self.in_play = z3.Sum([z3.If(self.counted[c], rules.points(c), 0) for c in POINT_CARDS])
+        self.moon = [z3.And([z3.Implies(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
+        self.other = self.in_play if rules.moon_score == "points-in-play" else z3.IntVal(20)
+        if rules.moon_other is not None:
+            self.other = z3.IntVal(rules.moon_other)
+        self.score = [z3.If(self.moon[p], 0, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
+
+    def score_is(self, p: int, value: int):
+        """``score[p] == value`` as pseudo-Boolean constraints (much faster to solve)."""
+        pts = self.rules.points
+        if self.rules.moon_score == "points-in-play" and self.rules.moon_other is None:
+            other = z3.PbEq([(self.counted[c], pts(c)) for c in POINT_CARDS], value)
+        else:
+            other = z3.BoolVal(self.other.as_long() == value)
+        raw = z3.PbEq([(self.won[p][c], pts(c)) for c in POINT_CARDS], value) if value >= 0 else z3.BoolVal(False)
+        return z3.If(self.moon[p], z3.BoolVal(value == 0), z3.If(self.moon[1 - p], other, raw))
+
+
 # ---- one whole hand ----------------------------------------------------------------------
 
 class HandEncoding:
@@ -248,16 +278,11 @@ class HandEncoding:
                 C.append(z3.Implies(self.dead[c], self.took[c] == last_winner))
             else:
                 C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
-        counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
-        raw = [z3.Sum([z3.If(z3.And(counted[c], self.took[c] == bool(p)), rules.points(c), 0) for c in POINT_CARDS])
-               for p in (0, 1)]
-        self.in_play = z3.Sum([z3.If(counted[c], rules.points(c), 0) for c in POINT_CARDS])
-        self.moon = [z3.And([z3.Implies(counted[c], self.took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
-        other = self.in_play if rules.moon_score == "points-in-play" else z3.IntVal(20)
-        if rules.moon_other is not None:
-            other = z3.IntVal(rules.moon_other)
-        self.raw = raw
-        self.score = [z3.If(self.moon[p], 0, z3.If(self.moon[1 - p], other, raw[p])) for p in (0, 1)]
+        self.scoring = Scoring(rules, live, self.took)
+        self.score, self.moon, self.in_play = self.scoring.score, self.scoring.moon, self.scoring.in_play
+
+    def score_is(self, p: int, value: int):
+        return self.scoring.score_is(p, value)
 
     def decode(self, model) -> HandWitness:
         """Read one hand from a Z3 model."""
@@ -313,3 +338,51 @@ class HandWitness:
         lines.append("tricks: " + ", ".join(f"P{s}:{name(a)}-{name(b)}" for s, a, b in self.tricks))
         lines.append(f"hand score {self.scores[0]}-{self.scores[1]}")
         return "\n".join(lines)
+
+
+# ---- evaluating terms on concrete values ---------------------------------------------------
+
+_OPS = {
+    z3.Z3_OP_AND: lambda *a: all(a), z3.Z3_OP_OR: lambda *a: any(a), z3.Z3_OP_NOT: lambda a: not a,
+    z3.Z3_OP_IMPLIES: lambda a, b: (not a) or b, z3.Z3_OP_XOR: lambda a, b: a != b,
+    z3.Z3_OP_EQ: lambda a, b: a == b, z3.Z3_OP_DISTINCT: lambda *a: len(set(a)) == len(a),
+    z3.Z3_OP_LE: lambda a, b: a <= b, z3.Z3_OP_LT: lambda a, b: a < b, z3.Z3_OP_GE: lambda a, b: a >= b,
+    z3.Z3_OP_GT: lambda a, b: a > b, z3.Z3_OP_ADD: lambda *a: sum(a), z3.Z3_OP_SUB: lambda a, b: a - b,
+    z3.Z3_OP_MUL: lambda a, b: a * b, z3.Z3_OP_UMINUS: lambda a: -a,
+    z3.Z3_OP_IDIV: lambda a, b: a // b, z3.Z3_OP_MOD: lambda a, b: a % b,
+}
+
+
+def compile_term(term):
+    """A plain-Python function ``env -> value`` computing a quantifier-free Bool/Int Z3 term,
+    with its constants looked up by name in ``env``.
+
+    It reads the very terms the solver sees, to compare an encoding with the model on
+    thousands of concrete inputs (``z3.substitute`` is far too slow for that)."""
+    kind = term.decl().kind()
+    if kind in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE):
+        value = kind == z3.Z3_OP_TRUE
+        return lambda env: value
+    if kind == z3.Z3_OP_ANUM:
+        number = term.as_long()
+        return lambda env: number
+    if kind == z3.Z3_OP_UNINTERPRETED and term.num_args() == 0:
+        name = term.decl().name()
+        return lambda env: env[name]
+    args = [compile_term(a) for a in term.children()]
+    if kind == z3.Z3_OP_ITE:
+        cond, then, other = args
+        return lambda env: then(env) if cond(env) else other(env)
+    if kind == z3.Z3_OP_AND:
+        return lambda env: all(a(env) for a in args)
+    if kind == z3.Z3_OP_OR:
+        return lambda env: any(a(env) for a in args)
+    op = _OPS.get(kind)
+    if op is None:
+        raise ValueError(f"cannot evaluate {term.decl()}")
+    return lambda env: op(*(a(env) for a in args))
+
+
+def evaluate(term, env: dict):
+    """The value of a term on concrete values (see :func:`compile_term`)."""
+    return compile_term(term)(env)

@@ -9,7 +9,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, HandEncoding, Rules, beats, suit, z3_legal_follow, z3_legal_lead,
+    CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, evaluate, suit, z3_legal_follow, z3_legal_lead,
     z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
@@ -43,7 +43,7 @@ def encoded_legal_cards(state, rules: Rules = Rules()) -> frozenset:
         forced = forced_club({INDEX[c] for c in state.dead})
         terms = {c: z3_legal_lead(hand, c, broken=z3.BoolVal(state.hearts_broken), first_trick=first,
                                   forced=forced, rules=rules) for c in range(N_CARDS)}
-    return frozenset(CARDS[c] for c, t in terms.items() if z3.is_true(z3.simplify(t)))
+    return frozenset(CARDS[c] for c, t in terms.items() if evaluate(t, {}))
 
 
 def _count(bits):
@@ -134,7 +134,7 @@ def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckR
             detail = f"{name}: no legal move with hand {hand} (hearts broken: {m.eval(broken, model_completion=True)})"
             return _stuck_counterexample(rules, budget, detail)
         if answer != z3.sat and answer != z3.unsat:
-            return CheckResult(Verdict(undecided(solver).split(" ")[0]), detail=f"{name}: {undecided(solver)}")
+            return undecided(solver, name)
         solver.pop()
     witness, replayed, note = _witness_with_legal_sets(budget)
     return CheckResult(Verdict.PROVED, detail=f"{len(queries)} position kinds have a legal move; {note}",
@@ -196,10 +196,10 @@ def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
         a, b = s.model()[lead].as_long(), s.model()[follow].as_long()
         return _pair_counterexample(a, b, "no winner" if not z3.is_true(s.model().eval(w0)) else "two winners", budget)
     if answer != z3.unsat:
-        return CheckResult(Verdict(undecided(s).split(" ")[0]), detail=undecided(s))
-    compared = 0
+        return undecided(s, "trick winner")
+    compared, winner = 0, compile_term(w1)
     for a, b in itertools.permutations(range(N_CARDS), 2):
-        mine = z3.is_true(z3.simplify(z3.substitute(w1, (lead, z3.IntVal(a)), (follow, z3.IntVal(b)))))
+        mine = winner({"lead": a, "follow": b})
         compared += 1
         if int(mine) != model.trick_winner(CARDS[a], CARDS[b]):
             return _pair_counterexample(a, b, f"the encoding gives the trick to the {'follower' if mine else 'leader'}",
@@ -284,8 +284,8 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
             return _dead_pair_result(gone, Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
                                      f"{' '.join(CARDS[c].pretty for c in gone)}", budget)
         if answer != z3.unsat:
-            return CheckResult(Verdict(undecided(s).split(" ")[0]), detail=f"{name}: {undecided(s)}")
-    compared, cache = 0, {}
+            return undecided(s, name)
+    compared, leads1 = 0, compile_term(lead1)
     for gone in itertools.combinations(range(N_CARDS), 2):
         live_low = [c for c in LOW_CLUBS if c not in gone]
         for split in itertools.product((0, 1), repeat=len(live_low)):
@@ -296,12 +296,8 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
                 hands[0 if len(hands[0]) < 13 else 1].add(c)
             leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
                                            tuple(CARDS[c] for c in gone), model.HeartsConfig())
-            key = tuple(c in gone for c in LOW_CLUBS) + tuple(c in hands[1] for c in LOW_CLUBS)
-            if key not in cache:  # lead1 mentions only the low clubs' dead and hold variables
-                values = [(dead[c], z3.BoolVal(c in gone)) for c in LOW_CLUBS]
-                values += [(hold[c], z3.BoolVal(c in hands[1])) for c in LOW_CLUBS]
-                cache[key] = z3.is_true(z3.simplify(z3.substitute(lead1, *values)))
-            mine = cache[key]
+            env = {f"dead{c}": c in gone for c in range(N_CARDS)} | {f"hold{c}": c in hands[1] for c in range(N_CARDS)}
+            mine = leads1(env)
             compared += 1
             if int(mine) != leader.index:
                 return _dead_pair_result(gone, Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}", budget)

@@ -44,8 +44,9 @@ def start(config=None, dealer: int = 0):
     return model.apply(state, model.ChooseDealer(Seat(dealer)))
 
 
-def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None):
-    """Deal and play the witness from a state waiting for a deal; checks the hand score.
+def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None, check_score: bool = True):
+    """Deal and play the witness from a state waiting for a deal; checks the hand score
+    (unless ``check_score`` is false: a mutant's witness carries the mutant's score).
 
     With ``stop_after`` it stops after that many plays and returns that position."""
     if state.phase is not model.Phase.DEAL:
@@ -58,7 +59,7 @@ def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None):
             raise ReplayMismatch(f"play {i + 1}: the model has {state.to_move} to move, the witness {move.player}")
         state = model.apply(state, move)
     got = tuple(state.hand_scores[-1])
-    if got != tuple(witness.scores):
+    if check_score and got != tuple(witness.scores):
         raise ReplayMismatch(f"the model scores the hand {got}, the encoding {tuple(witness.scores)}")
     return state
 
@@ -78,8 +79,8 @@ def hand_encoding(rules: Rules) -> HandEncoding:
     return HandEncoding(rules)
 
 
-def replay_single(witness: HandWitness, config=None, *, stop_after: int | None = None):
-    return replay_hand(start(config), witness, stop_after=stop_after)
+def replay_single(witness: HandWitness, config=None, *, stop_after: int | None = None, check_score: bool = True):
+    return replay_hand(start(config), witness, stop_after=stop_after, check_score=check_score)
 
 
 def replay_match(hands: Sequence[HandWitness], config=None, dealer: int = 0):
@@ -117,10 +118,13 @@ class Budget:
         return round(time.monotonic() - self.started, 3)
 
 
-def undecided(solver) -> str:
-    """``"timeout"`` or ``"unknown"`` for a solver that answered neither sat nor unsat."""
+def undecided(solver, where: str = ""):
+    """The result for a solver that answered neither sat nor unsat: never "proved"."""
+    from cardcanon.proofs.base import CheckResult, Verdict, z3_verdict
+
     reason = solver.reason_unknown()
-    return "timeout" if "timeout" in reason or "canceled" in reason else f"unknown ({reason})"
+    verdict = z3_verdict(z3.unknown, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE, reason=reason)
+    return CheckResult(verdict, detail=f"{where}: Z3 answered unknown ({reason})".lstrip(": "))
 
 
 def sat(answer) -> bool:

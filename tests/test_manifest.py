@@ -71,7 +71,8 @@ def test_bounds_used_for_quick_runs_without_ci_bounds(tmp_path):
     ('game = "snap"', 'game = "poker"', "field 'game': 'poker' is not one of hearts, snap"),
     ('id = "SNAP-P1-flip"', 'id = "SNAP-1"', "field 'id': 'SNAP-1' is not of the form"),
     ('id = "SNAP-P1-flip"', 'id = "HEARTS-P1"', "field 'id': 'HEARTS-P1' does not belong to game 'snap'"),
-    ('base:z3_verdict"', 'base:no_such_function"', "field 'entry': cannot import cardcanon.proofs.base:no_such_function"),
+    ('base:z3_verdict"', 'base:no_such_function"',
+     "field 'entry': cannot import cardcanon.proofs.base:no_such_function"),
     ('cardcanon.proofs.base:', 'cardcanon.no_such_module:', "field 'entry': cannot import cardcanon.no_such_module"),
     ('base:z3_verdict"', 'base.z3_verdict"', "field 'entry': 'cardcanon.proofs.base.z3_verdict' is not of the form"),
     ("bounds = {players", "bounds = 3\nx = {players", "unknown key(s) x"),
@@ -108,7 +109,8 @@ def test_duplicate_ids_across_files_and_game_filter(tmp_path):
     assert [c.id for c in load_manifests(tmp_path, rule_ids=RULES)] == ["SNAP-P1-flip", "SNAP-P2"]
     assert load_manifests(tmp_path, games=["hearts"]) == []
     write(tmp_path, GOOD, "c.toml")
-    with pytest.raises(ManifestError, match=r"c\.toml: check SNAP-P1-flip: field 'id': duplicate check ID \(also in .*a\.toml\)"):
+    duplicate = r"c\.toml: check SNAP-P1-flip: field 'id': duplicate check ID \(also in .*a\.toml\)"
+    with pytest.raises(ManifestError, match=duplicate):
         load_manifests(tmp_path)
 
 

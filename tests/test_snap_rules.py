@@ -262,6 +262,7 @@ def test_snap_index_1():
     assert {m.kind for m in moves if isinstance(m, Call)} == {HAND}
     assert correct_kinds(state) == {HAND}
     raises("SNAP-INDEX-1", state, Tie(frozenset({S1, S2}), SNAP))
+    raises("SNAP-INDEX-1", state, Tie(frozenset({S1, S2}), HAND))
     raises("SNAP-INDEX-1", state, Call(S1, SNAP))
     assert apply(state, Call(S2, HAND)).down[2] == cards_of("4c 7h 7s")
     nothing = call_state(["2c", "3c", "4c"], ["7h", "8s", "9d"], turn=0, index_card=True)
@@ -351,3 +352,13 @@ def test_snap_end_4():
             keys.setdefault(state.flips, state.position_key())
     assert keys[start] == keys[start + length] == result.state.position_key()
     assert len({keys[f] for f in range(start, start + length)}) == length
+
+
+def test_reprs_are_python():
+    import cardcanon.model.snap as snap
+
+    namespace = {**vars(snap), "Card": Card}
+    state = call_state(["2c", "3c", "4c"], ["7h", "7s", "9d"], pot="Qd", turn=0, index_card=True)
+    for value in (state, state.config, SnapConfig(players=3), Tie(frozenset({S1, S2}), SNAP), Call(S0, HAND),
+                  NoCall(), Deal(S1, FULL_DECK[:3]), snap.Outcome(Termination.STUCK_POT, S1)):
+        assert eval(repr(value), namespace) == value

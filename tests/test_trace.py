@@ -111,7 +111,8 @@ def test_test_marks_functions_classes_modules_and_constants(report):
 
 def test_unreadable_mark_is_a_problem(report):
     assert len(report.problems) == 1
-    assert report.problems[0].startswith("tests/test_fake.py:") and "'make_ids()' is not a literal rule ID" in report.problems[0]
+    problem = report.problems[0]
+    assert problem.startswith("tests/test_fake.py:") and "'make_ids()' is not a literal rule ID" in problem
 
 
 def test_model_and_proof_citations(report):

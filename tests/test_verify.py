@@ -27,6 +27,7 @@ def configurable(*, mutant, timeout, bounds):
     if "sleep" in bounds:
         time.sleep(bounds["sleep"])
     if "raise" in bounds:
+        print("partial model")
         raise RuntimeError(bounds["raise"])
     if "exit" in bounds:
         os._exit(bounds["exit"])
@@ -87,8 +88,10 @@ SCENARIOS = [
     check_toml("SNAP-P6-unreplayed", '{replayed = false}'),
     check_toml("SNAP-P7-stats", '{stats = {deals = 8}}', extra="expected_stats = {deals = 7, tricks = 2}"),
     check_toml("SNAP-P8-crash", '{exit = 3}'),
-    check_toml("SNAP-P9-witness", '{verdict = "witness found", mutants = {m1 = "no witness"}}', expected="witness found"),
-    check_toml("SNAP-P10-nowitness", '{verdict = "no witness", mutants = {m1 = "witness found"}}', expected="no witness"),
+    check_toml("SNAP-P9-witness", '{verdict = "witness found", mutants = {m1 = "no witness"}}',
+               expected="witness found"),
+    check_toml("SNAP-P10-nowitness", '{verdict = "no witness", mutants = {m1 = "witness found"}}',
+               expected="no witness"),
     check_toml("SNAP-P11-nowitness", '{witness = ""}'),
     check_toml("SNAP-P12-nomutant", mutants=()),
 ]
@@ -132,6 +135,11 @@ def test_each_kind_of_failure_fails_the_check(scenario_report, check_id, reason)
     found = outcome(scenario_report, check_id)
     assert not found.passed
     assert any(line.startswith(reason) for line in found.failures()), found.failures()
+
+
+def test_error_detail_keeps_what_the_check_printed(scenario_report):
+    detail = outcome(scenario_report, "SNAP-P4-error").result.detail
+    assert "(at " in detail and detail.endswith("it printed: ...partial model")
 
 
 def test_report_totals_and_ok(scenario_report):
@@ -196,8 +204,8 @@ def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
     printed = capsys.readouterr().out
     lines = [line for line in printed.splitlines() if line.startswith("[")]
     assert len(lines) == 4 and "\r" not in printed
-    assert all(re.fullmatch(r"\[[1-4]/4\] SNAP-P[12]-\w+( mutant m1)? (proved|counterexample found) \(\d+\.\d s\)", line)
-               for line in lines), lines
+    line_format = r"\[[1-4]/4\] SNAP-P[12]-\w+( mutant m1)? (proved|counterexample found) \(\d+\.\d s\)"
+    assert all(re.fullmatch(line_format, line) for line in lines), lines
     assert "OK: every check passed" in printed and "wall time" in printed
     assert json.loads(out.read_text())["ok"] is True
 
@@ -206,9 +214,14 @@ def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
     assert [c["id"] for c in json.loads(captured.out)["checks"]] == ["SNAP-P2-also"]
     assert "[2/2]" in captured.err
 
-    bad = write_manifest(tmp_path / "bad", check_toml("SNAP-P1-wrong", '{verdict = "unknown"}'))
+    bad = write_manifest(tmp_path / "bad", check_toml("SNAP-P1-wrong", '{verdict = "unknown"}'),
+                         check_toml("SNAP-P2-unreplayed", '{replayed = false, mutants = {m1 = "unknown"}}'))
     assert cli.main(["verify", "--manifest-dir", str(bad)]) == 1
-    assert "-- FAIL: expected proved" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "SNAP-P1-wrong unknown (0.0 s) -- FAIL: expected proved" in printed
+    assert "SNAP-P2-unreplayed proved (0.0 s) -- FAIL: witness not replayed" in printed
+    assert "SNAP-P2-unreplayed mutant m1 unknown (0.0 s) -- FAIL: mutant survived" in printed
+    assert printed.rstrip().endswith("FAILED")
 
 
 def run_cli(args: list[str]) -> int:
@@ -223,6 +236,7 @@ def run_cli(args: list[str]) -> int:
     (["--game", "hearts"], "no checks to run"),
     (["--timeout", "0"], "argument --timeout: must be positive, not 0"),
     (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
+    (["--json", "/nonexistent-folder/report.json"], "no such folder /nonexistent-folder"),
 ])
 def test_cli_bad_input_exits_2_with_one_line(fake_checks, tmp_path, capsys, args, message):
     folder = write_manifest(tmp_path / "m", check_toml("SNAP-P1-pass"))

@@ -1,0 +1,405 @@
+/* cardcanon fast engine: Snap and two-player Hearts, move for move the reference models
+ * (model/snap.py, model/snap_policies.py, model/hearts.py, model/hearts_players.py).
+ * Compiled at first use by cardcanon/engine/build.py and loaded with ctypes.
+ * Equality with the reference models is checked by tests/test_engine_equivalence.py. */
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t u64;
+typedef int64_t i64;
+typedef uint8_t u8;
+
+/* ---- SplitMix64, bounded draw, Fisher-Yates: model/shuffle.py ---------------------------- */
+static inline u64 sm_next(u64 *s) {
+    u64 z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static inline u64 sm_below(u64 *s, u64 n) {
+    u64 t = (0 - n) % n; /* 2**64 mod n */
+    for (;;) { u64 x = sm_next(s); if (x >= t) return x % n; }
+}
+static void sm_shuffle(u64 *s, u8 *a, int len) {
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)sm_below(s, (u64)(i + 1));
+        u8 t = a[i]; a[i] = a[j]; a[j] = t;
+    }
+}
+
+/* ======================================= Snap ============================================== */
+#define RING 64 /* > 52: a pile never holds more cards than the deck */
+enum { K_SNAP = 0, K_POT = 1, K_HAND = 2 };
+enum { POL_FLIPPER = 0, POL_OWNER = 1, POL_TIES = 2, POL_ERRORS = 3 };
+enum { EV_NOCALL = 0, EV_CALL = 1, EV_TIE = 2 };
+enum { ST_ENDED = 0, ST_ENDLESS = 1, ST_CAPPED = 2 };
+enum { T_ALL = 0, T_STUCK = 1, T_NONE = 2 };
+
+typedef struct {
+    int players, index_card, next_winner, policy;
+    u64 rate_threshold; int rate_always; /* _chance: rng.next() < int(rate * 2**64) */
+    int ncards; u8 deck[52];            /* canonical card indices (0..51), config.deck order */
+} SnapCfg;
+
+typedef struct {
+    u8 dc[12][RING]; u8 dh[12], dn[12]; /* face-down: ring, top at dh, dn cards */
+    u8 uc[12][RING]; u8 un[12];         /* face-up: stack, index 0 = bottom */
+    u8 pc[RING]; u8 pn;                 /* Snap Pot: stack, index 0 = bottom */
+    int turn, over;
+} SnapState;
+
+typedef struct { uint16_t flipper, event, who, kind; } SnapMove; /* who: caller, or tie mask */
+
+static inline int holds(const SnapState *s, int i) { return s->dn[i] || s->un[i]; }
+static inline void down_push_bottom(SnapState *s, int i, u8 c) {
+    s->dc[i][(u8)(s->dh[i] + s->dn[i]) & (RING - 1)] = c; s->dn[i]++;
+}
+static inline u8 down_pop_top(SnapState *s, int i) {
+    u8 c = s->dc[i][s->dh[i]]; s->dh[i] = (u8)(s->dh[i] + 1) & (RING - 1); s->dn[i]--; return c;
+}
+static inline void turn_over(SnapState *s, int i) { /* SNAP-FLIP-3: down = reversed(up) */
+    memcpy(s->dc[i], s->uc[i], s->un[i]); s->dh[i] = 0; s->dn[i] = s->un[i]; s->un[i] = 0;
+}
+
+/* _next_flip: end (SNAP-END-1/2/3) or pass the turn (SNAP-TURN-1/2, SNAP-OUT-1) */
+static void next_flip(const SnapCfg *cfg, SnapState *s, int after, int winner) {
+    int n = cfg->players, holders = 0;
+    for (int i = 0; i < n; i++) holders += holds(s, i);
+    if (holders <= 1) { s->over = 1; return; }
+    if (winner >= 0 && cfg->next_winner) { s->turn = winner; return; }
+    for (int k = 1; k <= n; k++) { int j = (after + k) % n; if (holds(s, j)) { s->turn = j; return; } }
+}
+
+static void snap_deal(const SnapCfg *cfg, SnapState *s, int dealer, const u8 *order) {
+    int n = cfg->players;
+    memset(s, 0, sizeof *s);
+    /* SNAP-DEAL-2/3: one at a time clockwise from the dealer's left; the last dealt is the top */
+    for (int i = cfg->ncards - 1; i >= 0; i--) { int p = (dealer + 1 + i) % n; s->dc[p][s->dn[p]++] = order[i]; }
+    next_flip(cfg, s, dealer, -1); /* SNAP-TURN-1 */
+}
+
+static int snap_equal(const SnapCfg *cfg, const SnapState *a, const SnapState *b) {
+    int n = cfg->players;
+    if (a->turn != b->turn || a->pn != b->pn) return 0;
+    for (int i = 0; i < n; i++) if (a->dn[i] != b->dn[i] || a->un[i] != b->un[i]) return 0;
+    if (memcmp(a->pc, b->pc, a->pn)) return 0;
+    for (int i = 0; i < n; i++) {
+        if (memcmp(a->uc[i], b->uc[i], a->un[i])) return 0;
+        for (int k = 0; k < a->dn[i]; k++)
+            if (a->dc[i][(a->dh[i] + k) & (RING - 1)] != b->dc[i][(b->dh[i] + k) & (RING - 1)]) return 0;
+    }
+    return 1;
+}
+
+/* One flip and its call window. Returns 1 when the game is over. */
+static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) {
+    int n = cfg->players, f = s->turn;
+    if (!s->dn[f]) turn_over(s, f);                 /* SNAP-FLIP-3 */
+    u8 card = down_pop_top(s, f);
+    s->uc[f][s->un[f]++] = card;                    /* SNAP-FLIP-1 */
+    int rank = card % 13, matched[12], nm = 0;
+    for (int k = 1; k < n; k++) {                   /* SNAP-MATCH-1/2, clockwise from the flipper */
+        int j = (f + k) % n;
+        if (s->un[j] && s->uc[j][s->un[j] - 1] % 13 == rank) matched[nm++] = j;
+    }
+    int pot_match = s->pn && s->pc[s->pn - 1] % 13 == rank;
+    int correct[3] = {0, 0, 0};
+    if (cfg->index_card) correct[K_HAND] = nm || pot_match;
+    else { correct[K_SNAP] = nm > 0; correct[K_POT] = pot_match; }
+    int kind = correct[K_POT] ? K_POT : correct[K_SNAP] ? K_SNAP : correct[K_HAND] ? K_HAND : -1;
+
+    /* the policy (model/snap_policies.py) */
+    int event = EV_NOCALL, caller = f, call_kind = kind, tie_mask = 0;
+    if (cfg->policy == POL_ERRORS) {
+        int wrong[2], nw = 0;
+        if (cfg->index_card) { if (!correct[K_HAND]) wrong[nw++] = K_HAND; }
+        else { if (!correct[K_SNAP]) wrong[nw++] = K_SNAP; if (!correct[K_POT]) wrong[nw++] = K_POT; }
+        if (nw && (cfg->rate_always || sm_next(rng) < cfg->rate_threshold)) {
+            int callers[12], nc = 0;
+            for (int i = 0; i < n; i++) if (holds(s, i)) callers[nc++] = i;
+            caller = callers[sm_below(rng, (u64)nc)];
+            call_kind = wrong[sm_below(rng, (u64)nw)];
+            event = EV_CALL;
+        } else if (kind >= 0) event = EV_CALL;
+    } else if (kind >= 0) {
+        event = EV_CALL;
+        if (cfg->policy == POL_OWNER && kind != K_POT && nm) caller = matched[0];
+        else if (cfg->policy == POL_TIES && !cfg->index_card &&
+                 (cfg->rate_always || sm_next(rng) < cfg->rate_threshold)) {
+            u8 pool[12]; int nc = 0;
+            for (int i = 0; i < n; i++) if (holds(s, i)) pool[nc++] = (u8)i;
+            int size = 2 + (int)sm_below(rng, (u64)(nc - 1));
+            sm_shuffle(rng, pool, nc);
+            for (int i = 0; i < size; i++) tie_mask |= 1 << pool[i];
+            event = EV_TIE;
+        }
+    }
+    if (rec) { rec->flipper = (uint16_t)f; rec->event = (uint16_t)event;
+               rec->who = (uint16_t)(event == EV_TIE ? tie_mask : event == EV_CALL ? caller : 0);
+               rec->kind = (uint16_t)(event == EV_NOCALL ? 0 : call_kind); }
+
+    if (event == EV_NOCALL) { next_flip(cfg, s, f, -1); return s->over; }  /* SNAP-CALL-3 */
+    if (event == EV_TIE) {  /* SNAP-TIE-1/2, SNAP-POT-2: piles onto the pot, the flipper's uppermost */
+        for (int m = nm - 1; m >= -1; m--) {
+            int j = m < 0 ? f : matched[m];
+            memcpy(s->pc + s->pn, s->uc[j], s->un[j]); s->pn += s->un[j]; s->un[j] = 0;
+        }
+        next_flip(cfg, s, f, -1); return s->over;
+    }
+    if (correct[call_kind]) {  /* SNAP-CALL-1/4/5, SNAP-POT-1/3, SNAP-INDEX-1: the caller wins */
+        int won_pot = call_kind == K_POT || (call_kind == K_HAND && pot_match);
+        for (int m = -1; m < nm; m++) {
+            int j = m < 0 ? f : matched[m];
+            for (int k = 0; k < s->un[j]; k++) down_push_bottom(s, caller, s->uc[j][k]);
+            s->un[j] = 0;
+        }
+        if (won_pot) { for (int k = 0; k < s->pn; k++) down_push_bottom(s, caller, s->pc[k]); s->pn = 0; }
+        next_flip(cfg, s, f, caller); return s->over;
+    }
+    /* SNAP-PEN-1/2/3: a wrong caller gives his top face-down card away */
+    int recipient = f;
+    if (caller == f)
+        for (int k = 1; k < n; k++) { int j = ((f - k) % n + n) % n; if (holds(s, j)) { recipient = j; break; } }
+    if (!s->dn[caller]) turn_over(s, caller);
+    down_push_bottom(s, recipient, down_pop_top(s, caller));
+    next_flip(cfg, s, f, -1); return s->over;
+}
+
+static void snap_outcome(const SnapCfg *cfg, const SnapState *s, i64 *out) {
+    int holder = -1;
+    for (int i = 0; i < cfg->players; i++) if (holds(s, i)) { holder = i; break; }
+    out[1] = holder < 0 ? T_NONE : s->pn ? T_STUCK : T_ALL;
+    out[2] = holder;
+}
+
+/* Play one deal. order == NULL: draw the dealer and the shuffle from `seed` (sample_deal);
+ * else play the given deal (random policies then draw from `seed`).
+ * out[0..7]: status, termination, winner, flips, cycle start, cycle length, dealer, pot size.
+ * Deterministic policies: Brent's cycle detection on whole positions (SNAP-END-4), exact for
+ * repeats within `cap` flips. Random policies: played to `cap` flips.
+ * moves != NULL: the call events of the reported flips are written there (at most `cap`). */
+int snap_play(const SnapCfg *cfg, u64 seed, int dealer, const u8 *order, i64 cap, i64 *out, SnapMove *moves) {
+    u64 rng = seed;
+    u8 deal[52];
+    if (!order) {
+        dealer = (int)sm_below(&rng, (u64)cfg->players);
+        memcpy(deal, cfg->deck, cfg->ncards);
+        sm_shuffle(&rng, deal, cfg->ncards);
+        order = deal;
+    }
+    u64 rng0 = rng;
+    SnapState x0, x, t;
+    snap_deal(cfg, &x0, dealer, order);
+    memset(out, 0, 8 * sizeof(i64));
+    out[6] = dealer;
+    i64 flips = 0, target = -1;
+    int deterministic = cfg->policy == POL_FLIPPER || cfg->policy == POL_OWNER;
+    x = x0;
+    if (!x.over && deterministic) {
+        i64 power = 1, lam = 1, limit = 4 * cap + 16;
+        t = x0;
+        int ended = snap_step(cfg, &x, &rng, 0); flips = 1;
+        while (!ended && !snap_equal(cfg, &x, &t) && flips < limit) {
+            if (power == lam) { t = x; power *= 2; lam = 0; }
+            ended = snap_step(cfg, &x, &rng, 0); flips++; lam++;
+        }
+        if (ended) target = flips;
+        else if (flips >= limit) target = cap;
+        else {
+            SnapState h = x0; x = x0;
+            for (i64 k = 0; k < lam; k++) snap_step(cfg, &h, &rng, 0);
+            i64 mu = 0;
+            while (!snap_equal(cfg, &x, &h)) { snap_step(cfg, &x, &rng, 0); snap_step(cfg, &h, &rng, 0); mu++; }
+            if (mu + lam <= cap) { out[0] = ST_ENDLESS; out[4] = mu; out[5] = lam; }
+            target = mu + lam < cap ? mu + lam : cap;
+        }
+        if (target > cap) target = cap;
+        if (!moves && out[0] == ST_ENDLESS) { out[3] = target; return 0; }
+        if (!moves && ended && flips <= cap) { out[3] = flips; out[7] = x.pn; snap_outcome(cfg, &x, out); return 0; }
+        x = x0; rng = rng0; flips = 0;
+    }
+    /* straight play: random policies, or a deterministic replay of `target` flips */
+    i64 stop = target >= 0 ? target : cap;
+    while (!x.over && flips < stop) {
+        snap_step(cfg, &x, &rng, moves ? moves + flips : 0);
+        flips++;
+    }
+    out[3] = flips;
+    out[7] = x.pn;
+    if (x.over) snap_outcome(cfg, &x, out);
+    else if (out[0] != ST_ENDLESS) out[0] = ST_CAPPED;
+    return 0;
+}
+
+/* Many seeded deals: seeds seed0 .. seed0 + count - 1; out holds 8 numbers per deal. */
+int snap_batch(const SnapCfg *cfg, u64 seed0, i64 count, i64 cap, i64 *out) {
+    for (i64 k = 0; k < count; k++) snap_play(cfg, seed0 + (u64)k, 0, 0, cap, out + 8 * k, 0);
+    return 0;
+}
+
+/* Every deal of a small deck (all dealers, all orders by index permutation, deterministic
+ * policies). tally[status * 3 + termination] counts deals; flips_hist[min(flips, hist_len-1)]
+ * counts ended games by length. Returns the number of deals. */
+i64 snap_enumerate(const SnapCfg *cfg, i64 cap, i64 *tally, i64 *flips_hist, i64 hist_len) {
+    int len = cfg->ncards, idx[52];
+    u8 order[52];
+    i64 out[8], deals = 0;
+    for (int d = 0; d < cfg->players; d++) {
+        for (int i = 0; i < len; i++) idx[i] = i;
+        for (;;) {
+            for (int i = 0; i < len; i++) order[i] = cfg->deck[idx[i]];
+            snap_play(cfg, 0, d, order, cap, out, 0);
+            tally[out[0] * 3 + (out[0] == ST_ENDED ? out[1] : 0)]++;
+            if (out[0] == ST_ENDED) flips_hist[out[3] < hist_len ? out[3] : hist_len - 1]++;
+            deals++;
+            int i = len - 2;                     /* next permutation (lexicographic) */
+            while (i >= 0 && idx[i] >= idx[i + 1]) i--;
+            if (i < 0) break;
+            int j = len - 1;
+            while (idx[j] <= idx[i]) j--;
+            int tmp = idx[i]; idx[i] = idx[j]; idx[j] = tmp;
+            for (int a = i + 1, b = len - 1; a < b; a++, b--) { tmp = idx[a]; idx[a] = idx[b]; idx[b] = tmp; }
+        }
+    }
+    return deals;
+}
+
+/* ====================================== Hearts ============================================= */
+/* Cards are indices into hearts DECK (0..27): suit = i / 7, rank order = i % 7. */
+#define H_FULL ((1u << 28) - 1)
+#define H_HEARTS (0x7Fu << 14)
+#define H_NONHEARTS (H_FULL & ~H_HEARTS)
+#define H_QS 26 /* queen of spades: spades 21..27, ranks 2 4 6 8 10 Q A */
+#define H_POINTS (H_HEARTS | (1u << H_QS))
+
+typedef struct {
+    int lowest_club_lead, break_void, first_no_hearts, moon_in_play, target;
+    int kinds[2]; /* 0 random, 1 greedy */
+} HeartsCfg;
+
+static inline int popcount28(uint32_t m) { return __builtin_popcount(m); }
+static inline int nth_bit(uint32_t m, int k) { while (k--) m &= m - 1; return __builtin_ctz(m); }
+static inline int h_points(uint32_t m) { return popcount28(m & H_HEARTS) + ((m >> H_QS) & 1 ? 13 : 0); }
+
+static int greedy_choice(uint32_t legal, int lead) {
+    if (lead < 0) { /* leading: the lowest card, non-hearts first (ties by suit) */
+        uint32_t pool = legal & H_NONHEARTS ? legal & H_NONHEARTS : legal;
+        int best = -1;
+        for (uint32_t m = pool; m; m &= m - 1) { int c = __builtin_ctz(m);
+            if (best < 0 || c % 7 < best % 7) best = c; }
+        return best;
+    }
+    int ls = lead / 7, low = __builtin_ctz(legal);
+    if (low / 7 == ls) { /* following: the highest losing card, else the lowest */
+        int best = -1;
+        for (uint32_t m = legal; m; m &= m - 1) { int c = __builtin_ctz(m); if (c < lead) best = c; }
+        return best >= 0 ? best : low;
+    }
+    /* discarding: queen of spades, then the highest heart, then the highest card (first suit) */
+    if (legal >> H_QS & 1) return H_QS;
+    if (legal & H_HEARTS) return 31 - __builtin_clz(legal & H_HEARTS);
+    int best = -1;
+    for (uint32_t m = legal; m; m &= m - 1) { int c = __builtin_ctz(m); if (best < 0 || c % 7 > best % 7) best = c; }
+    return best;
+}
+
+/* One match. out[0..7]: hands, termination (0 one-reached, 1 both-reached, 2 tie-broken), winner,
+ * score 0, score 1, moons by seat 0, moons by seat 1, first dealer. hand_scores (2 per hand, up to
+ * max_hands) and moves (dealer byte, then per hand 28 order bytes and 26 (player, card) pairs),
+ * when not NULL. pair_tally[a * 27 + b] counts hand scores (a, b) when not NULL.
+ * Returns 0, or -1 if the match has more than max_hands hands. */
+int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 max_hands, i64 *out,
+                 int32_t *hand_scores, u8 *moves, i64 *pair_tally) {
+    u64 rng = seed, prng[2] = {seed_p0, seed_p1};
+    int dealer = (int)sm_below(&rng, 2), scores[2] = {0, 0}, hands = 0, moons[2] = {0, 0};
+    memset(out, 0, 8 * sizeof(i64));
+    out[7] = dealer;
+    if (moves) *moves++ = (u8)dealer;
+    for (;;) {
+        if (hands >= max_hands) return -1;
+        u8 order[28];
+        for (int i = 0; i < 28; i++) order[i] = (u8)i;
+        sm_shuffle(&rng, order, 28);
+        if (moves) { memcpy(moves, order, 28); moves += 28; }
+        uint32_t hand[2] = {0, 0}, taken[2] = {0, 0};
+        int first = 1 - dealer;   /* HEARTS-DEAL-2 */
+        for (int p = 1; p < 27; p++) hand[p % 2 ? first : dealer] |= 1u << order[p];
+        uint32_t dead = (1u << order[0]) | (1u << order[27]);
+        int club = !(dead & 1) ? 0 : !(dead & 2) ? 1 : 2;  /* HEARTS-LEAD-1/2 */
+        int forced = (club == 0 || cfg->lowest_club_lead) ? club : -1; /* HEARTS-LEAD-3 */
+        int leader = hand[0] >> club & 1 ? 0 : 1, broken = 0;
+        for (int trick = 0; trick < 13; trick++) {
+            int lead = -1;
+            for (int half = 0; half < 2; half++) {
+                int p = half ? 1 - leader : leader;
+                uint32_t h = hand[p], legal = h;
+                if (!half) {
+                    if (trick == 0 && forced >= 0) legal &= 1u << forced;
+                    if (!broken && (h & H_NONHEARTS)) legal &= H_NONHEARTS;   /* HEARTS-BREAK-1 */
+                } else {
+                    uint32_t follow = 0x7Fu << (7 * (lead / 7));
+                    if (h & follow) legal &= follow;                          /* HEARTS-FOLLOW-1 */
+                }
+                if (trick == 0 && cfg->first_no_hearts && (h & H_NONHEARTS)) legal &= H_NONHEARTS; /* HEARTS-FIRST-1 */
+                if (!legal) return -2;
+                int card = cfg->kinds[p] ? greedy_choice(legal, lead)
+                                         : nth_bit(legal, (int)sm_below(&prng[p], (u64)popcount28(legal)));
+                if (moves) { *moves++ = (u8)p; *moves++ = (u8)card; }
+                hand[p] &= ~(1u << card);
+                if (card / 7 == 2 || (half && cfg->break_void && card / 7 != lead / 7)) broken = 1; /* HEARTS-BREAK-2 */
+                if (!half) { lead = card; continue; }
+                /* HEARTS-TRICK-1/2: same suit, the higher wins; else a heart (trump) wins */
+                int follower_wins = card / 7 == lead / 7 ? card > lead : card / 7 == 2;
+                leader = follower_wins ? p : leader;
+                taken[leader] |= (1u << lead) | (1u << card);
+            }
+        }
+        /* HEARTS-SCORE-1, HEARTS-MOON-1/2 */
+        uint32_t in_play = H_POINTS & ~dead;
+        int hs[2];
+        if ((in_play & taken[0]) == in_play || (in_play & taken[1]) == in_play) {
+            int shooter = (in_play & taken[0]) == in_play ? 0 : 1;
+            hs[shooter] = 0; hs[1 - shooter] = cfg->moon_in_play ? h_points(in_play) : 20;
+            moons[shooter]++;
+        } else { hs[0] = h_points(taken[0]); hs[1] = h_points(taken[1]); }
+        if (hand_scores) { hand_scores[2 * hands] = hs[0]; hand_scores[2 * hands + 1] = hs[1]; }
+        if (pair_tally) pair_tally[hs[0] * 27 + hs[1]]++;
+        hands++;
+        int prev0 = scores[0], prev1 = scores[1], t = cfg->target;
+        scores[0] += hs[0]; scores[1] += hs[1];
+        int a = scores[0], b = scores[1], term = -1, winner = -1;   /* HEARTS-MATCH-1/2/3 */
+        if (a >= t || b >= t) {
+            if (a < t || b < t) { term = 0; winner = a < t ? 0 : 1; }
+            else if (a != b) { term = (prev0 == prev1 && prev0 >= t) ? 2 : 1; winner = a < b ? 0 : 1; }
+        }
+        if (term >= 0) {
+            out[0] = hands; out[1] = term; out[2] = winner; out[3] = a; out[4] = b;
+            out[5] = moons[0]; out[6] = moons[1];
+            return 0;
+        }
+        dealer = 1 - dealer; /* HEARTS-DEAL-1 */
+    }
+}
+
+/* Matches seeds seed0 .. seed0 + count - 1, random players seeded seed * 2 + 1 and seed * 2 + 2
+ * (as `cardcanon play hearts`). out: 8 numbers per match; pair_tally: 27 x 27 counts. */
+int hearts_batch(const HeartsCfg *cfg, u64 seed0, i64 count, i64 *out, i64 *pair_tally) {
+    for (i64 k = 0; k < count; k++) {
+        u64 s = seed0 + (u64)k;
+        int rc = hearts_match(cfg, s, s * 2 + 1, s * 2 + 2, 1 << 20, out + 8 * k, 0, 0, pair_tally);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* Benchmark loop: `matches` matches of random play; returns the number of plays made. */
+i64 hearts_bench(const HeartsCfg *cfg, u64 seed0, i64 matches, i64 *hands_out) {
+    i64 out[8], plays = 0, hands = 0;
+    for (i64 k = 0; k < matches; k++) {
+        u64 s = seed0 + (u64)k;
+        hearts_match(cfg, s, s * 2 + 1, s * 2 + 2, 1 << 20, out, 0, 0, 0);
+        plays += 26 * out[0]; hands += out[0];
+    }
+    if (hands_out) *hands_out = hands;
+    return plays;
+}

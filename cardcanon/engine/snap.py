@@ -1,0 +1,209 @@
+"""Fast Snap: whole deals decided by the compiled kernel, the same games as the reference model.
+
+A deal is played with a named policy (:mod:`cardcanon.model.snap_policies`) exactly as
+:func:`cardcanon.model.snap_policies.play_game` plays it: the same deal from the seed, the same
+call events, the same outcome. Deterministic policies are decided with Brent's cycle detection
+on whole positions (SNAP-END-4): ``endless`` reports the same cycle start and length as the
+reference model's first repeated position. Random policies are played to the flip cap.
+
+Without the compiled kernel (no compiler, or ``CARDCANON_ENGINE=python``) every function here
+falls back to the reference model: same answers, much slower.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections import Counter
+from dataclasses import dataclass
+
+from cardcanon.engine.build import EngineUnavailable, load
+from cardcanon.model.seats import Seat
+from cardcanon.model.snap import (
+    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, Termination, Tie,
+)
+from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, parse_policy, play_game
+
+SAFETY_CAP = 1_000_000  # flips; deterministic games repeat or end long before
+_TWO64 = 1 << 64
+_STATUS = ("ended", "endless", "capped")
+_TERMINATIONS = (Termination.ALL_CARDS, Termination.STUCK_POT, Termination.NO_CARDS)
+_KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)
+
+
+class _Cfg(ctypes.Structure):
+    _fields_ = [("players", ctypes.c_int), ("index_card", ctypes.c_int), ("next_winner", ctypes.c_int),
+                ("policy", ctypes.c_int), ("rate_threshold", ctypes.c_uint64), ("rate_always", ctypes.c_int),
+                ("ncards", ctypes.c_int), ("deck", ctypes.c_uint8 * 52)]
+
+
+class _Move(ctypes.Structure):
+    _fields_ = [("flipper", ctypes.c_uint16), ("event", ctypes.c_uint16), ("who", ctypes.c_uint16),
+                ("kind", ctypes.c_uint16)]
+
+
+_I64_8 = ctypes.c_int64 * 8
+
+
+@dataclass(frozen=True)
+class SnapRun:
+    """How one deal went: ``status`` is ``ended``, ``endless`` or ``capped``."""
+
+    seed: int | None
+    dealer: Seat
+    status: str
+    flips: int
+    termination: Termination | None = None
+    winner: Seat | None = None
+    cycle: Cycle | None = None
+
+
+def _policy(policy: Policy | str) -> Policy:
+    return parse_policy(policy) if isinstance(policy, str) else policy
+
+
+def _cfg(config: SnapConfig, policy: Policy) -> _Cfg:
+    cfg = _Cfg()
+    cfg.players, cfg.index_card = config.players, int(config.index_card)
+    cfg.next_winner = int(config.next_turn is NextTurn.WINNER)
+    if isinstance(policy, FlipperFirst):
+        cfg.policy = 0
+    elif isinstance(policy, OwnerFirst):
+        cfg.policy = 1
+    elif isinstance(policy, (Ties, Errors)):
+        cfg.policy = 2 if isinstance(policy, Ties) else 3
+        threshold = int(policy.rate * _TWO64)  # as snap_policies._chance
+        cfg.rate_always = int(threshold >= _TWO64)
+        cfg.rate_threshold = min(threshold, _TWO64 - 1)
+    else:
+        raise ValueError(f"the engine plays the named policies only, not {policy!r}")
+    cfg.ncards = len(config.deck)
+    for i, card in enumerate(config.deck):
+        cfg.deck[i] = card.index
+    return cfg
+
+
+def _run(config: SnapConfig, seed: int | None, out, dealer: Seat | None = None) -> SnapRun:
+    status = _STATUS[out[0]]
+    run = dict(seed=seed, dealer=dealer or Seat(int(out[6])), status=status, flips=int(out[3]))
+    if status == "ended":
+        run.update(termination=_TERMINATIONS[out[1]], winner=None if out[2] < 0 else Seat(int(out[2])))
+    elif status == "endless":
+        run.update(cycle=Cycle(int(out[4]), int(out[5])))
+    return SnapRun(**run)
+
+
+def _from_reference(result, seed: int | None, dealer: Seat) -> SnapRun:
+    if result.outcome:
+        return SnapRun(seed, dealer, "ended", result.flips, result.outcome.termination, result.outcome.winner)
+    return SnapRun(seed, dealer, result.status, result.flips, cycle=result.endless)
+
+
+def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first", max_flips: int = SAFETY_CAP) -> SnapRun:
+    """The deal of ``seed`` played out: as ``play_game(config, seed, policy, max_flips)``."""
+    policy = _policy(policy)
+    try:
+        lib = load()
+    except EngineUnavailable:
+        result = play_game(config, seed, policy, max_flips=max_flips)
+        return _from_reference(result, seed, result.moves[0].dealer)
+    out = _I64_8()
+    lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), 0, None,
+                  ctypes.c_int64(max_flips), out, None)
+    return _run(config, seed, out)
+
+
+def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
+                max_flips: int = SAFETY_CAP, seed: int = 0) -> SnapRun:
+    """A given deal played out (random policies draw from ``SplitMix64(seed)``)."""
+    lib = load()
+    policy = _policy(policy)
+    order = (ctypes.c_uint8 * 52)(*[c.index for c in deal.order])
+    out = _I64_8()
+    lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), deal.dealer.index, order,
+                  ctypes.c_int64(max_flips), out, None)
+    return _run(config, None, out, deal.dealer)
+
+
+def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
+          max_flips: int = SAFETY_CAP) -> tuple[SnapRun, tuple[Move, ...]]:
+    """The run and every move of it (the deal, each flip and its call event), as the model's moves."""
+    lib = load()
+    policy = _policy(policy)
+    cfg = _cfg(config, policy)
+    run = decide(config, seed, policy, max_flips)
+    buffer = (_Move * max(run.flips, 1))()
+    out = _I64_8()
+    lib.snap_play(ctypes.byref(cfg), ctypes.c_uint64(seed % _TWO64), 0, None, ctypes.c_int64(max_flips), out, buffer)
+    deal_rng_dealer = Seat(int(out[6]))
+    from cardcanon.model.shuffle import SplitMix64
+    from cardcanon.model.snap import sample_deal
+    deal = sample_deal(config, SplitMix64(seed))
+    assert deal.dealer == deal_rng_dealer
+    result: list[Move] = [deal]
+    for m in buffer[:run.flips]:
+        result.append(Flip(Seat(m.flipper)))
+        if m.event == 0:
+            result.append(NoCall())
+        elif m.event == 1:
+            result.append(Call(Seat(m.who), _KINDS[m.kind]))
+        else:
+            result.append(Tie(frozenset(Seat(i) for i in range(config.players) if m.who >> i & 1), _KINDS[m.kind]))
+    if run.status == "capped" or run.status == "endless":
+        pass  # the model's move list ends at the FLIP position of the cap or of the repeat
+    return run, tuple(result)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Seeds ``first_seed .. first_seed + count - 1``: eight numbers per deal (see kernel.c)."""
+
+    first_seed: int
+    raw: object  # ctypes int64 array
+
+    def __len__(self) -> int:
+        return len(self.raw) // 8
+
+    def row(self, k: int) -> tuple[int, ...]:
+        return tuple(self.raw[8 * k: 8 * k + 8])
+
+    def run(self, config: SnapConfig, k: int) -> SnapRun:
+        return _run(config, self.first_seed + k, self.row(k))
+
+
+def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int, max_flips: int = SAFETY_CAP) -> Batch:
+    """Decide ``count`` consecutive seeds in one call into the kernel."""
+    lib = load()
+    out = (ctypes.c_int64 * (8 * count))()
+    lib.snap_batch(ctypes.byref(_cfg(config, _policy(policy))), ctypes.c_uint64(first_seed % _TWO64),
+                   ctypes.c_int64(count), ctypes.c_int64(max_flips), out)
+    return Batch(first_seed, out)
+
+
+def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", max_flips: int = SAFETY_CAP,
+                    hist_len: int = 4096) -> dict:
+    """Every deal of a small deck (each dealer, each order): counts by status and termination,
+    and the lengths of the games that end. Each deal has the same chance, so these are exact."""
+    lib = load()
+    policy = _policy(policy)
+    if not policy.deterministic:
+        raise ValueError(f"policy {policy.name!r} is random; enumeration needs a deterministic policy")
+    tally = (ctypes.c_int64 * 9)()
+    hist = (ctypes.c_int64 * hist_len)()
+    deals = lib.snap_enumerate(ctypes.byref(_cfg(config, policy)), ctypes.c_int64(max_flips), tally, hist,
+                               ctypes.c_int64(hist_len))
+    lengths = Counter({i: hist[i] for i in range(hist_len) if hist[i]})
+    return {"deals": deals, "ended": {t.value: tally[i] for i, t in enumerate(_TERMINATIONS)},
+            "endless": tally[3], "capped": tally[6], "lengths": lengths}
+
+
+def _setup() -> None:
+    try:
+        lib = load()
+    except EngineUnavailable:
+        return
+    lib.snap_play.restype = ctypes.c_int
+    lib.snap_batch.restype = ctypes.c_int
+    lib.snap_enumerate.restype = ctypes.c_int64
+
+
+_setup()
