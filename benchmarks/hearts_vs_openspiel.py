@@ -10,7 +10,9 @@ model it differently: our deal is one move (the shuffled deck), OpenSpiel deals 
 (52 chance actions a hand, plus the pass direction). The games also differ: ours is two-player
 Hearts with matches to 100 over many hands, OpenSpiel's is four-player and one hand a game.
 
-Usage: ``python benchmarks/hearts_vs_openspiel.py [--seconds S] [--seed N]``. Writes
+The budget is cut into alternating slices (``--rounds``) so that both engines see the same
+machine load. Usage: ``python benchmarks/hearts_vs_openspiel.py [--seconds S] [--rounds R]
+[--seed N]``. Writes
 ``benchmarks/results/hearts_vs_openspiel.json``. Not a test.
 """
 
@@ -30,54 +32,80 @@ from cardcanon.model.shuffle import SplitMix64
 RESULTS = Path(__file__).resolve().parent / "results" / "hearts_vs_openspiel.json"
 
 
-def run_reference(seconds: float, seed: int) -> dict:
-    pick = random.Random(seed)
-    chance_rng = SplitMix64(seed)
-    legal_moves, apply, sample_chance, new_match = hearts.legal_moves, hearts.apply, hearts.sample_chance, hearts.new_match
-    over = hearts.Phase.OVER
-    actions = chance = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = new_match()
-        while state.phase is not over:
-            if state.is_chance:
-                state = apply(state, sample_chance(state, chance_rng))
-                chance += 1
-            else:
-                legal = legal_moves(state)
-                state = apply(state, legal[pick.randrange(len(legal))])
-                actions += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"player_actions": actions, "chance_actions": chance, "games": games, "seconds": elapsed,
-            "game": "cardcanon two-player Hearts, whole matches to 100, default config"}
+class ReferenceRunner:
+    """Random matches of the reference model; ``run`` plays on for a time slice."""
+
+    game = "cardcanon two-player Hearts, whole matches to 100, default config"
+
+    def __init__(self, seed: int) -> None:
+        self.pick = random.Random(seed)
+        self.chance_rng = SplitMix64(seed)
+        self.state = hearts.new_match()
+        self.counts = {"player_actions": 0, "chance_actions": 0, "games": 0, "seconds": 0.0}
+
+    def run(self, seconds: float) -> None:
+        legal_moves, apply, sample_chance = hearts.legal_moves, hearts.apply, hearts.sample_chance
+        over = hearts.Phase.OVER
+        pick, chance_rng, state = self.pick, self.chance_rng, self.state
+        actions = chance = games = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(100):  # check the clock every 100 moves
+                if state.phase is over:
+                    state = hearts.new_match()
+                    games += 1
+                elif state.is_chance:
+                    state = apply(state, sample_chance(state, chance_rng))
+                    chance += 1
+                else:
+                    legal = legal_moves(state)
+                    state = apply(state, legal[pick.randrange(len(legal))])
+                    actions += 1
+        self.state = state
+        self._add(actions, chance, games, time.perf_counter() - start)
+
+    def _add(self, actions, chance, games, seconds) -> None:
+        c = self.counts
+        c["player_actions"] += actions
+        c["chance_actions"] += chance
+        c["games"] += games
+        c["seconds"] += seconds
 
 
-def run_openspiel(seconds: float, seed: int) -> dict:
-    import pyspiel
+class OpenSpielRunner(ReferenceRunner):
+    """Random games of OpenSpiel's ``hearts``, driven by the same loop."""
 
-    game = pyspiel.load_game("hearts")
-    pick = random.Random(seed)
-    actions = chance = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()  # uniform in hearts; sampled by probability anyway
-                action = outcomes[_sample_index(pick, [p for _, p in outcomes])][0]
-                state.apply_action(action)
-                chance += 1
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[pick.randrange(len(legal))])
-                actions += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"player_actions": actions, "chance_actions": chance, "games": games, "seconds": elapsed,
-            "game": f"OpenSpiel {game} (one four-player hand a game), parameters {game.get_parameters()}"}
+    def __init__(self, seed: int) -> None:
+        import pyspiel
+
+        self.spiel_game = pyspiel.load_game("hearts")
+        self.game = f"OpenSpiel {self.spiel_game} (one four-player hand a game), parameters " \
+                    f"{self.spiel_game.get_parameters()}"
+        self.pick = random.Random(seed)
+        self.state = self.spiel_game.new_initial_state()
+        self.counts = {"player_actions": 0, "chance_actions": 0, "games": 0, "seconds": 0.0}
+
+    def run(self, seconds: float) -> None:
+        pick, state = self.pick, self.state
+        actions = chance = games = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(100):
+                if state.is_terminal():
+                    state = self.spiel_game.new_initial_state()
+                    games += 1
+                elif state.is_chance_node():
+                    outcomes = state.chance_outcomes()  # uniform in hearts; sampled by probability anyway
+                    state.apply_action(outcomes[_sample_index(pick, [p for _, p in outcomes])][0])
+                    chance += 1
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[pick.randrange(len(legal))])
+                    actions += 1
+        self.state = state
+        self._add(actions, chance, games, time.perf_counter() - start)
 
 
 def _sample_index(rng: random.Random, probabilities: list[float]) -> int:
@@ -89,32 +117,41 @@ def _sample_index(rng: random.Random, probabilities: list[float]) -> int:
     return len(probabilities) - 1
 
 
-def _rates(run: dict) -> dict:
+def _rates(runner) -> dict:
+    run = runner.counts
     s = run["seconds"]
-    return {**run, "player_actions_per_second": run["player_actions"] / s,
+    return {"game": runner.game, **run, "player_actions_per_second": run["player_actions"] / s,
             "all_actions_per_second": (run["player_actions"] + run["chance_actions"]) / s}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="wall-clock budget for each engine")
+    parser.add_argument("--seconds", type=float, default=10.0, help="wall-clock budget for each engine")
+    parser.add_argument("--rounds", type=int, default=10, help="alternating slices the budget is cut into")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
-    ours = _rates(run_reference(args.seconds, args.seed))
-    print(f"reference model: {ours['player_actions_per_second']:,.0f} player actions/s "
-          f"({ours['all_actions_per_second']:,.0f} with chance), {ours['games']} matches")
+    runners = {"reference": ReferenceRunner(args.seed)}
     try:
-        import pyspiel  # noqa: F401
+        runners["openspiel"] = OpenSpielRunner(args.seed)
     except ImportError as exc:
-        result = {"reference": ours, "openspiel": None, "ratio": None,
-                  "note": f"OpenSpiel is not installed ({exc}); install it with `pip install open-spiel`"}
-        print(f"OpenSpiel: not available ({exc}); install it with `pip install open-spiel`. No ratio.")
+        missing = f"OpenSpiel is not installed ({exc}); install it with `pip install open-spiel`"
+    # Alternate short slices, so that a change in the machine's load affects both alike.
+    for _ in range(args.rounds):
+        for runner in runners.values():
+            runner.run(args.seconds / args.rounds)
+
+    ours = _rates(runners["reference"])
+    print(f"reference model: {ours['player_actions_per_second']:,.0f} player actions/s "
+          f"({ours['all_actions_per_second']:,.0f} with chance), {ours['games']} matches finished")
+    if "openspiel" not in runners:
+        result = {"reference": ours, "openspiel": None, "ratio": None, "note": missing}
+        print(f"OpenSpiel: not available: {missing}. No ratio.")
     else:
-        theirs = _rates(run_openspiel(args.seconds, args.seed))
+        theirs = _rates(runners["openspiel"])
         ratio = ours["player_actions_per_second"] / theirs["player_actions_per_second"]
         print(f"OpenSpiel hearts: {theirs['player_actions_per_second']:,.0f} player actions/s "
-              f"({theirs['all_actions_per_second']:,.0f} with chance), {theirs['games']} games")
+              f"({theirs['all_actions_per_second']:,.0f} with chance), {theirs['games']} games finished")
         print(f"ratio (ours / OpenSpiel, player actions per second): {ratio:.2f}")
         result = {"reference": ours, "openspiel": theirs, "ratio": ratio}
     result["python"] = sys.version.split()[0]

@@ -124,6 +124,18 @@ def _package_dir(module_name: str) -> Path:
     return Path(importlib.import_module(module_name).__file__).resolve().parent
 
 
+def _folders(root: str | Path | None) -> tuple[Path, dict[str, Path | None]]:
+    """The folder paths are shown relative to, and the folders to scan (None: not there)."""
+    if root is not None:
+        base = Path(root).resolve()
+        return base, {name: base / name for name in ("model", "spec", "proofs/manifest", "tests")}
+    base = repo_root()
+    # tests/ exists only in a checkout; in site-packages a "tests" folder may be another project's
+    tests = base / "tests" if (base / "pyproject.toml").is_file() else None
+    return base, {"model": _package_dir("cardcanon.model"), "spec": _package_dir("cardcanon.spec"),
+                  "proofs/manifest": _package_dir("cardcanon.proofs") / "manifest", "tests": tests}
+
+
 def collect(*, games: Iterable[str] | None = None, root: str | Path | None = None,
             rulebooks: Sequence[Any] | None = None) -> TraceReport:
     """Scan model code, tests, manifests and the rulebooks; one :class:`RuleTrace` per rule.
@@ -132,18 +144,12 @@ def collect(*, games: Iterable[str] | None = None, root: str | Path | None = Non
     by default the folders of the installed package. ``rulebooks``: objects with ``game`` and
     ``rules`` (default: :func:`cardcanon.spec.load` for each game).
     """
-    if root is None:
-        base = repo_root()
-        folders = {"model": _package_dir("cardcanon.model"), "spec": _package_dir("cardcanon.spec"),
-                   "proofs/manifest": _package_dir("cardcanon.proofs") / "manifest", "tests": base / "tests"}
-    else:
-        base = Path(root).resolve()
-        folders = {name: base / name for name in ("model", "spec", "proofs/manifest", "tests")}
+    base, folders = _folders(root)
     if rulebooks is None:
         import cardcanon.spec
 
         rulebooks = [cardcanon.spec.load(game) for game in GAMES]
-    missing = tuple(name for name, folder in folders.items() if not folder.is_dir())
+    missing = tuple(name for name, folder in folders.items() if folder is None or not folder.is_dir())
     citations: list[Citation] = []
     problems: list[str] = []
     if "model" not in missing:
@@ -281,7 +287,7 @@ def render(report: TraceReport, *, only_uncovered: bool = False) -> str:
     lines = []
     for name in report.missing:
         note = " (an installed package has no tests)" if name == "tests" else ""
-        lines.append(f"note: no {name}/ folder under {report.root}: its citations are not shown{note}")
+        lines.append(f"note: no {name}/ folder found next to the package: its citations are not shown{note}")
     rules = report.uncovered() if only_uncovered else list(report.rules)
     for rule in rules:
         kind = "normative" if rule.normative else "not normative"

@@ -164,7 +164,7 @@ class Progress:
 
     def _show(self, text: str) -> None:
         width = max(20, shutil.get_terminal_size().columns - 1)
-        self.stream.write("\r\x1b[K" + (text if len(text) < width else text[: width - 1] + "…"))
+        self.stream.write("\r\x1b[K" + (text if len(text) < width else text[: width - 3] + "..."))
         self.stream.flush()
 
 

@@ -193,7 +193,7 @@ class Report:
 
 
 def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _plain(value: Any) -> Any:

@@ -29,10 +29,11 @@ from typing import Protocol
 
 from cardcanon.model.cards import Card, Suit
 from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.hearts_scoring import match_result, score_hand, score_masks
 from cardcanon.model.hearts_types import (
-    DECK, FULL_MASK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SINGLETONS, SUIT_MASK,
+    DECK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SINGLETONS, SUIT_MASK,
     SUITS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move,
-    Outcome, Phase, Play, Termination, deck_index, evolve, frozenset_of,
+    Outcome, Phase, Play, Termination, _INDEX_BY_ID, deck_index, deck_indices, evolve, frozenset_of, mask_of,
 )
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
@@ -45,7 +46,6 @@ __all__ = [
 ]
 
 TRICKS_PER_HAND = 13  # HEARTS-TRICK-3
-MOON_OTHER_SCORE = 20  # HEARTS-MOON-1
 FIRST_LEAD_CLUBS = tuple(c for c in DECK if c.suit is Suit.CLUBS)[:3]  # 2, 4, 6 of clubs
 TWO_OF_CLUBS = FIRST_LEAD_CLUBS[0]
 
@@ -79,11 +79,15 @@ def deal_hands(order: Sequence[Card], dealer: Seat) -> tuple[tuple[frozenset[Car
     beginning with the player who is not the dealer; the last card is dead."""
     if len(order) != len(DECK):
         raise ValueError(f"a deal has {len(DECK)} cards, not {len(order)}")
-    first, second = other(dealer).index, dealer.index
-    hands = [frozenset(), frozenset()]
-    hands[first] = frozenset(order[1:27:2])
-    hands[second] = frozenset(order[2:27:2])
-    return (hands[0], hands[1]), (order[0], order[27])
+    hand0, hand1, dead = _split_deal(order, dealer.index)
+    return (frozenset(hand0), frozenset(hand1)), dead
+
+
+def _split_deal(order: Sequence, dealer: int) -> tuple[Sequence, Sequence, tuple]:
+    """HEARTS-DEAL-2 on any 28-item sequence: (seat 0's items, seat 1's items, the dead items)."""
+    dealt = [(), ()]
+    dealt[1 - dealer], dealt[dealer] = order[1:27:2], order[2:27:2]
+    return dealt[0], dealt[1], (order[0], order[27])
 
 
 def _forced_first_lead(dead: Sequence[Card], config: HeartsConfig) -> tuple[Card, Card | None]:
@@ -99,9 +103,14 @@ def _forced_first_lead(dead: Sequence[Card], config: HeartsConfig) -> tuple[Card
 
 def first_leader(hands, dead, config: HeartsConfig = HeartsConfig()) -> tuple[Seat, Card | None]:
     """HEARTS-LEAD-1/2/3: the leader of the first trick and the card he must lead (or None)."""
+    return _first_leader((mask_of(hands[0]), mask_of(hands[1])), dead, config)
+
+
+def _first_leader(hand_masks: tuple[int, int], dead, config: HeartsConfig) -> tuple[Seat, Card | None]:
     club, forced = _forced_first_lead(dead, config)
+    bit = 1 << deck_index(club)
     for seat in SEATS:
-        if club in hands[seat.index]:
+        if hand_masks[seat.index] & bit:
             return seat, forced
     raise ValueError(f"{club} is neither dead nor in a hand")
 
@@ -125,41 +134,6 @@ def _trick_winner(lead: int, follow: int) -> int:
 _HEARTS_NUMBER = SUITS.index(Suit.HEARTS)
 
 
-def _points(cards) -> int:
-    """HEARTS-SCORE-1, HEARTS-QUEEN-1: 1 per heart, 13 for the queen of spades."""
-    return sum(13 if card == QUEEN_OF_SPADES else 1 for card in cards if card in POINT_CARDS)
-
-
-def score_hand(taken, dead, config: HeartsConfig = HeartsConfig()) -> tuple[int, int]:
-    """HEARTS-SCORE-1, HEARTS-MOON-1, HEARTS-MOON-2: the two players' scores for a hand."""
-    in_play = POINT_CARDS.difference(dead)
-    for seat in (0, 1):
-        if in_play <= taken[seat]:  # shooting the moon: every point card in play
-            other_score = MOON_OTHER_SCORE if config.moon_score is MoonScore.TWENTY else _points(in_play)
-            return (0, other_score) if seat == 0 else (other_score, 0)
-    return _points(taken[0]), _points(taken[1])
-
-
-def match_result(scores: tuple[int, int], config: HeartsConfig = HeartsConfig(),
-                 previous: tuple[int, int] | None = None) -> Outcome | None:
-    """HEARTS-MATCH-1/2: the outcome after a hand ending with ``scores``, or None to play on.
-
-    ``previous`` (the scores before that hand) only tells a broken tie (``TIE_BROKEN``) from a
-    first arrival of both players at the target.
-    """
-    a, b = scores
-    target = config.target
-    if a < target and b < target:
-        return None
-    if a < target or b < target:  # HEARTS-MATCH-1: the one who reached it loses
-        return Outcome(Termination.ONE_REACHED_TARGET, SEATS[0] if a < target else SEATS[1], (a, b))
-    if a == b:  # HEARTS-MATCH-2, HEARTS-MATCH-3: equal scores play on, without a cap
-        return None
-    tied_before = previous is not None and previous[0] == previous[1] and previous[0] >= target
-    termination = Termination.TIE_BROKEN if tied_before else Termination.BOTH_REACHED_LOWER_WINS
-    return Outcome(termination, SEATS[0] if a < b else SEATS[1], (a, b))
-
-
 # --- legal plays: rule blocks in rulebook order -----------------------------------------------
 def _play_rules(state: HeartsState, hand: int) -> list[tuple[str, int]]:
     """The rules that restrict the player to move, each with the mask of cards it allows.
@@ -169,20 +143,20 @@ def _play_rules(state: HeartsState, hand: int) -> list[tuple[str, int]]:
     """
     rules: list[tuple[str, int]] = []
     first_trick = state.tricks_played == 0
-    if not state.trick:
-        # HEARTS-LEAD-1, HEARTS-LEAD-3: the first lead is the club that made the leader.
-        if first_trick:
-            _, forced = _forced_first_lead(state.dead, state.config)
-            if forced is not None:
-                rules.append(("HEARTS-LEAD-1" if forced is TWO_OF_CLUBS else "HEARTS-LEAD-3", 1 << deck_index(forced)))
-        # HEARTS-BREAK-1: no heart lead before hearts are broken, unless he holds only hearts.
-        if not state.hearts_broken and hand & NON_HEARTS_MASK:
-            rules.append(_BREAK_1)
-    else:
-        # HEARTS-FOLLOW-1: follow suit if he can; if not, any card.
+    leading = not state.trick
+    # HEARTS-LEAD-1, HEARTS-LEAD-3: the first lead is the club that made the leader (HEARTS-LEAD-2).
+    if leading and first_trick:
+        _, forced = _forced_first_lead(state.dead, state.config)
+        if forced is not None:
+            rules.append(("HEARTS-LEAD-1" if forced is TWO_OF_CLUBS else "HEARTS-LEAD-3", 1 << deck_index(forced)))
+    # HEARTS-FOLLOW-1: the second player follows suit if he can; if not, he may play any card.
+    if not leading:
         follow = _FOLLOW_1[deck_index(state.trick[0].card) // 7]
         if hand & follow[1]:
             rules.append(follow)
+    # HEARTS-BREAK-1: no heart lead before hearts are broken, unless he holds only hearts.
+    if leading and not state.hearts_broken and hand & NON_HEARTS_MASK:
+        rules.append(_BREAK_1)
     # HEARTS-FIRST-1 (``no-hearts``): no heart to the first trick unless he holds only hearts.
     if first_trick and state.config.first_trick_points is _NO_HEARTS and hand & NON_HEARTS_MASK:
         rules.append(_FIRST_1)
@@ -265,25 +239,24 @@ def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
     if state.phase is not Phase.DEAL:
         raise IllegalMoveError("HEARTS-TRICK-3", f"the hand is not over: {state.tricks_played} of 13 tricks played")
     # HEARTS-DECK-1: a deal is an order of exactly the 28 cards.
-    indices = [deck_index(card) for card in move.order]
-    if None in indices or len(indices) != len(DECK) or len(set(indices)) != len(DECK):
+    indices = deck_indices(move.order)
+    if len(indices) != len(DECK) or len(set(indices)) != len(DECK) or None in indices:
         raise IllegalMoveError("HEARTS-DECK-1", _deck_problem(move.order, indices))
-    # HEARTS-DEAL-2 (see deal_hands), on the canonical card objects.
-    order = tuple(DECK[i] for i in indices)
-    dealer = state.dealer
-    first, second = other(dealer).index, dealer.index
-    masks = [0, 0]
-    for position in range(1, 27):
-        masks[first if position % 2 else second] |= 1 << indices[position]
-    hands = (frozenset_of(masks[0]), frozenset_of(masks[1]))
-    dead = (order[0], order[27])
-    leader, _ = first_leader(hands, dead, state.config)
+    # HEARTS-DEAL-2 (as deal_hands does), on deck indices.
+    hand0, hand1, dead_indices = _split_deal(indices, state.dealer.index)
+    hands = (frozenset_of(hand0), frozenset_of(hand1))
+    masks = (sum(map(_BITS.__getitem__, hand0)), sum(map(_BITS.__getitem__, hand1)))
+    dead = (DECK[dead_indices[0]], DECK[dead_indices[1]])
+    leader = _first_leader(masks, dead, state.config)[0]
     empty = frozenset()
     return evolve(
-        state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hands=hands, hand_masks=(masks[0], masks[1]),
+        state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hands=hands, hand_masks=masks,
         dead=dead, trick=(), leader=leader, to_move=leader, hearts_broken=False, taken=(empty, empty),
         tricks_played=0,
     )
+
+
+_BITS = tuple(1 << i for i in range(len(DECK)))
 
 
 def _deck_problem(order, indices) -> str:
@@ -304,14 +277,17 @@ def _apply_play(state: HeartsState, move: Play) -> HeartsState:
     if player is not seat and player != seat:
         _refuse_wrong_player(state, move)
     s = seat.index
-    index = deck_index(card)
+    index = _INDEX_BY_ID.get(id(card))  # the fast path of deck_index
+    if index is None:
+        index = deck_index(card)
     if index is None:
         raise IllegalMoveError("HEARTS-DECK-1", f"{card} is not a card of the 28-card deck")
     bit = 1 << index
     hand = state.hand_masks[s]
     if not hand & bit:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
         raise IllegalMoveError("HEARTS-DEAL-2", f"{seat} does not hold {card}")
-    if not bit & _legal_mask(state, s):
+    last = _last_legal
+    if not bit & (last[1] if last[0] is state else _legal_mask(state, s)):
         for rule, allowed in _play_rules(state, hand):
             if not bit & allowed:
                 raise IllegalMoveError(rule, _RULE_MESSAGES[rule].format(player=seat, card=card))
@@ -343,7 +319,7 @@ def _apply_play(state: HeartsState, move: Play) -> HeartsState:
 def _end_hand(state, hands, hand_masks, taken, broken) -> HeartsState:
     """HEARTS-TRICK-3: after 13 tricks the hand is scored; HEARTS-MATCH-1/2 decide whether the
     match goes on, and HEARTS-DEAL-1 passes the deal to the other player."""
-    hand_score = score_hand(taken, state.dead, state.config)
+    hand_score = score_masks((mask_of(taken[0]), mask_of(taken[1])), mask_of(state.dead), state.config)
     scores = (state.scores[0] + hand_score[0], state.scores[1] + hand_score[1])
     outcome = match_result(scores, state.config, previous=state.scores)
     return evolve(

@@ -47,7 +47,7 @@ def _config_from_variants(variants: list[str]) -> HeartsConfig:
         if not sep or name not in values:
             raise ValueError(f"--variant {item!r}: expected PARAM=VALUE with PARAM one of {', '.join(values)}")
         values[name] = int(value) if name == "target" and value.lstrip("-").isdigit() else value
-    return config_from_json(values, "--variant", "variant")
+    return config_from_json(values, "--variant", "config")
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -40,14 +40,17 @@ def deck_index(card: Card) -> int | None:
     return index if index is not None else _INDEX_BY_CARD.get(card)
 
 
+def deck_indices(cards) -> list[int | None]:
+    """:func:`deck_index` of each card."""
+    indices = list(map(_INDEX_BY_ID.get, map(id, cards)))
+    if None in indices:
+        indices = [deck_index(card) for card in cards]
+    return indices
+
+
 def mask_of(cards) -> int:
     """The mask of some cards of :data:`DECK` (cards outside the deck are ignored)."""
-    mask = 0
-    for card in cards:
-        index = deck_index(card)
-        if index is not None:
-            mask |= 1 << index
-    return mask
+    return sum(1 << i for i in set(deck_indices(cards)) if i is not None)
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
@@ -55,8 +58,9 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(card for i, card in enumerate(DECK) if mask >> i & 1)
 
 
-def frozenset_of(mask: int) -> frozenset[Card]:
-    return frozenset().union(*(SINGLETONS[i] for i in range(len(DECK)) if mask >> i & 1))
+def frozenset_of(indices) -> frozenset[Card]:
+    """The cards at these deck indices, as a frozenset (built from :data:`SINGLETONS`)."""
+    return frozenset().union(*map(SINGLETONS.__getitem__, indices))
 
 
 class _Enum(enum.Enum):

@@ -50,7 +50,8 @@ class CallKind(_Enum):
 
 
 class NextTurn(_Enum):
-    """SNAP-TURN-2 variation: who flips after a call."""
+    """SNAP-TURN-2 variation: who flips after a call. With ``WINNER`` the winner of a correct
+    call of any kind flips next; after no call, a wrong call or a tie the turn passes clockwise."""
 
     CLOCKWISE = "clockwise"
     WINNER = "winner"
@@ -64,7 +65,7 @@ class Phase(_Enum):
 
 
 class Termination(_Enum):
-    ALL_CARDS = "all-cards"  # one player holds every card (SNAP-END-1)
+    ALL_CARDS = "all-cards"  # one player holds every card (SNAP-GOAL-1, SNAP-END-1)
     STUCK_POT = "stuck-pot"  # one player holds every card outside a non-empty pot (SNAP-END-2)
     NO_CARDS = "no-cards"  # draw: every card is in the pot (SNAP-END-3)
 
@@ -106,7 +107,7 @@ class SnapConfig:
 # ---- moves -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Deal:
-    """Chance (SNAP-DEAL-1/2): the dealer and the shuffled deck, index 0 = top."""
+    """Chance (SNAP-DEAL-1, SNAP-DEAL-2): the dealer and the shuffled deck, index 0 = top."""
 
     dealer: Seat
     order: tuple[Card, ...]
@@ -208,7 +209,7 @@ def total_cards(state: SnapState) -> Counter:
 
 # ---- the deal ----------------------------------------------------------------------------
 def sample_deal(config: SnapConfig, rng: SplitMix64) -> Deal:
-    """SNAP-DEAL-1/2 from one stream: dealer = ``rng.below(players)``, then the shuffle."""
+    """SNAP-DEAL-1, SNAP-DEAL-2 from one stream: dealer = ``rng.below(players)``, then the shuffle."""
     dealer = Seat(rng.below(config.players))
     return Deal(dealer, rng.shuffled(config.deck))
 
@@ -221,7 +222,7 @@ def all_deals(config: SnapConfig):
 
 
 def deal_piles(config: SnapConfig, dealer: Seat, order: tuple[Card, ...]) -> Piles:
-    """SNAP-DEAL-2/3: one card at a time clockwise from the dealer's left; last dealt = top."""
+    """SNAP-DEAL-2, SNAP-DEAL-3: one card at a time clockwise from the dealer's left; last dealt = top."""
     n = config.players
     piles: list[list[Card]] = [[] for _ in range(n)]
     for i, card in enumerate(order):
@@ -238,7 +239,7 @@ def flipped_card(state: SnapState) -> Card | None:
 
 
 def matched_seats(state: SnapState) -> tuple[Seat, ...]:
-    """SNAP-MATCH-1/2: other seats whose face-up top has the flipped card's rank, clockwise."""
+    """SNAP-MATCH-1, SNAP-MATCH-2: other seats whose face-up top has the flipped card's rank, clockwise."""
     card = flipped_card(state)
     if card is None:
         return ()
@@ -279,7 +280,7 @@ def legal_moves(state: SnapState) -> tuple[Move, ...]:
         if state.config.players * math.factorial(len(state.config.deck)) > _ENUMERABLE_DEALS:
             raise ValueError("too many deals to list; draw one with sample_deal(config, rng)")
         return tuple(all_deals(state.config))
-    if state.phase is Phase.FLIP:  # SNAP-TURN-1/2, SNAP-FLIP-1
+    if state.phase is Phase.FLIP:  # SNAP-TURN-1, SNAP-TURN-2, SNAP-FLIP-1
         return (Flip(state.turn),)
     callers = state.in_game  # SNAP-CALL-2
     moves: list[Move] = [NoCall()]  # SNAP-CALL-3
@@ -321,7 +322,7 @@ def _apply_deal(state: SnapState, move: Deal) -> SnapState:
     order = tuple(move.order)
     if len(order) != len(cfg.deck) or Counter(order) != Counter(cfg.deck):  # SNAP-DECK-1
         raise IllegalMoveError("SNAP-DECK-1", "the dealt cards must be the whole deck, each card once")
-    down = deal_piles(cfg, move.dealer, order)  # SNAP-DEAL-2/3
+    down = deal_piles(cfg, move.dealer, order)  # SNAP-DEAL-2, SNAP-DEAL-3
     empty = ((),) * cfg.players
     return _next_flip(state, down, empty, (), move.dealer, None, first=True)  # SNAP-TURN-1
 
@@ -365,7 +366,8 @@ def _apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
 
 
 def _win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
-    """SNAP-CALL-1/4/5, SNAP-POT-1/3, SNAP-INDEX-1: the first correct caller wins the piles."""
+    """The first correct caller wins the piles: SNAP-CALL-1, SNAP-CALL-4, SNAP-CALL-5, SNAP-POT-1,
+    SNAP-POT-3, SNAP-INDEX-1."""
     flipper = state.turn
     won = (flipper,) + matched_seats(state)  # flipper's pile, then matched piles clockwise
     up = list(state.up)
@@ -382,7 +384,7 @@ def _win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
 
 
 def _tie(state: SnapState) -> SnapState:
-    """SNAP-TIE-1/2, SNAP-POT-2, SNAP-CALL-4: the tied piles go face up on the pot, flipper's uppermost."""
+    """SNAP-TIE-1, SNAP-TIE-2, SNAP-POT-2, SNAP-CALL-4: the tied piles go face up on the pot, flipper's uppermost."""
     up = list(state.up)
     added: list[Card] = []
     for seat in (state.turn,) + matched_seats(state):
@@ -392,12 +394,12 @@ def _tie(state: SnapState) -> SnapState:
 
 
 def _penalty(state: SnapState, offender: Seat) -> SnapState:
-    """SNAP-PEN-1/2/3: a wrong caller gives his top face-down card away."""
+    """SNAP-PEN-1, SNAP-PEN-2, SNAP-PEN-3: a wrong caller gives his top face-down card away."""
     n, flipper = state.config.players, state.turn
     if offender != flipper:
         recipient = flipper  # SNAP-PEN-1
     else:  # SNAP-PEN-2: the nearest player to the right who holds cards
-        recipient = next(Seat((flipper.index - k) % n) for k in range(1, n) if state.holds(Seat((flipper.index - k) % n)))
+        recipient = next(s for s in (Seat((flipper.index - k) % n) for k in range(1, n)) if state.holds(s))
     i = offender.index
     down_i, up_i = state.down[i], state.up[i]
     if not down_i:  # SNAP-PEN-3 with SNAP-FLIP-3
@@ -410,7 +412,7 @@ def _penalty(state: SnapState, offender: Seat) -> SnapState:
 
 def _next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
                winner: Seat | None, first: bool = False) -> SnapState:
-    """End the game (SNAP-END-1/2/3) or pass the turn (SNAP-TURN-1/2, SNAP-OUT-1)."""
+    """End the game (SNAP-END-1, SNAP-END-2, SNAP-END-3) or pass the turn (SNAP-TURN-1, SNAP-TURN-2, SNAP-OUT-1)."""
     n = state.config.players
     holders = [s for s in range(n) if down[s] or up[s]]
     flips = state.flips
@@ -419,7 +421,8 @@ def _next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], 
     if winner is not None and state.config.next_turn is NextTurn.WINNER:
         turn = winner
     else:  # the next seat clockwise that holds cards; the first turn starts at the dealer's left
-        turn = next(Seat((after.index + k) % n) for k in range(1, n + 1) if down[(after.index + k) % n] or up[(after.index + k) % n])
+        seat = next(s for s in ((after.index + k) % n for k in range(1, n + 1)) if down[s] or up[s])
+        turn = Seat(seat)
     dealer = after if first else state.dealer
     return SnapState(state.config, Phase.FLIP, dealer, down, up, pot, turn, flips)
 

@@ -27,7 +27,8 @@ def add_play_parser(games) -> None:
     p.add_argument("--next-turn", choices=[t.value for t in NextTurn], default="clockwise",
                    help="SNAP-TURN-2 variation (default clockwise)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
-    p.add_argument("--max-flips", type=int, default=DEFAULT_MAX_FLIPS, help=f"stop after N flips (default {DEFAULT_MAX_FLIPS})")
+    p.add_argument("--max-flips", type=int, default=DEFAULT_MAX_FLIPS,
+                   help=f"stop after N flips (default {DEFAULT_MAX_FLIPS})")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the outcome")
     p.set_defaults(handler=run_play)
 

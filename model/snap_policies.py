@@ -10,7 +10,8 @@ give a reproducible game. Named policies (``parse_policy``):
 - ``ties:RATE``: as flipper-first, but with probability RATE a correct race is a tie of
   two or more players (no ties with the index card, SNAP-INDEX-1).
 - ``errors:RATE``: with probability RATE per flip a random player still in the game makes a
-  wrong call (a kind that is wrong now, if one exists); otherwise as flipper-first.
+  wrong call (a kind that is wrong now, if one exists); otherwise as flipper-first. The wrong
+  call closes the call window (SNAP-CALL-3), so a match made by that flip lapses.
 
 When both "Snap!" and "Snap Pot!" are correct, every policy calls "Snap Pot!".
 Random policies draw from the same SplitMix64 stream as the deal.

@@ -155,19 +155,46 @@ def find_cycle(players: int = 2, policy: str = "flipper-first", seeds: Iterable[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cardcanon.model.snap_termination", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m cardcanon.model.snap_termination",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per cell (default 1000)")
     parser.add_argument("--players", type=int, nargs="+", default=list(PLAYERS))
     parser.add_argument("--policies", nargs="+", default=list(POLICIES))
     parser.add_argument("--out", help="write the JSON here (default: standard output)")
+    parser.add_argument("--merge", nargs="+", metavar="JSON", help="merge the cells of earlier runs instead")
     args = parser.parse_args(argv)
+    if args.merge:
+        return _write(merge([json.loads(Path(f).read_text(encoding="utf-8")) for f in args.merge]), args.out)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    data = run(args.deals, args.players, args.policies, log=sys.stderr)
+    try:
+        for policy in args.policies:
+            parse_policy(policy)
+        for players in args.players:
+            SnapConfig(players=players)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return _write(run(args.deals, args.players, args.policies, log=sys.stderr), args.out)
+
+
+def merge(runs: Sequence[dict]) -> dict:
+    """One document from runs over disjoint cells (e.g. player counts run in parallel)."""
+    if len({r["deals_per_cell"] for r in runs}) != 1:
+        raise ValueError("the runs differ in deals per cell")
+    cells = [c for r in runs for c in r["cells"]]
+    keys = [(c["players"], c["policy"]) for c in cells]
+    if len(set(keys)) != len(keys):
+        raise ValueError("the runs overlap")
+    order = {p: i for i, p in enumerate(POLICIES)}
+    cells.sort(key=lambda c: (c["players"], order.get(c["policy"], len(order)), c["policy"]))
+    return {**runs[0], "cells": cells}
+
+
+def _write(data: dict, out: str | None) -> int:
     text = json.dumps(data, indent=1) + "\n"
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(text, encoding="utf-8")
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
     return 0

@@ -52,8 +52,10 @@ def describe(before: SnapState, move: Move, after: SnapState) -> str:
     if isinstance(move, NoCall):
         return "  no call"
     if isinstance(move, Tie):
-        who = " and ".join(str(s) for s in sorted(move.callers))
-        return f"  tie: {who} call {CALL_WORDS[move.kind]} at once; the Snap Pot now holds {len(after.pot)} cards (top {after.pot[0].pretty})"
+        names = [str(s) for s in sorted(move.callers)]
+        who = ", ".join(names[:-1]) + " and " + names[-1]
+        return (f"  tie: {who} call {CALL_WORDS[move.kind]} at once; the Snap Pot now holds "
+                f"{len(after.pot)} cards (top {after.pot[0].pretty})")
     if move.kind in correct_kinds(before):
         gained = len(after.down[move.caller.index]) - len(before.down[move.caller.index])
         pot = " with the Snap Pot" if before.pot and not after.pot else ""

@@ -214,6 +214,10 @@ class HandEncoding:
             for k in range(TRICKS):  # HEARTS-DEAL-2: each player plays his own 13 cards
                 C.append(z3.Implies(pos[c][k][LEAD], hold[c] == lead1[k]))
                 C.append(z3.Implies(pos[c][k][FOLLOW], hold[c] == z3.Not(lead1[k])))
+        # HEARTS-DEAL-2 stated directly (it follows from the above; it helps the solver count)
+        C.append(z3.PbEq([(d, 1) for d in self.dead], 2))
+        for seat in (False, True):
+            C.append(z3.PbEq([(z3.And(z3.Not(self.dead[c]), hold[c] == seat), 1) for c in range(N_CARDS)], TRICKS))
         # "played after trick k", built backwards
         after = [[None] * TRICKS for _ in range(N_CARDS)]
         for c in range(N_CARDS):

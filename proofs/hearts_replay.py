@@ -83,17 +83,19 @@ def replay_single(witness: HandWitness, config=None, *, stop_after: int | None =
     return replay_hand(start(config), witness, stop_after=stop_after, check_score=check_score)
 
 
-def replay_match(hands: Sequence[HandWitness], config=None, dealer: int = 0):
-    """Play a whole sequence of hands in one match; returns the state after the last."""
+def replay_match(hands: Sequence[HandWitness], config=None, dealer: int = 0, *, check_score: bool = True):
+    """Play a whole sequence of hands in one match; returns the state after each hand."""
     state = start(config, dealer)
+    history = []
     for number, witness in enumerate(hands, 1):
         if state.phase is model.Phase.OVER:
             raise ReplayMismatch(f"the match ended before hand {number}")
         try:
-            state = replay_hand(state, witness)
+            state = replay_hand(state, witness, check_score=check_score)
         except ReplayMismatch as err:
             raise ReplayMismatch(f"hand {number}: {err}") from err
-    return state
+        history.append(state)
+    return history
 
 
 class Budget:

@@ -269,7 +269,7 @@ def penalty_parts(st: SymState, mv: SymMove):
     return has_card, z3.Or(w != f, others)
 
 
-# ---- fresh symbolic states and the conservation invariant -----------------------------------
+# ---- fresh symbolic states and the structural invariant --------------------------------------
 def fresh_state(n: int, prefix: str = "") -> SymState:
     def pile(name: str) -> Pile:
         return Pile(z3.Array(prefix + name, z3.IntSort(), z3.IntSort()), z3.Int(prefix + name + "_len"))
@@ -281,39 +281,6 @@ def fresh_state(n: int, prefix: str = "") -> SymState:
 
 def fresh_move(shape: Shape, n: int, prefix: str = "") -> SymMove:
     return SymMove(shape, z3.Int(prefix + "caller"), tuple(z3.Bool(f"{prefix}tied{s}") for s in range(n)))
-
-
-def conserved(st: SymState, deck_size: int) -> z3.BoolRef:
-    """Every card ``0 .. K-1`` lies in exactly one slot of one pile, and every slot holds a card.
-
-    Stated with an inverse map (zone and position of each card), which is linear in ``K``.
-    """
-    zones, k = st.zones(), deck_size
-    zone_of = z3.Array("zone_of", z3.IntSort(), z3.IntSort())
-    pos_of = z3.Array("pos_of", z3.IntSort(), z3.IntSort())
-    out = [z3.Sum([z.length for z in zones]) == k]
-    for zi, z in enumerate(zones):
-        out += [z.length >= 0, z.length <= k]
-        for i in range(k):
-            c = z.arr[i]
-            out.append(z3.Implies(i < z.length, z3.And(c >= 0, c < k, zone_of[c] == zi, pos_of[c] == i)))
-    return z3.And(*out)
-
-
-def violated(st: SymState, deck_size: int, card: z3.ArithRef) -> z3.BoolRef:
-    """Conservation fails: a length is out of range, a slot holds no card, or ``card`` is not
-    exactly once on the table."""
-    zones, k = st.zones(), deck_size
-    bad = [z3.Sum([z.length for z in zones]) != k]
-    count = []
-    for z in zones:
-        bad += [z.length < 0, z.length > k]
-        for i in range(k):
-            c = z.arr[i]
-            bad.append(z3.And(i < z.length, z3.Or(c < 0, c >= k)))
-            count.append(z3.If(z3.And(i < z.length, c == card), 1, 0))
-    bad.append(z3.And(card >= 0, card < k, z3.Sum(count) != 1))
-    return z3.Or(*bad)
 
 
 def structural(st: SymState) -> z3.BoolRef:

@@ -5,7 +5,9 @@ from collections import Counter
 import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test,
+)
 
 from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.errors import IllegalMoveError
@@ -120,17 +122,18 @@ class SnapGames(RuleBasedStateMachine):
             assert self.state.holds(self.state.turn)  # the player to flip (or who flipped) holds cards
 
 
-RULES = pytest.mark.rules("SNAP-DECK-1", "SNAP-DEAL-2", "SNAP-TURN-2", "SNAP-CALL-2", "SNAP-CALL-3", "SNAP-TIE-1",
-                         "SNAP-TIE-2", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-3", "SNAP-OUT-1", "SNAP-END-1",
-                         "SNAP-END-2", "SNAP-END-3")
+MACHINE_RULES = ("SNAP-DECK-1", "SNAP-DEAL-2", "SNAP-TURN-2", "SNAP-CALL-2", "SNAP-CALL-3", "SNAP-TIE-1",
+                 "SNAP-TIE-2", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-3", "SNAP-OUT-1", "SNAP-END-1",
+                 "SNAP-END-2", "SNAP-END-3")
 
 
-@RULES
-class TestSnapGames(SnapGames.TestCase):
-    settings = settings(max_examples=40, stateful_step_count=120, deadline=None)
+@pytest.mark.rules(*MACHINE_RULES)
+def test_snap_games():
+    run_state_machine_as_test(SnapGames, settings=settings(max_examples=40, stateful_step_count=120, deadline=None))
 
 
-@RULES
 @pytest.mark.slow
-class TestSnapGamesThorough(SnapGames.TestCase):
-    settings = settings(stateful_step_count=600, deadline=None)  # max_examples from the profile
+@pytest.mark.rules(*MACHINE_RULES)
+def test_snap_games_thorough():
+    """Longer runs; ``max_examples`` comes from the Hypothesis profile (``ci``, ``thorough``)."""
+    run_state_machine_as_test(SnapGames, settings=settings(stateful_step_count=600, deadline=None))

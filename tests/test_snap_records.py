@@ -72,7 +72,8 @@ def test_first_illegal_move_is_reported():
 
     assert corrupted(record, bad_tie).rule_id == "SNAP-CALL-3"
     assert corrupted(record, lambda r: r["moves"].append({"move": "no-call"})).rule_id == "SNAP-END-1"
-    assert corrupted(record, lambda r: r["moves"].insert(2, {"move": "call", "caller": 7, "kind": "snap"})).rule_id == "SNAP-CALL-2"
+    out_caller = {"move": "call", "caller": 7, "kind": "snap"}  # no seat 7 at a 3-player table
+    assert corrupted(record, lambda r: r["moves"].insert(2, out_caller)).rule_id == "SNAP-CALL-2"
 
     def bad_deal(r):
         r.pop("seed")

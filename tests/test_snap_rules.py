@@ -72,6 +72,11 @@ def test_snap_deal_1():
     expect_dealer = Seat(rng.below(4))
     assert sample_deal(config, SplitMix64(7)) == Deal(expect_dealer, rng.shuffled(FULL_DECK))
     raises("SNAP-DEAL-1", new_game(config), Deal(Seat(4), FULL_DECK))
+    tiny = SnapConfig(players=2, deck=cards_of("2c 2d 3c"))
+    deals = legal_moves(new_game(tiny))  # chance moves are listed only for tiny decks
+    assert len(deals) == len(set(deals)) == 2 * 6 and {d.dealer for d in deals} == {S0, S1}
+    with pytest.raises(ValueError, match="sample_deal"):
+        legal_moves(new_game(config))
 
 
 @pytest.mark.rules("SNAP-DEAL-2")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardcanon.model.snap import Phase, apply, new_game
-from cardcanon.model.snap_termination import find_cycle, histogram, measure, quantile, wilson
+from cardcanon.model.snap_termination import find_cycle, histogram, measure, merge, quantile, wilson
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "snap_termination.json"
 
@@ -68,6 +68,19 @@ def test_find_cycle():
     assert find_cycle(players=2, policy="owner-first", seeds=range(10)) is None
     with pytest.raises(ValueError, match="random"):
         find_cycle(policy="ties:0.1", seeds=range(1))
+
+
+def test_merge_orders_cells_and_refuses_overlaps():
+    def run(*cells):
+        return {"deals_per_cell": 5, "cells": [{"players": p, "policy": q} for p, q in cells]}
+
+    merged = merge([run((6, "ties:0.1"), (2, "owner-first")), run((2, "flipper-first"))])
+    assert [(c["players"], c["policy"]) for c in merged["cells"]] == [
+        (2, "flipper-first"), (2, "owner-first"), (6, "ties:0.1")]
+    with pytest.raises(ValueError, match="overlap"):
+        merge([run((2, "owner-first")), run((2, "owner-first"))])
+    with pytest.raises(ValueError, match="deals"):
+        merge([run(), {"deals_per_cell": 6, "cells": []}])
 
 
 @pytest.mark.skipif(not RESULTS.exists(), reason="results/snap_termination.json not generated")

@@ -155,7 +155,7 @@ def test_without_tests_folder_says_so(tmp_path):
     report = collect(root=make_tree(tmp_path, tests=False), rulebooks=RULEBOOKS)
     assert report.missing == ("tests",)
     assert all(rule.tests == () for rule in report.rules)
-    assert "note: no tests/ folder under" in render(report)
+    assert "note: no tests/ folder found next to the package" in render(report)
     assert "installed package" in render(report)
 
 

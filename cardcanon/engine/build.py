@@ -22,7 +22,7 @@ from pathlib import Path
 from cardcanon.model.errors import CardcanonError
 
 SOURCE = Path(__file__).with_name("kernel.c")
-CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
+CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")
 
 
 class EngineUnavailable(CardcanonError):

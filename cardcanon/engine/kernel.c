@@ -48,6 +48,10 @@ typedef struct {
     int turn, over;
 } SnapState;
 
+static const u8 RANK[52] = { /* card index -> rank (index mod 13) */
+    0,1,2,3,4,5,6,7,8,9,10,11,12, 0,1,2,3,4,5,6,7,8,9,10,11,12,
+    0,1,2,3,4,5,6,7,8,9,10,11,12, 0,1,2,3,4,5,6,7,8,9,10,11,12};
+
 typedef struct { uint16_t flipper, event, who, kind; } SnapMove; /* who: caller, or tie mask */
 
 static inline int holds(const SnapState *s, int i) { return s->dn[i] || s->un[i]; }
@@ -67,7 +71,7 @@ static void next_flip(const SnapCfg *cfg, SnapState *s, int after, int winner) {
     for (int i = 0; i < n; i++) holders += holds(s, i);
     if (holders <= 1) { s->over = 1; return; }
     if (winner >= 0 && cfg->next_winner) { s->turn = winner; return; }
-    for (int k = 1; k <= n; k++) { int j = (after + k) % n; if (holds(s, j)) { s->turn = j; return; } }
+    for (int k = 1, j = after; k <= n; k++) { if (++j == n) j = 0; if (holds(s, j)) { s->turn = j; return; } }
 }
 
 static void snap_deal(const SnapCfg *cfg, SnapState *s, int dealer, const u8 *order) {
@@ -97,12 +101,12 @@ static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) 
     if (!s->dn[f]) turn_over(s, f);                 /* SNAP-FLIP-3 */
     u8 card = down_pop_top(s, f);
     s->uc[f][s->un[f]++] = card;                    /* SNAP-FLIP-1 */
-    int rank = card % 13, matched[12], nm = 0;
-    for (int k = 1; k < n; k++) {                   /* SNAP-MATCH-1/2, clockwise from the flipper */
-        int j = (f + k) % n;
-        if (s->un[j] && s->uc[j][s->un[j] - 1] % 13 == rank) matched[nm++] = j;
+    int rank = RANK[card], matched[12], nm = 0;
+    for (int k = 1, j = f; k < n; k++) {            /* SNAP-MATCH-1/2, clockwise from the flipper */
+        if (++j == n) j = 0;
+        if (s->un[j] && RANK[s->uc[j][s->un[j] - 1]] == rank) matched[nm++] = j;
     }
-    int pot_match = s->pn && s->pc[s->pn - 1] % 13 == rank;
+    int pot_match = s->pn && RANK[s->pc[s->pn - 1]] == rank;
     int correct[3] = {0, 0, 0};
     if (cfg->index_card) correct[K_HAND] = nm || pot_match;
     else { correct[K_SNAP] = nm > 0; correct[K_POT] = pot_match; }
@@ -114,7 +118,7 @@ static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) 
         int wrong[2], nw = 0;
         if (cfg->index_card) { if (!correct[K_HAND]) wrong[nw++] = K_HAND; }
         else { if (!correct[K_SNAP]) wrong[nw++] = K_SNAP; if (!correct[K_POT]) wrong[nw++] = K_POT; }
-        if (nw && (cfg->rate_always || sm_next(rng) < cfg->rate_threshold)) {
+        if (nw && (sm_next(rng) < cfg->rate_threshold || cfg->rate_always)) {
             int callers[12], nc = 0;
             for (int i = 0; i < n; i++) if (holds(s, i)) callers[nc++] = i;
             caller = callers[sm_below(rng, (u64)nc)];
@@ -125,7 +129,7 @@ static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) 
         event = EV_CALL;
         if (cfg->policy == POL_OWNER && kind != K_POT && nm) caller = matched[0];
         else if (cfg->policy == POL_TIES && !cfg->index_card &&
-                 (cfg->rate_always || sm_next(rng) < cfg->rate_threshold)) {
+                 (sm_next(rng) < cfg->rate_threshold || cfg->rate_always)) {
             u8 pool[12]; int nc = 0;
             for (int i = 0; i < n; i++) if (holds(s, i)) pool[nc++] = (u8)i;
             int size = 2 + (int)sm_below(rng, (u64)(nc - 1));
@@ -229,6 +233,15 @@ int snap_play(const SnapCfg *cfg, u64 seed, int dealer, const u8 *order, i64 cap
     if (x.over) snap_outcome(cfg, &x, out);
     else if (out[0] != ST_ENDLESS) out[0] = ST_CAPPED;
     return 0;
+}
+
+/* The deal of `seed` (sample_deal): writes the order, returns the dealer. */
+int snap_sample_deal(const SnapCfg *cfg, u64 seed, u8 *order) {
+    u64 rng = seed;
+    int dealer = (int)sm_below(&rng, (u64)cfg->players);
+    memcpy(order, cfg->deck, cfg->ncards);
+    sm_shuffle(&rng, order, cfg->ncards);
+    return dealer;
 }
 
 /* Many seeded deals: seeds seed0 .. seed0 + count - 1; out holds 8 numbers per deal. */

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from cardcanon.engine.build import EngineUnavailable, load
+from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import (
     Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, Termination, Tie,
@@ -126,20 +127,22 @@ def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-
 
 def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
           max_flips: int = SAFETY_CAP) -> tuple[SnapRun, tuple[Move, ...]]:
-    """The run and every move of it (the deal, each flip and its call event), as the model's moves."""
-    lib = load()
+    """The run and all its moves as the model's moves: the deal, then each flip and its call
+    event, up to the end, the repeated position (endless) or the cap."""
     policy = _policy(policy)
+    try:
+        lib = load()
+    except EngineUnavailable:
+        result = play_game(config, seed, policy, max_flips=max_flips)
+        return _from_reference(result, seed, result.moves[0].dealer), result.moves
     cfg = _cfg(config, policy)
     run = decide(config, seed, policy, max_flips)
+    order = (ctypes.c_uint8 * 52)()
+    dealer = lib.snap_sample_deal(ctypes.byref(cfg), ctypes.c_uint64(seed % _TWO64), order)
     buffer = (_Move * max(run.flips, 1))()
     out = _I64_8()
     lib.snap_play(ctypes.byref(cfg), ctypes.c_uint64(seed % _TWO64), 0, None, ctypes.c_int64(max_flips), out, buffer)
-    deal_rng_dealer = Seat(int(out[6]))
-    from cardcanon.model.shuffle import SplitMix64
-    from cardcanon.model.snap import sample_deal
-    deal = sample_deal(config, SplitMix64(seed))
-    assert deal.dealer == deal_rng_dealer
-    result: list[Move] = [deal]
+    result: list[Move] = [Deal(Seat(dealer), tuple(Card.from_index(order[i]) for i in range(len(config.deck))))]
     for m in buffer[:run.flips]:
         result.append(Flip(Seat(m.flipper)))
         if m.event == 0:
@@ -148,8 +151,6 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
             result.append(Call(Seat(m.who), _KINDS[m.kind]))
         else:
             result.append(Tie(frozenset(Seat(i) for i in range(config.players) if m.who >> i & 1), _KINDS[m.kind]))
-    if run.status == "capped" or run.status == "endless":
-        pass  # the model's move list ends at the FLIP position of the cap or of the repeat
     return run, tuple(result)
 
 
@@ -204,6 +205,7 @@ def _setup() -> None:
     lib.snap_play.restype = ctypes.c_int
     lib.snap_batch.restype = ctypes.c_int
     lib.snap_enumerate.restype = ctypes.c_int64
+    lib.snap_sample_deal.restype = ctypes.c_int
 
 
 _setup()

@@ -1,0 +1,340 @@
+"""``cardcanon analyze snap|hearts``: termination and score statistics at scale.
+
+Games are played by the fast engine (:mod:`cardcanon.engine`), which plays exactly the
+reference models' games (``tests/test_engine_equivalence.py``). Work is split into chunks of
+consecutive seeds; each finished chunk is appended to a ``.jsonl`` file under
+``OUT/chunks/``, and a rerun skips the chunks already there, so an interrupted run resumes.
+The summaries ``OUT/snap.json`` and ``OUT/hearts.json`` are rebuilt from all chunks at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+from cardcanon.engine import build
+from cardcanon.engine import hearts as engine_hearts
+from cardcanon.engine import snap as engine_snap
+from cardcanon.engine.stats import ChunkFile, Progress, counter_json, distribution, wilson_json
+from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.hearts import HeartsConfig
+from cardcanon.model.snap import SnapConfig
+from cardcanon.model.snap_policies import parse_policy
+
+DEFAULT_OUT = Path("results/analysis")
+SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
+RANDOM_POLICY_CAP = 20_000  # flips; a random policy's game still going then is "not ended", never "endless"
+MAIN_CELL = (2, "flipper-first")
+HAND_EDGES = (0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 25, 30)
+HEARTS_PAIRINGS = ("random-random", "greedy-greedy", "greedy-random")
+# Small decks enumerated completely: (players, ranks, suits).
+ENUMERATED = ((2, 2, 2), (2, 2, 3), (2, 3, 2), (2, 2, 4), (2, 4, 2), (2, 3, 3), (2, 5, 2), (3, 2, 3), (3, 3, 2),
+              (3, 3, 3), (4, 2, 4))
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("analyze", help="termination and score statistics from many seeded games")
+    games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=type(parser))
+    games.required = True
+
+    snap = games.add_parser("snap", help="how often Snap never ends, game lengths, cycles")
+    snap.add_argument("--players", type=int, nargs="+", default=list(range(2, 13)), help="default 2..12")
+    snap.add_argument("--policies", nargs="+", default=list(SNAP_POLICIES), help=f"default {' '.join(SNAP_POLICIES)}")
+    snap.add_argument("--deals", type=int, default=20_000, help="deals per cell (default 20000)")
+    snap.add_argument("--main-deals", type=int, default=1_000_000,
+                      help="deals for 2 players, flipper-first (default 1000000)")
+    snap.add_argument("--seconds-per-cell", type=float, default=60.0,
+                      help="stop starting new chunks of a cell after this long (default 60; the main cell is exempt)")
+    snap.add_argument("--random-cap", type=int, default=RANDOM_POLICY_CAP,
+                      help=f"flip cap for random policies (default {RANDOM_POLICY_CAP})")
+    snap.add_argument("--no-enumerate", action="store_true", help="skip the complete enumeration of small decks")
+    snap.add_argument("--no-records", action="store_true", help="do not write the extreme games as records")
+    _common(snap)
+    snap.set_defaults(handler=run_snap)
+
+    hearts = games.add_parser("hearts", help="match lengths, tie-breaks, moons and hand-score pairs")
+    hearts.add_argument("--matches", type=int, default=200_000, help="matches per pairing (default 200000)")
+    hearts.add_argument("--pairings", nargs="+", default=list(HEARTS_PAIRINGS),
+                        help=f"player kinds P0-P1 (default {' '.join(HEARTS_PAIRINGS)})")
+    _common(hearts)
+    hearts.set_defaults(handler=run_hearts)
+
+
+def _common(parser) -> None:
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default 50000 Snap 2 players, "
+                                                                "else 5000; Hearts 50000)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first seed (default 0)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+
+
+def _positive(value: int, name: str) -> None:
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+
+
+def _engine_name() -> str:
+    return "compiled kernel" if build.available() else "reference models (no compiled kernel)"
+
+
+# ---- Snap ----------------------------------------------------------------------------------
+def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: int) -> dict:
+    rows = engine_snap.batch(config, policy, first, count, cap).raw[:]
+    status, terms, lengths, cycles, starts = Counter(), Counter(), Counter(), Counter(), Counter()
+    extremes: dict = {}
+
+    def better(key, value, seed, larger=True):
+        old = extremes.get(key)
+        if old is None or (value > old[0] if larger else value < old[0]):
+            extremes[key] = [value, seed]
+
+    for k in range(count):
+        st, term, _, flips, start, length = rows[8 * k: 8 * k + 6]
+        status[("ended", "endless", "capped")[st]] += 1
+        if st == 0:
+            terms[("all-cards", "stuck-pot", "no-cards")[term]] += 1
+            lengths[flips] += 1
+            better("longest_ended", flips, first + k)
+        elif st == 1:
+            cycles[length] += 1
+            starts[start] += 1
+            better("shortest_cycle", length, first + k, larger=False)
+            better("longest_cycle", length, first + k)
+    return {"status": dict(status), "terminations": dict(terms), "lengths": counter_json(lengths),
+            "cycle_lengths": counter_json(cycles), "cycle_starts": counter_json(starts), "extremes": extremes}
+
+
+def _merge_snap(chunks: list[dict]) -> dict:
+    status, terms, lengths, cycles, starts, extremes = Counter(), Counter(), Counter(), Counter(), Counter(), {}
+    for c in chunks:
+        status.update(c["status"])
+        terms.update(c["terminations"])
+        for total, part in ((lengths, "lengths"), (cycles, "cycle_lengths"), (starts, "cycle_starts")):
+            total.update({int(k): v for k, v in c[part].items()})
+        for key, (value, seed) in c["extremes"].items():
+            old = extremes.get(key)
+            shorter = key.startswith("shortest")
+            if old is None or (value < old[0] if shorter else value > old[0]) or (value == old[0] and seed < old[1]):
+                extremes[key] = [value, seed]
+    return {"status": status, "terminations": terms, "lengths": lengths, "cycles": cycles, "starts": starts,
+            "extremes": extremes}
+
+
+def _snap_cell(args, players: int, policy_text: str, progress: Progress) -> dict:
+    policy = parse_policy(policy_text)
+    config = SnapConfig(players=players)
+    main = (players, policy.name) == MAIN_CELL
+    deals = max(args.deals, args.main_deals) if main else args.deals
+    cap = engine_snap.SAFETY_CAP if policy.deterministic else args.random_cap
+    chunk = args.chunk or (50_000 if players == 2 else 5_000)
+    name = f"snap-{players}p-{policy.name.replace(':', '-')}"
+    store = ChunkFile(args.out / "chunks" / f"{name}.jsonl",
+                      {"game": "snap", "players": players, "policy": policy.name, "chunk": chunk,
+                       "first_seed": args.first_seed, "max_flips": cap})
+    started = time.perf_counter()
+    for index in range(-(-deals // chunk)):
+        if store.has(index):
+            continue
+        if not main and time.perf_counter() - started > args.seconds_per_cell:
+            progress.note(f"{name}: time budget spent; {len(store.chunks)} chunks so far (rerun to continue)")
+            break
+        first = args.first_seed + index * chunk
+        count = min(chunk, deals - index * chunk)
+        store.append(index, {"first_seed": first, "count": count, **_snap_chunk(config, policy.name, first, count, cap)})
+        progress.advance(f"{name} chunk {index + 1}/{-(-deals // chunk)}")
+    chunks = [store.chunks[i] for i in sorted(store.chunks)]
+    total = sum(c["count"] for c in chunks)
+    merged = _merge_snap(chunks)
+    status = merged["status"]
+    cell = {"players": players, "policy": policy.name, "deterministic": policy.deterministic, "deals": total,
+            "seeds": [args.first_seed, args.first_seed + total - 1] if sorted(store.chunks) == list(range(len(chunks)))
+            else sorted(c["first_seed"] for c in chunks),
+            "flip_cap": cap, "ended": status["ended"], "terminations": dict(merged["terminations"]),
+            "game_lengths": distribution(merged["lengths"]), "extremes": merged["extremes"]}
+    if policy.deterministic:
+        cell.update(endless=status["endless"], never_ends=wilson_json(status["endless"], total),
+                    cycle_lengths=distribution(merged["cycles"]), cycle_starts=distribution(merged["starts"]))
+        cell["capped"] = status["capped"]  # only if a game outlasts the safety cap: reported, never hidden
+    else:
+        cell.update(endless=None, not_ended_within_cap=status["capped"],
+                    not_ended_fraction=wilson_json(status["capped"], total))
+    if not args.no_records:
+        cell["records"] = _snap_records(args.out / "records", name, config, policy, cap, merged["extremes"])
+    return cell
+
+
+def _snap_records(folder: Path, name: str, config: SnapConfig, policy, cap: int, extremes: dict) -> dict:
+    """The extreme games as replayable records, played again by the reference model (which must
+    agree with the engine) and written in the format of ``cardcanon play snap --record``."""
+    from cardcanon.model.snap_policies import play_game
+    from cardcanon.model.snap_records import game_record
+
+    written = {}
+    for key, (value, seed) in sorted(extremes.items()):
+        path = folder / f"{name}-{key.replace('_', '-')}.json"
+        if path.exists():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("seed") == seed:
+                written[key] = {"seed": seed, "file": str(path)}
+                continue
+        result = play_game(config, seed, policy, max_flips=cap)
+        run = engine_snap.decide(config, seed, policy, cap)
+        found = result.flips if key == "longest_ended" else result.endless.length if result.endless else None
+        if found != value or run.flips != result.flips:
+            raise RuntimeError(f"{name}: seed {seed}: the engine found {key} = {value}, the model {found}")
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(game_record(result), separators=(",", ":")) + "\n", encoding="utf-8")
+        written[key] = {"seed": seed, "file": str(path)}
+    return written
+
+
+def _deck(ranks: int, suits: int) -> tuple[Card, ...]:
+    return tuple(Card(Rank(r), s) for s in tuple(Suit)[:suits] for r in range(2, 2 + ranks))
+
+
+def _enumeration(args, progress: Progress) -> list[dict]:
+    store = ChunkFile(args.out / "chunks" / "snap-enumeration.jsonl", {"game": "snap", "enumeration": 1})
+    cells = []
+    for index, (players, ranks, suits) in enumerate(ENUMERATED):
+        for p, policy in enumerate(("flipper-first", "owner-first")):
+            key = index * 2 + p
+            config = SnapConfig(players=players, deck=_deck(ranks, suits))
+            if not store.has(key):
+                got = engine_snap.enumerate_deals(config, policy)
+                store.append(key, {"players": players, "ranks": ranks, "suits": suits, "policy": policy,
+                                   "deals": got["deals"], "endless": got["endless"], "capped": got["capped"],
+                                   "ended": got["ended"], "lengths": counter_json(got["lengths"])})
+                progress.advance(f"enumeration {players}p {ranks}x{suits} {policy}")
+            c = store.chunks[key]
+            exact = Fraction(c["endless"], c["deals"])
+            cells.append({"players": players, "deck": f"{ranks} ranks x {suits} suits", "cards": ranks * suits,
+                          "policy": policy, "deals": c["deals"], "endless": c["endless"], "capped": c["capped"],
+                          "never_ends_exact": f"{exact.numerator}/{exact.denominator}",
+                          "never_ends": float(exact), "terminations": c["ended"],
+                          "game_lengths": distribution(Counter({int(k): v for k, v in c["lengths"].items()}))})
+    return cells
+
+
+def run_snap(args: argparse.Namespace) -> int:
+    for value, name in ((args.deals, "--deals"), (args.main_deals, "--main-deals"), (args.random_cap, "--random-cap")):
+        _positive(value, name)
+    if args.chunk is not None:
+        _positive(args.chunk, "--chunk")
+    for p in args.players:
+        SnapConfig(players=p)  # SNAP-PLAYERS-1: a clear error for 1 or 13
+    policies = [parse_policy(p).name for p in args.policies]
+    progress = Progress(quiet=args.quiet)
+    started = time.perf_counter()
+    cells = [_snap_cell(args, p, pol, progress) for p in args.players for pol in policies]
+    enumeration = [] if args.no_enumerate else _enumeration(args, progress)
+    data = {
+        "description": "Snap under the named calling policies, default rules, 52 cards; seed k deals "
+                       "sample_deal(config, SplitMix64(k)). Deterministic policies: a repeated position proves "
+                       "the deal never ends (SNAP-END-4), found by Brent's cycle detection; random policies are "
+                       "played to a flip cap and unfinished games are 'not ended', never 'endless'.",
+        "engine": _engine_name(), "confidence": "95% Wilson score interval",
+        "quantile_method": "linear interpolation (type 7)", "cells": cells,
+        "enumeration": {"description": "every dealer and every order of a small deck (each deal equally likely), "
+                                       "so the fractions are exact", "cells": enumeration},
+        "seconds_this_run": round(time.perf_counter() - started, 1),
+    }
+    _write(args.out / "snap.json", data)
+    progress.done(f"wrote {args.out / 'snap.json'}")
+    return 0
+
+
+# ---- Hearts --------------------------------------------------------------------------------
+def _possible_pairs(config: HeartsConfig) -> tuple[set, str]:
+    """The hand-score pairs the proofs predict: every split of the live point cards for every
+    pair of dead cards, scored by the model (``cardcanon.proofs.hearts_scores.predicted_pairs``)."""
+    try:
+        from cardcanon.proofs.hearts_scores import predicted_pairs
+    except ImportError:
+        return set(), "unavailable (cardcanon.proofs.hearts_scores not importable)"
+    return set(predicted_pairs(config)), "cardcanon.proofs.hearts_scores.predicted_pairs (HEARTS-P5)"
+
+
+def _hearts_cell(args, pairing: str, progress: Progress, possible: set) -> dict:
+    kinds = tuple(pairing.split("-"))
+    if len(kinds) != 2:
+        raise ValueError(f"pairing {pairing!r}: expected KIND-KIND, e.g. random-greedy")
+    engine_hearts._kinds(kinds)
+    chunk = args.chunk or 50_000
+    store = ChunkFile(args.out / "chunks" / f"hearts-{pairing}.jsonl",
+                      {"game": "hearts", "pairing": pairing, "chunk": chunk, "first_seed": args.first_seed})
+    n_chunks = -(-args.matches // chunk)
+    for index in range(n_chunks):
+        if store.has(index):
+            continue
+        first = args.first_seed + index * chunk
+        count = min(chunk, args.matches - index * chunk)
+        s = engine_hearts.batch(first, count, kinds)
+        store.append(index, {"first_seed": first, "count": count, "hands": counter_json(s.hands),
+                             "terminations": dict(s.terminations), "winners": counter_json(s.winners),
+                             "moons": s.moons, "total_hands": s.total_hands,
+                             "pairs": {f"{a}-{b}": v for (a, b), v in sorted(s.pairs.items())}})
+        progress.advance(f"hearts {pairing} chunk {index + 1}/{n_chunks}")
+    chunks = list(store.chunks.values())
+    matches = sum(c["count"] for c in chunks)
+    hands, terms, winners, pairs = Counter(), Counter(), Counter(), Counter()
+    for c in chunks:
+        hands.update({int(k): v for k, v in c["hands"].items()})
+        terms.update(c["terminations"])
+        winners.update(c["winners"])
+        pairs.update({tuple(int(x) for x in k.split("-")): v for k, v in c["pairs"].items()})
+    total_hands = sum(c["total_hands"] for c in chunks)
+    moons = sum(c["moons"] for c in chunks)
+    seen = set(pairs)
+    return {
+        "pairing": pairing, "players": list(kinds), "matches": matches, "hands": total_hands,
+        "match_length_hands": {**distribution(hands, HAND_EDGES), "counts": counter_json(hands)},
+        "terminations": dict(terms), "winners": {f"P{k}": v for k, v in sorted(winners.items())},
+        "tie_break": {"matches": terms.get("tie-broken", 0), **wilson_json(terms.get("tie-broken", 0), matches)},
+        "both_reached_target": terms.get("tie-broken", 0) + terms.get("both-reached-lower-wins", 0),
+        "moon_per_hand": {"hands": moons, **wilson_json(moons, total_hands)},
+        "hand_score_pairs": [{"scores": list(p), "hands": pairs[p], "fraction": pairs[p] / total_hands}
+                             for p in sorted(pairs)],
+        "pairs_seen": len(seen), "pairs_possible": len(possible),
+        "pairs_seen_not_possible": [list(p) for p in sorted(seen - possible)] if possible else None,
+        "pairs_possible_not_seen": [list(p) for p in sorted(possible - seen)],
+    }
+
+
+def run_hearts(args: argparse.Namespace) -> int:
+    _positive(args.matches, "--matches")
+    if args.chunk is not None:
+        _positive(args.chunk, "--chunk")
+    progress = Progress(quiet=args.quiet)
+    started = time.perf_counter()
+    config = HeartsConfig()
+    possible, source = _possible_pairs(config)
+    cells = [_hearts_cell(args, pairing, progress, possible) for pairing in args.pairings]
+    data = {
+        "description": "Two-player Hearts, default rules, whole matches to 100. Match k: chance from "
+                       "SplitMix64(k); players make_player(kind, 2k + 1) and make_player(kind, 2k + 2) "
+                       "(as `cardcanon play hearts --seed k`). 'random' plays uniformly among the legal "
+                       "cards; 'greedy' avoids points trick by trick (cardcanon.model.hearts_players).",
+        "engine": _engine_name(), "confidence": "95% Wilson score interval",
+        "possible_pairs_source": source, "possible_pairs": [list(p) for p in sorted(possible)],
+        "cells": cells, "seconds_this_run": round(time.perf_counter() - started, 1),
+    }
+    unexplained = [c["pairing"] for c in cells if c["pairs_seen_not_possible"]]
+    _write(args.out / "hearts.json", data)
+    progress.done(f"wrote {args.out / 'hearts.json'}")
+    if unexplained:
+        print(f"cardcanon: warning: hand-score pairs outside the predicted set in {', '.join(unexplained)}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _write(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)

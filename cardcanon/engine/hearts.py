@@ -1,0 +1,197 @@
+"""Fast two-player Hearts: whole matches by the compiled kernel, the same as the reference model.
+
+A match of seed ``s`` is :func:`cardcanon.model.hearts.play_match` with the players
+``make_player(kind, 2 * s + 1)`` and ``make_player(kind, 2 * s + 2)`` (the convention of
+``cardcanon play hearts``): the same dealer draw, the same shuffles, the same plays. Player kinds
+are those of :mod:`cardcanon.model.hearts_players`: ``random`` and ``greedy``.
+
+Without the compiled kernel every function falls back to the reference model (same answers,
+slower).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections import Counter
+from dataclasses import dataclass
+
+from cardcanon.engine.build import EngineUnavailable, load
+from cardcanon.model.hearts import (
+    DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, Move, Play,
+    Termination, play_match,
+)
+from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
+from cardcanon.model.seats import Seat
+
+_TWO64 = 1 << 64
+_TERMINATIONS = (Termination.ONE_REACHED_TARGET, Termination.BOTH_REACHED_LOWER_WINS, Termination.TIE_BROKEN)
+MAX_HANDS = 4096  # buffer size; a match gains at least one point a hand, so it is far shorter
+
+
+class _Cfg(ctypes.Structure):
+    _fields_ = [("lowest_club_lead", ctypes.c_int), ("break_void", ctypes.c_int), ("first_no_hearts", ctypes.c_int),
+                ("moon_in_play", ctypes.c_int), ("target", ctypes.c_int), ("kinds", ctypes.c_int * 2)]
+
+
+@dataclass(frozen=True)
+class MatchRun:
+    """How one match went."""
+
+    seed: int
+    first_dealer: Seat
+    termination: Termination
+    winner: Seat
+    scores: tuple[int, int]
+    hand_scores: tuple[tuple[int, int], ...]
+    moons: tuple[int, int]  # hands in which seat 0 / seat 1 shot the moon
+
+    @property
+    def hands(self) -> int:
+        return len(self.hand_scores)
+
+
+def _kinds(kinds: tuple[str, str]) -> tuple[int, int]:
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise ValueError(f"unknown player {kind!r} (expected one of: {', '.join(PLAYER_KINDS)})")
+    return tuple(PLAYER_KINDS.index(k) for k in kinds)
+
+
+def _cfg(config: HeartsConfig, kinds: tuple[str, str]) -> _Cfg:
+    if config.target >= 1 << 24:
+        raise ValueError(f"the engine plays to targets below {1 << 24}, not {config.target}")
+    cfg = _Cfg()
+    cfg.lowest_club_lead = int(config.first_lead is FirstLead.LOWEST_CLUB)
+    cfg.break_void = int(config.break_on is BreakOn.VOID)
+    cfg.first_no_hearts = int(config.first_trick_points is FirstTrickPoints.NO_HEARTS)
+    cfg.moon_in_play = int(config.moon_score is MoonScore.POINTS_IN_PLAY)
+    cfg.target = config.target
+    cfg.kinds[0], cfg.kinds[1] = _kinds(kinds)
+    return cfg
+
+
+def reference_match(seed: int, kinds: tuple[str, str] = ("random", "random"),
+                    config: HeartsConfig = HeartsConfig()):
+    """The reference model's match of ``seed`` (final state, moves)."""
+    players = (make_player(kinds[0], seed * 2 + 1), make_player(kinds[1], seed * 2 + 2))
+    return play_match(seed, players, config)
+
+
+def _moons(hand_scores, config: HeartsConfig) -> tuple[int, int]:
+    # a hand where one player scores 0 is a moon: otherwise both take points (the other cannot hold them all)
+    return (sum(1 for a, b in hand_scores if a == 0), sum(1 for a, b in hand_scores if b == 0))
+
+
+def _run_from_reference(seed: int, state, moves) -> MatchRun:
+    outcome = state.outcome
+    return MatchRun(seed, moves[0].dealer, outcome.termination, outcome.winner, state.scores, state.hand_scores,
+                    _moons(state.hand_scores, state.config))
+
+
+def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: HeartsConfig = HeartsConfig(),
+          with_moves: bool = False) -> MatchRun | tuple[MatchRun, list[Move]]:
+    """One match; with ``with_moves`` also its moves as the model's moves."""
+    try:
+        lib = load()
+    except EngineUnavailable:
+        state, moves = reference_match(seed, kinds, config)
+        run = _run_from_reference(seed, state, moves)
+        return (run, moves) if with_moves else run
+    cfg = _cfg(config, kinds)
+    out = (ctypes.c_int64 * 8)()
+    scores = (ctypes.c_int32 * (2 * MAX_HANDS))()
+    buffer = (ctypes.c_uint8 * (1 + 80 * MAX_HANDS))() if with_moves else None
+    s = seed % _TWO64
+    rc = lib.hearts_match(ctypes.byref(cfg), ctypes.c_uint64(s), ctypes.c_uint64((seed * 2 + 1) % _TWO64),
+                          ctypes.c_uint64((seed * 2 + 2) % _TWO64), ctypes.c_int64(MAX_HANDS), out, scores,
+                          buffer, None)
+    if rc != 0:
+        raise RuntimeError(f"hearts kernel failed on seed {seed} (code {rc})")
+    hands = int(out[0])
+    run = MatchRun(seed, Seat(int(out[7])), _TERMINATIONS[out[1]], Seat(int(out[2])), (int(out[3]), int(out[4])),
+                   tuple((int(scores[2 * h]), int(scores[2 * h + 1])) for h in range(hands)),
+                   (int(out[5]), int(out[6])))
+    if not with_moves:
+        return run
+    moves: list[Move] = [ChooseDealer(Seat(buffer[0]))]
+    pos = 1
+    for _ in range(hands):
+        moves.append(Deal(tuple(DECK[buffer[pos + i]] for i in range(28))))
+        pos += 28
+        for _ in range(26):
+            moves.append(Play(Seat(buffer[pos]), DECK[buffer[pos + 1]]))
+            pos += 2
+    return run, moves
+
+
+@dataclass
+class BatchSummary:
+    """Matches ``first_seed .. first_seed + count - 1``."""
+
+    first_seed: int
+    count: int
+    hands: Counter  # match length in hands -> matches
+    terminations: Counter  # Termination value -> matches
+    winners: Counter  # seat index -> matches
+    moons: int  # hands won by shooting the moon
+    total_hands: int
+    pairs: Counter  # (score 0, score 1) of a hand -> hands
+
+
+def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "random"),
+          config: HeartsConfig = HeartsConfig()) -> BatchSummary:
+    """Play ``count`` matches and tally them."""
+    try:
+        lib = load()
+    except EngineUnavailable:
+        lib = None
+    summary = BatchSummary(first_seed, count, Counter(), Counter(), Counter(), 0, 0, Counter())
+    if lib is None:
+        for seed in range(first_seed, first_seed + count):
+            run = match(seed, kinds, config)
+            summary.hands[run.hands] += 1
+            summary.terminations[run.termination.value] += 1
+            summary.winners[run.winner.index] += 1
+            summary.moons += sum(run.moons)
+            summary.total_hands += run.hands
+            summary.pairs.update(run.hand_scores)
+        return summary
+    out = (ctypes.c_int64 * (8 * count))()
+    tally = (ctypes.c_int64 * (27 * 27))()
+    rc = lib.hearts_batch(ctypes.byref(_cfg(config, kinds)), ctypes.c_uint64(first_seed % _TWO64),
+                          ctypes.c_int64(count), out, tally)
+    if rc != 0:
+        raise RuntimeError(f"hearts kernel failed in seeds {first_seed}.. (code {rc})")
+    for k in range(count):
+        row = out[8 * k: 8 * k + 8]
+        summary.hands[row[0]] += 1
+        summary.terminations[_TERMINATIONS[row[1]].value] += 1
+        summary.winners[row[2]] += 1
+        summary.moons += row[5] + row[6]
+        summary.total_hands += row[0]
+    summary.pairs.update({(i // 27, i % 27): tally[i] for i in range(27 * 27) if tally[i]})
+    return summary
+
+
+def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) -> tuple[int, int]:
+    """Random play of ``matches`` matches inside the kernel: (plays made, hands played)."""
+    lib = load()
+    hands = ctypes.c_int64()
+    plays = lib.hearts_bench(ctypes.byref(_cfg(config, ("random", "random"))), ctypes.c_uint64(first_seed % _TWO64),
+                             ctypes.c_int64(matches), ctypes.byref(hands))
+    return plays, hands.value
+
+
+def _setup() -> None:
+    try:
+        lib = load()
+    except EngineUnavailable:
+        return
+    lib.hearts_match.restype = ctypes.c_int
+    lib.hearts_batch.restype = ctypes.c_int
+    lib.hearts_bench.restype = ctypes.c_int64
+
+
+_setup()
+
+__all__ = ["BatchSummary", "MatchRun", "batch", "bench", "match", "reference_match"]

@@ -1,0 +1,133 @@
+"""Helpers of ``cardcanon analyze``: resumable chunk files, progress output, summaries."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+from cardcanon.model.snap_termination import BIN_EDGES, QUANTILES, wilson
+
+class ChunkFile:
+    """A ``.jsonl`` file: a header line (the run's parameters), then one line per finished chunk.
+
+    Reopening with a different header is refused (the chunks would not fit together). A last line
+    cut short by an interruption is dropped, and that chunk is computed again.
+    """
+
+    def __init__(self, path: Path, header: dict) -> None:
+        self.path, self.header = path, {"kind": "header", **header}
+        self.chunks: dict[int, dict] = {}
+        if path.exists():
+            self._read()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._write_lines([self.header])
+
+    def _read(self) -> None:
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        good = []
+        for number, line in enumerate(lines, 1):
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError:
+                if number == len(lines):
+                    break  # an interrupted append: redo that chunk
+                raise ValueError(f"{self.path}:{number}: not valid JSON; delete the file to start this cell again") from None
+            good.append(item)
+        if not good or good[0] != self.header:
+            found = good[0] if good else None
+            raise ValueError(f"{self.path}: made with other parameters ({found}); expected {self.header}. "
+                             "Use the same options, another --out, or delete the file to start again")
+        for item in good[1:]:
+            self.chunks[item["index"]] = item
+        if len(good) != len(lines):
+            self._write_lines(good)
+
+    def _write_lines(self, items: list[dict]) -> None:
+        self.path.write_text("".join(json.dumps(i, separators=(",", ":")) + "\n" for i in items), encoding="utf-8")
+
+    def has(self, index: int) -> bool:
+        return index in self.chunks
+
+    def append(self, index: int, data: dict) -> None:
+        item = {"kind": "chunk", "index": index, **data}
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(item, separators=(",", ":")) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self.chunks[index] = item
+
+
+class Progress:
+    """A one-line progress display on a terminal; plain lines otherwise (logs, CI)."""
+
+    def __init__(self, quiet: bool = False, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.tty = self.stream.isatty()
+        self.steps = 0
+
+    def advance(self, what: str) -> None:
+        self.steps += 1
+        if self.quiet:
+            return
+        if self.tty:
+            bar = "#" * (self.steps % 30) + "-" * (30 - self.steps % 30)
+            self.stream.write(f"\r[{bar}] {self.steps} chunks: {what}\x1b[K")
+        else:
+            self.stream.write(f"done: {what}\n")
+        self.stream.flush()
+
+    def note(self, text: str) -> None:
+        if not self.quiet:
+            self.stream.write(("\n" if self.tty else "") + text + "\n")
+
+    def done(self, text: str) -> None:
+        self.note(text)
+
+
+def counter_json(counts) -> dict[str, int]:
+    return {str(k): int(v) for k, v in sorted(counts.items())}
+
+
+def _quantile(values: list[tuple[int, int]], total: int, q: float) -> float:
+    """Type-7 quantile of a multiset given as sorted (value, count) pairs."""
+    pos = q * (total - 1)
+    lo = int(pos)
+
+    def at(i: int) -> int:
+        seen = 0
+        for value, count in values:
+            seen += count
+            if i < seen:
+                return value
+        return values[-1][0]
+
+    a, b = at(lo), at(min(lo + 1, total - 1))
+    return a + (b - a) * (pos - lo)
+
+
+def distribution(counts: Counter, edges=BIN_EDGES) -> dict | None:
+    """Count, mean, min/max, quantiles and a histogram of a multiset of non-negative integers."""
+    counts = Counter({k: v for k, v in counts.items() if v})
+    total = sum(counts.values())
+    if not total:
+        return None
+    values = sorted(counts.items())
+    bins = []
+    for i, start in enumerate(edges):
+        end = edges[i + 1] if i + 1 < len(edges) else None
+        bins.append({"from": start, "to": end,
+                     "count": sum(c for v, c in values if v >= start and (end is None or v < end))})
+    return {"count": total, "mean": sum(v * c for v, c in values) / total, "min": values[0][0], "max": values[-1][0],
+            "quantiles": {f"{q:g}": _quantile(values, total, q) for q in QUANTILES}, "histogram": bins}
+
+
+def wilson_json(successes: int, trials: int) -> dict:
+    if trials == 0:
+        return {"estimate": None, "wilson95": None}
+    lo, hi = wilson(successes, trials)
+    return {"estimate": successes / trials, "wilson95": [lo, hi]}

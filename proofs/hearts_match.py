@@ -1,0 +1,273 @@
+"""HEARTS-P6 (the match bound), P7 (the 100-point decision) and P8 (the endless tie-break)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import z3
+
+from cardcanon.model import hearts as model
+from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.proofs.hearts_encoding import HEARTS, N_CARDS, QUEEN_OF_SPADES, CARDS, Rules, compile_term
+from cardcanon.proofs.hearts_play import rules_for
+from cardcanon.proofs.hearts_replay import Budget, hand_encoding, replay_match, sat, undecided
+from cardcanon.proofs.hearts_scores import possible_scores
+
+
+def match_terms(q0, q1, target: int, mutations: tuple[str, ...] = ()):
+    """HEARTS-MATCH-1/2 as written, on the scores after a hand: (match ends, seat 0 wins,
+    seat 1 wins). Mutations: ``tie-ends-match`` (equal scores past the target end the match),
+    ``higher-wins`` (when both pass the target the higher score wins)."""
+    only0, only1 = z3.And(q0 >= target, q1 < target), z3.And(q1 >= target, q0 < target)
+    both = z3.And(q0 >= target, q1 >= target)
+    ends = z3.Or(only0, only1, z3.And(both, q0 != q1))
+    if "tie-ends-match" in mutations:
+        ends = z3.Or(only0, only1, both)
+    lower0, lower1 = (q0 > q1, q1 > q0) if "higher-wins" in mutations else (q0 < q1, q1 < q0)
+    win0 = z3.Or(only1, z3.And(both, lower0))
+    win1 = z3.Or(only0, z3.And(both, lower1))
+    return ends, win0, win1
+
+
+def _tie_hands(rules: Rules, budget: Budget, need: int = 1):
+    """Hands with equal scores, one per pair of dead cards that allows one (blocking loop)."""
+    enc = hand_encoding(rules)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    s.add(enc.score[0] == enc.score[1])
+    found = {}
+    while True:
+        answer = budget.check(s)
+        if answer == z3.unsat:
+            return found, None
+        if answer != z3.sat:
+            return found, s
+        w = enc.decode(s.model())
+        found[w.dead] = w
+        s.add(z3.Not(z3.And([enc.dead[c] for c in w.dead])))
+
+
+def _hand(rules: Rules, budget: Budget, a: int, b: int):
+    enc = hand_encoding(rules)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    return enc.decode(s.model()) if sat(budget.check(s, enc.score_is(0, a), enc.score_is(1, b))) else None
+
+
+# ---- HEARTS-P6 ---------------------------------------------------------------------------
+
+P6_MUTANTS = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
+
+
+def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
+    """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
+    ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it). The
+    hand scores range over P5's exact set of possible pairs; only the totals matter, so Z3
+    counts how often each pair occurs."""
+    bounds = bounds or {}
+    hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", 100))
+    rules = rules_for(P6_MUTANTS, mutant) if mutant == "widow" else Rules()
+    if mutant is not None and mutant != "widow":
+        rules_for(P6_MUTANTS, mutant)  # rejects unknown names
+        target = int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
+    budget = Budget(timeout)
+    witnesses, stats, problem = possible_scores(rules, 26, timeout)
+    if problem:
+        return CheckResult(Verdict.TIMEOUT if "timeout" in problem or "cancel" in problem else Verdict.UNKNOWN,
+                           detail=f"the possible hand scores: {problem}")
+    pairs = sorted(witnesses)
+    count = {p: z3.Int(f"n_{p[0]}_{p[1]}") for p in pairs}
+    n = z3.Int("hands")
+    s = z3.Solver()
+    s.add(*[c >= 0 for c in count.values()], z3.Sum(list(count.values())) == n)
+    for seat in (0, 1):
+        s.add(z3.Sum([c * p[seat] for p, c in count.items()]) < target)
+    answers = {}
+    smallest = None
+    for k in range(1, hands + 1):  # the smallest number of hands that always suffices
+        answers[k] = budget.check(s, n == k)
+        if answers[k] == z3.unsat:
+            smallest = k
+            break
+        if answers[k] != z3.sat:
+            return undecided(s, f"{k} hands")
+    result_stats = {"min_hands": smallest, "possible_pairs": len(pairs)}
+    config = model.HeartsConfig(target=target)
+    written = rules == Rules()
+
+    def replay(k: int):  # a k-hand match leaving both players below the target, replayed
+        budget.check(s, n == k)
+        sequence = _sequence(s.model(), count, witnesses)
+        return sequence, replay_match(sequence, config, check_score=written)[-1]
+
+    if smallest == hands:
+        sequence, last = replay(hands - 1)
+        if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
+            return CheckResult(Verdict.ERROR, detail=f"the replayed {hands - 1}-hand match reached {last.scores}")
+        return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}",
+                           witness_replayed=True, stats=result_stats,
+                           detail=f"within {hands} hands a player always reaches {target} (Z3, over the {len(pairs)} "
+                                  f"possible hand scores); {hands - 1} hands can leave both at {last.scores}")
+    k = hands if smallest is None else smallest - 1
+    sequence, last = replay(k)
+    scored = "" if written else " (legal hands; the model scores them by the rules as written)"
+    detail = (f"{hands} hands can leave both players below {target}" if smallest is None else
+              f"{smallest} hands always reach {target}: {hands} is not the smallest bound")
+    return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"{detail}; a {k}-hand match replayed to {last.scores}{scored}",
+                       witness=_summary(sequence), witness_replayed=True, stats=result_stats)
+
+
+def _sequence(m, count, witnesses):
+    out = []
+    for p, c in count.items():
+        out += [witnesses[p]] * m.eval(c, model_completion=True).as_long()
+    return out
+
+
+def _summary(sequence) -> str:
+    tally: dict = {}
+    for w in sequence:
+        tally[w.scores] = tally.get(w.scores, 0) + 1
+    return f"{len(sequence)} hands: " + ", ".join(f"{k} x {a}-{b}" for (a, b), k in sorted(tally.items()))
+
+
+# ---- HEARTS-P7 ---------------------------------------------------------------------------
+
+P7_MUTANTS = {"tie-ends-match": dict(), "higher-wins": dict()}
+
+
+def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
+    """HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who
+    has the lower score and whose opponent has reached the target ("the first to reach 100
+    loses" and "the lowest score wins" agree). Z3 over all integer scores before the hand
+    (any position where the match is still on) and all non-negative hand scores (a superset
+    of P5's set); then compared with the model's ``match_result`` around the target."""
+    bounds = bounds or {}
+    target, window = int(bounds.get("target", 100)), int(bounds.get("window", 30))
+    if mutant is not None and mutant not in P7_MUTANTS:
+        rules_for(P7_MUTANTS, mutant)
+    mutations = (mutant,) if mutant else ()
+    budget = Budget(timeout)
+    p0, p1, a, b = z3.Ints("p0 p1 a b")
+    q0, q1 = p0 + a, p1 + b
+    ends, win0, win1 = match_terms(q0, q1, target, mutations)
+    s = z3.Solver()
+    on = z3.Or(z3.And(p0 < target, p1 < target), z3.And(p0 == p1, p0 >= target))  # the match was still on
+    s.add(p0 >= 0, p1 >= 0, a >= 0, b >= 0, on)
+    claims = {
+        "exactly one winner": z3.Implies(ends, win0 != win1),
+        "the lower score wins": z3.And(z3.Implies(win0, q0 < q1), z3.Implies(win1, q1 < q0)),
+        "the loser has reached the target": z3.And(z3.Implies(win0, q1 >= target), z3.Implies(win1, q0 >= target)),
+        "a winner only when it ends": z3.Implies(z3.Or(win0, win1), ends),
+    }
+    for name, claim in claims.items():
+        answer = budget.check(s, z3.Not(claim))
+        if answer == z3.sat:
+            m = s.model()
+            got = tuple(m.eval(x, model_completion=True).as_long() for x in (q0, q1))
+            truth = model.match_result(got, model.HeartsConfig(target=target))
+            return _with_tie_match(Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
+                                   f"{_outcome(truth)}", budget, target)
+        if answer != z3.unsat:
+            return undecided(s, name)
+    x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
+    e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, mutations))
+    compared = 0
+    for v0 in range(max(0, target - window), target + window + 1):
+        for v1 in range(max(0, target - window), target + window + 1):
+            env = {"x0": v0, "x1": v1}
+            mine = (0 if w0(env) else 1) if e(env) else None
+            truth = model.match_result((v0, v1), model.HeartsConfig(target=target))
+            compared += 1
+            if mine != (truth.winner.index if truth else None):
+                return _with_tie_match(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
+                                       f"{_outcome(truth)}", budget, target)
+    return _with_tie_match(Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
+                           budget, target, stats={"compared": compared})
+
+
+def _outcome(outcome) -> str:
+    return "play on" if outcome is None else f"{outcome.winner} wins ({outcome.termination})"
+
+
+def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
+    """Replay a match that ties past the target and then breaks the tie."""
+    tie, other = _hand(Rules(), budget, 3, 3), _hand(Rules(), budget, 2, 4)
+    if tie is None or other is None:
+        return CheckResult(verdict, detail=detail + "; no tie-break match found to replay", stats=stats or {})
+    k = -(-target // 3)  # hands of 3-3 until both pass the target
+    states = replay_match([tie] * k + [other], model.HeartsConfig(target=target))
+    tied, last = states[-2], states[-1]
+    ok = tied.outcome is None and last.outcome is not None and last.outcome.winner.index == 0
+    if not ok:
+        return CheckResult(Verdict.ERROR, detail=detail + f"; the replayed tie-break went {tied.scores} -> {last.scores}")
+    return CheckResult(verdict, detail=detail, witness_replayed=True, stats=stats or {},
+                       witness=f"{k} hands of 3-3 then one of 2-4: scores {tied.scores} (play on) then "
+                               f"{last.scores}, {_outcome(last.outcome)}")
+
+
+# ---- HEARTS-P8 ---------------------------------------------------------------------------
+
+P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
+
+
+def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
+    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever. Z3 finds every pair of
+    dead cards that allows a hand with equal scores, proves that every such hand has the
+    queen of spades and one heart dead and three hearts to each player, and finds a lasso:
+    equal scores past the target, a hand that keeps them equal, the same position again.
+    The lasso is replayed through the model."""
+    bounds = bounds or {}
+    target = int(bounds.get("target", 100))
+    rules = rules_for(P8_MUTANTS, mutant) if mutant == "widow" else Rules()
+    if mutant is not None:
+        rules_for(P8_MUTANTS, mutant)  # rejects unknown names
+    budget = Budget(timeout)
+    ties, stuck = _tie_hands(rules, budget)
+    if stuck is not None:
+        return undecided(stuck, "hands with equal scores")
+    enc = hand_encoding(rules)
+    hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
+    one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
+    shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    answer = budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape))
+    if answer not in (z3.sat, z3.unsat):
+        return undecided(s, "the shape of tied hands")
+    only_shape = answer == z3.unsat
+    # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so
+    q, a = z3.Ints("q a")
+    ends, _, _ = match_terms(q, q, target, (mutant,) if mutant else ())
+    ends_after, _, _ = match_terms(q + a, q + a, target, (mutant,) if mutant else ())
+    tied_scores = sorted({w.scores[0] for w in ties.values()})
+    lasso = z3.Solver()
+    lasso.add(q >= target, z3.Not(ends), z3.Or([a == t for t in tied_scores] or [z3.BoolVal(False)]),
+              z3.Not(ends_after))
+    answer = budget.check(lasso)
+    stats = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape}
+    if answer == z3.unsat:
+        return CheckResult(Verdict.NO_WITNESS, stats=stats,
+                           detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")
+    if answer != z3.sat:
+        return undecided(lasso, "lasso")
+    keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
+    stats["p_tie_continues"] = str(keep_going)
+    stats["p_tie_ends_at_least"] = str(1 - keep_going)
+    w = next(iter(ties.values()))
+    k = -(-target // w.scores[0])
+    states = replay_match([w] * (k + 2), model.HeartsConfig(target=target))
+    loop = states[k - 1:]
+    same = all(st.outcome is None and st.scores[0] == st.scores[1] >= target for st in loop)
+    same = same and loop[0].dealer == loop[2].dealer
+    if not same:
+        return CheckResult(Verdict.ERROR, detail=f"the lasso did not replay: {[st.scores for st in loop]}")
+    dead_pairs = ", ".join(" ".join(CARDS[c].pretty for c in d) for d in sorted(ties))
+    return CheckResult(
+        Verdict.WITNESS, witness_replayed=True, stats=stats,
+        witness=f"{k} hands of {w.scores[0]}-{w.scores[1]} reach {loop[0].scores}; two more give {loop[1].scores}, "
+                f"{loop[2].scores} with the same dealer: the position repeats with equal scores.\n{w.describe()}",
+        detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); every tied hand has Q♠ and one heart "
+               f"dead and 3 hearts each: {only_shape}. Each hand keeps a tie with probability at most {keep_going}, "
+               f"so it ends the tie-break with probability at least {1 - keep_going}: the tie-break ends with "
+               f"probability 1 but has no bound")

@@ -1,0 +1,238 @@
+"""The fast engine against the reference models: the same deals, moves and outcomes.
+
+Every engine game is compared with the reference model's game of the same seed move for move,
+and its moves are replayed through the reference ``apply``, checking each step and the end.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardcanon.engine import build, hearts as engine_hearts, snap as engine_snap
+from cardcanon.model import hearts, snap
+from cardcanon.model.cards import FULL_DECK
+from cardcanon.model.snap_policies import parse_policy, play_game
+
+pytestmark = pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
+
+SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.25", "errors:0.1", "ties:1", "errors:1")
+CAP = 1500  # flips: keeps the reference model's side of each comparison quick
+
+
+# ---- Snap --------------------------------------------------------------------------------
+def replay_snap(config: snap.SnapConfig, moves, run: engine_snap.SnapRun) -> None:
+    """Replay engine moves through the reference ``apply``; check the engine's verdict."""
+    state = snap.new_game(config)
+    seen: dict = {}
+    for move in moves:
+        if state.phase is snap.Phase.FLIP:
+            seen.setdefault(state.position_key(), state.flips)
+        state = snap.apply(state, move)  # raises on any illegal move
+        assert sum(snap.total_cards(state).values()) == len(config.deck)
+    assert state.flips == run.flips
+    if run.status == "ended":
+        assert state.outcome == snap.Outcome(run.termination, run.winner)
+    else:
+        assert state.phase is snap.Phase.FLIP
+    if run.status == "endless":
+        assert seen[state.position_key()] == run.cycle.start
+        assert run.cycle.start + run.cycle.length == run.flips
+
+
+def check_snap(config: snap.SnapConfig, seed: int, policy: str, cap: int = CAP) -> engine_snap.SnapRun:
+    run, moves = engine_snap.moves(config, seed, policy, cap)
+    reference = play_game(config, seed, policy, max_flips=cap)
+    assert moves == reference.moves
+    assert run.status == reference.status and run.flips == reference.flips
+    assert run.cycle == reference.endless
+    if reference.outcome:
+        assert (run.termination, run.winner) == (reference.outcome.termination, reference.outcome.winner)
+    assert engine_snap.decide(config, seed, policy, cap) == run
+    replay_snap(config, moves, run)
+    return run
+
+
+@pytest.mark.rules("SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1",
+                   "SNAP-CALL-3", "SNAP-POT-1", "SNAP-POT-2", "SNAP-TIE-1", "SNAP-PEN-1", "SNAP-PEN-2",
+                   "SNAP-PEN-3", "SNAP-OUT-1", "SNAP-END-1", "SNAP-END-2", "SNAP-END-4")
+@pytest.mark.parametrize("policy", SNAP_POLICIES[:4])
+@pytest.mark.parametrize("players", [2, 3, 12])
+def test_snap_seeded_games_match_the_model(players, policy):
+    for seed in range(4):
+        check_snap(snap.SnapConfig(players=players), seed, policy, cap=800)
+
+
+@pytest.mark.slow
+@pytest.mark.rules("SNAP-END-4", "SNAP-CALL-3", "SNAP-PEN-1", "SNAP-TIE-1")
+@pytest.mark.parametrize("policy", SNAP_POLICIES)
+@pytest.mark.parametrize("players", range(2, 13))
+def test_snap_many_seeded_games_match_the_model(players, policy):
+    statuses = Counter(check_snap(snap.SnapConfig(players=players), seed, policy, cap=20_000).status
+                       for seed in range(40))
+    assert sum(statuses.values()) == 40
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_snap_endless_deals_match_the_model():
+    """Seeds known to the engine as endless (two players, flipper-first) agree with the model."""
+    config = snap.SnapConfig(players=2)
+    found = engine_snap.batch(config, "flipper-first", 0, 400)
+    endless = [k for k in range(len(found)) if found.run(config, k).status == "endless"][:2]
+    assert endless, "no endless deal among the first 400 seeds"
+    for k in endless:
+        run = check_snap(config, k, "flipper-first", cap=engine_snap.SAFETY_CAP)
+        assert run.cycle is not None and run.cycle.length > 0
+
+
+small_decks = st.lists(st.sampled_from(FULL_DECK), min_size=1, max_size=20, unique=True)
+
+
+@pytest.mark.rules("SNAP-INDEX-1", "SNAP-TURN-2", "SNAP-END-3", "SNAP-MATCH-1", "SNAP-MATCH-2", "SNAP-CALL-2")
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 12), index_card=st.booleans(), winner_turn=st.booleans(),
+       deck=st.one_of(st.just(list(FULL_DECK)), small_decks), seed=st.integers(0, 2**64 - 1),
+       policy=st.sampled_from(SNAP_POLICIES))
+def test_snap_generated_tables_match_the_model(players, index_card, winner_turn, deck, seed, policy):
+    next_turn = snap.NextTurn.WINNER if winner_turn else snap.NextTurn.CLOCKWISE
+    config = snap.SnapConfig(players=players, index_card=index_card, next_turn=next_turn, deck=tuple(deck))
+    check_snap(config, seed, policy, cap=400)
+
+
+@pytest.mark.rules("SNAP-END-4")
+@pytest.mark.parametrize("policy", ["flipper-first", "ties:0.3"])
+def test_snap_batch_equals_single_deals(policy):
+    config = snap.SnapConfig(players=3)
+    result = engine_snap.batch(config, policy, 1000, 50, max_flips=5000)
+    for k in range(len(result)):
+        assert result.run(config, k) == engine_snap.decide(config, 1000 + k, policy, 5000)
+
+
+def _reference_from_deal(config, deal, policy_name: str) -> str:
+    """``play_game``'s loop started from a given deal (deterministic policy): ended or endless."""
+    policy = parse_policy(policy_name)
+    state, seen = snap.apply(snap.new_game(config), deal), {}
+    while state.phase is not snap.Phase.OVER:
+        if state.phase is snap.Phase.FLIP:
+            if state.position_key() in seen:
+                return "endless"
+            seen[state.position_key()] = state.flips
+            state = snap.apply(state, snap.Flip(state.turn))
+        else:
+            state = snap.apply(state, policy.choose(state, None))
+    return state.outcome.termination.value
+
+
+@pytest.mark.rules("SNAP-END-1", "SNAP-END-3", "SNAP-END-4")
+@pytest.mark.parametrize("players,cards", [(2, "2c 2d 3c 3d 4c"), (3, "2c 2d 2h 3c 3d")])
+@pytest.mark.parametrize("policy", ["flipper-first", "owner-first"])
+def test_snap_enumeration_counts_every_deal_as_the_model(players, cards, policy):
+    from cardcanon.model.cards import Card
+
+    config = snap.SnapConfig(players=players, deck=tuple(Card.parse(c) for c in cards.split()))
+    expected = Counter(_reference_from_deal(config, deal, policy) for deal in snap.all_deals(config))
+    got = engine_snap.enumerate_deals(config, policy)
+    assert got["deals"] == sum(expected.values())
+    assert got["endless"] == expected["endless"] and got["capped"] == 0
+    assert {k: v for k, v in got["ended"].items() if v} == {k: v for k, v in expected.items() if k != "endless"}
+    assert sum(got["lengths"].values()) == sum(got["ended"].values())
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_snap_cap_reports_capped_as_the_model():
+    config = snap.SnapConfig(players=2)
+    for seed in range(20):
+        for cap in (1, 7, 40):
+            assert engine_snap.decide(config, seed, "owner-first", cap).status == \
+                play_game(config, seed, "owner-first", max_flips=cap).status
+
+
+# ---- Hearts ------------------------------------------------------------------------------
+def replay_hearts(config: hearts.HeartsConfig, moves, run: engine_hearts.MatchRun) -> None:
+    state = hearts.new_match(config)
+    for move in moves:
+        if not state.is_chance:
+            assert move in hearts.legal_moves(state)
+        state = hearts.apply(state, move)
+    assert state.phase is hearts.Phase.OVER
+    assert state.outcome == hearts.Outcome(run.termination, run.winner, run.scores)
+    assert state.hand_scores == run.hand_scores
+
+
+def check_hearts(seed: int, kinds, config: hearts.HeartsConfig) -> engine_hearts.MatchRun:
+    run, moves = engine_hearts.match(seed, kinds, config, with_moves=True)
+    final, reference = engine_hearts.reference_match(seed, kinds, config)
+    assert moves == reference
+    assert engine_hearts.match(seed, kinds, config) == run
+    replay_hearts(config, moves, run)
+    return run
+
+
+KINDS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
+
+
+@pytest.mark.rules("HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2", "HEARTS-FOLLOW-1",
+                   "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-BREAK-1", "HEARTS-SCORE-1", "HEARTS-MOON-1",
+                   "HEARTS-MATCH-1", "HEARTS-MATCH-2")
+@pytest.mark.parametrize("kinds", KINDS)
+def test_hearts_seeded_matches_match_the_model(kinds):
+    runs = [check_hearts(seed, kinds, hearts.HeartsConfig()) for seed in range(6)]
+    assert all(r.hands >= 4 for r in runs)  # 100 points need at least four hands of at most 26
+
+
+@pytest.mark.slow
+@pytest.mark.rules("HEARTS-MATCH-1", "HEARTS-MATCH-2", "HEARTS-MATCH-3")
+@pytest.mark.parametrize("kinds", KINDS)
+def test_hearts_many_seeded_matches_match_the_model(kinds):
+    for seed in range(1000, 1200):
+        check_hearts(seed, kinds, hearts.HeartsConfig())
+
+
+@pytest.mark.rules("HEARTS-LEAD-3", "HEARTS-BREAK-2", "HEARTS-FIRST-1", "HEARTS-MOON-2", "HEARTS-MATCH-3")
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**63), kinds=st.sampled_from(KINDS),
+       first_lead=st.sampled_from(hearts.FirstLead), break_on=st.sampled_from(hearts.BreakOn),
+       first_trick=st.sampled_from(hearts.FirstTrickPoints), moon=st.sampled_from(hearts.MoonScore),
+       target=st.integers(1, 150))
+def test_hearts_generated_matches_match_the_model(seed, kinds, first_lead, break_on, first_trick, moon, target):
+    check_hearts(seed, kinds, hearts.HeartsConfig(first_lead, break_on, first_trick, moon, target))
+
+
+@pytest.mark.rules("HEARTS-MOON-1", "HEARTS-MATCH-2")
+def test_hearts_batch_tallies_the_single_matches():
+    summary = engine_hearts.batch(500, 60, ("greedy", "random"))
+    runs = [engine_hearts.match(seed, ("greedy", "random")) for seed in range(500, 560)]
+    assert summary.hands == Counter(r.hands for r in runs)
+    assert summary.terminations == Counter(r.termination.value for r in runs)
+    assert summary.pairs == Counter(p for r in runs for p in r.hand_scores)
+    assert summary.moons == sum(sum(r.moons) for r in runs)
+    assert summary.total_hands == sum(summary.pairs.values())
+
+
+# ---- fallback and build ------------------------------------------------------------------
+def test_without_the_kernel_the_engine_falls_back_to_the_models(monkeypatch):
+    config = snap.SnapConfig(players=2)
+    fast = [engine_snap.decide(config, seed, "flipper-first") for seed in range(3)]
+    fast_hearts = engine_hearts.match(3, ("greedy", "random"))
+
+    def unavailable():
+        raise build.EngineUnavailable("disabled for this test")
+
+    monkeypatch.setattr(engine_snap, "load", unavailable)
+    monkeypatch.setattr(engine_hearts, "load", unavailable)
+    assert [engine_snap.decide(config, seed, "flipper-first") for seed in range(3)] == fast
+    assert engine_hearts.match(3, ("greedy", "random")) == fast_hearts
+
+
+def test_build_compiles_into_the_cache_and_explains_a_missing_compiler(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDCANON_CACHE", str(tmp_path))
+    path = build.build()
+    assert path.parent == tmp_path and path.exists()
+    assert build.build() == path  # cached
+    monkeypatch.setattr(build, "compiler", lambda: None)
+    with pytest.raises(build.EngineUnavailable, match="no C compiler"):
+        build.build()
+

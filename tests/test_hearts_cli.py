@@ -1,0 +1,97 @@
+"""``cardcanon play hearts`` and ``cardcanon replay`` on Hearts records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardcanon.cli import main
+
+
+def play(capsys, *args) -> tuple[int, str, str]:
+    status = main(["play", "hearts", *args])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+@pytest.mark.rules("HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-MATCH-1")
+def test_play_prints_hands_scores_and_outcome(capsys):
+    status, out, _ = play(capsys, "--seed", "5", "--players", "random", "greedy")
+    assert status == 0
+    assert "seed 5: P0 random, P1 greedy" in out
+    assert "deals the first hand" in out and "Hand 1, dealt by" in out and "Dead cards:" in out
+    assert "Hand 2, dealt by" in out and "totals P0" in out
+    assert "Match over: P" in out and "trick  1:" not in out
+    assert any(symbol in out for symbol in "♣♦♥♠")
+
+
+def test_play_is_reproducible_from_its_seed(capsys):
+    first = play(capsys, "--seed", "9")[1]
+    assert first == play(capsys, "--seed", "9")[1]
+    assert first != play(capsys, "--seed", "10")[1]
+
+
+@pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3")
+def test_play_with_hands_shows_every_trick(capsys):
+    status, out, _ = play(capsys, "--seed", "5", "--hands", "--players", "greedy")
+    assert status == 0 and "P0 holds" in out and "P1 holds" in out
+    hands = out.count(", dealt by")
+    assert hands >= 1 and out.count("trick  1:") == out.count("trick 13:") == hands and "won by P" in out
+
+
+def test_play_without_seed_prints_the_seed_it_used(capsys):
+    status, out, _ = play(capsys)
+    assert status == 0 and out.startswith("Two-player Hearts, seed ")
+
+
+def test_play_with_a_variant(capsys):
+    status, out, _ = play(capsys, "--seed", "1", "--variant", "target=30", "--variant", "moon_score=points-in-play")
+    assert status == 0 and "'target': 30" in out and "'moon_score': 'points-in-play'" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--variant", "target=zero"], "--variant: config.target: expected an integer"),
+    (["--variant", "colour=red"], "PARAM one of"),
+    (["--variant", "break_on=never"], "unknown value 'never'"),
+    (["--players", "random", "greedy", "random"], "one or two"),
+    (["--seed", "-3"], "non-negative"),
+])
+def test_bad_play_options_give_one_error_line(capsys, args, words):
+    status, out, err = play(capsys, *args)
+    assert status == 2 and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_record_and_replay(capsys, tmp_path):
+    path = tmp_path / "match.json"
+    status, out, _ = play(capsys, "--seed", "4", "--record", str(path))
+    assert status == 0 and f"Record written to {path}" in out
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: ok:" in out and "hand 1:" in out
+    assert main(["replay", "-q", str(path)]) == 0
+    assert capsys.readouterr().out.count("\n") == 1
+
+
+@pytest.mark.rules("HEARTS-FOLLOW-1")
+def test_replay_reports_the_first_illegal_move(capsys, tmp_path):
+    path = tmp_path / "match.json"
+    play(capsys, "--seed", "4", "--record", str(path))
+    data = json.loads(path.read_text())
+    plays = [i for i, m in enumerate(data["moves"]) if m["move"] == "play"]
+    data["moves"][plays[0]], data["moves"][plays[1]] = data["moves"][plays[1]], data["moves"][plays[0]]
+    path.write_text(json.dumps(data))
+    assert main(["replay", "-q", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: move {plays[0]}: HEARTS-LEAD-")
+
+
+def test_replay_of_a_malformed_record_is_one_error_line(capsys, tmp_path):
+    path = tmp_path / "match.json"
+    play(capsys, "--seed", "4", "--record", str(path))
+    data = json.loads(path.read_text())
+    data["moves"][17]["card"] = "Kx"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardcanon: error: {path}: moves[17].card: ") and err.count("\n") == 1

@@ -1,0 +1,199 @@
+"""The Hearts Z3 encodings against the reference model, and the manifest's checks and mutants.
+
+Differential tests: the Z3 terms the proofs use (trick winner, legal-move predicates, the
+whole-hand encoding, per-card scoring, the match decision) are evaluated on concrete states,
+deals and tricks and compared with ``cardcanon.model.hearts``. Then every check of
+``proofs/manifest/hearts.toml`` must give its expected verdict and every mutant must be killed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+import z3
+from hypothesis import given, strategies as st
+
+from cardcanon.manifest import load_manifest, resolve_entry
+from cardcanon.model import hearts as model
+from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.proofs.base import CONTRARY, Verdict
+from cardcanon.proofs.hearts_encoding import (
+    CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, compile_term, z3_trick_winner,
+)
+from cardcanon.proofs.hearts_match import match_terms
+from cardcanon.proofs.hearts_play import encoded_legal_cards
+from cardcanon.proofs.hearts_replay import deal_order, hand_encoding, replay_single, start
+from cardcanon.proofs.hearts_scores import check_score_sum, predicted_pairs
+
+MANIFEST = Path(__file__).resolve().parent.parent / "proofs" / "manifest" / "hearts.toml"
+ALL_VARIANTS = model.HeartsConfig(
+    first_lead=model.FirstLead.FREE, break_on=model.BreakOn.VOID,
+    first_trick_points=model.FirstTrickPoints.NO_HEARTS, moon_score=model.MoonScore.POINTS_IN_PLAY,
+)
+CONFIGS = [model.HeartsConfig(), ALL_VARIANTS]
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+
+
+def play_hand(seed: int, config: model.HeartsConfig):
+    """One hand dealt from ``seed`` and played by seeded players: (positions, final state)."""
+    state = start(config, dealer=seed % 2)
+    state = model.apply(state, model.Deal(SplitMix64(seed).shuffled(model.DECK)))
+    players = (RandomPlayer(seed), GreedyPlayer() if seed % 3 == 0 else RandomPlayer(seed + 1))
+    positions = []
+    while state.phase is model.Phase.PLAY:
+        move = players[state.to_move.index](state, model.legal_moves(state))
+        positions.append((state, move))
+        state = model.apply(state, move)
+    return positions, state
+
+
+def witness_of(positions, final) -> HandWitness:
+    plays = [move for _, move in positions]
+    tricks = tuple((a.player.index, INDEX[a.card], INDEX[b.card]) for a, b in zip(plays[::2], plays[1::2]))
+    return HandWitness(tricks, tuple(sorted(INDEX[c] for c in final.dead)), tuple(final.hand_scores[-1]))
+
+
+# ---- differential tests --------------------------------------------------------------------
+
+@pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")
+def test_trick_winner_terms_match_model_on_all_pairs():
+    lead, follow = z3.Ints("lead follow")
+    w0, w1 = (compile_term(t) for t in z3_trick_winner(lead, follow))
+    for a, b in itertools.permutations(range(N_CARDS), 2):
+        env = {"lead": a, "follow": b}
+        assert (w0(env), w1(env)) == ((True, False), (False, True))[model.trick_winner(CARDS[a], CARDS[b])], (a, b)
+
+
+@pytest.mark.rules("HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-3",
+                   "HEARTS-FIRST-1", "HEARTS-QUEEN-2")
+@given(seed=seeds, variants=st.booleans())
+def test_legal_move_predicates_match_model(seed, variants):
+    config = CONFIGS[variants]
+    positions, _ = play_hand(seed, config)
+    for state, _ in positions:
+        expected = frozenset(m.card for m in model.legal_moves(state))
+        assert encoded_legal_cards(state, Rules.from_config(config)) == expected
+
+
+@pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3", "HEARTS-FOLLOW-1",
+                   "HEARTS-BREAK-1", "HEARTS-LEAD-2", "HEARTS-SCORE-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
+@given(seed=seeds, variants=st.booleans())
+def test_every_model_hand_satisfies_the_hand_encoding(seed, variants):
+    """Model-legal hands are encoding-legal, with the same scores (the encoding forbids nothing legal)."""
+    config = CONFIGS[variants]
+    positions, final = play_hand(seed, config)
+    witness = witness_of(positions, final)
+    enc = hand_encoding(Rules.from_config(config))
+    solver = z3.Solver()
+    solver.add(enc.constraints + enc.fix(witness))
+    assert solver.check() == z3.sat
+    assert enc.decode(solver.model()) == witness
+
+
+@pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-TRICK-2", "HEARTS-SCORE-1")
+@given(seed=seeds, variants=st.booleans(), pinned=st.integers(min_value=0, max_value=6))
+def test_every_encoding_hand_replays_in_the_model(seed, variants, pinned):
+    """Encoding-legal hands are model-legal: pin a model deal and its first tricks, let Z3 play
+    the rest, and replay the result (the encoding allows nothing illegal)."""
+    config = CONFIGS[variants]
+    positions, final = play_hand(seed, config)
+    witness = witness_of(positions, final)
+    enc = hand_encoding(Rules.from_config(config))
+    hands = witness.hands()
+    solver = z3.Solver()
+    solver.add(enc.constraints)
+    solver.add([enc.dead[c] for c in witness.dead] + [enc.hold[c] == (c in hands[1]) for c in hands[0] | hands[1]])
+    solver.add(enc.fix(HandWitness(witness.tricks[:pinned], witness.dead, witness.scores)))
+    assert solver.check() == z3.sat
+    found = enc.decode(solver.model())
+    assert found.hands() == hands and found.dead == witness.dead
+    replay_single(found, config)  # raises if a play is illegal or the score differs
+
+
+@pytest.mark.rules("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
+@given(dead=st.sets(st.integers(min_value=0, max_value=N_CARDS - 1), min_size=2, max_size=2),
+       owners=st.lists(st.booleans(), min_size=N_CARDS, max_size=N_CARDS), moon=st.sampled_from(model.MoonScore))
+def test_per_card_scores_match_score_hand(dead, owners, moon):
+    config = model.HeartsConfig(moon_score=moon)
+    took = {c: z3.Bool(f"t{c}") for c in POINT_CARDS}
+    scoring = Scoring(Rules.from_config(config), [z3.Not(z3.Bool(f"d{c}")) for c in range(N_CARDS)], took)
+    env = {f"d{c}": c in dead for c in range(N_CARDS)} | {f"t{c}": owners[c] for c in POINT_CARDS}
+    taken = tuple(frozenset(CARDS[c] for c in range(N_CARDS) if c not in dead and owners[c] == bool(p)) for p in (0, 1))
+    expected = model.score_hand(taken, tuple(CARDS[c] for c in sorted(dead)), config)
+    assert tuple(compile_term(s)(env) for s in scoring.score) == expected
+
+
+@pytest.mark.rules("HEARTS-MATCH-1", "HEARTS-MATCH-2")
+@given(q0=st.integers(min_value=0, max_value=260), q1=st.integers(min_value=0, max_value=260),
+       target=st.sampled_from([100, 50, 150]))
+def test_match_decision_terms_match_match_result(q0, q1, target):
+    x0, x1 = z3.Ints("x0 x1")
+    ends, win0, _ = (compile_term(t) for t in match_terms(x0, x1, target))
+    env = {"x0": q0, "x1": q1}
+    truth = model.match_result((q0, q1), model.HeartsConfig(target=target))
+    assert ((0 if win0(env) else 1) if ends(env) else None) == (truth.winner.index if truth else None)
+
+
+@pytest.mark.rules("HEARTS-DEAL-2")
+@given(seed=seeds, dealer=st.integers(min_value=0, max_value=1))
+def test_deal_order_deals_the_witness_hands(seed, dealer):
+    positions, final = play_hand(seed, model.HeartsConfig())
+    witness = witness_of(positions, final)
+    hands, dead = model.deal_hands(deal_order(witness, dealer), model.Seat(dealer))
+    assert tuple(frozenset(INDEX[c] for c in h) for h in hands) == witness.hands()
+    assert tuple(sorted(INDEX[c] for c in dead)) == witness.dead
+
+
+@given(a=st.integers(min_value=-40, max_value=40), b=st.integers(min_value=-40, max_value=40), flag=st.booleans())
+def test_compile_term_agrees_with_z3(a, b, flag):
+    x, y, f = z3.Int("x"), z3.Int("y"), z3.Bool("f")
+    terms = [z3.If(f, x / 7 == 2, x % 7 > 3), z3.Xor(f, x + y - 1 >= 0), z3.Implies(x != y, z3.Or(f, x * 2 < y)),
+             z3.Sum([z3.If(x > 0, 1, 0), -y, 3]) <= 5, z3.Distinct(x, y, 0)]
+    values = [(x, z3.IntVal(a)), (y, z3.IntVal(b)), (f, z3.BoolVal(flag))]
+    for term in terms:
+        assert compile_term(term)({"x": a, "y": b, "f": flag}) == z3.is_true(z3.simplify(z3.substitute(term, *values)))
+
+
+@pytest.mark.rules("HEARTS-SCORE-1", "HEARTS-MOON-2")
+def test_point_card_splits_give_49_pairs():
+    """The comparison set of HEARTS-P5, from the model's score_hand alone."""
+    pairs = predicted_pairs()
+    assert len(pairs) == 49 and (3, 3) in pairs and (0, 20) in pairs and (10, 10) not in pairs
+
+
+def test_an_undecided_solver_is_never_proved():
+    result = check_score_sum(mutant=None, timeout=0.001, bounds={})
+    assert result.verdict in (Verdict.TIMEOUT, Verdict.UNKNOWN)
+
+
+# ---- the manifest's checks and mutants --------------------------------------------------------
+
+CHECKS = load_manifest(MANIFEST)
+# runs that take several seconds of solver time: CI runs them with ``-m slow``
+SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", None), ("HEARTS-P6-match-bound", "widow"),
+        ("HEARTS-P6-match-bound", "target-90"), ("HEARTS-P6-match-bound", "target-110"),
+        ("HEARTS-P8-endless-tie", None), ("HEARTS-P8-endless-tie", "tie-ends-match"),
+        ("HEARTS-P1-legal-move", "no-heart-lead-exception")}
+
+
+def _runs():
+    for check in CHECKS:
+        for mutant in (None, *(m.id for m in check.mutants)):
+            marks = [pytest.mark.rules(*check.rules)] + ([pytest.mark.slow] if (check.id, mutant) in SLOW else [])
+            yield pytest.param(check, mutant, marks=marks, id=f"{check.id}-{mutant or 'as-written'}")
+
+
+@pytest.mark.parametrize(("check", "mutant"), list(_runs()))
+def test_check_verdict(check, mutant):
+    run = resolve_entry(check.entry)
+    result = run(mutant=mutant, timeout=120.0, bounds=dict(check.bounds_for(quick=True)))
+    if mutant is None:
+        assert result.verdict == check.expected, result.detail
+        assert result.witness and result.witness_replayed, result.detail
+        if check.expected_stats is not None and check.ci_bounds is None:
+            assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
+    else:
+        assert result.verdict in CONTRARY[check.expected], f"mutant {mutant} survived: {result.detail}"
