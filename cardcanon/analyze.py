@@ -30,6 +30,7 @@ DEFAULT_OUT = Path("results/analysis")
 SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
 RANDOM_POLICY_CAP = 20_000  # flips; a random policy's game still going then is "not ended", never "endless"
 MAIN_CELL = (2, "flipper-first")
+RECORD_MAX_FLIPS = 25_000  # about 1 MB of JSON
 HAND_EDGES = (0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 25, 30)
 HEARTS_PAIRINGS = ("random-random", "greedy-greedy", "greedy-random")
 # Small decks enumerated completely: (players, ranks, suits).
@@ -54,6 +55,9 @@ def add_parser(sub) -> None:
                       help=f"flip cap for random policies (default {RANDOM_POLICY_CAP})")
     snap.add_argument("--no-enumerate", action="store_true", help="skip the complete enumeration of small decks")
     snap.add_argument("--no-records", action="store_true", help="do not write the extreme games as records")
+    snap.add_argument("--record-max-flips", type=int, default=RECORD_MAX_FLIPS,
+                      help=f"write records of games up to this many flips; longer ones get the command that "
+                           f"writes them (default {RECORD_MAX_FLIPS})")
     _common(snap)
     snap.set_defaults(handler=run_snap)
 
@@ -67,8 +71,8 @@ def add_parser(sub) -> None:
 
 def _common(parser) -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
-    parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default 50000 Snap 2 players, "
-                                                                "else 5000; Hearts 50000)")
+    parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default: Snap 50000 for 2 players, "
+                                                                "else 2000; Hearts 50000)")
     parser.add_argument("--first-seed", type=int, default=0, help="the first seed (default 0)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
@@ -76,6 +80,11 @@ def _common(parser) -> None:
 def _positive(value: int, name: str) -> None:
     if value < 1:
         raise ValueError(f"{name} must be at least 1, not {value}")
+
+
+def _seed_ok(seed: int) -> None:
+    if seed < 0:
+        raise ValueError(f"--first-seed must be a non-negative integer, not {seed}")
 
 
 def _engine_name() -> str:
@@ -131,56 +140,66 @@ def _snap_cell(args, players: int, policy_text: str, progress: Progress) -> dict
     main = (players, policy.name) == MAIN_CELL
     deals = max(args.deals, args.main_deals) if main else args.deals
     cap = engine_snap.SAFETY_CAP if policy.deterministic else args.random_cap
-    chunk = args.chunk or (50_000 if players == 2 else 5_000)
+    chunk = args.chunk or (50_000 if players == 2 else 2_000)
     name = f"snap-{players}p-{policy.name.replace(':', '-')}"
     store = ChunkFile(args.out / "chunks" / f"{name}.jsonl",
                       {"game": "snap", "players": players, "policy": policy.name, "chunk": chunk,
                        "first_seed": args.first_seed, "max_flips": cap})
     started = time.perf_counter()
-    for index in range(-(-deals // chunk)):
-        if store.has(index):
+    n_chunks = -(-deals // chunk)
+    for index in range(n_chunks):
+        count = min(chunk, deals - index * chunk)
+        if store.has(index, count):
             continue
         if not main and time.perf_counter() - started > args.seconds_per_cell:
-            progress.note(f"{name}: time budget spent; {len(store.chunks)} chunks so far (rerun to continue)")
+            progress.note(f"{name}: time budget spent after {index} of {n_chunks} chunks (rerun to continue)")
             break
         first = args.first_seed + index * chunk
-        count = min(chunk, deals - index * chunk)
         store.append(index, {"first_seed": first, "count": count, **_snap_chunk(config, policy.name, first, count, cap)})
-        progress.advance(f"{name} chunk {index + 1}/{-(-deals // chunk)}")
-    chunks = [store.chunks[i] for i in sorted(store.chunks)]
+        progress.advance(f"{name} chunk {index + 1}/{n_chunks}")
+    chunks = store.finished(n_chunks, lambda i: min(chunk, deals - i * chunk))
     total = sum(c["count"] for c in chunks)
     merged = _merge_snap(chunks)
     status = merged["status"]
     cell = {"players": players, "policy": policy.name, "deterministic": policy.deterministic, "deals": total,
-            "seeds": [args.first_seed, args.first_seed + total - 1] if sorted(store.chunks) == list(range(len(chunks)))
-            else sorted(c["first_seed"] for c in chunks),
+            "seeds": [args.first_seed, args.first_seed + total - 1],  # chunks are finished in order
             "flip_cap": cap, "ended": status["ended"], "terminations": dict(merged["terminations"]),
-            "game_lengths": distribution(merged["lengths"]), "extremes": merged["extremes"]}
+            "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"]}
     if policy.deterministic:
         cell.update(endless=status["endless"], never_ends=wilson_json(status["endless"], total),
-                    cycle_lengths=distribution(merged["cycles"]), cycle_starts=distribution(merged["starts"]))
+                    cycle_lengths={**(distribution(merged["cycles"]) or {}), "counts": counter_json(merged["cycles"])},
+                    cycle_starts=distribution(merged["starts"], fine=50))
         cell["capped"] = status["capped"]  # only if a game outlasts the safety cap: reported, never hidden
     else:
         cell.update(endless=None, not_ended_within_cap=status["capped"],
                     not_ended_fraction=wilson_json(status["capped"], total))
     if not args.no_records:
-        cell["records"] = _snap_records(args.out / "records", name, config, policy, cap, merged["extremes"])
+        cell["records"] = _snap_records(args.out / "records", name, config, policy, cap, merged["extremes"],
+                                        args.record_max_flips)
     return cell
 
 
-def _snap_records(folder: Path, name: str, config: SnapConfig, policy, cap: int, extremes: dict) -> dict:
+def _snap_records(folder: Path, name: str, config: SnapConfig, policy, cap: int, extremes: dict,
+                  max_flips: int) -> dict:
     """The extreme games as replayable records, played again by the reference model (which must
-    agree with the engine) and written in the format of ``cardcanon play snap --record``."""
+    agree with the engine) and written in the format of ``cardcanon play snap --record``.
+    A game longer than ``max_flips`` flips gets the command that writes its record instead."""
     from cardcanon.model.snap_policies import play_game
     from cardcanon.model.snap_records import game_record
 
     written = {}
     for key, (value, seed) in sorted(extremes.items()):
         path = folder / f"{name}-{key.replace('_', '-')}.json"
+        flips = engine_snap.decide(config, seed, policy, cap).flips
+        if flips > max_flips:
+            written[key] = {"seed": seed, "flips": flips, "file": None, "command":
+                            f"cardcanon play snap --players {config.players} --seed {seed} --policy {policy.name} "
+                            f"--max-flips {cap} -q --record {path.name}"}
+            continue
         if path.exists():
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("seed") == seed:
-                written[key] = {"seed": seed, "file": str(path)}
+                written[key] = {"seed": seed, "flips": flips, "file": str(path)}
                 continue
         result = play_game(config, seed, policy, max_flips=cap)
         run = engine_snap.decide(config, seed, policy, cap)
@@ -189,7 +208,7 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy, cap: int,
             raise RuntimeError(f"{name}: seed {seed}: the engine found {key} = {value}, the model {found}")
         folder.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(game_record(result), separators=(",", ":")) + "\n", encoding="utf-8")
-        written[key] = {"seed": seed, "file": str(path)}
+        written[key] = {"seed": seed, "flips": flips, "file": str(path)}
     return written
 
 
@@ -204,7 +223,7 @@ def _enumeration(args, progress: Progress) -> list[dict]:
         for p, policy in enumerate(("flipper-first", "owner-first")):
             key = index * 2 + p
             config = SnapConfig(players=players, deck=_deck(ranks, suits))
-            if not store.has(key):
+            if key not in store.chunks:
                 got = engine_snap.enumerate_deals(config, policy)
                 store.append(key, {"players": players, "ranks": ranks, "suits": suits, "policy": policy,
                                    "deals": got["deals"], "endless": got["endless"], "capped": got["capped"],
@@ -223,6 +242,7 @@ def _enumeration(args, progress: Progress) -> list[dict]:
 def run_snap(args: argparse.Namespace) -> int:
     for value, name in ((args.deals, "--deals"), (args.main_deals, "--main-deals"), (args.random_cap, "--random-cap")):
         _positive(value, name)
+    _seed_ok(args.first_seed)
     if args.chunk is not None:
         _positive(args.chunk, "--chunk")
     for p in args.players:
@@ -243,7 +263,7 @@ def run_snap(args: argparse.Namespace) -> int:
                                        "so the fractions are exact", "cells": enumeration},
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
-    _write(args.out / "snap.json", data)
+    _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, ("players", "policy")))
     progress.done(f"wrote {args.out / 'snap.json'}")
     return 0
 
@@ -269,17 +289,17 @@ def _hearts_cell(args, pairing: str, progress: Progress, possible: set) -> dict:
                       {"game": "hearts", "pairing": pairing, "chunk": chunk, "first_seed": args.first_seed})
     n_chunks = -(-args.matches // chunk)
     for index in range(n_chunks):
-        if store.has(index):
+        count = min(chunk, args.matches - index * chunk)
+        if store.has(index, count):
             continue
         first = args.first_seed + index * chunk
-        count = min(chunk, args.matches - index * chunk)
         s = engine_hearts.batch(first, count, kinds)
         store.append(index, {"first_seed": first, "count": count, "hands": counter_json(s.hands),
                              "terminations": dict(s.terminations), "winners": counter_json(s.winners),
                              "moons": s.moons, "total_hands": s.total_hands,
                              "pairs": {f"{a}-{b}": v for (a, b), v in sorted(s.pairs.items())}})
         progress.advance(f"hearts {pairing} chunk {index + 1}/{n_chunks}")
-    chunks = list(store.chunks.values())
+    chunks = store.finished(n_chunks, lambda i: min(chunk, args.matches - i * chunk))
     matches = sum(c["count"] for c in chunks)
     hands, terms, winners, pairs = Counter(), Counter(), Counter(), Counter()
     for c in chunks:
@@ -307,6 +327,7 @@ def _hearts_cell(args, pairing: str, progress: Progress, possible: set) -> dict:
 
 def run_hearts(args: argparse.Namespace) -> int:
     _positive(args.matches, "--matches")
+    _seed_ok(args.first_seed)
     if args.chunk is not None:
         _positive(args.chunk, "--chunk")
     progress = Progress(quiet=args.quiet)
@@ -324,13 +345,31 @@ def run_hearts(args: argparse.Namespace) -> int:
         "cells": cells, "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     unexplained = [c["pairing"] for c in cells if c["pairs_seen_not_possible"]]
-    _write(args.out / "hearts.json", data)
+    _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, ("pairing",)))
     progress.done(f"wrote {args.out / 'hearts.json'}")
     if unexplained:
         print(f"cardcanon: warning: hand-score pairs outside the predicted set in {', '.join(unexplained)}",
               file=sys.stderr)
         return 1
     return 0
+
+
+def _keep_other_cells(path: Path, data: dict, key: tuple[str, ...]) -> dict:
+    """Cells of an earlier run in ``path`` that this run did not touch are kept (a run over
+    some player counts does not drop the others); this run's cells come first."""
+    if not path.exists():
+        return data
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return data
+    mine = {tuple(c[k] for k in key) for c in data["cells"]}
+    kept = [c for c in old.get("cells", []) if tuple(c.get(k) for k in key) not in mine]
+    cells = sorted(data["cells"] + kept, key=lambda c: tuple(str(c[k]).zfill(3) for k in key))
+    merged = {**data, "cells": cells}
+    if "enumeration" in data and not data["enumeration"]["cells"] and old.get("enumeration"):
+        merged["enumeration"] = old["enumeration"]
+    return merged
 
 
 def _write(path: Path, data: dict) -> None:

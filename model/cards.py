@@ -7,7 +7,7 @@ hearts, spades, and within each suit the ranks from two up to ace.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class Suit(enum.Enum):
@@ -64,17 +64,45 @@ class CardParseError(ValueError):
     """A card name that does not name a card."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, eq=True)
 class Card:
-    """One playing card. ``str`` gives the short name (``"Qs"``); ``pretty`` uses suit symbols."""
+    """One playing card. ``str`` gives the short name (``"Qs"``); ``pretty`` uses suit symbols.
+
+    Cards order and hash by their position in the canonical deck order (:attr:`index`).
+    """
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def index(self) -> int:
-        """Position in the canonical 52-card order (0 = 2♣ ... 51 = A♠)."""
-        return self.suit.index * 13 + (int(self.rank) - 2)
+    def __post_init__(self) -> None:
+        if not isinstance(self.rank, Rank) or not isinstance(self.suit, Suit):
+            raise TypeError(f"a card needs a Rank and a Suit, not {self.rank!r} and {self.suit!r}")
+        # position in the canonical 52-card order (0 = 2♣ ... 51 = A♠)
+        object.__setattr__(self, "index", self.suit.index * 13 + (int(self.rank) - 2))
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index >= other.index
 
     @property
     def pretty(self) -> str:

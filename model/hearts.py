@@ -33,7 +33,7 @@ from cardcanon.model.hearts_scoring import match_result, score_hand, score_masks
 from cardcanon.model.hearts_types import (
     DECK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SINGLETONS, SUIT_MASK,
     SUITS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move,
-    Outcome, Phase, Play, Termination, _INDEX_BY_ID, deck_index, deck_indices, evolve, frozenset_of, mask_of,
+    Outcome, Phase, Play, Termination, DECK_INDEX_BY_ID, deck_index, deck_indices, evolve, frozenset_of, mask_of,
 )
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
@@ -277,7 +277,7 @@ def _apply_play(state: HeartsState, move: Play) -> HeartsState:
     if player is not seat and player != seat:
         _refuse_wrong_player(state, move)
     s = seat.index
-    index = _INDEX_BY_ID.get(id(card))  # the fast path of deck_index
+    index = DECK_INDEX_BY_ID.get(id(card))  # the fast path of deck_index
     if index is None:
         index = deck_index(card)
     if index is None:

@@ -29,20 +29,24 @@ FULL_MASK = (1 << len(DECK)) - 1
 SUIT_MASK = {suit: 0b1111111 << (7 * i) for i, suit in enumerate(SUITS)}
 HEARTS_MASK = SUIT_MASK[Suit.HEARTS]
 NON_HEARTS_MASK = FULL_MASK & ~HEARTS_MASK
-_INDEX_BY_ID = {id(card): i for i, card in enumerate(DECK)}
+# Deck positions by object identity: a fast path for the DECK instances themselves, which DECK
+# keeps alive (so their ids are never reused). Equal cards built elsewhere take the slow path.
+DECK_INDEX_BY_ID = {id(card): i for i, card in enumerate(DECK)}
 _INDEX_BY_CARD = {card: i for i, card in enumerate(DECK)}
 SINGLETONS = tuple(frozenset([card]) for card in DECK)  # built once: set algebra reuses their hashes
 
 
 def deck_index(card: Card) -> int | None:
     """The card's position in :data:`DECK`, or None if it is not one of the 28 cards."""
-    index = _INDEX_BY_ID.get(id(card))  # fast path: the DECK instances themselves
+    index = DECK_INDEX_BY_ID.get(id(card))  # fast path: the DECK instances themselves
     return index if index is not None else _INDEX_BY_CARD.get(card)
 
 
 def deck_indices(cards) -> list[int | None]:
     """:func:`deck_index` of each card."""
-    indices = list(map(_INDEX_BY_ID.get, map(id, cards)))
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    indices = list(map(DECK_INDEX_BY_ID.get, map(id, cards)))
     if None in indices:
         indices = [deck_index(card) for card in cards]
     return indices
@@ -51,11 +55,6 @@ def deck_indices(cards) -> list[int | None]:
 def mask_of(cards) -> int:
     """The mask of some cards of :data:`DECK` (cards outside the deck are ignored)."""
     return sum(1 << i for i in set(deck_indices(cards)) if i is not None)
-
-
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, in deck order."""
-    return tuple(card for i, card in enumerate(DECK) if mask >> i & 1)
 
 
 def frozenset_of(indices) -> frozenset[Card]:

@@ -52,7 +52,7 @@ def _first_caller_from(state: SnapState, seat: Seat) -> Seat:
     return next(Seat((seat.index + k) % n) for k in range(n) if state.holds(Seat((seat.index + k) % n)))
 
 
-def _chance(rng: SplitMix64, rate: float) -> bool:
+def draw_chance(rng: SplitMix64, rate: float) -> bool:
     return rng.next() < int(rate * _TWO64)
 
 
@@ -96,7 +96,7 @@ class Ties:
         if kind is None:
             return NoCall()
         callers = state.in_game
-        if not state.config.index_card and _chance(rng, self.rate):
+        if not state.config.index_card and draw_chance(rng, self.rate):
             size = 2 + rng.below(len(callers) - 1)  # 2 .. all players in the game
             pool = rng.shuffled(callers)
             return Tie(frozenset(pool[:size]), kind)
@@ -115,7 +115,7 @@ class Errors:
 
     def choose(self, state: SnapState, rng: SplitMix64) -> Move:
         wrong = [k for k in state.config.kinds if k not in correct_kinds(state)]
-        if wrong and _chance(rng, self.rate):
+        if wrong and draw_chance(rng, self.rate):
             callers = state.in_game
             return Call(callers[rng.below(len(callers))], wrong[rng.below(len(wrong))])
         return FlipperFirst().choose(state, rng)

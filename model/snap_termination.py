@@ -1,7 +1,9 @@
 """How often Snap games end, and how long they last (SNAP-END-4 in numbers).
 
 For each player count and calling policy, deals ``0 .. N-1`` (the seed is the deal number) are
-played with :func:`cardcanon.model.snap_policies.play_game`. Deterministic policies either end
+played with :func:`cardcanon.model.snap_fast.fast_game`, which plays what
+:func:`cardcanon.model.snap_policies.play_game` plays, faster (the tests compare them game for
+game; ``reference=True`` uses the reference model itself). Deterministic policies either end
 or repeat a position, and a repeat is proof the game never ends (exact). A repeat under a
 random policy proves nothing, so random policies are run up to a flip cap and games still going
 then are reported as "not ended within the cap", never as endless.
@@ -21,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from cardcanon.model.snap import SnapConfig
+from cardcanon.model.snap_fast import FastResult, fast_game
 from cardcanon.model.snap_policies import GameResult, parse_policy, play_game
 
 PLAYERS = (2, 3, 4, 6)
@@ -79,7 +82,7 @@ def distribution(values: Sequence[int]) -> dict | None:
     }
 
 
-def summarise(results: Sequence[GameResult], deterministic: bool, cap: int) -> dict:
+def summarise(results: Sequence[GameResult | FastResult], deterministic: bool, cap: int) -> dict:
     """The numbers of one cell from its games."""
     n = len(results)
     ended = [r for r in results if r.status == "ended"]
@@ -106,13 +109,14 @@ def summarise(results: Sequence[GameResult], deterministic: bool, cap: int) -> d
     return cell
 
 
-def measure(players: int, policy: str, deals: int, first_seed: int = 0) -> dict:
+def measure(players: int, policy: str, deals: int, first_seed: int = 0, reference: bool = False) -> dict:
     """Play ``deals`` seeded deals for one cell and summarise them."""
     pol = parse_policy(policy)
     cap = SAFETY_CAP if pol.deterministic else RANDOM_CAP
     config = SnapConfig(players=players)
     start = time.perf_counter()
-    results = [play_game(config, seed, pol, max_flips=cap) for seed in range(first_seed, first_seed + deals)]
+    play = play_game if reference else fast_game
+    results = [play(config, seed, pol, max_flips=cap) for seed in range(first_seed, first_seed + deals)]
     cell = summarise(results, pol.deterministic, cap)
     cell.update(players=players, policy=pol.name, seeds=[first_seed, first_seed + deals - 1],
                 seconds=round(time.perf_counter() - start, 1))
@@ -136,20 +140,25 @@ def run(deals: int, players: Sequence[int] = PLAYERS, policies: Sequence[str] = 
         "deterministic_safety_cap": SAFETY_CAP,
         "confidence": "95% Wilson score interval",
         "quantile_method": "linear interpolation (type 7)",
+        "simulator": "cardcanon.model.snap_fast.fast_game, checked game for game against "
+                     "cardcanon.model.snap_policies.play_game by tests/test_snap_termination.py",
         "cells": cells,
     }
 
 
 def find_cycle(players: int = 2, policy: str = "flipper-first", seeds: Iterable[int] = range(100_000),
                config: SnapConfig | None = None) -> GameResult | None:
-    """The first seeded game that is endless under a deterministic policy, or None."""
+    """The first seeded game that is endless under a deterministic policy, or None. The search
+    runs on the fast simulator; the game returned is the reference model's, with every move."""
     pol = parse_policy(policy)
     if not pol.deterministic:
         raise ValueError(f"policy {policy!r} is random; a repeated position proves nothing under it")
     config = config or SnapConfig(players=players)
     for seed in seeds:
-        result = play_game(config, seed, pol, max_flips=SAFETY_CAP)
-        if result.endless:
+        if fast_game(config, seed, pol, max_flips=SAFETY_CAP).endless:
+            result = play_game(config, seed, pol, max_flips=SAFETY_CAP)
+            if not result.endless:
+                raise RuntimeError(f"the fast simulator and the model disagree on seed {seed}")
             return result
     return None
 

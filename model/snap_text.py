@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from cardcanon.model.cards import FULL_DECK, Card, format_cards
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie,
+    CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie,
     correct_kinds, matched_seats,
 )
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 import z3
 
 from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore
 
 RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -56,13 +57,12 @@ class Rules:
     ``queen_points`` (HEARTS-QUEEN-1), ``moon_other`` (score of the other player on a moon,
     HEARTS-MOON-1/2), ``heart_lead_exception=False`` (HEARTS-BREAK-1 without "unless the
     leader holds nothing but hearts"), ``widow`` (the dead cards go to the winner of the last
-    trick, against HEARTS-DEAL-2), ``hearts_trump=False`` (HEARTS-TRUMP-1).
+    trick, against HEARTS-DEAL-2), ``hearts_trump=False`` (HEARTS-TRUMP-1). Mutations without a
+    field are named in ``mutations`` only: ``higher-rank-any-suit`` (HEARTS-TRICK-1 read as "the
+    higher card wins", :func:`z3_trick_winner`), ``no-six-clause`` (HEARTS-LEAD-2, HEARTS-P3).
     """
 
-    first_lead: str = "lowest-club"  # HEARTS-LEAD-3
-    break_on: str = "heart-played"  # HEARTS-BREAK-2
-    first_trick_points: str = "allowed"  # HEARTS-FIRST-1
-    moon_score: str = "twenty"  # HEARTS-MOON-2
+    config: HeartsConfig = HeartsConfig()  # the variation points (HEARTS-LEAD-3, BREAK-2, FIRST-1, MOON-2)
     queen_points: int = 13
     moon_other: int | None = None
     heart_lead_exception: bool = True
@@ -71,13 +71,8 @@ class Rules:
     mutations: tuple[str, ...] = field(default=())
 
     @classmethod
-    def from_config(cls, config) -> Rules:
-        return cls(
-            first_lead=config.first_lead.value,
-            break_on=config.break_on.value,
-            first_trick_points=config.first_trick_points.value,
-            moon_score=config.moon_score.value,
-        )
+    def from_config(cls, config: HeartsConfig) -> Rules:
+        return cls(config=config)
 
     def mutate(self, name: str, **changes) -> Rules:
         return replace(self, mutations=self.mutations + (name,), **changes)
@@ -87,11 +82,6 @@ class Rules:
         if card == QUEEN_OF_SPADES:
             return self.queen_points
         return 1 if suit(card) == HEARTS_SUIT else 0
-
-
-def points_in_play(dead: frozenset[int] | set[int]) -> int:
-    """Points of the live point cards under the rules as written (HEARTS-MOON-2)."""
-    return sum(Rules().points(c) for c in POINT_CARDS if c not in dead)
 
 
 def z3_trick_winner(lead, follow, *, rules: Rules = Rules()):
@@ -108,7 +98,7 @@ def z3_trick_winner(lead, follow, *, rules: Rules = Rules()):
 
     any_heart = z3.Or(s(lead) == HEARTS_SUIT, s(follow) == HEARTS_SUIT) if rules.hearts_trump else z3.BoolVal(False)
 
-    def wins(me, other, me_led: bool):
+    def wins(me, other):
         heart_case = z3.And(s(me) == HEARTS_SUIT, z3.Or(s(other) != HEARTS_SUIT, r(me) > r(other)))
         led = s(lead)
         suit_case = z3.And(s(me) == led, z3.Or(s(other) != led, r(me) > r(other)))
@@ -116,7 +106,7 @@ def z3_trick_winner(lead, follow, *, rules: Rules = Rules()):
             suit_case = r(me) > r(other)
         return z3.If(any_heart, heart_case, suit_case)
 
-    return wins(lead, follow, True), wins(follow, lead, False)
+    return wins(lead, follow), wins(follow, lead)
 
 
 # ---- legal moves of one position (HEARTS-P1, differential tests) -------------------------
@@ -128,14 +118,14 @@ def z3_legal_lead(hand, card: int, *, broken, first_trick: bool, forced: int | N
     HEARTS-BREAK-1 (no heart lead before hearts are broken unless the hand is all hearts),
     HEARTS-FIRST-1 (no-hearts variant).
     """
-    if first_trick and forced is not None and (rules.first_lead == "lowest-club" or forced == LOW_CLUBS[0]):
+    if first_trick and forced is not None and (rules.config.first_lead is FirstLead.LOWEST_CLUB or forced == LOW_CLUBS[0]):
         return z3.And(hand[card], z3.BoolVal(card == forced))
     if suit(card) != HEARTS_SUIT:
         return hand[card]
     only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
     exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
     allowed = z3.Or(broken, exception)
-    if rules.first_trick_points == "no-hearts" and first_trick:
+    if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and first_trick:
         allowed = z3.And(allowed, only_hearts)
     return z3.And(hand[card], allowed)
 
@@ -144,7 +134,7 @@ def z3_legal_follow(hand, card: int, lead: int, *, first_trick, rules: Rules):
     """Whether the follower may play ``card`` to ``lead`` (HEARTS-FOLLOW-1, HEARTS-FIRST-1)."""
     has_suit = z3.Or([hand[c] for c in range(N_CARDS) if suit(c) == suit(lead)])
     ok = z3.And(hand[card], z3.Or(suit(card) == suit(lead), z3.Not(has_suit)))
-    if rules.first_trick_points == "no-hearts" and suit(card) == HEARTS_SUIT:
+    if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and suit(card) == HEARTS_SUIT:
         only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
         ok = z3.And(ok, z3.Or(z3.Not(first_trick), only_hearts))
     return ok
@@ -164,7 +154,7 @@ class Scoring:
         self.raw = [z3.Sum([z3.If(self.won[p][c], rules.points(c), 0) for c in POINT_CARDS]) for p in (0, 1)]
         self.in_play = z3.Sum([z3.If(self.counted[c], rules.points(c), 0) for c in POINT_CARDS])
         self.moon = [z3.And([z3.Implies(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
-        self.other = self.in_play if rules.moon_score == "points-in-play" else z3.IntVal(20)
+        self.other = self.in_play if rules.config.moon_score is MoonScore.POINTS_IN_PLAY else z3.IntVal(20)
         if rules.moon_other is not None:
             self.other = z3.IntVal(rules.moon_other)
         self.score = [z3.If(self.moon[p], 0, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
@@ -172,7 +162,7 @@ class Scoring:
     def score_is(self, p: int, value: int):
         """``score[p] == value`` as pseudo-Boolean constraints (much faster to solve)."""
         pts = self.rules.points
-        if self.rules.moon_score == "points-in-play" and self.rules.moon_other is None:
+        if self.rules.config.moon_score is MoonScore.POINTS_IN_PLAY and self.rules.moon_other is None:
             other = z3.PbEq([(self.counted[c], pts(c)) for c in POINT_CARDS], value)
         else:
             other = z3.BoolVal(self.other.as_long() == value)
@@ -249,7 +239,7 @@ class HandEncoding:
         # HEARTS-BREAK-1/2: no heart lead before hearts are broken, unless only hearts remain
         self.broken_before, self.only_hearts = [], []
         for k in range(TRICKS):
-            if rules.break_on == "void":
+            if rules.config.break_on is BreakOn.VOID:
                 broken = z3.Or([z3.Or(void[j], heart_played[j]) for j in range(k)])
             else:
                 broken = z3.Or([heart_played[j] for j in range(k)])
@@ -266,10 +256,10 @@ class HandEncoding:
         by6 = z3.And(self.dead[two], self.dead[four])
         C.append(lead1[0] == z3.If(by2, hold[two], z3.If(by4, hold[four], hold[six])))
         C.append(z3.Implies(by2, pos[two][0][LEAD]))
-        if rules.first_lead == "lowest-club":
+        if rules.config.first_lead is FirstLead.LOWEST_CLUB:
             C.append(z3.Implies(by4, pos[four][0][LEAD]))
             C.append(z3.Implies(by6, pos[six][0][LEAD]))
-        if rules.first_trick_points == "no-hearts":  # HEARTS-FIRST-1 variant
+        if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS:  # HEARTS-FIRST-1 variant
             for r, seat in ((LEAD, lead1[0]), (FOLLOW, z3.Not(lead1[0]))):
                 has_other = z3.Or([z3.And(live[c], hold[c] == seat) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
                 C.append(z3.Implies(z3.Or([pos[h][0][r] for h in HEARTS]), z3.Not(has_other)))

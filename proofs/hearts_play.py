@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import z3
@@ -9,7 +10,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, evaluate, suit, z3_legal_follow, z3_legal_lead,
+    CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead,
     z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
@@ -34,16 +35,27 @@ def forced_club(dead) -> int:
 def encoded_legal_cards(state, rules: Rules = Rules()) -> frozenset:
     """The cards the Z3 legal-move predicates allow in a concrete model state."""
     seat = state.to_move.index
-    hand = [z3.BoolVal(card in state.hands[seat]) for card in CARDS]
     first = state.tricks_played == 0
     if state.trick:
-        lead = INDEX[state.trick[0].card]
-        terms = {c: z3_legal_follow(hand, c, lead, first_trick=z3.BoolVal(first), rules=rules) for c in range(N_CARDS)}
+        table = _legal_table(rules, "follow", suit(INDEX[state.trick[0].card]), first)
     else:
-        forced = forced_club({INDEX[c] for c in state.dead})
-        terms = {c: z3_legal_lead(hand, c, broken=z3.BoolVal(state.hearts_broken), first_trick=first,
-                                  forced=forced, rules=rules) for c in range(N_CARDS)}
-    return frozenset(CARDS[c] for c, t in terms.items() if evaluate(t, {}))
+        table = _legal_table(rules, "lead", forced_club({INDEX[c] for c in state.dead}) if first else None, first)
+    env = {f"hand{c}": CARDS[c] in state.hands[seat] for c in range(N_CARDS)} | {"broken": state.hearts_broken}
+    return frozenset(CARDS[c] for c, allowed in enumerate(table) if allowed(env))
+
+
+@functools.lru_cache(maxsize=64)
+def _legal_table(rules: Rules, kind: str, detail, first: bool):
+    """The legal-move predicate of each card, compiled (see :func:`compile_term`), for one
+    kind of position: a lead (``detail`` = the forced club) or a follow (``detail`` = suit led)."""
+    hand = [z3.Bool(f"hand{c}") for c in range(N_CARDS)]
+    broken = z3.Bool("broken")
+    if kind == "follow":
+        terms = [z3_legal_follow(hand, c, 7 * detail, first_trick=z3.BoolVal(first), rules=rules) for c in range(N_CARDS)]
+    else:
+        terms = [z3_legal_lead(hand, c, broken=broken, first_trick=first, forced=detail, rules=rules)
+                 for c in range(N_CARDS)]
+    return tuple(compile_term(t) for t in terms)
 
 
 def _count(bits):

@@ -46,7 +46,7 @@ def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
 
     def slot(z, i):
         length = select([p.length for p in zones_post], z)
-        card = select([z3.simplify(p.arr[i]) for p in zones_post], z)
+        card = select([p.at(i) for p in zones_post], z)
         return z3.And(0 <= z, z < len(zones_post), 0 <= i, i < length), card
 
     in1, c1 = slot(z1, i1)

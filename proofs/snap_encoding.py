@@ -19,7 +19,9 @@ model is replayed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 
@@ -43,7 +45,13 @@ _NO_CARD = -1
 
 @dataclass(frozen=True)
 class Pile:
-    arr: z3.ArrayRef  # card names, index 0 = top
+    """A pile as a term builder: ``at(i)`` is the card at position ``i`` (0 = top).
+
+    Piles are built by composing Python functions rather than Z3 lambdas, so every formula
+    is quantifier-free and array-free apart from free arrays of unknown piles.
+    """
+
+    at: Callable[[Any], z3.ArithRef]
     length: z3.ArithRef
 
 
@@ -93,36 +101,37 @@ class SymMove:
 
 
 # ---- pile operations ------------------------------------------------------------------------
-_I = z3.Int("i")
-
-
 def empty() -> Pile:
-    return Pile(z3.K(z3.IntSort(), z3.IntVal(_NO_CARD)), z3.IntVal(0))
+    return Pile(lambda i: z3.IntVal(_NO_CARD), z3.IntVal(0))
+
+
+def array_pile(arr: z3.ArrayRef, length) -> Pile:
+    return Pile(lambda i: arr[i], length)
 
 
 def cat(p: Pile, q: Pile) -> Pile:
-    return Pile(z3.Lambda([_I], z3.If(_I < p.length, p.arr[_I], q.arr[_I - p.length])), p.length + q.length)
+    return Pile(lambda i: z3.If(i < p.length, p.at(i), q.at(i - p.length)), p.length + q.length)
 
 
 def rev(p: Pile) -> Pile:
     """A pile turned over as a whole: its top becomes its bottom."""
-    return Pile(z3.Lambda([_I], p.arr[p.length - 1 - _I]), p.length)
+    return Pile(lambda i: p.at(p.length - 1 - i), p.length)
 
 
 def tail(p: Pile) -> Pile:
-    return Pile(z3.Lambda([_I], p.arr[_I + 1]), p.length - 1)
+    return Pile(lambda i: p.at(i + 1), p.length - 1)
 
 
 def cons(card, p: Pile) -> Pile:
-    return Pile(z3.Lambda([_I], z3.If(_I == 0, card, p.arr[_I - 1])), p.length + 1)
+    return Pile(lambda i: z3.If(i == 0, card, p.at(i - 1)), p.length + 1)
 
 
 def snoc(p: Pile, card) -> Pile:
-    return Pile(z3.Store(p.arr, p.length, card), p.length + 1)
+    return Pile(lambda i: z3.If(i == p.length, card, p.at(i)), p.length + 1)
 
 
 def ite(c, p: Pile, q: Pile) -> Pile:
-    return Pile(z3.If(c, p.arr, q.arr), z3.If(c, p.length, q.length))
+    return Pile(lambda i: z3.If(c, p.at(i), q.at(i)), z3.If(c, p.length, q.length))
 
 
 def select(items, index, combine=z3.If):
@@ -139,17 +148,17 @@ def select_pile(piles, index) -> Pile:
 
 # ---- the table in the call window -----------------------------------------------------------
 def flipped(st: SymState):
-    return select_pile(st.up, st.turn).arr[0]
+    return select_pile(st.up, st.turn).at(0)
 
 
 def matched(st: SymState) -> tuple[z3.BoolRef, ...]:
     """SNAP-MATCH-1/2: seat s (not the flipper) shows a card of the flipped card's rank."""
     r = st.rank[flipped(st)]
-    return tuple(z3.And(st.turn != s, st.up[s].length > 0, st.rank[st.up[s].arr[0]] == r) for s in range(st.n))
+    return tuple(z3.And(st.turn != s, st.up[s].length > 0, st.rank[st.up[s].at(0)] == r) for s in range(st.n))
 
 
 def pot_matches(st: SymState) -> z3.BoolRef:
-    return z3.And(st.pot.length > 0, st.rank[st.pot.arr[0]] == st.rank[flipped(st)])
+    return z3.And(st.pot.length > 0, st.rank[st.pot.at(0)] == st.rank[flipped(st)])
 
 
 def correct(st: SymState, kind: CallKind) -> z3.BoolRef:
@@ -218,7 +227,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
             d, u = _turn_over(st.down[s], st.up[s])
             me = f == s
             down.append(ite(me, tail(d), st.down[s]))
-            up.append(ite(me, cons(d.arr[0], u), st.up[s]))
+            up.append(ite(me, cons(d.at(0), u), st.up[s]))
         return SymState(n, tuple(down), tuple(up), st.pot, f, z3.IntVal(PHASE_CODE[Phase.CALL]), st.rank)
     if shape.move == "nocall":  # SNAP-CALL-3
         return _after_event(st, st.down, st.up, st.pot, None, config)
@@ -251,7 +260,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
         right = z3.If(select(holds, seat), seat, right)
     recipient = z3.If(w != f, f, right)
     turned = [_turn_over(st.down[s], st.up[s], mutant == "penalty-no-turnover") for s in range(n)]
-    card = select([turned[s][0].arr[0] for s in range(n)], w)
+    card = select([turned[s][0].at(0) for s in range(n)], w)
     pen_down = [ite(w == s, tail(turned[s][0]), ite(recipient == s, snoc(st.down[s], card), st.down[s]))
                 for s in range(n)]
     pen_up = [ite(w == s, turned[s][1], st.up[s]) for s in range(n)]
@@ -272,7 +281,7 @@ def penalty_parts(st: SymState, mv: SymMove):
 # ---- fresh symbolic states and the structural invariant --------------------------------------
 def fresh_state(n: int, prefix: str = "") -> SymState:
     def pile(name: str) -> Pile:
-        return Pile(z3.Array(prefix + name, z3.IntSort(), z3.IntSort()), z3.Int(prefix + name + "_len"))
+        return array_pile(z3.Array(prefix + name, z3.IntSort(), z3.IntSort()), z3.Int(prefix + name + "_len"))
 
     return SymState(n, tuple(pile(f"down{s}") for s in range(n)), tuple(pile(f"up{s}") for s in range(n)),
                     pile("pot"), z3.Int(prefix + "turn"), z3.Int(prefix + "phase"),
@@ -299,10 +308,8 @@ def structural_after(st: SymState) -> z3.BoolRef:
 
 # ---- concrete positions ---------------------------------------------------------------------
 def _concrete_pile(cards, ids) -> Pile:
-    arr = z3.K(z3.IntSort(), z3.IntVal(_NO_CARD))
-    for i, c in enumerate(cards):
-        arr = z3.Store(arr, i, ids[c])
-    return Pile(arr, z3.IntVal(len(cards)))
+    names = [ids[c] for c in cards]
+    return Pile(lambda i: select([z3.IntVal(c) for c in names] + [z3.IntVal(_NO_CARD)], i), z3.IntVal(len(cards)))
 
 
 def concrete_state(state: SnapState) -> SymState:
@@ -349,7 +356,7 @@ def evaluate(st: SymState, model: z3.ModelRef | None = None) -> Position:
         return term.as_long()
 
     def pile(p: Pile) -> tuple[int, ...]:
-        return tuple(val(p.arr[i]) for i in range(val(p.length)))
+        return tuple(val(p.at(z3.IntVal(i))) for i in range(val(p.length)))
 
     phase = {v: k for k, v in PHASE_CODE.items()}[val(st.phase)]
     return Position(tuple(pile(p) for p in st.down), tuple(pile(p) for p in st.up), pile(st.pot),

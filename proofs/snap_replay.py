@@ -21,14 +21,13 @@ from cardcanon.proofs.snap_encoding import (
     Pile, Position, SymMove, SymState, evaluate, model_move, position_of, same_position, to_model_state,
 )
 
-_I = z3.Int("i")
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
 def slot_state(n: int, stride: int, prefix: str = "") -> SymState:
     """A position whose cards are named by their slots; lengths and ranks are free."""
     def pile(zone: int, name: str) -> Pile:
-        return Pile(z3.Lambda([_I], zone * stride + _I), z3.Int(prefix + name + "_len"))
+        return Pile(lambda i: zone * stride + i, z3.Int(prefix + name + "_len"))
 
     down = tuple(pile(s, f"down{s}") for s in range(n))
     up = tuple(pile(n + s, f"up{s}") for s in range(n))

@@ -8,6 +8,7 @@ deals and tricks and compared with ``cardcanon.model.hearts``. Then every check 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 
@@ -50,6 +51,15 @@ def play_hand(seed: int, config: model.HeartsConfig):
     return positions, state
 
 
+@functools.lru_cache(maxsize=4)
+def hand_solver(config: model.HeartsConfig):
+    """One incremental solver per configuration holding the whole-hand encoding."""
+    enc = hand_encoding(Rules.from_config(config))
+    solver = z3.Solver()
+    solver.add(enc.constraints)
+    return enc, solver
+
+
 def witness_of(positions, final) -> HandWitness:
     plays = [move for _, move in positions]
     tricks = tuple((a.player.index, INDEX[a.card], INDEX[b.card]) for a, b in zip(plays[::2], plays[1::2]))
@@ -57,6 +67,13 @@ def witness_of(positions, final) -> HandWitness:
 
 
 # ---- differential tests --------------------------------------------------------------------
+
+@pytest.mark.rules("HEARTS-DECK-1", "HEARTS-RANK-1")
+def test_encoding_card_numbers_are_the_model_deck():
+    """Card i of the encodings is DECK[i]: suit i // 7, rank i % 7 in rank order."""
+    assert CARDS == model.DECK
+    assert sorted(INDEX[c] for c in model.POINT_CARDS) == sorted(POINT_CARDS)
+
 
 @pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")
 def test_trick_winner_terms_match_model_on_all_pairs():
@@ -86,28 +103,24 @@ def test_every_model_hand_satisfies_the_hand_encoding(seed, variants):
     config = CONFIGS[variants]
     positions, final = play_hand(seed, config)
     witness = witness_of(positions, final)
-    enc = hand_encoding(Rules.from_config(config))
-    solver = z3.Solver()
-    solver.add(enc.constraints + enc.fix(witness))
-    assert solver.check() == z3.sat
+    enc, solver = hand_solver(config)
+    assert solver.check(*enc.fix(witness)) == z3.sat
     assert enc.decode(solver.model()) == witness
 
 
 @pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-TRICK-2", "HEARTS-SCORE-1")
-@given(seed=seeds, variants=st.booleans(), pinned=st.integers(min_value=0, max_value=6))
+@given(seed=seeds, variants=st.booleans(), pinned=st.integers(min_value=0, max_value=8))
 def test_every_encoding_hand_replays_in_the_model(seed, variants, pinned):
     """Encoding-legal hands are model-legal: pin a model deal and its first tricks, let Z3 play
     the rest, and replay the result (the encoding allows nothing illegal)."""
     config = CONFIGS[variants]
     positions, final = play_hand(seed, config)
     witness = witness_of(positions, final)
-    enc = hand_encoding(Rules.from_config(config))
+    enc, solver = hand_solver(config)
     hands = witness.hands()
-    solver = z3.Solver()
-    solver.add(enc.constraints)
-    solver.add([enc.dead[c] for c in witness.dead] + [enc.hold[c] == (c in hands[1]) for c in hands[0] | hands[1]])
-    solver.add(enc.fix(HandWitness(witness.tricks[:pinned], witness.dead, witness.scores)))
-    assert solver.check() == z3.sat
+    pins = [enc.dead[c] for c in witness.dead] + [enc.hold[c] == (c in hands[1]) for c in hands[0] | hands[1]]
+    pins += enc.fix(HandWitness(witness.tricks[:pinned], witness.dead, witness.scores))
+    assert solver.check(*pins) == z3.sat
     found = enc.decode(solver.model())
     assert found.hands() == hands and found.dead == witness.dead
     replay_single(found, config)  # raises if a play is illegal or the score differs
@@ -118,12 +131,18 @@ def test_every_encoding_hand_replays_in_the_model(seed, variants, pinned):
        owners=st.lists(st.booleans(), min_size=N_CARDS, max_size=N_CARDS), moon=st.sampled_from(model.MoonScore))
 def test_per_card_scores_match_score_hand(dead, owners, moon):
     config = model.HeartsConfig(moon_score=moon)
-    took = {c: z3.Bool(f"t{c}") for c in POINT_CARDS}
-    scoring = Scoring(Rules.from_config(config), [z3.Not(z3.Bool(f"d{c}")) for c in range(N_CARDS)], took)
     env = {f"d{c}": c in dead for c in range(N_CARDS)} | {f"t{c}": owners[c] for c in POINT_CARDS}
     taken = tuple(frozenset(CARDS[c] for c in range(N_CARDS) if c not in dead and owners[c] == bool(p)) for p in (0, 1))
     expected = model.score_hand(taken, tuple(CARDS[c] for c in sorted(dead)), config)
-    assert tuple(compile_term(s)(env) for s in scoring.score) == expected
+    assert tuple(score(env) for score in compiled_scores(config)) == expected
+
+
+@functools.lru_cache(maxsize=4)
+def compiled_scores(config: model.HeartsConfig):
+    """The per-card score terms over ``d<c>`` (card c is dead) and ``t<c>`` (seat 1 took c)."""
+    took = {c: z3.Bool(f"t{c}") for c in POINT_CARDS}
+    scoring = Scoring(Rules.from_config(config), [z3.Not(z3.Bool(f"d{c}")) for c in range(N_CARDS)], took)
+    return tuple(compile_term(s) for s in scoring.score)
 
 
 @pytest.mark.rules("HEARTS-MATCH-1", "HEARTS-MATCH-2")

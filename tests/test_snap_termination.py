@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cardcanon.model.snap import Phase, apply, new_game
+from cardcanon.model.snap import NextTurn, Phase, SnapConfig, apply, new_game
+from cardcanon.model.snap_fast import fast_game
+from cardcanon.model.snap_policies import play_game
 from cardcanon.model.snap_termination import find_cycle, histogram, measure, merge, quantile, wilson
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "snap_termination.json"
@@ -40,6 +42,39 @@ def test_histogram():
     assert [(b["from"], b["to"], b["count"]) for b in bins] == [(0, 50, 2), (50, 100, 2), (100, None, 2)]
     with pytest.raises(ValueError):
         histogram([-1], edges=(0, 10))
+
+
+POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05", "ties:0.6", "errors:0.4")
+VARIANTS = ({}, {"index_card": True}, {"next_turn": NextTurn.WINNER})
+
+
+def same_game(config, seed, policy, cap):
+    ref, fast = play_game(config, seed, policy, cap), fast_game(config, seed, policy, cap)
+    assert (fast.status, fast.flips, fast.outcome, fast.endless) == (ref.status, ref.flips, ref.outcome, ref.endless)
+    return ref.status
+
+
+@pytest.mark.rules("SNAP-END-4")
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
+def test_fast_simulator_plays_the_reference_games(players):
+    statuses = {same_game(SnapConfig(players=players, **variant), seed, policy, 800)
+                for policy in POLICIES for variant in VARIANTS for seed in range(2)}
+    assert "ended" in statuses
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_fast_simulator_finds_the_same_cycles():
+    assert [same_game(SnapConfig(players=2), seed, "owner-first", None) for seed in (10, 11, 12)] == [
+        "endless", "endless", "ended"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
+def test_fast_simulator_plays_the_reference_games_thorough(players):
+    for policy in POLICIES:
+        for variant in VARIANTS:
+            for seed in range(2, 40):
+                same_game(SnapConfig(players=players, **variant), seed, policy, 20_000)
 
 
 @pytest.mark.rules("SNAP-END-4")

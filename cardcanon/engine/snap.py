@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, Termination, Tie,
+    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, Termination, Tie, new_game,
 )
+from cardcanon.model.snap import apply as snap_apply
 from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, parse_policy, play_game
 
 SAFETY_CAP = 1_000_000  # flips; deterministic games repeat or end long before
@@ -113,11 +115,34 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
     return _run(config, seed, out)
 
 
+def reference_play_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
+                        max_flips: int = SAFETY_CAP, seed: int = 0) -> SnapRun:
+    """The reference model plays a given deal: the loop of ``play_game`` after its deal."""
+    policy = _policy(policy)
+    rng = SplitMix64(seed)
+    state, seen = snap_apply(new_game(config), deal), {}
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.FLIP:
+            key = state.position_key()
+            if policy.deterministic and key in seen:
+                return SnapRun(None, deal.dealer, "endless", state.flips, cycle=Cycle(seen[key], state.flips - seen[key]))
+            seen[key] = state.flips
+            if state.flips >= max_flips:
+                return SnapRun(None, deal.dealer, "capped", state.flips)
+            state = snap_apply(state, Flip(state.turn))
+        else:
+            state = snap_apply(state, policy.choose(state, rng))
+    return SnapRun(None, deal.dealer, "ended", state.flips, state.outcome.termination, state.outcome.winner)
+
+
 def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
                 max_flips: int = SAFETY_CAP, seed: int = 0) -> SnapRun:
     """A given deal played out (random policies draw from ``SplitMix64(seed)``)."""
-    lib = load()
     policy = _policy(policy)
+    try:
+        lib = load()
+    except EngineUnavailable:
+        return reference_play_deal(config, deal, policy, max_flips, seed)
     order = (ctypes.c_uint8 * 52)(*[c.index for c in deal.order])
     out = _I64_8()
     lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), deal.dealer.index, order,

@@ -49,8 +49,19 @@ class ChunkFile:
     def _write_lines(self, items: list[dict]) -> None:
         self.path.write_text("".join(json.dumps(i, separators=(",", ":")) + "\n" for i in items), encoding="utf-8")
 
-    def has(self, index: int) -> bool:
-        return index in self.chunks
+    def has(self, index: int, count: int) -> bool:
+        """Chunk ``index`` is finished with ``count`` seeds (a shorter last chunk of an earlier,
+        smaller run is computed again, and the new line wins)."""
+        return index in self.chunks and self.chunks[index]["count"] == count
+
+    def finished(self, n_chunks: int, count_of) -> list[dict]:
+        """The finished chunks among the first ``n_chunks``, in order, up to the first missing one."""
+        out = []
+        for index in range(n_chunks):
+            if not self.has(index, count_of(index)):
+                break
+            out.append(self.chunks[index])
+        return out
 
     def append(self, index: int, data: dict) -> None:
         item = {"kind": "chunk", "index": index, **data}
@@ -110,8 +121,10 @@ def _quantile(values: list[tuple[int, int]], total: int, q: float) -> float:
     return a + (b - a) * (pos - lo)
 
 
-def distribution(counts: Counter, edges=BIN_EDGES) -> dict | None:
-    """Count, mean, min/max, quantiles and a histogram of a multiset of non-negative integers."""
+def distribution(counts: Counter, edges=BIN_EDGES, fine: int | None = None) -> dict | None:
+    """Count, mean, min/max, quantiles and a histogram of a multiset of non-negative integers;
+    with ``fine``, also counts in bins of that width (``fine_histogram[i]``: values
+    ``i * fine`` to ``(i + 1) * fine - 1``), for plots."""
     counts = Counter({k: v for k, v in counts.items() if v})
     total = sum(counts.values())
     if not total:
@@ -122,8 +135,14 @@ def distribution(counts: Counter, edges=BIN_EDGES) -> dict | None:
         end = edges[i + 1] if i + 1 < len(edges) else None
         bins.append({"from": start, "to": end,
                      "count": sum(c for v, c in values if v >= start and (end is None or v < end))})
-    return {"count": total, "mean": sum(v * c for v, c in values) / total, "min": values[0][0], "max": values[-1][0],
-            "quantiles": {f"{q:g}": _quantile(values, total, q) for q in QUANTILES}, "histogram": bins}
+    out = {"count": total, "mean": sum(v * c for v, c in values) / total, "min": values[0][0], "max": values[-1][0],
+           "quantiles": {f"{q:g}": _quantile(values, total, q) for q in QUANTILES}, "histogram": bins}
+    if fine:
+        fine_bins = [0] * (values[-1][0] // fine + 1)
+        for v, c in values:
+            fine_bins[v // fine] += c
+        out.update(fine_bin_width=fine, fine_histogram=fine_bins)
+    return out
 
 
 def wilson_json(successes: int, trials: int) -> dict:
