@@ -156,7 +156,7 @@ def _snap_cell(args, players: int, policy_text: str, progress: Progress) -> dict
             break
         first = args.first_seed + index * chunk
         store.append(index, {"first_seed": first, "count": count, **_snap_chunk(config, policy.name, first, count, cap)})
-        progress.advance(f"{name} chunk {index + 1}/{n_chunks}")
+        progress.advance(name, index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, deals - i * chunk))
     total = sum(c["count"] for c in chunks)
     merged = _merge_snap(chunks)
@@ -192,6 +192,7 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy, cap: int,
         path = folder / f"{name}-{key.replace('_', '-')}.json"
         flips = engine_snap.decide(config, seed, policy, cap).flips
         if flips > max_flips:
+            path.unlink(missing_ok=True)  # a record from a run with a higher limit
             written[key] = {"seed": seed, "flips": flips, "file": None, "command":
                             f"cardcanon play snap --players {config.players} --seed {seed} --policy {policy.name} "
                             f"--max-flips {cap} -q --record {path.name}"}
@@ -228,7 +229,7 @@ def _enumeration(args, progress: Progress) -> list[dict]:
                 store.append(key, {"players": players, "ranks": ranks, "suits": suits, "policy": policy,
                                    "deals": got["deals"], "endless": got["endless"], "capped": got["capped"],
                                    "ended": got["ended"], "lengths": counter_json(got["lengths"])})
-                progress.advance(f"enumeration {players}p {ranks}x{suits} {policy}")
+                progress.advance(f"enumeration {players}p {ranks}x{suits} {policy}", key + 1, 2 * len(ENUMERATED))
             c = store.chunks[key]
             exact = Fraction(c["endless"], c["deals"])
             cells.append({"players": players, "deck": f"{ranks} ranks x {suits} suits", "cards": ranks * suits,
@@ -298,7 +299,7 @@ def _hearts_cell(args, pairing: str, progress: Progress, possible: set) -> dict:
                              "terminations": dict(s.terminations), "winners": counter_json(s.winners),
                              "moons": s.moons, "total_hands": s.total_hands,
                              "pairs": {f"{a}-{b}": v for (a, b), v in sorted(s.pairs.items())}})
-        progress.advance(f"hearts {pairing} chunk {index + 1}/{n_chunks}")
+        progress.advance(f"hearts-{pairing}", index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, args.matches - i * chunk))
     matches = sum(c["count"] for c in chunks)
     hands, terms, winners, pairs = Counter(), Counter(), Counter(), Counter()

@@ -56,6 +56,9 @@ _PLAYS_BY_PATTERN = tuple(
     tuple(tuple(tuple(_PLAY[s][7 * k + r] for r in range(7) if p >> r & 1) for p in range(128)) for k in range(4))
     for s in range(2)
 )
+# The prebuilt plays by identity: (seat number, deck index). _PLAY keeps them alive, so their ids
+# are never reused; any other Play (even an equal one) is not found here and takes the slow path.
+_PLAY_KEY = {id(_PLAY[s][i]): (s, i) for s in range(2) for i in range(len(DECK))}
 
 
 class Strategy(Protocol):
@@ -172,21 +175,42 @@ _NO_HEARTS = FirstTrickPoints.NO_HEARTS
 
 
 def _legal_mask(state: HeartsState, seat: int) -> int:
-    """The mask of the legal plays. The last answer is remembered, so that ``apply`` does not
-    work out again what ``legal_moves`` just did (states are immutable: identity is enough)."""
+    """The mask of the legal plays of ``seat`` (the player to move).
+
+    After the first trick only HEARTS-FOLLOW-1 and HEARTS-BREAK-1 can restrict a play (see
+    :func:`_play_rules`), so those two are applied directly; the first trick goes through every
+    rule block. The last answer is remembered, so that ``apply`` does not work out again what
+    ``legal_moves`` just did (states are immutable: identity is enough).
+    """
     global _last_legal
-    last = _last_legal
-    if last[0] is state:
-        return last[1]
+    if _last_legal[0] is state:
+        return _last_legal[2]
     hand = state.hand_masks[seat]
-    legal = hand
-    for _, allowed in _play_rules(state, hand):
-        legal &= allowed
-    _last_legal = (state, legal)
+    if state.tricks_played:
+        trick = state.trick
+        if trick:  # HEARTS-FOLLOW-1: follow suit if he can
+            legal = hand & SUIT_OF[_deck_index_of_play(trick[0])] or hand
+        elif state.hearts_broken:
+            legal = hand
+        else:  # HEARTS-BREAK-1: no heart lead unless he holds only hearts
+            legal = hand & NON_HEARTS_MASK or hand
+    else:
+        legal = hand
+        for _, allowed in _play_rules(state, hand):
+            legal &= allowed
+    _last_legal = (state, seat, legal)
     return legal
 
 
-_last_legal: tuple[HeartsState | None, int] = (None, 0)
+# (state, seat number of the player to move, mask of his legal plays) of the last state asked.
+_last_legal: tuple[HeartsState | None, int, int] = (None, 0, 0)
+SUIT_OF = tuple(SUIT_MASK[SUITS[i // 7]] for i in range(len(DECK)))  # by deck index: its suit's mask
+
+
+def _deck_index_of_play(play: Play) -> int:
+    """The deck index of a play's card (the play is in a state, so its card is in the deck)."""
+    key = _PLAY_KEY.get(id(play))
+    return key[1] if key is not None else deck_index(play.card)
 
 
 def legal_moves(state: HeartsState) -> tuple[Move, ...]:
@@ -203,6 +227,12 @@ def legal_moves(state: HeartsState) -> tuple[Move, ...]:
 # --- applying moves ---------------------------------------------------------------------------
 def apply(state: HeartsState, move: Move) -> HeartsState:
     """The state after ``move``; raises :class:`IllegalMoveError` naming the broken rule."""
+    # Fast path: one of the plays ``legal_moves`` just returned for this very state.
+    cached_state, cached_seat, legal = _last_legal
+    if cached_state is state:
+        key = _PLAY_KEY.get(id(move))
+        if key is not None and key[0] == cached_seat and legal >> key[1] & 1:
+            return _play(state, cached_seat, key[1])
     kind = type(move)
     if kind is Play:
         return _apply_play(state, move)
@@ -252,7 +282,7 @@ def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
     return evolve(
         state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hands=hands, hand_masks=masks,
         dead=dead, trick=(), leader=leader, to_move=leader, hearts_broken=False, taken=(empty, empty),
-        tricks_played=0,
+        taken_masks=(0, 0), tricks_played=0,
     )
 
 
@@ -270,6 +300,7 @@ def _deck_problem(order, indices) -> str:
 
 
 def _apply_play(state: HeartsState, move: Play) -> HeartsState:
+    """Check a play against every rule, then make it."""
     seat = state.to_move
     if seat is None:
         _refuse_play_outside_play_phase(state, move)
@@ -277,56 +308,64 @@ def _apply_play(state: HeartsState, move: Play) -> HeartsState:
     if player is not seat and player != seat:
         _refuse_wrong_player(state, move)
     s = seat.index
-    index = DECK_INDEX_BY_ID.get(id(card))  # the fast path of deck_index
-    if index is None:
-        index = deck_index(card)
+    index = deck_index(card)
     if index is None:
         raise IllegalMoveError("HEARTS-DECK-1", f"{card} is not a card of the 28-card deck")
     bit = 1 << index
     hand = state.hand_masks[s]
     if not hand & bit:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
         raise IllegalMoveError("HEARTS-DEAL-2", f"{seat} does not hold {card}")
-    last = _last_legal
-    if not bit & (last[1] if last[0] is state else _legal_mask(state, s)):
+    if not bit & _legal_mask(state, s):
         for rule, allowed in _play_rules(state, hand):
             if not bit & allowed:
                 raise IllegalMoveError(rule, _RULE_MESSAGES[rule].format(player=seat, card=card))
+    return _play(state, s, index)
 
-    play = _PLAY[s][index]
-    hands = (state.hands[0] - SINGLETONS[index], state.hands[1]) if s == 0 else \
-        (state.hands[0], state.hands[1] - SINGLETONS[index])
-    hand_masks = (hand ^ bit, state.hand_masks[1]) if s == 0 else (state.hand_masks[0], hand ^ bit)
+
+def _play(state: HeartsState, s: int, index: int) -> HeartsState:
+    """Seat ``s`` plays ``DECK[index]``, a legal play."""
+    bit = 1 << index
+    hands, hand_masks = state.hands, state.hand_masks
+    if s == 0:
+        hands, hand_masks = (hands[0] - SINGLETONS[index], hands[1]), (hand_masks[0] ^ bit, hand_masks[1])
+    else:
+        hands, hand_masks = (hands[0], hands[1] - SINGLETONS[index]), (hand_masks[0], hand_masks[1] ^ bit)
     # HEARTS-BREAK-2: a heart played breaks hearts; with ``void``, so does any failure to follow.
+    broken = state.hearts_broken or bit & HEARTS_MASK != 0
     trick = state.trick
-    lead_index = deck_index(trick[0].card) if trick else None
-    broken = state.hearts_broken or bool(bit & HEARTS_MASK) or (
-        bool(trick) and state.config.break_on is _VOID and lead_index // 7 != index // 7)
     if not trick:
-        return evolve(state, hands=hands, hand_masks=hand_masks, trick=(play,), to_move=SEATS[1 - s],
+        return evolve(state, hands=hands, hand_masks=hand_masks, trick=(_PLAY[s][index],), to_move=SEATS[1 - s],
                       hearts_broken=broken)
+    lead_index = _deck_index_of_play(trick[0])
+    if not broken and state.config.break_on is _VOID and lead_index // 7 != index // 7:
+        broken = True
     # The trick is complete. HEARTS-TRICK-1: who wins; HEARTS-TRICK-2: the winner leads next.
-    winner = seat if _trick_winner(lead_index, index) else trick[0].player
+    winner = SEATS[s] if _trick_winner(lead_index, index) else trick[0].player
     w = winner.index
     won = state.taken[w].union(SINGLETONS[lead_index], SINGLETONS[index])
-    taken = (won, state.taken[1]) if w == 0 else (state.taken[0], won)
+    won_mask = state.taken_masks[w] | bit | 1 << lead_index
+    if w == 0:
+        taken, taken_masks = (won, state.taken[1]), (won_mask, state.taken_masks[1])
+    else:
+        taken, taken_masks = (state.taken[0], won), (state.taken_masks[0], won_mask)
     tricks_played = state.tricks_played + 1
     if tricks_played < TRICKS_PER_HAND:
         return evolve(state, hands=hands, hand_masks=hand_masks, trick=(), leader=winner, to_move=winner,
-                      hearts_broken=broken, taken=taken, tricks_played=tricks_played)
-    return _end_hand(state, hands, hand_masks, taken, broken)
+                      hearts_broken=broken, taken=taken, taken_masks=taken_masks, tricks_played=tricks_played)
+    return _end_hand(state, hands, hand_masks, taken, taken_masks, broken)
 
 
-def _end_hand(state, hands, hand_masks, taken, broken) -> HeartsState:
+def _end_hand(state, hands, hand_masks, taken, taken_masks, broken) -> HeartsState:
     """HEARTS-TRICK-3: after 13 tricks the hand is scored; HEARTS-MATCH-1/2 decide whether the
     match goes on, and HEARTS-DEAL-1 passes the deal to the other player."""
-    hand_score = score_masks((mask_of(taken[0]), mask_of(taken[1])), mask_of(state.dead), state.config)
+    hand_score = score_masks(taken_masks, mask_of(state.dead), state.config)
     scores = (state.scores[0] + hand_score[0], state.scores[1] + hand_score[1])
     outcome = match_result(scores, state.config, previous=state.scores)
     return evolve(
         state, phase=Phase.OVER if outcome else Phase.DEAL, scores=scores,
         dealer=state.dealer if outcome else other(state.dealer), hands=hands, hand_masks=hand_masks, trick=(),
-        leader=None, to_move=None, hearts_broken=broken, taken=taken, tricks_played=TRICKS_PER_HAND,
-        hand_scores=state.hand_scores + (hand_score,), outcome=outcome,
+        leader=None, to_move=None, hearts_broken=broken, taken=taken, taken_masks=taken_masks,
+        tricks_played=TRICKS_PER_HAND, hand_scores=state.hand_scores + (hand_score,), outcome=outcome,
     )
 
 

@@ -186,23 +186,29 @@ class HeartsState:
     tricks_played: int = 0
     hand_scores: tuple[tuple[int, int], ...] = ()
     outcome: Outcome | None = None
-    # The hands as masks over DECK, derived from ``hands`` (kept in step by ``apply``).
+    # ``hands`` and ``taken`` as masks over DECK, derived from them (kept in step by ``apply``).
     hand_masks: tuple[int, int] = field(init=False, repr=False, compare=False)
+    taken_masks: tuple[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_masks", (mask_of(self.hands[0]), mask_of(self.hands[1])))
+        object.__setattr__(self, "taken_masks", (mask_of(self.taken[0]), mask_of(self.taken[1])))
 
     @property
     def is_chance(self) -> bool:
         return self.phase is Phase.CHOOSE_DEALER or self.phase is Phase.DEAL
 
 
+_new = object.__new__
+
+
 def evolve(state: HeartsState, **changes) -> HeartsState:
     """``dataclasses.replace`` without re-running ``__init__``: the fields are already checked.
 
-    Used on the hot path of ``apply``; whoever changes ``hands`` passes ``hand_masks`` too.
+    Used on the hot path of ``apply``; whoever changes ``hands`` or ``taken`` passes
+    ``hand_masks`` or ``taken_masks`` too.
     """
-    new = object.__new__(HeartsState)
+    new = _new(HeartsState)
     fields = new.__dict__
     fields.update(state.__dict__)
     fields.update(changes)

@@ -1,8 +1,8 @@
 """A fast whole-game Snap simulator for the termination statistics.
 
 It plays exactly what :func:`cardcanon.model.snap_policies.play_game` plays (same deal, same
-policy choices, same random draws, same repetition test) on plain lists of card numbers, about
-ten times faster. It is not a second rulebook: ``tests/test_snap_termination.py`` checks that
+policy choices, same random draws, same repetition test) on plain lists of card numbers,
+about five times faster. It is not a second rulebook: ``tests/test_snap_termination.py`` checks that
 it gives the reference model's result (status, flips, outcome, cycle) game for game.
 
 Piles here keep their top at the END of a list (the face-down pile at the left of a deque), so
@@ -16,7 +16,9 @@ from collections import deque
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import NextTurn, Outcome, SnapConfig, Termination, sample_deal
-from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, draw_chance, parse_policy
+from cardcanon.model.snap_policies import (
+    Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, draw_chance, parse_policy,
+)
 
 
 class FastResult:
@@ -32,6 +34,7 @@ class FastResult:
 
 
 def fast_game(config: SnapConfig, seed: int, policy: Policy | str, max_flips: int | None = None) -> FastResult:
+    """The result of ``play_game(config, seed, policy, max_flips)``, without the moves."""
     if isinstance(policy, str):
         policy = parse_policy(policy)
     if not isinstance(policy, (FlipperFirst, OwnerFirst, Ties, Errors)):

@@ -118,7 +118,8 @@ def z3_legal_lead(hand, card: int, *, broken, first_trick: bool, forced: int | N
     HEARTS-BREAK-1 (no heart lead before hearts are broken unless the hand is all hearts),
     HEARTS-FIRST-1 (no-hearts variant).
     """
-    if first_trick and forced is not None and (rules.config.first_lead is FirstLead.LOWEST_CLUB or forced == LOW_CLUBS[0]):
+    lowest_club = rules.config.first_lead is FirstLead.LOWEST_CLUB
+    if first_trick and forced is not None and (lowest_club or forced == LOW_CLUBS[0]):
         return z3.And(hand[card], z3.BoolVal(card == forced))
     if suit(card) != HEARTS_SUIT:
         return hand[card]
@@ -215,8 +216,11 @@ class HandEncoding:
             for k in reversed(range(TRICKS)):
                 after[c][k] = acc
                 acc = z3.Or(played[c][k], acc)
-        led_suit = [[z3.Or([pos[c][k][LEAD] for c in range(N_CARDS) if suit(c) == u]) for u in range(4)] for k in range(TRICKS)]
-        fol_suit = [[z3.Or([pos[c][k][FOLLOW] for c in range(N_CARDS) if suit(c) == u]) for u in range(4)] for k in range(TRICKS)]
+        def of_suit(k, u, role):
+            return z3.Or([pos[c][k][role] for c in range(N_CARDS) if suit(c) == u])
+
+        led_suit = [[of_suit(k, u, LEAD) for u in range(4)] for k in range(TRICKS)]
+        fol_suit = [[of_suit(k, u, FOLLOW) for u in range(4)] for k in range(TRICKS)]
         void = [z3.Or([z3.And(led_suit[k][u], z3.Not(fol_suit[k][u])) for u in range(4)]) for k in range(TRICKS)]
         heart_played = [z3.Or([played[c][k] for c in HEARTS]) for k in range(TRICKS)]
         # HEARTS-FOLLOW-1: a follower who does not follow holds no card of the suit led
@@ -224,7 +228,8 @@ class HandEncoding:
             for u in range(4):
                 for c in range(N_CARDS):
                     if suit(c) == u and k < TRICKS - 1:
-                        C.append(z3.Implies(z3.And(led_suit[k][u], z3.Not(fol_suit[k][u]), after[c][k]), hold[c] == lead1[k]))
+                        failed = z3.And(led_suit[k][u], z3.Not(fol_suit[k][u]), after[c][k])
+                        C.append(z3.Implies(failed, hold[c] == lead1[k]))
         # HEARTS-TRICK-1 / TRICK-2: the winner leads the next trick
         self.played, self.after, self.heart_played, self.led_suit = played, after, heart_played, led_suit
         self.follower_wins = []

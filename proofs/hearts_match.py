@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.hearts_encoding import HEARTS, N_CARDS, QUEEN_OF_SPADES, CARDS, Rules, compile_term
+from cardcanon.proofs.hearts_encoding import CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.hearts_replay import Budget, hand_encoding, replay_match, sat, undecided
-from cardcanon.proofs.hearts_scores import possible_scores
+from cardcanon.proofs.hearts_scores import ScoreAbstraction
 
 
 def match_terms(q0, q1, target: int, mutations: tuple[str, ...] = ()):
@@ -29,7 +30,7 @@ def match_terms(q0, q1, target: int, mutations: tuple[str, ...] = ()):
     return ends, win0, win1
 
 
-def _tie_hands(rules: Rules, budget: Budget, need: int = 1):
+def _tie_hands(rules: Rules, budget: Budget):
     """Hands with equal scores, one per pair of dead cards that allows one (blocking loop)."""
     enc = hand_encoding(rules)
     s = z3.Solver()
@@ -61,9 +62,13 @@ P6_MUTANTS = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=Tru
 
 def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
-    ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it). The
-    hand scores range over P5's exact set of possible pairs; only the totals matter, so Z3
-    counts how often each pair occurs."""
+    ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
+
+    The bound is proved over the hand scores of the score-only abstraction of P5 (a superset
+    of the possible ones, so the proof holds for legal play); only the totals matter, so Z3
+    counts how often each pair occurs. The match that falls short is realised hand by hand
+    with the whole-hand encoding; a pair no legal hand gives is dropped and the search
+    repeated (``pairs_refuted``)."""
     bounds = bounds or {}
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", 100))
     rules = rules_for(P6_MUTANTS, mutant) if mutant == "widow" else Rules()
@@ -71,45 +76,54 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
         rules_for(P6_MUTANTS, mutant)  # rejects unknown names
         target = int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
     budget = Budget(timeout)
-    witnesses, stats, problem = possible_scores(rules, 26, timeout)
-    if problem:
-        return CheckResult(Verdict.TIMEOUT if "timeout" in problem or "cancel" in problem else Verdict.UNKNOWN,
-                           detail=f"the possible hand scores: {problem}")
-    pairs = sorted(witnesses)
+    abstraction, pairs = ScoreAbstraction(rules), []
+    for a, b in itertools.product(range(27), repeat=2):  # a superset of P5's set, without play
+        answer = abstraction.allows(a, b, budget)
+        if answer == z3.sat:
+            pairs.append((a, b))
+        elif answer != z3.unsat:
+            return undecided(abstraction.solver, f"hand score {a}-{b}")
     count = {p: z3.Int(f"n_{p[0]}_{p[1]}") for p in pairs}
     n = z3.Int("hands")
     s = z3.Solver()
     s.add(*[c >= 0 for c in count.values()], z3.Sum(list(count.values())) == n)
     for seat in (0, 1):
         s.add(z3.Sum([c * p[seat] for p, c in count.items()]) < target)
-    answers = {}
-    smallest = None
-    for k in range(1, hands + 1):  # the smallest number of hands that always suffices
-        answers[k] = budget.check(s, n == k)
-        if answers[k] == z3.unsat:
-            smallest = k
-            break
-        if answers[k] != z3.sat:
+    witnesses: dict = {}
+    refuted = 0
+    while True:
+        smallest = None
+        for k in range(1, hands + 1):  # the smallest number of hands that always suffices
+            answer = budget.check(s, n == k)
+            if answer == z3.unsat:
+                smallest = k
+                break
+            if answer != z3.sat:
+                return undecided(s, f"{k} hands")
+        # the longest match below the target that matters, realised hand by hand
+        k = hands - 1 if smallest == hands else hands if smallest is None else smallest - 1
+        if budget.check(s, n == k) != z3.sat:
             return undecided(s, f"{k} hands")
-    result_stats = {"min_hands": smallest, "possible_pairs": len(pairs)}
+        chosen = s.model()
+        used = [p for p, c in count.items() if chosen.eval(c, model_completion=True).as_long() > 0]
+        missing = [p for p in used if _realise(rules, budget, p, witnesses) is None]
+        if not missing:
+            break
+        refuted += len(missing)  # a score no legal hand gives: drop it and search again
+        s.add(*[count[p] == 0 for p in missing])
+    result_stats = {"min_hands": smallest, "abstract_pairs": len(pairs), "pairs_refuted": refuted}
     config = model.HeartsConfig(target=target)
     written = rules == Rules()
-
-    def replay(k: int):  # a k-hand match leaving both players below the target, replayed
-        budget.check(s, n == k)
-        sequence = _sequence(s.model(), count, witnesses)
-        return sequence, replay_match(sequence, config, check_score=written)[-1]
-
+    sequence = _sequence(chosen, count, witnesses)
+    last = replay_match(sequence, config, check_score=written)[-1]
     if smallest == hands:
-        sequence, last = replay(hands - 1)
         if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
-            return CheckResult(Verdict.ERROR, detail=f"the replayed {hands - 1}-hand match reached {last.scores}")
+            return CheckResult(Verdict.ERROR, detail=f"the replayed {k}-hand match reached {last.scores}")
         return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}",
                            witness_replayed=True, stats=result_stats,
-                           detail=f"within {hands} hands a player always reaches {target} (Z3, over the {len(pairs)} "
-                                  f"possible hand scores); {hands - 1} hands can leave both at {last.scores}")
-    k = hands if smallest is None else smallest - 1
-    sequence, last = replay(k)
+                           detail=f"within {hands} hands a player always reaches {target} (Z3, over {len(pairs)} "
+                                  f"hand scores, a superset of the possible ones); {k} hands can leave both at "
+                                  f"{last.scores}, each hand a replayed legal hand")
     scored = "" if written else " (legal hands; the model scores them by the rules as written)"
     detail = (f"{hands} hands can leave both players below {target}" if smallest is None else
               f"{smallest} hands always reach {target}: {hands} is not the smallest bound")
@@ -117,10 +131,21 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
                        witness=_summary(sequence), witness_replayed=True, stats=result_stats)
 
 
+def _realise(rules: Rules, budget: Budget, pair, witnesses: dict):
+    """A legal hand scoring ``pair`` (remembered in ``witnesses``), or None if there is none."""
+    if pair not in witnesses:
+        w = _hand(rules, budget, *pair)
+        if w is None:
+            return None
+        witnesses[pair] = w
+    return witnesses[pair]
+
+
 def _sequence(m, count, witnesses):
     out = []
     for p, c in count.items():
-        out += [witnesses[p]] * m.eval(c, model_completion=True).as_long()
+        times = m.eval(c, model_completion=True).as_long()
+        out += [witnesses[p]] * times if times else []
     return out
 
 
@@ -200,7 +225,8 @@ def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
     tied, last = states[-2], states[-1]
     ok = tied.outcome is None and last.outcome is not None and last.outcome.winner.index == 0
     if not ok:
-        return CheckResult(Verdict.ERROR, detail=detail + f"; the replayed tie-break went {tied.scores} -> {last.scores}")
+        return CheckResult(Verdict.ERROR,
+                           detail=detail + f"; the replayed tie-break went {tied.scores} -> {last.scores}")
     return CheckResult(verdict, detail=detail, witness_replayed=True, stats=stats or {},
                        witness=f"{k} hands of 3-3 then one of 2-4: scores {tied.scores} (play on) then "
                                f"{last.scores}, {_outcome(last.outcome)}")
@@ -254,7 +280,9 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
     stats["p_tie_continues"] = str(keep_going)
     stats["p_tie_ends_at_least"] = str(1 - keep_going)
-    w = next(iter(ties.values()))
+    w = max(ties.values(), key=lambda t: t.scores[0])
+    if w.scores[0] <= 0:
+        return CheckResult(Verdict.ERROR, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
     k = -(-target // w.scores[0])
     states = replay_match([w] * (k + 2), model.HeartsConfig(target=target))
     loop = states[k - 1:]

@@ -51,7 +51,8 @@ def _legal_table(rules: Rules, kind: str, detail, first: bool):
     hand = [z3.Bool(f"hand{c}") for c in range(N_CARDS)]
     broken = z3.Bool("broken")
     if kind == "follow":
-        terms = [z3_legal_follow(hand, c, 7 * detail, first_trick=z3.BoolVal(first), rules=rules) for c in range(N_CARDS)]
+        terms = [z3_legal_follow(hand, c, 7 * detail, first_trick=z3.BoolVal(first), rules=rules)
+                 for c in range(N_CARDS)]
     else:
         terms = [z3_legal_lead(hand, c, broken=broken, first_trick=first, forced=detail, rules=rules)
                  for c in range(N_CARDS)]
@@ -217,7 +218,8 @@ def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
             return _pair_counterexample(a, b, f"the encoding gives the trick to the {'follower' if mine else 'leader'}",
                                         budget)
     witness, replayed = _trump_witness(budget)
-    return CheckResult(Verdict.PROVED, detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
+    return CheckResult(Verdict.PROVED,
+                       detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
                        witness=witness, witness_replayed=replayed, stats={"pairs": compared})
 
 
@@ -288,7 +290,8 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
     s = z3.Solver()
     s.add(z3.PbEq([(d, 1) for d in dead], 2))
     for claim, name in ((lead0 != lead1, "exactly one leader"),
-                        (six_case == z3.And(dead[LOW_CLUBS[0]], dead[LOW_CLUBS[1]]), "6♣ case iff 2♣ and 4♣ dead")):
+                        (six_case == z3.And(dead[LOW_CLUBS[0]], dead[LOW_CLUBS[1]]),
+                         "6♣ case iff 2♣ and 4♣ dead")):
         answer = budget.check(s, z3.Not(claim))
         if answer == z3.sat:
             m = s.model()

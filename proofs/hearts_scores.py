@@ -71,9 +71,24 @@ def predicted_pairs(config=None) -> frozenset[tuple[int, int]]:
             continue
         seen.add(tuple(live))
         for owners in itertools.product((0, 1), repeat=len(live)):
-            taken = (frozenset(c for c, o in zip(live, owners) if o == 0), frozenset(c for c, o in zip(live, owners) if o))
+            taken = tuple(frozenset(c for c, o in zip(live, owners) if o == p) for p in (0, 1))
             out.add(model.score_hand(taken, dead, config))
     return frozenset(out)
+
+
+class ScoreAbstraction:
+    """Scores from the dead cards and who took each point card, with no play at all: an
+    over-approximation of legal play (every legal hand's scores are allowed here)."""
+
+    def __init__(self, rules: Rules) -> None:
+        dead = [z3.Bool(f"a_dead{c}") for c in range(len(CARDS))]
+        took = {c: z3.Bool(f"a_took{c}") for c in POINT_CARDS}
+        self.scoring = Scoring(rules, [z3.Not(d) for d in dead], took)
+        self.solver = z3.Solver()
+        self.solver.add(z3.PbEq([(d, 1) for d in dead], 2))  # HEARTS-DEAL-2
+
+    def allows(self, a: int, b: int, budget: Budget):
+        return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
 
 
 _DECIDED: dict = {}
@@ -103,11 +118,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=No
     it in ``stats["contradiction"]``: pairs outside ``expect`` go to stage 2 at once.
     """
     budget = Budget(timeout)
-    dead = [z3.Bool(f"a_dead{c}") for c in range(len(CARDS))]
-    took = {c: z3.Bool(f"a_took{c}") for c in POINT_CARDS}
-    abstract = Scoring(rules, [z3.Not(d) for d in dead], took)
-    stage1 = z3.Solver()
-    stage1.add(z3.PbEq([(d, 1) for d in dead], 2))
+    stage1 = ScoreAbstraction(rules)
     enc = hand_encoding(rules)
     stage2 = z3.Solver()
     stage2.add(enc.constraints)
@@ -138,13 +149,13 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=No
     left = []
     for a, b in itertools.product(range(limit + 1), repeat=2):
         stats["candidates"] += 1
-        answer = budget.check(stage1, abstract.score_is(0, a), abstract.score_is(1, b))
+        answer = stage1.allows(a, b, budget)
         if answer == z3.unsat:
             stats["abstraction_unsat"] += 1
             if expect is not None and (a, b) in expect:
                 return stop(a, b)
         elif answer != z3.sat:
-            return witnesses, stats, f"pair {a}-{b} (abstraction): {stage1.reason_unknown()}"
+            return witnesses, stats, f"pair {a}-{b} (abstraction): {stage1.solver.reason_unknown()}"
         elif expect is not None and (a, b) not in expect:
             answer = in_hand(a, b)
             if answer == z3.sat:

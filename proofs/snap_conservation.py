@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import z3
@@ -81,24 +82,30 @@ def _witness_goals(config: SnapConfig):
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     stride = int(bounds.get("pile_bound", 52)) + 1
-    players = list(bounds.get("players", [2, 3, 4]))
+    players = list(bounds.get("players", [2, 3]))
     replay_len = int(bounds.get("replay_pile", 3))
     started, queries, witnesses = time.monotonic(), 0, []
     for n in players:
         for index_card in (False, True):
             for next_turn in NextTurn:
                 config = SnapConfig(players=n, index_card=index_card, next_turn=next_turn)
-                for shape in shapes(config):
-                    pre, mv = slot_state(n, stride), fresh_move(shape, n)
+                for turn, shape, call_ok in _cases(config):
+                    pre, mv = replace(slot_state(n, stride), turn=z3.IntVal(turn)), fresh_move(shape, n)
                     post = step(pre, mv, config, mutant)
+                    bad = z3.Not(structural_after(post))
+                    if next_turn is NextTurn.CLOCKWISE:  # the piles do not depend on next_turn
+                        bad = z3.Or(_failure(pre, post, stride), bad)
+                    elif not call_ok:
+                        continue  # only a won call passes the turn differently (SNAP-TURN-2)
                     solver = z3.Solver()
                     solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
-                    solver.add(_in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant),
-                               z3.Or(_failure(pre, post, stride), z3.Not(structural_after(post))))
+                    solver.add(_in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant), bad)
+                    if call_ok is not None:
+                        solver.add(correct(pre, shape.kind) == call_ok)
                     queries += 1
                     verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
                     if verdict is Verdict.COUNTEREXAMPLE:
-                        return _counterexample(pre, mv, post, config, mutant, stride, replay_len, queries)
+                        return _counterexample(solver, pre, mv, post, config, mutant, stride, replay_len, queries)
                     if verdict is not Verdict.PROVED:
                         return CheckResult(verdict, f"{config!r}, {shape}: Z3 gave no answer", stats={"queries": queries})
     # reachability witnesses, each replayed through the model (2 players and 3 players)
@@ -118,7 +125,8 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                 replayed &= result.ok
                 witnesses.append(f"{n}p{' index' if index_card else ''} {label}: {result.text}"
                                  + ("" if result.ok else "  [MODEL DISAGREES]"))
-    detail = f"{queries} inductive-step queries unsat (players {players}, piles < {stride}, both variants)"
+    detail = (f"{queries} inductive-step queries unsat (players {players}, every flipper, piles of at most "
+              f"{stride - 1} cards, index card off and on, next_turn clockwise and winner)")
     if not replayed:
         return CheckResult(Verdict.ERROR, detail + "; a witness replay disagrees with the model",
                            witness="\n".join(witnesses), stats={"queries": queries})
@@ -127,12 +135,18 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                               "seconds": round(time.monotonic() - started, 2)})
 
 
-def _counterexample(pre, mv, post, config, mutant, stride, replay_len, queries) -> CheckResult:
+def _cases(config: SnapConfig):
+    """(flipper, shape, whether the call is correct) for every query; calls are split in two."""
+    for turn in range(config.players):
+        for shape in shapes(config):
+            for call_ok in ((True, False) if shape.move == "call" else (None,)):
+                yield turn, shape, call_ok
+
+
+def _counterexample(solver, pre, mv, post, config, mutant, stride, replay_len, queries) -> CheckResult:
     """A broken step: find a small realisable instance and replay it (the model must differ)."""
-    solver = z3.Solver()
     solver.set(timeout=60_000)
-    solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config, mutant),
-               z3.Or(_failure(pre, post, stride), z3.Not(structural_after(post))))
+    solver.add(realisable(pre, stride, replay_len))
     if solver.check() != z3.sat:
         return CheckResult(Verdict.COUNTEREXAMPLE, f"{config!r}, {mv.shape}: conservation fails (no small replay)",
                            stats={"queries": queries})

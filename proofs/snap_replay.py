@@ -91,3 +91,19 @@ def _show(state) -> str:
                       for s in range(state.config.players))
     turn = state.turn if state.turn is not None else "-"
     return f"{{{state.phase.value}, turn {turn}, {piles}; pot [{format_cards(state.pot, False)}]}}"
+
+
+def in_range(st: SymState, stride: int) -> z3.BoolRef:
+    """Every pile has between 0 and ``stride - 1`` cards (slot names stay distinct)."""
+    return z3.And(*[z3.And(p.length >= 0, p.length < stride) for p in st.zones()])
+
+
+def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions,
+                    stride: int, max_len: int, timeout_ms: int, expect_same: bool = True) -> Replay | None:
+    """A small realisable position satisfying ``conditions``, replayed; None if there is none."""
+    solver = z3.Solver()
+    solver.set(timeout=timeout_ms)
+    solver.add(realisable(pre, stride, max_len), *conditions)
+    if solver.check() != z3.sat:
+        return None
+    return replay(pre, mv, post, solver.model(), config, expect_same=expect_same)

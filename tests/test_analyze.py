@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections import Counter
 from fractions import Fraction
@@ -14,7 +15,7 @@ from cardcanon import analyze
 from cardcanon.cli import main
 from cardcanon.engine import build
 from cardcanon.engine.snap import reference_play_deal
-from cardcanon.engine.stats import distribution
+from cardcanon.engine.stats import Progress, distribution
 from cardcanon.model import snap
 from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.snap_policies import play_game
@@ -57,6 +58,21 @@ def test_snap_extreme_games_are_replayable_records(tmp_path, capsys):
     for item in records.values():
         assert main(["replay", "-q", item["file"]]) == 0
     assert "ok:" in capsys.readouterr().out
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_snap_games_too_long_for_a_record_get_the_command_that_writes_it(tmp_path, monkeypatch, capsys):
+    data = _snap(tmp_path, "--record-max-flips", "150")
+    records = data["cells"][0]["records"]
+    long_ones = [item for item in records.values() if item["flips"] > 150]
+    assert long_ones and all(item["file"] is None for item in long_ones)
+    assert all(item["file"] for item in records.values() if item["flips"] <= 150)
+    monkeypatch.chdir(tmp_path)
+    item = long_ones[0]
+    assert main(item["command"].split()[1:]) == 0
+    record = item["command"].split()[-1]
+    assert main(["replay", "-q", record]) == 0
+    assert json.loads((tmp_path / record).read_text())["result"]["flips"] == item["flips"]
 
 
 def test_snap_resumes_from_finished_chunks(tmp_path):
@@ -140,3 +156,19 @@ def test_distribution_quantiles_are_the_type_7_quantiles(values):
     for q, value in got["quantiles"].items():
         assert value == pytest.approx(quantile(ordered, float(q)))
     assert sum(b["count"] for b in got["histogram"]) == len(values)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_a_bar_on_a_terminal_and_lines_elsewhere():
+    terminal, log = _Terminal(), io.StringIO()
+    for stream in (terminal, log):
+        Progress(stream=stream).advance("snap-2p-flipper-first", 3, 4)
+    assert terminal.getvalue().startswith("\r[" + "#" * 22 + "-" * 8 + "] 3/4 snap-2p-flipper-first")
+    assert log.getvalue() == "done: snap-2p-flipper-first chunk 3/4\n"
+    quiet = io.StringIO()
+    Progress(quiet=True, stream=quiet).advance("x", 1, 2)
+    assert quiet.getvalue() == ""

@@ -192,9 +192,8 @@ def test_an_undecided_solver_is_never_proved():
 
 CHECKS = load_manifest(MANIFEST)
 # runs that take several seconds of solver time: CI runs them with ``-m slow``
-SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", None), ("HEARTS-P6-match-bound", "widow"),
+SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", "widow"),
         ("HEARTS-P6-match-bound", "target-90"), ("HEARTS-P6-match-bound", "target-110"),
-        ("HEARTS-P8-endless-tie", None), ("HEARTS-P8-endless-tie", "tie-ends-match"),
         ("HEARTS-P1-legal-move", "no-heart-lead-exception")}
 
 

@@ -81,15 +81,16 @@ class Progress:
         self.tty = self.stream.isatty()
         self.steps = 0
 
-    def advance(self, what: str) -> None:
+    def advance(self, what: str, done: int = 0, total: int = 0) -> None:
+        """One more chunk finished: ``what``, the ``done``-th of ``total`` of its cell."""
         self.steps += 1
         if self.quiet:
             return
         if self.tty:
-            bar = "#" * (self.steps % 30) + "-" * (30 - self.steps % 30)
-            self.stream.write(f"\r[{bar}] {self.steps} chunks: {what}\x1b[K")
+            filled = 30 * done // total if total else 0
+            self.stream.write(f"\r[{'#' * filled}{'-' * (30 - filled)}] {done}/{total} {what}\x1b[K")
         else:
-            self.stream.write(f"done: {what}\n")
+            self.stream.write(f"done: {what} chunk {done}/{total}\n" if total else f"done: {what}\n")
         self.stream.flush()
 
     def note(self, text: str) -> None:
