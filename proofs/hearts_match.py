@@ -290,6 +290,12 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     same = same and loop[0].dealer == loop[2].dealer
     if not same:
         return CheckResult(Verdict.ERROR, detail=f"the lasso did not replay: {[st.scores for st in loop]}")
+    stats["witness_hand"] = {  # the tied hand, for pictures; replayed above
+        "dead": [str(CARDS[c]) for c in w.dead],
+        "tricks": [[seat, str(CARDS[a]), str(CARDS[b])] for seat, a, b in w.tricks],
+        "scores": list(w.scores),
+        "hands_to_target": k,
+    }
     dead_pairs = ", ".join(" ".join(CARDS[c].pretty for c in d) for d in sorted(ties))
     return CheckResult(
         Verdict.WITNESS, witness_replayed=True, stats=stats,

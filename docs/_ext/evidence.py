@@ -90,8 +90,9 @@ class Evidence:
                 out.append(f"- Detail: {esc(c['detail'])}\n")
             if c.get("witness"):
                 out.append(f"- Witness: {esc(c['witness'])}\n")
-            if c.get("stats"):
-                out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in c["stats"].items())) + "\n")
+            plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
+            if plain:
+                out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
             for m in c["mutants"]:
                 out.append(f"- Mutant ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")

@@ -6,7 +6,7 @@ import html
 
 from cardcanon.model.cards import Card, Suit
 
-CARD_W, CARD_H, FAN = 44, 62, 16
+CARD_W, CARD_H, FAN = 44, 62, 30
 RED = {Suit.HEARTS, Suit.DIAMONDS}
 
 
