@@ -62,7 +62,7 @@ def add_parser(sub) -> None:
     snap.set_defaults(handler=run_snap)
 
     hearts = games.add_parser("hearts", help="match lengths, tie-breaks, moons and hand-score pairs")
-    hearts.add_argument("--matches", type=int, default=200_000, help="matches per pairing (default 200000)")
+    hearts.add_argument("--matches", type=int, default=1_000_000, help="matches per pairing (default 1000000)")
     hearts.add_argument("--pairings", nargs="+", default=list(HEARTS_PAIRINGS),
                         help=f"player kinds P0-P1 (default {' '.join(HEARTS_PAIRINGS)})")
     _common(hearts)

@@ -31,12 +31,14 @@ from cardcanon.model.cards import Card, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts_scoring import match_result, score_hand, score_masks
 from cardcanon.model.hearts_types import (
-    DECK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SINGLETONS, SUIT_MASK,
+    DECK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SUIT_MASK,
     SUITS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move,
-    Outcome, Phase, Play, Termination, DECK_INDEX_BY_ID, deck_index, deck_indices, evolve, frozenset_of, mask_of,
+    Outcome, Phase, Play, Termination, deck_index, deck_indices, evolve, mask_of,
 )
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
+
+_new, _set = object.__new__, object.__setattr__
 
 __all__ = [
     "DECK", "POINT_CARDS", "QUEEN_OF_SPADES", "BreakOn", "ChooseDealer", "Deal", "FirstLead", "FirstTrickPoints",
@@ -59,6 +61,7 @@ _PLAYS_BY_PATTERN = tuple(
 # The prebuilt plays by identity: (seat number, deck index). _PLAY keeps them alive, so their ids
 # are never reused; any other Play (even an equal one) is not found here and takes the slow path.
 _PLAY_KEY = {id(_PLAY[s][i]): (s, i) for s in range(2) for i in range(len(DECK))}
+_PLAY_INDEX = {id(_PLAY[s][i]): i for s in range(2) for i in range(len(DECK))}
 
 
 class Strategy(Protocol):
@@ -93,15 +96,23 @@ def _split_deal(order: Sequence, dealer: int) -> tuple[Sequence, Sequence, tuple
     return dealt[0], dealt[1], (order[0], order[27])
 
 
+def _first_lead_index(dead_indices: Sequence[int | None]) -> int:
+    """HEARTS-LEAD-1/2: the deck index of the lowest live club of 2, 4, 6 (it names the leader)."""
+    for index in _FIRST_LEAD_INDICES:
+        if index not in dead_indices:
+            return index
+    raise ValueError("at most two cards are dead: one of the 2, 4, 6 of clubs is live")  # pragma: no cover
+
+
+_FIRST_LEAD_INDICES = tuple(DECK.index(club) for club in FIRST_LEAD_CLUBS)
+
+
 def _forced_first_lead(dead: Sequence[Card], config: HeartsConfig) -> tuple[Card, Card | None]:
     """HEARTS-LEAD-1/2: the lowest live club of 2, 4, 6 names the leader. HEARTS-LEAD-3: it is
     also the card he must lead (``free``: only the 2 of clubs is forced)."""
-    dead_indices = [deck_index(card) for card in dead]
-    for club in FIRST_LEAD_CLUBS:
-        if deck_index(club) not in dead_indices:
-            forced = club is TWO_OF_CLUBS or config.first_lead is FirstLead.LOWEST_CLUB
-            return club, club if forced else None
-    raise ValueError("at most two cards are dead: one of the 2, 4, 6 of clubs is live")  # pragma: no cover
+    club = DECK[_first_lead_index(deck_indices(dead))]
+    forced = club is TWO_OF_CLUBS or config.first_lead is FirstLead.LOWEST_CLUB
+    return club, club if forced else None
 
 
 def first_leader(hands, dead, config: HeartsConfig = HeartsConfig()) -> tuple[Seat, Card | None]:
@@ -135,6 +146,8 @@ def _trick_winner(lead: int, follow: int) -> int:
 
 
 _HEARTS_NUMBER = SUITS.index(Suit.HEARTS)
+# _FOLLOWER_WINS[lead][follow]: _trick_winner on every pair of deck indices, as a table.
+_FOLLOWER_WINS = tuple(tuple(_trick_winner(lead, follow) == 1 for follow in range(len(DECK))) for lead in range(len(DECK)))
 
 
 # --- legal plays: rule blocks in rulebook order -----------------------------------------------
@@ -174,22 +187,31 @@ _FIRST_1 = ("HEARTS-FIRST-1", NON_HEARTS_MASK)
 _NO_HEARTS = FirstTrickPoints.NO_HEARTS
 
 
-def _legal_mask(state: HeartsState, seat: int) -> int:
-    """The mask of the legal plays of ``seat`` (the player to move).
+def legal_moves(state: HeartsState) -> tuple[Move, ...]:
+    """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end.
 
     After the first trick only HEARTS-FOLLOW-1 and HEARTS-BREAK-1 can restrict a play (see
     :func:`_play_rules`), so those two are applied directly; the first trick goes through every
-    rule block. The last answer is remembered, so that ``apply`` does not work out again what
-    ``legal_moves`` just did (states are immutable: identity is enough).
+    rule block. The answer is remembered (as a mask) until the next call, so that ``apply`` does
+    not work it out again (states are immutable: identity is enough).
     """
     global _last_legal
-    if _last_legal[0] is state:
-        return _last_legal[2]
-    hand = state.hand_masks[seat]
+    seat = state.to_move
+    if seat is None:
+        return ()
+    s = seat.index
+    hand = state.hand_masks[s]
     if state.tricks_played:
         trick = state.trick
         if trick:  # HEARTS-FOLLOW-1: follow suit if he can
-            legal = hand & SUIT_OF[_deck_index_of_play(trick[0])] or hand
+            lead_index = _PLAY_INDEX.get(id(trick[0]))
+            if lead_index is None:
+                lead_index = deck_index(trick[0].card)
+            legal = hand & SUIT_OF[lead_index]
+            if legal:
+                _last_legal = (state, s, legal)
+                return _PLAYS_BY_PATTERN[s][lead_index // 7][legal >> lead_index // 7 * 7]
+            legal = hand
         elif state.hearts_broken:
             legal = hand
         else:  # HEARTS-BREAK-1: no heart lead unless he holds only hearts
@@ -198,8 +220,9 @@ def _legal_mask(state: HeartsState, seat: int) -> int:
         legal = hand
         for _, allowed in _play_rules(state, hand):
             legal &= allowed
-    _last_legal = (state, seat, legal)
-    return legal
+    _last_legal = (state, s, legal)
+    by_suit = _PLAYS_BY_PATTERN[s]
+    return by_suit[0][legal & 127] + by_suit[1][legal >> 7 & 127] + by_suit[2][legal >> 14 & 127] + by_suit[3][legal >> 21]
 
 
 # (state, seat number of the player to move, mask of his legal plays) of the last state asked.
@@ -207,37 +230,97 @@ _last_legal: tuple[HeartsState | None, int, int] = (None, 0, 0)
 SUIT_OF = tuple(SUIT_MASK[SUITS[i // 7]] for i in range(len(DECK)))  # by deck index: its suit's mask
 
 
-def _deck_index_of_play(play: Play) -> int:
-    """The deck index of a play's card (the play is in a state, so its card is in the deck)."""
-    key = _PLAY_KEY.get(id(play))
-    return key[1] if key is not None else deck_index(play.card)
-
-
-def legal_moves(state: HeartsState) -> tuple[Move, ...]:
-    """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end."""
-    seat = state.to_move
-    if seat is None:
-        return ()
-    s = seat.index
-    legal = _legal_mask(state, s)
-    by_suit = _PLAYS_BY_PATTERN[s]
-    return by_suit[0][legal & 127] + by_suit[1][legal >> 7 & 127] + by_suit[2][legal >> 14 & 127] + by_suit[3][legal >> 21]
+def _legal_mask(state: HeartsState) -> int:
+    """The mask of the legal plays of the player to move (as :func:`legal_moves` finds them)."""
+    if _last_legal[0] is not state:
+        legal_moves(state)
+    return _last_legal[2]
 
 
 # --- applying moves ---------------------------------------------------------------------------
 def apply(state: HeartsState, move: Move) -> HeartsState:
-    """The state after ``move``; raises :class:`IllegalMoveError` naming the broken rule."""
-    # Fast path: one of the plays ``legal_moves`` just returned for this very state.
-    cached_state, cached_seat, legal = _last_legal
-    if cached_state is state:
-        key = _PLAY_KEY.get(id(move))
-        if key is not None and key[0] == cached_seat and legal >> key[1] & 1:
-            return _play(state, cached_seat, key[1])
-    kind = type(move)
-    if kind is Play:
-        return _apply_play(state, move)
+    """The state after ``move``; raises :class:`IllegalMoveError` naming the broken rule.
+
+    A play is checked against every rule, unless it is one of the plays :func:`legal_moves` just
+    returned for this very state; then it is made here (the hot path: the next state is built as
+    :func:`evolve` does, without the call).
+    """
+    cached_state, s, legal = _last_legal
+    key = _PLAY_KEY.get(id(move))
+    if cached_state is state and key is not None and key[0] == s and legal >> key[1] & 1:
+        index = key[1]
+    elif type(move) is Play:
+        s, index = _checked_play(state, move)
+    else:
+        return _apply_chance(state, move)
+    bit = 1 << index
+    hand_masks = state.hand_masks
+    hand_masks = (hand_masks[0] ^ bit, hand_masks[1]) if s == 0 else (hand_masks[0], hand_masks[1] ^ bit)
+    # HEARTS-BREAK-2: a heart played breaks hearts; with ``void``, so does any failure to follow.
+    broken = state.hearts_broken or bit & HEARTS_MASK != 0
+    trick = state.trick
+    if not trick:
+        new = _new(HeartsState)
+        _set(new, "__dict__", state.__dict__.copy())
+        fields = new.__dict__
+        if "hands" in fields:  # rebuilt from hand_masks when read
+            del fields["hands"]
+        fields["hand_masks"], fields["hearts_broken"] = hand_masks, broken
+        fields["trick"], fields["to_move"] = (_PLAY[s][index],), SEATS[1 - s]
+        return new
+    lead_index = _PLAY_INDEX.get(id(trick[0]))
+    if lead_index is None:
+        lead_index = deck_index(trick[0].card)
+    if not broken and state.config.break_on is _VOID and lead_index // 7 != index // 7:
+        broken = True
+    # The trick is complete. HEARTS-TRICK-1: who wins; HEARTS-TRICK-2: the winner leads next.
+    winner = SEATS[s] if _FOLLOWER_WINS[lead_index][index] else trick[0].player
+    w = winner.index
+    taken_masks = state.taken_masks
+    won = taken_masks[w] | bit | 1 << lead_index
+    taken_masks = (won, taken_masks[1]) if w == 0 else (taken_masks[0], won)
+    tricks_played = state.tricks_played + 1
+    if tricks_played == TRICKS_PER_HAND:
+        return _end_hand(state, hand_masks, taken_masks, broken)
+    new = _new(HeartsState)
+    _set(new, "__dict__", state.__dict__.copy())
+    fields = new.__dict__
+    if "hands" in fields:  # rebuilt from the masks when read
+        del fields["hands"]
+    if "taken" in fields:
+        del fields["taken"]
+    fields["hand_masks"], fields["hearts_broken"] = hand_masks, broken
+    fields["trick"], fields["leader"], fields["to_move"] = (), winner, winner
+    fields["taken_masks"], fields["tricks_played"] = taken_masks, tricks_played
+    return new
+
+
+def _checked_play(state: HeartsState, move: Play) -> tuple[int, int]:
+    """Check a play against every rule: (seat number, deck index) of a legal play."""
+    seat = state.to_move
+    if seat is None:
+        _refuse_play_outside_play_phase(state, move)
+    player, card = move.player, move.card
+    if player is not seat and player != seat:
+        _refuse_wrong_player(state, move)
+    index = deck_index(card)
+    if index is None:
+        raise IllegalMoveError("HEARTS-DECK-1", f"{card} is not a card of the 28-card deck")
+    bit = 1 << index
+    hand = state.hand_masks[seat.index]
+    if not hand & bit:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
+        raise IllegalMoveError("HEARTS-DEAL-2", f"{seat} does not hold {card}")
+    if not bit & _legal_mask(state):
+        for rule, allowed in _play_rules(state, hand):
+            if not bit & allowed:
+                raise IllegalMoveError(rule, _RULE_MESSAGES[rule].format(player=seat, card=card))
+    return seat.index, index
+
+
+def _apply_chance(state: HeartsState, move: Move) -> HeartsState:
     if state.phase is Phase.OVER:
         raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible ({move!r})")
+    kind = type(move)
     if kind is ChooseDealer:
         return _apply_choose_dealer(state, move)
     if kind is Deal:
@@ -270,19 +353,17 @@ def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
         raise IllegalMoveError("HEARTS-TRICK-3", f"the hand is not over: {state.tricks_played} of 13 tricks played")
     # HEARTS-DECK-1: a deal is an order of exactly the 28 cards.
     indices = deck_indices(move.order)
-    if len(indices) != len(DECK) or len(set(indices)) != len(DECK) or None in indices:
+    if len(indices) != len(DECK) or None in indices or len(set(indices)) != len(DECK):
         raise IllegalMoveError("HEARTS-DECK-1", _deck_problem(move.order, indices))
     # HEARTS-DEAL-2 (as deal_hands does), on deck indices.
     hand0, hand1, dead_indices = _split_deal(indices, state.dealer.index)
-    hands = (frozenset_of(hand0), frozenset_of(hand1))
     masks = (sum(map(_BITS.__getitem__, hand0)), sum(map(_BITS.__getitem__, hand1)))
-    dead = (DECK[dead_indices[0]], DECK[dead_indices[1]])
-    leader = _first_leader(masks, dead, state.config)[0]
-    empty = frozenset()
+    # HEARTS-LEAD-1/2: whoever holds the lowest live club of 2, 4, 6 leads.
+    leader = SEATS[0] if masks[0] >> _first_lead_index(dead_indices) & 1 else SEATS[1]
     return evolve(
-        state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hands=hands, hand_masks=masks,
-        dead=dead, trick=(), leader=leader, to_move=leader, hearts_broken=False, taken=(empty, empty),
-        taken_masks=(0, 0), tricks_played=0,
+        state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hand_masks=masks,
+        dead=(DECK[dead_indices[0]], DECK[dead_indices[1]]), trick=(), leader=leader, to_move=leader,
+        hearts_broken=False, taken_masks=(0, 0), tricks_played=0,
     )
 
 
@@ -299,63 +380,7 @@ def _deck_problem(order, indices) -> str:
     return f"a deal must hold every card once; missing: {', '.join(missing)}"
 
 
-def _apply_play(state: HeartsState, move: Play) -> HeartsState:
-    """Check a play against every rule, then make it."""
-    seat = state.to_move
-    if seat is None:
-        _refuse_play_outside_play_phase(state, move)
-    player, card = move.player, move.card
-    if player is not seat and player != seat:
-        _refuse_wrong_player(state, move)
-    s = seat.index
-    index = deck_index(card)
-    if index is None:
-        raise IllegalMoveError("HEARTS-DECK-1", f"{card} is not a card of the 28-card deck")
-    bit = 1 << index
-    hand = state.hand_masks[s]
-    if not hand & bit:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
-        raise IllegalMoveError("HEARTS-DEAL-2", f"{seat} does not hold {card}")
-    if not bit & _legal_mask(state, s):
-        for rule, allowed in _play_rules(state, hand):
-            if not bit & allowed:
-                raise IllegalMoveError(rule, _RULE_MESSAGES[rule].format(player=seat, card=card))
-    return _play(state, s, index)
-
-
-def _play(state: HeartsState, s: int, index: int) -> HeartsState:
-    """Seat ``s`` plays ``DECK[index]``, a legal play."""
-    bit = 1 << index
-    hands, hand_masks = state.hands, state.hand_masks
-    if s == 0:
-        hands, hand_masks = (hands[0] - SINGLETONS[index], hands[1]), (hand_masks[0] ^ bit, hand_masks[1])
-    else:
-        hands, hand_masks = (hands[0], hands[1] - SINGLETONS[index]), (hand_masks[0], hand_masks[1] ^ bit)
-    # HEARTS-BREAK-2: a heart played breaks hearts; with ``void``, so does any failure to follow.
-    broken = state.hearts_broken or bit & HEARTS_MASK != 0
-    trick = state.trick
-    if not trick:
-        return evolve(state, hands=hands, hand_masks=hand_masks, trick=(_PLAY[s][index],), to_move=SEATS[1 - s],
-                      hearts_broken=broken)
-    lead_index = _deck_index_of_play(trick[0])
-    if not broken and state.config.break_on is _VOID and lead_index // 7 != index // 7:
-        broken = True
-    # The trick is complete. HEARTS-TRICK-1: who wins; HEARTS-TRICK-2: the winner leads next.
-    winner = SEATS[s] if _trick_winner(lead_index, index) else trick[0].player
-    w = winner.index
-    won = state.taken[w].union(SINGLETONS[lead_index], SINGLETONS[index])
-    won_mask = state.taken_masks[w] | bit | 1 << lead_index
-    if w == 0:
-        taken, taken_masks = (won, state.taken[1]), (won_mask, state.taken_masks[1])
-    else:
-        taken, taken_masks = (state.taken[0], won), (state.taken_masks[0], won_mask)
-    tricks_played = state.tricks_played + 1
-    if tricks_played < TRICKS_PER_HAND:
-        return evolve(state, hands=hands, hand_masks=hand_masks, trick=(), leader=winner, to_move=winner,
-                      hearts_broken=broken, taken=taken, taken_masks=taken_masks, tricks_played=tricks_played)
-    return _end_hand(state, hands, hand_masks, taken, taken_masks, broken)
-
-
-def _end_hand(state, hands, hand_masks, taken, taken_masks, broken) -> HeartsState:
+def _end_hand(state, hand_masks, taken_masks, broken) -> HeartsState:
     """HEARTS-TRICK-3: after 13 tricks the hand is scored; HEARTS-MATCH-1/2 decide whether the
     match goes on, and HEARTS-DEAL-1 passes the deal to the other player."""
     hand_score = score_masks(taken_masks, mask_of(state.dead), state.config)
@@ -363,8 +388,8 @@ def _end_hand(state, hands, hand_masks, taken, taken_masks, broken) -> HeartsSta
     outcome = match_result(scores, state.config, previous=state.scores)
     return evolve(
         state, phase=Phase.OVER if outcome else Phase.DEAL, scores=scores,
-        dealer=state.dealer if outcome else other(state.dealer), hands=hands, hand_masks=hand_masks, trick=(),
-        leader=None, to_move=None, hearts_broken=broken, taken=taken, taken_masks=taken_masks,
+        dealer=state.dealer if outcome else other(state.dealer), hand_masks=hand_masks, trick=(),
+        leader=None, to_move=None, hearts_broken=broken, taken_masks=taken_masks,
         tricks_played=TRICKS_PER_HAND, hand_scores=state.hand_scores + (hand_score,), outcome=outcome,
     )
 

@@ -1,9 +1,10 @@
 """Two-player Hearts: the deck, the variation parameters, the moves and the state.
 
 The rules that act on these types are in :mod:`cardcanon.model.hearts`, which re-exports
-everything here. Hands are kept twice in a state: as ``frozenset[Card]`` (the public view) and
-as 28-bit masks over :data:`DECK` (bit ``i`` is ``DECK[i]``), which make the legal-move and
-follow-suit tests a few integer operations.
+everything here. A state keeps the hands and the cards taken as 28-bit masks over :data:`DECK`
+(bit ``i`` is ``DECK[i]``), which make the legal-move and follow-suit tests a few integer
+operations; their public view, ``hands`` and ``taken`` (``frozenset[Card]`` pairs), is built from
+the masks when first read (or given to the constructor, and the masks derived from it).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ NON_HEARTS_MASK = FULL_MASK & ~HEARTS_MASK
 DECK_INDEX_BY_ID = {id(card): i for i, card in enumerate(DECK)}
 _INDEX_BY_CARD = {card: i for i, card in enumerate(DECK)}
 SINGLETONS = tuple(frozenset([card]) for card in DECK)  # built once: set algebra reuses their hashes
+# _CARDS_BY_PATTERN[k][p]: the cards of suit number k whose 7-bit pattern (by rank) is p.
+_CARDS_BY_PATTERN = tuple(
+    tuple(frozenset(DECK[7 * k + r] for r in range(7) if p >> r & 1) for p in range(128)) for k in range(4)
+)
 
 
 def deck_index(card: Card) -> int | None:
@@ -54,7 +59,17 @@ def deck_indices(cards) -> list[int | None]:
 
 def mask_of(cards) -> int:
     """The mask of some cards of :data:`DECK` (cards outside the deck are ignored)."""
-    return sum(1 << i for i in set(deck_indices(cards)) if i is not None)
+    mask = 0
+    for i in deck_indices(cards):
+        if i is not None:
+            mask |= 1 << i
+    return mask
+
+
+def cards_of(mask: int) -> frozenset[Card]:
+    """The cards of a mask over :data:`DECK`, as a frozenset (the inverse of :func:`mask_of`)."""
+    clubs, diamonds, hearts, spades = _CARDS_BY_PATTERN
+    return clubs[mask & 127].union(diamonds[mask >> 7 & 127], hearts[mask >> 14 & 127], spades[mask >> 21 & 127])
 
 
 def frozenset_of(indices) -> frozenset[Card]:
@@ -160,6 +175,13 @@ class Outcome:
 _NO_CARDS: frozenset[Card] = frozenset()
 
 
+def _no_cards() -> tuple[frozenset[Card], frozenset[Card]]:
+    return _NO_CARDS, _NO_CARDS
+
+
+_CHANCE_PHASES = frozenset({Phase.CHOOSE_DEALER, Phase.DEAL})
+
+
 @dataclass(frozen=True)
 class HeartsState:
     """A match position. Immutable; :func:`cardcanon.model.hearts.apply` returns a new one.
@@ -176,27 +198,39 @@ class HeartsState:
     scores: tuple[int, int] = (0, 0)
     hand_number: int = 0
     dealer: Seat | None = None
-    hands: tuple[frozenset[Card], frozenset[Card]] = (_NO_CARDS, _NO_CARDS)
+    hands: tuple[frozenset[Card], frozenset[Card]] = field(default_factory=_no_cards)
     dead: tuple[Card, ...] = ()
     trick: tuple[Play, ...] = ()
     leader: Seat | None = None
     to_move: Seat | None = None
     hearts_broken: bool = False
-    taken: tuple[frozenset[Card], frozenset[Card]] = (_NO_CARDS, _NO_CARDS)
+    taken: tuple[frozenset[Card], frozenset[Card]] = field(default_factory=_no_cards)
     tricks_played: int = 0
     hand_scores: tuple[tuple[int, int], ...] = ()
     outcome: Outcome | None = None
-    # ``hands`` and ``taken`` as masks over DECK, derived from them (kept in step by ``apply``).
+    # ``hands`` and ``taken`` as masks over DECK. ``apply`` sets only the masks; ``hands`` and
+    # ``taken`` (no class attribute, thanks to ``default_factory``) are then built when first read.
     hand_masks: tuple[int, int] = field(init=False, repr=False, compare=False)
     taken_masks: tuple[int, int] = field(init=False, repr=False, compare=False)
+    # True when chance moves next (``CHOOSE_DEALER``, ``DEAL``); derived from ``phase``.
+    is_chance: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_masks", (mask_of(self.hands[0]), mask_of(self.hands[1])))
         object.__setattr__(self, "taken_masks", (mask_of(self.taken[0]), mask_of(self.taken[1])))
+        object.__setattr__(self, "is_chance", self.phase in _CHANCE_PHASES)
 
-    @property
-    def is_chance(self) -> bool:
-        return self.phase is Phase.CHOOSE_DEALER or self.phase is Phase.DEAL
+    def __getattr__(self, name: str):
+        """Build ``hands`` or ``taken`` from its masks on first read (only called when missing)."""
+        if name == "hands":
+            masks = self.hand_masks
+        elif name == "taken":
+            masks = self.taken_masks
+        else:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = (cards_of(masks[0]), cards_of(masks[1]))
+        object.__setattr__(self, name, value)
+        return value
 
 
 _new = object.__new__
@@ -205,11 +239,17 @@ _new = object.__new__
 def evolve(state: HeartsState, **changes) -> HeartsState:
     """``dataclasses.replace`` without re-running ``__init__``: the fields are already checked.
 
-    Used on the hot path of ``apply``; whoever changes ``hands`` or ``taken`` passes
-    ``hand_masks`` or ``taken_masks`` too.
+    Hands and cards taken change through ``hand_masks`` and ``taken_masks`` only: ``hands`` and
+    ``taken`` are then dropped, to be rebuilt from the masks when read.
     """
     new = _new(HeartsState)
+    object.__setattr__(new, "__dict__", state.__dict__.copy())
     fields = new.__dict__
-    fields.update(state.__dict__)
     fields.update(changes)
+    if "hand_masks" in changes:
+        fields.pop("hands", None)
+    if "taken_masks" in changes:
+        fields.pop("taken", None)
+    if "phase" in changes:
+        fields["is_chance"] = changes["phase"] in _CHANCE_PHASES
     return new

@@ -1,6 +1,6 @@
 """SNAP-P2: the deal (SNAP-DEAL-2/3, SNAP-TURN-1).
 
-For every player count ``n`` from 2 to 12 and every dealer ``d`` (both symbolic), dealing the
+For every player count ``n`` from 2 to 12 (one query each) and every dealer ``d`` (symbolic), dealing the
 52 cards one at a time clockwise from the dealer's left gives card ``k`` (``k = 0`` first) to
 the seat ``(d + 1 + k) mod n``. Z3 proves: pile sizes differ by at most one; a seat nearer the
 dealer's left never has fewer cards than one farther on (so the extra cards go to the seats
@@ -37,60 +37,70 @@ def _offset(s, n, d):
     return (s - d - 1 + n) % n
 
 
+def _if(cond, a, b):
+    """``If`` that folds at once when every argument is concrete (the model cross-check)."""
+    return (a if cond else b) if isinstance(cond, bool) else z3.If(cond, a, b)
+
+
 def _size(s, n, d, cards, mutant):
-    return z3.Sum([z3.If(_receiver(k, n, d, mutant) == s, 1, 0) for k in range(cards)])
+    return sum(_if(_receiver(k, n, d, mutant) == s, 1, 0) for k in range(cards))
 
 
 def _top(s, n, d, cards, mutant):
     """The number of the last card dealt to ``s`` (its top card, SNAP-DEAL-3), or -1."""
-    top = z3.IntVal(-1)
+    top = -1
     for k in range(cards):
-        top = z3.If(_receiver(k, n, d, mutant) == s, k, top)
+        top = _if(_receiver(k, n, d, mutant) == s, k, top)
     return top
+
+
+def _encoded_deal(n, d, cards, mutant):
+    """Concrete pile sizes, top cards and first receiver, from the same formulas as the proof."""
+    return ([_size(s, n, d, cards, mutant) for s in range(n)], [_top(s, n, d, cards, mutant) for s in range(n)],
+            _receiver(0, n, d, mutant))
+
+
+def _model_deal(n, d, cards):
+    config = SnapConfig(players=n, deck=FULL_DECK[:cards])
+    piles = deal_piles(config, Seat(d), config.deck)
+    first = apply(new_game(config), Deal(Seat(d), config.deck)).turn
+    return ([len(p) for p in piles], [config.deck.index(p[0]) if p else -1 for p in piles],
+            first.index if first is not None else -1)
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     cards = int(bounds.get("cards", 52))
     lo, hi = bounds.get("players", [2, 12])
     started = time.monotonic()
-    n, d, s1, s2 = z3.Ints("n dealer seat1 seat2")
-    seat = lambda s: z3.And(0 <= s, s < n)  # noqa: E731
-    size1, size2 = _size(s1, n, d, cards, mutant), _size(s2, n, d, cards, mutant)
-    claim = z3.And(size1 - size2 <= 1,
-                   z3.Implies(_offset(s1, n, d) < _offset(s2, n, d), size1 >= size2),
-                   _receiver(0, n, d, mutant) == (d + 1) % n)
-    solver = z3.Solver()
-    solver.set(timeout=int(timeout * 1000))
-    solver.add(lo <= n, n <= hi, seat(d), seat(s1), seat(s2), z3.Not(claim))
-    verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
-    if verdict is Verdict.COUNTEREXAMPLE:
-        m = solver.model()
-        cn, cd = m.eval(n).as_long(), m.eval(d).as_long()
-        sizes = [len(p) for p in deal_piles(SnapConfig(players=cn, deck=FULL_DECK[:cards]), Seat(cd), FULL_DECK[:cards])]
-        encoded = [_eval(_size(z3.IntVal(s), cn, cd, cards, mutant)) for s in range(cn)]
-        return CheckResult(verdict, f"{cn} players, dealer P{cd}: encoded pile sizes {encoded}",
-                           witness=f"model deal_piles sizes {sizes}", witness_replayed=sizes != encoded)
-    if verdict is not Verdict.PROVED:
-        return CheckResult(verdict, "Z3 gave no answer")
+    d, s1, s2 = z3.Ints("dealer seat1 seat2")
+    for n in range(lo, hi + 1):  # n concrete: with a symbolic n the arithmetic is nonlinear
+        seat = lambda s: z3.And(0 <= s, s < n)  # noqa: E731
+        size1, size2 = _size(s1, n, d, cards, mutant), _size(s2, n, d, cards, mutant)
+        claim = z3.And(size1 - size2 <= 1,
+                       z3.Implies(_offset(s1, n, d) < _offset(s2, n, d), size1 >= size2),
+                       _receiver(0, n, d, mutant) == (d + 1) % n)
+        solver = z3.Solver()
+        solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
+        solver.add(seat(d), seat(s1), seat(s2), z3.Not(claim))
+        verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
+        if verdict is Verdict.COUNTEREXAMPLE:
+            cd = solver.model().eval(d).as_long()
+            encoded, modelled = _encoded_deal(n, cd, cards, mutant), _model_deal(n, cd, cards)
+            return CheckResult(verdict, f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {encoded}",
+                               witness=f"model deal {modelled}", witness_replayed=encoded != modelled)
+        if verdict is not Verdict.PROVED:
+            return CheckResult(verdict, f"{n} players: Z3 gave no answer")
     # cross-check every table with the model, and record a deal with unequal piles (non-vacuity)
     compared, uneven = 0, None
     for players in range(lo, hi + 1):
-        config = SnapConfig(players=players, deck=FULL_DECK[:cards])
         for dealer in range(players):
-            piles = deal_piles(config, Seat(dealer), config.deck)
-            state = apply(new_game(config), Deal(Seat(dealer), config.deck))
-            if state.turn != Seat((dealer + 1) % players):
-                return CheckResult(Verdict.ERROR, f"{players} players, dealer P{dealer}: model's first turn {state.turn}")
-            for s in range(players):
-                size = _eval(_size(z3.IntVal(s), players, dealer, cards, mutant))
-                top = _eval(_top(z3.IntVal(s), players, dealer, cards, mutant))
-                model_top = config.deck.index(piles[s][0]) if piles[s] else -1
-                if size != len(piles[s]) or top != model_top:
-                    return CheckResult(Verdict.ERROR, f"{players} players, dealer P{dealer}, seat P{s}: encoded "
-                                       f"size {size} top {top}, model {len(piles[s])} top {model_top}")
-                compared += 1
-            if uneven is None and len({len(p) for p in piles}) > 1:
-                uneven = f"{players} players, dealer P{dealer}: pile sizes {[len(p) for p in piles]}"
+            encoded, modelled = _encoded_deal(players, dealer, cards, mutant), _model_deal(players, dealer, cards)
+            if encoded != modelled:
+                return CheckResult(Verdict.ERROR, f"{players} players, dealer P{dealer}: encoded (sizes, tops, "
+                                   f"first) {encoded}, model {modelled}")
+            compared += players
+            if uneven is None and len(set(modelled[0])) > 1:
+                uneven = f"{players} players, dealer P{dealer}: pile sizes {modelled[0]}, first turn P{modelled[2]}"
     if uneven is None:
         return CheckResult(Verdict.ERROR, "no deal with unequal piles: the extra-card clause is vacuous")
     return CheckResult(Verdict.PROVED, f"proved for n in {lo}..{hi}, every dealer; {compared} piles match deal_piles",
@@ -98,5 +108,3 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                        stats={"piles_compared": compared, "seconds": round(time.monotonic() - started, 2)})
 
 
-def _eval(term) -> int:
-    return z3.simplify(term).as_long()

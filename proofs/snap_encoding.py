@@ -36,6 +36,7 @@ MUTANTS = {
     "penalty-no-turnover": "SNAP-PEN-3 broken: a wrong caller with an empty face-down pile pays without turning his face-up pile over",
     "index-tie": "SNAP-INDEX-1 broken: players may tie on the index card",
     "out-players-call": "SNAP-CALL-2 broken: players who are out may call",
+    "end-down-only": "SNAP-END-2 broken: the game ends when at most one player has a face-down card",
 }
 
 PHASE_CODE = {Phase.FLIP: 0, Phase.CALL: 1, Phase.OVER: 2}
@@ -202,7 +203,7 @@ def _turn_over(down: Pile, up: Pile, mutant_skip: bool = False) -> tuple[Pile, P
     return ite(needed, rev(up), down), ite(needed, empty(), up)
 
 
-def _after_event(st: SymState, down, up, pot: Pile, winner, config: SnapConfig) -> SymState:
+def _after_event(st: SymState, down, up, pot: Pile, winner, config: SnapConfig, mutant: str | None) -> SymState:
     """SNAP-TURN-2, SNAP-OUT-1, SNAP-END-1..3: pass the turn or end the game."""
     n = st.n
     post = SymState(n, tuple(down), tuple(up), pot, st.turn, st.phase, st.rank)
@@ -214,6 +215,8 @@ def _after_event(st: SymState, down, up, pot: Pile, winner, config: SnapConfig) 
     if winner is not None and config.next_turn is NextTurn.WINNER:
         nxt = winner
     over = holders(post) <= 1
+    if mutant == "end-down-only":
+        over = z3.Sum([z3.If(post.down[s].length > 0, 1, 0) for s in range(n)]) <= 1
     phase = z3.If(over, PHASE_CODE[Phase.OVER], PHASE_CODE[Phase.FLIP])
     return SymState(n, post.down, post.up, pot, nxt, phase, st.rank)
 
@@ -230,7 +233,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
             up.append(ite(me, cons(d.at(0), u), st.up[s]))
         return SymState(n, tuple(down), tuple(up), st.pot, f, z3.IntVal(PHASE_CODE[Phase.CALL]), st.rank)
     if shape.move == "nocall":  # SNAP-CALL-3
-        return _after_event(st, st.down, st.up, st.pot, None, config)
+        return _after_event(st, st.down, st.up, st.pot, None, config, mutant)
     m = matched(st)
     taken = [z3.Or(f == s, m[s]) for s in range(n)]  # flipper's pile and matched piles (SNAP-CALL-4)
     cleared_up = [ite(taken[s], empty(), st.up[s]) for s in range(n)]
@@ -240,7 +243,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
             seat = clockwise_from_turn(st, k)
             if mutant != "tie-drops-matched":
                 pile = cat(pile, ite(select(list(m), seat), select_pile(st.up, seat), empty()))
-        return _after_event(st, st.down, cleared_up, cat(pile, st.pot), None, config)
+        return _after_event(st, st.down, cleared_up, cat(pile, st.pot), None, config, mutant)
     ok, w = correct(st, shape.kind), mv.caller
     # a correct call (SNAP-CALL-1/5, SNAP-POT-1/3, SNAP-INDEX-1): won piles turned over, in order
     won_pot = {CallKind.SNAP: z3.BoolVal(False), CallKind.SNAP_POT: z3.BoolVal(True),
@@ -251,7 +254,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
         won = cat(won, ite(select(list(m), seat), rev(select_pile(st.up, seat)), empty()))
     won = cat(won, ite(won_pot, rev(st.pot), empty()))
     win_down = [ite(w == s, cat(st.down[s], won), st.down[s]) for s in range(n)]
-    win = _after_event(st, win_down, cleared_up, ite(won_pot, empty(), st.pot), w, config)
+    win = _after_event(st, win_down, cleared_up, ite(won_pot, empty(), st.pot), w, config, mutant)
     # a wrong call (SNAP-PEN-1/2/3): the offender's top face-down card, under the recipient's pile
     holds = [st.holds(s) for s in range(n)]
     right = clockwise_from_turn(st, n)
@@ -264,7 +267,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
     pen_down = [ite(w == s, tail(turned[s][0]), ite(recipient == s, snoc(st.down[s], card), st.down[s]))
                 for s in range(n)]
     pen_up = [ite(w == s, turned[s][1], st.up[s]) for s in range(n)]
-    pen = _after_event(st, pen_down, pen_up, st.pot, None, config)
+    pen = _after_event(st, pen_down, pen_up, st.pot, None, config, mutant)
     return SymState(n, tuple(ite(ok, a, b) for a, b in zip(win.down, pen.down)),
                     tuple(ite(ok, a, b) for a, b in zip(win.up, pen.up)), ite(ok, win.pot, pen.pot),
                     z3.If(ok, win.turn, pen.turn), z3.If(ok, win.phase, pen.phase), st.rank)

@@ -16,7 +16,7 @@ import z3
 
 from cardcanon.model.cards import Card, Rank, Suit, format_cards
 from cardcanon.model.errors import IllegalMoveError
-from cardcanon.model.snap import SnapConfig, apply
+from cardcanon.model.snap import SnapConfig, SnapState, apply
 from cardcanon.proofs.snap_encoding import (
     Pile, Position, SymMove, SymState, evaluate, model_move, position_of, same_position, to_model_state,
 )
@@ -52,6 +52,7 @@ def realisable(st: SymState, stride: int, max_len: int) -> z3.BoolRef:
 class Replay:
     ok: bool
     text: str
+    after: SnapState | None = None  # the model's position after the move
 
 
 def _rename(pos: Position, names: dict[int, int]) -> Position:
@@ -83,7 +84,7 @@ def replay(pre: SymState, mv: SymMove, post: SymState, model: z3.ModelRef, base:
     encoded = _rename(evaluate(post, model), names)
     same = same_position(encoded, position_of(after))
     text = f"{move!r} in {_show(state)} -> {_show(after)}"
-    return Replay(same == expect_same, text if same else f"{text}; encoding gives {encoded}")
+    return Replay(same == expect_same, text if same else f"{text}; encoding gives {encoded}", after)
 
 
 def _show(state) -> str:

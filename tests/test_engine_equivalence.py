@@ -208,10 +208,19 @@ def test_without_the_kernel_the_engine_falls_back_to_the_models(monkeypatch):
     def unavailable():
         raise build.EngineUnavailable("disabled for this test")
 
+    fast_batch = engine_snap.batch(config, "owner-first", 10, 4)
+    small = snap.SnapConfig(players=2, deck=tuple(FULL_DECK[:3]) + tuple(FULL_DECK[13:15]))
+    fast_enumeration = engine_snap.enumerate_deals(small, "owner-first")
+    fast_hearts_batch = engine_hearts.batch(7, 3, ("random", "greedy"))
+
     monkeypatch.setattr(engine_snap, "load", unavailable)
     monkeypatch.setattr(engine_hearts, "load", unavailable)
     assert [engine_snap.decide(config, seed, "flipper-first") for seed in range(3)] == fast
     assert engine_hearts.match(3, ("greedy", "random")) == fast_hearts
+    slow_batch = engine_snap.batch(config, "owner-first", 10, 4)
+    assert [r[:7] for r in map(slow_batch.row, range(4))] == [r[:7] for r in map(fast_batch.row, range(4))]
+    assert engine_snap.enumerate_deals(small, "owner-first") == fast_enumeration
+    assert engine_hearts.batch(7, 3, ("random", "greedy")) == fast_hearts_batch
 
 
 def test_build_compiles_into_the_cache_and_explains_a_missing_compiler(tmp_path, monkeypatch):

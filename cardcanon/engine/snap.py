@@ -21,7 +21,7 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, Termination, Tie, new_game,
+    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, Termination, Tie, all_deals, new_game,
 )
 from cardcanon.model.snap import apply as snap_apply
 from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, parse_policy, play_game
@@ -198,21 +198,43 @@ class Batch:
 
 def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int, max_flips: int = SAFETY_CAP) -> Batch:
     """Decide ``count`` consecutive seeds in one call into the kernel."""
-    lib = load()
+    try:
+        lib = load()
+    except EngineUnavailable:
+        return Batch(first_seed, [x for seed in range(first_seed, first_seed + count)
+                                  for x in _row(decide(config, seed, policy, max_flips))])
     out = (ctypes.c_int64 * (8 * count))()
     lib.snap_batch(ctypes.byref(_cfg(config, _policy(policy))), ctypes.c_uint64(first_seed % _TWO64),
                    ctypes.c_int64(count), ctypes.c_int64(max_flips), out)
     return Batch(first_seed, out)
 
 
+def _row(run: SnapRun) -> tuple[int, ...]:
+    """A run as the kernel's eight numbers (the pot size, unused by callers, as 0)."""
+    status = _STATUS.index(run.status)
+    term = _TERMINATIONS.index(run.termination) if run.termination else 0
+    winner = -1 if run.winner is None else run.winner.index
+    start, length = (run.cycle.start, run.cycle.length) if run.cycle else (0, 0)
+    return (status, term, winner if status == 0 else 0, run.flips, start, length, run.dealer.index, 0)
+
+
 def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", max_flips: int = SAFETY_CAP,
                     hist_len: int = 4096) -> dict:
     """Every deal of a small deck (each dealer, each order): counts by status and termination,
-    and the lengths of the games that end. Each deal has the same chance, so these are exact."""
-    lib = load()
+    and the lengths of the games that end (a length of ``hist_len - 1`` or more is counted as
+    ``hist_len - 1``). Each deal has the same chance, so these are exact."""
     policy = _policy(policy)
     if not policy.deterministic:
         raise ValueError(f"policy {policy.name!r} is random; enumeration needs a deterministic policy")
+    try:
+        lib = load()
+    except EngineUnavailable:
+        runs = [reference_play_deal(config, deal, policy, max_flips) for deal in all_deals(config)]
+        return {"deals": len(runs),
+                "ended": {t.value: sum(1 for r in runs if r.termination is t) for t in _TERMINATIONS},
+                "endless": sum(1 for r in runs if r.status == "endless"),
+                "capped": sum(1 for r in runs if r.status == "capped"),
+                "lengths": Counter(min(r.flips, hist_len - 1) for r in runs if r.status == "ended")}
     tally = (ctypes.c_int64 * 9)()
     hist = (ctypes.c_int64 * hist_len)()
     deals = lib.snap_enumerate(ctypes.byref(_cfg(config, policy)), ctypes.c_int64(max_flips), tally, hist,
