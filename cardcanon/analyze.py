@@ -138,7 +138,7 @@ def _snap_cell(args, players: int, policy_text: str, progress: Progress) -> dict
     policy = parse_policy(policy_text)
     config = SnapConfig(players=players)
     main = (players, policy.name) == MAIN_CELL
-    deals = max(args.deals, args.main_deals) if main else args.deals
+    deals = args.main_deals if main else args.deals
     cap = engine_snap.SAFETY_CAP if policy.deterministic else args.random_cap
     chunk = args.chunk or (50_000 if players == 2 else 2_000)
     name = f"snap-{players}p-{policy.name.replace(':', '-')}"
@@ -155,7 +155,8 @@ def _snap_cell(args, players: int, policy_text: str, progress: Progress) -> dict
             progress.note(f"{name}: time budget spent after {index} of {n_chunks} chunks (rerun to continue)")
             break
         first = args.first_seed + index * chunk
-        store.append(index, {"first_seed": first, "count": count, **_snap_chunk(config, policy.name, first, count, cap)})
+        tally = _snap_chunk(config, policy.name, first, count, cap)
+        store.append(index, {"first_seed": first, "count": count, **tally})
         progress.advance(name, index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, deals - i * chunk))
     total = sum(c["count"] for c in chunks)
@@ -198,7 +199,10 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy, cap: int,
                             f"--max-flips {cap} -q --record {path.name}"}
             continue
         if path.exists():
-            data = json.loads(path.read_text(encoding="utf-8"))
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError):
+                data = {}  # a damaged record is written again
             if data.get("seed") == seed:
                 written[key] = {"seed": seed, "flips": flips, "file": str(path)}
                 continue
@@ -355,6 +359,13 @@ def run_hearts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cell_order(cell: dict) -> tuple:
+    """Snap cells by players, then policy; Hearts cells by pairing; default orders first."""
+    name, known = (cell["policy"], SNAP_POLICIES) if "policy" in cell else (cell["pairing"], HEARTS_PAIRINGS)
+    rank = known.index(name) if name in known else len(known)
+    return (cell["players"] if "policy" in cell else 0, rank, name)
+
+
 def _keep_other_cells(path: Path, data: dict, key: tuple[str, ...]) -> dict:
     """Cells of an earlier run in ``path`` that this run did not touch are kept (a run over
     some player counts does not drop the others); this run's cells come first."""
@@ -366,7 +377,7 @@ def _keep_other_cells(path: Path, data: dict, key: tuple[str, ...]) -> dict:
         return data
     mine = {tuple(c[k] for k in key) for c in data["cells"]}
     kept = [c for c in old.get("cells", []) if tuple(c.get(k) for k in key) not in mine]
-    cells = sorted(data["cells"] + kept, key=lambda c: tuple(str(c[k]).zfill(3) for k in key))
+    cells = sorted(data["cells"] + kept, key=_cell_order)
     merged = {**data, "cells": cells}
     if "enumeration" in data and not data["enumeration"]["cells"] and old.get("enumeration"):
         merged["enumeration"] = old["enumeration"]

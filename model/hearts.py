@@ -31,7 +31,7 @@ from cardcanon.model.cards import Card, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts_scoring import match_result, score_hand, score_masks
 from cardcanon.model.hearts_types import (
-    DECK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SUIT_MASK,
+    DECK, FULL_MASK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SUIT_MASK,
     SUITS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move,
     Outcome, Phase, Play, Termination, deck_index, deck_indices, evolve, mask_of,
 )
@@ -60,8 +60,9 @@ _PLAYS_BY_PATTERN = tuple(
 )
 # The prebuilt plays by identity: (seat number, deck index). _PLAY keeps them alive, so their ids
 # are never reused; any other Play (even an equal one) is not found here and takes the slow path.
-_PLAY_KEY = {id(_PLAY[s][i]): (s, i) for s in range(2) for i in range(len(DECK))}
 _PLAY_INDEX = {id(_PLAY[s][i]): i for s in range(2) for i in range(len(DECK))}
+_PLAY_INDEX_BY_SEAT = tuple({id(play): i for i, play in enumerate(plays)} for plays in _PLAY)
+_LEAD_TRICK = tuple(tuple((play,) for play in plays) for plays in _PLAY)  # the trick after each lead
 
 
 class Strategy(Protocol):
@@ -246,13 +247,11 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     :func:`evolve` does, without the call).
     """
     cached_state, s, legal = _last_legal
-    key = _PLAY_KEY.get(id(move))
-    if cached_state is state and key is not None and key[0] == s and legal >> key[1] & 1:
-        index = key[1]
-    elif type(move) is Play:
+    index = _PLAY_INDEX_BY_SEAT[s].get(id(move))  # a prebuilt play of the player to move?
+    if cached_state is not state or index is None or not legal >> index & 1:
+        if type(move) is not Play:
+            return _apply_chance(state, move)
         s, index = _checked_play(state, move)
-    else:
-        return _apply_chance(state, move)
     bit = 1 << index
     hand_masks = state.hand_masks
     hand_masks = (hand_masks[0] ^ bit, hand_masks[1]) if s == 0 else (hand_masks[0], hand_masks[1] ^ bit)
@@ -260,13 +259,13 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     broken = state.hearts_broken or bit & HEARTS_MASK != 0
     trick = state.trick
     if not trick:
-        new = _new(HeartsState)
-        _set(new, "__dict__", state.__dict__.copy())
-        fields = new.__dict__
+        fields = state.__dict__.copy()
         if "hands" in fields:  # rebuilt from hand_masks when read
             del fields["hands"]
         fields["hand_masks"], fields["hearts_broken"] = hand_masks, broken
-        fields["trick"], fields["to_move"] = (_PLAY[s][index],), SEATS[1 - s]
+        fields["trick"], fields["to_move"] = _LEAD_TRICK[s][index], SEATS[1 - s]
+        new = _new(HeartsState)
+        _set(new, "__dict__", fields)
         return new
     lead_index = _PLAY_INDEX.get(id(trick[0]))
     if lead_index is None:
@@ -282,9 +281,7 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     tricks_played = state.tricks_played + 1
     if tricks_played == TRICKS_PER_HAND:
         return _end_hand(state, hand_masks, taken_masks, broken)
-    new = _new(HeartsState)
-    _set(new, "__dict__", state.__dict__.copy())
-    fields = new.__dict__
+    fields = state.__dict__.copy()
     if "hands" in fields:  # rebuilt from the masks when read
         del fields["hands"]
     if "taken" in fields:
@@ -292,6 +289,8 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     fields["hand_masks"], fields["hearts_broken"] = hand_masks, broken
     fields["trick"], fields["leader"], fields["to_move"] = (), winner, winner
     fields["taken_masks"], fields["tricks_played"] = taken_masks, tricks_played
+    new = _new(HeartsState)
+    _set(new, "__dict__", fields)
     return new
 
 
@@ -351,13 +350,18 @@ def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
         raise IllegalMoveError("HEARTS-DEAL-1", "the dealer must be chosen before the first deal")
     if state.phase is not Phase.DEAL:
         raise IllegalMoveError("HEARTS-TRICK-3", f"the hand is not over: {state.tricks_played} of 13 tricks played")
-    # HEARTS-DECK-1: a deal is an order of exactly the 28 cards.
-    indices = deck_indices(move.order)
-    if len(indices) != len(DECK) or None in indices or len(set(indices)) != len(DECK):
-        raise IllegalMoveError("HEARTS-DECK-1", _deck_problem(move.order, indices))
-    # HEARTS-DEAL-2 (as deal_hands does), on deck indices.
-    hand0, hand1, dead_indices = _split_deal(indices, state.dealer.index)
-    masks = (sum(map(_BITS.__getitem__, hand0)), sum(map(_BITS.__getitem__, hand1)))
+    # HEARTS-DECK-1: a deal is an order of exactly the 28 cards. Each card's bit over DECK: 28
+    # powers of two add up to FULL_MASK only when they are all different.
+    order = move.order if isinstance(move.order, (tuple, list)) else tuple(move.order)
+    bits = list(map(_BIT_BY_ID.get, map(id, order)))  # fast path: the DECK instances themselves
+    if None in bits:
+        bits = [None if i is None else 1 << i for i in deck_indices(order)]
+    if len(bits) != len(DECK) or None in bits or sum(bits) != FULL_MASK:
+        raise IllegalMoveError("HEARTS-DECK-1", _deck_problem(order, deck_indices(order)))
+    # HEARTS-DEAL-2 (as deal_hands does), on the bits.
+    hand0, hand1, dead_bits = _split_deal(bits, state.dealer.index)
+    masks = (sum(hand0), sum(hand1))
+    dead_indices = [bit.bit_length() - 1 for bit in dead_bits]
     # HEARTS-LEAD-1/2: whoever holds the lowest live club of 2, 4, 6 leads.
     leader = SEATS[0] if masks[0] >> _first_lead_index(dead_indices) & 1 else SEATS[1]
     return evolve(
@@ -367,7 +371,7 @@ def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
     )
 
 
-_BITS = tuple(1 << i for i in range(len(DECK)))
+_BIT_BY_ID = {id(card): 1 << i for i, card in enumerate(DECK)}  # DECK keeps the cards alive
 
 
 def _deck_problem(order, indices) -> str:

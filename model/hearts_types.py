@@ -60,9 +60,10 @@ def deck_indices(cards) -> list[int | None]:
 def mask_of(cards) -> int:
     """The mask of some cards of :data:`DECK` (cards outside the deck are ignored)."""
     mask = 0
-    for i in deck_indices(cards):
-        if i is not None:
-            mask |= 1 << i
+    for card in cards:
+        index = deck_index(card)
+        if index is not None:
+            mask |= 1 << index
     return mask
 
 
@@ -179,7 +180,8 @@ def _no_cards() -> tuple[frozenset[Card], frozenset[Card]]:
     return _NO_CARDS, _NO_CARDS
 
 
-_CHANCE_PHASES = frozenset({Phase.CHOOSE_DEALER, Phase.DEAL})
+def _is_chance_phase(phase: Phase) -> bool:
+    return phase is Phase.CHOOSE_DEALER or phase is Phase.DEAL
 
 
 @dataclass(frozen=True)
@@ -218,7 +220,7 @@ class HeartsState:
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_masks", (mask_of(self.hands[0]), mask_of(self.hands[1])))
         object.__setattr__(self, "taken_masks", (mask_of(self.taken[0]), mask_of(self.taken[1])))
-        object.__setattr__(self, "is_chance", self.phase in _CHANCE_PHASES)
+        object.__setattr__(self, "is_chance", _is_chance_phase(self.phase))
 
     def __getattr__(self, name: str):
         """Build ``hands`` or ``taken`` from its masks on first read (only called when missing)."""
@@ -251,5 +253,5 @@ def evolve(state: HeartsState, **changes) -> HeartsState:
     if "taken_masks" in changes:
         fields.pop("taken", None)
     if "phase" in changes:
-        fields["is_chance"] = changes["phase"] in _CHANCE_PHASES
+        fields["is_chance"] = _is_chance_phase(changes["phase"])
     return new

@@ -70,7 +70,7 @@ def _model_deal(n, d, cards):
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     cards = int(bounds.get("cards", 52))
-    lo, hi = bounds.get("players", [2, 12])
+    lo, hi = int(bounds.get("min_players", 2)), int(bounds.get("max_players", 12))
     started = time.monotonic()
     d, s1, s2 = z3.Ints("dealer seat1 seat2")
     for n in range(lo, hi + 1):  # n concrete: with a symbolic n the arithmetic is nonlinear

@@ -261,7 +261,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
     for k in range(n - 1, 0, -1):
         seat = (f - k) % n
         right = z3.If(select(holds, seat), seat, right)
-    recipient = z3.If(w != f, f, right)
+    recipient = z3.If(w != f, f, (f + 1) % n)
     turned = [_turn_over(st.down[s], st.up[s], mutant == "penalty-no-turnover") for s in range(n)]
     card = select([turned[s][0].at(0) for s in range(n)], w)
     pen_down = [ite(w == s, tail(turned[s][0]), ite(recipient == s, snoc(st.down[s], card), st.down[s]))
@@ -312,7 +312,16 @@ def structural_after(st: SymState) -> z3.BoolRef:
 # ---- concrete positions ---------------------------------------------------------------------
 def _concrete_pile(cards, ids) -> Pile:
     names = [ids[c] for c in cards]
-    return Pile(lambda i: select([z3.IntVal(c) for c in names] + [z3.IntVal(_NO_CARD)], i), z3.IntVal(len(cards)))
+
+    def at(i):
+        index = i if isinstance(i, int) else z3.simplify(i)
+        if not isinstance(index, int) and z3.is_int_value(index):
+            index = index.as_long()
+        if isinstance(index, int):
+            return z3.IntVal(names[index] if 0 <= index < len(names) else _NO_CARD)
+        return select([z3.IntVal(c) for c in names] + [z3.IntVal(_NO_CARD)], index)
+
+    return Pile(at, z3.IntVal(len(cards)))
 
 
 def concrete_state(state: SnapState) -> SymState:

@@ -110,7 +110,7 @@ def deal_for(ranks_in_order, suits: int, dealer: int) -> Deal:
 def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     policy = parse_policy(str(bounds.get("policy", "flipper-first")))
     players = int(bounds.get("players", 2))
-    max_flips = int(bounds.get("max_flips", 200))
+    max_flips = int(bounds.get("max_flips", 100))
     started, stats, first_endless, capped = time.monotonic(), {}, None, 0
     for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
         config = SnapConfig(players=players, deck=small_deck(ranks, suits))

@@ -172,3 +172,13 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_elsewhere():
     quiet = io.StringIO()
     Progress(quiet=True, stream=quiet).advance("x", 1, 2)
     assert quiet.getvalue() == ""
+
+
+def test_a_run_over_other_player_counts_keeps_the_earlier_cells(tmp_path):
+    common = ["analyze", "snap", "--out", str(tmp_path), "--policies", "owner-first", "flipper-first",
+              "--deals", "30", "--main-deals", "30", "--no-enumerate", "--no-records", "-q"]
+    assert main([*common, "--players", "3"]) == 0
+    assert main([*common, "--players", "2"]) == 0
+    cells = json.loads((tmp_path / "snap.json").read_text())["cells"]
+    assert [(c["players"], c["policy"]) for c in cells] == [
+        (2, "flipper-first"), (2, "owner-first"), (3, "flipper-first"), (3, "owner-first")]

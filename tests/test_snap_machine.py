@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from hypothesis import event, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test,
@@ -136,4 +136,6 @@ def test_snap_games():
 @pytest.mark.rules(*MACHINE_RULES)
 def test_snap_games_thorough():
     """Longer runs; ``max_examples`` comes from the Hypothesis profile (``ci``, ``thorough``)."""
-    run_state_machine_as_test(SnapGames, settings=settings(stateful_step_count=600, deadline=None))
+    run_state_machine_as_test(SnapGames, settings=settings(
+        stateful_step_count=300, deadline=None,
+        suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow]))

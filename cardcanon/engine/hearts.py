@@ -92,7 +92,7 @@ def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: Hear
           with_moves: bool = False) -> MatchRun | tuple[MatchRun, list[Move]]:
     """One match; with ``with_moves`` also its moves as the model's moves."""
     try:
-        lib = load()
+        lib = _kernel()
     except EngineUnavailable:
         state, moves = reference_match(seed, kinds, config)
         run = _run_from_reference(seed, state, moves)
@@ -142,7 +142,7 @@ def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "rand
           config: HeartsConfig = HeartsConfig()) -> BatchSummary:
     """Play ``count`` matches and tally them."""
     try:
-        lib = load()
+        lib = _kernel()
     except EngineUnavailable:
         lib = None
     summary = BatchSummary(first_seed, count, Counter(), Counter(), Counter(), 0, 0, Counter())
@@ -175,23 +175,21 @@ def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "rand
 
 def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) -> tuple[int, int]:
     """Random play of ``matches`` matches inside the kernel: (plays made, hands played)."""
-    lib = load()
+    lib = _kernel()
     hands = ctypes.c_int64()
     plays = lib.hearts_bench(ctypes.byref(_cfg(config, ("random", "random"))), ctypes.c_uint64(first_seed % _TWO64),
                              ctypes.c_int64(matches), ctypes.byref(hands))
     return plays, hands.value
 
 
-def _setup() -> None:
-    try:
-        lib = load()
-    except EngineUnavailable:
-        return
-    lib.hearts_match.restype = ctypes.c_int
-    lib.hearts_batch.restype = ctypes.c_int
-    lib.hearts_bench.restype = ctypes.c_int64
+def _kernel():
+    """The compiled kernel with its result types set, loaded at first use (not at import)."""
+    lib = load()
+    if not getattr(lib, "_hearts_ready", False):
+        lib.hearts_match.restype = lib.hearts_batch.restype = ctypes.c_int
+        lib.hearts_bench.restype = ctypes.c_int64
+        lib._hearts_ready = True
+    return lib
 
-
-_setup()
 
 __all__ = ["BatchSummary", "MatchRun", "batch", "bench", "match", "reference_match"]

@@ -320,7 +320,8 @@ static int greedy_choice(uint32_t legal, int lead) {
  * score 0, score 1, moons by seat 0, moons by seat 1, first dealer. hand_scores (2 per hand, up to
  * max_hands) and moves (dealer byte, then per hand 28 order bytes and 26 (player, card) pairs),
  * when not NULL. pair_tally[a * 27 + b] counts hand scores (a, b) when not NULL.
- * Returns 0, or -1 if the match has more than max_hands hands. */
+ * Returns 0, -1 if the match has more than max_hands hands, or -2 if a player has no legal
+ * card (impossible under the rules; reported rather than played through). */
 int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 max_hands, i64 *out,
                  int32_t *hand_scores, u8 *moves, i64 *pair_tally) {
     u64 rng = seed, prng[2] = {seed_p0, seed_p1};

@@ -101,11 +101,12 @@ def _from_reference(result, seed: int | None, dealer: Seat) -> SnapRun:
     return SnapRun(seed, dealer, result.status, result.flips, cycle=result.endless)
 
 
-def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first", max_flips: int = SAFETY_CAP) -> SnapRun:
+def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
+           max_flips: int = SAFETY_CAP) -> SnapRun:
     """The deal of ``seed`` played out: as ``play_game(config, seed, policy, max_flips)``."""
     policy = _policy(policy)
     try:
-        lib = load()
+        lib = _kernel()
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
         return _from_reference(result, seed, result.moves[0].dealer)
@@ -125,7 +126,8 @@ def reference_play_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "
         if state.phase is Phase.FLIP:
             key = state.position_key()
             if policy.deterministic and key in seen:
-                return SnapRun(None, deal.dealer, "endless", state.flips, cycle=Cycle(seen[key], state.flips - seen[key]))
+                cycle = Cycle(seen[key], state.flips - seen[key])
+                return SnapRun(None, deal.dealer, "endless", state.flips, cycle=cycle)
             seen[key] = state.flips
             if state.flips >= max_flips:
                 return SnapRun(None, deal.dealer, "capped", state.flips)
@@ -140,7 +142,7 @@ def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-
     """A given deal played out (random policies draw from ``SplitMix64(seed)``)."""
     policy = _policy(policy)
     try:
-        lib = load()
+        lib = _kernel()
     except EngineUnavailable:
         return reference_play_deal(config, deal, policy, max_flips, seed)
     order = (ctypes.c_uint8 * 52)(*[c.index for c in deal.order])
@@ -156,7 +158,7 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
     event, up to the end, the repeated position (endless) or the cap."""
     policy = _policy(policy)
     try:
-        lib = load()
+        lib = _kernel()
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
         return _from_reference(result, seed, result.moves[0].dealer), result.moves
@@ -199,7 +201,7 @@ class Batch:
 def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int, max_flips: int = SAFETY_CAP) -> Batch:
     """Decide ``count`` consecutive seeds in one call into the kernel."""
     try:
-        lib = load()
+        lib = _kernel()
     except EngineUnavailable:
         return Batch(first_seed, [x for seed in range(first_seed, first_seed + count)
                                   for x in _row(decide(config, seed, policy, max_flips))])
@@ -227,7 +229,7 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
     if not policy.deterministic:
         raise ValueError(f"policy {policy.name!r} is random; enumeration needs a deterministic policy")
     try:
-        lib = load()
+        lib = _kernel()
     except EngineUnavailable:
         runs = [reference_play_deal(config, deal, policy, max_flips) for deal in all_deals(config)]
         return {"deals": len(runs),
@@ -244,15 +246,11 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
             "endless": tally[3], "capped": tally[6], "lengths": lengths}
 
 
-def _setup() -> None:
-    try:
-        lib = load()
-    except EngineUnavailable:
-        return
-    lib.snap_play.restype = ctypes.c_int
-    lib.snap_batch.restype = ctypes.c_int
-    lib.snap_enumerate.restype = ctypes.c_int64
-    lib.snap_sample_deal.restype = ctypes.c_int
-
-
-_setup()
+def _kernel():
+    """The compiled kernel with its result types set, loaded at first use (not at import)."""
+    lib = load()
+    if not getattr(lib, "_snap_ready", False):
+        lib.snap_play.restype = lib.snap_batch.restype = lib.snap_sample_deal.restype = ctypes.c_int
+        lib.snap_enumerate.restype = ctypes.c_int64
+        lib._snap_ready = True
+    return lib

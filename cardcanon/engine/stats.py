@@ -35,7 +35,8 @@ class ChunkFile:
             except json.JSONDecodeError:
                 if number == len(lines):
                     break  # an interrupted append: redo that chunk
-                raise ValueError(f"{self.path}:{number}: not valid JSON; delete the file to start this cell again") from None
+                raise ValueError(f"{self.path}:{number}: not valid JSON; "
+                                 "delete the file to start this cell again") from None
             good.append(item)
         if not good or good[0] != self.header:
             found = good[0] if good else None

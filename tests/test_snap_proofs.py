@@ -1,0 +1,214 @@
+"""The Snap Z3 encodings against the reference model, and the manifest's checks and mutants.
+
+Differential tests: Hypothesis deals small decks, plays a few random legal moves through the
+model, then evaluates the Z3 transition encoding (``step``) and legality (``legal``) on the
+position reached and compares them with ``cardcanon.model.snap`` (``apply``, ``legal_moves``,
+``correct_kinds``, ``matched_seats``). Then every check of ``proofs/manifest/snap.toml`` must
+give its expected verdict (quick bounds) and every mutant must be killed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import z3
+from hypothesis import given, strategies as st
+
+from cardcanon.manifest import load_manifest, resolve_entry
+from cardcanon.model.cards import FULL_DECK
+from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import (
+    Call, CallKind, Flip, NextTurn, Phase, SnapConfig, Tie, apply, correct_kinds, legal_moves, matched_seats, new_game,
+    sample_deal,
+)
+from cardcanon.model.snap_policies import play_game
+from cardcanon.proofs import snap_encoding as enc
+from cardcanon.proofs.base import CONTRARY, Verdict
+from cardcanon.proofs.snap_termination import find_lasso, play_seed
+
+MANIFEST = Path(__file__).resolve().parent.parent / "proofs" / "manifest" / "snap.toml"
+CHECKS = load_manifest(MANIFEST)
+
+
+# Few ranks, so that matches, ties and pots are frequent.
+POOL = tuple(c for c in FULL_DECK if int(c.rank) <= 4)
+
+
+def _interesting(draw, state):
+    """A legal move, drawn from a category first so that ties and correct calls are common."""
+    moves = legal_moves(state)
+    correct = correct_kinds(state)
+    by_kind = {
+        "tie": [m for m in moves if isinstance(m, Tie)],
+        "correct": [m for m in moves if isinstance(m, Call) and m.kind in correct],
+        "wrong": [m for m in moves if isinstance(m, Call) and m.kind not in correct],
+    }
+    pool = by_kind[draw(st.sampled_from(sorted(by_kind)))] or list(moves)
+    return draw(st.sampled_from(pool))
+
+
+@st.composite
+def positions(draw):
+    """A FLIP or CALL position of a small-deck game, reached by legal play (never over)."""
+    players = draw(st.integers(2, 4))
+    deck = tuple(draw(st.permutations(POOL))[:draw(st.integers(2, len(POOL)))])
+    config = SnapConfig(players=players, index_card=draw(st.booleans()), next_turn=draw(st.sampled_from(NextTurn)),
+                        deck=deck)
+    state = apply(new_game(config), sample_deal(config, SplitMix64(draw(st.integers(0, 2**32)))))
+    for _ in range(draw(st.integers(0, 40))):
+        after = apply(state, _interesting(draw, state))
+        if after.phase is Phase.OVER:
+            break
+        state = after
+    return state
+
+
+def _encoded(state, move):
+    sym = enc.concrete_state(state)
+    mv = enc.concrete_move(move, state.config.players)
+    legal = z3.simplify(enc.legal(sym, mv, state.config))
+    return z3.is_true(legal), sym, mv
+
+
+@pytest.mark.rules("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1",
+                   "SNAP-TIE-2", "SNAP-POT-1", "SNAP-POT-2", "SNAP-POT-3", "SNAP-INDEX-1", "SNAP-PEN-1",
+                   "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-TURN-2", "SNAP-OUT-1", "SNAP-END-1", "SNAP-END-2", "SNAP-END-3")
+@given(positions(), st.data())
+def test_step_agrees_with_model_apply(state, data):
+    move = _interesting(data.draw, state)
+    legal, sym, mv = _encoded(state, move)
+    assert legal, f"encoding rejects the model's legal move {move!r}"
+    encoded = enc.evaluate(enc.step(sym, mv, state.config))
+    assert enc.same_position(encoded, enc.position_of(apply(state, move))), move
+
+
+def _category(state, move):
+    """The rare kinds of step that a differential test must reach (None: an ordinary step)."""
+    if isinstance(move, Flip):
+        return "flip with turn-over" if not state.down[state.turn.index] else None
+    if isinstance(move, Tie):
+        return "tie onto a pot" if state.pot else ("tie of three piles" if len(matched_seats(state)) >= 2 else None)
+    if not isinstance(move, Call):
+        return None
+    if move.kind not in correct_kinds(state):
+        if not state.down[move.caller.index]:
+            return "penalty with turn-over"
+        return "penalty by the flipper" if move.caller == state.turn else None
+    if move.kind is CallKind.SNAP_POT and len(state.pot) >= 2:
+        return "pot won"
+    if state.config.next_turn is NextTurn.WINNER and move.caller != state.turn:
+        return "winner takes the turn"
+    return "snap won beside a pot" if state.pot and move.kind is CallKind.SNAP else None
+
+
+CATEGORIES = {"flip with turn-over", "tie onto a pot", "tie of three piles", "penalty with turn-over",
+              "penalty by the flipper", "pot won", "winner takes the turn", "snap won beside a pot", "game over"}
+
+
+@pytest.mark.rules("SNAP-FLIP-3", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-POT-1",
+                   "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-TURN-2", "SNAP-END-1", "SNAP-END-2", "SNAP-END-3")
+def test_step_agrees_on_every_rare_kind_of_move():
+    """Seeded play with frequent ties and wrong calls; the first few steps of every rare kind are
+    compared with the model, and every kind must be reached."""
+    import random
+
+    seen: dict[str, int] = {}
+    for seed in range(400):
+        rnd = random.Random(seed)
+        config = SnapConfig(players=3, next_turn=NextTurn.WINNER if seed % 2 else NextTurn.CLOCKWISE, deck=POOL)
+        state = apply(new_game(config), sample_deal(config, SplitMix64(seed)))
+        while state.phase is not Phase.OVER and state.flips < 60:
+            moves = legal_moves(state)
+            rare = [m for m in moves if _category(state, m)]
+            move = rnd.choice(rare if rare and rnd.random() < 0.7 else list(moves))
+            after = apply(state, move)
+            kind = "game over" if after.phase is Phase.OVER else _category(state, move)
+            if kind and seen.get(kind, 0) < 3:
+                seen[kind] = seen.get(kind, 0) + 1
+                legal, sym, mv = _encoded(state, move)
+                assert legal, move
+                assert enc.same_position(enc.evaluate(enc.step(sym, mv, config)), enc.position_of(after)), (kind, move)
+            state = after
+        if set(seen) >= CATEGORIES and min(seen.values()) >= 3:
+            break
+    assert set(seen) == CATEGORIES, f"never reached: {CATEGORIES - set(seen)}"
+
+
+@pytest.mark.rules("SNAP-CALL-2", "SNAP-CALL-3", "SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-OUT-1")
+@given(positions(), st.data())
+def test_legality_agrees_with_model(state, data):
+    """Any call or tie, legal or not: the encoding allows it exactly when the model applies it."""
+    if state.phase is not Phase.CALL:
+        return
+    n = state.config.players
+    kind = data.draw(st.sampled_from(list(CallKind)))
+    if data.draw(st.booleans()):
+        move = Call(Seat(data.draw(st.integers(0, n - 1))), kind)
+    else:
+        move = Tie(frozenset(Seat(s) for s in data.draw(st.sets(st.integers(0, n - 1), min_size=1))), kind)
+    legal, _, _ = _encoded(state, move)
+    try:
+        apply(state, move)
+        applied = True
+    except IllegalMoveError:
+        applied = False
+    assert legal == applied, move
+
+
+@pytest.mark.rules("SNAP-MATCH-1", "SNAP-MATCH-2", "SNAP-CALL-1", "SNAP-POT-1", "SNAP-POT-3", "SNAP-INDEX-1")
+@given(positions())
+def test_matching_and_correct_calls_agree(state):
+    if state.phase is not Phase.CALL:
+        return
+    sym = enc.concrete_state(state)
+    matched = [z3.is_true(z3.simplify(m)) for m in enc.matched(sym)]
+    assert [Seat(s) for s in range(state.config.players) if matched[s]] == sorted(matched_seats(state))
+    correct = {k for k in state.config.kinds if z3.is_true(z3.simplify(enc.correct(sym, k)))}
+    assert correct == set(correct_kinds(state))
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_lasso_search_and_stored_seed_agree_with_play_game():
+    seed, played = find_lasso(SnapConfig(), range(0, 60))
+    reference = play_game(SnapConfig(), seed, "flipper-first")
+    assert reference.endless is not None and played.cycle == (reference.endless.start, reference.endless.length)
+    stored, cycle = play_seed(SnapConfig(), 61, "flipper-first", 5000), play_game(SnapConfig(), 61, "flipper-first").endless
+    assert stored.cycle == (cycle.start, cycle.length) == (2, 52)
+
+
+def _run(check, mutant, quick=True):
+    bounds = check.bounds_for(quick)
+    return resolve_entry(check.entry)(mutant=mutant, timeout=120.0, bounds=bounds)
+
+
+def _param(check, *rest):
+    return pytest.param(check, *rest, marks=pytest.mark.rules(*check.rules),
+                        id=":".join([check.id, *map(str, rest)]))
+
+
+@pytest.mark.parametrize("check", [_param(c) for c in CHECKS])
+def test_check_gives_expected_verdict(check):
+    result = _run(check, None)
+    assert result.verdict == check.expected, result.detail
+    assert result.witness and result.witness_replayed, result.witness
+    if check.expected_stats is not None and check.ci_bounds is None:
+        assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
+
+
+@pytest.mark.parametrize("check,mutant", [_param(c, m.id) for c in CHECKS for m in c.mutants])
+def test_mutant_is_killed(check, mutant):
+    result = _run(check, mutant)
+    assert result.verdict in CONTRARY[check.expected], (result.verdict, result.detail)
+    if result.verdict is Verdict.COUNTEREXAMPLE:  # the broken step, replayed: the model disagrees
+        assert result.witness_replayed, result.witness
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("check", [_param(c) for c in CHECKS if c.ci_bounds is not None and c.expected_stats is not None])
+def test_full_bounds_reproduce_golden_stats(check):
+    result = _run(check, None, quick=False)
+    assert result.verdict == check.expected, result.detail
+    assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
