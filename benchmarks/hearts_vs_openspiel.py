@@ -11,7 +11,8 @@ model it differently: our deal is one move (the shuffled deck), OpenSpiel deals 
 Hearts with matches to 100 over many hands, OpenSpiel's is four-player and one hand a game.
 
 The budget is cut into alternating slices (``--rounds``) so that both engines see the same
-machine load. Usage: ``python benchmarks/hearts_vs_openspiel.py [--seconds S] [--rounds R]
+machine load; the spread of the slice-by-slice ratios is reported too, as a measure of how much
+the load moved the result. Usage: ``python benchmarks/hearts_vs_openspiel.py [--seconds S] [--rounds R]
 [--seed N]``. Writes
 ``benchmarks/results/hearts_vs_openspiel.json``. Not a test.
 """
@@ -22,6 +23,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -137,9 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         missing = f"OpenSpiel is not installed ({exc}); install it with `pip install open-spiel`"
     # Alternate short slices, so that a change in the machine's load affects both alike.
+    slice_rates: dict[str, list[float]] = {name: [] for name in runners}
     for _ in range(args.rounds):
-        for runner in runners.values():
+        for name, runner in runners.items():
+            before = runner.counts["player_actions"], runner.counts["seconds"]
             runner.run(args.seconds / args.rounds)
+            slice_rates[name].append((runner.counts["player_actions"] - before[0])
+                                     / (runner.counts["seconds"] - before[1]))
 
     ours = _rates(runners["reference"])
     print(f"reference model: {ours['player_actions_per_second']:,.0f} player actions/s "
@@ -152,11 +158,19 @@ def main(argv: list[str] | None = None) -> int:
         ratio = ours["player_actions_per_second"] / theirs["player_actions_per_second"]
         print(f"OpenSpiel hearts: {theirs['player_actions_per_second']:,.0f} player actions/s "
               f"({theirs['all_actions_per_second']:,.0f} with chance), {theirs['games']} games finished")
-        print(f"ratio (ours / OpenSpiel, player actions per second): {ratio:.2f}")
-        result = {"reference": ours, "openspiel": theirs, "ratio": ratio}
+        # The ratio of each pair of adjacent slices shows how much the machine's load moved it.
+        slice_ratios = sorted(a / b for a, b in zip(slice_rates["reference"], slice_rates["openspiel"]))
+        print(f"ratio (ours / OpenSpiel, player actions per second): {ratio:.2f} "
+              f"(slice by slice: {slice_ratios[0]:.2f} to {slice_ratios[-1]:.2f}, "
+              f"median {statistics.median(slice_ratios):.2f})")
+        result = {"reference": ours, "openspiel": theirs, "ratio": ratio,
+                  "slice_ratios": {"min": slice_ratios[0], "median": statistics.median(slice_ratios),
+                                   "max": slice_ratios[-1]}}
     result["python"] = sys.version.split()[0]
     result["machine"] = platform.machine()
     result["budget_seconds"] = args.seconds
+    result["rounds"] = args.rounds
+    result["seed"] = args.seed
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")

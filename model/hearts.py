@@ -58,11 +58,10 @@ _PLAYS_BY_PATTERN = tuple(
     tuple(tuple(tuple(_PLAY[s][7 * k + r] for r in range(7) if p >> r & 1) for p in range(128)) for k in range(4))
     for s in range(2)
 )
-# The prebuilt plays by identity: (seat number, deck index). _PLAY keeps them alive, so their ids
-# are never reused; any other Play (even an equal one) is not found here and takes the slow path.
+# The deck index of each prebuilt play, by identity (of either seat, and by seat). _PLAY keeps them
+# alive, so their ids are never reused; any other Play (even an equal one) takes the slow path.
 _PLAY_INDEX = {id(_PLAY[s][i]): i for s in range(2) for i in range(len(DECK))}
 _PLAY_INDEX_BY_SEAT = tuple({id(play): i for i, play in enumerate(plays)} for plays in _PLAY)
-_LEAD_TRICK = tuple(tuple((play,) for play in plays) for plays in _PLAY)  # the trick after each lead
 
 
 class Strategy(Protocol):
@@ -208,10 +207,11 @@ def legal_moves(state: HeartsState) -> tuple[Move, ...]:
             lead_index = _PLAY_INDEX.get(id(trick[0]))
             if lead_index is None:
                 lead_index = deck_index(trick[0].card)
-            legal = hand & SUIT_OF[lead_index]
-            if legal:
+            suit = lead_index // 7
+            legal = hand & _SUIT_MASKS[suit]
+            if legal:  # cards of one suit: their plays are one prebuilt tuple
                 _last_legal = (state, s, legal)
-                return _PLAYS_BY_PATTERN[s][lead_index // 7][legal >> lead_index // 7 * 7]
+                return _PLAYS_BY_PATTERN[s][suit][legal >> 7 * suit]
             legal = hand
         elif state.hearts_broken:
             legal = hand
@@ -228,7 +228,7 @@ def legal_moves(state: HeartsState) -> tuple[Move, ...]:
 
 # (state, seat number of the player to move, mask of his legal plays) of the last state asked.
 _last_legal: tuple[HeartsState | None, int, int] = (None, 0, 0)
-SUIT_OF = tuple(SUIT_MASK[SUITS[i // 7]] for i in range(len(DECK)))  # by deck index: its suit's mask
+_SUIT_MASKS = tuple(SUIT_MASK[suit] for suit in SUITS)  # by suit number (deck index // 7)
 
 
 def _legal_mask(state: HeartsState) -> int:
@@ -243,8 +243,9 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     """The state after ``move``; raises :class:`IllegalMoveError` naming the broken rule.
 
     A play is checked against every rule, unless it is one of the plays :func:`legal_moves` just
-    returned for this very state; then it is made here (the hot path: the next state is built as
-    :func:`evolve` does, without the call).
+    returned for this very state. The hot path (a play) builds the next state as :func:`evolve`
+    does, without the call; ``hands`` and ``taken`` are left out, to be rebuilt from the masks
+    when read.
     """
     cached_state, s, legal = _last_legal
     index = _PLAY_INDEX_BY_SEAT[s].get(id(move))  # a prebuilt play of the player to move?
@@ -260,10 +261,10 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     trick = state.trick
     if not trick:
         fields = state.__dict__.copy()
-        if "hands" in fields:  # rebuilt from hand_masks when read
+        if "hands" in fields:
             del fields["hands"]
         fields["hand_masks"], fields["hearts_broken"] = hand_masks, broken
-        fields["trick"], fields["to_move"] = _LEAD_TRICK[s][index], SEATS[1 - s]
+        fields["trick"], fields["to_move"] = (_PLAY[s][index],), SEATS[1 - s]
         new = _new(HeartsState)
         _set(new, "__dict__", fields)
         return new
@@ -282,7 +283,7 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     if tricks_played == TRICKS_PER_HAND:
         return _end_hand(state, hand_masks, taken_masks, broken)
     fields = state.__dict__.copy()
-    if "hands" in fields:  # rebuilt from the masks when read
+    if "hands" in fields:
         del fields["hands"]
     if "taken" in fields:
         del fields["taken"]

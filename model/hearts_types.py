@@ -34,7 +34,6 @@ NON_HEARTS_MASK = FULL_MASK & ~HEARTS_MASK
 # keeps alive (so their ids are never reused). Equal cards built elsewhere take the slow path.
 DECK_INDEX_BY_ID = {id(card): i for i, card in enumerate(DECK)}
 _INDEX_BY_CARD = {card: i for i, card in enumerate(DECK)}
-SINGLETONS = tuple(frozenset([card]) for card in DECK)  # built once: set algebra reuses their hashes
 # _CARDS_BY_PATTERN[k][p]: the cards of suit number k whose 7-bit pattern (by rank) is p.
 _CARDS_BY_PATTERN = tuple(
     tuple(frozenset(DECK[7 * k + r] for r in range(7) if p >> r & 1) for p in range(128)) for k in range(4)
@@ -61,7 +60,9 @@ def mask_of(cards) -> int:
     """The mask of some cards of :data:`DECK` (cards outside the deck are ignored)."""
     mask = 0
     for card in cards:
-        index = deck_index(card)
+        index = DECK_INDEX_BY_ID.get(id(card))  # the fast path of deck_index
+        if index is None:
+            index = _INDEX_BY_CARD.get(card)
         if index is not None:
             mask |= 1 << index
     return mask
@@ -71,11 +72,6 @@ def cards_of(mask: int) -> frozenset[Card]:
     """The cards of a mask over :data:`DECK`, as a frozenset (the inverse of :func:`mask_of`)."""
     clubs, diamonds, hearts, spades = _CARDS_BY_PATTERN
     return clubs[mask & 127].union(diamonds[mask >> 7 & 127], hearts[mask >> 14 & 127], spades[mask >> 21 & 127])
-
-
-def frozenset_of(indices) -> frozenset[Card]:
-    """The cards at these deck indices, as a frozenset (built from :data:`SINGLETONS`)."""
-    return frozenset().union(*map(SINGLETONS.__getitem__, indices))
 
 
 class _Enum(enum.Enum):
@@ -244,6 +240,8 @@ def evolve(state: HeartsState, **changes) -> HeartsState:
     Hands and cards taken change through ``hand_masks`` and ``taken_masks`` only: ``hands`` and
     ``taken`` are then dropped, to be rebuilt from the masks when read.
     """
+    if "hands" in changes or "taken" in changes:
+        raise TypeError("evolve changes hands and cards taken through hand_masks and taken_masks")
     new = _new(HeartsState)
     object.__setattr__(new, "__dict__", state.__dict__.copy())
     fields = new.__dict__

@@ -243,7 +243,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
             seat = clockwise_from_turn(st, k)
             if mutant != "tie-drops-matched":
                 pile = cat(pile, ite(select(list(m), seat), select_pile(st.up, seat), empty()))
-        return _after_event(st, st.down, cleared_up, cat(pile, st.pot), None, config, mutant)
+        return _after_event(st, st.down, cleared_up, cat(st.pot, pile), None, config, mutant)
     ok, w = correct(st, shape.kind), mv.caller
     # a correct call (SNAP-CALL-1/5, SNAP-POT-1/3, SNAP-INDEX-1): won piles turned over, in order
     won_pot = {CallKind.SNAP: z3.BoolVal(False), CallKind.SNAP_POT: z3.BoolVal(True),
@@ -261,7 +261,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
     for k in range(n - 1, 0, -1):
         seat = (f - k) % n
         right = z3.If(select(holds, seat), seat, right)
-    recipient = z3.If(w != f, f, (f + 1) % n)
+    recipient = z3.If(w != f, f, right)
     turned = [_turn_over(st.down[s], st.up[s], mutant == "penalty-no-turnover") for s in range(n)]
     card = select([turned[s][0].at(0) for s in range(n)], w)
     pen_down = [ite(w == s, tail(turned[s][0]), ite(recipient == s, snoc(st.down[s], card), st.down[s]))

@@ -87,15 +87,15 @@ class Evidence:
             out.append(f"- Rules: {rules}\n- Kind: {c['kind']}; expected: {c['expected']}; "
                        f"verdict: {self._verdict(c['id'])}\n")
             if c.get("detail"):
-                out.append(f"- Detail: {esc(c['detail'])}\n")
-            if c.get("witness"):
-                out.append(f"- Witness: {esc(c['witness'])}\n")
+                out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
                 out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
             for m in c["mutants"]:
                 out.append(f"- Mutant ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")
+            if c.get("witness"):
+                out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
         if self.report is not None:
             # every check that cites a rule gets an anchor above; checks the manifest lists but

@@ -78,9 +78,11 @@ def _plot_termination(cells, path: Path) -> None:
         frac = [c.get("endless_fraction") or c["not_ended_fraction"] for c in pts]
         ys = [f["estimate"] for f in frac]
         err = [[y - f["wilson95"][0] for y, f in zip(ys, frac)], [f["wilson95"][1] - y for y, f in zip(ys, frac)]]
-        ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=policy)
+        label = policy if pts[0].get("endless_fraction") else f"{policy} (not ended within {pts[0]['flip_cap']} flips)"
+        ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label)
     ax.set_xlabel("players")
-    ax.set_ylabel("fraction of deals that never end")
+    ax.set_ylabel("fraction of deals")
+    ax.set_title("Snap deals that never end (95% Wilson intervals)", fontsize=10)
     ax.set_xticks(sorted({c["players"] for c in cells}))
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
