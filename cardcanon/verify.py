@@ -95,7 +95,6 @@ def run(
     results = run_tasks(
         tasks,
         jobs=jobs,
-        on_start=progress.started if progress else None,
         on_finish=finished if progress else None,
         on_tick=progress.tick if progress and progress.live else None,
     )
@@ -139,9 +138,6 @@ class Progress:
         if self.live:
             self._show(f"[0/{total}] starting {jobs} worker(s)")
 
-    def started(self, task: Task) -> None:
-        pass
-
     def finished(self, task: Task, result: RunResult, note: str) -> None:
         self.done += 1
         line = f"[{self.done}/{self.total}] {task.label} {result.verdict.value} ({result.seconds:.1f} s){note}"
@@ -156,7 +152,7 @@ class Progress:
 
     def tick(self, running: list[tuple[Task, float]]) -> None:
         now = ", ".join(f"{task.label} {seconds:.0f} s" for task, seconds in running)
-        self._show(f"[{self.done}/{self.total}] " + (f"running: {now}" if now else self.last))
+        self._show(f"[{self.done}/{self.total}] running: {now}" if now else self.last)
 
     def end(self) -> None:
         if self.live:

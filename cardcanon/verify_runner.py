@@ -157,7 +157,6 @@ def run_tasks(
     tasks: Iterable[Task],
     *,
     jobs: int,
-    on_start: Callable[[Task], None] | None = None,
     on_finish: Callable[[Task, RunResult], None] | None = None,
     on_tick: Callable[[list[tuple[Task, float]]], None] | None = None,
     tick_seconds: float = 0.5,
@@ -178,8 +177,6 @@ def run_tasks(
             for slot in slots:
                 if slot.task is None and pending:
                     slot.submit(pending.popleft())
-                    if on_start:
-                        on_start(slot.task)
             busy = {slot.future: slot for slot in slots if slot.task is not None}
             if not busy:
                 break

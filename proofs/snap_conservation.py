@@ -26,17 +26,13 @@ import z3
 from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
 from cardcanon.proofs.snap_encoding import (
-    Shape, SymState, correct, fresh_move, legal, matched, select, select_pile, shapes, step,
+    Shape, SymState, correct, fresh_move, legal, matched, require_mutant, select, select_pile, shapes, step,
     structural, structural_after,
 )
-from cardcanon.proofs.snap_replay import realisable, replay, slot_state
+from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
 
 RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2",
          "SNAP-POT-1", "SNAP-POT-2", "SNAP-POT-3", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")
-
-
-def _in_range(st: SymState, stride: int) -> z3.BoolRef:
-    return z3.And(*[z3.And(p.length >= 0, p.length < stride) for p in st.zones()])
 
 
 def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
@@ -81,6 +77,7 @@ def _witness_goals(config: SnapConfig):
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, ("tie-drops-matched", "penalty-no-turnover"))
     stride = int(bounds.get("pile_bound", 52)) + 1
     players = list(bounds.get("players", [2, 3]))
     replay_len = int(bounds.get("replay_pile", 3))
@@ -89,7 +86,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
         for index_card in (False, True):
             for next_turn in NextTurn:
                 config = SnapConfig(players=n, index_card=index_card, next_turn=next_turn)
-                for turn, shape, call_ok in _cases(config):
+                for turn, shape, call_ok in cases(config):
                     pre, mv = replace(slot_state(n, stride), turn=z3.IntVal(turn)), fresh_move(shape, n)
                     post = step(pre, mv, config, mutant)
                     bad = z3.Not(structural_after(post))
@@ -99,7 +96,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                         continue  # only a won call passes the turn differently (SNAP-TURN-2)
                     solver = z3.Solver()
                     solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
-                    solver.add(_in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant), bad)
+                    solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant), bad)
                     if call_ok is not None:
                         solver.add(correct(pre, shape.kind) == call_ok)
                     queries += 1
@@ -135,8 +132,9 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                               "seconds": round(time.monotonic() - started, 2)})
 
 
-def _cases(config: SnapConfig):
-    """(flipper, shape, whether the call is correct) for every query; calls are split in two."""
+def cases(config: SnapConfig):
+    """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
+    and each call shape split into a correct and a wrong call (smaller, faster queries)."""
     for turn in range(config.players):
         for shape in shapes(config):
             for call_ok in ((True, False) if shape.move == "call" else (None,)):

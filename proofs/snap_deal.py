@@ -22,6 +22,7 @@ from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Deal, SnapConfig, apply, deal_piles, new_game
 from cardcanon.proofs.base import CheckResult, Verdict, solve
+from cardcanon.proofs.snap_encoding import require_mutant
 
 RULES = ("SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1", "SNAP-PLAYERS-1")
 
@@ -69,6 +70,7 @@ def _model_deal(n, d, cards):
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, ("deal-from-dealer",))
     cards = int(bounds.get("cards", 52))
     lo, hi = int(bounds.get("min_players", 2)), int(bounds.get("max_players", 12))
     started = time.monotonic()

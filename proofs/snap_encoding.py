@@ -25,7 +25,6 @@ from typing import Any
 
 import z3
 
-from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import (
     Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie,
@@ -67,6 +66,12 @@ class Shape:
         return self.move if self.kind is None else f"{self.move}:{self.kind.value}"
 
 
+def require_mutant(mutant: str | None, allowed: tuple[str, ...]) -> None:
+    """Reject a mutant ID that the check does not implement (a typo must not pass silently)."""
+    if mutant is not None and mutant not in allowed:
+        raise ValueError(f"unknown mutant {mutant!r} for this check; expected one of {', '.join(allowed)}")
+
+
 def shapes(config: SnapConfig) -> tuple[Shape, ...]:
     """Every move shape of the table (ties only without the index card, SNAP-INDEX-1)."""
     out = [Shape("flip"), Shape("nocall")] + [Shape("call", k) for k in config.kinds]
@@ -104,10 +109,6 @@ class SymMove:
 # ---- pile operations ------------------------------------------------------------------------
 def empty() -> Pile:
     return Pile(lambda i: z3.IntVal(_NO_CARD), z3.IntVal(0))
-
-
-def array_pile(arr: z3.ArrayRef, length) -> Pile:
-    return Pile(lambda i: arr[i], length)
 
 
 def cat(p: Pile, q: Pile) -> Pile:
@@ -243,7 +244,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
             seat = clockwise_from_turn(st, k)
             if mutant != "tie-drops-matched":
                 pile = cat(pile, ite(select(list(m), seat), select_pile(st.up, seat), empty()))
-        return _after_event(st, st.down, cleared_up, cat(st.pot, pile), None, config, mutant)
+        return _after_event(st, st.down, cleared_up, cat(pile, st.pot), None, config, mutant)
     ok, w = correct(st, shape.kind), mv.caller
     # a correct call (SNAP-CALL-1/5, SNAP-POT-1/3, SNAP-INDEX-1): won piles turned over, in order
     won_pot = {CallKind.SNAP: z3.BoolVal(False), CallKind.SNAP_POT: z3.BoolVal(True),
@@ -281,16 +282,7 @@ def penalty_parts(st: SymState, mv: SymMove):
     return has_card, z3.Or(w != f, others)
 
 
-# ---- fresh symbolic states and the structural invariant --------------------------------------
-def fresh_state(n: int, prefix: str = "") -> SymState:
-    def pile(name: str) -> Pile:
-        return array_pile(z3.Array(prefix + name, z3.IntSort(), z3.IntSort()), z3.Int(prefix + name + "_len"))
-
-    return SymState(n, tuple(pile(f"down{s}") for s in range(n)), tuple(pile(f"up{s}") for s in range(n)),
-                    pile("pot"), z3.Int(prefix + "turn"), z3.Int(prefix + "phase"),
-                    z3.Array(prefix + "rank", z3.IntSort(), z3.IntSort()))
-
-
+# ---- symbolic moves and the structural invariant ---------------------------------------------
 def fresh_move(shape: Shape, n: int, prefix: str = "") -> SymMove:
     return SymMove(shape, z3.Int(prefix + "caller"), tuple(z3.Bool(f"{prefix}tied{s}") for s in range(n)))
 
@@ -410,8 +402,3 @@ def model_move(mv: SymMove, model: z3.ModelRef, n: int) -> Move:
         return Call(Seat(model.eval(mv.caller, model_completion=True).as_long()), shape.kind)
     tied = frozenset(Seat(s) for s in range(n) if z3.is_true(model.eval(mv.tied[s], model_completion=True)))
     return Tie(tied, shape.kind)
-
-
-def deck_ranks(st: SymState, deck: tuple[Card, ...]) -> z3.BoolRef:
-    """Pin the free rank map to a real deck's ranks (for witnesses replayed through the model)."""
-    return z3.And(*[st.rank[i] == int(c.rank) for i, c in enumerate(deck)])

@@ -17,13 +17,16 @@ import z3
 
 from cardcanon.model.snap import CallKind, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
-from cardcanon.proofs.snap_encoding import Shape, correct, fresh_move, legal, matched, shapes, step, structural
+from cardcanon.proofs.snap_encoding import (
+    Shape, correct, fresh_move, legal, matched, require_mutant, shapes, step, structural,
+)
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 
 RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, ("index-tie",))
     stride = int(bounds.get("pile_bound", 52)) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0

@@ -16,18 +16,18 @@ from typing import Any
 
 import z3
 
-from cardcanon.model.snap import SnapConfig
+from cardcanon.model.snap import Phase, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, Shape, correct, fresh_move, legal, penalty_parts, step, structural,
+    PHASE_CODE, Shape, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
 )
-from cardcanon.model.snap import Phase
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, ("out-players-call",))
     stride = int(bounds.get("pile_bound", 52)) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0

@@ -33,8 +33,10 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import CallKind, Phase, SnapConfig, SnapState, Termination, Tie, sample_deal
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Verdict, solve
-from cardcanon.proofs.snap_conservation import _cases
-from cardcanon.proofs.snap_encoding import PHASE_CODE, Shape, correct, fresh_move, holders, legal, step, structural
+from cardcanon.proofs.snap_conservation import cases
+from cardcanon.proofs.snap_encoding import (
+    PHASE_CODE, Shape, correct, fresh_move, holders, legal, require_mutant, step, structural,
+)
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 from cardcanon.proofs.snap_search import play, replay_moves
 from cardcanon.proofs.snap_termination import play_seed
@@ -63,6 +65,7 @@ def _search(bounds: Mapping[str, Any], mutant: str | None, goal) -> tuple[int, A
 
 
 def check_stuck_pot(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, ("no-ties",))
     def goal(config, seed, policy, max_flips):
         chosen, rng = parse_policy(policy), SplitMix64(seed)
         deal = sample_deal(config, rng)
@@ -84,6 +87,7 @@ def check_stuck_pot(*, mutant: str | None = None, timeout: float = 60.0, bounds:
 
 
 def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, ("no-ties",))
     def goal(config, seed, policy, max_flips):
         played = play_seed(config, seed, policy, max_flips)
         outcome = played.final.outcome
@@ -106,12 +110,13 @@ def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: 
 
 
 def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, ("end-down-only",))
     stride = int(bounds.get("pile_bound", 52)) + 1
     players = list(bounds.get("players", [2, 3]))
     started, queries = time.monotonic(), 0
     for n in players:
         config = SnapConfig(players=n)
-        for turn, shape, call_ok in _cases(config):
+        for turn, shape, call_ok in cases(config):
             if shape.move == "flip":
                 continue  # a flip moves no card between players and never ends the game
             pre, mv = slot_state(n, stride), fresh_move(shape, n)

@@ -27,7 +27,8 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Deal, Phase, SnapConfig, sample_deal
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.snap_search import Played, play, replay_moves
+from cardcanon.proofs.snap_encoding import require_mutant
+from cardcanon.proofs.snap_search import MUTANT_SHUFFLE, Played, play, replay_moves
 
 RULES = ("SNAP-END-4", "SNAP-FLIP-3", "SNAP-TURN-2", "SNAP-CALL-5")
 
@@ -51,6 +52,7 @@ def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first", 
 
 
 def check_lasso(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, (MUTANT_SHUFFLE,))
     config = SnapConfig(players=int(bounds.get("players", 2)))
     seed, policy = int(bounds.get("seed", 61)), str(bounds.get("policy", "flipper-first"))
     max_flips = int(bounds.get("max_flips", 5000))
@@ -108,6 +110,7 @@ def deal_for(ranks_in_order, suits: int, dealer: int) -> Deal:
 
 
 def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    require_mutant(mutant, (MUTANT_SHUFFLE,))
     policy = parse_policy(str(bounds.get("policy", "flipper-first")))
     players = int(bounds.get("players", 2))
     max_flips = int(bounds.get("max_flips", 100))

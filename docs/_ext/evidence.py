@@ -116,12 +116,15 @@ def _junit_verdicts(path: Path) -> dict[str, str]:
         raise ConfigError(f"cardcanon_junit_xml: no such file: {path}")
     verdicts = {}
     for case in ET.parse(path).getroot().iter("testcase"):
-        module = case.get("classname", "").split(".")
-        file = "tests/" + (module[1] if module and module[0] == "tests" and len(module) > 1 else module[-1]) + ".py"
-        name = case.get("name", "")
+        # classname: "tests.test_x" or "tests.test_x.TestClass" (trace: "tests/test_x.py::TestClass::name")
+        parts = case.get("classname", "").split(".")
+        if parts and parts[0] == "tests":
+            parts = parts[1:]
+        file, classes = f"tests/{parts[0]}.py", parts[1:]
+        name = "::".join([file, *classes, case.get("name", "")])
         state = "passed"
-        for tag in ("failure", "error", "skipped"):
+        for tag, word in (("failure", "failed"), ("error", "error"), ("skipped", "skipped")):
             if case.find(tag) is not None:
-                state = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag]
-        verdicts[f"{file}::{name}"] = state
+                state = word
+        verdicts[name] = state
     return verdicts
