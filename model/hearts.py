@@ -38,8 +38,6 @@ from cardcanon.model.hearts_types import (
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
-_new, _set = object.__new__, object.__setattr__
-
 __all__ = [
     "DECK", "POINT_CARDS", "QUEEN_OF_SPADES", "BreakOn", "ChooseDealer", "Deal", "FirstLead", "FirstTrickPoints",
     "HeartsConfig", "HeartsState", "MoonScore", "Move", "Outcome", "Phase", "Play", "Strategy", "Termination",
@@ -62,6 +60,7 @@ _PLAYS_BY_PATTERN = tuple(
 # alive, so their ids are never reused; any other Play (even an equal one) takes the slow path.
 _PLAY_INDEX = {id(_PLAY[s][i]): i for s in range(2) for i in range(len(DECK))}
 _PLAY_INDEX_BY_SEAT = tuple({id(play): i for i, play in enumerate(plays)} for plays in _PLAY)
+_new, _set = object.__new__, object.__setattr__  # to build a state without __init__ (see apply)
 
 
 class Strategy(Protocol):
@@ -280,7 +279,7 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
     won = taken_masks[w] | bit | 1 << lead_index
     taken_masks = (won, taken_masks[1]) if w == 0 else (taken_masks[0], won)
     tricks_played = state.tricks_played + 1
-    if tricks_played == TRICKS_PER_HAND:
+    if tricks_played >= TRICKS_PER_HAND:
         return _end_hand(state, hand_masks, taken_masks, broken)
     fields = state.__dict__.copy()
     if "hands" in fields:

@@ -1,16 +1,17 @@
 """A symbolic Snap position and the Z3 encoding of every call-window and flip transition.
 
-A position has ``n`` seats (a concrete number) and a deck of ``K`` cards named ``0 .. K-1``;
-``rank`` maps a card to its rank and is left free in proofs, so a proof covers every deck of
-``K`` cards whatever its ranks. Each pile (a face-down or face-up pile of a seat, or the Snap
-Pot) is an integer array of card names with a symbolic length, index 0 the top, exactly as in
-:mod:`cardcanon.model.snap`. The flipper ``turn`` is a symbolic seat.
+A position has ``n`` seats (a concrete number). Cards are integer names; ``rank`` (a Z3 array)
+maps a name to its rank and is left free in proofs, so a proof covers every deck whatever its
+ranks. Each pile (a face-down or face-up pile of a seat, or the Snap Pot) is a :class:`Pile`:
+a term builder ``at(i)`` for the card at position ``i`` and a symbolic length, index 0 the top,
+exactly as in :mod:`cardcanon.model.snap`. The flipper ``turn`` is a symbolic seat (the proofs
+fix it to each seat in turn, which keeps the queries small).
 
 The transitions follow the model's rules one to one (SNAP-FLIP-1/3, SNAP-CALL-1..5,
 SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-INDEX-1, SNAP-PEN-1..3, SNAP-OUT-1, SNAP-TURN-2,
 SNAP-END-1..3). A *shape* fixes the kind of move (flip, no call, a call or a tie of one call
-kind); the caller and the tied players are symbolic. Mutants (deliberately broken rules) are
-named by the strings in :data:`MUTANTS`.
+kind); the caller and the tied players are symbolic. The mutants of the encoding
+(deliberately broken rules) are named by the keys of :data:`MUTANTS`.
 
 :func:`concrete_state` and :func:`evaluate` turn a model :class:`SnapState` into a symbolic one
 and back, which is how the encoding is checked against the model's ``apply`` and how every Z3
@@ -19,6 +20,7 @@ model is replayed.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +41,6 @@ MUTANTS = {
 }
 
 PHASE_CODE = {Phase.FLIP: 0, Phase.CALL: 1, Phase.OVER: 2}
-KIND_CODE = {CallKind.SNAP: 0, CallKind.SNAP_POT: 1, CallKind.HAND: 2}
 _NO_CARD = -1
 
 
@@ -48,22 +49,32 @@ class Pile:
     """A pile as a term builder: ``at(i)`` is the card at position ``i`` (0 = top).
 
     Piles are built by composing Python functions rather than Z3 lambdas, so every formula
-    is quantifier-free and array-free apart from free arrays of unknown piles.
+    is quantifier-free (Z3 models of lambda-built piles proved unreliable).
     """
 
     at: Callable[[Any], z3.ArithRef]
     length: z3.ArithRef
 
 
+class MoveKind(str, enum.Enum):
+    FLIP = "flip"
+    NOCALL = "nocall"
+    CALL = "call"
+    TIE = "tie"
+
+
 @dataclass(frozen=True)
 class Shape:
     """The kind of move: ``flip``, ``nocall``, ``call`` or ``tie`` (with a call kind)."""
 
-    move: str
+    move: MoveKind
     kind: CallKind | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "move", MoveKind(self.move))
+
     def __str__(self) -> str:
-        return self.move if self.kind is None else f"{self.move}:{self.kind.value}"
+        return self.move.value if self.kind is None else f"{self.move.value}:{self.kind.value}"
 
 
 def require_mutant(mutant: str | None, allowed: tuple[str, ...]) -> None:

@@ -15,11 +15,10 @@ from cardcanon import analyze
 from cardcanon.cli import main
 from cardcanon.engine import build
 from cardcanon.engine.snap import reference_play_deal
-from cardcanon.engine.stats import Progress, distribution
+from cardcanon.engine.stats import Progress, distribution, quantile
 from cardcanon.model import snap
 from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.snap_policies import play_game
-from cardcanon.model.snap_termination import quantile
 
 pytestmark = pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
 
@@ -156,6 +155,8 @@ def test_distribution_quantiles_are_the_type_7_quantiles(values):
     for q, value in got["quantiles"].items():
         assert value == pytest.approx(quantile(ordered, float(q)))
     assert sum(b["count"] for b in got["histogram"]) == len(values)
+    for b in got["histogram"]:
+        assert b["count"] == sum(1 for v in values if b["from"] <= v and (b["to"] is None or v < b["to"]))
 
 
 class _Terminal(io.StringIO):

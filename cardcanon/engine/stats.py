@@ -1,14 +1,59 @@
-"""Helpers of ``cardcanon analyze``: resumable chunk files, progress output, summaries."""
+"""Helpers of ``cardcanon analyze``: resumable chunk files, progress output, and the statistics
+(Wilson intervals, type-7 quantiles, histograms) of every published number."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from cardcanon.model.snap_termination import BIN_EDGES, QUANTILES, wilson
+QUANTILES = (0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
+BIN_EDGES = (0, 50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000, 20000)
+Z95 = 1.959963984540054  # the standard normal's 97.5% point
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default)."""
+    if trials <= 0 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials and trials > 0, got {successes}/{trials}")
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def quantile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear-interpolation quantile (the usual "type 7") of already sorted values."""
+    if not sorted_values:
+        raise ValueError("quantile of no values")
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"quantile level {q} outside 0..1")
+    pos = q * (len(sorted_values) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def _bins(counted: Iterable[tuple[int, int]], edges: Sequence[int]) -> list[dict]:
+    """Counts of (value, count) pairs in bins ``[edges[i], edges[i+1])`` and a last open bin."""
+    totals = [0] * len(edges)
+    for value, count in counted:
+        if value < edges[0]:
+            raise ValueError(f"value {value} below the first bin edge {edges[0]}")
+        totals[next((k for k in range(len(edges) - 1) if value < edges[k + 1]), len(edges) - 1)] += count
+    return [{"from": start, "to": edges[i + 1] if i + 1 < len(edges) else None, "count": totals[i]}
+            for i, start in enumerate(edges)]
+
+
+def histogram(values: Iterable[int], edges: Sequence[int] = BIN_EDGES) -> list[dict]:
+    """Counts in bins ``[edges[i], edges[i+1])``; a last open bin ``[edges[-1], inf)``."""
+    return _bins(Counter(values).items(), edges)
+
 
 class ChunkFile:
     """A ``.jsonl`` file: a header line (the run's parameters), then one line per finished chunk.
@@ -132,13 +177,8 @@ def distribution(counts: Counter, edges=BIN_EDGES, fine: int | None = None) -> d
     if not total:
         return None
     values = sorted(counts.items())
-    bins = []
-    for i, start in enumerate(edges):
-        end = edges[i + 1] if i + 1 < len(edges) else None
-        bins.append({"from": start, "to": end,
-                     "count": sum(c for v, c in values if v >= start and (end is None or v < end))})
     out = {"count": total, "mean": sum(v * c for v, c in values) / total, "min": values[0][0], "max": values[-1][0],
-           "quantiles": {f"{q:g}": _quantile(values, total, q) for q in QUANTILES}, "histogram": bins}
+           "quantiles": {f"{q:g}": _quantile(values, total, q) for q in QUANTILES}, "histogram": _bins(values, edges)}
     if fine:
         fine_bins = [0] * (values[-1][0] // fine + 1)
         for v, c in values:

@@ -13,16 +13,19 @@ import witnesses
 from rulebook_pages import esc
 
 ROOT = Path(__file__).resolve().parents[2]
-TERMINATION = ROOT / "results" / "snap_termination.json"
+ANALYSIS = ROOT / "results" / "analysis"
 
 
 def draw_all(out: Path, ev) -> None:
     inc = out.parent
+    snap = json.loads((ANALYSIS / "snap.json").read_text(encoding="utf-8"))
+    hearts = json.loads((ANALYSIS / "hearts.json").read_text(encoding="utf-8"))
     pieces = {
-        "caveat-snap-termination": snap_termination(out),
+        "caveat-snap-termination": snap_termination(out, snap),
         "caveat-snap-cycle": witnesses.snap_cycle(out, ev),
         "caveat-snap-pot": witnesses.snap_pot(out, ev),
         "caveat-hearts-tiebreak": witnesses.hearts_tiebreak(out, ev),
+        "caveat-hearts-numbers": hearts_numbers(out, hearts),
     }
     for name, text in pieces.items():
         (inc / f"{name}.inc").write_text(text, encoding="utf-8")
@@ -32,85 +35,152 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def snap_termination(out: Path) -> str:
-    data = json.loads(TERMINATION.read_text(encoding="utf-8"))
-    cells = data["cells"]
-    rows = [".. list-table:: Snap deals that never end, by players and calling policy\n"
-            "   :header-rows: 1\n\n"
-            "   * - Players\n     - Policy\n     - Deals\n     - Never end (95% interval)\n"
-            "     - Median flips of games that end\n     - 95th percentile\n"]
-    for c in cells:
-        if c.get("endless_fraction"):
-            f = c["endless_fraction"]
-            never = f"{_pct(f['estimate'])} ({_pct(f['wilson95'][0])} to {_pct(f['wilson95'][1])}), endless"
+def _interval(f: dict) -> str:
+    return f"{_pct(f['estimate'])} ({_pct(f['wilson95'][0])} to {_pct(f['wilson95'][1])})"
+
+
+def _record(cell: dict, key: str) -> str:
+    rec = (cell.get("records") or {}).get(key)
+    if not rec:
+        return ""
+    if rec.get("file"):
+        return f" :download:`record </../{rec['file']}>`"
+    return ""
+
+
+def _table(title: str, header: list[str], rows: list[list[str]], widths: str | None = None) -> str:
+    out = [f".. list-table:: {title}\n   :header-rows: 1\n"]
+    if widths:
+        out.append(f"   :widths: {widths}\n")
+    out.append("\n")
+    for row in [header, *rows]:
+        out.append("   * - " + "\n     - ".join(row) + "\n")
+    return "".join(out) + "\n"
+
+
+def snap_termination(out: Path, data: dict) -> str:
+    rows = []
+    for c in data["cells"]:
+        if c["deterministic"]:
+            never = _interval(c["never_ends"]) + " endless"
         else:
-            f = c["not_ended_fraction"]
-            never = (f"{_pct(f['estimate'])} ({_pct(f['wilson95'][0])} to {_pct(f['wilson95'][1])}), "
-                     f"not ended within {c['flip_cap']} flips")
-        d = c["flips_of_ended_games"]
-        med = f"{d['quantiles']['0.5']:.0f}" if d else "none ended"
-        p95 = f"{d['quantiles']['0.95']:.0f}" if d else "-"
-        rows.append(f"   * - {c['players']}\n     - ``{c['policy']}``\n     - {c['deals']}\n     - {esc(never)}\n"
-                    f"     - {med}\n     - {p95}\n")
-    _plot_termination(cells, out / "snap-termination.png")
-    _plot_lengths(cells, out / "snap-lengths.png")
-    return ("".join(rows) + "\n"
-            f"Seeds 0 to {data['deals_per_cell'] - 1} for every cell; {esc(data['confidence'])}. A deterministic "
-            "policy's game that repeats a position never ends (exact); under a random policy a repeat "
-            "proves nothing, so those games are counted only as not ended within the flip cap.\n\n"
+            never = _interval(c["not_ended_fraction"]) + f" not ended within {c['flip_cap']} flips"
+        g = c["game_lengths"]
+        ext = c.get("extremes") or {}
+        longest = f"{ext['longest_ended'][0]}{_record(c, 'longest_ended')}" if ext.get("longest_ended") else "—"
+        cycles = "—"
+        if ext.get("shortest_cycle"):
+            cycles = (f"{ext['shortest_cycle'][0]}{_record(c, 'shortest_cycle')} / "
+                      f"{ext['longest_cycle'][0]}{_record(c, 'longest_cycle')}")
+        rows.append([str(c["players"]), f"``{c['policy']}``", str(c["deals"]), esc(never),
+                     f"{g['quantiles']['0.5']:.0f}" if g else "—", f"{g['quantiles']['0.99']:.0f}" if g else "—",
+                     longest, cycles])
+    table = _table("Snap, 52 cards: deals that never end and the length of those that do (flips)",
+                   ["Players", "Policy", "Deals", "Never end (95% interval)", "Median", "99th pct.",
+                    "Longest that ends", "Shortest / longest cycle"], rows, "6 12 8 26 8 8 14 18")
+    enum_rows = [[str(e["players"]), esc(e["deck"]), f"``{e['policy']}``", str(e["deals"]),
+                  f"{e['never_ends_exact']} ({_pct(e['never_ends'])})"] for e in data["enumeration"]["cells"]]
+    enum = _table("Small decks, every deal enumerated: exact fraction that never ends",
+                  ["Players", "Deck", "Policy", "Deals", "Never end"], enum_rows)
+    _plot_termination(data["cells"], out / "snap-termination.png")
+    _plot_lengths(data["cells"], out / "snap-lengths.png")
+    return (f"{esc(data['description'])} Engine: {esc(data['engine'])}, proved equal to the reference model "
+            "by differential tests. Records can be replayed with "
+            "``cardcanon replay``.\n\n" + table + enum +
             ".. image:: /generated/figures/snap-termination.png\n"
             "   :alt: Fraction of Snap deals that never end, by players and policy, with 95% intervals\n\n"
             ".. image:: /generated/figures/snap-lengths.png\n"
-            "   :alt: Distribution of the number of flips in Snap games that end\n\n")
+            "   :alt: Distribution of the number of flips in two-player Snap games that end\n\n")
 
 
 def _plot_termination(cells, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
     policies = list(dict.fromkeys(c["policy"] for c in cells))
-    for i, policy in enumerate(policies):
+    for policy in policies:
         pts = [c for c in cells if c["policy"] == policy]
-        xs = [c["players"] + (i - len(policies) / 2) * 0.08 for c in pts]
-        frac = [c.get("endless_fraction") or c["not_ended_fraction"] for c in pts]
+        frac = [c["never_ends"] if c["deterministic"] else c["not_ended_fraction"] for c in pts]
         ys = [f["estimate"] for f in frac]
         err = [[y - f["wilson95"][0] for y, f in zip(ys, frac)], [f["wilson95"][1] - y for y, f in zip(ys, frac)]]
-        label = policy if pts[0].get("endless_fraction") else f"{policy} (not ended within {pts[0]['flip_cap']} flips)"
-        ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label)
+        label = policy if pts[0]["deterministic"] else f"{policy} (not ended within {pts[0]['flip_cap']} flips)"
+        ax.errorbar([c["players"] for c in pts], ys, yerr=err, fmt="o-", capsize=3, label=label)
     ax.set_xlabel("players")
     ax.set_ylabel("fraction of deals")
     ax.set_title("Snap deals that never end (95% Wilson intervals)", fontsize=10)
     ax.set_xticks(sorted({c["players"] for c in cells}))
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
+    _save(fig, path)
 
 
 def _plot_lengths(cells, path: Path) -> None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
+    for c in cells:
+        g = c["game_lengths"]
+        if c["players"] != 2 or not g or not g.get("fine_histogram"):
+            continue
+        width = g["fine_bin_width"]
+        counts = g["fine_histogram"]
+        total = sum(counts)
+        ax.plot([i * width for i in range(len(counts))], [n / total for n in counts], label=c["policy"])
+    ax.set_xlabel(f"flips until a two-player game ends (bins of {width})")
+    ax.set_ylabel("share of games that end")
+    ax.set_xlim(left=0)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    _save(fig, path)
+
+
+def hearts_numbers(out: Path, data: dict) -> str:
+    rows = []
+    for c in data["cells"]:
+        m = c["match_length_hands"]
+        rows.append([esc(c["pairing"]), str(c["matches"]), f"{m['mean']:.2f} ({m['min']} to {m['max']})",
+                     _interval(c["tie_break"]), _interval(c["moon_per_hand"]),
+                     f"{c['pairs_seen']} of {c['pairs_possible']}"
+                     + (f"; {len(c['pairs_seen_not_possible'])} outside the proved set" if c["pairs_seen_not_possible"] else "")])
+    table = _table("Two-player Hearts: whole matches to 100",
+                   ["Players", "Matches", "Hands per match: mean (range)", "Tie-break reached",
+                    "Moon shot, per hand", "Hand-score pairs seen"], rows)
+    _plot_pairs(data, out / "hearts-pairs.png")
+    return (f"{esc(data['description'])}\n\n" + table +
+            f"The set of possible hand-score pairs comes from {esc(data['possible_pairs_source'])}, which proves "
+            "each pair possible (with a replayed hand) or impossible. The plot shows how often each possible "
+            "pair occurred.\n\n"
+            ".. image:: /generated/figures/hearts-pairs.png\n"
+            "   :alt: Empirical frequency of each possible hand-score pair\n\n")
+
+
+def _plot_pairs(data: dict, path: Path) -> None:
+    plt = _pyplot()
+    possible = [tuple(p) for p in data["possible_pairs"]]
+    fig, ax = plt.subplots(figsize=(9, 3.8), dpi=110)
+    width = 0.8 / len(data["cells"])
+    for i, c in enumerate(data["cells"]):
+        freq = {tuple(p["scores"]): p["fraction"] for p in c["hand_score_pairs"]}
+        ax.bar([k + i * width for k in range(len(possible))], [freq.get(p, 0.0) for p in possible],
+               width=width, label=c["pairing"])
+    ax.set_xticks(range(len(possible)), [f"{a}-{b}" for a, b in possible], rotation=90, fontsize=6)
+    ax.set_yscale("log")
+    ax.set_ylabel("share of hands")
+    ax.set_title("Hand scores (P0-P1): every pair the proofs allow, and how often it occurs", fontsize=10)
+    ax.legend(fontsize=8)
+    _save(fig, path)
+
+
+def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
-    for c in cells:
-        d = c["flips_of_ended_games"]
-        if not d or c["policy"] != "flipper-first":
-            continue
-        bins = d["histogram"]
-        labels = [f"{b['from']}" for b in bins]
-        total = sum(b["count"] for b in bins)
-        ax.plot(range(len(bins)), [b["count"] / total for b in bins], "o-", label=f"{c['players']} players")
-        ax.set_xticks(range(len(bins)), labels, rotation=60, fontsize=7)
-    ax.set_xlabel("flips until the game ends (bin lower edge), flipper-first policy")
-    ax.set_ylabel("share of games that end")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    return plt
+
+
+def _save(fig, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
+    import matplotlib.pyplot as plt
+
     plt.close(fig)
