@@ -60,10 +60,22 @@ def check_snap(config: snap.SnapConfig, seed: int, policy: str, cap: int = CAP) 
                    "SNAP-CALL-3", "SNAP-POT-1", "SNAP-POT-2", "SNAP-TIE-1", "SNAP-PEN-1", "SNAP-PEN-2",
                    "SNAP-PEN-3", "SNAP-OUT-1", "SNAP-END-1", "SNAP-END-2", "SNAP-END-4")
 @pytest.mark.parametrize("policy", SNAP_POLICIES[:4])
-@pytest.mark.parametrize("players", [2, 3, 12])
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
 def test_snap_seeded_games_match_the_model(players, policy):
     for seed in range(4):
         check_snap(snap.SnapConfig(players=players), seed, policy, cap=800)
+
+
+SNAP_VARIANTS = ({"index_card": True}, {"next_turn": snap.NextTurn.WINNER})
+
+
+@pytest.mark.rules("SNAP-INDEX-1", "SNAP-TURN-2", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-END-4")
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
+def test_snap_rule_variants_match_the_model(players):
+    """Every policy (including frequent ties and errors) under the index card and the winner's turn."""
+    statuses = {check_snap(snap.SnapConfig(players=players, **variant), seed, policy, cap=800).status
+                for policy in SNAP_POLICIES for variant in SNAP_VARIANTS for seed in range(2)}
+    assert "ended" in statuses
 
 
 @pytest.mark.slow
@@ -126,6 +138,24 @@ def test_snap_enumeration_counts_every_deal_as_the_model(players, cards, policy)
     assert got["endless"] == expected["endless"] and got["capped"] == 0
     assert {k: v for k, v in got["ended"].items() if v} == {k: v for k, v in expected.items() if k != "endless"}
     assert sum(got["lengths"].values()) == sum(got["ended"].values())
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_snap_owner_first_cycles_match_the_model():
+    """Owner-first, two players: seeds 10 and 11 repeat a position, seed 12 ends (no flip cap)."""
+    config = snap.SnapConfig(players=2)
+    runs = [check_snap(config, seed, "owner-first", cap=engine_snap.SAFETY_CAP) for seed in (10, 11, 12)]
+    assert [r.status for r in runs] == ["endless", "endless", "ended"]
+
+
+@pytest.mark.slow
+@pytest.mark.rules("SNAP-INDEX-1", "SNAP-TURN-2", "SNAP-END-4")
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
+def test_snap_rule_variants_match_the_model_thorough(players):
+    for policy in SNAP_POLICIES:
+        for variant in SNAP_VARIANTS:
+            for seed in range(2, 12):
+                check_snap(snap.SnapConfig(players=players, **variant), seed, policy, cap=5_000)
 
 
 @pytest.mark.rules("SNAP-END-4")

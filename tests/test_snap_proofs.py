@@ -212,3 +212,13 @@ def test_full_bounds_reproduce_golden_stats(check):
     result = _run(check, None, quick=False)
     assert result.verdict == check.expected, result.detail
     assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
+
+
+@pytest.mark.slow
+@pytest.mark.rules("SNAP-FLIP-3", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-PEN-2", "SNAP-PEN-3")
+def test_conservation_for_four_players():
+    from cardcanon.proofs.snap_conservation import check
+
+    result = check(mutant=None, timeout=300.0, bounds={"players": [2, 3, 4], "pile_bound": 52})
+    assert result.verdict is Verdict.PROVED and result.witness_replayed, result.detail
+    assert result.stats["queries"] == 135

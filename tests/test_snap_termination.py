@@ -1,19 +1,23 @@
-"""The termination statistics: the formulas on small inputs, a small measured cell, the
-cycle search, and the consistency of the published numbers in results/snap_termination.json."""
+"""Snap termination: the statistics helpers on small inputs, the cycle search against the
+reference model, and the consistency of the published numbers in results/analysis/snap.json
+(written by ``cardcanon analyze snap``, the only producer of termination numbers)."""
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from cardcanon.model.snap import NextTurn, Phase, SnapConfig, apply, new_game
-from cardcanon.model.snap_fast import fast_game
-from cardcanon.model.snap_policies import play_game
-from cardcanon.model.snap_termination import find_cycle, histogram, measure, merge, quantile, wilson
+from cardcanon.engine import snap as engine_snap
+from cardcanon.engine.stats import QUANTILES, histogram, quantile, wilson
+from cardcanon.model.snap import Phase, SnapConfig, apply, new_game
+from cardcanon.model.snap_policies import find_cycle, play_game
 
-RESULTS = Path(__file__).resolve().parents[1] / "results" / "snap_termination.json"
+RESULTS = Path(__file__).resolve().parents[1] / "results" / "analysis" / "snap.json"
+POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
 
 
+# ---- statistics helpers ------------------------------------------------------------------
 def test_wilson_interval():
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and hi == pytest.approx(3.8414588 / 13.8414588)  # z^2 / (n + z^2)
@@ -44,97 +48,110 @@ def test_histogram():
         histogram([-1], edges=(0, 10))
 
 
-POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05", "ties:0.6", "errors:0.4")
-VARIANTS = ({}, {"index_card": True}, {"next_turn": NextTurn.WINNER})
-
-
-def same_game(config, seed, policy, cap):
-    ref, fast = play_game(config, seed, policy, cap), fast_game(config, seed, policy, cap)
-    assert (fast.status, fast.flips, fast.outcome, fast.endless) == (ref.status, ref.flips, ref.outcome, ref.endless)
-    return ref.status
-
-
+# ---- the cycle search ----------------------------------------------------------------------
 @pytest.mark.rules("SNAP-END-4")
-@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
-def test_fast_simulator_plays_the_reference_games(players):
-    statuses = {same_game(SnapConfig(players=players, **variant), seed, policy, 800)
-                for policy in POLICIES for variant in VARIANTS for seed in range(2)}
-    assert "ended" in statuses
-
-
-@pytest.mark.rules("SNAP-END-4")
-def test_fast_simulator_finds_the_same_cycles():
-    assert [same_game(SnapConfig(players=2), seed, "owner-first", None) for seed in (10, 11, 12)] == [
-        "endless", "endless", "ended"]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
-def test_fast_simulator_plays_the_reference_games_thorough(players):
-    for policy in POLICIES:
-        for variant in VARIANTS:
-            for seed in range(2, 12):
-                same_game(SnapConfig(players=players, **variant), seed, policy, 5_000)
-
-
-@pytest.mark.rules("SNAP-END-4")
-def test_measure_small_cells():
-    cell = measure(2, "owner-first", 40)
-    assert cell["ended"] + cell["endless"] + cell["not_ended_within_cap"] == 40
-    assert cell["endless"] == 5  # seeds 10, 11, 17, 31, 32 (see test_find_cycle)
-    assert cell["endless_fraction"]["wilson95"] == list(wilson(5, 40))
-    assert cell["flips_of_ended_games"]["count"] == 35
-    assert sum(b["count"] for b in cell["flips_of_ended_games"]["histogram"]) == 35
-    random_cell = measure(3, "ties:0.1", 10)
-    assert random_cell["endless"] is None and "endless_fraction" not in random_cell
-    assert random_cell["ended"] + random_cell["not_ended_within_cap"] == 10
-
-
-@pytest.mark.rules("SNAP-END-4")
-def test_find_cycle():
+def test_find_cycle_returns_the_reference_models_repeating_game():
     result = find_cycle(players=2, policy="owner-first", seeds=range(40))
     assert result.seed == 10 and result.endless is not None
+    assert result == play_game(SnapConfig(players=2), 10, "owner-first", max_flips=engine_snap.SAFETY_CAP)
     state, at_start = new_game(result.config), None
-    for move in result.moves:
+    for move in result.moves:  # every move replays through the reference apply
         state = apply(state, move)
         if state.phase is Phase.FLIP and state.flips == result.endless.start and at_start is None:
             at_start = state.position_key()
     assert at_start == state.position_key() and state.flips == result.endless.start + result.endless.length
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_find_cycle_finds_none_where_the_model_ends_every_game():
+    config = SnapConfig(players=2)
+    assert all(play_game(config, seed, "owner-first").outcome for seed in range(10))
     assert find_cycle(players=2, policy="owner-first", seeds=range(10)) is None
     with pytest.raises(ValueError, match="random"):
         find_cycle(policy="ties:0.1", seeds=range(1))
 
 
-def test_merge_orders_cells_and_refuses_overlaps():
-    def run(*cells):
-        return {"deals_per_cell": 5, "cells": [{"players": p, "policy": q} for p, q in cells]}
-
-    merged = merge([run((6, "ties:0.1"), (2, "owner-first")), run((2, "flipper-first"))])
-    assert [(c["players"], c["policy"]) for c in merged["cells"]] == [
-        (2, "flipper-first"), (2, "owner-first"), (6, "ties:0.1")]
-    with pytest.raises(ValueError, match="overlap"):
-        merge([run((2, "owner-first")), run((2, "owner-first"))])
-    with pytest.raises(ValueError, match="deals"):
-        merge([run(), {"deals_per_cell": 6, "cells": []}])
+@pytest.mark.rules("SNAP-END-4")
+def test_find_cycle_refuses_an_engine_claim_the_model_does_not_confirm(monkeypatch):
+    config = SnapConfig(players=2)
+    ended = engine_snap.decide(config, 0, "owner-first")
+    assert ended.status == "ended"
+    lying = lambda *args, **kwargs: engine_snap.SnapRun(0, ended.dealer, "endless", 0)  # noqa: E731
+    monkeypatch.setattr(engine_snap, "decide", lying)
+    with pytest.raises(RuntimeError, match="disagree on seed 0"):
+        find_cycle(players=2, policy="owner-first", seeds=range(1))
 
 
-@pytest.mark.skipif(not RESULTS.exists(), reason="results/snap_termination.json not generated")
-def test_published_numbers_are_consistent():
-    data = json.loads(RESULTS.read_text(encoding="utf-8"))
-    cells = data["cells"]
-    assert {(c["players"], c["policy"]) for c in cells} >= {(p, q) for p in (2, 3, 4, 6) for q in (
-        "flipper-first", "owner-first", "ties:0.1", "errors:0.05")}
-    for c in cells:
+# ---- the published numbers ------------------------------------------------------------------
+def _counted(dist: dict, total: int) -> None:
+    """A distribution of ``total`` values: bins add up, quantiles ordered within min..max."""
+    assert dist["count"] == total
+    assert sum(b["count"] for b in dist["histogram"]) == total
+    if "fine_histogram" in dist:
+        assert sum(dist["fine_histogram"]) == total
+    q = [dist["quantiles"][f"{level:g}"] for level in QUANTILES]
+    assert q == sorted(q) and q[0] == dist["min"] and q[-1] == dist["max"]
+    assert dist["min"] <= dist["mean"] <= dist["max"]
+
+
+def _interval(fraction: dict, successes: int, trials: int) -> None:
+    assert fraction["estimate"] == successes / trials
+    lo, hi = fraction["wilson95"]
+    assert [lo, hi] == pytest.approx(list(wilson(successes, trials)))
+    assert lo <= fraction["estimate"] <= hi
+
+
+@pytest.fixture(scope="module")
+def published() -> dict:
+    if not RESULTS.exists():
+        pytest.skip("results/analysis/snap.json not generated (cardcanon analyze snap)")
+    return json.loads(RESULTS.read_text(encoding="utf-8"))
+
+
+@pytest.mark.rules("SNAP-END-1", "SNAP-END-2", "SNAP-END-3", "SNAP-END-4")
+def test_published_cells_add_up(published):
+    cells = {(c["players"], c["policy"]): c for c in published["cells"]}
+    assert set(cells) >= {(p, q) for p in range(2, 13) for q in POLICIES}
+    assert cells[(2, "flipper-first")]["deals"] >= 1_000_000
+    for (players, policy), c in cells.items():
         n = c["deals"]
-        assert n == data["deals_per_cell"]
-        if c["endless"] is None:  # random policy: only "not ended within the cap"
-            assert c["ended"] + c["not_ended_within_cap"] == n
-            assert c["not_ended_fraction"]["wilson95"] == list(wilson(c["not_ended_within_cap"], n))
-        else:
-            assert c["ended"] + c["endless"] + c["not_ended_within_cap"] == n
-            assert c["endless_fraction"]["wilson95"] == list(wilson(c["endless"], n))
+        assert n > 0 and c["seeds"][1] - c["seeds"][0] + 1 == n
         assert sum(c["terminations"].values()) == c["ended"]
-        lengths = c["flips_of_ended_games"]
-        assert sum(b["count"] for b in lengths["histogram"]) == lengths["count"] == c["ended"]
-        q = lengths["quantiles"]
-        assert q["0"] <= q["0.5"] <= q["1"]
+        if c["ended"]:
+            _counted(c["game_lengths"], c["ended"])
+        if c["deterministic"]:  # a repeat proves the game endless; counted exactly
+            assert isinstance(c["endless"], int) and "not_ended_fraction" not in c
+            assert c["ended"] + c["endless"] + c["capped"] == n
+            _interval(c["never_ends"], c["endless"], n)
+            if c["endless"]:
+                _counted(c["cycle_lengths"], c["endless"])
+                assert sum(c["cycle_lengths"]["counts"].values()) == c["endless"]
+                _counted(c["cycle_starts"], c["endless"])
+        else:  # a random policy: only "not ended within the cap", never "endless"
+            assert c["endless"] is None and "never_ends" not in c and "cycle_lengths" not in c
+            assert c["ended"] + c["not_ended_within_cap"] == n
+            _interval(c["not_ended_fraction"], c["not_ended_within_cap"], n)
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_published_enumeration_is_exact(published):
+    cells = published["enumeration"]["cells"]
+    assert cells
+    for c in cells:
+        assert c["endless"] + c["capped"] + sum(c["terminations"].values()) == c["deals"]
+        assert Fraction(c["never_ends_exact"]) == Fraction(c["endless"], c["deals"])
+        assert c["never_ends"] == pytest.approx(float(Fraction(c["never_ends_exact"])))
+        if c["game_lengths"]:
+            _counted(c["game_lengths"], sum(c["terminations"].values()))
+
+
+@pytest.mark.rules("SNAP-END-4")
+def test_published_extreme_seeds_replay_in_the_engine(published):
+    main = next(c for c in published["cells"] if (c["players"], c["policy"]) == (2, "flipper-first"))
+    config = SnapConfig(players=2)
+    longest, seed = main["extremes"]["longest_ended"]
+    assert engine_snap.decide(config, seed, "flipper-first").flips == longest
+    for key in ("shortest_cycle", "longest_cycle"):
+        length, seed = main["extremes"][key]
+        run = engine_snap.decide(config, seed, "flipper-first")
+        assert run.status == "endless" and run.cycle.length == length
