@@ -361,7 +361,7 @@ def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
     # HEARTS-DEAL-2 (as deal_hands does), on the bits.
     hand0, hand1, dead_bits = _split_deal(bits, state.dealer.index)
     masks = (sum(hand0), sum(hand1))
-    dead_indices = [bit.bit_length() - 1 for bit in dead_bits]
+    dead_indices = (dead_bits[0].bit_length() - 1, dead_bits[1].bit_length() - 1)
     # HEARTS-LEAD-1/2: whoever holds the lowest live club of 2, 4, 6 leads.
     leader = SEATS[0] if masks[0] >> _first_lead_index(dead_indices) & 1 else SEATS[1]
     return evolve(

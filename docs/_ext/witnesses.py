@@ -80,9 +80,85 @@ def _taken_from_history(tricks):
     return (frozenset(taken[0]), frozenset(taken[1]))
 
 
+def _snap_config(check: dict):
+    from cardcanon.model.snap import SnapConfig
+
+    return SnapConfig(players=int(check["bounds"].get("players", 2)))
+
+
+def _draw_snap(state, out: Path, name: str, title: str, note: str = "") -> str:
+    marks = {}
+    if state.turn is not None:
+        marks[state.turn.index] = "to flip" if state.phase.name == "FLIP" else "just flipped"
+    svg = pictures.snap_table(state.down, state.up, state.pot, title, note, marks)
+    (out / f"{name}.svg").write_text(svg, encoding="utf-8")
+    return f".. image:: /generated/figures/{name}.svg\n   :alt: {title}\n\n"
+
+
 def snap_cycle(out: Path, ev) -> str:
-    return "(the cycle witness is drawn once the Snap checks are in the report)\n\n"
+    if ev.report is None:
+        return _no_report("SNAP-P5")
+    from cardcanon.model.snap import Phase
+    from cardcanon.proofs.snap_search import replay_moves
+    from cardcanon.proofs.snap_termination import play_seed
+
+    check = _check(ev, "SNAP-P5-lasso")
+    b, st = check["bounds"], check["stats"]
+    config = _snap_config(check)
+    played = play_seed(config, int(b["seed"]), b["policy"], int(b["max_flips"]))
+    states = [s for s in replay_moves(config, played.moves) if s.phase is Phase.FLIP]
+    start, length = st["cycle_start"], st["cycle_length"]
+    first = next(s for s in states if s.flips == start)
+    again = next(s for s in states if s.flips == start + length)
+    if first.position_key() != again.position_key():
+        raise ExtensionError("SNAP-P5 witness: the position does not recur in the model's replay")
+    title = f"Seed {b['seed']}, {config.players} players, {b['policy']}: before flip {start + 1} and before flip {start + length + 1}"
+    return (f"The witness of :ref:`{check['id']} <check-{check['id']}>`: the deal of seed {b['seed']} "
+            f"(dealer {played.moves[0].dealer}), played with every call correct and the flipper first. "
+            f"The position before flip {start + 1} comes back, pile for pile, {length} flips later, so the "
+            "game repeats forever. The picture shows that position; the model replays both.\n\n"
+            + _draw_snap(first, out, "snap-cycle", title,
+                         f"the same position recurs {length} flips later (checked by the reference model)"))
 
 
 def snap_pot(out: Path, ev) -> str:
-    return "(the stuck pot witness is drawn once the Snap checks are in the report)\n\n"
+    if ev.report is None:
+        return _no_report("SNAP-P3")
+    from cardcanon.model.shuffle import SplitMix64
+    from cardcanon.model.snap import sample_deal
+    from cardcanon.model.snap_policies import parse_policy
+    from cardcanon.proofs.snap_pot import stuck
+    from cardcanon.proofs.snap_search import play, replay_moves
+    from cardcanon.proofs.snap_termination import play_seed
+
+    check = _check(ev, "SNAP-P3-stuck-pot")
+    b, seed = check["bounds"], int(check["stats"]["seed"])
+    config = _snap_config(check)
+    chosen, rng = parse_policy(b["policy"]), SplitMix64(seed)
+    played = play(config, sample_deal(config, rng), chosen.choose, rng, max_flips=int(b["max_flips"]),
+                  deterministic=False, stop=stuck)
+    final = replay_moves(config, played.moves)[-1]
+    if not stuck(final):
+        raise ExtensionError("SNAP-P3 witness: the model's replay does not reach a stuck pot")
+    top = final.pot[0]
+    text = (f"The witness of :ref:`{check['id']} <check-{check['id']}>`: seed {seed}, {config.players} players, "
+            f"``{b['policy']}`` calling. Before flip {final.flips + 1} the Snap Pot's top card is "
+            f"{esc(top.pretty)} and every other {esc(top.rank.label)} is in the pot too, so no flip can match it "
+            "until a later tie covers it.\n\n"
+            + _draw_snap(final, out, "snap-stuck-pot", f"Seed {seed}: a Snap Pot no flip can win",
+                         f"no {top.rank.label} outside the pot"))
+    nocards = _check(ev, "SNAP-P3-no-cards")
+    nb, nseed = nocards["bounds"], int(nocards["stats"]["seed"])
+    ncfg = _snap_config(nocards)
+    nplayed = play_seed(ncfg, nseed, nb["policy"], int(nb["max_flips"]))
+    states = replay_moves(ncfg, nplayed.moves)
+    before, final = states[-2], states[-1]
+    if final.outcome is None or final.outcome.winner is not None:
+        raise ExtensionError("SNAP-P3 no-cards witness: the model does not end the game drawn")
+    text += (f"And the draw of :ref:`{nocards['id']} <check-{nocards['id']}>` (:ref:`SNAP-END-3 <rule-SNAP-END-3>`): "
+             f"seed {nseed}. After flip {before.flips} both players' face-down piles are empty and the flipped card "
+             f"matches; the tie ``{esc(repr(nplayed.moves[-1]))}`` sends both face-up piles into the pot, nobody holds a "
+             "card, and the model ends the game drawn.\n\n"
+             + _draw_snap(before, out, "snap-no-cards", f"Seed {nseed}: the tie that leaves no player a card",
+                          "a tie now sends every remaining card into the Snap Pot"))
+    return text
