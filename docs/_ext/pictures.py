@@ -54,12 +54,13 @@ def svg(width: float, height: float, body: str, title: str) -> str:
             f'<rect width="100%" height="100%" fill="#f4f7f1"/>{body}</svg>')
 
 
-def snap_table(down, up, pot, title: str, note: str = "", marks: dict | None = None) -> str:
+def snap_table(down, up, pot, title: str, note: str = "", marks: dict | None = None,
+               show_down: bool = False) -> str:
     """Every seat's face-down pile (a back with its count) and face-up pile (top at the
-    right), and the Snap Pot below."""
+    right), and the Snap Pot below; ``show_down`` also lists each face-down pile, top first."""
     marks = marks or {}
     rows, y = [text(12, 22, title, size=15, weight="bold")], 36
-    width = 520
+    width = max(520, 24 + 9 * len(title))
     for seat, (d, u) in enumerate(zip(down, up)):
         label = f"P{seat}" + (f"  {marks[seat]}" if seat in marks else "")
         rows.append(text(12, y + CARD_H / 2 + 4, label, weight="bold"))
@@ -70,6 +71,11 @@ def snap_table(down, up, pot, title: str, note: str = "", marks: dict | None = N
         rows.append(text(180, y + CARD_H + 13, f"face up ({len(u)})", size=10))
         width = max(width, right + 20)
         y += CARD_H + 26
+        if show_down and d:
+            listing = "face down, top first: " + " ".join(c.pretty for c in d)
+            rows.append(text(110, y + 2, listing, size=11))
+            width = max(width, 120 + 7 * len(listing))
+            y += 18
     rows.append(text(12, y + CARD_H / 2 + 4, "Snap Pot", weight="bold"))
     body, right = fan(pot, 180, y, limit=10)
     rows.append(body)

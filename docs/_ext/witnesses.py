@@ -86,11 +86,11 @@ def _snap_config(check: dict):
     return SnapConfig(players=int(check["bounds"].get("players", 2)))
 
 
-def _draw_snap(state, out: Path, name: str, title: str, note: str = "") -> str:
+def _draw_snap(state, out: Path, name: str, title: str, note: str = "", show_down: bool = False) -> str:
     marks = {}
     if state.turn is not None:
         marks[state.turn.index] = "to flip" if state.phase.name == "FLIP" else "just flipped"
-    svg = pictures.snap_table(state.down, state.up, state.pot, title, note, marks)
+    svg = pictures.snap_table(state.down, state.up, state.pot, title, note, marks, show_down)
     (out / f"{name}.svg").write_text(svg, encoding="utf-8")
     return f".. image:: /generated/figures/{name}.svg\n   :alt: {title}\n\n"
 
@@ -118,7 +118,7 @@ def snap_cycle(out: Path, ev) -> str:
             f"The position before flip {start + 1} comes back, pile for pile, {length} flips later, so the "
             "game repeats forever. The picture shows that position; the model replays both.\n\n"
             + _draw_snap(first, out, "snap-cycle", title,
-                         f"the same position recurs {length} flips later (checked by the reference model)"))
+                         f"the same position recurs {length} flips later (checked by the reference model)", show_down=True))
 
 
 def snap_pot(out: Path, ev) -> str:
