@@ -19,7 +19,7 @@ Where this game departs from common four-player Hearts (OpenSpiel's ``hearts``, 
 
 Chance is explicit: :class:`ChooseDealer` once per match and one :class:`Deal` per hand are
 moves like any other, so a match is exactly its list of moves. A seeded match draws all chance
-from one :class:`SplitMix64` stream: first the dealer, then one shuffle per hand.
+from one :class:`~cardcanon.model.shuffle.SplitMix64` stream: first the dealer, then one shuffle per hand.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def legal_moves(state: HeartsState) -> tuple[Move, ...]:
     """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end.
 
     After the first trick only HEARTS-FOLLOW-1 and HEARTS-BREAK-1 can restrict a play (see
-    :func:`_play_rules`), so those two are applied directly; the first trick goes through every
+    ``_play_rules``), so those two are applied directly; the first trick goes through every
     rule block. The answer is remembered (as a mask) until the next call, so that ``apply`` does
     not work it out again (states are immutable: identity is enough).
     """
@@ -239,10 +239,10 @@ def _legal_mask(state: HeartsState) -> int:
 
 # --- applying moves ---------------------------------------------------------------------------
 def apply(state: HeartsState, move: Move) -> HeartsState:
-    """The state after ``move``; raises :class:`IllegalMoveError` naming the broken rule.
+    """The state after ``move``; raises :class:`~cardcanon.model.errors.IllegalMoveError` naming the broken rule.
 
     A play is checked against every rule, unless it is one of the plays :func:`legal_moves` just
-    returned for this very state. The hot path (a play) builds the next state as :func:`evolve`
+    returned for this very state. The hot path (a play) builds the next state as ``evolve``
     does, without the call; ``hands`` and ``taken`` are left out, to be rebuilt from the masks
     when read.
     """

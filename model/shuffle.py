@@ -59,11 +59,22 @@ class SplitMix64:
                 return x % n
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
-        """Fisher-Yates shuffle of a copy of ``items``."""
+        """Fisher-Yates shuffle of a copy of ``items`` (``next``/``below`` inlined for speed)."""
         out = list(items)
+        state = self.state
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            threshold = (1 << 64) % n
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x >= threshold:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
+        self.state = state
         return tuple(out)
 
 
