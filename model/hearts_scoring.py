@@ -36,7 +36,8 @@ _POINTS_MASK = HEARTS_MASK | _QUEEN_BIT
 
 def match_result(scores: tuple[int, int], config: HeartsConfig = HeartsConfig(),
                  previous: tuple[int, int] | None = None) -> Outcome | None:
-    """HEARTS-MATCH-1/2: the outcome after a hand ending with ``scores``, or None to play on.
+    """HEARTS-MATCH-1/2 (and HEARTS-GOAL-1, the lower score wins): the outcome after a hand
+    ending with ``scores``, or None to play on.
 
     ``previous`` (the scores before that hand) only tells a broken tie (``TIE_BROKEN``) from a
     first arrival of both players at the target.
