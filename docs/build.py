@@ -1,8 +1,9 @@
 """Build the rulebook site: run ``cardcanon verify --json``, then a strict Sphinx build.
 
-Usage: ``python docs/build.py [--out DIR] [--verify-json FILE] [--quick]``. With
-``--verify-json`` an existing report is used instead of running the checks. Warnings are
-errors and broken references fail the build.
+Usage: ``python docs/build.py [--out DIR] [--verify-json FILE] [--quick] [--tests]``. With
+``--verify-json`` an existing report is used instead of running the checks; with ``--tests``
+the test suite runs first (its JUnit report gives each test's verdict under "Verified by").
+Warnings are errors and broken references fail the build.
 """
 
 from __future__ import annotations
@@ -42,8 +43,16 @@ def main() -> int:
     parser.add_argument("--verify-json", type=Path)
     parser.add_argument("--junit-xml", type=Path)
     parser.add_argument("--quick", action="store_true", help="run verify with its quick bounds")
+    parser.add_argument("--tests", action="store_true", help="run the tests first and show their verdicts")
     args = parser.parse_args()
-    return build(args.out, args.verify_json, args.quick, args.junit_xml)
+    junit = args.junit_xml
+    if args.tests and junit is None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        junit = args.out / "junit.xml"
+        # the docs tests build this site themselves, so they are left out here
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", str(junit),
+                        "--ignore", str(DOCS.parent / "tests" / "test_docs.py")], cwd=DOCS.parent, check=False)
+    return build(args.out, args.verify_json, args.quick, junit)
 
 
 if __name__ == "__main__":

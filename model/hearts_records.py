@@ -206,5 +206,5 @@ def summarize(state: HeartsState) -> str:
     if state.outcome is None:
         return f"match not over: scores {state.scores[0]}-{state.scores[1]} after {state.hand_number} hands"
     o = state.outcome
-    return (f"{o.winner} wins {o.scores[0]}-{o.scores[1]} after {state.hand_number} hands "
+    return (f"{o.winner} wins, P0 {o.scores[0]} - P1 {o.scores[1]}, after {state.hand_number} hands "
             f"({o.termination.value})")
