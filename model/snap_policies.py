@@ -158,7 +158,7 @@ class Cycle:
 @dataclass(frozen=True)
 class GameResult:
     config: SnapConfig
-    seed: int
+    seed: int | None  # None: a given deal, not one drawn from a seed
     policy: str
     state: SnapState
     moves: tuple[Move, ...]
@@ -178,10 +178,15 @@ class GameResult:
 def play_game(config: SnapConfig, seed: int, policy: Policy | str, max_flips: int | None = None) -> GameResult:
     """Deal from ``seed`` and play with ``policy`` until the end, a repetition (deterministic
     policies only) or ``max_flips`` flips. ``max_flips=None`` means no cap."""
+    rng = SplitMix64(seed)
+    return play_deal(config, sample_deal(config, rng), policy, rng, seed=seed, max_flips=max_flips)
+
+
+def play_deal(config: SnapConfig, deal: Deal, policy: Policy | str, rng: SplitMix64, *, seed: int | None = None,
+              max_flips: int | None = None) -> GameResult:
+    """Play a given deal as :func:`play_game` does, the policy drawing from ``rng``."""
     if isinstance(policy, str):
         policy = parse_policy(policy)
-    rng = SplitMix64(seed)
-    deal: Deal = sample_deal(config, rng)
     state = apply(new_game(config), deal)
     moves: list[Move] = [deal]
     seen: dict[tuple, int] | None = {} if policy.deterministic else None

@@ -21,10 +21,9 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, Termination, Tie, all_deals, new_game,
+    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, Termination, Tie, all_deals,
 )
-from cardcanon.model.snap import apply as snap_apply
-from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, parse_policy, play_game
+from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, parse_policy, play_deal, play_game
 
 SAFETY_CAP = 1_000_000  # flips; deterministic games repeat or end long before
 _TWO64 = 1 << 64
@@ -118,23 +117,9 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
 
 def reference_play_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
                         max_flips: int = SAFETY_CAP, seed: int = 0) -> SnapRun:
-    """The reference model plays a given deal: the loop of ``play_game`` after its deal."""
-    policy = _policy(policy)
-    rng = SplitMix64(seed)
-    state, seen = snap_apply(new_game(config), deal), {}
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.FLIP:
-            key = state.position_key()
-            if policy.deterministic and key in seen:
-                cycle = Cycle(seen[key], state.flips - seen[key])
-                return SnapRun(None, deal.dealer, "endless", state.flips, cycle=cycle)
-            seen[key] = state.flips
-            if state.flips >= max_flips:
-                return SnapRun(None, deal.dealer, "capped", state.flips)
-            state = snap_apply(state, Flip(state.turn))
-        else:
-            state = snap_apply(state, policy.choose(state, rng))
-    return SnapRun(None, deal.dealer, "ended", state.flips, state.outcome.termination, state.outcome.winner)
+    """The reference model plays a given deal (``play_deal``), random policies drawing from ``SplitMix64(seed)``."""
+    result = play_deal(config, deal, _policy(policy), SplitMix64(seed), max_flips=max_flips)
+    return _from_reference(result, None, deal.dealer)
 
 
 def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
