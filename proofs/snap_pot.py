@@ -53,6 +53,14 @@ def stuck(state: SnapState) -> bool:
     return all(c.rank != rank for c in outside)
 
 
+def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int):
+    """The game of ``seed`` played until its pot is stuck, or None if it never is within ``max_flips``."""
+    chosen, rng = parse_policy(policy), SplitMix64(seed)
+    played = play(config, sample_deal(config, rng), chosen.choose, rng, max_flips=max_flips, deterministic=False,
+                  stop=stuck)
+    return played if played.stopped else None
+
+
 def _search(bounds: Mapping[str, Any], mutant: str | None, goal) -> tuple[int, Any] | None:
     config = SnapConfig(players=int(bounds.get("players", 2)), index_card=mutant == "no-ties")
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
@@ -66,13 +74,7 @@ def _search(bounds: Mapping[str, Any], mutant: str | None, goal) -> tuple[int, A
 
 def check_stuck_pot(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("no-ties",))
-    def goal(config, seed, policy, max_flips):
-        chosen, rng = parse_policy(policy), SplitMix64(seed)
-        deal = sample_deal(config, rng)
-        played = play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=False, stop=stuck)
-        return played if played.stopped else None
-
-    found = _search(bounds, mutant, goal)
+    found = _search(bounds, mutant, play_to_stuck_pot)
     if found is None:
         return CheckResult(Verdict.NO_WITNESS, "no seed in range reaches a stuck pot", witness="searched seeds",
                            witness_replayed=True)

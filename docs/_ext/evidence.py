@@ -61,11 +61,10 @@ class Evidence:
         check = self.checks.get(check_id)
         if check is None:
             return "not run in this build" if self.report is None else "missing from the verify report"
-        ok = check.get("passed", False)
-        css = "verdict-ok" if ok else "verdict-bad"
-        return (f":verdict-{'ok' if ok else 'bad'}:`{check['verdict']}` (expected {check['expected']}, "
+        role = "verdict-ok" if check.get("passed", False) else "verdict-bad"
+        return (f":{role}:`{check['verdict']}` (expected {check['expected']}, "
                 f"{check['seconds']:.1f} s, witness {'replayed' if check['witness_replayed'] else 'NOT replayed'}, "
-                f"mutants killed {sum(m['killed'] for m in check['mutants'])}/{len(check['mutants'])})") if css else ""
+                f"mutants killed {sum(m['killed'] for m in check['mutants'])}/{len(check['mutants'])})")
 
     def verification_page(self) -> str:
         out = [".. _verification:\n\n", heading("Verification results", "=", over=True)]
@@ -97,13 +96,8 @@ class Evidence:
             if c.get("witness"):
                 out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
-        if self.report is not None:
-            # every check that cites a rule gets an anchor above; checks the manifest lists but
-            # the report lacks still need one so rule pages can link to them
-            known = {c["id"] for c in checks}
-        else:
-            known = set()
-        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - known)
+        # checks that rules cite but the report lacks still need an anchor for the rule pages' links
+        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - {c["id"] for c in checks})
         if missing:
             out.append(heading("Checks not in this report", "-"))
             for check_id in missing:

@@ -181,6 +181,4 @@ def _pyplot():
 def _save(fig, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
+    _pyplot().close(fig)

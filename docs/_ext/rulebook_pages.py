@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import textwrap
 
 from cardcanon import spec
@@ -44,8 +45,6 @@ def rule_ref(rule_id: str) -> str:
 
 def linkify(text: str, ids: frozenset[str]) -> str:
     """Escape ``text`` and turn rule IDs in it into references."""
-    import re
-
     parts = re.split(r"((?:SNAP|HEARTS)-[A-Z]+-[0-9]+)", text)
     return "".join(rule_ref(p) if p in ids else esc(p) for p in parts)
 

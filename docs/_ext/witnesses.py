@@ -124,19 +124,16 @@ def snap_cycle(out: Path, ev) -> str:
 def snap_pot(out: Path, ev) -> str:
     if ev.report is None:
         return _no_report("SNAP-P3")
-    from cardcanon.model.shuffle import SplitMix64
-    from cardcanon.model.snap import sample_deal
-    from cardcanon.model.snap_policies import parse_policy
-    from cardcanon.proofs.snap_pot import stuck
-    from cardcanon.proofs.snap_search import play, replay_moves
+    from cardcanon.proofs.snap_pot import play_to_stuck_pot, stuck
+    from cardcanon.proofs.snap_search import replay_moves
     from cardcanon.proofs.snap_termination import play_seed
 
     check = _check(ev, "SNAP-P3-stuck-pot")
     b, seed = check["bounds"], int(check["stats"]["seed"])
     config = _snap_config(check)
-    chosen, rng = parse_policy(b["policy"]), SplitMix64(seed)
-    played = play(config, sample_deal(config, rng), chosen.choose, rng, max_flips=int(b["max_flips"]),
-                  deterministic=False, stop=stuck)
+    played = play_to_stuck_pot(config, seed, b["policy"], int(b["max_flips"]))
+    if played is None:
+        raise ExtensionError("SNAP-P3 witness: the seed no longer reaches a stuck pot")
     final = replay_moves(config, played.moves)[-1]
     if not stuck(final):
         raise ExtensionError("SNAP-P3 witness: the model's replay does not reach a stuck pot")
