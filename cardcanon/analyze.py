@@ -58,6 +58,14 @@ def add_parser(sub) -> None:
     snap.add_argument("--record-max-flips", type=int, default=RECORD_MAX_FLIPS,
                       help=f"write records of games up to this many flips; longer ones get the command that "
                            f"writes them (default {RECORD_MAX_FLIPS})")
+    exact = snap.add_argument_group("exact enumeration (cardcanon.exact, on Dask)")
+    exact.add_argument("--exact", action="store_true",
+                       help="every deal of a small deck, exactly (default players 2, policies flipper-first owner-first)")
+    exact.add_argument("--ranks", type=int, help="with --exact: ranks in the deck")
+    exact.add_argument("--suits", type=int, help="with --exact: suits in the deck")
+    exact.add_argument("--scheduler", metavar="ADDRESS", help="with --exact: a dask.distributed scheduler "
+                                                              "(default: a local cluster on all cores)")
+    exact.add_argument("--workers", type=int, help="with --exact: local worker processes (default: all cores)")
     _common(snap)
     snap.set_defaults(handler=run_snap)
 
@@ -245,6 +253,10 @@ def _enumeration(args, progress: Progress) -> list[dict]:
 
 
 def run_snap(args: argparse.Namespace) -> int:
+    if args.exact:
+        from cardcanon.exact import run_cli
+        return run_cli(args, default_players=2 if args.players == list(range(2, 13)) else None,
+                       default_policies=args.policies == list(SNAP_POLICIES))
     for value, name in ((args.deals, "--deals"), (args.main_deals, "--main-deals"), (args.random_cap, "--random-cap")):
         _positive(value, name)
     _seed_ok(args.first_seed)

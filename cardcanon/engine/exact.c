@@ -1,0 +1,246 @@
+/* cardcanon exact Snap enumeration: every deal of a small deck, reduced by symmetry.
+ *
+ * Under SNAP-MATCH-1 only ranks matter, relabelling ranks gives an isomorphic game, and turning
+ * the table (the dealer's seat) does too. So a deck of r ranks x s suits is enumerated as its
+ * canonical rank sequences (ranks numbered in order of first appearance, dealer seat 0), each
+ * standing for players * r! * (s!)^r equally likely deals. Sequences are in lexicographic order;
+ * `exact_unrank` gives the sequence of an index, so a chunk of work is an index range.
+ *
+ * The play is the default rules under the two deterministic calling policies of
+ * model/snap_policies.py (flipper-first, owner-first): no ties and no wrong calls, so no Snap
+ * Pot and no penalties. Cards are distinct bytes (rank | occurrence << 4), so a repeated
+ * position (SNAP-END-4) is a repeat of every card, as in the reference model. Repetition is
+ * found by Brent's algorithm on the positions before each flip, then the exact cycle start by a
+ * second pass, as kernel.c's snap_play (tests/test_exact.py binds the two).
+ * Compiled and loaded by cardcanon/exact_kernel.py. */
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t u64;
+typedef int64_t i64;
+typedef uint8_t u8;
+typedef unsigned __int128 u128;
+
+#define XR 32 /* ring size: decks of at most 32 cards */
+#define XP 12 /* players */
+#define XRANK(c) ((c) & 15)
+
+typedef struct {
+    u8 dc[XP][XR]; u8 dh[XP], dn[XP]; /* face-down: ring, top at dh, dn cards */
+    u8 uc[XP][XR]; u8 un[XP];         /* face-up: stack, index 0 = bottom */
+    int turn, over;
+} XState;
+
+/* ---- canonical rank sequences ------------------------------------------------------------ */
+static u128 binom(int n, int k) {
+    u128 r = 1;
+    for (int i = 1; i <= k; i++) r = r * (u128)(n - k + i) / (u128)i;
+    return r;
+}
+
+/* Completions of a prefix: `left[v]` cards of each used rank v < k remain, the r - k unused ranks
+ * (s cards each) must first appear in order: multinomial / (r - k)!. */
+static u128 completions(int r, int s, int k, const int *left) {
+    u128 m = 1; int tot = 0;
+    for (int v = 0; v < k; v++) { tot += left[v]; m *= binom(tot, left[v]); }
+    for (int v = k; v < r; v++) { tot += s; m *= binom(tot, s); }
+    for (int v = 2; v <= r - k; v++) m /= (u128)v;
+    return m;
+}
+
+/* The number of canonical sequences; 0 if it does not fit in 63 bits or the deck is too big. */
+i64 exact_count(int r, int s) {
+    if (r < 1 || s < 1 || r > 15 || r * s > XR || s > 15) return 0;
+    int left[16] = {0};
+    u128 c = completions(r, s, 0, left);
+    return c >> 63 ? 0 : (i64)c;
+}
+
+/* The canonical sequence of `index` (lexicographic order). Returns 0, or -1 if out of range. */
+int exact_unrank(int r, int s, i64 index, u8 *seq) {
+    int left[16], k = 0, n = r * s;
+    u128 idx = (u128)index;
+    for (int v = 0; v < r; v++) left[v] = s;
+    for (int pos = 0; pos < n; pos++) {
+        int chosen = -1;
+        for (int v = 0; v <= k && v < r; v++) {
+            if (!left[v]) continue;
+            left[v]--;
+            int k2 = v == k ? k + 1 : k;
+            u128 c = completions(r, s, k2, left);
+            if (idx < c) { chosen = v; k = k2; break; }
+            idx -= c; left[v]++;
+        }
+        if (chosen < 0) return -1;
+        seq[pos] = (u8)chosen;
+    }
+    return idx == 0 ? 0 : -1;
+}
+
+/* The next canonical sequence in lexicographic order; 0 if `seq` was the last. */
+static int next_canonical(int r, int n, u8 *seq) {
+    int cnt[16] = {0}, pm[XR + 1];
+    pm[0] = -1;
+    for (int i = 0; i < n; i++) pm[i + 1] = seq[i] > pm[i] ? seq[i] : pm[i];
+    cnt[seq[n - 1]]++;
+    for (int i = n - 2; i >= 0; i--) {
+        int top = pm[i] + 1 < r - 1 ? pm[i] + 1 : r - 1;
+        for (int v = seq[i] + 1; v <= top; v++) {
+            if (!cnt[v]) continue;
+            cnt[seq[i]]++; cnt[v]--; seq[i] = (u8)v;
+            int p = i + 1;
+            for (int w = 0; w < r; w++) while (cnt[w]--) seq[p++] = (u8)w;
+            return 1;
+        }
+        cnt[seq[i]]++;
+    }
+    return 0;
+}
+
+/* ---- play (default rules, deterministic policies) ----------------------------------------- */
+static inline int xholds(const XState *s, int i) { return s->dn[i] || s->un[i]; }
+
+static inline __attribute__((always_inline)) void xnext(XState *s, int n, int after) { /* SNAP-END-1, SNAP-TURN-2, SNAP-OUT-1 */
+    int holders = 0;
+    for (int i = 0; i < n; i++) holders += xholds(s, i);
+    if (holders <= 1) { s->over = 1; return; }
+    for (int k = 1, j = after; k <= n; k++) { if (++j == n) j = 0; if (xholds(s, j)) { s->turn = j; return; } }
+}
+
+static void xdeal(XState *s, int n, int ncards, const u8 *seq) {
+    /* SNAP-DEAL-2/3, dealer seat 0: one card at a time from seat 1; the last dealt is the top */
+    int occ[16] = {0};
+    u8 card[XR];
+    for (int i = 0; i < ncards; i++) card[i] = (u8)(seq[i] | occ[seq[i]]++ << 4);
+    for (int i = 0; i < n; i++) { s->dh[i] = 0; s->dn[i] = 0; s->un[i] = 0; }
+    s->over = 0; s->turn = 0;
+    for (int i = ncards - 1; i >= 0; i--) { int p = (1 + i) % n; s->dc[p][s->dn[p]++] = card[i]; }
+    xnext(s, n, 0); /* SNAP-TURN-1 */
+}
+
+static inline __attribute__((always_inline)) int xequal(const XState *a, const XState *b, int n) {
+    if (a->turn != b->turn) return 0;
+    for (int i = 0; i < n; i++) if (a->dn[i] != b->dn[i] || a->un[i] != b->un[i]) return 0;
+    for (int i = 0; i < n; i++) {
+        if (memcmp(a->uc[i], b->uc[i], a->un[i])) return 0;
+        for (int k = 0; k < a->dn[i]; k++)
+            if (a->dc[i][(a->dh[i] + k) & (XR - 1)] != b->dc[i][(b->dh[i] + k) & (XR - 1)]) return 0;
+    }
+    return 1;
+}
+
+static inline void xcopy(XState *to, const XState *from, int n) {
+    for (int i = 0; i < n; i++) {
+        memcpy(to->dc[i], from->dc[i], XR); memcpy(to->uc[i], from->uc[i], XR);
+        to->dh[i] = from->dh[i]; to->dn[i] = from->dn[i]; to->un[i] = from->un[i];
+    }
+    to->turn = from->turn; to->over = from->over;
+}
+
+/* One flip and its call window (SNAP-FLIP-1/3, SNAP-MATCH-1/2, SNAP-CALL-1/4/5). owner = 1:
+ * owner-first (the first matched seat clockwise calls first), else flipper-first. */
+static inline __attribute__((always_inline)) int xstep(XState *s, int n, int owner) {
+    int f = s->turn;
+    if (!s->dn[f]) { memcpy(s->dc[f], s->uc[f], s->un[f]); s->dh[f] = 0; s->dn[f] = s->un[f]; s->un[f] = 0; }
+    u8 card = s->dc[f][s->dh[f]]; s->dh[f] = (u8)(s->dh[f] + 1) & (XR - 1); s->dn[f]--;
+    s->uc[f][s->un[f]++] = card;
+    int rank = XRANK(card), matched[XP], nm = 0;
+    for (int k = 1, j = f; k < n; k++) {
+        if (++j == n) j = 0;
+        if (s->un[j] && XRANK(s->uc[j][s->un[j] - 1]) == rank) matched[nm++] = j;
+    }
+    if (nm) {
+        int w = owner ? matched[0] : f;
+        for (int m = -1; m < nm; m++) {
+            int j = m < 0 ? f : matched[m];
+            for (int k = 0; k < s->un[j]; k++) { s->dc[w][(u8)(s->dh[w] + s->dn[w]) & (XR - 1)] = s->uc[j][k]; s->dn[w]++; }
+            s->un[j] = 0;
+        }
+    }
+    xnext(s, n, f);
+    return s->over;
+}
+
+enum { X_ENDED = 0, X_ENDLESS = 1, X_CAPPED = 2 };
+
+/* Decide one deal: returns the status; *flips = flips of an ended game, else the cycle start
+ * (mu) and *lam the cycle length. Brent's algorithm, then the exact start. */
+static inline __attribute__((always_inline)) int xdecide(const XState *x0, int n, int owner, int want_start, i64 cap,
+                                                         i64 *flips, i64 *lam_out) {
+    XState x, t;
+    xcopy(&x, x0, n);
+    if (x.over) { *flips = 0; return X_ENDED; }
+    xcopy(&t, x0, n);
+    i64 power = 1, lam = 1, steps = 1;
+    int ended = xstep(&x, n, owner);
+    while (!ended && !xequal(&x, &t, n)) {
+        if (steps >= cap) { *flips = steps; return X_CAPPED; }
+        if (power == lam) { xcopy(&t, &x, n); power *= 2; lam = 0; }
+        ended = xstep(&x, n, owner); steps++; lam++;
+    }
+    if (ended) { *flips = steps; return X_ENDED; }
+    if (!want_start) { *flips = -1; *lam_out = lam; return X_ENDLESS; }
+    XState h;
+    xcopy(&h, x0, n); xcopy(&x, x0, n);
+    for (i64 k = 0; k < lam; k++) xstep(&h, n, owner);
+    i64 mu = 0;
+    while (!xequal(&x, &h, n)) { xstep(&x, n, owner); xstep(&h, n, owner); mu++; }
+    *flips = mu; *lam_out = lam;
+    return X_ENDLESS;
+}
+
+/* Two players get their own copies of the loop, with the seat count and policy as constants. */
+static int xdecide_any(const XState *x0, int n, int owner, int want_start, i64 cap, i64 *flips, i64 *lam) {
+    if (n == 2) return owner ? xdecide(x0, 2, 1, want_start, cap, flips, lam) : xdecide(x0, 2, 0, want_start, cap, flips, lam);
+    return xdecide(x0, n, owner, want_start, cap, flips, lam);
+}
+
+/* Result layout per policy (policy p at out + p * (XHEAD + 3 * hist_len)):
+ * [0] ended [1] endless [2] capped [3] flips of ended games (sum)
+ * [4] longest ended: flips [5] its index [6] shortest cycle: length [7] index
+ * [8] longest cycle: length [9] index [10..15] reserved;
+ * then hist_len counts of ended-game lengths, of cycle lengths, of cycle starts
+ * (a value >= hist_len - 1 counts in the last slot). Extremes keep the first index. */
+#define XHEAD 16
+
+static inline void xhist(i64 *h, i64 len, i64 v) { h[v < len ? v : len - 1]++; }
+
+/* Decide the canonical sequences first .. first + count - 1 under the policies in `policies`
+ * (bit 0 flipper-first, bit 1 owner-first; bit 2: also find where each cycle starts, a second
+ * pass). Returns the number decided, or -1 on bad input. */
+i64 exact_range(int players, int r, int s, int policies, i64 first, i64 count, i64 cap, i64 hist_len, i64 *out) {
+    int n = players, ncards = r * s, starts = policies >> 2 & 1;
+    if (n < 2 || n > XP || hist_len < 2 || count < 0) return -1;
+    i64 total = exact_count(r, s);
+    if (total <= 0 || first < 0 || first + count > total) return -1;
+    u8 seq[XR];
+    if (count == 0) return 0;
+    if (exact_unrank(r, s, first, seq)) return -1;
+    i64 stride = XHEAD + 3 * hist_len;
+    for (int p = 0; p < 2; p++) {
+        i64 *o = out + p * stride;
+        o[4] = o[5] = o[7] = o[9] = -1; o[6] = -1; o[8] = -1;
+    }
+    XState x0;
+    for (i64 k = 0; k < count; k++) {
+        xdeal(&x0, n, ncards, seq);
+        for (int p = 0; p < 2; p++) {
+            if (!(policies >> p & 1)) continue;
+            i64 *o = out + p * stride, *hl = o + XHEAD, *hc = hl + hist_len, *hs = hc + hist_len;
+            i64 flips = 0, lam = 0, index = first + k;
+            int st = xdecide_any(&x0, n, p, starts, cap, &flips, &lam);
+            o[st]++;
+            if (st == X_ENDED) {
+                o[3] += flips; xhist(hl, hist_len, flips);
+                if (flips > o[4]) { o[4] = flips; o[5] = index; }
+            } else if (st == X_ENDLESS) {
+                xhist(hc, hist_len, lam);
+                if (starts) xhist(hs, hist_len, flips);
+                if (o[6] < 0 || lam < o[6]) { o[6] = lam; o[7] = index; }
+                if (lam > o[8]) { o[8] = lam; o[9] = index; }
+            }
+        }
+        if (k + 1 < count && !next_canonical(r, ncards, seq)) return -1;
+    }
+    return count;
+}
