@@ -254,7 +254,7 @@ def run_cli(args, default_players: int | None = None, default_policies: bool = F
             cell["records"] = records(cell, out / "records")
         cells.append(cell)
     command = (f"cardcanon analyze snap --exact --players {players} --ranks {args.ranks} --suits {args.suits} "
-               f"--policies {' '.join(policies)}")
+               f"--policies {' '.join(policies)} --chunk {args.chunk or DEFAULT_CHUNK} --out {out.as_posix()}")
     write_results(out / "snap-exact.json", cells, unfinished, command)
     if not args.quiet:
         for c in cells:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import exact_curve
 import witnesses
 from rulebook_pages import esc
 
@@ -22,6 +23,7 @@ def draw_all(out: Path, ev) -> None:
     hearts = json.loads((ANALYSIS / "hearts.json").read_text(encoding="utf-8"))
     pieces = {
         "caveat-snap-termination": snap_termination(out, snap),
+        "caveat-snap-exact": exact_curve.snap_exact(out, snap),
         "caveat-snap-cycle": witnesses.snap_cycle(out, ev),
         "caveat-snap-pot": witnesses.snap_pot(out, ev),
         "caveat-hearts-tiebreak": witnesses.hearts_tiebreak(out, ev),

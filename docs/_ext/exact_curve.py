@@ -1,0 +1,97 @@
+"""The caveats page's exact endless fractions: every deal of decks of 4 suits, two players, beside
+the sampled 52-card figure (``results/exact/snap-exact.json``, ``results/analysis/snap.json``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rulebook_pages import esc
+
+ROOT = Path(__file__).resolve().parents[2]
+EXACT = ROOT / "results" / "exact" / "snap-exact.json"
+POLICIES = ("flipper-first", "owner-first")
+
+
+def _points(exact: dict, enumeration: list[dict]) -> dict[str, list[tuple[int, str, float]]]:
+    """Per policy: (cards, exact fraction text, value) for two players and four suits."""
+    points: dict[str, dict[int, tuple[int, str, float]]] = {p: {} for p in POLICIES}
+    for e in enumeration:  # the brute-force small decks (4 suits: 2 ranks x 4 suits)
+        if e["players"] == 2 and e["deck"].endswith("x 4 suits") and e["policy"] in points:
+            points[e["policy"]][e["cards"]] = (e["cards"], e["never_ends_exact"], e["never_ends"])
+    for c in exact["cells"]:
+        if c["players"] == 2 and c["suits"] == 4 and c["policy"] in points:
+            points[c["policy"]][c["cards"]] = (c["cards"], c["never_ends_exact"], c["never_ends"])
+    return {p: [v for _, v in sorted(d.items())] for p, d in points.items()}
+
+
+def snap_exact(out: Path, analysis: dict) -> str:
+    exact = json.loads(EXACT.read_text(encoding="utf-8"))
+    points = _points(exact, analysis["enumeration"]["cells"])
+    sampled = {c["policy"]: c for c in analysis["cells"] if c["players"] == 2 and c["policy"] in POLICIES}
+    rows = []
+    for c in exact["cells"]:
+        rows.append([str(c["cards"]), f"{c['ranks']} x {c['suits']}", f"``{c['policy']}``",
+                     f"{c['canonical_sequences']:,}", f"{c['endless_sequences']:,}",
+                     f"{c['never_ends_exact']} ({100 * c['never_ends']:.4f}%)",
+                     str(c["extremes"]["longest_ended"][0]) + _rec(c, "longest_ended"),
+                     f"{c['extremes']['shortest_cycle'][0]}{_rec(c, 'shortest_cycle')} / "
+                     f"{c['extremes']['longest_cycle'][0]}{_rec(c, 'longest_cycle')}"])
+    for u in exact.get("unfinished", []):
+        rows.append([str(u["ranks"] * u["suits"]), f"{u['ranks']} x {u['suits']}", f"``{u['policy']}``",
+                     f"{u['canonical_sequences']:,}", "—",
+                     f"not finished: {u['decided']:,} sequences decided so far; no figure is given", "—", "—"])
+    head = ["Cards", "Ranks x suits", "Policy", "Canonical sequences", "Endless", "Never end (exact)",
+            "Longest that ends", "Shortest / longest cycle"]
+    table = [".. list-table:: Two players, every deal: exact fraction that never ends\n   :header-rows: 1\n\n"]
+    for row in [head, *rows]:
+        table.append("   * - " + "\n     - ".join(row) + "\n")
+    _plot(points, sampled, out / "snap-exact-curve.png")
+    commands = "\n".join(f"   {c}" for c in exact["commands"])
+    return ("For small decks the fraction is exact: every dealer and every order of the cards is played out. "
+            "Only ranks matter, and relabelling the ranks or turning the table gives the same game, so each "
+            "canonical rank sequence (ranks numbered in order of first appearance, dealt by one seat) stands "
+            "for the same number of deals and is played once. The curve shows how the endless fraction "
+            "changes with the size of a four-suit deck, beside the sampled 52-card figure and its 95% "
+            "interval.\n\n" + "".join(table) + "\n"
+            ".. image:: /generated/figures/snap-exact-curve.png\n"
+            "   :alt: Exact fraction of two-player Snap deals that never end against deck size, with the "
+            "sampled 52-card figure\n\n"
+            "Made with (see :doc:`usage` to run it on a cluster):\n\n.. code-block:: console\n\n"
+            + commands + "\n\n")
+
+
+def _rec(cell: dict, key: str) -> str:
+    rec = (cell.get("records") or {}).get(key)
+    return f" :download:`record </../{rec['file']}>`" if rec and rec.get("file") else ""
+
+
+def _plot(points: dict, sampled: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
+    for i, policy in enumerate(POLICIES):
+        colour = f"C{i}"
+        pts = points[policy]
+        if pts:
+            ax.plot([p[0] for p in pts], [p[2] for p in pts], "o-", color=colour,
+                    label=f"{policy}: every deal (exact)")
+        cell = sampled.get(policy)
+        if cell:
+            f = cell["never_ends"]
+            y, (lo, hi) = f["estimate"], f["wilson95"]
+            ax.errorbar([52], [y], yerr=[[y - lo], [hi - y]], fmt="s", color=colour, capsize=4,
+                        label=f"{policy}: 52 cards, {cell['deals']:,} sampled deals (95% interval)")
+    ax.set_xlabel("cards in the deck (4 suits)")
+    ax.set_ylabel("fraction of deals that never end")
+    ax.set_xticks([8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52])
+    ax.set_ylim(bottom=0)
+    ax.set_title("Two-player Snap: deals that never end, by deck size", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
