@@ -114,7 +114,7 @@ def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: in
         st, term, _, flips, start, length = rows[8 * k: 8 * k + 6]
         status[("ended", "endless", "capped")[st]] += 1
         if st == 0:
-            terms[("all-cards", "stuck-pot", "no-cards")[term]] += 1
+            terms[engine_snap.ENDINGS[term]] += 1
             lengths[flips] += 1
             better("longest_ended", flips, first + k)
         elif st == 1:

@@ -33,7 +33,9 @@ enum { K_SNAP = 0, K_POT = 1, K_HAND = 2 };
 enum { POL_FLIPPER = 0, POL_OWNER = 1, POL_TIES = 2, POL_ERRORS = 3 };
 enum { EV_NOCALL = 0, EV_CALL = 1, EV_TIE = 2 };
 enum { ST_ENDED = 0, ST_ENDLESS = 1, ST_CAPPED = 2 };
-enum { T_ALL = 0, T_STUCK = 1, T_NONE = 2 };
+/* endings: SNAP-END-1; SNAP-END-2 with the pot stuck (no card of its top rank outside it, so no
+ * flip can ever win it) or still winnable; SNAP-END-3 (engine/snap.py ENDINGS) */
+enum { T_ALL = 0, T_STUCK = 1, T_NONE = 2, T_WINNABLE = 3 };
 
 typedef struct {
     int players, index_card, next_winner, policy;
@@ -174,6 +176,12 @@ static void snap_outcome(const SnapCfg *cfg, const SnapState *s, i64 *out) {
     for (int i = 0; i < cfg->players; i++) if (holds(s, i)) { holder = i; break; }
     out[1] = holder < 0 ? T_NONE : s->pn ? T_STUCK : T_ALL;
     out[2] = holder;
+    if (holder >= 0 && s->pn) {
+        int rank = RANK[s->pc[s->pn - 1]];
+        for (int k = 0; k < s->dn[holder]; k++)
+            if (RANK[s->dc[holder][(s->dh[holder] + k) & (RING - 1)]] == rank) out[1] = T_WINNABLE;
+        for (int k = 0; k < s->un[holder]; k++) if (RANK[s->uc[holder][k]] == rank) out[1] = T_WINNABLE;
+    }
 }
 
 /* Play one deal. order == NULL: draw the dealer and the shuffle from `seed` (sample_deal);

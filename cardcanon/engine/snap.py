@@ -21,14 +21,16 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, Termination, Tie, all_deals,
+    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, all_deals,
 )
 from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, parse_policy, play_deal, play_game
 
 SAFETY_CAP = 1_000_000  # flips; deterministic games repeat or end long before
 _TWO64 = 1 << 64
 _STATUS = ("ended", "endless", "capped")
-_TERMINATIONS = (Termination.ALL_CARDS, Termination.STUCK_POT, Termination.NO_CARDS)
+# The kernel's ending codes: the model's Termination, and the analysis label of each code.
+_TERMINATIONS = (Termination.ALL_CARDS, Termination.STUCK_POT, Termination.NO_CARDS, Termination.STUCK_POT)
+ENDINGS = ("all-cards", "stuck-pot", "no-cards", "winnable-pot")
 _KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)
 
 
@@ -57,6 +59,23 @@ class SnapRun:
     termination: Termination | None = None
     winner: Seat | None = None
     cycle: Cycle | None = None
+    ending: str | None = None  # an ended game's label in ENDINGS (see ending())
+
+
+def ending(state: SnapState) -> str:
+    """How a finished game ended, as the analysis names it: ``all-cards`` (SNAP-END-1),
+    ``no-cards`` (SNAP-END-3), and for SNAP-END-2 (one player holds every card outside a
+    non-empty Snap Pot) ``stuck-pot`` when no card of the pot's top rank is outside the pot, so no
+    flip could ever win it (SNAP-MATCH-2), else ``winnable-pot``: the game ends although the
+    holder's next flips would reach a card that wins the pot."""
+    holders = [i for i in range(state.config.players) if state.down[i] or state.up[i]]
+    if not holders:
+        return "no-cards"
+    if not state.pot:
+        return "all-cards"
+    rank = state.pot[0].rank
+    outside = [c for i in holders for c in state.down[i] + state.up[i]]
+    return "winnable-pot" if any(c.rank == rank for c in outside) else "stuck-pot"
 
 
 def _policy(policy: Policy | str) -> Policy:
@@ -88,7 +107,8 @@ def _run(config: SnapConfig, seed: int | None, out, dealer: Seat | None = None) 
     status = _STATUS[out[0]]
     run = dict(seed=seed, dealer=dealer or Seat(int(out[6])), status=status, flips=int(out[3]))
     if status == "ended":
-        run.update(termination=_TERMINATIONS[out[1]], winner=None if out[2] < 0 else Seat(int(out[2])))
+        run.update(termination=_TERMINATIONS[out[1]], winner=None if out[2] < 0 else Seat(int(out[2])),
+                   ending=ENDINGS[out[1]])
     elif status == "endless":
         run.update(cycle=Cycle(int(out[4]), int(out[5])))
     return SnapRun(**run)
@@ -96,7 +116,8 @@ def _run(config: SnapConfig, seed: int | None, out, dealer: Seat | None = None) 
 
 def _from_reference(result, seed: int | None, dealer: Seat) -> SnapRun:
     if result.outcome:
-        return SnapRun(seed, dealer, "ended", result.flips, result.outcome.termination, result.outcome.winner)
+        return SnapRun(seed, dealer, "ended", result.flips, result.outcome.termination, result.outcome.winner,
+                       ending=ending(result.state))
     return SnapRun(seed, dealer, result.status, result.flips, cycle=result.endless)
 
 
@@ -199,7 +220,7 @@ def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int,
 def _row(run: SnapRun) -> tuple[int, ...]:
     """A run as the kernel's eight numbers (the pot size, unused by callers, as 0)."""
     status = _STATUS.index(run.status)
-    term = _TERMINATIONS.index(run.termination) if run.termination else 0
+    term = ENDINGS.index(run.ending) if run.ending else 0
     winner = -1 if run.winner is None else run.winner.index
     start, length = (run.cycle.start, run.cycle.length) if run.cycle else (0, 0)
     return (status, term, winner if status == 0 else 0, run.flips, start, length, run.dealer.index, 0)
@@ -227,7 +248,7 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
     deals = lib.snap_enumerate(ctypes.byref(_cfg(config, policy)), ctypes.c_int64(max_flips), tally, hist,
                                ctypes.c_int64(hist_len))
     lengths = Counter({i: hist[i] for i in range(hist_len) if hist[i]})
-    return {"deals": deals, "ended": {t.value: tally[i] for i, t in enumerate(_TERMINATIONS)},
+    return {"deals": deals, "ended": {t.value: tally[i] for i, t in enumerate(_TERMINATIONS[:3])},
             "endless": tally[3], "capped": tally[6], "lengths": lengths}
 
 
