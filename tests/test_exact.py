@@ -109,6 +109,33 @@ def test_kernel_matches_the_reference_model(ranks, suits):
         assert lengths and (cycles or policy == "flipper-first")
 
 
+@pytest.mark.parametrize("ranks,suits", [(3, 4), (4, 4), (5, 4), (6, 4), (4, 3), (7, 2)])
+def test_the_two_player_path_equals_the_general_path(ranks, suits):
+    """The kernel's two-player ring representation decides every sequence as its general loop
+    does (which test_kernel_matches_the_reference_model binds to the model): same counts, lengths,
+    cycles, cycle starts and extremes, on ranges spread over the whole order."""
+    total = exact.count(ranks, suits)
+    for k in range(8):
+        first = (total - 300) * k // 7 if total > 300 else 0
+        n = min(300, total)
+        fast = exact.decide_range(2, ranks, suits, first, n, cycle_starts=True)
+        general = exact.decide_range(2, ranks, suits, first, n, cycle_starts=True, general=True)
+        assert fast == general
+
+
+def test_kernel_general_path_matches_the_reference_model():
+    config = SnapConfig(players=2, deck=exact.deck(3, 3))
+    for policy in exact.POLICIES:
+        for index in range(0, exact.count(3, 3), 11):
+            result = play_deal(config, exact.deal(3, 3, index), policy, SplitMix64(0))
+            got = exact.decide_range(2, 3, 3, index, 1, (policy,), cycle_starts=True, general=True)[policy]
+            if result.endless:
+                assert got["cycle_lengths"] == {str(result.endless.length): 1}
+                assert got["cycle_starts"] == {str(result.endless.start): 1}
+            else:
+                assert got["lengths"] == {str(result.flips): 1}
+
+
 def test_ranges_add_up():
     whole = exact.decide_range(2, 3, 3, 0, exact.count(3, 3))
     parts = [exact.decide_range(2, 3, 3, first, n) for first, n in ((0, 100), (100, 1), (101, 179))]

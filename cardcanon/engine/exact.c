@@ -189,9 +189,87 @@ static inline __attribute__((always_inline)) int xdecide(const XState *x0, int n
     return X_ENDLESS;
 }
 
-/* Two players get their own copies of the loop, with the seat count and policy as constants. */
-static int xdecide_any(const XState *x0, int n, int owner, int want_start, i64 cap, i64 *flips, i64 *lam) {
-    if (n == 2) return owner ? xdecide(x0, 2, 1, want_start, cap, flips, lam) : xdecide(x0, 2, 0, want_start, cap, flips, lam);
+/* ---- two players: one ring per player ------------------------------------------------------
+ * A player's cards form one ring read from h: the face-down pile top to bottom, then the
+ * face-up pile bottom to top. A flip moves the front card to the back; turning the face-up
+ * pile over (SNAP-FLIP-3) changes no card, only the split; a won pile is appended. */
+#define R2 64
+typedef struct { u8 c[2][R2]; u8 h[2], dn[2], un[2]; int turn; } X2;
+
+static void x2_from(X2 *y, const XState *x) {
+    for (int i = 0; i < 2; i++) {
+        y->h[i] = 0; y->dn[i] = x->dn[i]; y->un[i] = x->un[i];
+        for (int k = 0; k < x->dn[i]; k++) y->c[i][k] = x->dc[i][(x->dh[i] + k) & (XR - 1)];
+        for (int k = 0; k < x->un[i]; k++) y->c[i][x->dn[i] + k] = x->uc[i][k];
+    }
+    y->turn = x->turn;
+}
+
+static inline __attribute__((always_inline)) int x2equal(const X2 *a, const X2 *b) {
+    if (a->turn != b->turn || a->dn[0] != b->dn[0] || a->dn[1] != b->dn[1] || a->un[0] != b->un[0]
+        || a->un[1] != b->un[1]) return 0;
+    for (int i = 0; i < 2; i++) {
+        int t = a->dn[i] + a->un[i];
+        for (int k = 0; k < t; k++) if (a->c[i][(a->h[i] + k) & (R2 - 1)] != b->c[i][(b->h[i] + k) & (R2 - 1)]) return 0;
+    }
+    return 1;
+}
+
+/* One flip and its call window, as xstep for two players. Returns 1 when the game is over. */
+static inline __attribute__((always_inline)) int x2step(X2 *s, int owner) {
+    int f = s->turn, o = 1 - f;
+    if (!s->dn[f]) { s->dn[f] = s->un[f]; s->un[f] = 0; }                  /* SNAP-FLIP-3 */
+    int tf = s->dn[f] + s->un[f];
+    u8 card = s->c[f][s->h[f]];
+    s->c[f][(s->h[f] + tf) & (R2 - 1)] = card;                              /* SNAP-FLIP-1 */
+    s->h[f] = (u8)((s->h[f] + 1) & (R2 - 1)); s->dn[f]--; s->un[f]++;
+    s->turn = o;                                                            /* SNAP-TURN-2 */
+    if (!s->un[o] || XRANK(s->c[o][(s->h[o] + s->dn[o] + s->un[o] - 1) & (R2 - 1)]) != XRANK(card)) return 0;
+    if (!owner) { /* the flipper wins: his own pile stays where it is, the other's is appended */
+        int at = s->h[f] + tf, from = s->h[o] + s->dn[o];
+        for (int k = 0; k < s->un[o]; k++) s->c[f][(at + k) & (R2 - 1)] = s->c[o][(from + k) & (R2 - 1)];
+        s->dn[f] = (u8)(tf + s->un[o]); s->un[f] = 0; s->un[o] = 0;
+        return s->dn[o] == 0;
+    }
+    /* owner-first: the matched player wins the flipper's pile, then his own, under his face-down pile */
+    u8 mine[XR];
+    int at = s->h[o] + s->dn[o], from = s->h[f] + s->dn[f], uo = s->un[o], uf = s->un[f];
+    for (int k = 0; k < uo; k++) mine[k] = s->c[o][(at + k) & (R2 - 1)];
+    for (int k = 0; k < uf; k++) s->c[o][(at + k) & (R2 - 1)] = s->c[f][(from + k) & (R2 - 1)];
+    for (int k = 0; k < uo; k++) s->c[o][(at + uf + k) & (R2 - 1)] = mine[k];
+    s->dn[o] = (u8)(s->dn[o] + uf + uo); s->un[o] = 0; s->un[f] = 0;
+    return s->dn[f] == 0;
+}
+
+static inline __attribute__((always_inline)) int x2decide(const X2 *x0, int owner, int want_start, i64 cap,
+                                                          i64 *flips, i64 *lam_out) {
+    X2 x = *x0, t = *x0;
+    i64 power = 1, lam = 1, steps = 1;
+    int ended = x2step(&x, owner);
+    while (!ended && !x2equal(&x, &t)) {
+        if (steps >= cap) { *flips = steps; return X_CAPPED; }
+        if (power == lam) { t = x; power *= 2; lam = 0; }
+        ended = x2step(&x, owner); steps++; lam++;
+    }
+    if (ended) { *flips = steps; return X_ENDED; }
+    if (!want_start) { *flips = -1; *lam_out = lam; return X_ENDLESS; }
+    X2 h = *x0;
+    x = *x0;
+    for (i64 k = 0; k < lam; k++) x2step(&h, owner);
+    i64 mu = 0;
+    while (!x2equal(&x, &h)) { x2step(&x, owner); x2step(&h, owner); mu++; }
+    *flips = mu; *lam_out = lam;
+    return X_ENDLESS;
+}
+
+/* Two players take the ring path (unless `general`, for tests), with the policy as a constant. */
+static int xdecide_any(const XState *x0, int n, int owner, int want_start, int general, i64 cap, i64 *flips,
+                       i64 *lam) {
+    if (n == 2 && !general && !x0->over) {
+        X2 y;
+        x2_from(&y, x0);
+        return owner ? x2decide(&y, 1, want_start, cap, flips, lam) : x2decide(&y, 0, want_start, cap, flips, lam);
+    }
     return xdecide(x0, n, owner, want_start, cap, flips, lam);
 }
 
@@ -207,9 +285,9 @@ static inline void xhist(i64 *h, i64 len, i64 v) { h[v < len ? v : len - 1]++; }
 
 /* Decide the canonical sequences first .. first + count - 1 under the policies in `policies`
  * (bit 0 flipper-first, bit 1 owner-first; bit 2: also find where each cycle starts, a second
- * pass). Returns the number decided, or -1 on bad input. */
+ * pass; bit 3: two players on the general path, for tests). Returns the number decided, or -1 on bad input. */
 i64 exact_range(int players, int r, int s, int policies, i64 first, i64 count, i64 cap, i64 hist_len, i64 *out) {
-    int n = players, ncards = r * s, starts = policies >> 2 & 1;
+    int n = players, ncards = r * s, starts = policies >> 2 & 1, general = policies >> 3 & 1;
     if (n < 2 || n > XP || hist_len < 2 || count < 0) return -1;
     i64 total = exact_count(r, s);
     if (total <= 0 || first < 0 || first + count > total) return -1;
@@ -228,7 +306,7 @@ i64 exact_range(int players, int r, int s, int policies, i64 first, i64 count, i
             if (!(policies >> p & 1)) continue;
             i64 *o = out + p * stride, *hl = o + XHEAD, *hc = hl + hist_len, *hs = hc + hist_len;
             i64 flips = 0, lam = 0, index = first + k;
-            int st = xdecide_any(&x0, n, p, starts, cap, &flips, &lam);
+            int st = xdecide_any(&x0, n, p, starts, general, cap, &flips, &lam);
             o[st]++;
             if (st == X_ENDED) {
                 o[3] += flips; xhist(hl, hist_len, flips);

@@ -141,17 +141,20 @@ class Tally:
 
 
 def decide_range(players: int, ranks: int, suits: int, first: int, count_: int,
-                 policies: tuple[str, ...] = POLICIES, hist_len: int = HIST_LEN) -> dict:
+                 policies: tuple[str, ...] = POLICIES, hist_len: int = HIST_LEN, *, cycle_starts: bool = False,
+                 general: bool = False) -> dict:
     """Play canonical sequences ``first .. first + count_ - 1`` under each policy. Per policy:
     ``ended``, ``endless``, ``capped``, ``ended_flips`` (sum), ``lengths`` / ``cycle_lengths`` /
     ``cycle_starts`` as ``{value: count}`` (a value ``hist_len - 1`` means that or more) and
     ``extremes`` (``[value, index]`` of the longest ended game and the shortest and longest
-    cycles; the first index among equals)."""
+    cycles; the first index among equals). ``cycle_starts``: also find where each cycle starts
+    (a second pass; else that histogram is empty). ``general``: two players on the kernel's
+    general path instead of its two-player path (for tests; the same results)."""
     check_deck(players, ranks, suits)
     unknown = set(policies) - set(POLICIES)
     if unknown:
         raise ValueError(f"exact enumeration plays {', '.join(POLICIES)}, not {', '.join(sorted(unknown))}")
-    mask = sum(1 << POLICIES.index(p) for p in policies)
+    mask = sum(1 << POLICIES.index(p) for p in policies) | cycle_starts << 2 | general << 3
     stride = HEAD + 3 * hist_len
     out = (ctypes.c_int64 * (2 * stride))()
     got = kernel().exact_range(players, ranks, suits, mask, first, count_, CAP, hist_len, out)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulebook_pages import esc
-
 ROOT = Path(__file__).resolve().parents[2]
 EXACT = ROOT / "results" / "exact" / "snap-exact.json"
 POLICIES = ("flipper-first", "owner-first")
