@@ -145,3 +145,12 @@ def test_hebrew_runs_right_to_left(site, browser):
         r.setStart(t, i + 1); r.setEnd(t, i + 2); const b = r.getBoundingClientRect().left;
         return [a, b];""")
     assert xs[0] > xs[1], xs
+
+
+def test_caveats_page_shows_the_exact_curve_and_the_pot_endings(site):
+    text = (site / "caveats.html").read_text(encoding="utf-8")
+    exact = json.loads((ROOT / "results" / "exact" / "snap-exact.json").read_text(encoding="utf-8"))
+    assert "snap-exact-curve.png" in text and (site / "_images" / "snap-exact-curve.png").is_file()
+    for cell in exact["cells"]:
+        assert cell["never_ends_exact"] in text
+    assert "Pot still winnable" in text and "Pot stuck" in text

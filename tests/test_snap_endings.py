@@ -41,3 +41,14 @@ def test_kernel_labels_are_the_reference_models(players):
             assert run.ending == engine_snap.ending(result.state)
             assert run.termination is result.outcome.termination
     assert seen["stuck-pot"] and seen["winnable-pot"]
+
+
+def test_published_analysis_uses_the_split_labels():
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "results" / "analysis" / "snap.json").read_text())
+    for cell in data["cells"]:
+        assert set(cell["terminations"]) <= set(engine_snap.ENDINGS)
+        if cell["policy"].startswith("ties"):
+            assert cell["terminations"]["stuck-pot"] and cell["terminations"]["winnable-pot"]

@@ -93,3 +93,23 @@ def _plot(points: dict, sampled: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
+
+
+def snap_pot_endings(analysis: dict) -> str:
+    """How the sampled games with ties ended: the two SNAP-END-2 cases apart."""
+    cells = [c for c in analysis["cells"] if not c["deterministic"] and c["terminations"].get("stuck-pot") is not None]
+    if not cells:
+        return ""
+    names = ("all-cards", "stuck-pot", "winnable-pot", "no-cards")
+    rows = [[str(c["players"]), f"``{c['policy']}``", str(c["deals"])] + [str(c["terminations"].get(n, 0)) for n in names]
+            for c in cells]
+    head = ["Players", "Policy", "Deals", "One player holds every card", "Pot stuck", "Pot still winnable",
+            "Every card in the pot"]
+    table = [".. list-table:: How games with ties end (52 cards; games still going at the flip cap are left out)\n"
+             "   :header-rows: 1\n\n"]
+    for row in [head, *rows]:
+        table.append("   * - " + "\n     - ".join(row) + "\n")
+    return ("The game ends as soon as one player holds every card outside the pot, whether or not the pot could "
+            "still be won. The analysis calls the pot *stuck* only when no card of its top card's rank is outside "
+            "it, so no flip could ever win it; when the last holder still has such a card, the ending is "
+            "counted as *pot still winnable* (``winnable-pot`` in the data).\n\n" + "".join(table) + "\n")

@@ -24,6 +24,7 @@ def draw_all(out: Path, ev) -> None:
     pieces = {
         "caveat-snap-termination": snap_termination(out, snap),
         "caveat-snap-exact": exact_curve.snap_exact(out, snap),
+        "caveat-snap-pot-endings": exact_curve.snap_pot_endings(snap),
         "caveat-snap-cycle": witnesses.snap_cycle(out, ev),
         "caveat-snap-pot": witnesses.snap_pot(out, ev),
         "caveat-hearts-tiebreak": witnesses.hearts_tiebreak(out, ev),
