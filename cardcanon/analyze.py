@@ -66,6 +66,8 @@ def add_parser(sub) -> None:
     exact.add_argument("--scheduler", metavar="ADDRESS", help="with --exact: a dask.distributed scheduler "
                                                               "(default: a local cluster on all cores)")
     exact.add_argument("--workers", type=int, help="with --exact: local worker processes (default: all cores)")
+    exact.add_argument("--time-limit", type=float, metavar="SECONDS",
+                       help="with --exact: stop after this long, keeping finished chunks (0: only summarise them)")
     _common(snap)
     snap.set_defaults(handler=run_snap)
 

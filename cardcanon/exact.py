@@ -79,10 +79,12 @@ def _client(scheduler: str | None, workers: int | None):
 
 def run(players: int, ranks: int, suits: int, policies: tuple[str, ...], out: Path, *, chunk: int = DEFAULT_CHUNK,
         scheduler: str | None = None, workers: int | None = None, quiet: bool = False,
-        stop_after: int | None = None, client=None) -> dict[str, ChunkFile]:
+        stop_after: int | None = None, time_limit: float | None = None, client=None) -> dict[str, ChunkFile]:
     """Decide every canonical sequence under each policy, checkpointing each chunk. Returns the
     checkpoint files. ``stop_after``: stop after that many chunks of this run (for tests of
-    resuming); ``client``: an existing ``dask.distributed.Client`` to use."""
+    resuming); ``time_limit``: stop waiting after that many seconds (0: compute nothing, only
+    read the checkpoints); ``client``: an existing ``dask.distributed.Client`` to use. Chunks
+    still running when the run stops are lost; finished ones are kept."""
     kernel.check_deck(players, ranks, suits)
     if chunk < 1:
         raise ValueError(f"--chunk must be at least 1, not {chunk}")
@@ -91,8 +93,9 @@ def run(players: int, ranks: int, suits: int, policies: tuple[str, ...], out: Pa
     size = lambda i: min(chunk, total - i * chunk)  # noqa: E731
     stores = {p: checkpoint(out, players, ranks, suits, p, chunk) for p in policies}
     todo = [(p, i) for p in policies for i in range(n_chunks) if not stores[p].has(i, size(i))]
-    if not todo:
+    if not todo or time_limit == 0:
         return stores
+    started = time.monotonic()
     own = None
     if client is None:
         client, own = _client(scheduler, workers)
@@ -104,14 +107,20 @@ def run(players: int, ranks: int, suits: int, policies: tuple[str, ...], out: Pa
         futures = {client.submit(chunk_task, players, ranks, suits, p, i * chunk, size(i), pure=False): (p, i)
                    for p, i in todo}
         finished = 0
-        for future in as_completed(futures):
-            p, i = futures.pop(future)
-            stores[p].append(i, {"first": i * chunk, "count": size(i), **future.result()})
-            bar.advance(size(i))
-            finished += 1
-            if stop_after is not None and finished >= stop_after:
-                client.cancel(list(futures))
-                break
+        pending = as_completed(futures, timeout=time_limit)
+        try:
+            for future in pending:
+                p, i = futures.pop(future)
+                stores[p].append(i, {"first": i * chunk, "count": size(i), **future.result()})
+                bar.advance(size(i))
+                finished += 1
+                out_of_time = time_limit is not None and time.monotonic() - started > time_limit
+                if (stop_after is not None and finished >= stop_after) or out_of_time:
+                    break
+        except TimeoutError:
+            pass  # the time limit: what is finished is kept
+        finally:
+            client.cancel(list(futures))
     finally:
         if own is not None:
             client.close()
@@ -242,8 +251,10 @@ def run_cli(args, default_players: int | None = None, default_policies: bool = F
     if args.ranks is None or args.suits is None:
         raise ValueError("--exact needs --ranks R and --suits S")
     out = Path(args.out)
+    if args.time_limit is not None and args.time_limit < 0:
+        raise ValueError(f"--time-limit must be at least 0, not {args.time_limit}")
     stores = run(players, args.ranks, args.suits, policies, out, chunk=args.chunk or DEFAULT_CHUNK,
-                 scheduler=args.scheduler, workers=args.workers, quiet=args.quiet)
+                 scheduler=args.scheduler, workers=args.workers, quiet=args.quiet, time_limit=args.time_limit)
     cells, unfinished = [], []
     for p in policies:
         cell = summary(players, args.ranks, args.suits, p, stores[p])

@@ -199,6 +199,8 @@ def test_an_interrupted_run_resumes_to_the_same_figures(tmp_path, two_worker_cli
         f.write('{"kind":"chunk","index":3,"fir')  # a line cut short by the interruption
     done_before = sum(len(driver.checkpoint(part, 2, 3, 4, p, 500).chunks) for p in exact.POLICIES)
     assert 5 <= done_before < 24
+    driver.run(2, 3, 4, exact.POLICIES, part, chunk=500, quiet=True, client=two_worker_client, time_limit=0)
+    assert sum(len(driver.checkpoint(part, 2, 3, 4, p, 500).chunks) for p in exact.POLICIES) == done_before
     driver.run(2, 3, 4, exact.POLICIES, part, chunk=500, quiet=True, client=two_worker_client)
     assert _figures(part) == _figures(tmp_path / "whole")
     with pytest.raises(ValueError, match="other parameters"):
@@ -216,6 +218,18 @@ def test_cli_exact_writes_figures_and_records(tmp_path, capsys):
         assert main(["replay", record["file"], "-q"]) == 0
     assert main(["analyze", "snap", "--exact", "--ranks", "2", "--out", str(tmp_path)]) != 0
     assert "--suits" in capsys.readouterr().err
+
+
+def test_cli_reports_an_unfinished_deck_without_a_figure(tmp_path, two_worker_client):
+    from cardcanon import exact as driver
+    from cardcanon.cli import main
+    driver.run(2, 3, 4, ("owner-first",), tmp_path, chunk=500, quiet=True, client=two_worker_client, stop_after=2)
+    assert main(["analyze", "snap", "--exact", "--ranks", "3", "--suits", "4", "--policies", "owner-first",
+                 "--chunk", "500", "--time-limit", "0", "--out", str(tmp_path), "-q"]) == 0
+    data = json.loads((tmp_path / "snap-exact.json").read_text(encoding="utf-8"))
+    assert data["cells"] == []
+    (unfinished,) = data["unfinished"]
+    assert unfinished["policy"] == "owner-first" and 1000 <= unfinished["decided"] < 5775
 
 
 def test_published_exact_figures_add_up():
