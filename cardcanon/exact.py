@@ -12,6 +12,7 @@ the order in which chunks finish. The summary goes to ``OUT/snap-exact.json``.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import time
@@ -73,7 +74,7 @@ def _client(scheduler: str | None, workers: int | None):
     if scheduler:
         return Client(scheduler), None
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=":0")
+                           dashboard_address=":0", silence_logs=logging.CRITICAL)
     return Client(cluster), cluster
 
 
@@ -86,6 +87,7 @@ def run(players: int, ranks: int, suits: int, policies: tuple[str, ...], out: Pa
     read the checkpoints); ``client``: an existing ``dask.distributed.Client`` to use. Chunks
     still running when the run stops are lost; finished ones are kept."""
     kernel.check_deck(players, ranks, suits)
+    kernel.check_policies(policies)
     if chunk < 1:
         raise ValueError(f"--chunk must be at least 1, not {chunk}")
     total = kernel.count(ranks, suits)
@@ -253,7 +255,8 @@ def run_cli(args, default_players: int | None = None, default_policies: bool = F
     out = Path(args.out)
     if args.time_limit is not None and args.time_limit < 0:
         raise ValueError(f"--time-limit must be at least 0, not {args.time_limit}")
-    stores = run(players, args.ranks, args.suits, policies, out, chunk=args.chunk or DEFAULT_CHUNK,
+    chunk = DEFAULT_CHUNK if args.chunk is None else args.chunk
+    stores = run(players, args.ranks, args.suits, policies, out, chunk=chunk,
                  scheduler=args.scheduler, workers=args.workers, quiet=args.quiet, time_limit=args.time_limit)
     cells, unfinished = [], []
     for p in policies:
@@ -265,7 +268,7 @@ def run_cli(args, default_players: int | None = None, default_policies: bool = F
             cell["records"] = records(cell, out / "records")
         cells.append(cell)
     command = (f"cardcanon analyze snap --exact --players {players} --ranks {args.ranks} --suits {args.suits} "
-               f"--policies {' '.join(policies)} --chunk {args.chunk or DEFAULT_CHUNK} --out {out.as_posix()}")
+               f"--policies {' '.join(policies)} --chunk {chunk} --out {out.as_posix()}")
     write_results(out / "snap-exact.json", cells, unfinished, command)
     if not args.quiet:
         for c in cells:

@@ -103,6 +103,12 @@ def check_deck(players: int, ranks: int, suits: int) -> None:
         raise ValueError(f"exact enumeration handles decks of 2 to {MAX_CARDS} cards, not {ranks * suits}")
 
 
+def check_policies(policies) -> None:
+    unknown = set(policies) - set(POLICIES)
+    if unknown or not policies:
+        raise ValueError(f"exact enumeration plays {' and '.join(POLICIES)}, not {', '.join(sorted(unknown)) or 'none'}")
+
+
 def sequence(ranks: int, suits: int, index: int) -> tuple[int, ...]:
     """The canonical rank sequence number ``index`` (lexicographic order), ranks as 0..r-1."""
     total = count(ranks, suits)
@@ -151,9 +157,7 @@ def decide_range(players: int, ranks: int, suits: int, first: int, count_: int,
     (a second pass; else that histogram is empty). ``general``: two players on the kernel's
     general path instead of its two-player path (for tests; the same results)."""
     check_deck(players, ranks, suits)
-    unknown = set(policies) - set(POLICIES)
-    if unknown:
-        raise ValueError(f"exact enumeration plays {', '.join(POLICIES)}, not {', '.join(sorted(unknown))}")
+    check_policies(policies)
     mask = sum(1 << POLICIES.index(p) for p in policies) | cycle_starts << 2 | general << 3
     stride = HEAD + 3 * hist_len
     out = (ctypes.c_int64 * (2 * stride))()
