@@ -170,6 +170,7 @@ def summary(players: int, ranks: int, suits: int, policy: str, store: ChunkFile)
         "mean_ended_flips": m["ended_flips"] / m["ended"] if m["ended"] else None,
         "game_lengths": _dist(m["lengths"]), "cycle_lengths": _dist(m["cycle_lengths"]),
         "extremes": m["extremes"],
+        "histogram_top": kernel.HIST_LEN - 1,  # a count at this value stands for it or more
     }
 
 
