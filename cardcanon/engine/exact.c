@@ -114,7 +114,10 @@ static void xdeal(XState *s, int n, int ncards, const u8 *seq) {
     for (int i = 0; i < ncards; i++) card[i] = (u8)(seq[i] | occ[seq[i]]++ << 4);
     for (int i = 0; i < n; i++) { s->dh[i] = 0; s->dn[i] = 0; s->un[i] = 0; }
     s->over = 0; s->turn = 0;
-    for (int i = ncards - 1; i >= 0; i--) { int p = (1 + i) % n; s->dc[p][s->dn[p]++] = card[i]; }
+    for (int i = ncards - 1, p = ncards % n; i >= 0; i--) {  /* card i goes to seat (1 + i) mod n */
+        s->dc[p][s->dn[p]++] = card[i];
+        p = p ? p - 1 : n - 1;
+    }
     xnext(s, n, 0); /* SNAP-TURN-1 */
 }
 
@@ -189,86 +192,102 @@ static inline __attribute__((always_inline)) int xdecide(const XState *x0, int n
     return X_ENDLESS;
 }
 
-/* ---- two players: one ring per player ------------------------------------------------------
- * A player's cards form one ring read from h: the face-down pile top to bottom, then the
- * face-up pile bottom to top. A flip moves the front card to the back; turning the face-up
- * pile over (SNAP-FLIP-3) changes no card, only the split; a won pile is appended. */
-#define R2 64
-typedef struct { u8 c[2][R2]; u8 h[2], dn[2], un[2]; int turn; } X2;
+/* ---- two players: from one won pile to the next -------------------------------------------
+ * With two players and no pot, the face-up piles are empty after every win, so the positions
+ * just after a win (and the deal) determine the game; repetition is looked for among them only.
+ * Such a position is each player's cards in the order he will flip them (face-down pile top to
+ * bottom; a ring in c from h, T cards) and whose turn it is. Between wins the players flip in
+ * turn, each reading his ring round and round (turning the face-up pile over, SNAP-FLIP-3,
+ * keeps the order), until a flipped card matches the other's last flipped card. If that never
+ * happens, the flips repeat with period 2 lcm(T0, T1). Equal to the general loop, which
+ * tests/test_exact.py checks. */
+#define R3 64
+typedef struct { u8 c[2][R3]; u8 h[2], t[2]; int turn; } X3;
+enum { M_WON = 0, M_ENDED = 1, M_NOWIN = 2 };
 
-static void x2_from(X2 *y, const XState *x) {
+static void x3_from(X3 *y, const XState *x) {
     for (int i = 0; i < 2; i++) {
-        y->h[i] = 0; y->dn[i] = x->dn[i]; y->un[i] = x->un[i];
+        y->h[i] = 0; y->t[i] = x->dn[i];
         for (int k = 0; k < x->dn[i]; k++) y->c[i][k] = x->dc[i][(x->dh[i] + k) & (XR - 1)];
-        for (int k = 0; k < x->un[i]; k++) y->c[i][x->dn[i] + k] = x->uc[i][k];
     }
     y->turn = x->turn;
 }
 
-static inline __attribute__((always_inline)) int x2equal(const X2 *a, const X2 *b) {
-    if (a->turn != b->turn || a->dn[0] != b->dn[0] || a->dn[1] != b->dn[1] || a->un[0] != b->un[0]
-        || a->un[1] != b->un[1]) return 0;
-    for (int i = 0; i < 2; i++) {
-        int t = a->dn[i] + a->un[i];
-        for (int k = 0; k < t; k++) if (a->c[i][(a->h[i] + k) & (R2 - 1)] != b->c[i][(b->h[i] + k) & (R2 - 1)]) return 0;
-    }
+static inline __attribute__((always_inline)) int x3equal(const X3 *a, const X3 *b) {
+    if (a->turn != b->turn || a->t[0] != b->t[0] || a->t[1] != b->t[1]) return 0;
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < a->t[i]; k++) if (a->c[i][(a->h[i] + k) & (R3 - 1)] != b->c[i][(b->h[i] + k) & (R3 - 1)]) return 0;
     return 1;
 }
 
-/* One flip and its call window, as xstep for two players. Returns 1 when the game is over. */
-static inline __attribute__((always_inline)) int x2step(X2 *s, int owner) {
-    int f = s->turn, o = 1 - f;
-    if (!s->dn[f]) { s->dn[f] = s->un[f]; s->un[f] = 0; }                  /* SNAP-FLIP-3 */
-    int tf = s->dn[f] + s->un[f];
-    u8 card = s->c[f][s->h[f]];
-    s->c[f][(s->h[f] + tf) & (R2 - 1)] = card;                              /* SNAP-FLIP-1 */
-    s->h[f] = (u8)((s->h[f] + 1) & (R2 - 1)); s->dn[f]--; s->un[f]++;
-    s->turn = o;                                                            /* SNAP-TURN-2 */
-    if (!s->un[o] || XRANK(s->c[o][(s->h[o] + s->dn[o] + s->un[o] - 1) & (R2 - 1)]) != XRANK(card)) return 0;
-    if (!owner) { /* the flipper wins: his own pile stays where it is, the other's is appended */
-        int at = s->h[f] + tf, from = s->h[o] + s->dn[o];
-        for (int k = 0; k < s->un[o]; k++) s->c[f][(at + k) & (R2 - 1)] = s->c[o][(from + k) & (R2 - 1)];
-        s->dn[f] = (u8)(tf + s->un[o]); s->un[f] = 0; s->un[o] = 0;
-        return s->dn[o] == 0;
+static int gcd(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a; }
+
+/* Play from a position just after a win to just after the next one. *flips grows by the flips
+ * made; M_NOWIN: no flip will ever match again (*flips unchanged). */
+static inline __attribute__((always_inline)) int x3macro(X3 *s, int owner, i64 *flips) {
+    int p = s->turn, q = 1 - p, tp = s->t[p], tq = s->t[q], hp = s->h[p], hq = s->h[q];
+    const u8 *cp = s->c[p], *cq = s->c[q];
+    int jp = 0, jq = 0, last_q = -1, F = 0, limit = tp * tq + 1;
+    for (int r = 0; r < limit; r++) {                       /* SNAP-FLIP-1, SNAP-MATCH-1 */
+        int a = cp[(hp + jp) & (R3 - 1)] & 15;
+        if (++jp == tp) jp = 0;
+        if (a == last_q) { F = 2 * r + 1; break; }
+        int b = cq[(hq + jq) & (R3 - 1)] & 15;
+        if (++jq == tq) jq = 0;
+        if (b == a) { F = 2 * r + 2; break; }
+        last_q = b;
+    }
+    if (!F) return M_NOWIN;
+    int np = (F + 1) / 2, nq = F / 2;
+    int up[2], j[2], n[2];
+    j[p] = jp; j[q] = jq; n[p] = np; n[q] = nq;
+    for (int i = 0; i < 2; i++) {  /* face-up cards: since the last turn-over; rotate to the face-down top */
+        up[i] = n[i] ? (j[i] ? j[i] : s->t[i]) : 0;
+        int h = s->h[i], t = s->t[i];
+        for (int k = 0; k < j[i]; k++) s->c[i][(h + t + k) & (R3 - 1)] = s->c[i][(h + k) & (R3 - 1)];
+        s->h[i] = (u8)((h + j[i]) & (R3 - 1));
+    }
+    int f = F & 1 ? p : q, o = 1 - f;
+    *flips += F;
+    s->turn = o;                                            /* SNAP-TURN-2: clockwise from the flipper */
+    if (!owner) { /* SNAP-CALL-5: the flipper wins the other's face-up pile under his own cards */
+        int at = s->h[f] + s->t[f], from = s->h[o] + s->t[o] - up[o];
+        for (int k = 0; k < up[o]; k++) s->c[f][(at + k) & (R3 - 1)] = s->c[o][(from + k) & (R3 - 1)];
+        s->t[f] = (u8)(s->t[f] + up[o]); s->t[o] = (u8)(s->t[o] - up[o]);
+        return s->t[o] ? M_WON : M_ENDED;
     }
     /* owner-first: the matched player wins the flipper's pile, then his own, under his face-down pile */
     u8 mine[XR];
-    int at = s->h[o] + s->dn[o], from = s->h[f] + s->dn[f], uo = s->un[o], uf = s->un[f];
-    for (int k = 0; k < uo; k++) mine[k] = s->c[o][(at + k) & (R2 - 1)];
-    for (int k = 0; k < uf; k++) s->c[o][(at + k) & (R2 - 1)] = s->c[f][(from + k) & (R2 - 1)];
-    for (int k = 0; k < uo; k++) s->c[o][(at + uf + k) & (R2 - 1)] = mine[k];
-    s->dn[o] = (u8)(s->dn[o] + uf + uo); s->un[o] = 0; s->un[f] = 0;
-    return s->dn[f] == 0;
+    int at = s->h[o] + s->t[o] - up[o], from = s->h[f] + s->t[f] - up[f];
+    for (int k = 0; k < up[o]; k++) mine[k] = s->c[o][(at + k) & (R3 - 1)];
+    for (int k = 0; k < up[f]; k++) s->c[o][(at + k) & (R3 - 1)] = s->c[f][(from + k) & (R3 - 1)];
+    for (int k = 0; k < up[o]; k++) s->c[o][(at + up[f] + k) & (R3 - 1)] = mine[k];
+    s->t[o] = (u8)(s->t[o] + up[f]); s->t[f] = (u8)(s->t[f] - up[f]);
+    return s->t[f] ? M_WON : M_ENDED;
 }
 
-static inline __attribute__((always_inline)) int x2decide(const X2 *x0, int owner, int want_start, i64 cap,
-                                                          i64 *flips, i64 *lam_out) {
-    X2 x = *x0, t = *x0;
-    i64 power = 1, lam = 1, steps = 1;
-    int ended = x2step(&x, owner);
-    while (!ended && !x2equal(&x, &t)) {
-        if (steps >= cap) { *flips = steps; return X_CAPPED; }
-        if (power == lam) { t = x; power *= 2; lam = 0; }
-        ended = x2step(&x, owner); steps++; lam++;
+static inline __attribute__((always_inline)) int x3decide(const X3 *y0, int owner, i64 cap, i64 *flips, i64 *lam_out) {
+    X3 x = *y0, t = *y0;
+    i64 fl = 0, tfl = 0, power = 1, lam = 1;
+    int st = x3macro(&x, owner, &fl);
+    while (st == M_WON && !x3equal(&x, &t)) {
+        if (fl >= cap) { *flips = fl; return X_CAPPED; }
+        if (power == lam) { t = x; tfl = fl; power *= 2; lam = 0; }
+        st = x3macro(&x, owner, &fl); lam++;
     }
-    if (ended) { *flips = steps; return X_ENDED; }
-    if (!want_start) { *flips = -1; *lam_out = lam; return X_ENDLESS; }
-    X2 h = *x0;
-    x = *x0;
-    for (i64 k = 0; k < lam; k++) x2step(&h, owner);
-    i64 mu = 0;
-    while (!x2equal(&x, &h)) { x2step(&x, owner); x2step(&h, owner); mu++; }
-    *flips = mu; *lam_out = lam;
+    if (st == M_ENDED) { *flips = fl; return X_ENDED; }
+    *flips = -1;
+    *lam_out = st == M_NOWIN ? 2 * (i64)x.t[0] / gcd(x.t[0], x.t[1]) * x.t[1] : fl - tfl;
     return X_ENDLESS;
 }
 
-/* Two players take the ring path (unless `general`, for tests), with the policy as a constant. */
+/* Two players take the path above (unless cycle starts are asked for, or `general`, for tests). */
 static int xdecide_any(const XState *x0, int n, int owner, int want_start, int general, i64 cap, i64 *flips,
                        i64 *lam) {
-    if (n == 2 && !general && !x0->over) {
-        X2 y;
-        x2_from(&y, x0);
-        return owner ? x2decide(&y, 1, want_start, cap, flips, lam) : x2decide(&y, 0, want_start, cap, flips, lam);
+    if (n == 2 && !general && !want_start && !x0->over) {
+        X3 y;
+        x3_from(&y, x0);
+        return owner ? x3decide(&y, 1, cap, flips, lam) : x3decide(&y, 0, cap, flips, lam);
     }
     return xdecide(x0, n, owner, want_start, cap, flips, lam);
 }
