@@ -11,7 +11,7 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts import (
     DECK, POINT_CARDS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState,
-    MoonScore, Phase, Play, Termination, apply, deal_hands, first_leader, legal_moves, match_result, new_match,
+    MoonScore, Phase, Play, Termination, apply, deal_hands, first_leader, legal_moves, match_result, new_game,
     play_match, score_hand, trick_winner,
 )
 from cardcanon.model.hearts_players import RandomPlayer
@@ -41,15 +41,15 @@ def dealt(config=HeartsConfig(), dealer=P1, p0="", p1="", dead="") -> HeartsStat
     """A state just after the deal, P0 and P1 holding the given 13 cards each."""
     hands = {0: p0, 1: p1}
     order = order_for(dealer, hands[dealer.index], hands[1 - dealer.index], dead)
-    return apply(apply(new_match(config), ChooseDealer(dealer)), Deal(order))
+    return apply(apply(new_game(config), ChooseDealer(dealer)), Deal(order))
 
 
 def position(p0: str, p1: str, *, to_move=P0, trick=(), tricks_played=5, broken=False, config=HeartsConfig(),
              dead="Td Ts", taken1="", scores=(0, 0)) -> HeartsState:
     """A mid-hand position. P1's tricks hold ``taken1``; P0's every other card not in play."""
-    hands = (frozenset(cards(p0)), frozenset(cards(p1)))
+    in_trick = {play.card for play in trick}  # played: no longer in the leader's hand
+    hands = (frozenset(cards(p0)) - in_trick, frozenset(cards(p1)) - in_trick)
     dead_cards = tuple(cards(dead))
-    in_trick = {play.card for play in trick}
     won1 = frozenset(cards(taken1))
     won0 = frozenset(DECK) - hands[0] - hands[1] - set(dead_cards) - in_trick - won1
     leader = trick[0].player if trick else to_move
@@ -92,7 +92,7 @@ def test_HEARTS_GOAL_1_lower_score_wins_the_match():
 @pytest.mark.rules("HEARTS-PLAYERS-1")
 def test_HEARTS_PLAYERS_1_only_seats_0_and_1():
     with pytest.raises(IllegalMoveError) as info:
-        apply(new_match(), ChooseDealer(Seat(2)))
+        apply(new_game(), ChooseDealer(Seat(2)))
     assert info.value.rule_id == "HEARTS-PLAYERS-1"
     state = dealt(p0=HAND_P0, p1=HAND_P1, dead=DEAD)
     assert {m.player for m in legal_moves(state)} == {P0}
@@ -103,7 +103,7 @@ def test_HEARTS_DECK_1_the_28_cards():
     assert len(DECK) == 28 and len(set(DECK)) == 28
     assert {card.rank for card in DECK} == {Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE}
     assert list(DECK) == sorted(DECK, key=lambda card: card.index)
-    state = apply(new_match(), ChooseDealer(P0))
+    state = apply(new_game(), ChooseDealer(P0))
     bad_orders = [DECK[:27], DECK[:27] + (DECK[0],), DECK[:27] + (c("3c"),), DECK + (DECK[0],)]
     for order in bad_orders:
         assert rule_of(state, Deal(tuple(order))) == "HEARTS-DECK-1"
@@ -131,7 +131,7 @@ def test_HEARTS_TRUMP_1_a_heart_beats_every_other_suit():
 def test_HEARTS_DEAL_1_dealer_chosen_once_then_alternates():
     final, moves = play_match(5, (RandomPlayer(1), RandomPlayer(2)))
     assert isinstance(moves[0], ChooseDealer) and sum(isinstance(m, ChooseDealer) for m in moves) == 1
-    state, dealers = new_match(), []
+    state, dealers = new_game(), []
     for move in moves:
         state = apply(state, move)
         if isinstance(move, Deal):
@@ -139,7 +139,7 @@ def test_HEARTS_DEAL_1_dealer_chosen_once_then_alternates():
     assert len(dealers) == final.hand_number > 1
     assert dealers == [(moves[0].dealer.index + k) % 2 for k in range(len(dealers))]
     assert rule_of(HeartsState(phase=Phase.DEAL, dealer=P0), ChooseDealer(P1)) == "HEARTS-DEAL-1"
-    assert rule_of(new_match(), Deal(DECK)) == "HEARTS-DEAL-1"
+    assert rule_of(new_game(), Deal(DECK)) == "HEARTS-DEAL-1"
 
 
 @pytest.mark.rules("HEARTS-DEAL-2")
