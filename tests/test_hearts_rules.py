@@ -11,8 +11,8 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts import (
     DECK, POINT_CARDS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState,
-    MoonScore, Phase, Play, Termination, apply, deal_hands, first_leader, legal_moves, match_result, new_game,
-    play_match, score_hand, trick_winner,
+    MoonScore, Phase, Play, QueenBreaks, Termination, apply, deal_hands, first_leader, legal_moves, match_result,
+    new_game, play_match, score_hand, trick_winner,
 )
 from cardcanon.model.hearts_players import RandomPlayer
 from cardcanon.model.seats import Seat
@@ -277,7 +277,7 @@ def test_HEARTS_QUEEN_1_queen_of_spades_is_13_points():
     assert c("Qs") in POINT_CARDS and len(POINT_CARDS) == 8
 
 
-@pytest.mark.rules("HEARTS-QUEEN-2")
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-BREAK-2")
 def test_HEARTS_QUEEN_2_queen_has_no_timing_rule_but_follows_suit():
     strict = HeartsConfig(first_trick_points=FirstTrickPoints.NO_HEARTS)
     first = position("2c 4h", "Qs Ah", to_move=P1, trick=[Play(P0, c("2c"))], tricks_played=0, config=strict)
@@ -285,6 +285,13 @@ def test_HEARTS_QUEEN_2_queen_has_no_timing_rule_but_follows_suit():
     assert "Qs" in legal_cards(position("Qs 4h", "8d Ah"))  # led before hearts are broken
     must_follow = position("2d 4h", "Qs 8d", to_move=P1, trick=[Play(P0, c("2d"))])
     assert rule_of(must_follow, Play(P1, c("Qs"))) == "HEARTS-FOLLOW-1"
+    # queen_breaks: by default discarding her leaves hearts unbroken; with "yes" it breaks them
+    for option, broken in ((QueenBreaks.NO, False), (QueenBreaks.YES, True)):
+        void = position("2c 4h 6d", "Qs 8h 8d", to_move=P1, trick=[Play(P0, c("2c"))],
+                        config=HeartsConfig(queen_breaks=option))
+        after = apply(void, Play(P1, c("Qs")))
+        assert after.hearts_broken is broken and after.to_move == P0
+        assert ("4h" in legal_cards(after)) is broken  # P0 won the trick and leads: a heart only once broken
 
 
 @pytest.mark.rules("HEARTS-SCORE-1")
