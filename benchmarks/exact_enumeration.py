@@ -55,6 +55,12 @@ def rate(ranks: int, suits: int, policy: str, samples: int, size: int) -> dict:
             "cpu_seconds": cpu, "per_second": n / wall, "per_cpu_second": n / cpu}
 
 
+def _warm_up() -> None:
+    from cardcanon import exact as driver_module  # noqa: F401
+
+    exact.kernel()
+
+
 def efficiency(chunk: int) -> dict:
     from dask.distributed import Client, LocalCluster
 
@@ -64,7 +70,7 @@ def efficiency(chunk: int) -> dict:
         try:
             with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as c, \
                     Client(c) as client:
-                client.submit(exact.count, 2, 2).result()  # workers up
+                client.run(_warm_up)  # every worker imports the package and loads the kernel first
                 cpu0 = sum(client.run(time.process_time).values())
                 start = time.perf_counter()
                 driver.run(2, 4, 4, exact.POLICIES, folder, chunk=chunk, quiet=True, client=client)
