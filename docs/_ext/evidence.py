@@ -11,7 +11,12 @@ from pathlib import Path
 from sphinx.errors import ConfigError
 
 from cardcanon import trace
-from rulebook_pages import esc, heading, rule_ref
+import sources
+from rulebook_pages import esc, heading, indent, rule_ref
+
+
+NO_TEST_VERDICTS = ("*No test verdicts: this build ran no tests.* ``python docs/build.py --tests`` runs "
+                    "the test suite first and shows each test's verdict here.")
 
 
 @dataclass
@@ -40,38 +45,71 @@ class Evidence:
 
     @property
     def checks(self) -> dict[str, dict]:
-        return {c["id"]: c for c in (self.report or {}).get("checks", [])}
+        """Each check's first result (the default variant when the report has several)."""
+        return {check_id: results[0] for check_id, results in self.results.items()}
+
+    @property
+    def results(self) -> dict[str, list[dict]]:
+        """Check ID -> its results, one per variant when the report gives a ``variant``."""
+        out: dict[str, list[dict]] = {}
+        for c in (self.report or {}).get("checks", []):
+            out.setdefault(c["id"], []).append(c)
+        return out
 
     def verified_by(self, rule) -> str:
         entry = self.coverage.get(rule.id)
         lines = []
         for check_id in (entry.proofs if entry else ()):
-            lines.append(f"- Proof :ref:`{check_id} <check-{check_id}>`: {self._verdict(check_id)}")
-        for test in (entry.tests if entry else ()):
-            verdict = self.tests.get(test)
-            lines.append(f"- Test ``{test}``" + (f": {verdict}" if verdict else ""))
+            lines.append(f"- Proof :ref:`{check_id} <check-{check_id}>` "
+                         f"(:ref:`code <{sources.check_label(check_id)}>`): {self._verdict(check_id)}")
+        tests = entry.tests if entry else ()
+        for test in tests:
+            verdict = f": {self.test_verdict(test)}" if self.tests else ""
+            lines.append(f"- Test :ref:`{esc(test)} <{sources.test_label(test)}>`{verdict}")
         for ref in (entry.model if entry else ()):
             lines.append(f"- Model code ``{ref}``")
         if not lines:
             return ("Not verified: " + ("informative text, no effect on play." if not rule.normative
                                         else "no proof or test cites this rule.")) + "\n"
-        return "\n".join(lines) + "\n"
+        if tests and not self.tests:
+            lines.append(f"\n{NO_TEST_VERDICTS}")
+        return ".. container:: verified-by\n\n" + indent("\n".join(lines)) + "\n"
+
+    def test_verdict(self, test: str) -> str:
+        """A test's verdict from the JUnit report; a parametrized test counts every case."""
+        cases = [v for name, v in self.tests.items() if name == test or name.startswith(test + "[")]
+        if not cases:
+            return "no verdict: not in the test report (deselected, or a slow test this run left out)"
+        counts = {v: cases.count(v) for v in dict.fromkeys(cases)}
+        bad = sum(n for v, n in counts.items() if v in ("failed", "error"))
+        role = "verdict-bad" if bad else "verdict-ok"
+        word = "failed" if bad else ("passed" if "passed" in counts else "skipped")
+        if len(cases) == 1:
+            return f":{role}:`{word}`"
+        return f":{role}:`{word}` (" + ", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(cases)} cases)"
 
     def _verdict(self, check_id: str) -> str:
-        check = self.checks.get(check_id)
-        if check is None:
-            return "not run in this build" if self.report is None else "missing from the verify report"
+        results = self.results.get(check_id)
+        if not results:
+            return ("no verdict: this build had no verify report (``python docs/build.py`` makes one)"
+                    if self.report is None else "no verdict: missing from the verify report")
+        if len(results) == 1 and not results[0].get("variant"):
+            return self._one_verdict(results[0])
+        return "; ".join(f"variant {_variant(r)}: {self._one_verdict(r)}" for r in results)
+
+    @staticmethod
+    def _one_verdict(check: dict) -> str:
         role = "verdict-ok" if check.get("passed", False) else "verdict-bad"
+        mutants = check.get("mutants", [])
         return (f":{role}:`{check['verdict']}` (expected {check['expected']}, "
-                f"{check['seconds']:.1f} s, witness {'replayed' if check['witness_replayed'] else 'NOT replayed'}, "
-                f"mutants killed {sum(m['killed'] for m in check['mutants'])}/{len(check['mutants'])})")
+                f"{check['seconds']:.1f} s, witness {'replayed' if check.get('witness_replayed') else 'NOT replayed'}, "
+                f"mutants killed {sum(m['killed'] for m in mutants)}/{len(mutants)})")
 
     def verification_page(self) -> str:
         out = [".. _verification:\n\n", heading("Verification results", "=", over=True)]
         if self.report is None:
             out.append("This build was made without a verify report, so no verdicts are shown. "
                        "``python docs/build.py`` runs ``cardcanon verify --json`` first.\n\n")
-            checks = []
         else:
             r = self.report
             t = r["totals"]
@@ -79,30 +117,74 @@ class Evidence:
                        f"{t['passed']} passed, {t['failed']} failed; mutants killed {t['mutants_killed']}/"
                        f"{t['mutants_total']}; z3 {r['z3_version']}, Python {r['python']}"
                        + (", quick bounds" if r.get("quick") else "") + ".\n\n")
-            checks = r["checks"]
-        for c in checks:
-            out.append(f".. _check-{c['id']}:\n\n" + heading(f"{c['id']} — {c['title']}", "-"))
+        out.append("Test verdicts: " + (f"{len(self.tests)} test cases in the JUnit report of this build.\n\n"
+                                         if self.tests else
+                                         "none in this build, which ran no tests; ``python docs/build.py --tests`` "
+                                         "runs the test suite first and shows each test's verdict on the rule "
+                                         "pages.\n\n"))
+        for check_id, results in self.results.items():
+            c = results[0]
+            out.append(f".. _check-{check_id}:\n\n" + heading(f"{check_id} — {esc(c['title'])}", "-"))
             rules = ", ".join(rule_ref(x) for x in c["rules"])
             out.append(f"- Rules: {rules}\n- Kind: {c['kind']}; expected: {c['expected']}; "
-                       f"verdict: {self._verdict(c['id'])}\n")
-            if c.get("detail"):
-                out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
-            plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
-            if plain:
-                out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
-            for m in c["mutants"]:
-                out.append(f"- Mutant ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
-                           f"{'killed' if m['killed'] else 'SURVIVED'}\n")
+                       f"code: :ref:`entry point <{sources.check_label(check_id)}>`\n")
+            for r in results:
+                prefix = f"- Variant {_variant(r)}: " if r.get("variant") else "- Verdict: "
+                out.append(prefix + self._one_verdict(r) + "\n")
+                if r.get("detail"):
+                    out.append(f"- Detail: {esc(' '.join(r['detail'].split()))}\n")
+                plain = {k: v for k, v in (r.get("stats") or {}).items() if not isinstance(v, (dict, list))}
+                if plain:
+                    out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
+                for m in r.get("mutants", []):
+                    out.append(f"- Mutant ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
+                               f"{'killed' if m['killed'] else 'SURVIVED'}\n")
             if c.get("witness"):
                 out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
+        if self.report and self.report.get("necessity"):
+            out.append(necessity_table(self.report["necessity"]))
         # checks that rules cite but the report lacks still need an anchor for the rule pages' links
-        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - {c["id"] for c in checks})
+        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - set(self.results))
         if missing:
             out.append(heading("Checks not in this report", "-"))
             for check_id in missing:
-                out.append(f".. _check-{check_id}:\n\n**{check_id}**: not run in this build.\n\n")
+                out.append(f".. _check-{check_id}:\n\n**{check_id}**: {self._verdict(check_id)}.\n\n")
         return "".join(out)
+
+
+def _variant(result: dict) -> str:
+    v = result.get("variant")
+    if isinstance(v, dict):
+        return esc(", ".join(f"{k}={val}" for k, val in v.items())) or "default"
+    return f"``{v}``" if v else "default"
+
+
+def necessity_table(matrix) -> str:
+    """The report's necessity matrix: for each check, which rules' mutants make it fail."""
+    out = [heading("Necessity: what each check can lose", "-"),
+           "For each check, the rules it cites and whether breaking that rule in the reference model "
+           "makes the check fail (a check cites a rule only if it can lose it).\n\n"]
+    rows = []
+    if isinstance(matrix, dict):
+        for check_id, cells in matrix.items():
+            if isinstance(cells, dict):
+                rows.append((check_id, ", ".join(f"{rule_ref(r) if '-' in r else esc(r)}: {esc(str(v))}"
+                                                 for r, v in cells.items())))
+            else:
+                rows.append((check_id, esc(str(cells))))
+    elif isinstance(matrix, list):
+        for item in matrix:
+            if isinstance(item, dict):
+                check_id = str(item.get("check", item.get("id", "")))
+                rows.append((check_id, esc(", ".join(f"{k} = {v}" for k, v in item.items()
+                                                      if k not in ("check", "id")))))
+    if not rows:
+        return ""
+    out.append(".. list-table::\n   :header-rows: 1\n   :widths: 30 70\n\n   * - Check\n     - Rules and result\n")
+    for check_id, text in rows:
+        out.append(f"   * - {esc(check_id)}\n     - {text}\n")
+    return "".join(out) + "\n"
 
 
 def _junit_verdicts(path: Path) -> dict[str, str]:
