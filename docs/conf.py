@@ -36,6 +36,7 @@ html_theme = "furo"
 html_title = f"cardcanon {release}"
 html_static_path = ["_static"]
 html_css_files = ["cardcanon.css"]
+html_js_files = ["cardcanon.js"]
 html_context = {"build_date": build_date}
 html_theme_options = {"navigation_with_keys": True}
 html_copy_source = False

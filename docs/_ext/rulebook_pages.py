@@ -79,7 +79,7 @@ def quote_block(source, span: str, gloss: str) -> str:
 
 
 def discrepancy_table(discrepancies, ids) -> str:
-    rows = [".. list-table::\n   :header-rows: 1\n   :widths: 14 14 24 24 24\n\n",
+    rows = [".. list-table::\n   :header-rows: 1\n   :class: stacked\n   :widths: 14 14 24 24 24\n\n",
             "   * - Sources\n     - Kind\n     - What differs\n     - Ruling\n     - Reason\n"]
     for d in discrepancies:
         cells = [", ".join(d.sources), d.kind.value, d.what, d.ruling, d.reason]
@@ -171,7 +171,7 @@ def reconciliation_page(game: str) -> str:
                "that no source settles with the decision taken, then the text of the sources that is "
                "not a rule.\n\n")
     out.append(heading("Discrepancies", "-"))
-    rows = [".. list-table::\n   :header-rows: 1\n   :widths: 12 12 12 22 22 20\n\n",
+    rows = [".. list-table::\n   :header-rows: 1\n   :class: stacked\n   :widths: 12 12 12 22 22 20\n\n",
             "   * - Rule\n     - Sources\n     - Kind\n     - What differs\n     - Ruling\n     - Reason\n"]
     count = 0
     for rule in book.rules:
@@ -191,7 +191,7 @@ def reconciliation_page(game: str) -> str:
         out.append("\n")
     out.append("\n" + heading("Source text that is not a rule", "-"))
     if book.nonrules:
-        out.append(".. list-table::\n   :header-rows: 1\n   :widths: 14 14 40 32\n\n"
+        out.append(".. list-table::\n   :header-rows: 1\n   :class: stacked\n   :widths: 14 14 40 32\n\n"
                    "   * - Source\n     - Kind\n     - Text\n     - Gloss\n")
         for n in book.nonrules:
             src = book.source(n.source)
