@@ -40,6 +40,7 @@ html_js_files = ["cardcanon.js"]
 html_context = {"build_date": build_date}
 html_theme_options = {"navigation_with_keys": True}
 html_copy_source = False
+html_search_scorer = str(Path(__file__).parent / "generated" / "search-scorer.js")  # written by cardcanon_docs
 
 rst_prolog = """
 .. role:: verdict-ok

@@ -22,11 +22,14 @@ import evidence
 import figures
 import history
 import rulebook_pages
+import search_scorer
 import sources
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
+
+from cardcanon import spec
 
 
 def generate(app) -> None:
@@ -43,6 +46,9 @@ def generate(app) -> None:
         pages.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
         pages[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
     pages["verification.rst"] = ev.verification_page()
+    search_scorer.write(Path(app.srcdir) / app.config.html_search_scorer, {
+        rule.id: f"generated/{rulebook_pages.section_docname(game, section)}"
+        for game in ("snap", "hearts") for section, rules in spec.load(game).sections() for rule in rules})
     pages.update(sources.pages(ev))
     pages["downloads.rst"] = downloads.page(out / "downloads")
     if "howto" not in app.extensions:  # the how-to-play pages come from howto.py when it exists
