@@ -48,9 +48,13 @@ def build(out: Path, verify_json: Path | None = None, quick: bool = False, junit
         if not verify_json.is_file():
             print("docs: cardcanon verify wrote no report", file=sys.stderr)
             return 2
+    # the downloads page says whether the PDFs are made, and if not, why
     if pdfs is None:
         pdfs = pdf.chromium() is not None
-    env = dict(os.environ, CARDCANON_VERIFY_JSON=str(verify_json), CARDCANON_PDF="1" if pdfs else "")
+        why = "1" if pdfs else "no-chromium"
+    else:
+        why = "1" if pdfs else "off"
+    env = dict(os.environ, CARDCANON_VERIFY_JSON=str(verify_json), CARDCANON_PDF=why)
     if junit_xml:
         env["CARDCANON_JUNIT_XML"] = str(junit_xml)
     html = out / "html"

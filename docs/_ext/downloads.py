@@ -62,10 +62,12 @@ def page(out: Path) -> str:
 
     pdf = os.environ.get("CARDCANON_PDF", "")
     text.append(heading("Printable PDFs", "-"))
-    if pdf:
+    if pdf == "1":
         text.append("Printed from this site by headless Chromium, with the Armenian and Hebrew quotes in "
                     "Noto fonts.\n\n" + "".join(f"- `{name} <../downloads/{name}>`__: {what}\n"
                                                  for name, what in PDFS.items()) + "\n")
+    elif pdf == "off":
+        text.append("This build was made without the PDFs (``python docs/build.py --no-pdf``).\n\n")
     else:
         text.append("This build made no PDFs: they are printed by headless Chromium, which "
                     "``python docs/build.py`` uses when it is installed (``.ci/system-deps.sh``).\n\n")
