@@ -34,10 +34,6 @@ from cardcanon import spec
 
 def generate(app) -> None:
     out = Path(app.srcdir) / "generated"
-    if out.exists():  # stale section pages of renamed sections must not linger
-        for old in out.glob("*/*.rst"):
-            if old.parent.name in ("snap", "hearts", "source"):
-                old.unlink()
     (out / "figures").mkdir(parents=True, exist_ok=True)
     ev = evidence.Evidence.load(app.config.cardcanon_verify_json, app.config.cardcanon_junit_xml)
     changes = history.load(Path(app.srcdir) / "changelog.rst")
@@ -56,6 +52,9 @@ def generate(app) -> None:
             pages.setdefault(f"play-{game}.rst", rulebook_pages.play_placeholder(game))
     for name, text in pages.items():
         _write_if_changed(out / name, text)
+    for old in out.glob("*/*.rst"):  # pages of renamed sections or files must not linger
+        if old.parent.name in ("snap", "hearts", "source") and old.relative_to(out).as_posix() not in pages:
+            old.unlink()
     try:
         figures.draw_all(out / "figures", ev)
     except Exception as exc:  # a figure that cannot be drawn must fail the build, not vanish

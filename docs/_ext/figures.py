@@ -11,7 +11,9 @@ from pathlib import Path
 
 import policies
 import witnesses
-from rulebook_pages import esc
+from rulebook_pages import esc, linkify
+
+from cardcanon import spec
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALYSIS = ROOT / "results" / "analysis"
@@ -36,11 +38,12 @@ def draw_all(out: Path, ev) -> None:
 
 def prose(text: str) -> str:
     """Prose from a data file: ```...``` spans (commands, names) become literals, copyable as
-    written; the rest is escaped."""
+    written; rule IDs become links; the rest is escaped."""
+    ids = spec.all_rule_ids()
     parts = text.split("`")
     if len(parts) % 2 == 0:  # an unpaired backtick: no spans
-        return esc(text)
-    return "".join(esc(p) if i % 2 == 0 else f"``{p}``" for i, p in enumerate(parts))
+        return linkify(text, ids)
+    return "".join(linkify(p, ids) if i % 2 == 0 else f"``{p}``" for i, p in enumerate(parts))
 
 
 def _pct(x: float) -> str:
