@@ -12,7 +12,7 @@ from sphinx.errors import ConfigError
 
 from cardcanon import trace
 import sources
-from rulebook_pages import esc, heading, indent, rule_ref
+from rulebook_pages import esc, heading, indent, raw_html, rule_ref
 
 
 NO_TEST_VERDICTS = ("*No test verdicts: this build ran no tests.* ``python docs/build.py --tests`` runs "
@@ -73,7 +73,32 @@ class Evidence:
                                         else "no proof or test cites this rule.")) + "\n"
         if tests and not self.tests:
             lines.append(f"\n{NO_TEST_VERDICTS}")
-        return ".. container:: verified-by\n\n" + indent("\n".join(lines)) + "\n"
+        return (self._summary(entry) + "\n\n" + raw_html('<details class="verified-by"><summary>Each proof, test and '
+                                                         'place in the model code</summary>')
+                + ".. container:: verified-by\n\n" + indent("\n".join(lines)) + "\n\n" + raw_html("</details>"))
+
+    def _summary(self, entry) -> str:
+        """One line: how many proofs and tests, and their verdicts."""
+        parts = []
+        if entry.proofs:
+            words = [self._word(self.results.get(c, [])) for c in entry.proofs]
+            parts.append(_count(len(entry.proofs), "proof") + ": " + _tally(words))
+        if entry.tests:
+            if self.tests:
+                words = [self.test_verdict(t).split("`")[1] if "`" in self.test_verdict(t) else "no verdict"
+                         for t in entry.tests]
+                parts.append(_count(len(entry.tests), "test") + ": " + _tally(words))
+            else:
+                parts.append(_count(len(entry.tests), "test") + " (no verdicts in this build)")
+        if entry.model:
+            parts.append("cited in " + _count(len(entry.model), "place") + " of the model code")
+        return "; ".join(parts) + "."
+
+    @staticmethod
+    def _word(results: list[dict]) -> str:
+        if not results:
+            return "no verdict"
+        return results[0]["verdict"] if all(r.get("passed") for r in results) else "failed"
 
     def test_verdict(self, test: str) -> str:
         """A test's verdict from the JUnit report; a parametrized test counts every case."""
@@ -151,6 +176,18 @@ class Evidence:
             for check_id in missing:
                 out.append(f".. _check-{check_id}:\n\n**{check_id}**: {self._verdict(check_id)}.\n\n")
         return "".join(out)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _tally(words: list[str]) -> str:
+    """``["proved", "proved", "failed"]`` -> "2 proved, 1 failed", a failure marked as such."""
+    counts = {w: words.count(w) for w in dict.fromkeys(words)}
+    return ", ".join(f":verdict-bad:`{n} {w}`" if w in ("failed", "error") else
+                     (f"{n} {w}" if w in ("no verdict", "skipped") else f":verdict-ok:`{n} {w}`")
+                     for w, n in counts.items())
 
 
 def _variant(result: dict) -> str:
