@@ -85,8 +85,7 @@ class Evidence:
             parts.append(_count(len(entry.proofs), "proof") + ": " + _tally(words))
         if entry.tests:
             if self.tests:
-                words = [self.test_verdict(t).split("`")[1] if "`" in self.test_verdict(t) else "no verdict"
-                         for t in entry.tests]
+                words = [self.test_word(t) for t in entry.tests]
                 parts.append(_count(len(entry.tests), "test") + ": " + _tally(words))
             else:
                 parts.append(_count(len(entry.tests), "test") + " (no verdicts in this build)")
@@ -100,18 +99,28 @@ class Evidence:
             return "no verdict"
         return results[0]["verdict"] if all(r.get("passed") for r in results) else "failed"
 
+    def _cases(self, test: str) -> list[str]:
+        """The verdicts of a test's cases in the JUnit report (a parametrized test has several)."""
+        return [v for name, v in self.tests.items() if name == test or name.startswith(test + "[")]
+
+    def test_word(self, test: str) -> str:
+        cases = self._cases(test)
+        if not cases:
+            return "no verdict"
+        if any(v in ("failed", "error") for v in cases):
+            return "failed"
+        return "passed" if "passed" in cases else "skipped"
+
     def test_verdict(self, test: str) -> str:
         """A test's verdict from the JUnit report; a parametrized test counts every case."""
-        cases = [v for name, v in self.tests.items() if name == test or name.startswith(test + "[")]
+        cases, word = self._cases(test), self.test_word(test)
         if not cases:
             return "no verdict: not in the test report (deselected, or a slow test this run left out)"
-        counts = {v: cases.count(v) for v in dict.fromkeys(cases)}
-        bad = sum(n for v, n in counts.items() if v in ("failed", "error"))
-        role = "verdict-bad" if bad else "verdict-ok"
-        word = "failed" if bad else ("passed" if "passed" in counts else "skipped")
+        shown = {"failed": ":verdict-bad:`failed`", "passed": ":verdict-ok:`passed`"}.get(word, word)
         if len(cases) == 1:
-            return f":{role}:`{word}`"
-        return f":{role}:`{word}` (" + ", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(cases)} cases)"
+            return shown
+        counts = {v: cases.count(v) for v in dict.fromkeys(cases)}
+        return f"{shown} (" + ", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(cases)} cases)"
 
     def _verdict(self, check_id: str) -> str:
         results = self.results.get(check_id)

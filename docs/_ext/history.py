@@ -45,8 +45,9 @@ def load(changelog: Path) -> History:
         m = VERSION.match(line.strip())
         if m and underline.startswith("---") and len(underline.strip()) >= len(line.strip()):
             flush()
-            version = m.group(1) and f"changed in {m.group(1)}" or "changed in the next release"
-            hist.first = m.group(1) or hist.first
+            released = m.group(1)
+            version = f"changed in {released}" if released else "changed in the next release"
+            hist.first = released or hist.first  # the last section read is the first release
             continue
         if line.startswith("- "):
             flush()
