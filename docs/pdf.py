@@ -59,7 +59,9 @@ def print_all(html: Path, out: Path, version: str, section_pages: list[str]) -> 
     try:
         for name, (page, title) in jobs.items():
             driver.get(page.as_uri())
-            driver.execute_script("return document.fonts.ready")
+            # on paper every folded list is shown
+            driver.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; });"
+                                  "return document.fonts.ready")
             footer = (f'<div style="font-size:8px;width:100%;text-align:center;color:#555">{title} · '
                       f'cardcanon {version} · page <span class="pageNumber"></span> of '
                       '<span class="totalPages"></span></div>')
