@@ -1,9 +1,10 @@
 """Each rule's history, read from the changelog (``docs/changelog.rst``).
 
 The convention: the changelog has one section per version, titled ``VERSION (DATE)`` or
-``Unreleased``, each a bullet list; an entry that adds, changes or withdraws a rule cites it
-with the ``:rule:`` role (``:rule:`HEARTS-QUEEN-2```). A rule's page lists every entry that
-cites it, newest first; a rule no entry cites is unchanged since the first release.
+``Unreleased``, each a bullet list; an entry that adds, changes or withdraws a rule names its
+ID, plain or with the ``:rule:`` role that links it (``:rule:`HEARTS-QUEEN-2```). A rule's
+page lists every entry that names it, newest first; a rule no entry names is unchanged since
+the first release.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CITE = re.compile(r":rule:`([A-Z]+-[A-Z]+-[0-9]+)`")
+CITE = re.compile(r"\b((?:SNAP|HEARTS)-[A-Z]+-[0-9]+)\b")
 VERSION = re.compile(r"^(\d+\.\d+(?:\.\d+)?(?:\S*))\s+\((\d{4}-\d{2}-\d{2})\)$|^(Unreleased)$")
 
 
