@@ -89,3 +89,11 @@ def test_snap_examples_replay_in_the_model(examples):
     pot = snap.apply(state, move).pot
     assert pot[0] == state.up[state.turn.index][0]  # the flipped card tops the pot (SNAP-TIE-1)
     assert " ".join(str(card) for card in pot) in after.alt
+
+
+def test_implementers_page_sets_out_the_seed_to_deal_steps():
+    text = howto.seed_to_deal()
+    steps = [line for line in text.splitlines() if re.match(r"^[0-9]\. ", line)]
+    assert [line[0] for line in steps] == ["1", "2", "3", "4", "5"]
+    assert "before the shuffle" in steps[0] and ":ref:`SNAP-SEED-1 <rule-SNAP-SEED-1>`" in text
+    assert "include:: generated/seed-to-deal.inc" in (Path(howto.__file__).parents[1] / "implementing.rst").read_text()

@@ -304,6 +304,8 @@ def test_HEARTS_QUEEN_2_queen_has_no_timing_rule_but_follows_suit():
     assert "Qs" in legal_cards(position("Qs 4h", "8d Ah"))  # led before hearts are broken
     must_follow = position("2d 4h", "Qs 8d", to_move=P1, trick=[Play(P0, c("2d"))])
     assert rule_of(must_follow, Play(P1, c("Qs"))) == "HEARTS-FOLLOW-1"
+    queen_discarded = position("2d 4h", "Qs 8h", to_move=P1, trick=[Play(P0, c("2d"))])
+    assert not apply(queen_discarded, Play(P1, c("Qs"))).hearts_broken  # she is not a heart
 
 
 @pytest.mark.rules("HEARTS-SCORE-1")

@@ -9,11 +9,12 @@ shown, so every card in a picture is where the model puts it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pictures
-from rulebook_pages import esc, heading, rule_ref
+from rulebook_pages import esc, heading, linkify, rule_ref
 
 from cardcanon import spec
 from cardcanon.model import hearts, snap
@@ -61,6 +62,25 @@ def page(game: str, examples: dict[str, list[Example]]) -> str:
     return "".join(out)
 
 
+def seed_to_deal() -> str:
+    """reST for the implementers' page: SNAP-SEED-1 and SNAP-SEED-2 as the rulebook states them,
+    the numbered steps of SNAP-SEED-2 set out as a list."""
+    book, ids = spec.load("snap"), spec.all_rule_ids()
+    out = []
+    for rule_id in ("SNAP-SEED-2", "SNAP-SEED-1"):
+        rule = book.rule(rule_id)
+        intro, *steps = re.split(r" (?=[0-9]+\. )", rule.text)
+        out.append(f"**{esc(rule.title)}** ({rule_ref(rule.id)}). {linkify(intro, ids)}\n\n")
+        last = steps[-1].split(". ", 2) if steps else []
+        if steps and len(last) == 3:  # the sentences after the last step close the list
+            steps[-1], tail = f"{last[0]}. {last[1]}.", last[2]
+        else:
+            tail = ""
+        out += [f"{linkify(step, ids)}\n" for step in steps]
+        out.append(f"\n{linkify(tail, ids)}\n\n" if tail else "\n")
+    return "".join(out)
+
+
 def generate(app) -> None:
     out = Path(app.srcdir) / "generated"
     figures = out / "figures"
@@ -72,6 +92,7 @@ def generate(app) -> None:
             for example in group:
                 _write_if_changed(figures / example.name, example.svg)
         _write_if_changed(out / name, page(game, examples[game]))
+    _write_if_changed(out / "seed-to-deal.inc", seed_to_deal())
 
 
 def _write_if_changed(path: Path, text: str) -> None:
