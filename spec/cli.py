@@ -126,6 +126,8 @@ def _rule_lines(book: Rulebook, rule: Rule, with_sources: bool, width: int) -> l
     note = "" if rule.normative == default else (", normative" if rule.normative else ", not normative")
     lines = [f"{rule.id}  {rule.title}  [{rule.status.value}{note}]"]
     lines += _wrap(rule.text, width, "    ")
+    if rule.checks:
+        lines += _wrap(", ".join(rule.checks), width, "        ", first="    Proved by: ")
     if rule.variation:
         lines.append(f"    Variation '{rule.variation.parameter}':")
         for option in rule.variation.options:

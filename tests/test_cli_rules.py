@@ -159,3 +159,8 @@ def test_glossary_is_printed_with_the_rules(capsys):
     assert status == 0 and "SNAP-TERM-4  Holds cards  [informative]" in out
     _, out, _ = run(capsys, "hearts")
     assert "\nTerms of play\n" in out and "HEARTS-TERM-2  Hand  [informative]" in out
+
+
+def test_a_proved_fact_names_its_check(capsys):
+    status, out, _ = run(capsys, "hearts", "--id", "HEARTS-MATCH-4")
+    assert status == 0 and "[informative]" in out and "    Proved by: HEARTS-P6-match-bound" in out
