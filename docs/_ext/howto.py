@@ -24,6 +24,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap_policies import play_game
 from cardcanon.spec import howto
 
+QUEEN_OF_SPADES = Card.parse("Qs")
 PAGES = {"hearts": "play-hearts.rst", "snap": "play-snap.rst"}
 SEEDS = range(1, 500)  # the examples are the first seeded games that show what they illustrate
 
@@ -113,13 +114,10 @@ def hearts_trick() -> Example:
     for seed in SEEDS:
         rng = SplitMix64(seed)
         state = hearts.new_match()
-        while True:
-            while state.is_chance:
-                state = hearts.apply(state, hearts.sample_chance(state, rng))
-            if state.outcome is not None or state.hand_number > 1:
-                break
-            if not state.trick:
-                before = state
+        while state.is_chance:  # the dealer, then the deal
+            state = hearts.apply(state, hearts.sample_chance(state, rng))
+        while not state.is_chance:  # the first hand, trick by trick, until the next deal
+            before = state
             lead = hearts.legal_moves(state)[0]
             after_lead = hearts.apply(state, lead)
             follow = hearts.legal_moves(after_lead)[-1]  # the follower's last legal card
@@ -146,7 +144,9 @@ def _trick_example(before, lead, follow, winner, seed: int) -> Example:
                f"Hearts are trump, so the heart wins the trick ({rule_ref('HEARTS-TRICK-1')}) and "
                f"{_seat(winner)} leads next ({rule_ref('HEARTS-TRICK-2')})."
                + ("" if before.hearts_broken else
-                  f" The heart he played breaks hearts ({rule_ref('HEARTS-BREAK-2')})."))
+                  f" The heart he played breaks hearts ({rule_ref('HEARTS-BREAK-2')}).")
+               + (f" With the trick he takes the queen of spades, 13 points ({rule_ref('HEARTS-QUEEN-1')})."
+                  if QUEEN_OF_SPADES in (lead.card, follow.card) else ""))
     alt = (f"{_seat(lead.player)} leads {lead.card} and {_seat(follow.player)}, holding no {suit}, "
            f"wins the trick with {follow.card}")
     return Example("play-hearts-trick.svg", svg, alt, caption)
