@@ -22,7 +22,7 @@ from cardcanon.model.cards import Card, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap_policies import play_game
-from cardcanon.spec import howto
+from cardcanon.spec import howto as summaries
 
 QUEEN_OF_SPADES = Card.parse("Qs")
 PAGES = {"hearts": "play-hearts.rst", "snap": "play-snap.rst"}
@@ -49,11 +49,11 @@ class Example:
 def page(game: str, examples: dict[str, list[Example]]) -> str:
     """The reST of one how-to-play page; ``examples`` maps a part title to the examples after it."""
     book = spec.load(game)
-    out = [":orphan:\n\n", f".. _play-{game}:\n\n", heading(howto.title(book), "=", over=True)]
+    out = [":orphan:\n\n", f".. _play-{game}:\n\n", heading(summaries.title(book), "=", over=True)]
     out.append(f"Everything you need to start playing, one sentence per rule. Each sentence links to its rule, "
                f"where the full text, the sources and the checks behind it are given; the rules decide when this "
                f"summary is too short. The same text is printed by ``cardcanon rules {game} --summary``.\n\n")
-    for part in howto.parts(book):
+    for part in summaries.parts(book):
         out.append(heading(part.title, "-"))
         for sentence in part.sentences:
             out.append(f"- {esc(sentence.text)} {rule_ref(sentence.rule_id)}\n")
