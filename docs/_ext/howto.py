@@ -53,6 +53,10 @@ def page(game: str, examples: dict[str, list[Example]]) -> str:
     out.append(f"Everything you need to start playing, one sentence per rule. Each sentence links to its rule, "
                f"where the full text, the sources and the checks behind it are given; the rules decide when this "
                f"summary is too short. The same text is printed by ``cardcanon rules {game} --summary``.\n\n")
+    terms = [rule for rule in book.rules if rule.section == "Terms of play"]
+    if terms:
+        out.append("Words of the game: " + ", ".join(f":ref:`{esc(_term(rule.title))} <rule-{rule.id}>`"
+                                                     for rule in terms) + ".\n\n")
     for part in summaries.parts(book):
         out.append(heading(part.title, "-"))
         for sentence in part.sentences:
@@ -80,6 +84,11 @@ def seed_to_deal() -> str:
         out += [f"{linkify(step, ids)}\n" for step in steps]
         out.append(f"\n{linkify(tail, ids)}\n\n" if tail else "\n")
     return "".join(out)
+
+
+def _term(title: str) -> str:
+    """A glossary title inside a sentence: lower case, except the name Snap Pot."""
+    return title if title.startswith("Snap") else title[0].lower() + title[1:]
 
 
 def generate(app) -> None:
