@@ -122,7 +122,7 @@ def hearts_trick() -> Example:
     heart: hearts are trump. Both players play their first legal card (the model's order)."""
     for seed in SEEDS:
         rng = SplitMix64(seed)
-        state = hearts.new_match()
+        state = hearts.new_game()
         while state.is_chance:  # the dealer, then the deal
             state = hearts.apply(state, hearts.sample_chance(state, rng))
         while not state.is_chance:  # the first hand, trick by trick, until the next deal
