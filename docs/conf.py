@@ -20,9 +20,7 @@ copyright = "2026, the cardcanon authors"
 version = release = _dist_version("cardcanon")  # the one source: the package metadata
 build_date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "cardcanon_docs"]
-if (Path(__file__).parent / "_ext" / "howto.py").is_file():
-    extensions.append("howto")
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "cardcanon_docs", "howto"]
 nitpicky = True
 nitpick_ignore_regex = [(r"py:.*", r"(Any|T|.*\.T|Path|pathlib\..*|Mapping|Sequence|Counter|enum\..*|typing\..*|collections\..*|z3\..*)")]
 autodoc_member_order = "bysource"
