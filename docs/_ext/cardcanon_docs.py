@@ -47,9 +47,6 @@ def generate(app) -> None:
         for game in ("snap", "hearts") for section, rules in spec.load(game).sections() for rule in rules})
     pages.update(sources.pages(ev))
     pages["downloads.rst"] = downloads.page(out / "downloads")
-    if "howto" not in app.extensions:  # the how-to-play pages come from howto.py when it exists
-        for game in ("hearts", "snap"):
-            pages.setdefault(f"play-{game}.rst", rulebook_pages.play_placeholder(game))
     for name, text in pages.items():
         _write_if_changed(out / name, text)
     for old in out.glob("*/*.rst"):  # pages of renamed sections or files must not linger

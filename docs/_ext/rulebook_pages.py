@@ -152,17 +152,6 @@ def rule_pages(game: str, verified_by, changes) -> dict[str, str]:
     return pages
 
 
-def play_placeholder(game: str) -> str:
-    """Until the how-to-play generator exists: the rules of the game, by title, in order."""
-    book = spec.load(game)
-    out = [f".. _play-{game}:\n\n", heading(f"How to play {book.title}", "=", over=True)]
-    out.append("The rules of the game in order, each linked to its full text.\n\n")
-    for section, rules in book.sections():
-        out.append(f"**{esc(section)}:** " + "; ".join(f"{esc(r.title)} ({rule_ref(r.id)})" for r in rules)
-                   + ".\n\n")
-    return "".join(out)
-
-
 def reconciliation_page(game: str) -> str:
     book = spec.load(game)
     ids = spec.all_rule_ids()
