@@ -162,15 +162,19 @@ def test_parametrized_tests_count_every_case():
     assert ev.test_verdict("tests/test_a.py::test_absent").startswith("no verdict: not in the test report")
 
 
-def test_per_variant_verdicts_are_shown():
-    check = {"id": "HEARTS-P1", "title": "t", "rules": [], "kind": "z3-proof", "expected": "proved",
-             "verdict": "proved", "passed": True, "seconds": 1.0, "witness_replayed": True, "mutants": []}
-    report = {"checks": [dict(check, variant={"queen_breaks": "no"}), dict(check, variant={"queen_breaks": "yes"},
-                                                                           verdict="refuted", passed=False)]}
-    ev = evidence.Evidence(report=report, report_path="")
+def test_per_variant_verdicts_and_necessity_are_shown():
+    base = {"expected": "proved", "witness_replayed": True, "seconds": 1.0, "detail": ""}
+    check = dict(base, id="HEARTS-P1", title="t", rules=["HEARTS-QUEEN-2"], kind="z3-proof", verdict="proved",
+                 passed=True, mutants=[],
+                 results=[dict(base, variant="default", options={}, verdict="proved"),
+                          dict(base, variant="queen_breaks=yes", options={"queen_breaks": "yes"}, verdict="refuted")],
+                 necessity=[{"rule": "HEARTS-QUEEN-2", "mutant": "queen-breaks", "killed": True}])
+    ev = evidence.Evidence(report={"checks": [check]}, report_path="")
     text = ev._verdict("HEARTS-P1")
-    assert "variant queen\\_breaks=no: :verdict-ok:`proved`" in text
-    assert "variant queen\\_breaks=yes: :verdict-bad:`refuted`" in text
+    assert text.startswith(":verdict-ok:`proved`")
+    assert "variant queen\\_breaks=yes: :verdict-bad:`refuted` (expected proved" in text
+    assert "makes it fail (``queen-breaks``)" in ev._necessity("HEARTS-P1", "HEARTS-QUEEN-2")
+    assert ev._necessity("HEARTS-P1", "HEARTS-LEAD-1") == ""
 
 
 def test_rule_history_comes_from_the_changelog(tmp_path):

@@ -1,5 +1,9 @@
 """What verifies each rule: proofs (with verdicts from a verify report), tests (with verdicts
-from a JUnit XML report when one is given) and the model code that cites the rule."""
+from a JUnit XML report when one is given) and the model code that cites the rule.
+
+The verify report gives each check its verdict under the default rules and, when the check
+runs under variants, a ``results`` entry per variant; and, per check, the ``necessity`` cells:
+whether breaking each cited rule in the reference model makes the check fail."""
 
 from __future__ import annotations
 
@@ -10,9 +14,10 @@ from pathlib import Path
 
 from sphinx.errors import ConfigError
 
-from cardcanon import trace
 import sources
 from rulebook_pages import esc, heading, indent, raw_html, rule_ref
+
+from cardcanon import trace
 
 
 NO_TEST_VERDICTS = ("*No test verdicts: this build ran no tests.* ``python docs/build.py --tests`` runs "
@@ -45,23 +50,15 @@ class Evidence:
 
     @property
     def checks(self) -> dict[str, dict]:
-        """Each check's first result (the default variant when the report has several)."""
-        return {check_id: results[0] for check_id, results in self.results.items()}
-
-    @property
-    def results(self) -> dict[str, list[dict]]:
-        """Check ID -> its results, one per variant when the report gives a ``variant``."""
-        out: dict[str, list[dict]] = {}
-        for c in (self.report or {}).get("checks", []):
-            out.setdefault(c["id"], []).append(c)
-        return out
+        return {c["id"]: c for c in (self.report or {}).get("checks", [])}
 
     def verified_by(self, rule) -> str:
         entry = self.coverage.get(rule.id)
         lines = []
         for check_id in (entry.proofs if entry else ()):
             lines.append(f"- Proof :ref:`{check_id} <check-{check_id}>` "
-                         f"(:ref:`code <{sources.check_label(check_id)}>`): {self._verdict(check_id)}")
+                         f"(:ref:`code <{sources.check_label(check_id)}>`): {self._verdict(check_id)}"
+                         + self._necessity(check_id, rule.id))
         tests = entry.tests if entry else ()
         for test in tests:
             verdict = f": {self.test_verdict(test)}" if self.tests else ""
@@ -81,7 +78,7 @@ class Evidence:
         """One line: how many proofs and tests, and their verdicts."""
         parts = []
         if entry.proofs:
-            words = [self._word(self.results.get(c, [])) for c in entry.proofs]
+            words = [self._word(c) for c in entry.proofs]
             parts.append(_count(len(entry.proofs), "proof") + ": " + _tally(words))
         if entry.tests:
             if self.tests:
@@ -93,11 +90,22 @@ class Evidence:
             parts.append("cited in " + _count(len(entry.model), "place") + " of the model code")
         return "; ".join(parts) + "."
 
-    @staticmethod
-    def _word(results: list[dict]) -> str:
-        if not results:
+    def _word(self, check_id: str) -> str:
+        check = self.checks.get(check_id)
+        if check is None:
             return "no verdict"
-        return results[0]["verdict"] if all(r.get("passed") for r in results) else "failed"
+        return check["verdict"] if check.get("passed") else "failed"
+
+    def _necessity(self, check_id: str, rule_id: str) -> str:
+        """Whether breaking the rule in the model makes the check fail, when the report says."""
+        check = self.checks.get(check_id) or {}
+        cells = [c for c in check.get("necessity", []) if c.get("rule") == rule_id]
+        if not cells:
+            return ""
+        mutants = [c["mutant"] for c in cells if c.get("killed") and c.get("mutant")]
+        if mutants:
+            return "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
+        return "; :verdict-bad:`breaking this rule in the model does not make it fail`"
 
     def _cases(self, test: str) -> list[str]:
         """The verdicts of a test's cases in the JUnit report (a parametrized test has several)."""
@@ -123,21 +131,20 @@ class Evidence:
         return f"{shown} (" + ", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(cases)} cases)"
 
     def _verdict(self, check_id: str) -> str:
-        results = self.results.get(check_id)
-        if not results:
+        """The check's verdict, then its verdict under each variant the report gives."""
+        check = self.checks.get(check_id)
+        if check is None:
             return ("no verdict: this build had no verify report (``python docs/build.py`` makes one)"
                     if self.report is None else "no verdict: missing from the verify report")
-        if len(results) == 1 and not results[0].get("variant"):
-            return self._one_verdict(results[0])
-        return "; ".join(f"variant {_variant(r)}: {self._one_verdict(r)}" for r in results)
-
-    @staticmethod
-    def _one_verdict(check: dict) -> str:
         role = "verdict-ok" if check.get("passed", False) else "verdict-bad"
         mutants = check.get("mutants", [])
-        return (f":{role}:`{check['verdict']}` (expected {check['expected']}, "
-                f"{check['seconds']:.1f} s, witness {'replayed' if check.get('witness_replayed') else 'NOT replayed'}, "
-                f"mutants killed {sum(m['killed'] for m in mutants)}/{len(mutants)})")
+        text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
+                f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
+                + (f", probes killed {sum(m['killed'] for m in mutants)}/{len(mutants)}" if mutants else "") + ")")
+        variants = [r for r in check.get("results", []) if r.get("variant", "default") != "default"]
+        if variants:
+            text += "; " + "; ".join(f"variant {_variant(r)}: {_variant_verdict(r)}" for r in variants)
+        return text
 
     def verification_page(self) -> str:
         out = [".. _verification:\n\n", heading("Verification results", "=", over=True)]
@@ -148,38 +155,40 @@ class Evidence:
             r = self.report
             t = r["totals"]
             out.append(f"Report of ``cardcanon verify`` started {r['started']}: {t['checks']} checks, "
-                       f"{t['passed']} passed, {t['failed']} failed; mutants killed {t['mutants_killed']}/"
-                       f"{t['mutants_total']}; z3 {r['z3_version']}, Python {r['python']}"
+                       f"{t['passed']} passed, {t['failed']} failed; z3 {r['z3_version']}, Python {r['python']}"
                        + (", quick bounds" if r.get("quick") else "") + ".\n\n")
         out.append("Test verdicts: " + (f"{len(self.tests)} test cases in the JUnit report of this build.\n\n"
                                          if self.tests else
                                          "none in this build, which ran no tests; ``python docs/build.py --tests`` "
                                          "runs the test suite first and shows each test's verdict on the rule "
                                          "pages.\n\n"))
-        for check_id, results in self.results.items():
-            c = results[0]
+        for check_id, c in self.checks.items():
             out.append(f".. _check-{check_id}:\n\n" + heading(f"{check_id} — {esc(c['title'])}", "-"))
             rules = ", ".join(rule_ref(x) for x in c["rules"])
             out.append(f"- Rules: {rules}\n- Kind: {c['kind']}; expected: {c['expected']}; "
-                       f"code: :ref:`entry point <{sources.check_label(check_id)}>`\n")
-            for r in results:
-                prefix = f"- Variant {_variant(r)}: " if r.get("variant") else "- Verdict: "
-                out.append(prefix + self._one_verdict(r) + "\n")
-                if r.get("detail"):
-                    out.append(f"- Detail: {esc(' '.join(r['detail'].split()))}\n")
-                plain = {k: v for k, v in (r.get("stats") or {}).items() if not isinstance(v, (dict, list))}
-                if plain:
-                    out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
-                for m in r.get("mutants", []):
-                    out.append(f"- Mutant ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
-                               f"{'killed' if m['killed'] else 'SURVIVED'}\n")
+                       f"code: :ref:`entry point <{sources.check_label(check_id)}>`\n"
+                       f"- Verdict: {self._verdict(check_id)}\n")
+            if c.get("detail"):
+                out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
+            plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
+            if plain:
+                out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
+            for m in c.get("mutants", []):
+                out.append(f"- Probe ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
+                           f"{'killed' if m['killed'] else 'SURVIVED'}\n")
+            lost = {}
+            for cell in c.get("necessity", []):
+                lost.setdefault(cell["rule"], []).append(cell)
+            for rule_id, cells in lost.items():
+                killed = [x["mutant"] for x in cells if x.get("killed") and x.get("mutant")]
+                out.append(f"- Necessity, {rule_ref(rule_id)}: " + (
+                    "lost when the model breaks it (" + ", ".join(f"``{m}``" for m in killed) + ")" if killed
+                    else ":verdict-bad:`not lost when the model breaks it`") + "\n")
             if c.get("witness"):
                 out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
-        if self.report and self.report.get("necessity"):
-            out.append(necessity_table(self.report["necessity"]))
         # checks that rules cite but the report lacks still need an anchor for the rule pages' links
-        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - set(self.results))
+        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - set(self.checks))
         if missing:
             out.append(heading("Checks not in this report", "-"))
             for check_id in missing:
@@ -200,37 +209,18 @@ def _tally(words: list[str]) -> str:
 
 
 def _variant(result: dict) -> str:
-    v = result.get("variant")
-    if isinstance(v, dict):
-        return esc(", ".join(f"{k}={val}" for k, val in v.items())) or "default"
-    return f"``{v}``" if v else "default"
+    options = result.get("options")
+    if isinstance(options, dict) and options:
+        return esc(", ".join(f"{k}={v}" for k, v in options.items()))
+    return esc(str(result.get("variant", "default")))
 
 
-def necessity_table(matrix) -> str:
-    """The report's necessity matrix: for each check, which rules' mutants make it fail."""
-    out = [heading("Necessity: what each check can lose", "-"),
-           "For each check, the rules it cites and whether breaking that rule in the reference model "
-           "makes the check fail (a check cites a rule only if it can lose it).\n\n"]
-    rows = []
-    if isinstance(matrix, dict):
-        for check_id, cells in matrix.items():
-            if isinstance(cells, dict):
-                rows.append((check_id, ", ".join(f"{rule_ref(r) if '-' in r else esc(r)}: {esc(str(v))}"
-                                                 for r, v in cells.items())))
-            else:
-                rows.append((check_id, esc(str(cells))))
-    elif isinstance(matrix, list):
-        for item in matrix:
-            if isinstance(item, dict):
-                check_id = str(item.get("check", item.get("id", "")))
-                rows.append((check_id, esc(", ".join(f"{k} = {v}" for k, v in item.items()
-                                                      if k not in ("check", "id")))))
-    if not rows:
-        return ""
-    out.append(".. list-table::\n   :header-rows: 1\n   :widths: 30 70\n\n   * - Check\n     - Rules and result\n")
-    for check_id, text in rows:
-        out.append(f"   * - {esc(check_id)}\n     - {text}\n")
-    return "".join(out) + "\n"
+def _variant_verdict(result: dict) -> str:
+    ok = (result.get("verdict") == result.get("expected") and not result.get("replay_problems")
+          and not result.get("engine_disagreed"))
+    role = "verdict-ok" if ok else "verdict-bad"
+    return (f":{role}:`{result.get('verdict')}` (expected {result.get('expected')}"
+            + (", witness replayed" if result.get("witness_replayed") else "") + ")")
 
 
 def _junit_verdicts(path: Path) -> dict[str, str]:
