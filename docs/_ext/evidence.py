@@ -182,8 +182,8 @@ class Evidence:
             for rule_id, cells in lost.items():
                 killed = [x["mutant"] for x in cells if x.get("killed") and x.get("mutant")]
                 out.append(f"- Necessity, {rule_ref(rule_id)}: " + (
-                    "lost when the model breaks it (" + ", ".join(f"``{m}``" for m in killed) + ")" if killed
-                    else ":verdict-bad:`not lost when the model breaks it`") + "\n")
+                    "the check fails when the model breaks this rule (" + ", ".join(f"``{m}``" for m in killed) + ")"
+                    if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`") + "\n")
             if c.get("witness"):
                 out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
