@@ -182,9 +182,9 @@ def test_rule_history_comes_from_the_changelog(tmp_path):
     log.write_text("Changelog\n=========\n\nUnreleased\n----------\n\n- :rule:`HEARTS-QUEEN-2` becomes a\n"
                    "  variation point.\n- SNAP-TIE-1 fixes the order of the pot.\n\n0.1.0 (2026-11-29)\n------------------\n\n- First release.\n")
     hist = history.load(log)
-    assert hist.of("HEARTS-QUEEN-2") == ("- changed in the next release: :rule:`HEARTS-QUEEN-2` becomes a "
+    assert hist.of("HEARTS-QUEEN-2") == ("- Changed in the next release: :rule:`HEARTS-QUEEN-2` becomes a "
                                          "variation point.\n")
-    assert hist.of("SNAP-TIE-1") == "- changed in the next release: SNAP-TIE-1 fixes the order of the pot.\n"
+    assert hist.of("SNAP-TIE-1") == "- Changed in the next release: SNAP-TIE-1 fixes the order of the pot.\n"
     assert hist.of("SNAP-DEAL-1") == "Unchanged since the first release, 0.1.0.\n"
 
 

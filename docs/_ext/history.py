@@ -47,7 +47,7 @@ def load(changelog: Path) -> History:
         if m and underline.startswith("---") and len(underline.strip()) >= len(line.strip()):
             flush()
             released = m.group(1)
-            version = f"changed in {released}" if released else "changed in the next release"
+            version = f"Changed in {released}" if released else "Changed in the next release"
             hist.first = released or hist.first  # the last section read is the first release
             continue
         if line.startswith("- "):
