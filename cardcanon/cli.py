@@ -12,7 +12,7 @@ import importlib
 import sys
 
 from cardcanon import __version__
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 # subcommand -> module providing add_parser(subparsers)
 _SUBCOMMANDS = {

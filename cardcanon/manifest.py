@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 from cardcanon.proofs.base import CONTRARY, Verdict
 
 GAMES = ("hearts", "snap")

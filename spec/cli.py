@@ -9,7 +9,7 @@ import shutil
 import sys
 import textwrap
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 from cardcanon.spec.schema import GAMES, Rule, Rulebook, Source, Status
 
 
