@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import ctypes
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model.cards import Card
@@ -87,17 +88,27 @@ def _cfg(config: SnapConfig, policy: Policy) -> _Cfg:
     return cfg
 
 
-def _run(config: SnapConfig, seed: int | None, out, dealer: Seat | None = None) -> SnapRun:
+Ints = Sequence[int] | ctypes.Array[ctypes.c_int64]  # the kernel's output, or the same numbers in a list
+
+
+def _run(config: SnapConfig, seed: int | None, out: Ints, dealer: Seat | None = None) -> SnapRun:
     status = _STATUS[out[0]]
-    run = dict(seed=seed, dealer=dealer or Seat(int(out[6])), status=status, flips=int(out[3]))
+    dealer = dealer or Seat(int(out[6]))
     if status == "ended":
-        run.update(termination=_TERMINATIONS[out[1]], winner=None if out[2] < 0 else Seat(int(out[2])))
-    elif status == "endless":
-        run.update(cycle=Cycle(int(out[4]), int(out[5])))
-    return SnapRun(**run)
+        winner = None if out[2] < 0 else Seat(int(out[2]))
+        return SnapRun(seed, dealer, status, int(out[3]), _TERMINATIONS[out[1]], winner)
+    if status == "endless":
+        return SnapRun(seed, dealer, status, int(out[3]), cycle=Cycle(int(out[4]), int(out[5])))
+    return SnapRun(seed, dealer, status, int(out[3]))
 
 
-def _from_reference(result, seed: int | None, dealer: Seat) -> SnapRun:
+def _dealer(result: GameResult) -> Seat:
+    deal = result.moves[0]
+    assert isinstance(deal, Deal)
+    return deal.dealer
+
+
+def _from_reference(result: GameResult, seed: int | None, dealer: Seat) -> SnapRun:
     if result.outcome:
         return SnapRun(seed, dealer, "ended", result.flips, result.outcome.termination, result.outcome.winner)
     return SnapRun(seed, dealer, result.status, result.flips, cycle=result.endless)
@@ -111,7 +122,7 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
         lib = _kernel()
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
-        return _from_reference(result, seed, result.moves[0].dealer)
+        return _from_reference(result, seed, _dealer(result))
     out = _I64_8()
     lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), 0, None,
                   ctypes.c_int64(max_flips), out, None)
@@ -149,7 +160,7 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
         lib = _kernel()
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
-        return _from_reference(result, seed, result.moves[0].dealer), result.moves
+        return _from_reference(result, seed, _dealer(result)), result.moves
     cfg = _cfg(config, policy)
     run = decide(config, seed, policy, max_flips)
     order = (ctypes.c_uint8 * 52)()
@@ -157,16 +168,16 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
     buffer = (_Move * max(run.flips, 1))()
     out = _I64_8()
     lib.snap_play(ctypes.byref(cfg), ctypes.c_uint64(seed % _TWO64), 0, None, ctypes.c_int64(max_flips), out, buffer)
-    result: list[Move] = [Deal(Seat(dealer), tuple(Card.from_index(order[i]) for i in range(len(config.deck))))]
+    played: list[Move] = [Deal(Seat(dealer), tuple(Card.from_index(order[i]) for i in range(len(config.deck))))]
     for m in buffer[:run.flips]:
-        result.append(Flip(Seat(m.flipper)))
+        played.append(Flip(Seat(m.flipper)))
         if m.event == 0:
-            result.append(NoCall())
+            played.append(NoCall())
         elif m.event == 1:
-            result.append(Call(Seat(m.who), _KINDS[m.kind]))
+            played.append(Call(Seat(m.who), _KINDS[m.kind]))
         else:
-            result.append(Tie(frozenset(Seat(i) for i in range(config.players) if m.who >> i & 1), _KINDS[m.kind]))
-    return run, tuple(result)
+            played.append(Tie(frozenset(Seat(i) for i in range(config.players) if m.who >> i & 1), _KINDS[m.kind]))
+    return run, tuple(played)
 
 
 @dataclass(frozen=True)
@@ -174,7 +185,7 @@ class Batch:
     """Seeds ``first_seed .. first_seed + count - 1``: eight numbers per deal (see kernel.c)."""
 
     first_seed: int
-    raw: object  # ctypes int64 array
+    raw: Ints
 
     def __len__(self) -> int:
         return len(self.raw) // 8
@@ -209,7 +220,7 @@ def _row(run: SnapRun) -> tuple[int, ...]:
 
 
 def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", max_flips: int = SAFETY_CAP,
-                    hist_len: int = 4096) -> dict:
+                    hist_len: int = 4096) -> dict[str, Any]:
     """Every deal of a small deck (each dealer, each order): counts by status and termination,
     and the lengths of the games that end (a length of ``hist_len - 1`` or more is counted as
     ``hist_len - 1``). Each deal has the same chance, so these are exact."""
@@ -234,13 +245,13 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
             "endless": tally[3], "capped": tally[6], "lengths": lengths}
 
 
-def _kernel():
+def _kernel() -> ctypes.CDLL:
     """The compiled kernel with its result types set, loaded at first use (not at import)."""
     lib = load()
     if not getattr(lib, "_snap_ready", False):
         lib.snap_play.restype = lib.snap_batch.restype = lib.snap_sample_deal.restype = ctypes.c_int
         lib.snap_enumerate.restype = ctypes.c_int64
-        lib._snap_ready = True
+        setattr(lib, "_snap_ready", True)
     return lib
 
 
