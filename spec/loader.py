@@ -350,7 +350,7 @@ def _read_rule(context: _Context, index: int, raw: Any, seen: dict[str, int]) ->
     rationale = entry.optional_text("rationale")
     if rationale is None and status in NEEDS_RATIONALE:
         raise entry.error("rationale", f"missing (required for status {status.value!r})")
-    summary = entry.text("summary", required=False)
+    summary = entry.optional_text("summary")
     if summary is not None and (problem := check_summary(summary)):
         raise entry.error("summary", problem)
     checks = entry.texts("checks") if "checks" in raw else ()

@@ -16,7 +16,7 @@ import ctypes
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model.cards import Card
@@ -88,10 +88,12 @@ def _cfg(config: SnapConfig, policy: Policy) -> _Cfg:
     return cfg
 
 
-Ints = Sequence[int] | ctypes.Array[ctypes.c_int64]  # the kernel's output, or the same numbers in a list
+def _ints(array: ctypes.Array[ctypes.c_int64]) -> Sequence[int]:
+    """A ctypes int64 array read as the sequence of ints it indexes and slices as."""
+    return cast(Sequence[int], array)
 
 
-def _run(config: SnapConfig, seed: int | None, out: Ints, dealer: Seat | None = None) -> SnapRun:
+def _run(config: SnapConfig, seed: int | None, out: Sequence[int], dealer: Seat | None = None) -> SnapRun:
     status = _STATUS[out[0]]
     dealer = dealer or Seat(int(out[6]))
     if status == "ended":
@@ -126,7 +128,7 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
     out = _I64_8()
     lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), 0, None,
                   ctypes.c_int64(max_flips), out, None)
-    return _run(config, seed, out)
+    return _run(config, seed, _ints(out))
 
 
 def reference_play_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
@@ -148,7 +150,7 @@ def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-
     out = _I64_8()
     lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), deal.dealer.index, order,
                   ctypes.c_int64(max_flips), out, None)
-    return _run(config, None, out, deal.dealer)
+    return _run(config, None, _ints(out), deal.dealer)
 
 
 def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
@@ -185,7 +187,7 @@ class Batch:
     """Seeds ``first_seed .. first_seed + count - 1``: eight numbers per deal (see kernel.c)."""
 
     first_seed: int
-    raw: Ints
+    raw: Sequence[int]  # a ctypes int64 array, or a list
 
     def __len__(self) -> int:
         return len(self.raw) // 8
@@ -207,7 +209,7 @@ def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int,
     out = (ctypes.c_int64 * (8 * count))()
     lib.snap_batch(ctypes.byref(_cfg(config, _policy(policy))), ctypes.c_uint64(first_seed % _TWO64),
                    ctypes.c_int64(count), ctypes.c_int64(max_flips), out)
-    return Batch(first_seed, out)
+    return Batch(first_seed, _ints(out))
 
 
 def _row(run: SnapRun) -> tuple[int, ...]:
