@@ -11,6 +11,8 @@ the order in which chunks finish. The summary goes to ``OUT/snap-exact.json``.
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
 import logging
 import os
@@ -19,6 +21,7 @@ import time
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, TextIO
 
 from cardcanon.engine import exact as kernel
 from cardcanon.engine.stats import ChunkFile, counter_json, distribution
@@ -33,7 +36,7 @@ def checkpoint(out: Path, players: int, ranks: int, suits: int, policy: str, chu
                                              "suits": suits, "policy": policy, "chunk": chunk})
 
 
-def chunk_task(players: int, ranks: int, suits: int, policy: str, first: int, count: int) -> dict:
+def chunk_task(players: int, ranks: int, suits: int, policy: str, first: int, count: int) -> dict[str, Any]:
     """One task: decide canonical sequences ``first .. first + count - 1``."""
     return kernel.decide_range(players, ranks, suits, first, count, (policy,))[policy]
 
@@ -42,7 +45,8 @@ class EtaBar:
     """A progress bar with the rate and the time left, on one line of a terminal (else a line
     at most every ``every`` seconds)."""
 
-    def __init__(self, what: str, total: int, done: int, quiet: bool = False, stream=None, every: float = 30.0):
+    def __init__(self, what: str, total: int, done: int, quiet: bool = False, stream: TextIO | None = None,
+                 every: float = 30.0) -> None:
         self.what, self.total, self.done, self.quiet = what, total, done, quiet
         self.stream = stream or sys.stderr
         self.tty, self.every = self.stream.isatty(), every
@@ -66,21 +70,26 @@ class EtaBar:
         self.stream.flush()
 
 
-def _client(scheduler: str | None, workers: int | None):
+def _distributed() -> Any:
+    """``dask.distributed`` (untyped, so held as Any)."""
     try:
-        from dask.distributed import Client, LocalCluster
+        return importlib.import_module("dask.distributed")
     except ImportError:
         raise ValueError("--exact runs on Dask: pip install 'cardcanon[dask]'") from None
+
+
+def _client(scheduler: str | None, workers: int | None) -> tuple[Any, Any]:
+    dd = _distributed()
     if scheduler:
-        return Client(scheduler), None
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+        return dd.Client(scheduler), None
+    cluster = dd.LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                            dashboard_address=":0", silence_logs=logging.CRITICAL)
-    return Client(cluster), cluster
+    return dd.Client(cluster), cluster
 
 
 def run(players: int, ranks: int, suits: int, policies: tuple[str, ...], out: Path, *, chunk: int = DEFAULT_CHUNK,
         scheduler: str | None = None, workers: int | None = None, quiet: bool = False,
-        stop_after: int | None = None, time_limit: float | None = None, client=None) -> dict[str, ChunkFile]:
+        stop_after: int | None = None, time_limit: float | None = None, client: Any = None) -> dict[str, ChunkFile]:
     """Decide every canonical sequence under each policy, checkpointing each chunk. Returns the
     checkpoint files. ``stop_after``: stop after that many chunks of this run (for tests of
     resuming); ``time_limit``: stop waiting after that many seconds (0: compute nothing, only
@@ -92,24 +101,25 @@ def run(players: int, ranks: int, suits: int, policies: tuple[str, ...], out: Pa
         raise ValueError(f"--chunk must be at least 1, not {chunk}")
     total = kernel.count(ranks, suits)
     n_chunks = -(-total // chunk)
-    size = lambda i: min(chunk, total - i * chunk)  # noqa: E731
+
+    def size(i: int) -> int:
+        return min(chunk, total - i * chunk)
+
     stores = {p: checkpoint(out, players, ranks, suits, p, chunk) for p in policies}
     todo = [(p, i) for p in policies for i in range(n_chunks) if not stores[p].has(i, size(i))]
     if not todo or time_limit == 0:
         return stores
     started = time.monotonic()
-    own = None
+    own: Any = None
     if client is None:
         client, own = _client(scheduler, workers)
     try:
-        from dask.distributed import as_completed
-
         bar = EtaBar(f"{players}p {ranks}x{suits} {'+'.join(policies)}", total * len(policies),
                      total * len(policies) - sum(size(i) for _, i in todo), quiet)
         futures = {client.submit(chunk_task, players, ranks, suits, p, i * chunk, size(i), pure=False): (p, i)
                    for p, i in todo}
         finished = 0
-        pending = as_completed(futures, timeout=time_limit)
+        pending = _distributed().as_completed(futures, timeout=time_limit)
         try:
             for future in pending:
                 p, i = futures.pop(future)
@@ -130,11 +140,11 @@ def run(players: int, ranks: int, suits: int, policies: tuple[str, ...], out: Pa
     return stores
 
 
-def merge(chunks: list[dict]) -> dict:
+def merge(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     """The sum of chunk tallies (order-independent; among equal extremes the lowest index wins)."""
     total = {"count": 0, "ended": 0, "endless": 0, "capped": 0, "ended_flips": 0}
-    hists = {k: Counter() for k in ("lengths", "cycle_lengths", "cycle_starts")}
-    extremes: dict = {}
+    hists: dict[str, Counter[int]] = {k: Counter() for k in ("lengths", "cycle_lengths", "cycle_starts")}
+    extremes: dict[str, list[int]] = {}
     for c in chunks:
         for k in total:
             total[k] += c[k]
@@ -142,13 +152,13 @@ def merge(chunks: list[dict]) -> dict:
             h.update({int(v): n for v, n in c[k].items()})
         for key, (value, index) in c["extremes"].items():
             old = extremes.get(key)
-            better = old is None or (value < old[0] if key.startswith("shortest") else value > old[0])
-            if better or (value == old[0] and index < old[1]):
+            if old is None or (value < old[0] if key.startswith("shortest") else value > old[0]) or (
+                    value == old[0] and index < old[1]):
                 extremes[key] = [value, index]
     return {**total, **hists, "extremes": extremes}
 
 
-def summary(players: int, ranks: int, suits: int, policy: str, store: ChunkFile) -> dict | None:
+def summary(players: int, ranks: int, suits: int, policy: str, store: ChunkFile) -> dict[str, Any] | None:
     """The exact figures of one finished enumeration, or None while chunks are missing."""
     total = kernel.count(ranks, suits)
     chunk = store.header["chunk"]
@@ -174,12 +184,12 @@ def summary(players: int, ranks: int, suits: int, policy: str, store: ChunkFile)
     }
 
 
-def _dist(counts: Counter) -> dict | None:
+def _dist(counts: Counter[int]) -> dict[str, Any] | None:
     d = distribution(counts)
     return None if d is None else {**d, "counts": counter_json(counts)}
 
 
-def progress_of(players: int, ranks: int, suits: int, policy: str, store: ChunkFile) -> dict:
+def progress_of(players: int, ranks: int, suits: int, policy: str, store: ChunkFile) -> dict[str, Any]:
     """How far an unfinished enumeration is: checkpointed chunks and sequences."""
     total = kernel.count(ranks, suits)
     done = sum(c["count"] for c in store.chunks.values())
@@ -188,7 +198,7 @@ def progress_of(players: int, ranks: int, suits: int, policy: str, store: ChunkF
             "checkpoint": str(store.path)}
 
 
-def records(cell: dict, folder: Path) -> dict:
+def records(cell: dict[str, Any], folder: Path) -> dict[str, Any]:
     """The extreme games as replayable records: each canonical sequence is dealt by seat 0 and
     played by the reference model, which must find the same length as the kernel."""
     from cardcanon.model.shuffle import SplitMix64
@@ -212,15 +222,18 @@ def records(cell: dict, folder: Path) -> dict:
     return written
 
 
-def write_results(path: Path, cells: list[dict], unfinished: list[dict], command: str) -> None:
+def write_results(path: Path, cells: list[dict[str, Any]], unfinished: list[dict[str, Any]], command: str) -> None:
     """Merge these cells into ``path`` (cells of other decks are kept)."""
-    old = {}
+    old: dict[str, Any] = {}
     if path.exists():
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             old = {}
-    key = lambda c: (c["players"], c["ranks"], c["suits"], c["policy"])  # noqa: E731
+
+    def key(c: dict[str, Any]) -> tuple[int, int, int, str]:
+        return (c["players"], c["ranks"], c["suits"], c["policy"])
+
     mine = {key(c) for c in cells} | {key(c) for c in unfinished}
     kept = [c for c in old.get("cells", []) if key(c) not in mine]
     kept_unfinished = [c for c in old.get("unfinished", []) if key(c) not in mine]
@@ -242,7 +255,7 @@ def write_results(path: Path, cells: list[dict], unfinished: list[dict], command
     tmp.replace(path)
 
 
-def run_cli(args, default_players: int | None = None, default_policies: bool = False) -> int:
+def run_cli(args: argparse.Namespace, default_players: int | None = None, default_policies: bool = False) -> int:
     """The ``--exact`` branch of ``cardcanon analyze snap`` (``default_players``,
     ``default_policies``: the options were not given)."""
     players = default_players or (args.players[0] if len(args.players) == 1 else None)

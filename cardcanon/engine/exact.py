@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from cardcanon.engine import build
@@ -42,12 +43,12 @@ MAX_CARDS = 32
 
 def count(ranks: int, suits: int) -> int:
     """The number of canonical rank sequences: ``(rs)! / ((s!)**r * r!)``."""
-    return math.factorial(ranks * suits) // (math.factorial(suits) ** ranks * math.factorial(ranks))
+    return int(math.factorial(ranks * suits) // (math.factorial(suits) ** ranks * math.factorial(ranks)))
 
 
 def weight(players: int, ranks: int, suits: int) -> int:
     """How many equally likely deals (dealer and card order) one canonical sequence stands for."""
-    return players * math.factorial(ranks) * math.factorial(suits) ** ranks
+    return int(players * math.factorial(ranks) * math.factorial(suits) ** ranks)
 
 
 def _library_path(cc: str) -> Path:
@@ -103,7 +104,7 @@ def check_deck(players: int, ranks: int, suits: int) -> None:
         raise ValueError(f"exact enumeration handles decks of 2 to {MAX_CARDS} cards, not {ranks * suits}")
 
 
-def check_policies(policies) -> None:
+def check_policies(policies: tuple[str, ...]) -> None:
     unknown = set(policies) - set(POLICIES)
     if unknown or not policies:
         raise ValueError(f"exact enumeration plays {' and '.join(POLICIES)}, not {', '.join(sorted(unknown)) or 'none'}")
@@ -143,12 +144,12 @@ class Tally:
 
     first: int
     count: int
-    per_policy: dict  # policy name -> dict (see decide_range)
+    per_policy: dict[str, dict[str, Any]]  # policy name -> tally (see decide_range)
 
 
 def decide_range(players: int, ranks: int, suits: int, first: int, count_: int,
                  policies: tuple[str, ...] = POLICIES, hist_len: int = HIST_LEN, *, cycle_starts: bool = False,
-                 general: bool = False) -> dict:
+                 general: bool = False) -> dict[str, dict[str, Any]]:
     """Play canonical sequences ``first .. first + count_ - 1`` under each policy. Per policy:
     ``ended``, ``endless``, ``capped``, ``ended_flips`` (sum), ``lengths`` / ``cycle_lengths`` /
     ``cycle_starts`` as ``{value: count}`` (a value ``hist_len - 1`` means that or more) and
@@ -164,15 +165,15 @@ def decide_range(players: int, ranks: int, suits: int, first: int, count_: int,
     got = kernel().exact_range(players, ranks, suits, mask, first, count_, CAP, hist_len, out)
     if got != count_:
         raise ValueError(f"bad range {first}..{first + count_ - 1} of {count(ranks, suits)} sequences")
-    result = {}
+    result: dict[str, dict[str, Any]] = {}
     for p in policies:
-        o = out[POLICIES.index(p) * stride: (POLICIES.index(p) + 1) * stride]
+        o: list[int] = out[POLICIES.index(p) * stride: (POLICIES.index(p) + 1) * stride]
 
         def hist(k: int) -> dict[str, int]:
             part = o[HEAD + k * hist_len: HEAD + (k + 1) * hist_len]
             return {str(v): c for v, c in enumerate(part) if c}
 
-        extremes = {}
+        extremes: dict[str, list[int]] = {}
         for key, at in (("longest_ended", 4), ("shortest_cycle", 6), ("longest_cycle", 8)):
             if o[at + 1] >= 0:
                 extremes[key] = [o[at], o[at + 1]]
