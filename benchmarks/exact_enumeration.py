@@ -1,10 +1,10 @@
 """Exact Snap enumeration: canonical rank sequences decided per second, and Dask's parallel efficiency.
 
 1. Per core: :func:`cardcanon.engine.exact.decide_range` in this process (the kernel is
-   single-threaded), two players, each policy on its own, for the 16-card deck (4 ranks x 4
-   suits, every sequence) and samples of the 20- and 24-card decks (``--samples`` ranges of
-   ``--sample-size`` consecutive sequences at evenly spaced starts, so the sample spans the whole
-   lexicographic order). Wall-clock and process CPU time are both reported; on a shared machine
+   single-threaded), two players, each policy on its own, for samples of the 16-, 20- and
+   24-card decks (``--samples`` ranges of ``--sample-size`` consecutive sequences at evenly
+   spaced starts, so the sample spans the whole lexicographic order; the whole deck when it is
+   smaller). Wall-clock and process CPU time are both reported; on a shared machine
    the CPU rate is the one to use.
 2. Parallel efficiency: the same list of chunks (the 16-card deck, both policies) run by
    ``cardcanon.exact.run`` on a Dask ``LocalCluster`` of 1 and of 2 single-threaded workers;
