@@ -13,7 +13,7 @@ legal plays; it is all zeros for the agent not to move.
 **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``. The vector
 is the concatenation of :data:`OBSERVATION`, each part seen from the observing player: his
 hand, the card on the current trick, the cards each player has played this hand, the cards
-each has taken this hand, the last completed trick, whether hearts are broken, whether he
+each has taken this hand, the last trick completed in this hand, whether hearts are broken, whether he
 leads, whether this is the first trick of the hand, whether he dealt, and the two match scores
 (his first). The other hand and the two dead cards (HEARTS-DEAL-2) are never shown.
 
@@ -126,7 +126,7 @@ class raw_env(AECEnv):
         """Make the chance moves due now, drawn from the episode's stream as the model draws them."""
         while GAME.is_chance(self.state):
             self._apply(GAME.sample_chance(self.state, self._rng))
-            self._played = [0, 0]
+            self._played, self._last_trick = [0, 0], 0
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
