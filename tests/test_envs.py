@@ -331,7 +331,7 @@ def test_hearts_observations_never_show_the_other_hand_or_the_dead_cards():
                 s = env.agent_name_mapping[other]
                 hidden = mask_of(state.hands[1 - s]) | mask_of(state.dead)
                 vector = env.observe(other)["observation"]
-                assert (part(vector, layout, "hand") == hearts_v0._bits(state.hand_masks[s])).all()
+                assert (part(vector, layout, "hand") == hearts_v0._bits(np.array(state.hand_masks[s]))).all()
                 for name in cards:
                     shown = part(vector, layout, name)
                     assert not any(shown[i] and hidden >> i & 1 for i in range(len(hearts.DECK))), name
@@ -402,3 +402,17 @@ def test_snap_observations_show_only_sizes_and_visible_top_cards(kwargs):
             assert any((env.observe(a)["observation"] != before[a]).any() for a in env.agents)
         env.state = state
     assert changed > 20  # the hidden cards really were moved
+
+
+# ---- the example ------------------------------------------------------------------------------------
+def test_the_random_agents_example_plays_both_games(capsys):
+    import runpy
+    from pathlib import Path
+
+    example = runpy.run_path(str(Path(__file__).parents[1] / "examples" / "random_agents.py"))
+    assert example["main"](["hearts", "--episodes", "1"]) == 0
+    assert example["main"](["snap", "--players", "3", "--option", "index_card=on", "--episodes", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and all(line.startswith("seed ") for line in lines)
+    assert example["main"](["snap", "--option", "match=rank-and-colour"]) == 2
+    assert "SNAP-MATCH-1" in capsys.readouterr().err

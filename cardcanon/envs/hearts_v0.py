@@ -6,8 +6,8 @@ match of the reference model (:mod:`cardcanon.model.hearts`): the environment ma
 moves (the first dealer, then one shuffle per hand) from ``SplitMix64(seed)`` exactly as
 ``play_match`` does, so the same seed and the same plays give the same match.
 
-**Actions**: ``Discrete(28)``, the index of a card in :data:`cardcanon.model.hearts.DECK`
-(:func:`card_of_action`, :func:`action_of_card`). ``action_mask`` marks the reference model's
+**Actions**: ``Discrete(28)``, the index of a card in the 28-card deck ``hearts.DECK`` of the
+model (:func:`card_of_action`, :func:`action_of_card`). ``action_mask`` marks the reference model's
 legal plays; it is all zeros for the agent not to move.
 
 **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``. The vector
@@ -44,7 +44,7 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
 CARDS = len(DECK)
-# The parts of the observation vector, in order, with their lengths.
+#: The parts of the observation vector, in order, with their lengths.
 OBSERVATION: tuple[tuple[str, int], ...] = (
     ("hand", CARDS), ("trick", CARDS), ("played_by_me", CARDS), ("played_by_opponent", CARDS),
     ("taken_by_me", CARDS), ("taken_by_opponent", CARDS), ("last_trick", CARDS),
@@ -55,10 +55,12 @@ _BIT = 1 << np.arange(CARDS, dtype=np.int64)
 
 
 def card_of_action(action: int) -> Card:
+    """The card an action plays."""
     return DECK[action]
 
 
 def action_of_card(card: Card) -> int:
+    """The action that plays ``card``."""
     index = deck_index(card)
     if index is None:
         raise ValueError(f"{card} is not a card of the 28-card deck (HEARTS-DECK-1)")
@@ -168,7 +170,7 @@ class raw_env(AECEnv):
             state.hearts_broken, to_move and not state.trick, state.tricks_played == 0 and state.to_move is not None,
             state.dealer is not None and state.dealer.index == s, state.scores[s], state.scores[1 - s],
         )
-        observation = np.concatenate([_bits(mask) for mask in masks] + [np.array(flags, dtype=np.float32)])
+        observation = np.concatenate([_bits(np.array(masks, dtype=np.int64)).ravel(), np.array(flags, dtype=np.float32)])
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:
@@ -204,8 +206,9 @@ class raw_env(AECEnv):
         pass
 
 
-def _bits(mask: int) -> np.ndarray:
-    return ((mask & _BIT) != 0).astype(np.float32)
+def _bits(masks: np.ndarray) -> np.ndarray:
+    """One row of 28 zeros and ones per mask over DECK."""
+    return ((masks[..., None] & _BIT) != 0).astype(np.float32)
 
 
-raw_env.__doc__ = __doc__ + variations.describe("hearts")
+raw_env.__doc__ = __doc__ + variations.describe("hearts", GAME.config_type)

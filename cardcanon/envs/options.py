@@ -77,11 +77,13 @@ def _convert(default: Any, value: str) -> Any:
     return value
 
 
-def describe(game: str) -> str:
+def describe(game: str, config_type: type) -> str:
     """The keyword arguments as reStructuredText bullets, for the environments' docstrings."""
+    fields = {field.name for field in dataclasses.fields(config_type)}
     lines = []
     for name, rule in variation_rules(game).items():
-        options = ", ".join(f"``{o.value!r}``" for o in rule.variation.options if o.value != rule.variation.default)
+        others = [f"``{o.value!r}``" for o in rule.variation.options if o.value != rule.variation.default]
+        played = "" if name in fields else " (not played by the reference model: refused)"
         lines.append(f"- ``{name}`` ({rule.id}, {rule.title}): default ``{rule.variation.default!r}``; "
-                     f"also {options}.")
+                     f"also {', '.join(others)}{played}.")
     return "\n".join(lines)

@@ -21,7 +21,7 @@ per call ``Call(him, kind)`` that the model lists (wrong calls are legal, SNAP-P
 for the other agents.
 
 **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``, the parts of
-:data:`observation_parts` in order. Seats are listed from the observer, then clockwise. Shown:
+:func:`observation_parts` in order. Seats are listed from the observer, then clockwise. Shown:
 the phase (flip or call window), who flips or just flipped, the dealer, who is still in the game,
 the size of every face-down and face-up pile, the visible top card of every face-up pile, and
 the Snap Pot's size and top card. Never shown: any face-down card (his own included), cards
@@ -65,6 +65,8 @@ CARDS = len(FULL_DECK)
 
 
 class SnapAction(enum.IntEnum):
+    """The actions: flip, pass (no call), or one of the three calls."""
+
     FLIP = 0
     PASS = 1
     SNAP = 2
@@ -281,4 +283,4 @@ def _name(card: Card) -> str:
     return card.pretty
 
 
-raw_env.__doc__ = __doc__ + variations.describe("snap")
+raw_env.__doc__ = __doc__ + variations.describe("snap", GAME.config_type)
