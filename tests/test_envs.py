@@ -242,8 +242,8 @@ def test_hearts_masks_obey_the_rules_read_from_the_observation():
     assert seen == {"HEARTS-LEAD-1", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1"}
 
 
-def snap_expected_mask(state: snap.SnapState, seat: Seat) -> np.ndarray:
-    legal = set(snap.legal_moves(state))
+def snap_expected_mask(state: snap.SnapState, seat: Seat, legal: set | None = None) -> np.ndarray:
+    legal = set(snap.legal_moves(state)) if legal is None else legal
     moves = {SnapAction.FLIP: snap.Flip(seat), SnapAction.PASS: snap.NoCall(),
              **{a: snap.Call(seat, kind) for a, kind in snap_v0.KIND_OF_ACTION.items()}}
     return np.array([moves[a] in legal for a in SnapAction], dtype=np.int8)
@@ -416,3 +416,38 @@ def test_the_random_agents_example_plays_both_games(capsys):
     assert len(lines) == 3 and all(line.startswith("seed ") for line in lines)
     assert example["main"](["snap", "--option", "match=rank-and-colour"]) == 2
     assert "SNAP-MATCH-1" in capsys.readouterr().err
+
+
+# ---- thorough runs -------------------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("kwargs", HEARTS_VARIANTS)
+def test_many_hearts_episodes_are_model_matches_with_model_masks(kwargs):
+    for seed in range(100, 130):
+        env = hearts_v0.raw_env(**kwargs)
+        for agent in random_steps(env, seed):
+            s = env.agent_name_mapping[agent]
+            assert (env.observe(agent)["action_mask"] == hearts_expected_mask(env.state, s)).all()
+        plays = iter([move for move in env.moves if isinstance(move, hearts.Play)])
+        final, moves = hearts.play_match(seed, (lambda state, legal: next(plays),) * 2, env.config)
+        assert moves == env.moves and final == env.state
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kwargs", [{"players": 6, "calling_policy": "ties:0.2"}, {"players": 12},
+                                    {"players": 12, "index_card": "on", "next_turn": "winner"}])
+def test_many_snap_episodes_are_model_games_with_model_masks(kwargs):
+    rng = np.random.default_rng(1)
+    for seed in range(100, 106):
+        env = snap_v0.raw_env(max_steps=3000, **kwargs)
+        legal: tuple = (None, set())
+        for step, agent in enumerate(random_steps(env, seed)):
+            if legal[0] is not env.state:  # one call window is one state: ask the model once
+                legal = (env.state, set(snap.legal_moves(env.state)))
+            seat = Seat(env.agent_name_mapping[agent])
+            assert (env.observe(agent)["action_mask"] == snap_expected_mask(env.state, seat, legal[1])).all()
+            if step % 50 == 0:
+                state, before = env.state, all_observations(env)
+                env.state = hide_differently(state, rng)
+                assert all((env.observe(a)["observation"] == before[a]).all() for a in env.agents)
+                env.state = state
+        assert model_game_of(env).state == env.state
