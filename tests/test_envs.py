@@ -308,6 +308,8 @@ def test_illegal_actions_name_the_rule():
     with pytest.raises(IllegalMoveError) as error:
         env.step(SnapAction.SNAP)
     assert error.value.rule_id == "SNAP-CALL-3"
+    with pytest.raises(ValueError, match="not an action"):
+        env.step(len(SnapAction))
     wrapped = snap_v0.env()
     wrapped.reset(seed=1)
     agent = wrapped.agent_selection

@@ -135,13 +135,15 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.agent_name_mapping[agent]
+        if not self._action_space.contains(action):
+            raise ValueError(f"hearts_v0: {action!r} is not an action (0 to {CARDS - 1})")
+        seat, card = self.agent_name_mapping[agent], DECK[int(action)]
         lead = self.state.trick[0].card if self.state.trick else None
-        self._apply(Play(Seat(seat), DECK[int(action)]))
+        self._apply(Play(Seat(seat), card))  # an illegal play raises the model's IllegalMoveError
         self.steps += 1
         self._played[seat] |= 1 << int(action)
         if lead is not None:
-            self._last_trick = mask_of((lead, DECK[int(action)]))
+            self._last_trick = mask_of((lead, card))
         self._chance()
         self._cumulative_rewards[agent] = 0
         outcome = GAME.outcome(self.state)

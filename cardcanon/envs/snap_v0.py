@@ -138,6 +138,8 @@ class raw_env(AECEnv):
         self.steps = 0
         self._seen: dict[tuple, int] = {}
         self._legal: tuple[SnapState | None, frozenset[Move]] = (None, frozenset())
+        self._window: tuple[Seat, ...] = ()  # who decides in the open call window, in step order
+        self._calls: dict[Seat, CallKind | None] = {}  # their decisions so far
         self._apply(GAME.sample_chance(self.state, self._rng))  # SNAP-DEAL-1, SNAP-DEAL-2
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0 for agent in self.agents}
@@ -168,6 +170,8 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if not self._action_space.contains(action):
+            raise ValueError(f"snap_v0: {action!r} is not an action (0 to {len(SnapAction) - 1})")
         seat = Seat(self.agent_name_mapping[agent])
         action = SnapAction(int(action))
         if not self.action_mask(agent)[action]:
@@ -179,7 +183,7 @@ class raw_env(AECEnv):
         if self.state.phase is Phase.FLIP:  # SNAP-FLIP-1; the call window opens (SNAP-CALL-3)
             self._apply(Flip(seat))
             self._window = callers_in_order(self.state)
-            self._calls: dict[Seat, CallKind | None] = {}
+            self._calls = {}
             self.agent_selection = self._agent(self._window[0])
         else:
             self._calls[seat] = KIND_OF_ACTION.get(action)
