@@ -73,7 +73,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"name": "cardcanon_hearts_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "cardcanon_hearts_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None, **kwargs: Any) -> None:
         super().__init__()
@@ -96,14 +96,14 @@ class raw_env(AECEnv):
         self._action_space = spaces.Discrete(CARDS)
         self._seeds = EpisodeSeeds()
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
 
     # ---- episode --------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.episode_seed = self._seeds.next(seed)
         self._rng = SplitMix64(self.episode_seed)
         self.state: HeartsState = GAME.new_game(self.config)
@@ -117,7 +117,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.state.to_move.index]
 
     def _apply(self, move: Move) -> None:
@@ -135,7 +135,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if not self._action_space.contains(action):
+        if action is None or not self._action_space.contains(action):
             raise ValueError(f"hearts_v0: {action!r} is not an action (0 to {CARDS - 1})")
         seat, card = self.agent_name_mapping[agent], DECK[int(action)]
         lead = self.state.trick[0].card if self.state.trick else None

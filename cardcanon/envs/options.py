@@ -58,7 +58,7 @@ def build_config(game: str, config_type: type[C], chosen: Mapping[str, str], **f
     """The model config for the chosen options (and any other config ``fields``)."""
     rules = variation_rules(game)
     default_config = config_type()
-    names = {field.name for field in dataclasses.fields(config_type)}
+    names = {field.name for field in dataclasses.fields(config_type)}  # type: ignore[arg-type]
     for name, value in chosen.items():
         if name in names:
             fields[name] = _convert(getattr(default_config, name), value)

@@ -94,7 +94,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"name": "cardcanon_snap_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "cardcanon_snap_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, players: int = 2, calling_policy: str = "flipper-first", truncate_on_repeat: bool = True,
                  max_steps: int | None = 10_000, render_mode: str | None = None, **kwargs: Any) -> None:
@@ -123,20 +123,20 @@ class raw_env(AECEnv):
         self._action_space = spaces.Discrete(len(SnapAction))
         self._seeds = EpisodeSeeds()
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
 
     # ---- episode --------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.episode_seed = self._seeds.next(seed)
         self._rng = SplitMix64(self.episode_seed)
         self.state: SnapState = GAME.new_game(self.config)
         self.moves: list[Move] = []  # every move of the game: the deal, flips and call events
         self.steps = 0
-        self._seen: dict[tuple, int] = {}
+        self._seen: dict[tuple[Any, ...], int] = {}
         self._legal: tuple[SnapState | None, frozenset[Move]] = (None, frozenset())
         self._window: tuple[Seat, ...] = ()  # who decides in the open call window, in step order
         self._calls: dict[Seat, CallKind | None] = {}  # their decisions so far
@@ -146,7 +146,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._start_flip()
 
     def _apply(self, move: Move) -> None:
@@ -170,7 +170,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if not self._action_space.contains(action):
+        if action is None or not self._action_space.contains(action):
             raise ValueError(f"snap_v0: {action!r} is not an action (0 to {len(SnapAction) - 1})")
         seat = Seat(self.agent_name_mapping[agent])
         action = SnapAction(int(action))
