@@ -31,9 +31,11 @@ under the top of a face-up pile or of the pot, and the other agents' pending cal
 (SNAP-END-1, SNAP-END-2); a draw (SNAP-END-3) gives 0 to those going out with it.
 
 **Endless games** (SNAP-END-4): with ``truncate_on_repeat`` (default), an episode is truncated
-when a position (every pile, the Snap Pot and whose turn it is) recurs before a flip, the
-repetition the model reports as endless. ``max_steps`` truncates it at the first flip after that
-many steps.
+when a position (every pile, the Snap Pot and whose turn it is) recurs before a flip: the
+repetition by which the model reports a game endless under a deterministic calling policy, and
+at which the rule lets the players stop and call the game drawn. Agents that call differently
+the second time round could still end the game; the truncation is the players' agreement to
+stop, not a proof. ``max_steps`` truncates an episode at the first flip after that many steps.
 
 **Keyword arguments**: ``players`` (2 to 12), ``calling_policy`` (``"flipper-first"``,
 ``"owner-first"`` or ``"ties:RATE"``), ``truncate_on_repeat``, ``max_steps``, ``render_mode``
