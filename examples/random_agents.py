@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         kwargs["render_mode"] = "human"
     try:
         env = hearts_v0.env(**kwargs) if args.game == "hearts" else snap_v0.env(players=args.players, **kwargs)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, NotImplementedError) as error:  # unknown, wrong or unplayed options
         print(f"random_agents: {error}", file=sys.stderr)
         return 2
     rng = np.random.default_rng(args.seed)
