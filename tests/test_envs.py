@@ -162,6 +162,24 @@ def test_snap_races_follow_the_named_calling_policies(policy, players, seed):
     assert list(result.moves) == env.moves and result.state == env.state
 
 
+def test_snap_call_windows_step_the_players_in_the_game_clockwise_from_the_flipper():
+    env = snap_v0.raw_env(players=4)
+    window, windows = None, 0
+    for agent in random_steps(env, 2):
+        seat = env.agent_name_mapping[agent]
+        if env.state.phase is snap.Phase.FLIP:
+            if window is not None:
+                assert window == [], "every player in the game steps once per window"
+            flipper = seat
+            window = None
+            continue
+        if window is None:  # the window of this flip opens: the flipper, then clockwise, players in the game
+            window = [s for s in ((flipper + k) % 4 for k in range(4)) if env.state.holds(Seat(s))]
+            windows += 1
+        assert seat == window.pop(0)
+    assert windows > 100
+
+
 def test_snap_truncates_an_endless_game_at_the_repeated_position():
     env = snap_v0.raw_env(calling_policy="owner-first")
     env.reset(seed=10)
