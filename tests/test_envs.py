@@ -18,14 +18,13 @@ from cardcanon.envs.snap_v0 import SnapAction  # noqa: E402
 from cardcanon.model import hearts, snap  # noqa: E402
 from cardcanon.model.cards import Card, Suit  # noqa: E402
 from cardcanon.model.errors import IllegalMoveError  # noqa: E402
-from cardcanon.model.hearts_types import evolve, mask_of  # noqa: E402
 from cardcanon.model.seats import Seat  # noqa: E402
 from cardcanon.model.snap_policies import play_game  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 HEARTS_VARIANTS = [{}, {"first_lead": "free", "break_on": "void", "first_trick_points": "no-hearts",
-                        "moon_score": "points-in-play"}]
+                        "queen_breaks": "yes", "moon_score": "points-in-play"}]
 SNAP_VARIANTS = [{}, {"players": 4, "next_turn": "winner"}, {"players": 3, "index_card": "on"},
                  {"players": 5, "calling_policy": "ties:0.5"}, {"players": 3, "calling_policy": "owner-first"}]
 
@@ -349,12 +348,21 @@ def test_hearts_observations_never_show_the_other_hand_or_the_dead_cards():
             state = env.state
             for other in env.agents:
                 s = env.agent_name_mapping[other]
-                hidden = mask_of(state.hands[1 - s]) | mask_of(state.dead)
+                hidden = {hearts_v0.action_of_card(card) for card in state.hands[1 - s] | set(state.dead)}
                 vector = env.observe(other)["observation"]
-                assert (part(vector, layout, "hand") == hearts_v0._bits(np.array(state.hand_masks[s]))).all()
+                mine = {hearts_v0.action_of_card(card) for card in state.hands[s]}
+                assert set(np.flatnonzero(part(vector, layout, "hand"))) == mine
                 for name in cards:
-                    shown = part(vector, layout, name)
-                    assert not any(shown[i] and hidden >> i & 1 for i in range(len(hearts.DECK))), name
+                    assert not set(np.flatnonzero(part(vector, layout, name))) & hidden, name
+
+
+def swap(state: hearts.HeartsState, seat: int, out_of_hand: Card, dead_index: int) -> hearts.HeartsState:
+    """``state`` with a card of ``seat``'s hand and a dead card exchanged."""
+    dead = list(state.dead)
+    hands = list(state.hands)
+    hands[seat] = (hands[seat] - {out_of_hand}) | {dead[dead_index]}
+    dead[dead_index] = out_of_hand
+    return dataclasses.replace(state, hands=tuple(hands), dead=tuple(dead))
 
 
 def test_hearts_observation_is_the_same_whatever_the_hidden_cards():
@@ -365,19 +373,12 @@ def test_hearts_observation_is_the_same_whatever_the_hidden_cards():
         state = env.state
         s = env.agent_name_mapping[agent]
         before = env.observe(agent)["observation"].copy()
-        theirs, dead = sorted(state.hands[1 - s]), list(state.dead)
+        theirs, mine = sorted(state.hands[1 - s]), sorted(state.hands[s])
         if not theirs:
             continue
-        swap_in, swap_out = theirs[rng.integers(len(theirs))], dead[0]
-        hands = [set(state.hands[0]), set(state.hands[1])]
-        hands[1 - s] = (hands[1 - s] - {swap_in}) | {swap_out}
-        masks = tuple(mask_of(hand) for hand in hands)
-        env.state = evolve(state, hand_masks=masks, dead=(swap_in, dead[1]))
+        env.state = swap(state, 1 - s, theirs[rng.integers(len(theirs))], 0)
         assert (env.observe(agent)["observation"] == before).all()
-        mine = sorted(state.hands[s])  # the test can fail: his own cards are seen
-        hands = [set(state.hands[0]), set(state.hands[1])]
-        hands[s] = (hands[s] - {mine[0]}) | {dead[1]}
-        env.state = evolve(state, hand_masks=tuple(mask_of(hand) for hand in hands), dead=(dead[0], mine[0]))
+        env.state = swap(state, s, mine[0], 1)  # the test can fail: his own cards are seen
         assert not (env.observe(agent)["observation"] == before).all()
         env.state = state
         checked += 1

@@ -36,10 +36,8 @@ from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
 from cardcanon.envs._common import EpisodeSeeds, check_max_steps, check_render_mode, wrap
-from cardcanon.envs.adapter import HeartsGame as GAME
 from cardcanon.model.cards import Card, format_cards
-from cardcanon.model.hearts import DECK, HeartsState, Move, Play, deck_index
-from cardcanon.model.hearts_types import cards_of, mask_of
+from cardcanon.model.hearts import DECK, GAME, HeartsConfig, HeartsState, Move, Play
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
@@ -51,7 +49,7 @@ OBSERVATION: tuple[tuple[str, int], ...] = (
     ("hearts_broken", 1), ("leading", 1), ("first_trick", 1), ("dealer", 1), ("scores", 2),
 )
 OBSERVATION_SIZE = sum(size for _, size in OBSERVATION)
-_BIT = 1 << np.arange(CARDS, dtype=np.int64)
+_INDEX = {card: i for i, card in enumerate(DECK)}
 
 
 def card_of_action(action: int) -> Card:
@@ -61,7 +59,7 @@ def card_of_action(action: int) -> Card:
 
 def action_of_card(card: Card) -> int:
     """The action that plays ``card``."""
-    index = deck_index(card)
+    index = _INDEX.get(card)
     if index is None:
         raise ValueError(f"{card} is not a card of the 28-card deck (HEARTS-DECK-1)")
     return index
@@ -82,7 +80,7 @@ class raw_env(AECEnv):
             raise TypeError(f"hearts_v0: unknown keyword arguments {', '.join(sorted(unknown))} "
                             f"(variation points: {', '.join(chosen)})")
         self.options = chosen
-        self.config = variations.build_config("hearts", GAME.config_type, chosen)
+        self.config = variations.build_config(HeartsConfig, chosen)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.max_steps = check_max_steps(max_steps)
         self.possible_agents = ["player_0", "player_1"]
@@ -109,8 +107,8 @@ class raw_env(AECEnv):
         self.state: HeartsState = GAME.new_game(self.config)
         self.moves: list[Move] = []  # every move of the match, chance moves included
         self.steps = 0
-        self._played = [0, 0]  # masks of the cards each seat played this hand
-        self._last_trick = 0
+        self._played: list[frozenset[Card]] = [frozenset(), frozenset()]  # the cards each seat played this hand
+        self._last_trick: frozenset[Card] = frozenset()
         self._chance()
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0 for agent in self.agents}
@@ -126,9 +124,9 @@ class raw_env(AECEnv):
 
     def _chance(self) -> None:
         """Make the chance moves due now, drawn from the episode's stream as the model draws them."""
-        while GAME.is_chance(self.state):
+        while self.state.is_chance:
             self._apply(GAME.sample_chance(self.state, self._rng))
-            self._played, self._last_trick = [0, 0], 0
+            self._played, self._last_trick = [frozenset(), frozenset()], frozenset()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -141,9 +139,9 @@ class raw_env(AECEnv):
         lead = self.state.trick[0].card if self.state.trick else None
         self._apply(Play(Seat(seat), card))  # an illegal play raises the model's IllegalMoveError
         self.steps += 1
-        self._played[seat] |= 1 << int(action)
+        self._played[seat] |= {card}
         if lead is not None:
-            self._last_trick = mask_of((lead, card))
+            self._last_trick = frozenset((lead, card))
         self._chance()
         self._cumulative_rewards[agent] = 0
         outcome = GAME.outcome(self.state)
@@ -163,16 +161,19 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         s = self.agent_name_mapping[agent]
         state = self.state
-        masks = (
-            state.hand_masks[s], mask_of(play.card for play in state.trick), self._played[s],
-            self._played[1 - s], state.taken_masks[s], state.taken_masks[1 - s], self._last_trick,
+        shown = (
+            state.hands[s], [play.card for play in state.trick], self._played[s], self._played[1 - s],
+            state.taken[s], state.taken[1 - s], self._last_trick,
         )
+        cards = np.zeros((len(shown), CARDS), dtype=np.float32)
+        for row, part in enumerate(shown):
+            cards[row, [_INDEX[card] for card in part]] = 1.0
         to_move = state.to_move is not None and state.to_move.index == s
         flags = (
             state.hearts_broken, to_move and not state.trick, state.tricks_played == 0 and state.to_move is not None,
             state.dealer is not None and state.dealer.index == s, state.scores[s], state.scores[1 - s],
         )
-        observation = np.concatenate([_bits(np.array(masks, dtype=np.int64)).ravel(), np.array(flags, dtype=np.float32)])
+        observation = np.concatenate([cards.ravel(), np.array(flags, dtype=np.float32)])
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:
@@ -181,7 +182,7 @@ class raw_env(AECEnv):
         seat = self.state.to_move
         if seat is not None and seat.index == self.agent_name_mapping[agent] and not self._ended():
             for move in GAME.legal_moves(self.state):
-                mask[deck_index(move.card)] = 1
+                mask[_INDEX[move.card]] = 1
         return mask
 
     def _ended(self) -> bool:
@@ -196,7 +197,7 @@ class raw_env(AECEnv):
                  f"hearts {'broken' if state.hearts_broken else 'not broken'}"]
         for agent, i in self.agent_name_mapping.items():
             mark = "*" if state.to_move is not None and state.to_move.index == i else " "
-            lines.append(f"{mark}{agent}: {format_cards(sorted(cards_of(state.hand_masks[i])))}")
+            lines.append(f"{mark}{agent}: {format_cards(sorted(state.hands[i]))}")
         lines.append(f" trick: {format_cards(play.card for play in state.trick) or '-'}")
         text = "\n".join(lines)
         if self.render_mode == "human":
@@ -208,9 +209,4 @@ class raw_env(AECEnv):
         pass
 
 
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """One row of 28 zeros and ones per mask over DECK."""
-    return ((masks[..., None] & _BIT) != 0).astype(np.float32)
-
-
-raw_env.__doc__ = __doc__ + variations.describe("hearts", GAME.config_type)
+raw_env.__doc__ = __doc__ + variations.describe("hearts", HeartsConfig)

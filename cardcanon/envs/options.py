@@ -5,22 +5,22 @@ its ``parameter`` and taking one of its option values (strings, as in the rulebo
 lists options: they come from :func:`cardcanon.spec.load`, so a variation added to the rulebook
 becomes a keyword argument without a change to the environments.
 
-A model config field with the parameter's name carries the option; a parameter the model has
-no field for is played at its default only, and any other option is refused with the rule ID.
+The model config field of the same name carries the option (:mod:`cardcanon.model.game`); the
+config refuses an option the model does not play, naming the rule.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from cardcanon import spec
+from cardcanon.model.snap import SWITCH
 from cardcanon.spec import Rule
 
 C = TypeVar("C")
-_SWITCH = {"on": True, "yes": True, "off": False, "no": False}
+_SWITCH = {text: value for value, text in SWITCH.items()}  # a switch variation's options
 
 
 def variation_rules(game: str) -> dict[str, Rule]:
@@ -54,17 +54,12 @@ def split_options(game: str, kwargs: Mapping[str, Any]) -> tuple[dict[str, str],
     return chosen, rest
 
 
-def build_config(game: str, config_type: type[C], chosen: Mapping[str, str], **fields: Any) -> C:
-    """The model config for the chosen options (and any other config ``fields``)."""
-    rules = variation_rules(game)
+def build_config(config_type: type[C], chosen: Mapping[str, str], **fields: Any) -> C:
+    """The model config for the chosen options (and any other config ``fields``); the config
+    raises :class:`~cardcanon.model.errors.NotModelledError` for an option the model does not play."""
     default_config = config_type()
-    names = {field.name for field in dataclasses.fields(config_type)}  # type: ignore[arg-type]
     for name, value in chosen.items():
-        if name in names:
-            fields[name] = _convert(getattr(default_config, name), value)
-        elif value != rules[name].variation.default:
-            raise ValueError(f"{rules[name].id}: {name}={value!r} is not modelled by the reference model; "
-                             f"only {rules[name].variation.default!r} is played")
+        fields[name] = _convert(getattr(default_config, name), value)
     return config_type(**fields)
 
 
@@ -79,11 +74,21 @@ def _convert(default: Any, value: str) -> Any:
 
 def describe(game: str, config_type: type) -> str:
     """The keyword arguments as reStructuredText bullets, for the environments' docstrings."""
-    fields = {field.name for field in dataclasses.fields(config_type)}
     lines = []
     for name, rule in variation_rules(game).items():
-        others = [f"``{o.value!r}``" for o in rule.variation.options if o.value != rule.variation.default]
-        played = "" if name in fields else " (not played by the reference model: refused)"
+        others = []
+        for option in rule.variation.options:
+            if option.value != rule.variation.default:
+                played = _plays(config_type, name, option.value)
+                others.append(f"``{option.value!r}``" + ("" if played else " (not played by the reference model: refused)"))
         lines.append(f"- ``{name}`` ({rule.id}, {rule.title}): default ``{rule.variation.default!r}``; "
-                     f"also {', '.join(others)}{played}.")
+                     f"also {', '.join(others)}.")
     return "\n".join(lines)
+
+
+def _plays(config_type: type, name: str, value: str) -> bool:
+    try:
+        build_config(config_type, {name: value})
+    except NotImplementedError:
+        return False
+    return True

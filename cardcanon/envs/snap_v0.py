@@ -55,13 +55,12 @@ from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
 from cardcanon.envs._common import EpisodeSeeds, check_max_steps, check_render_mode, wrap
-from cardcanon.envs.adapter import SnapGame as GAME
 from cardcanon.envs.snap_race import call_event, callers_in_order, race_policy
 from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapState, Termination
+from cardcanon.model.snap import GAME, Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Termination
 
 CARDS = len(FULL_DECK)
 
@@ -106,7 +105,7 @@ class raw_env(AECEnv):
             raise TypeError(f"snap_v0: unknown keyword arguments {', '.join(sorted(unknown))} "
                             f"(variation points: {', '.join(chosen)})")
         self.options = chosen
-        self.config = variations.build_config("snap", GAME.config_type, chosen, players=players)
+        self.config = variations.build_config(SnapConfig, chosen, players=players)
         self.policy = race_policy(calling_policy)
         self.truncate_on_repeat = bool(truncate_on_repeat)
         self.max_steps = check_max_steps(max_steps)
@@ -289,4 +288,4 @@ def _name(card: Card) -> str:
     return card.pretty
 
 
-raw_env.__doc__ = __doc__ + variations.describe("snap", GAME.config_type)
+raw_env.__doc__ = __doc__ + variations.describe("snap", SnapConfig)
