@@ -4,20 +4,24 @@ In the call window of a flip (SNAP-CALL-3) every agent still in the game (SNAP-C
 one step each, whether to call and what; the steps come in seat order clockwise from the flipper,
 the flipper first, and no agent sees another's choice. The choices are simultaneous: the order
 of the steps decides nothing. The race between the callers is then decided by the calling
-policy (:mod:`cardcanon.model.snap_policies`), generalised from "everyone calls" to any set of
-callers:
+policy, as the rulebook defines it (SNAP-POLICY-1 to SNAP-POLICY-4, played by
+:mod:`cardcanon.model.snap_policies`) for tables where every player makes the correct call,
+generalised to any set of callers:
 
-- ``flipper-first``: the first caller clockwise from the flipper, the flipper first, wins.
-- ``owner-first``: the owner of the first matched pile clockwise from the flipper wins if he
-  calls "Snap!" (or puts his hand on the index card); otherwise as ``flipper-first``.
-- ``ties:RATE``: as ``flipper-first``; then, when the winning call is correct, two or more agents
-  made that call and there is no index card (SNAP-INDEX-1), with probability RATE the event is
-  a tie (SNAP-TIE-1, SNAP-POT-2) of 2 to all of them, drawn as the policy draws it from the
-  game's random stream.
+- ``flipper-first`` (SNAP-POLICY-2): the first caller clockwise from the flipper, the flipper
+  first, wins.
+- ``owner-first`` (SNAP-POLICY-3): the owner of the first matched pile clockwise from the flipper
+  wins if he calls "Snap!" (or puts his hand on the index card); otherwise as ``flipper-first``.
+- ``ties:RATE`` (SNAP-POLICY-4): as ``flipper-first``; then, when the winning call is correct,
+  two or more agents made that call and there is no index card (SNAP-INDEX-1), one number is
+  drawn from the game's generator, and if the draw succeeds the event is a tie (SNAP-TIE-1,
+  SNAP-POT-2): with m the number of agents who made that call, k = below(m - 1) is drawn, those
+  agents in seat order are shuffled, and the first 2 + k of them tie.
 
 When every agent in the game makes the call the policy prefers, the event is the one the policy
 chooses, and an environment episode is the model's ``play_game`` for the same seed (tested).
-``errors:RATE`` stands for players' mistakes, which agents make for themselves; it is refused.
+``errors:RATE`` (SNAP-POLICY-5) stands for players' mistakes, which agents make for themselves;
+it is refused.
 """
 
 from __future__ import annotations
