@@ -144,6 +144,7 @@ class raw_env(AECEnv):
             self._last_trick = frozenset((lead, card))
         self._chance()
         self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
         outcome = GAME.outcome(self.state)
         if outcome is not None:  # HEARTS-MATCH-1/2, HEARTS-GOAL-1
             for name, i in self.agent_name_mapping.items():
