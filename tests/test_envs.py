@@ -472,3 +472,12 @@ def test_many_snap_episodes_are_model_games_with_model_masks(kwargs):
                 assert all((env.observe(a)["observation"] == before[a]).all() for a in env.agents)
                 env.state = state
         assert model_game_of(env).state == env.state
+
+
+def test_rendering_as_text():
+    for env in (hearts_v0.raw_env(render_mode="ansi"), snap_v0.raw_env(players=3, render_mode="ansi")):
+        env.reset(seed=3)
+        text = env.render()
+        assert isinstance(text, str) and all(agent in text for agent in env.possible_agents)
+    with pytest.raises(ValueError, match="render_mode"):
+        hearts_v0.raw_env(render_mode="rgb_array")
