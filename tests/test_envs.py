@@ -179,6 +179,35 @@ def test_snap_call_windows_step_the_players_in_the_game_clockwise_from_the_flipp
     assert windows > 100
 
 
+def test_simultaneous_calls_are_settled_as_the_rulebook_says():
+    from cardcanon.envs.snap_race import call_event, race_policy
+    from cardcanon.model.shuffle import SplitMix64
+    from cardcanon.model.snap_text import make_state
+
+    s0, s1, s2, s3 = (Seat(i) for i in range(4))
+    snap_, pot_ = snap.CallKind.SNAP, snap.CallKind.SNAP_POT
+    # The flipper (seat 0) turned the 7h; it matches seats 2 and 3, not the pot: "Snap!" is right.
+    piles = make_state(["2c", "3c", "4c", "5c"], ["7h", "9s", "7s", "7c"], "8d", 0, snap.Phase.CALL)
+    flipper_first, owner_first = race_policy("flipper-first"), race_policy("owner-first")
+
+    def event(state, calls, policy, seed=0):
+        return call_event(state, calls, policy, SplitMix64(seed))
+
+    assert event(piles, {}, flipper_first) == snap.NoCall()
+    assert event(piles, {s0: pot_, s2: snap_}, flipper_first) == snap.Call(s2, snap_)  # right beats wrong
+    assert event(piles, {s3: pot_, s1: pot_}, flipper_first) == snap.Call(s1, pot_)  # wrong only: nearest
+    assert event(piles, {s0: snap_, s3: snap_}, flipper_first) == snap.Call(s0, snap_)
+    assert event(piles, {s0: snap_, s3: snap_}, owner_first) == snap.Call(s0, snap_)  # owner 2 did not call
+    assert event(piles, {s0: snap_, s2: snap_}, owner_first) == snap.Call(s2, snap_)
+    # With the pot matched too, "Snap!" and "Snap Pot!" callers may tie (ties:1 always ties).
+    both = dataclasses.replace(piles, pot=(Card.parse("7d"),))
+    tie = event(both, {s0: pot_, s1: snap_, s3: pot_}, race_policy("ties:1"))
+    assert isinstance(tie, snap.Tie) and tie.kind is pot_ and len(tie.callers) >= 2
+    assert tie.callers <= {s0, s1, s3}
+    snap.apply(both, tie)
+    assert event(both, {s0: pot_, s1: snap_}, race_policy("ties:0")) == snap.Call(s0, pot_)
+
+
 def test_snap_truncates_an_endless_game_at_the_repeated_position():
     env = snap_v0.raw_env(calling_policy="owner-first")
     env.reset(seed=10)

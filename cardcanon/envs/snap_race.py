@@ -2,21 +2,29 @@
 
 In the call window of a flip (SNAP-CALL-3) every agent still in the game (SNAP-CALL-2) decides,
 one step each, whether to call and what; the steps come in seat order clockwise from the flipper,
-the flipper first, and no agent sees another's choice. The choices are simultaneous: the order
-of the steps decides nothing. The race between the callers is then decided by the calling
-policy, as the rulebook defines it (SNAP-POLICY-1 to SNAP-POLICY-4, played by
-:mod:`cardcanon.model.snap_policies`) for tables where every player makes the correct call,
-generalised to any set of callers:
+the flipper first, and no agent sees another's choice. The order of the steps decides nothing:
+the calls are settled as SNAP-CALL-3 settles calls made at the same instant, with the calling
+policy saying who is fastest among the correct callers:
 
-- ``flipper-first`` (SNAP-POLICY-2): the first caller clockwise from the flipper, the flipper
-  first, wins.
-- ``owner-first`` (SNAP-POLICY-3): the owner of the first matched pile clockwise from the flipper
-  wins if he calls "Snap!" (or puts his hand on the index card); otherwise as ``flipper-first``.
-- ``ties:RATE`` (SNAP-POLICY-4): as ``flipper-first``; then, when the winning call is correct,
-  two or more agents made that call and there is no index card (SNAP-INDEX-1), one number is
-  drawn from the game's generator, and if the draw succeeds the event is a tie (SNAP-TIE-1,
-  SNAP-POT-2): with m the number of agents who made that call, k = below(m - 1) is drawn, those
-  agents in seat order are shuffled, and the first 2 + k of them tie.
+- If nobody calls, nobody calls (``NoCall``).
+- If every call is wrong, the event is the wrong call of the caller nearest the flipper
+  clockwise, the flipper first; the other wrong calls have no effect.
+- Otherwise a correct call is the event and the wrong calls have no effect. Who makes it is
+  decided by the policy as the rulebook defines it (SNAP-POLICY-1 to SNAP-POLICY-4, played by
+  :mod:`cardcanon.model.snap_policies`) for tables where every player calls correctly,
+  applied to the agents who did:
+
+  - ``flipper-first`` (SNAP-POLICY-2): the correct caller nearest the flipper clockwise, the
+    flipper first.
+  - ``owner-first`` (SNAP-POLICY-3): the owner of the first matched pile clockwise from the
+    flipper if he calls "Snap!" (or puts his hand on the index card); otherwise as
+    ``flipper-first``.
+  - ``ties:RATE`` (SNAP-POLICY-4): as ``flipper-first``; then, when two or more agents made a
+    correct call and the index card is not in use (SNAP-INDEX-1), one number is drawn from the
+    game's generator, and if the draw succeeds the event is a tie (SNAP-TIE-1, SNAP-POT-2): with
+    m the number of correct callers, k = below(m - 1) is drawn, the correct callers in seat
+    order are shuffled, and the first 2 + k of them tie. A tie may join "Snap!" and "Snap Pot!"
+    callers (SNAP-CALL-3); it is recorded with the kind of the call that would have won.
 
 When every agent in the game makes the call the policy prefers, the event is the one the policy
 chooses, and an environment episode is the model's ``play_game`` for the same seed (tested).
@@ -51,17 +59,20 @@ def callers_in_order(state: SnapState) -> tuple[Seat, ...]:
 
 def call_event(state: SnapState, calls: Mapping[Seat, CallKind | None], policy: Policy, rng: SplitMix64) -> Move:
     """The call event of this window: ``calls`` maps each agent in the game to its call or None."""
-    order = [seat for seat in callers_in_order(state) if calls.get(seat) is not None]
-    if not order:
+    callers = [seat for seat in callers_in_order(state) if calls.get(seat) is not None]
+    if not callers:
         return NoCall()  # SNAP-CALL-3: nobody calls
-    winner = order[0]
+    correct = correct_kinds(state)
+    right = [seat for seat in callers if calls[seat] in correct]
+    if not right:  # SNAP-CALL-3: wrong calls only: the one nearest the flipper
+        return Call(callers[0], calls[callers[0]])
+    winner = right[0]  # SNAP-POLICY-2
     matched = matched_seats(state)
     if isinstance(policy, OwnerFirst) and matched and calls.get(matched[0]) in (CallKind.SNAP, CallKind.HAND):
-        winner = matched[0]
+        winner = matched[0]  # SNAP-POLICY-3
     kind = calls[winner]
-    if isinstance(policy, Ties) and kind in correct_kinds(state) and not state.config.index_card:
-        same = tuple(seat for seat in sorted(order) if calls[seat] is kind)
-        if len(same) >= 2 and draw_chance(rng, policy.rate):
-            size = 2 + rng.below(len(same) - 1)
-            return Tie(frozenset(rng.shuffled(same)[:size]), kind)
+    if isinstance(policy, Ties) and len(right) >= 2 and not state.config.index_card:  # SNAP-POLICY-4
+        if draw_chance(rng, policy.rate):
+            size = 2 + rng.below(len(right) - 1)
+            return Tie(frozenset(rng.shuffled(sorted(right))[:size]), kind)
     return Call(winner, kind)

@@ -10,10 +10,11 @@ seed and the same call events give the same game.
 the call window opens (SNAP-CALL-3): every player still in the game (SNAP-CALL-2) steps once, in
 seat order clockwise from the flipper, the flipper first, choosing ``PASS`` or a call that exists
 at this table ("Snap!", "Snap Pot!", or a hand on the index card, SNAP-INDEX-1). An agent does
-not see the others' choices: the calls are simultaneous, and the order of the steps decides
-nothing. The race between the callers is decided by ``calling_policy`` as
-:mod:`cardcanon.envs.snap_race` describes (``flipper-first`` by default: the first caller
-clockwise from the flipper wins), giving the window's one call event, which the model applies.
+not see the others' choices, and the order of the steps decides nothing: the calls are settled
+as SNAP-CALL-3 settles calls made at the same instant (a correct call beats wrong calls; of wrong
+calls only, the one nearest the flipper counts), and ``calling_policy`` says who is fastest
+among the correct callers (``flipper-first`` by default: the one nearest the flipper clockwise),
+as :mod:`cardcanon.envs.snap_race` describes. The window's one call event is applied by the model.
 
 **Actions**: ``Discrete(5)``, :class:`SnapAction`. ``action_mask`` marks exactly the reference
 model's legal moves for the agent to step: ``FLIP`` when it is his flip, ``PASS`` and one action
