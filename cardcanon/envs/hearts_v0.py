@@ -71,7 +71,9 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata: dict[str, Any] = {"name": "cardcanon_hearts_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "name": "cardcanon_hearts_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False,
+    }
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None, **kwargs: Any) -> None:
         super().__init__()
@@ -85,8 +87,8 @@ class raw_env(AECEnv):
         self.max_steps = check_max_steps(max_steps)
         self.possible_agents = ["player_0", "player_1"]
         self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
-        high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
-        high[-2:] = np.inf
+        high = np.concatenate([np.full(size, np.inf if name == "scores" else 1, dtype=np.float32)
+                               for name, size in OBSERVATION])  # scores are points, the rest are flags
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (CARDS,), dtype=np.int8),

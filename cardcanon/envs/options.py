@@ -79,8 +79,8 @@ def describe(game: str, config_type: type) -> str:
         others = []
         for option in rule.variation.options:
             if option.value != rule.variation.default:
-                played = _plays(config_type, name, option.value)
-                others.append(f"``{option.value!r}``" + ("" if played else " (not played by the reference model: refused)"))
+                refused = "" if _plays(config_type, name, option.value) else " (not played by the reference model: refused)"
+                others.append(f"``{option.value!r}``{refused}")
         lines.append(f"- ``{name}`` ({rule.id}, {rule.title}): default ``{rule.variation.default!r}``; "
                      f"also {', '.join(others)}.")
     return "\n".join(lines)

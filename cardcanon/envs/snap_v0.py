@@ -96,7 +96,9 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata: dict[str, Any] = {"name": "cardcanon_snap_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "name": "cardcanon_snap_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False,
+    }
 
     def __init__(self, players: int = 2, calling_policy: str = "flipper-first", truncate_on_repeat: bool = True,
                  max_steps: int | None = 10_000, render_mode: str | None = None, **kwargs: Any) -> None:
@@ -114,10 +116,8 @@ class raw_env(AECEnv):
         n = self.config.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
-        size = sum(length for _, length in observation_parts(n))
-        high = np.ones(size, dtype=np.float32)
-        high[2 + 3 * n: 2 + 5 * n] = CARDS  # pile sizes
-        high[2 + 5 * n + n * CARDS] = CARDS  # pot size
+        high = np.concatenate([np.full(length, CARDS if "size" in name else 1, dtype=np.float32)
+                               for name, length in observation_parts(n)])  # sizes count cards, the rest are flags
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (len(SnapAction),), dtype=np.int8),
@@ -202,7 +202,8 @@ class raw_env(AECEnv):
         """Players out (SNAP-OUT-1) and the end (SNAP-END-1/2/3), else the next flip."""
         state = self.state
         outcome = GAME.outcome(state)
-        gone = [a for a in self.agents if not self.terminations[a] and not state.holds(Seat(self.agent_name_mapping[a]))]
+        gone = [agent for agent in self.agents
+                if not self.terminations[agent] and not state.holds(Seat(self.agent_name_mapping[agent]))]
         draw = outcome is not None and outcome.termination is Termination.NO_CARDS
         for agent in gone:
             self.rewards[agent] = 0 if draw else -1
