@@ -79,7 +79,8 @@ def describe(game: str, config_type: type) -> str:
         others = []
         for option in rule.variation.options:
             if option.value != rule.variation.default:
-                refused = "" if _plays(config_type, name, option.value) else " (not played by the reference model: refused)"
+                played = _plays(config_type, name, option.value)
+                refused = "" if played else " (not played by the reference model: refused)"
                 others.append(f"``{option.value!r}``{refused}")
         lines.append(f"- ``{name}`` ({rule.id}, {rule.title}): default ``{rule.variation.default!r}``; "
                      f"also {', '.join(others)}.")
