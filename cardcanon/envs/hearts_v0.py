@@ -113,12 +113,17 @@ class raw_env(AECEnv):
         self._last_trick: frozenset[Card] = frozenset()
         self._chance()
         self.agents = list(self.possible_agents)
+        self.agent_selection = self._to_move()
         self.rewards = {agent: 0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.state.to_move.index]
+
+    def _to_move(self) -> str:
+        seat = self.state.to_move
+        assert seat is not None, "the model names the player to move until the match is over"
+        return str(self.possible_agents[seat.index])
 
     def _apply(self, move: Move) -> None:
         self.state = GAME.apply(self.state, move)
@@ -155,7 +160,7 @@ class raw_env(AECEnv):
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self.truncations = {name: True for name in self.agents}
         if outcome is None:
-            self.agent_selection = self.possible_agents[self.state.to_move.index]
+            self.agent_selection = self._to_move()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -185,7 +190,8 @@ class raw_env(AECEnv):
         seat = self.state.to_move
         if seat is not None and seat.index == self.agent_name_mapping[agent] and not self._ended():
             for move in GAME.legal_moves(self.state):
-                mask[_INDEX[move.card]] = 1
+                if isinstance(move, Play):
+                    mask[_INDEX[move.card]] = 1
         return mask
 
     def _ended(self) -> bool:

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from cardcanon import spec
 from cardcanon.model.snap import SWITCH
-from cardcanon.spec import Rule
+from cardcanon.spec import Rule, Variation
 
 C = TypeVar("C")
 _SWITCH = {text: value for value, text in SWITCH.items()}  # a switch variation's options
@@ -28,9 +28,16 @@ def variation_rules(game: str) -> dict[str, Rule]:
     return {rule.variation.parameter: rule for rule in spec.load(game).rules if rule.variation}
 
 
+def variation_of(rule: Rule) -> Variation:
+    """The variation point of a rule from :func:`variation_rules`."""
+    if rule.variation is None:
+        raise ValueError(f"{rule.id} has no variation point")
+    return rule.variation
+
+
 def defaults(game: str) -> dict[str, str]:
     """Each variation parameter with its default option."""
-    return {name: rule.variation.default for name, rule in variation_rules(game).items()}
+    return {name: variation_of(rule).default for name, rule in variation_rules(game).items()}
 
 
 def split_options(game: str, kwargs: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
@@ -45,7 +52,7 @@ def split_options(game: str, kwargs: Mapping[str, Any]) -> tuple[dict[str, str],
         if name not in rules:
             rest[name] = value
             continue
-        variation = rules[name].variation
+        variation = variation_of(rules[name])
         allowed = [option.value for option in variation.options]
         if value not in allowed:
             raise ValueError(f"{rules[name].id}: {name}={value!r} is not an option "
@@ -76,13 +83,14 @@ def describe(game: str, config_type: type) -> str:
     """The keyword arguments as reStructuredText bullets, for the environments' docstrings."""
     lines = []
     for name, rule in variation_rules(game).items():
+        variation = variation_of(rule)
         others = []
-        for option in rule.variation.options:
-            if option.value != rule.variation.default:
+        for option in variation.options:
+            if option.value != variation.default:
                 played = _plays(config_type, name, option.value)
                 refused = "" if played else " (not played by the reference model: refused)"
                 others.append(f"``{option.value!r}``{refused}")
-        lines.append(f"- ``{name}`` ({rule.id}, {rule.title}): default ``{rule.variation.default!r}``; "
+        lines.append(f"- ``{name}`` ({rule.id}, {rule.title}): default ``{variation.default!r}``; "
                      f"also {', '.join(others)}.")
     return "\n".join(lines)
 

@@ -53,24 +53,27 @@ def race_policy(name: str) -> Policy:
 
 def callers_in_order(state: SnapState) -> tuple[Seat, ...]:
     """Who decides in this call window, in step order: players in the game clockwise from the flipper."""
+    if state.turn is None:
+        return ()
     n, flipper = state.config.players, state.turn.index
     return tuple(Seat((flipper + k) % n) for k in range(n) if state.holds(Seat((flipper + k) % n)))
 
 
 def call_event(state: SnapState, calls: Mapping[Seat, CallKind | None], policy: Policy, rng: SplitMix64) -> Move:
     """The call event of this window: ``calls`` maps each agent in the game to its call or None."""
-    callers = [seat for seat in callers_in_order(state) if calls.get(seat) is not None]
+    made = {seat: kind for seat, kind in calls.items() if kind is not None}
+    callers = [seat for seat in callers_in_order(state) if seat in made]
     if not callers:
         return NoCall()  # SNAP-CALL-3: nobody calls
     correct = correct_kinds(state)
-    right = [seat for seat in callers if calls[seat] in correct]
+    right = [seat for seat in callers if made[seat] in correct]
     if not right:  # SNAP-CALL-3: wrong calls only: the one nearest the flipper
-        return Call(callers[0], calls[callers[0]])
+        return Call(callers[0], made[callers[0]])
     winner = right[0]  # SNAP-POLICY-2
     matched = matched_seats(state)
-    if isinstance(policy, OwnerFirst) and matched and calls.get(matched[0]) in (CallKind.SNAP, CallKind.HAND):
+    if isinstance(policy, OwnerFirst) and matched and made.get(matched[0]) in (CallKind.SNAP, CallKind.HAND):
         winner = matched[0]  # SNAP-POLICY-3
-    kind = calls[winner]
+    kind = made[winner]
     if isinstance(policy, Ties) and len(right) >= 2 and not state.config.index_card:  # SNAP-POLICY-4
         if draw_chance(rng, policy.rate):
             size = 2 + rng.below(len(right) - 1)

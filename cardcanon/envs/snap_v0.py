@@ -165,6 +165,7 @@ class raw_env(AECEnv):
         self._seen.setdefault(key, self.state.flips)
         if repeated or (self.max_steps is not None and self.steps >= self.max_steps):
             self.truncations = {agent: True for agent in self.agents}
+        assert self.state.turn is not None, "a game that goes on has a player to flip"
         self.agent_selection = self._agent(self.state.turn)
 
     def step(self, action: int | None) -> None:
