@@ -52,7 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version or a usage error (already printed): its status
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         return int(args.handler(args) or 0)
     except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from cardcanon.model.records import read_record
+from cardcanon.model.errors import RecordError
 
 _GAME_MODULES = {"hearts": "cardcanon.model.hearts_cli", "snap": "cardcanon.model.snap_cli"}
 
@@ -32,10 +32,16 @@ def add_parser(sub) -> None:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    data = read_record(args.file)
+    """Exit 0 when every move is legal and the result right; an illegal record is bad input (2)."""
+    from cardcanon.record_file import read_record_file  # the loading boundary: size, depth, schema
+
+    data = read_record_file(args.file)
     report = _game_module(data["game"]).replay_record(data, args.file, verbose=not args.quiet)
     if report.ok:
         print(f"{args.file}: ok: {report.moves_checked} moves replayed. {report.summary}".rstrip())
         return 0
-    print(f"{args.file}: move {report.position}: {report.error}")
-    return 1
+    raise RecordError(f"{args.file}: move {report.position}", _short(report.error or "illegal"))
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -175,8 +175,8 @@ def replay_record(data: dict[str, Any], where: str, verbose: bool = False) -> Re
     rng = SplitMix64(seed) if seed is not None else None
     state = new_match(config)
 
-    def failure(position: int, error: str, rule_id: str | None = None) -> ReplayReport:
-        return ReplayReport("hearts", position, False, error, rule_id, position)
+    def failure(index: int, error: str, rule_id: str | None = None) -> ReplayReport:
+        return ReplayReport("hearts", index, False, error, rule_id, index + 1)  # moves counted from 1
 
     for position, move in enumerate(moves):
         expected = sample_chance(state, rng) if rng is not None and state.is_chance else None

@@ -21,6 +21,7 @@ from cardcanon.model.errors import RecordError
 FORMAT = "cardcanon-record"
 VERSION = 1
 GAMES = ("hearts", "snap")
+MAX_RECORD_BYTES = 16 * 2**20  # readers refuse larger files; a Snap game of 100,000 flips is about 5 MB
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,22 @@ def check_envelope(data: Any, where: str) -> None:
         raise RecordError(f"{where}: field 'game'", f"expected one of {', '.join(GAMES)}, found {data.get('game')!r}")
 
 
+def record_text(data: dict[str, Any]) -> str:
+    """A record as JSON text: one field per line, one move per line."""
+    def value(key: str, item: Any) -> str:
+        if key == "moves" and item:
+            return "[\n  " + ",\n  ".join(json.dumps(m, ensure_ascii=False) for m in item) + "\n ]"
+        return json.dumps(item, ensure_ascii=False)
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {value(k, v)}" for k, v in data.items()) + "\n}\n"
+
+
 def write_record(path: str | Path, data: dict[str, Any]) -> None:
-    Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = record_text(data)
+    size = len(text.encode("utf-8"))
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(str(path), f"not written: the record would take {size / 2**20:.1f} MB, more than the "
+                                     f"{MAX_RECORD_BYTES // 2**20} MB a record may have (play fewer flips)")
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:

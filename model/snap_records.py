@@ -145,11 +145,11 @@ def replay(data: dict, where: str) -> tuple[ReplayReport, list[tuple[SnapState, 
 
     for i, move in enumerate(moves):
         if i == 0 and seed is not None and isinstance(move, Deal) and move != sample_deal(config, SplitMix64(seed)):
-            return failed(i, f"moves[0]: the deal is not the one seed {seed} gives")
+            return failed(i, f"the deal is not the one seed {seed} gives")
         try:
             after = apply(state, move)
         except IllegalMoveError as exc:
-            return failed(i, f"moves[{i}]: {exc}", exc.rule_id)
+            return failed(i, str(exc), exc.rule_id)
         steps.append((state, move, after))
         state = after
         if state.phase is Phase.FLIP:

@@ -9,6 +9,7 @@ import shutil
 import sys
 import textwrap
 
+from cardcanon.cli_args import nonempty
 from cardcanon.model.errors import CardcanonError
 from cardcanon.spec.schema import GAMES, Rule, Rulebook, Source, Status
 
@@ -18,7 +19,7 @@ def add_parser(sub) -> None:
                            description="Print the canonical rulebook: sections, rules, variations and, "
                                        "with --sources, the source quotes and rulings behind each rule.")
     rules.add_argument("game", nargs="?", choices=GAMES, help="snap or hearts (both when absent)")
-    rules.add_argument("--id", dest="rule_id", metavar="ID", help="only this rule, e.g. SNAP-FLIP-3")
+    rules.add_argument("--id", dest="rule_id", metavar="ID", type=nonempty, help="only this rule, e.g. SNAP-FLIP-3")
     rules.add_argument("--status", choices=[status.value for status in Status], help="only rules with this status")
     rules.add_argument("--sources", action="store_true",
                        help="add each rule's rationale, source quotes (original, then gloss) and discrepancies")

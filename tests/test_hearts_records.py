@@ -86,7 +86,7 @@ def test_corrupted_play_breaking_follow_suit():
     i, state, card = first_position(moves, off_suit)
     data["moves"][i]["card"] = str(card)
     report = replay_record(data, WHERE)
-    assert (report.ok, report.position, report.rule_id) == (False, i, "HEARTS-FOLLOW-1")
+    assert (report.ok, report.position, report.rule_id) == (False, i + 1, "HEARTS-FOLLOW-1")
     assert report.moves_checked == i and str(card) in report.error
 
 
@@ -105,7 +105,7 @@ def test_corrupted_play_leading_an_unbroken_heart():
     i, _, card = first_position(moves, heart_lead)
     data["moves"][i]["card"] = str(card)
     report = replay_record(data, WHERE)
-    assert (report.position, report.rule_id) == (i, "HEARTS-BREAK-1")
+    assert (report.position, report.rule_id) == (i + 1, "HEARTS-BREAK-1")
 
 
 @pytest.mark.rules("HEARTS-LEAD-1", "HEARTS-TRICK-2", "HEARTS-DEAL-2", "HEARTS-DECK-1", "HEARTS-MATCH-1")
@@ -135,7 +135,7 @@ def test_corrupted_records_name_the_move_and_rule():
     cases.append((after_end, len(moves), "HEARTS-MATCH-1"))
     for corrupted, position, rule in cases:
         report = replay_record(corrupted, WHERE)
-        assert not report.ok and report.position == position
+        assert not report.ok and report.position == position + 1
         assert report.rule_id in (rule if isinstance(rule, set) else {rule}), report
 
 
@@ -145,12 +145,12 @@ def test_chance_moves_are_checked_against_the_seed():
     order = swapped["moves"][1]["order"]
     order[0], order[27] = order[27], order[0]  # still a legal deal (same hands), not the seed's
     report = replay_record(swapped, WHERE)
-    assert (report.ok, report.position, report.rule_id) == (False, 1, None) and "seed 7" in report.error
+    assert (report.ok, report.position, report.rule_id) == (False, 2, None) and "seed 7" in report.error
     swapped["seed"] = None  # without a seed, chance moves are taken as recorded
     assert replay_record(swapped, WHERE).ok
     dealer = copy.deepcopy(data)
     dealer["moves"][0]["dealer"] ^= 1
-    assert replay_record(dealer, WHERE).position == 0
+    assert replay_record(dealer, WHERE).position == 1
 
 
 @pytest.mark.rules("HEARTS-MATCH-1")
@@ -159,7 +159,7 @@ def test_recorded_result_is_checked():
     wrong = copy.deepcopy(data)
     wrong["result"]["winner"] ^= 1
     report = replay_record(wrong, WHERE)
-    assert not report.ok and report.position == len(moves) and "result" in report.error
+    assert not report.ok and report.position == len(moves) + 1 and "result" in report.error
     short = copy.deepcopy(data)
     short["moves"].pop()
     report = replay_record(short, WHERE)
