@@ -23,6 +23,8 @@ GAMES = ("hearts", "snap")
 
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+_OPEN_RUN = re.compile(r"[\[{]+")
 
 
 class _Duplicate(dict):
@@ -75,13 +77,14 @@ def nesting_depth(text: str, limit: int) -> int:
     """How deep ``[`` and ``{`` nest in ``text`` (strings skipped), counted up to ``limit + 1``.
 
     Each round removes the innermost empty pairs, so the work is ``len(text) * depth`` at C
-    speed and never recurses. Unbalanced text stops early; the JSON parser then reports it."""
+    speed and never recurses. Unbalanced text adds its longest run of openings (the JSON parser
+    then reports what else is wrong)."""
     brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
     depth = 0
     while brackets and depth <= limit:
-        shorter = brackets.replace("[]", "").replace("{}", "")
-        if len(shorter) == len(brackets):
-            break
+        shorter = _EMPTY_PAIR.sub("", brackets)
+        if len(shorter) == len(brackets):  # unbalanced: count the longest run still open
+            return depth + max((len(run) for run in _OPEN_RUN.findall(brackets)), default=0)
         brackets, depth = shorter, depth + 1
     return depth
 

@@ -44,7 +44,7 @@ def add_play_parser(games) -> None:
                         help="how P0 and P1 play: one or two of random, greedy (default: random random)")
     parser.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
                         help=f"a rule variation ({', '.join(CONFIG_ENUMS)}), or target=N, the score that ends "
-                             f"the match, {low} to {high} (default 100); repeatable")
+                             f"the match, {low} to {high} (default {HeartsConfig().target}); repeatable")
     parser.set_defaults(handler=run_play)
 
 

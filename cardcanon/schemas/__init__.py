@@ -143,7 +143,9 @@ def explain(error: ValidationError) -> tuple[str, str]:
         branches = [e for e in error.context if not (e.validator == "type" and e.validator_value == "null")]
         if branches:
             place, problem = explain(branches[0])
-            return place, problem.replace(", found", " or null, found", 1) if value is not None else problem
+            if list(branches[0].absolute_path) == path:  # the value itself, which may also be null
+                problem = problem.replace(", found", " or null, found", 1)
+            return place, problem
     if rule == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(value) - set(allowed))
