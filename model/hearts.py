@@ -318,7 +318,8 @@ def _checked_play(state: HeartsState, move: Play) -> tuple[int, int]:
 
 def _apply_chance(state: HeartsState, move: Move) -> HeartsState:
     if state.phase is Phase.OVER:
-        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible ({move!r})")
+        what = "a deal" if type(move) is Deal else "a choice of dealer"  # not the move's long repr
+        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible, not even {what}")
     kind = type(move)
     if kind is ChooseDealer:
         return _apply_choose_dealer(state, move)

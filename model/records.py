@@ -88,7 +88,18 @@ def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where:
     if name not in data:
         raise RecordError(f"{where}: field {name!r}", "missing")
     value = data[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise RecordError(f"{where}: field {name!r}", f"expected {names}, found {type(value).__name__}")
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        names = " or ".join(JSON_WORDS.get(k, k.__name__) for k in kinds)
+        raise RecordError(f"{where}: field {name!r}", f"expected {names}, found {json_words(value)}")
     return value
+
+
+JSON_WORDS = {int: "an integer", str: "a string", bool: "true or false", list: "an array", dict: "an object",
+              float: "a number", type(None): "null"}
+
+
+def json_words(value: Any) -> str:
+    """What kind of JSON value ``value`` is, in words (never a Python type name)."""
+    kind = next((k for k in (bool, type(None), int, float, str, list, dict) if isinstance(value, k)), None)
+    return JSON_WORDS[kind] if kind else "something else"
