@@ -163,7 +163,7 @@ def mutated_records(draw):
 
 
 def mutate(data: dict, kind: int, draw) -> dict | str:
-    moves = data["moves"]
+    moves = data.get("moves") if isinstance(data.get("moves"), list) else []  # an earlier mutation may drop them
     if kind == 0 and len(moves) > 2:  # swap two moves
         i, j = draw(st.integers(0, len(moves) - 1)), draw(st.integers(0, len(moves) - 1))
         moves[i], moves[j] = moves[j], moves[i]
