@@ -28,7 +28,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 def output_folder(args: argparse.Namespace) -> Path:
     if args.out is not None:
-        return args.out
+        return Path(args.out)
     if args.update_results:
         return results_folder()
     return user_cache_dir() / "analysis"

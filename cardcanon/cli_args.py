@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 SEED_MAX = 2**64 - 1  # seeds are taken modulo 2**64 (SplitMix64), so larger ones would repeat smaller ones
 SECONDS_MAX = 86_400.0  # a time limit longer than a day is a typing mistake
@@ -20,7 +21,7 @@ def _integer(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {_quoted(text)}") from None
 
 
-def integer_range(low: int, high: int | None = None, what: str = "a whole number"):
+def integer_range(low: int, high: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
     """An argparse type: an integer from ``low`` to ``high`` (inclusive)."""
     def parse(text: str) -> int:
         value = _integer(text)

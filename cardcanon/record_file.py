@@ -27,7 +27,7 @@ _EMPTY_PAIR = re.compile(r"\[\]|\{\}")
 _OPEN_RUN = re.compile(r"[\[{]+")
 
 
-class _Duplicate(dict):
+class _Duplicate(dict[str, Any]):
     """An object in which a key appeared twice (found by the parser's pairs hook)."""
 
     key: str

@@ -24,7 +24,7 @@ MAX_FLIPS = 1_000_000  # the engine's safety cap: deterministic games repeat or 
 
 def add_play_parser(games) -> None:
     p = games.add_parser("snap", help="play Snap between built-in callers")
-    p.add_argument("--players", type=int, default=2, help="the number of players, 2 to 12 (default 2)")
+    p.add_argument("--players", type=int, default=2, metavar="N", help="the number of players, 2 to 12 (default 2)")
     p.add_argument("--seed", type=seed_arg, help=f"the deal's seed, 0 to {SEED_MAX} (default: a fresh one, printed)")
     p.add_argument("--policy", default="flipper-first", help=f"who wins each race: {', '.join(POLICY_NAMES)}")
     p.add_argument("--index-card", action="store_true", help="the index-card variant (SNAP-INDEX-1)")
