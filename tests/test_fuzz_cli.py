@@ -9,6 +9,7 @@ CI runs these with the bounded ``ci`` Hypothesis profile; ``thorough`` runs many
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import re
 import sys
@@ -21,14 +22,8 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cli_harness import Run, run_inprocess  # noqa: E402
 
-from cardcanon.model import hearts as hearts_model  # noqa: E402
 from cardcanon.model import snap as snap_model  # noqa: E402
-from cardcanon.model.hearts_records import config_from_json as hearts_config  # noqa: E402
-from cardcanon.model.hearts_records import move_from_json as hearts_move  # noqa: E402
-from cardcanon.model.hearts_records import outcome_to_json  # noqa: E402
 from cardcanon.model.shuffle import SplitMix64  # noqa: E402
-from cardcanon.model.snap_records import config_from_json as snap_config  # noqa: E402
-from cardcanon.model.snap_records import move_from_json as snap_move  # noqa: E402
 
 pytestmark = pytest.mark.slow
 PYTHON_ERROR = re.compile(r"Traceback \(most recent call last\)|^\s*File \"|\b[A-Z]\w*(Error|Exception): ", re.M)
@@ -215,34 +210,26 @@ def test_mutated_records_are_rejected_in_one_line_or_truly_legal(tmp_path_factor
 # ---- the reference model, directly ---------------------------------------------------------
 def model_replay(record: dict) -> None:
     """Replay an accepted record through the model's ``apply``: an illegal move raises here."""
-    if record["game"] == "hearts":
-        config = hearts_config(record["config"], "record")
-        state = hearts_model.new_match(config)
-        rng = SplitMix64(record["seed"]) if record["seed"] is not None else None
-        for i, item in enumerate(record["moves"]):
-            move = hearts_move(item, "record", f"moves[{i}]")
-            if rng is not None and state.is_chance:
-                assert move == hearts_model.sample_chance(state, rng), f"move {i + 1} is not the seed's"
-            state = hearts_model.apply(state, move)
-        assert outcome_to_json(state.outcome) == record["result"]
-        return
-    config = snap_config(record, "record")
-    state, seen = snap_model.new_game(config), {}
-    for i, item in enumerate(record["moves"]):
-        move = snap_move(item, "record")
-        if i == 0 and record.get("seed") is not None:
-            assert move == snap_model.sample_deal(config, SplitMix64(record["seed"]))
-        state = snap_model.apply(state, move)
-        if state.phase is snap_model.Phase.FLIP:
+    game = importlib.import_module(f"cardcanon.model.{record['game']}").GAME
+    read = game.from_record(record, "record")
+    state, seen = game.new_game(read.config), {}
+    rng = SplitMix64(read.seed) if read.seed is not None else None
+    for number, move in enumerate(read.moves, 1):
+        if rng is not None and state.is_chance:
+            assert move == game.sample_chance(state, rng), f"move {number} is not the seed's"
+        state = game.apply(state, move)
+        if record["game"] == "snap" and state.phase is snap_model.Phase.FLIP:
             seen.setdefault(state.position_key(), state.flips)
-    result = record["result"]
-    assert result["flips"] == state.flips
-    if result["status"] == "ended":
-        outcome = state.outcome
-        assert outcome is not None and outcome.termination.value == result["termination"]
-        assert (None if outcome.winner is None else outcome.winner.index) == result["winner"]
-    elif result["status"] == "endless":
-        assert state.outcome is None and seen.get(state.position_key()) == result["cycle_start"]
-        assert result["cycle_start"] + result["cycle_length"] == state.flips
-    else:
-        assert state.outcome is None
+    outcome, result = game.outcome(state), record["result"]
+    status = result.get("status", "ended") if result is not None else "unfinished"
+    assert (outcome is not None) == (status == "ended"), (outcome, result)
+    if outcome is not None:
+        winner = None if outcome.winner is None else outcome.winner.index
+        assert (outcome.termination.value, winner) == (result["termination"], result["winner"])
+        if record["game"] == "hearts":
+            assert list(outcome.scores) == result["scores"]
+    if record["game"] == "snap":
+        assert result["flips"] == state.flips
+        if status == "endless":
+            assert seen.get(state.position_key()) == result["cycle_start"]
+            assert result["cycle_start"] + result["cycle_length"] == state.flips

@@ -55,7 +55,7 @@ def test_play_with_a_variant(capsys):
     (["--variant", "target=1000000000"], "from 1 to 1000 (HEARTS-MATCH-1)"),
     (["--players", "3"], "two-player Hearts has 2 players"),
     (["--variant", "colour=red"], "PARAM one of"),
-    (["--variant", "break_on=never"], "unknown value 'never'"),
+    (["--variant", "break_on=never"], "HEARTS-BREAK-2 break_on: unknown value 'never'"),
     (["--strategies", "random", "greedy", "random"], "one or two"),
     (["--seed", "-3"], "argument --seed: expected a seed from 0 to 18446744073709551615, not '-3'"),
     (["--seed", str(2**64)], "expected a seed from 0"),

@@ -12,7 +12,7 @@ import cardcanon.spec as spec
 from cardcanon import schemas
 from cardcanon.cli import main
 from cardcanon.model.errors import RecordError
-from cardcanon.model.snap import CallKind, NextTurn
+from cardcanon.model.snap import CallKind
 from cardcanon.record_file import MAX_DEPTH, nesting_depth, read_record_file
 
 GAMES = ("hearts", "snap")
@@ -44,17 +44,17 @@ def test_records_the_cli_writes_are_valid(records, game):
 
 def test_config_options_are_the_rulebooks_variation_options():
     for game in GAMES:
-        book = spec.load(game)
-        declared = {r.variation.parameter: [o.value for o in r.variation.options] for r in book.rules if r.variation}
+        declared = {v.parameter: [o.value for o in v.options] for _, v in spec.load(game).variations()}
         config = schemas.load(f"{game}-record")["properties"]["config"]["properties"]
-        enums = {name: prop["enum"] for name, prop in config.items() if "enum" in prop}
-        for name, options in enums.items():
-            if name in declared:
-                assert options == declared[name], (game, name)
-        # queen_breaks: the Hearts variation point the model and rulebook add (HEARTS-QUEEN-2)
-        assert set(enums) - set(declared) <= {"queen_breaks"}
+        for name, options in declared.items():
+            assert name in config, (game, name)
+            if config[name].get("type") == "boolean":  # a switch: written true/false
+                assert options == ["off", "on"], (game, name)
+            else:
+                assert config[name]["enum"] == options, (game, name)
+        settings = {"target", "players", "deck"}  # the table's settings, not variation points
+        assert set(config) - set(declared) <= settings, game
     snap = schemas.load("snap-record")
-    assert snap["properties"]["config"]["properties"]["next_turn"]["enum"] == [t.value for t in NextTurn]
     assert snap["$defs"]["call_kind"]["enum"] == [k.value for k in CallKind]
 
 
