@@ -113,3 +113,12 @@ def test_short_buffers_and_stale_structs_are_refused_by_the_kernel():
         abi.check(lib.snap_batch_checked(ctypes.byref(cfg), size, 0, 1, 1000, out, len(out)), "test")
     with pytest.raises(ctypes.ArgumentError):
         lib.snap_batch_checked(ctypes.byref(cfg), size, 0, 1, 1000, (ctypes.c_int32 * 16)(), 16)
+
+
+@needs_compiler
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="only root can give a file away")
+def test_a_library_owned_by_another_user_is_refused(fresh, capsys):
+    path = build.build()
+    os.chown(path, 65534, -1)
+    with pytest.raises(build.EngineUnavailable, match="owned by another user"):
+        build.load()
