@@ -1,6 +1,6 @@
 """Where ``cardcanon analyze`` writes, and the figures it prints.
 
-By default a run writes into the user's cache (``CACHE/analysis``, see :mod:`cardcanon.cache`),
+By default a run writes into the user's cache (``CACHE/analysis``, see :mod:`cardcanon.engine.cache`),
 never into the current folder: run inside a checkout it leaves the published
 ``results/analysis/`` alone. ``--out DIR`` names the folder; ``--update-results`` writes the
 checkout's ``results/analysis/`` (the published figures), and only then.
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import cardcanon
-from cardcanon.cache import user_cache_dir
+from cardcanon.engine.cache import user_cache_dir
 
 RESULTS = Path("results") / "analysis"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 i64, u64, c_int = ctypes.c_int64, ctypes.c_uint64, ctypes.c_int
 P = ctypes.POINTER

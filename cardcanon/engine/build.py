@@ -2,7 +2,7 @@
 
 In order: a library built with the package (``_kernel*.so`` next to this file, compiled when
 the wheel is built where a compiler exists), else one compiled at first use into the per-user
-cache (:mod:`cardcanon.cache`: ``$CARDCANON_CACHE``, else ``$XDG_CACHE_HOME/cardcanon``, else
+cache (:mod:`cardcanon.engine.cache`: ``$CARDCANON_CACHE``, else ``$XDG_CACHE_HOME/cardcanon``, else
 ``~/.cache/cardcanon``; folder and file must be the user's and writable by no one else). A
 library is used only if it reports the SHA-256 of this package's ``kernel.c``. The compiler has
 ``COMPILE_TIMEOUT`` seconds; its output is written under a temporary name and renamed.
@@ -25,9 +25,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cardcanon.cache import UnsafeCacheError, check_private, private_dir, user_cache_dir
+from cardcanon.engine.cache import UnsafeCacheError, check_private, private_dir, user_cache_dir
 from cardcanon.engine import abi
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 SOURCE = Path(__file__).with_name("kernel.c")
 CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")

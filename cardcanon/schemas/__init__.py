@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 MAX_SHOWN = 40  # characters of a bad value quoted in a message
 

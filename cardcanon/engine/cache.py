@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 
 class UnsafeCacheError(CardcanonError):
