@@ -37,7 +37,8 @@ _TERMINATIONS = (Termination.ALL_CARDS, Termination.STUCK_POT, Termination.NO_CA
 _KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)
 
 
-_Cfg, _Move = abi.SnapCfg, abi.SnapMove
+_Cfg = abi.SnapCfg
+_Move = abi.SnapMove
 _CFG_SIZE = ctypes.sizeof(_Cfg)
 
 

@@ -53,7 +53,7 @@ def _strict_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = jsonschema.validators.extend(
+_Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
 )
@@ -67,7 +67,7 @@ def validator(name: str) -> Any:
 
 
 @cache
-def _move_validator(name: str) -> Any:
+def _move_validator(name: str) -> Any:  # a Draft 2020-12 validator (typed loosely by its stubs)
     schema = load(name)
     return _Validator({**schema["properties"]["moves"]["items"], "$defs": schema["$defs"]})
 
@@ -80,8 +80,9 @@ def first_error(name: str, data: Any) -> ValidationError | None:
     whole = validator(name)
     moves = data.get("moves") if isinstance(data, dict) else None
     if not isinstance(moves, list) or "moves" not in whole.schema.get("properties", {}):
-        return next(iter(whole.iter_errors(data)), None)
-    error = next(iter(whole.iter_errors({**data, "moves": []})), None)
+        found: ValidationError | None = next(iter(whole.iter_errors(data)), None)
+        return found
+    error: ValidationError | None = next(iter(whole.iter_errors({**data, "moves": []})), None)
     if error is not None:
         return error
     limit = whole.schema["properties"]["moves"].get("maxItems")
@@ -93,10 +94,10 @@ def first_error(name: str, data: Any) -> ValidationError | None:
         key = _key(move)
         if key in valid:
             continue
-        error = next(iter(items.iter_errors(move)), None)
-        if error is not None:
-            error.path.extendleft([index, "moves"])
-            return error
+        bad: ValidationError | None = next(iter(items.iter_errors(move)), None)
+        if bad is not None:
+            bad.path.extendleft([index, "moves"])
+            return bad
         valid.add(key)
     return None
 
@@ -186,7 +187,11 @@ def _number_range(schema: dict[str, Any]) -> str:
 
 def explain(error: ValidationError) -> tuple[str, str]:
     """(place, problem) in plain words for one validation error."""
-    path, value, rule, arg = list(error.absolute_path), error.instance, error.validator, error.validator_value
+    path: list[Any] = list(error.absolute_path)
+    value: Any = error.instance
+    rule: Any = error.validator
+    arg: Any = error.validator_value
+    schema: Any = error.schema
     if rule == "oneOf" and error.context:
         branches = [e for e in error.context if not (e.validator == "type" and e.validator_value == "null")]
         if branches:
@@ -195,7 +200,7 @@ def explain(error: ValidationError) -> tuple[str, str]:
                 problem = problem.replace(", found", " or null, found", 1)
             return place, problem
     if rule == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(schema.get("properties", {}))
         extra = sorted(set(value) - set(allowed))
         return place_name(path + [extra[0]]), f"unknown field (fields here: {', '.join(allowed)})"
     if rule == "required":
@@ -206,9 +211,9 @@ def explain(error: ValidationError) -> tuple[str, str]:
         "type": lambda: f"expected {_expected_type(arg)}, {found}",
         "const": lambda: f"expected {shown(arg)}, {found}",
         "enum": lambda: f"expected one of {', '.join(shown(v) for v in arg)}, {found}",
-        "minimum": lambda: f"expected {_number_range(error.schema)}, {found}",
-        "maximum": lambda: f"expected {_number_range(error.schema)}, {found}",
-        "pattern": lambda: f"expected {error.schema.get('description', 'a value of the documented form')}, {found}",
+        "minimum": lambda: f"expected {_number_range(schema)}, {found}",
+        "maximum": lambda: f"expected {_number_range(schema)}, {found}",
+        "pattern": lambda: f"expected {schema.get('description', 'a value of the documented form')}, {found}",
         "maxItems": lambda: f"expected at most {arg} items, found {len(value)}",
         "minItems": lambda: f"expected at least {arg} items, found {len(value)}",
         "uniqueItems": lambda: "an item is listed twice",
