@@ -359,7 +359,8 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
             raise IllegalMoveError(*refusal)
         return _apply_play(state, move)
     if state.phase is Phase.OVER:
-        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible ({move!r})")
+        what = "a deal" if isinstance(move, Deal) else "a choice of dealer"  # not the move's long repr
+        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible, not even {what}")
     if isinstance(move, ChooseDealer):
         return _apply_choose_dealer(state, move)
     return _apply_deal(state, move)
