@@ -255,6 +255,19 @@ def write_results(path: Path, cells: list[dict[str, Any]], unfinished: list[dict
     tmp.replace(path)
 
 
+def exact_folder(args: argparse.Namespace) -> Path:
+    """``--out DIR``; else with ``--update-results`` the checkout's ``results/exact/``; else the
+    user cache (as ``cardcanon analyze`` does for its other figures)."""
+    from cardcanon.analysis_output import results_folder
+    from cardcanon.engine.cache import user_cache_dir
+
+    if args.out is not None:
+        return Path(args.out)
+    if args.update_results:
+        return results_folder().parent / "exact"
+    return user_cache_dir() / "exact"
+
+
 def run_cli(args: argparse.Namespace, default_players: int | None = None, default_policies: bool = False) -> int:
     """The ``--exact`` branch of ``cardcanon analyze snap`` (``default_players``,
     ``default_policies``: the options were not given)."""
@@ -266,7 +279,7 @@ def run_cli(args: argparse.Namespace, default_players: int | None = None, defaul
         raise ValueError(f"--workers must be at least 1, not {args.workers}")
     if args.ranks is None or args.suits is None:
         raise ValueError("--exact needs --ranks R and --suits S")
-    out = Path(args.out)
+    out = exact_folder(args)
     if args.time_limit is not None and args.time_limit < 0:
         raise ValueError(f"--time-limit must be at least 0, not {args.time_limit}")
     chunk = DEFAULT_CHUNK if args.chunk is None else args.chunk
