@@ -327,6 +327,10 @@ class HandWitness:
         """The same hand with the seats exchanged."""
         return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
 
+    def summary(self) -> str:
+        dead = " ".join(CARDS[c].pretty for c in self.dead)
+        return f"a hand with dead {dead}, scoring {self.scores[0]}-{self.scores[1]}"
+
     def describe(self) -> str:
         def name(c: int) -> str:
             return CARDS[c].pretty

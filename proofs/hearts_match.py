@@ -11,7 +11,7 @@ from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
 from cardcanon.proofs.hearts_play import rules_for
-from cardcanon.proofs.hearts_replay import Budget, hand_encoding, replay_match, sat, undecided
+from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, replay_match, sat, undecided
 from cardcanon.proofs.hearts_scores import ScoreAbstraction
 
 
@@ -60,6 +60,7 @@ def _hand(rules: Rules, budget: Budget, a: int, b: int):
 P6_MUTANTS = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
     ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
@@ -119,8 +120,7 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     if smallest == hands:
         if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
             return CheckResult(Verdict.ERROR, detail=f"the replayed {k}-hand match reached {last.scores}")
-        return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}",
-                           witness_replayed=True, stats=result_stats,
+        return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}", stats=result_stats,
                            detail=f"within {hands} hands a player always reaches {target} (Z3, over {len(pairs)} "
                                   f"hand scores, a superset of the possible ones); {k} hands can leave both at "
                                   f"{last.scores}, each hand a replayed legal hand")
@@ -128,7 +128,7 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     detail = (f"{hands} hands can leave both players below {target}" if smallest is None else
               f"{smallest} hands always reach {target}: {hands} is not the smallest bound")
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"{detail}; a {k}-hand match replayed to {last.scores}{scored}",
-                       witness=_summary(sequence), witness_replayed=True, stats=result_stats)
+                       witness=_summary(sequence), stats=result_stats)
 
 
 def _realise(rules: Rules, budget: Budget, pair, witnesses: dict):
@@ -161,6 +161,7 @@ def _summary(sequence) -> str:
 P7_MUTANTS = {"tie-ends-match": dict(), "higher-wins": dict()}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who
     has the lower score and whose opponent has reached the target ("the first to reach 100
@@ -227,7 +228,7 @@ def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
     if not ok:
         return CheckResult(Verdict.ERROR,
                            detail=detail + f"; the replayed tie-break went {tied.scores} -> {last.scores}")
-    return CheckResult(verdict, detail=detail, witness_replayed=True, stats=stats or {},
+    return CheckResult(verdict, detail=detail, stats=stats or {},
                        witness=f"{k} hands of 3-3 then one of 2-4: scores {tied.scores} (play on) then "
                                f"{last.scores}, {_outcome(last.outcome)}")
 
@@ -237,6 +238,7 @@ def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
 P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 
+@recorded(Verdict.NO_WITNESS)
 def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever. Z3 finds every pair of
     dead cards that allows a hand with equal scores, proves that every such hand has the
@@ -298,7 +300,7 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     }
     dead_pairs = ", ".join(" ".join(CARDS[c].pretty for c in d) for d in sorted(ties))
     return CheckResult(
-        Verdict.WITNESS, witness_replayed=True, stats=stats,
+        Verdict.WITNESS, stats=stats,
         witness=f"{k} hands of {w.scores[0]}-{w.scores[1]} reach {loop[0].scores}; two more give {loop[1].scores}, "
                 f"{loop[2].scores} with the same dealer: the position repeats with equal scores.\n{w.describe()}",
         detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); every tied hand has Q♠ and one heart "

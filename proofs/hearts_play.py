@@ -14,6 +14,7 @@ from cardcanon.proofs.hearts_encoding import (
     z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
+    recorded,
     Budget, ReplayMismatch, hand_encoding, positions, replay_single, sat, undecided,
 )
 
@@ -131,6 +132,7 @@ def _reachable_stuck_leader(rules: Rules, budget: Budget):
     raise AssertionError("no option holds in the model")  # pragma: no cover
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
@@ -151,7 +153,7 @@ def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckR
         solver.pop()
     witness, replayed, note = _witness_with_legal_sets(budget)
     return CheckResult(Verdict.PROVED, detail=f"{len(queries)} position kinds have a legal move; {note}",
-                       witness=witness, witness_replayed=replayed, stats={"position_kinds": len(queries),
+                       witness=witness, stats={"position_kinds": len(queries),
                                                                           "seconds": budget.elapsed()})
 
 
@@ -164,7 +166,7 @@ def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckRes
     legal = model.legal_moves(state)
     mine = encoded_legal_cards(state, rules)
     replayed = bool(legal) and not mine
-    return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(), witness_replayed=replayed,
+    return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
                        detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "
                               f"{' '.join(m.card.pretty for m in legal)}")
 
@@ -196,6 +198,7 @@ P1_MUTANTS = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
 P2_MUTANTS = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
     28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
@@ -220,7 +223,7 @@ def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
     witness, replayed = _trump_witness(budget)
     return CheckResult(Verdict.PROVED,
                        detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
-                       witness=witness, witness_replayed=replayed, stats={"pairs": compared})
+                       witness=witness, stats={"pairs": compared})
 
 
 def _hand_with(constraint_of, budget: Budget):
@@ -239,7 +242,7 @@ def _pair_counterexample(a: int, b: int, what: str, budget: Budget) -> CheckResu
     if w is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + " (no legal hand contains this trick)")
     replay_single(w)  # the model accepts the hand, trick winners included
-    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe(), witness_replayed=True)
+    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 
 
 def _trump_witness(budget: Budget):
@@ -279,6 +282,7 @@ def _leader_terms(dead, hold, rules: Rules):
     return leads(0), leads(1), six_case
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
     6♣ case arises exactly when 2♣ and 4♣ are dead; the model's ``first_leader`` agrees on
@@ -334,5 +338,5 @@ def _dead_pair_result(gone, verdict, detail, budget, stats=None) -> CheckResult:
         raise ReplayMismatch(f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder}")
     replay_single(w)
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[forced].pretty} "
-                                       f"(P{holder}) lead it", witness=w.describe(), witness_replayed=True,
+                                       f"(P{holder}) lead it", witness=w.describe(),
                        stats=stats or {})

@@ -10,13 +10,14 @@ from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import CARDS, POINT_CARDS, HandWitness, Rules, Scoring
 from cardcanon.proofs.hearts_play import rules_for
-from cardcanon.proofs.hearts_replay import Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
+from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
 
 # ---- HEARTS-P4 ---------------------------------------------------------------------------
 
 P4_MUTANTS = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P4: for every deal and every legal play of a whole hand, the two hand scores add
     up to the points in play (HEARTS-SCORE-1, QUEEN-1), or the moon rule applies and they are
@@ -36,7 +37,7 @@ def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
         w = enc.decode(s.model())
         state = replay_single(w, check_score=False)
         truth = state.hand_scores[-1]
-        return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), witness_replayed=True,
+        return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(),
                            detail=f"the encoding scores a legal hand {w.scores[0]}-{w.scores[1]}; "
                                   f"the model scores it {truth[0]}-{truth[1]}")
     if answer != z3.unsat:
@@ -50,7 +51,7 @@ def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
         shown.append(w.describe())
     return CheckResult(Verdict.PROVED, detail="every legal hand scores the points in play, or 0 and 20 on a moon; "
                                               "a moon hand and an ordinary hand replayed",
-                       witness="\n".join(shown), witness_replayed=True, stats={"seconds": budget.elapsed()})
+                       witness="\n".join(shown), stats={"seconds": budget.elapsed()})
 
 
 # ---- HEARTS-P5 ---------------------------------------------------------------------------
@@ -89,20 +90,6 @@ class ScoreAbstraction:
 
     def allows(self, a: int, b: int, budget: Budget):
         return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
-
-
-_DECIDED: dict = {}
-
-
-def possible_scores(rules: Rules, limit: int = 26, timeout: float = 60.0):
-    """:func:`decide_pairs`, remembered per process once it has decided every pair."""
-    key = (rules, limit)
-    if key not in _DECIDED:
-        result = decide_pairs(rules, limit, timeout)
-        if result[2] is not None:
-            return result
-        _DECIDED[key] = result
-    return _DECIDED[key]
 
 
 def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=None):
@@ -177,6 +164,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=No
     return witnesses, stats, None
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_score_pairs(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     """HEARTS-P5: the exact set of (a, b) per-hand score pairs that legal play can produce,
     each pair decided by Z3 (witness hand replayed through the model, or UNSAT), compared with
@@ -193,7 +181,7 @@ def check_score_pairs(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
         if (a, b) in witnesses:
             w = witnesses[(a, b)]
             truth = replay_single(w, check_score=False).hand_scores[-1]
-            return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), witness_replayed=True, stats=stats,
+            return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), stats=stats,
                                detail=f"legal play scores {a}-{b}, which no split of the point cards scores; "
                                       f"the model scores that hand {truth[0]}-{truth[1]}")
         return CheckResult(Verdict.COUNTEREXAMPLE, stats=stats,
@@ -204,8 +192,6 @@ def check_score_pairs(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     if found != predicted:  # cannot happen when every pair was decided against ``predicted``
         raise AssertionError(f"pairs {sorted(found ^ predicted)} escaped the comparison")
     pairs = " ".join(f"{a}-{b}" for a, b in sorted(found))
-    if not _DECIDED.get((rules, limit)):
-        _DECIDED[(rules, limit)] = (witnesses, stats, None)
     return CheckResult(Verdict.PROVED, detail=f"{len(found)} possible hand-score pairs, each replayed; all "
                                               f"{stats['candidates'] - len(found)} others impossible: {pairs}",
-                       witness=sample, witness_replayed=True, stats=stats)
+                       witness=sample, stats=stats)
