@@ -23,7 +23,7 @@ GAMES = ("hearts", "snap")
 CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
-_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds")
+_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds", "variants")
 _MUTANT_KEYS = ("id", "description", "rule")
 
 
@@ -68,6 +68,8 @@ class CheckSpec:
     source: str = ""  # the manifest file it came from
     expected_variant: Mapping[str, Verdict] = field(default_factory=dict)  # variant name -> verdict
     variant_bounds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # variant name -> bounds
+    variants: tuple[str, ...] | None = None  # the only variants it runs under (None: every variant)
+    variants_reason: str = ""
 
     def bounds_under(self, variant: Mapping[str, str] | None, quick: bool) -> Mapping[str, Any]:
         """The bounds of a run under ``variant``: its ``variant_bounds`` over :meth:`bounds_for`."""
@@ -204,6 +206,9 @@ def _parse_check(entry: dict, where: str, rule_ids: Collection[str] | None, reso
     bounds = _parse_table(entry.get("bounds", {}), "bounds", fail)
     ci_bounds = _parse_table(entry["ci_bounds"], "ci_bounds", fail) if "ci_bounds" in entry else None
     stats = _parse_table(entry["expected_stats"], "expected_stats", fail) if "expected_stats" in entry else None
+    if "variants" in entry and (not isinstance(entry["variants"], dict) or set(entry["variants"]) != {"only", "reason"}
+                                or not isinstance(entry["variants"]["only"], list)):
+        raise fail("variants", "must be a table { only = [variant names], reason = \"why\" }")
     by_variant = {}
     for name, verdict in _parse_table(entry.get("expected_variant", {}), "expected_variant", fail).items():
         try:
@@ -225,6 +230,8 @@ def _parse_check(entry: dict, where: str, rule_ids: Collection[str] | None, reso
         mutants=_parse_mutants(entry.get("mutant", []), fail),
         expected_stats=stats,
         expected_variant=MappingProxyType(by_variant),
+        variants=tuple(entry["variants"]["only"]) if "variants" in entry else None,
+        variants_reason=str(entry["variants"]["reason"]) if "variants" in entry else "",
         variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
     )

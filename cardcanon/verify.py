@@ -79,7 +79,7 @@ def run(
     """Run ``checks`` (default: every check of the package's manifests) under every variant,
     their encoding probes, and (``necessity``) every model mutant of every rule they cite."""
     from cardcanon.proofs import mutants as model_mutants
-    from cardcanon.proofs.variants import plan
+    from cardcanon.proofs.variants import plan, variant_name
 
     if checks is None:
         checks = load_checks()
@@ -92,6 +92,8 @@ def run(
     for check in checks:
         bounds = check.bounds_for(quick)
         runs = plans[check.game].variants if variants else ({},)
+        if check.variants is not None:
+            runs = tuple(v for v in runs if variant_name(v) in check.variants) or ({},)
         mains = []
         for variant in runs:
             mains.append(len(tasks))

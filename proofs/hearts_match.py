@@ -11,6 +11,7 @@ from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
 from cardcanon.proofs.hearts_play import rules_for
+from cardcanon.proofs.records import function_record
 from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, replay_match, sat, undecided
 from cardcanon.proofs.hearts_scores import ScoreAbstraction
 
@@ -206,8 +207,12 @@ def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResu
             truth = model.match_result((v0, v1), model.HeartsConfig(target=target))
             compared += 1
             if mine != (truth.winner.index if truth else None):
-                return _with_tie_match(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
-                                       f"{_outcome(truth)}", budget, target)
+                from cardcanon.model.hearts_records import config_to_json
+
+                record = function_record("hearts", "match_result", [[v0, v1], config_to_json(
+                    model.HeartsConfig(target=target)), None], label=f"the model's decision at {v0}-{v1}")
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
+                                   f"{_outcome(truth)}", witness=record["label"], records=(record,))
     return _with_tie_match(Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
                            budget, target, stats={"compared": compared})
 
@@ -226,7 +231,7 @@ def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
     tied, last = states[-2], states[-1]
     ok = tied.outcome is None and last.outcome is not None and last.outcome.winner.index == 0
     if not ok:
-        return CheckResult(Verdict.ERROR,
+        return CheckResult(Verdict.COUNTEREXAMPLE,
                            detail=detail + f"; the replayed tie-break went {tied.scores} -> {last.scores}")
     return CheckResult(verdict, detail=detail, stats=stats or {},
                        witness=f"{k} hands of 3-3 then one of 2-4: scores {tied.scores} (play on) then "
@@ -240,11 +245,13 @@ P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 @recorded(Verdict.NO_WITNESS)
 def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
-    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever. Z3 finds every pair of
-    dead cards that allows a hand with equal scores, proves that every such hand has the
-    queen of spades and one heart dead and three hearts to each player, and finds a lasso:
-    equal scores past the target, a hand that keeps them equal, the same position again.
-    The lasso is replayed through the model."""
+    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands.
+    Invariant: after a hand the scores are equal and at least the target, so the match goes on.
+    Z3 finds every pair of dead cards that allows a hand with equal scores, proves that every
+    such hand has the queen of spades and one heart dead and three hearts to each player, and
+    that a tied hand keeps the invariant (the step, over the encoded match rule); the base and
+    two steps are replayed through the model. The scores grow, so no position repeats: it is
+    an inductive argument, not a lasso."""
     bounds = bounds or {}
     target = int(bounds.get("target", 100))
     rules = rules_for(P8_MUTANTS, mutant) if mutant == "widow" else Rules()
@@ -301,8 +308,11 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     dead_pairs = ", ".join(" ".join(CARDS[c].pretty for c in d) for d in sorted(ties))
     return CheckResult(
         Verdict.WITNESS, stats=stats,
-        witness=f"{k} hands of {w.scores[0]}-{w.scores[1]} reach {loop[0].scores}; two more give {loop[1].scores}, "
-                f"{loop[2].scores} with the same dealer: the position repeats with equal scores.\n{w.describe()}",
+        witness=f"invariant: the scores are equal and at least {target} after a hand, so the match goes on "
+                f"(HEARTS-MATCH-2). Base: {k} hands of {w.scores[0]}-{w.scores[1]} reach {loop[0].scores}. Step: the "
+                f"hand below keeps it ({loop[1].scores}, then {loop[2].scores}, replayed), and so does the same hand "
+                f"from any such scores; the scores grow, so it is an induction, not a repeated position.\n"
+                f"{w.describe()}",
         detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); every tied hand has Q♠ and one heart "
                f"dead and 3 hearts each: {only_shape}. Each hand keeps a tie with probability at most {keep_going}, "
                f"so it ends the tie-break with probability at least {1 - keep_going}: the tie-break ends with "

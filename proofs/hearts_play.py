@@ -15,8 +15,9 @@ from cardcanon.proofs.hearts_encoding import (
 )
 from cardcanon.proofs.hearts_replay import (
     recorded,
-    Budget, ReplayMismatch, hand_encoding, positions, replay_single, sat, undecided,
+    Budget, ReplayMismatch, difference_record, hand_encoding, moves_to, positions, replay_single, sat, undecided,
 )
+from cardcanon.proofs.records import hearts_record
 
 
 def rules_for(mutants: dict, mutant: str | None) -> Rules:
@@ -151,7 +152,11 @@ def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckR
         if answer != z3.sat and answer != z3.unsat:
             return undecided(solver, name)
         solver.pop()
-    witness, replayed, note = _witness_with_legal_sets(budget)
+    try:
+        witness, replayed, note = _witness_with_legal_sets(budget)
+    except LegalSetMismatch as err:
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
+                           records=(err.args[1],))
     return CheckResult(Verdict.PROVED, detail=f"{len(queries)} position kinds have a legal move; {note}",
                        witness=witness, stats={"position_kinds": len(queries),
                                                                           "seconds": budget.elapsed()})
@@ -183,11 +188,16 @@ def _witness_with_legal_sets(budget: Budget):
         expected = frozenset(m.card for m in model.legal_moves(state))
         mine = encoded_legal_cards(state)
         if not expected or mine != expected or move.card not in expected:
-            raise ReplayMismatch(f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}")
+            text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
+            raise LegalSetMismatch(text, difference_record(state, mine, text))
     final = replay_single(witness)
     if final.tricks_played != TRICKS or any(final.hands):
         raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
     return witness.describe(), True, "witness hand replayed: legal sets agree at all 26 plays, 13 tricks"
+
+
+class LegalSetMismatch(Exception):
+    """The model's legal plays differ from the encoding's: (text, record)."""
 
 
 P1_MUTANTS = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
@@ -335,7 +345,13 @@ def _dead_pair_result(gone, verdict, detail, budget, stats=None) -> CheckResult:
     holder = 0 if forced in w.hands()[0] else 1
     ok = state.to_move.index == holder and [m.card for m in model.legal_moves(state)] == [CARDS[forced]]
     if not ok:
-        raise ReplayMismatch(f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder}")
+        text = f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder} and must lead it"
+        if state.to_move.index == holder:
+            record = difference_record(state, [CARDS[forced]], text)
+        else:
+            record = hearts_record(state.config, moves_to(state), state, label=text,
+                                   rejects=model.Play(model.SEATS[holder], CARDS[forced]))
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
     replay_single(w)
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[forced].pretty} "
                                        f"(P{holder}) lead it", witness=w.describe(),

@@ -128,7 +128,7 @@ def recorded(contrary: Verdict):
             with recording() as notes:
                 try:
                     result = check(mutant=mutant, timeout=timeout, bounds=bounds)
-                except ReplayMismatch as err:
+                except (ReplayMismatch, IllegalMoveError) as err:
                     result = CheckResult(contrary, detail=f"the model disagrees with the encoding: {err}",
                                          witness=str(err))
                     notes[:] = notes[-1:]
@@ -153,10 +153,33 @@ def _dedupe(notes: list) -> tuple:
 def positions(witness: HandWitness, config=None):
     """Each position of the witness hand before a play, with that play (applied as it goes)."""
     state = start(config)
-    state = model.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
+    note = _Note(state)
+    state = note.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
     for move in plays(witness):
         yield state, move
-        state = model.apply(state, move)
+        state = note.apply(state, move)
+    note.close(state, witness.summary())
+
+
+def moves_to(state) -> list:
+    """The moves from the start of the match to ``state`` (a state replayed while recording)."""
+    entry = _HISTORY.get(id(state))
+    if entry is None or entry[1] is not state:
+        raise ValueError("not a state replayed while recording")
+    return list(entry[0])
+
+
+def difference_record(state, expected_cards, label: str):
+    """A record showing that the model's legal plays in ``state`` are not ``expected_cards``: a
+    play the model allows beyond them (played), else one of them it refuses (``rejects``)."""
+    allowed = [m.card for m in model.legal_moves(state)]
+    extra = [c for c in allowed if c not in expected_cards]
+    moves = moves_to(state)
+    if extra:
+        play = model.Play(state.to_move, extra[0])
+        return hearts_record(state.config, moves + [play], model.apply(state, play), label=label)
+    missing = sorted(c for c in expected_cards if c not in allowed)
+    return hearts_record(state.config, moves, state, label=label, rejects=model.Play(state.to_move, missing[0]))
 
 
 @functools.lru_cache(maxsize=16)

@@ -19,9 +19,11 @@ P4_MUTANTS = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
-    """HEARTS-P4: for every deal and every legal play of a whole hand, the two hand scores add
-    up to the points in play (HEARTS-SCORE-1, QUEEN-1), or the moon rule applies and they are
-    0 and 20 (HEARTS-MOON-1/2). Scores are encoded per card, so the solver decides it quickly."""
+    """HEARTS-P4, a scoring check: whoever takes which point cards and whichever two cards are
+    dead, the two hand scores add up to the points in play (HEARTS-SCORE-1), or the moon rule
+    applies and they are 0 and 20 (HEARTS-MOON-1/2). The claim does not depend on play: the
+    encoding's play constraints are present but not needed. A moon hand and an ordinary hand
+    are replayed through the model (the runner replays their records)."""
     rules, budget = rules_for(P4_MUTANTS, mutant), Budget(timeout)
     enc = hand_encoding(rules)
     written = Rules()

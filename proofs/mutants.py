@@ -416,6 +416,15 @@ def register(*mutants: ModelMutant) -> None:
 register(*_SNAP_MUTANTS)
 
 
+def _register_hearts() -> None:
+    from cardcanon.proofs.mutants_hearts import _HEARTS_MUTANTS
+
+    register(*_HEARTS_MUTANTS)
+
+
+_register_hearts()
+
+
 def for_rule(rule: str) -> tuple[str, ...]:
     """The keys of the mutants that break ``rule``."""
     return tuple(key for key, mutant in MUTANTS.items() if mutant.rule == rule)
