@@ -227,6 +227,10 @@ def add_parser(sub) -> None:
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--quick", action="store_true", help="use each check's ci_bounds where given")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
+    parser.add_argument("--default-variant-only", action="store_true",
+                        help="run the checks under the rulebook's defaults only (not a full verification)")
+    parser.add_argument("--no-necessity", action="store_true",
+                        help="skip the model mutants of the cited rules (not a full verification)")
     parser.set_defaults(handler=_run_verify)
 
 
@@ -254,7 +258,8 @@ def _run_verify(args: argparse.Namespace) -> int:
         where = args.manifest_dir or "the package's manifests"
         raise ManifestError(f"no checks to run in {where}" + (f" for {args.game}" if args.game else ""))
     progress = Progress(out, live=out.isatty())
-    report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress)
+    report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
+                 necessity=not args.no_necessity, variants=not args.default_variant_only)
     print(report.table(), file=out)
     print(report.summary(), file=out)
     if args.json:

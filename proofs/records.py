@@ -250,3 +250,8 @@ def engine_replay(record: Record) -> bool | None:
     fast = engine.decide_deal(config, deal, policy, max_flips=cap)
     slow = engine.reference_play_deal(config, deal, policy, max_flips=cap)
     return fast == slow
+
+
+def replayed(result) -> bool:
+    """Whether a check result has records and every one replays through the loaded model."""
+    return bool(result.records) and all(replay(record).ok for record in result.records)

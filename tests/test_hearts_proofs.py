@@ -20,6 +20,7 @@ from cardcanon.manifest import load_manifest, resolve_entry
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.shuffle import SplitMix64
+from cardcanon.proofs.records import replayed
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.hearts_encoding import (
     CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, compile_term, z3_trick_winner,
@@ -210,7 +211,7 @@ def test_check_verdict(check, mutant):
     result = run(mutant=mutant, timeout=120.0, bounds=dict(check.bounds_for(quick=True)))
     if mutant is None:
         assert result.verdict == check.expected, result.detail
-        assert result.witness and result.witness_replayed, result.detail
+        assert result.witness and replayed(result), result.detail
         if check.expected_stats is not None and check.ci_bounds is None:
             assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
     else:
