@@ -9,7 +9,7 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.hearts_encoding import CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
+from cardcanon.proofs.hearts_encoding import TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, replay_match, sat, undecided
@@ -72,7 +72,7 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     with the whole-hand encoding; a pair no legal hand gives is dropped and the search
     repeated (``pairs_refuted``)."""
     bounds = bounds or {}
-    hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", 100))
+    hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
     rules = rules_for(P6_MUTANTS, mutant) if mutant == "widow" else Rules()
     if mutant is not None and mutant != "widow":
         rules_for(P6_MUTANTS, mutant)  # rejects unknown names
@@ -170,7 +170,7 @@ def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResu
     (any position where the match is still on) and all non-negative hand scores (a superset
     of P5's set); then compared with the model's ``match_result`` around the target."""
     bounds = bounds or {}
-    target, window = int(bounds.get("target", 100)), int(bounds.get("window", 30))
+    target, window = int(bounds.get("target", TARGET)), int(bounds.get("window", 30))
     if mutant is not None and mutant not in P7_MUTANTS:
         rules_for(P7_MUTANTS, mutant)
     mutations = (mutant,) if mutant else ()
@@ -253,7 +253,7 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     two steps are replayed through the model. The scores grow, so no position repeats: it is
     an inductive argument, not a lasso."""
     bounds = bounds or {}
-    target = int(bounds.get("target", 100))
+    target = int(bounds.get("target", TARGET))
     rules = rules_for(P8_MUTANTS, mutant) if mutant == "widow" else Rules()
     if mutant is not None:
         rules_for(P8_MUTANTS, mutant)  # rejects unknown names

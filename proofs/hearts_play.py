@@ -10,7 +10,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead,
+    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead,
     z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
@@ -81,13 +81,13 @@ def _position_queries(rules: Rules):
     later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
                   for c in range(N_CARDS)]
     count_me, count_opp = _count(me), _count(opp)
-    out.append(("lead to trick 2-13", base + [n >= 1, n <= 12, count_me == n, count_opp == n] + later_lead))
+    out.append(("lead to a later trick", base + [n >= 1, n <= TRICKS - 1, count_me == n, count_opp == n] + later_lead))
     for f in LOW_CLUBS:  # the first lead: the holder of the forced club leads
         full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
         no_move = [z3.Not(z3_legal_lead(me, c, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules))
                    for c in range(N_CARDS)]
         out.append((f"first lead, forced {CARDS[f].pretty}",
-                    base + forced_by(f) + full + [me[f], count_me == 13, count_opp == 13] + no_move))
+                    base + forced_by(f) + full + [me[f], count_me == HAND_SIZE, count_opp == HAND_SIZE] + no_move))
     no_follow = {}  # the follow predicates depend on the lead only through its suit
     for u in range(4):
         for first in (False, True):
@@ -96,13 +96,13 @@ def _position_queries(rules: Rules):
     for lead in range(N_CARDS):  # a later follow: the leader has played one card more
         gone = [z3.Not(me[lead]), z3.Not(opp[lead]), z3.Not(dead[lead])]
         out.append((f"follow to {CARDS[lead].pretty}, trick 2-13", base + gone + [
-            n >= 1, n <= 12, count_me == n, count_opp == n - 1] + no_follow[suit(lead), False]))
+            n >= 1, n <= TRICKS - 1, count_me == n, count_opp == n - 1] + no_follow[suit(lead), False]))
         for f in LOW_CLUBS:  # the first follow: the lead was a legal first lead
             leader = [z3.Or(opp[c], z3.BoolVal(c == lead)) for c in range(N_CARDS)]
             full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS) if c != lead]
             lead_ok = z3_legal_lead(leader, lead, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules)
             out.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}",
-                        base + gone + forced_by(f) + full + [leader[f], lead_ok, count_me == 13]
+                        base + gone + forced_by(f) + full + [leader[f], lead_ok, count_me == HAND_SIZE]
                         + no_follow[suit(lead), True]))
     # every legal card is in the mover's hand: each move removes one card from his hand
     stray = [z3.And(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules), z3.Not(me[c]))
@@ -322,7 +322,7 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
             rest = [c for c in range(N_CARDS) if c not in gone and c not in seat_of]
             hands: list[set] = [{c for c, p in seat_of.items() if p == 0}, {c for c, p in seat_of.items() if p == 1}]
             for c in rest:
-                hands[0 if len(hands[0]) < 13 else 1].add(c)
+                hands[0 if len(hands[0]) < HAND_SIZE else 1].add(c)
             leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
                                            tuple(CARDS[c] for c in gone), model.HeartsConfig())
             env = {f"dead{c}": c in gone for c in range(N_CARDS)} | {f"hold{c}": c in hands[1] for c in range(N_CARDS)}

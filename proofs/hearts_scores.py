@@ -8,7 +8,7 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.hearts_encoding import CARDS, POINT_CARDS, HandWitness, Rules, Scoring
+from cardcanon.proofs.hearts_encoding import MOON_OTHER, MOON_SHOOTER, CARDS, POINT_CARDS, HandWitness, Rules, Scoring
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
 
@@ -31,7 +31,8 @@ def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     moons = [z3.And([z3.Implies(enc.live[c], enc.took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
     s0, s1 = enc.score
     claim = z3.Or(z3.And(z3.Not(moons[0]), z3.Not(moons[1]), s0 + s1 == in_play),
-                  z3.And(moons[0], s0 == 0, s1 == 20), z3.And(moons[1], s0 == 20, s1 == 0))
+                  z3.And(moons[0], s0 == MOON_SHOOTER, s1 == MOON_OTHER),
+                  z3.And(moons[1], s0 == MOON_OTHER, s1 == MOON_SHOOTER))
     s = z3.Solver()
     s.add(enc.constraints)
     answer = budget.check(s, z3.Not(claim))

@@ -24,6 +24,7 @@ from typing import Any
 import z3
 
 from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
+from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.snap_encoding import (
     Shape, SymState, correct, fresh_move, legal, matched, pot_matches, require_mutant, select, select_pile, shapes,
@@ -94,7 +95,7 @@ def _witness_goals(config: SnapConfig):
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("tie-drops-matched", "penalty-no-turnover"))
     variant = tuple(sorted(variant_of(bounds).items()))
-    stride = int(bounds.get("pile_bound", 52)) + 1
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = tuple(bounds.get("players", [2, 3]))
     replay_len = int(bounds.get("replay_pile", 3))
     started = time.monotonic()

@@ -24,6 +24,7 @@ from cardcanon.model import snap
 from cardcanon.model.snap import Deal, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
 from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap_encoding import require_mutant
 
 RULES = ("SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1", "SNAP-PLAYERS-1")
@@ -85,8 +86,9 @@ def _record(n, d, cards, label):
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("deal-from-dealer",))
-    cards = int(bounds.get("cards", 52))
-    lo, hi = int(bounds.get("min_players", 2)), int(bounds.get("max_players", 12))
+    cards = int(bounds.get("cards", value("snap", "SNAP-DEAL-2", "deck_size")))
+    lo = int(bounds.get("min_players", value("snap", "SNAP-PLAYERS-1", "min_players")))
+    hi = int(bounds.get("max_players", value("snap", "SNAP-PLAYERS-1", "max_players")))
     started = time.monotonic()
     d, s1, s2 = z3.Ints("dealer seat1 seat2")
     key = (lo, hi, cards, mutant)  # the Z3 part reads no model code: proved once per process

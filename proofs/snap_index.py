@@ -18,6 +18,7 @@ from typing import Any
 import z3
 
 from cardcanon.model.snap import CallKind
+from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_play import explore
@@ -33,7 +34,7 @@ RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ())
     variant = {**variant_of(bounds), "index_card": "on"}
-    stride = int(bounds.get("pile_bound", 52)) + 1
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0
     key = (tuple(players), stride, tuple(sorted(variant.items())))

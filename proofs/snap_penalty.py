@@ -18,6 +18,7 @@ from typing import Any
 import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
+from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import (
@@ -30,7 +31,7 @@ RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("out-players-call",))
-    stride = int(bounds.get("pile_bound", 52)) + 1
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0
     variant = variant_of(bounds)

@@ -35,6 +35,7 @@ from cardcanon.model.cards import format_cards
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import CallKind, Phase, SnapConfig, SnapState, Termination, Tie, sample_deal
 from cardcanon.model.snap_policies import parse_policy
+from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.variants import snap_config
@@ -131,7 +132,7 @@ def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: 
 def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("end-down-only",))
     variant = variant_of(bounds)
-    stride = int(bounds.get("pile_bound", 52)) + 1
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", [2, 3]))
     started, queries = time.monotonic(), 0
     for n in players:
