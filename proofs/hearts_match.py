@@ -120,7 +120,7 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     last = replay_match(sequence, config, check_score=written)[-1]
     if smallest == hands:
         if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
-            return CheckResult(Verdict.ERROR, detail=f"the replayed {k}-hand match reached {last.scores}")
+            return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"the replayed {k}-hand match reached {last.scores}")
         return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}", stats=result_stats,
                            detail=f"within {hands} hands a player always reaches {target} (Z3, over {len(pairs)} "
                                   f"hand scores, a superset of the possible ones); {k} hands can leave both at "
@@ -291,14 +291,14 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     stats["p_tie_ends_at_least"] = str(1 - keep_going)
     w = max(ties.values(), key=lambda t: t.scores[0])
     if w.scores[0] <= 0:
-        return CheckResult(Verdict.ERROR, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
+        return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
     k = -(-target // w.scores[0])
     states = replay_match([w] * (k + 2), model.HeartsConfig(target=target))
     loop = states[k - 1:]
     same = all(st.outcome is None and st.scores[0] == st.scores[1] >= target for st in loop)
     same = same and loop[0].dealer == loop[2].dealer
     if not same:
-        return CheckResult(Verdict.ERROR, detail=f"the lasso did not replay: {[st.scores for st in loop]}")
+        return CheckResult(Verdict.NO_WITNESS, detail=f"the model does not keep the tie: {[st.scores for st in loop]}")
     stats["witness_hand"] = {  # the tied hand, for pictures; replayed above
         "dead": [str(CARDS[c]) for c in w.dead],
         "tricks": [[seat, str(CARDS[a]), str(CARDS[b])] for seat, a, b in w.tricks],

@@ -26,6 +26,10 @@ class ReplayMismatch(AssertionError):
     """The reference model disagrees with a Z3 witness."""
 
 
+class Undecided(Exception):
+    """A solver call of a check answered unknown: the check ends as TIMEOUT or UNKNOWN."""
+
+
 def deal_order(witness: HandWitness, dealer: int) -> tuple:
     """The deck order that deals the witness's hands when ``dealer`` deals (HEARTS-DEAL-2):
     top card dead, then one card at a time from the non-dealer, the last card dead."""
@@ -128,6 +132,12 @@ def recorded(contrary: Verdict):
             with recording() as notes:
                 try:
                     result = check(mutant=mutant, timeout=timeout, bounds=bounds)
+                except Undecided as err:
+                    from cardcanon.proofs.base import z3_verdict
+
+                    verdict = z3_verdict(z3.unknown, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE, reason=str(err))
+                    result = CheckResult(verdict, detail=f"Z3 answered unknown ({err})")
+                    notes.clear()
                 except (ReplayMismatch, IllegalMoveError) as err:
                     result = CheckResult(contrary, detail=f"the model disagrees with the encoding: {err}",
                                          witness=str(err))
@@ -221,9 +231,13 @@ class Budget:
         solver.set("timeout", self.remaining_ms())
 
     def check(self, solver, *extra):
-        """``solver.check(*extra)`` within the remaining budget."""
+        """``solver.check(*extra)`` within the remaining budget; raises :class:`Undecided` when
+        Z3 answers neither sat nor unsat (the budget ran out, or Z3 gave up), wherever that is."""
         self.arm(solver)
-        return solver.check(*extra)
+        answer = solver.check(*extra)
+        if answer != z3.sat and answer != z3.unsat:
+            raise Undecided(solver.reason_unknown())
+        return answer
 
     def elapsed(self) -> float:
         return round(time.monotonic() - self.started, 3)
