@@ -216,3 +216,12 @@ def test_check_verdict(check, mutant):
             assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
     else:
         assert result.verdict in CONTRARY[check.expected], f"mutant {mutant} survived: {result.detail}"
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.2, 0.25, 0.5, 1.0])
+@pytest.mark.parametrize("entry", ["cardcanon.proofs.hearts_scores:check_score_sum",
+                                   "cardcanon.proofs.hearts_scores:check_score_pairs",
+                                   "cardcanon.proofs.hearts_match:check_match_bound"])
+def test_a_budget_running_out_is_timeout_never_error(entry, budget):
+    result = resolve_entry(entry)(mutant=None, timeout=budget, bounds={})
+    assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)
