@@ -1,12 +1,16 @@
-"""``cardcanon verify``: run every check of the manifests, and every mutant of each.
+"""``cardcanon verify``: run every check of the manifests under every variant, their encoding
+probes, and every model mutant of every rule they cite (the necessity matrix).
 
-A check passes only when its verdict is the expected one, its golden stats (if any) match
-exactly, its witness was replayed through the reference model and every one of its mutants is
-killed. ``unknown``, ``timeout`` and ``error`` are failures. Exit status: 0 all passed,
-1 some failed, 2 bad input (a bad manifest, an unknown ``--check``).
+A check passes only when, under every variant it runs under, its verdict is the expected one
+and its records (witnesses, counterexamples) replay through the reference model, as the runner
+(not the check) finds; its golden stats (if any) match exactly; every encoding probe is
+killed; and every rule it cites is necessary: some mutant of the reference model breaking that
+rule makes the check fail with a record that the mutant and the model play differently.
+``unknown``, ``timeout`` and ``error`` are failures. Exit status: 0 all passed, 1 some failed,
+2 bad input (a bad manifest, an unknown ``--check``).
 
-Each run (a check or one mutant) runs in a worker process with a deadline enforced here, so
-a hung solver call ends as ``timeout``; see :mod:`cardcanon.verify_runner`.
+Each run runs in a worker process with a deadline enforced here, so a hung solver call ends as
+``timeout``; see :mod:`cardcanon.verify_runner`.
 """
 
 from __future__ import annotations

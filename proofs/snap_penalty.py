@@ -86,11 +86,11 @@ def _witnesses(stride: int, small: int, large: int, timeout: float, variant):
         pre, mv = slot_state(n, stride), fresh_move(Shape("call", kind), n)
         post = step(pre, mv, config)
         cond = [structural(pre), legal(pre, mv, config), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
-        if n == small:
-            cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0]
+        if n == small:  # two face-up cards at least, so that turning the pile over shows
+            cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0, sum_len(pre, mv.caller, "up") >= 2]
         else:
             cond += [mv.caller == pre.turn, pre.turn == 0, z3.Not(pre.holds(n - 1)), z3.Not(pre.holds(n - 2))]
-        replay = find_and_replay(pre, mv, post, config, cond, stride, 2, int(timeout * 1000))
+        replay = find_and_replay(pre, mv, post, config, cond, stride, 3, int(timeout * 1000))
         if replay is None:
             return None
         found.append(replace(replay, text=f"{n} players, {label}: {replay.text}"))
