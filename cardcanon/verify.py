@@ -95,7 +95,9 @@ def run(
     layout: list[tuple[CheckSpec, list[int], list[int], list[tuple[str, str, int]]]] = []
     for check in checks:
         bounds = check.bounds_for(quick)
-        runs = plans[check.game].variants if variants else ({},)
+        # a quick run: the rulebook's defaults only, and necessity only where the bounds are the full ones
+        runs = plans[check.game].variants if variants and not quick else ({},)
+        skip_necessity = quick and check.ci_bounds is not None
         if check.variants is not None:
             runs = tuple(v for v in runs if variant_name(v) in check.variants) or ({},)
         mains = []
@@ -108,7 +110,7 @@ def run(
             probes.append(len(tasks))
             tasks.append(Task(len(tasks), check.id, check.entry, mutant.id, timeout, bounds))
         cells = []
-        for rule in check.rules if necessity else ():
+        for rule in check.rules if necessity and not skip_necessity else ():
             for key in model_mutants.for_rule(rule):
                 cells.append((rule, key, len(tasks)))
                 variant = dict(model_mutants.MUTANTS[key].variant)
@@ -145,7 +147,7 @@ def run(
                           i >= 0 and _stats_differ(check, results[i], quick))
             for rule, key, i in cells)
         outcomes.append(CheckOutcome(check, variant_results[0][1], probe_outcomes, quick, variant_results,
-                                     necessity_cells, necessity))
+                                     necessity_cells, necessity and quick and check.ci_bounds is not None))
     return Report(tuple(outcomes), started, time.perf_counter() - clock, jobs, timeout, quick,
                   {game: p.to_json() for game, p in plans.items()})
 
@@ -229,7 +231,9 @@ def add_parser(sub) -> None:
     parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"per run, passed to each check; the run is stopped a little later "
                              f"(default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--quick", action="store_true", help="use each check's ci_bounds where given")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, and "
+                             "the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")

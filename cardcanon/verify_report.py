@@ -78,7 +78,7 @@ class CheckOutcome:
     quick: bool = False
     variants: tuple[tuple[Mapping[str, str], RunResult], ...] = ()
     necessity: tuple[NecessityCell, ...] = ()
-    necessity_run: bool = False
+    necessity_skipped: bool = False  # a quick run with smaller bounds: the matrix is the full run's
 
     @property
     def stats_compared(self) -> bool:
@@ -136,7 +136,7 @@ class CheckOutcome:
         for variant, result in runs:
             reasons += self._run_failures(variant, result)
         reasons.extend(self.stats_problems())
-        if not self.mutants and not self.necessity:
+        if not self.mutants and not self.necessity and not self.necessity_skipped:
             reasons.append("no mutants: nothing shows that the check can fail")
         for mutant in self.mutants:
             if not mutant.killed:
@@ -193,6 +193,7 @@ class CheckOutcome:
                 "records": list(result.records) if not variant else [],
             } for variant, result in (self.variants or (({}, self.result),))],
             "necessity": [cell.to_json() for cell in self.necessity],
+            "necessity_skipped": self.necessity_skipped,
             "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],
             "manifest": check.source,
         }
