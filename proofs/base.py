@@ -2,10 +2,10 @@
 
 A check is a function ``check(*, mutant: str | None, timeout: float, bounds: dict) ->
 CheckResult``. ``bounds["variant"]`` (when present) names the options of the rulebook's
-variation points the run is under (:mod:`cardcanon.proofs.variants`). With ``mutant=None`` it
+variation points the run is under (``cardcanon.proofs.variants``). With ``mutant=None`` it
 checks the rulebook as written; with a probe ID from the manifest it drops or breaks one rule's
 constraints in its own encoding (the vacuity probe), and must then reach a contrary verdict.
-Every check also returns game records (:mod:`cardcanon.proofs.records`): its reachability
+Every check also returns game records (``cardcanon.proofs.records``): its reachability
 witnesses (the property is not vacuously true) and any counterexample. The check never says
 that they replay: the verify runner replays every record through the reference model (and
 through a mutant of the model, when the run is against one).
