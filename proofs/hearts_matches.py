@@ -64,7 +64,7 @@ def _play(config, seed: int, max_hands: int):
     """A seeded match; yields (state before, move, state after) with the moves so far."""
     rng = SplitMix64(seed)
     players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
-    state, moves = model.new_match(config), []
+    state, moves = model.new_game(config), []
     while state.phase is not model.Phase.OVER and state.hand_number <= max_hands and (
             state.is_chance or model.legal_moves(state)):
         move = model.sample_chance(state, rng) if state.is_chance else \

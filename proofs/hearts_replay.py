@@ -49,7 +49,7 @@ def plays(witness: HandWitness) -> list:
 
 def start(config=None, dealer: int = 0):
     """A new match whose first dealer is ``dealer``, waiting for the deal."""
-    state = model.new_match(config or model.HeartsConfig())
+    state = model.new_game(config or model.HeartsConfig())
     move = model.ChooseDealer(Seat(dealer))
     after = model.apply(state, move)
     if _RECORDS is not None:

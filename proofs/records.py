@@ -163,7 +163,7 @@ def _play(record: Record):
         from cardcanon.model.hearts_records import config_from_json, move_from_json
 
         config = config_from_json(record["config"], "record")
-        state = model.new_match(config)
+        state = model.new_game(config)
         parse = lambda item, n: move_from_json(item, "record", f"moves[{n - 1}]")  # noqa: E731
     from cardcanon.model.errors import IllegalMoveError
 

@@ -40,35 +40,30 @@ def points(game: str) -> tuple[Point, ...]:
                  for rule in cardcanon.spec.load(game).rules if rule.variation is not None)
 
 
-def _snap_fields() -> dict[str, dict[str, Any]]:
-    from cardcanon.model.snap import NextTurn
-
-    return {"next_turn": {"clockwise": NextTurn.CLOCKWISE, "winner": NextTurn.WINNER},
-            "index_card": {"off": False, "on": True}}
-
-
-def _hearts_fields() -> dict[str, dict[str, Any]]:
-    from cardcanon.model import hearts_types as t
-
-    fields: dict[str, dict[str, Any]] = {}
-    for name, kind in (("first_lead", "FirstLead"), ("break_on", "BreakOn"),
-                       ("first_trick_points", "FirstTrickPoints"), ("moon_score", "MoonScore"),
-                       ("queen_breaks", "QueenBreaks")):
-        enum_type = getattr(t, kind, None)
-        if enum_type is not None:
-            fields[name] = {member.value: member for member in enum_type}
-    return fields
+def _fields(game: str) -> dict[str, dict[str, Any]]:
+    """parameter -> option -> config value, from the model's own table of variation points."""
+    if game == "snap":
+        from cardcanon.model.snap import NOT_MODELLED, VARIATIONS
+    else:
+        from cardcanon.model.hearts_types import NOT_MODELLED, VARIATIONS
+    table: dict[str, dict[str, Any]] = {}
+    for name, kind in VARIATIONS.items():
+        if kind is bool:
+            table[name] = {"off": False, "on": True}
+        else:
+            table[name] = {member.value: member for member in kind if member not in NOT_MODELLED}
+    return table
 
 
 def modelled(game: str) -> dict[str, dict[str, Any]]:
     """parameter -> option -> the model's config value, for the options the model implements."""
-    return _snap_fields() if game == "snap" else _hearts_fields()
+    return _fields(game)
 
 
 def snap_config(variant: Variant | None = None, **fields: Any):
     from cardcanon.model.snap import SnapConfig
 
-    table = _snap_fields()
+    table = _fields("snap")
     values = {name: table[name][option] for name, option in (variant or {}).items()}
     return SnapConfig(**{**values, **fields})
 
@@ -76,7 +71,7 @@ def snap_config(variant: Variant | None = None, **fields: Any):
 def hearts_config(variant: Variant | None = None, **fields: Any):
     from cardcanon.model.hearts_types import HeartsConfig
 
-    table = _hearts_fields()
+    table = _fields("hearts")
     values = {name: table[name][option] for name, option in (variant or {}).items()}
     return HeartsConfig(**{**values, **fields})
 
