@@ -41,6 +41,9 @@ def rulebook_outcome(scores: tuple[int, int], previous: tuple[int, int], target:
     return ("tie-broken" if tied else "both-reached-lower-wins", 0 if a < b else 1)
 
 
+_LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
+
+
 def _outcome(outcome):
     return None if outcome is None else (outcome.termination.value, outcome.winner.index)
 
@@ -79,6 +82,10 @@ def _claims(before, move, after, dealers: list) -> tuple[str, Any] | None:
     """What is wrong with one step (and a refused move that shows it), or None."""
     target = after.config.target
     if isinstance(move, model.Deal):
+        club = next(c for c in _LOW_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2, as the rulebook says
+        holder = next(s for s in model.SEATS if club in after.hands[s.index])
+        if after.to_move != holder:
+            return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club}", None
         if after.hearts_broken:
             return f"hand {after.hand_number} starts with hearts broken", None
         dealers.append(after.dealer)

@@ -10,6 +10,7 @@ from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import MOON_OTHER, MOON_SHOOTER, CARDS, POINT_CARDS, HandWitness, Rules, Scoring
 from cardcanon.proofs.hearts_play import rules_for
+from cardcanon.proofs.records import function_record
 from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
 
 # ---- HEARTS-P4 ---------------------------------------------------------------------------
@@ -67,9 +68,15 @@ def predicted_pairs(config=None) -> frozenset[tuple[int, int]]:
     """The score pairs of every way to split the live point cards, for every pair of dead
     cards, scored by the model's ``score_hand``: what P5 must find if play never constrains
     who can take which point card."""
+    return frozenset(predicted_splits(config))
+
+
+def predicted_splits(config=None) -> dict[tuple[int, int], tuple]:
+    """Each score pair of :func:`predicted_pairs` with the first (taken, dead) split scoring it."""
     config = config or model.HeartsConfig()
     points = [CARDS[c] for c in POINT_CARDS]
-    out, seen = set(), set()
+    out: dict[tuple[int, int], tuple] = {}
+    seen = set()
     for dead in itertools.combinations(CARDS, 2):
         live = [c for c in points if c not in dead]
         if tuple(live) in seen:  # only the dead point cards matter to the scores
@@ -77,8 +84,8 @@ def predicted_pairs(config=None) -> frozenset[tuple[int, int]]:
         seen.add(tuple(live))
         for owners in itertools.product((0, 1), repeat=len(live)):
             taken = tuple(frozenset(c for c, o in zip(live, owners) if o == p) for p in (0, 1))
-            out.add(model.score_hand(taken, dead, config))
-    return frozenset(out)
+            out.setdefault(tuple(model.score_hand(taken, dead, config)), (taken, dead))
+    return out
 
 
 class ScoreAbstraction:
@@ -188,7 +195,13 @@ def check_score_pairs(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
             return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), stats=stats,
                                detail=f"legal play scores {a}-{b}, which no split of the point cards scores; "
                                       f"the model scores that hand {truth[0]}-{truth[1]}")
-        return CheckResult(Verdict.COUNTEREXAMPLE, stats=stats,
+        from cardcanon.model.hearts_records import config_to_json
+
+        taken, dead = predicted_splits()[(a, b)]
+        record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken], list(map(str, dead)),
+                                                          config_to_json(model.HeartsConfig())],
+                                 label=f"the model scores this split of the point cards {a}-{b}")
+        return CheckResult(Verdict.COUNTEREXAMPLE, stats=stats, records=(record,), witness=record["label"],
                            detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
     found = frozenset(witnesses)
     sample = "\n".join(f"{a}-{b}: " + witnesses[(a, b)].describe().replace("\n", "; ")

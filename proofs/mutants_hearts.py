@@ -155,7 +155,18 @@ def _no_six_clause():
     m = _m()
     clubs = m.FIRST_LEAD_CLUBS
     if _plain():
-        return {(HEARTS, "first_lead_club"): lambda dead: clubs[0] if clubs[0] not in tuple(dead) else clubs[1]}
+        from cardcanon.model.cards import Suit
+
+        original = m.first_lead_club
+        every = [c for c in m.DECK if c.suit is Suit.CLUBS]
+
+        def first_lead_club(dead):  # HEARTS-LEAD-2 without its last sentence: the next club leads
+            dead = tuple(dead)
+            if clubs[0] in dead and clubs[1] in dead:
+                return next(c for c in every[3:] if c not in dead)
+            return original(dead)
+
+        return {(HEARTS, "first_lead_club"): first_lead_club}
     indices = m._FIRST_LEAD_INDICES
     return {(HEARTS, "_first_lead_index"): lambda dead: indices[0] if indices[0] not in dead else indices[1]}
 
@@ -279,8 +290,8 @@ _HEARTS_MUTANTS = (
                 _broken_carries),
     ModelMutant("deal-from-dealer", "hearts", "HEARTS-DEAL-2", "the dealer deals the first card to himself",
                 _deal_from_dealer),
-    ModelMutant("no-six-clause", "hearts", "HEARTS-LEAD-2", "with the 2 of clubs dead the 4 of clubs names the leader,"
-                " dead or not", _no_six_clause),
+    ModelMutant("no-six-clause", "hearts", "HEARTS-LEAD-2", "with the 2 and 4 of clubs dead, the next club above the"
+                " 6 names the leader", _no_six_clause),
     ModelMutant("first-lead-free", "hearts", "HEARTS-LEAD-1", "the first leader may lead any card",
                 lambda: _first_lead("free")),
     ModelMutant("only-two-forced", "hearts", "HEARTS-LEAD-3", "only the 2 of clubs must be led; the 4 or 6 need not",
