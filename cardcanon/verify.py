@@ -106,7 +106,7 @@ def run(
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
                               variant))
         probes = []
-        for mutant in check.mutants:
+        for mutant in check.mutants if not quick else ():  # a quick run leaves the encoding probes out
             probes.append(len(tasks))
             tasks.append(Task(len(tasks), check.id, check.entry, mutant.id, timeout, bounds))
         cells = []
@@ -141,13 +141,15 @@ def run(
         variant_results = tuple((tasks[i].variant, results[i]) for i in mains)
         probe_outcomes = tuple(MutantOutcome(m.id, m.description, results[i], check.expected)
                                for m, i in zip(check.mutants, probes))
+        probes_skipped = quick and bool(check.mutants)
         necessity_cells = tuple(
             NecessityCell(rule, key, model_mutants.MUTANTS[key].description if key else "",
                           results[i] if i >= 0 else None, check.expected_for(tasks[i].variant) if i >= 0 else check.expected,
                           i >= 0 and _stats_differ(check, results[i], quick))
             for rule, key, i in cells)
         outcomes.append(CheckOutcome(check, variant_results[0][1], probe_outcomes, quick, variant_results,
-                                     necessity_cells, necessity and quick and check.ci_bounds is not None))
+                                     necessity_cells, (necessity and quick and check.ci_bounds is not None)
+                                     or probes_skipped))
     return Report(tuple(outcomes), started, time.perf_counter() - clock, jobs, timeout, quick,
                   {game: p.to_json() for game, p in plans.items()})
 
@@ -232,8 +234,8 @@ def add_parser(sub) -> None:
                         help=f"per run, passed to each check; the run is stopped a little later "
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--quick", action="store_true",
-                        help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, and "
-                             "the necessity matrix only for checks run with their full bounds")
+                        help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, no "
+                             "encoding probes, and the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")

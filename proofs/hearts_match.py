@@ -240,6 +240,8 @@ def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
 
 # ---- HEARTS-P8 ---------------------------------------------------------------------------
 
+_TIED: dict = {}  # Rules -> (the tied hands by dead pair, whether every tied hand has the one shape)
+
 P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 
@@ -258,19 +260,19 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     if mutant is not None:
         rules_for(P8_MUTANTS, mutant)  # rejects unknown names
     budget = Budget(timeout)
-    ties, stuck = _tie_hands(rules, budget)
-    if stuck is not None:
-        return undecided(stuck, "hands with equal scores")
-    enc = hand_encoding(rules)
-    hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
-    one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
-    shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    answer = budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape))
-    if answer not in (z3.sat, z3.unsat):
-        return undecided(s, "the shape of tied hands")
-    only_shape = answer == z3.unsat
+    if rules not in _TIED:  # Z3 only, no model code: found once per process
+        ties, stuck = _tie_hands(rules, budget)
+        if stuck is not None:
+            return undecided(stuck, "hands with equal scores")
+        enc = hand_encoding(rules)
+        hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
+        one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
+        shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
+        s = z3.Solver()
+        s.add(enc.constraints)
+        answer = budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape))
+        _TIED[rules] = (ties, answer == z3.unsat)
+    ties, only_shape = _TIED[rules]
     # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so
     q, a = z3.Ints("q a")
     ends, _, _ = match_terms(q, q, target, (mutant,) if mutant else ())

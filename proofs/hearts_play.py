@@ -177,10 +177,22 @@ def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckRes
 
 
 def _witness_with_legal_sets(budget: Budget):
-    """A full hand replayed through the model, comparing the legal sets at all 26 plays."""
+    """A full hand replayed through the model, comparing the legal sets at all 26 plays. The hand
+    is chosen so that every restriction acts in it: the 2 of clubs is dead (the 4 or 6 must be
+    led, HEARTS-LEAD-2/3), and a later leader holds hearts and other cards before hearts are
+    broken (HEARTS-BREAK-1)."""
     enc = hand_encoding(Rules())
     s = z3.Solver()
     s.add(enc.constraints)
+    s.add(enc.dead[LOW_CLUBS[0]])
+    hearts = [c for c in range(N_CARDS) if suit(c) == 2]
+    others = [c for c in range(N_CARDS) if suit(c) != 2]
+    restricted = []
+    for k in range(1, TRICKS):
+        rem = [z3.And(enc.hold[c] == enc.lead1[k], z3.Or(enc.played[c][k], enc.after[c][k])) for c in range(N_CARDS)]
+        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([rem[c] for c in hearts]),
+                                 z3.Or([rem[c] for c in others])))
+    s.add(z3.Or(restricted))
     if not sat(budget.check(s)):
         return None, False, "no witness hand found"
     witness = enc.decode(s.model())
