@@ -71,7 +71,7 @@ class RunResult:
     engine_disagreed: tuple[str, ...] = ()
 
 
-def execute(entry: str, mutant: str | None, timeout: float, bounds: dict,
+def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, Any],
             model_mutant: str | None = None) -> RunResult:
     """Run one check in this process, then replay its records; every failure becomes ``error``.
 
@@ -149,7 +149,7 @@ class _Slot:
     def __init__(self) -> None:
         self.executor: ProcessPoolExecutor | None = None
         self.task: Task | None = None
-        self.future: Future | None = None
+        self.future: Future[RunResult] | None = None
         self.started = 0.0
         self.deadline = 0.0
 
@@ -224,7 +224,7 @@ def run_tasks(
             for slot in slots:
                 if slot.task is None and pending:
                     slot.submit(pending.popleft())
-            busy = {slot.future: slot for slot in slots if slot.task is not None}
+            busy = {slot.future: slot for slot in slots if slot.task is not None and slot.future is not None}
             if not busy:
                 break
             now = time.monotonic()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import itertools
 from fractions import Fraction
 
@@ -37,7 +39,7 @@ def _tie_hands(rules: Rules, budget: Budget):
     s = z3.Solver()
     s.add(enc.constraints)
     s.add(enc.score[0] == enc.score[1])
-    found = {}
+    found: dict[Any, Any] = {}
     while True:
         answer = budget.check(s)
         if answer == z3.unsat:
@@ -159,7 +161,7 @@ def _summary(sequence) -> str:
 
 # ---- HEARTS-P7 ---------------------------------------------------------------------------
 
-P7_MUTANTS = {"tie-ends-match": dict(), "higher-wins": dict()}
+P7_MUTANTS: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins": dict()}
 
 
 @recorded(Verdict.COUNTEREXAMPLE)

@@ -24,7 +24,7 @@ from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_play import explore
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import (
-    Shape, correct, fresh_move, legal, matched, require_mutant, shapes, step, structural,
+    MoveKind, Shape, correct, fresh_move, legal, matched, require_mutant, shapes, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 

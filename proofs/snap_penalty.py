@@ -22,7 +22,7 @@ from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, Shape, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 
@@ -40,7 +40,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
         for index_card in (False, True):
             config = SnapConfig(players=n, index_card=index_card)
             for kind in config.kinds:
-                pre, mv = slot_state(n, stride), fresh_move(Shape("call", kind), n)
+                pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
                 has_card, recipient = penalty_parts(pre, mv)
                 assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant),
                                z3.Not(correct(pre, kind))]
@@ -83,7 +83,7 @@ def _witnesses(stride: int, small: int, large: int, timeout: float, variant):
     for n, label in ((small, "offender turns his face-up pile over"), (large, "flipper pays past players who are out")):
         config = snap_config(variant, players=n)
         kind = config.kinds[0]
-        pre, mv = slot_state(n, stride), fresh_move(Shape("call", kind), n)
+        pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
         post = step(pre, mv, config)
         cond = [structural(pre), legal(pre, mv, config), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
         if n == small:  # two face-up cards at least, so that turning the pile over shows

@@ -41,7 +41,7 @@ from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_conservation import cases
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, Shape, correct, fresh_move, holders, legal, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, correct, fresh_move, holders, legal, require_mutant, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 from cardcanon.proofs.snap_search import play, replay_moves

@@ -97,7 +97,7 @@ def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
 def rank_sequences(ranks: int, suits: int):
     """Every distinct sequence of a deck's ranks (a multiset permutation), in a fixed order."""
     left = Counter({r: suits for r in list(Rank)[:ranks]})
-    total, prefix = ranks * suits, []
+    total, prefix = ranks * suits, list[Rank]()
 
     def rec():
         if len(prefix) == total:
