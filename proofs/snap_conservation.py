@@ -17,7 +17,7 @@ maps the old slots one-to-one onto the new ones. Pile lengths are bounded by ``p
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,7 +27,7 @@ from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.snap_encoding import (
-    Shape, SymState, correct, fresh_move, legal, matched, pot_matches, require_mutant, select, select_pile, shapes,
+    MoveKind, Shape, SymState, correct, fresh_move, legal, matched, pot_matches, require_mutant, select, select_pile, shapes,
     step, structural, structural_after,
 )
 from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
