@@ -80,6 +80,7 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     whether some record is a game of the mutant that the reference model does not play alike.
     """
     from cardcanon.proofs import records as replays
+    from cardcanon.verify_engine import engine_replay
     from cardcanon.proofs.mutants import patched
 
     try:
@@ -114,7 +115,7 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     else:
         for n, record in enumerate(records, 1):
             try:
-                same = replays.engine_replay(record)
+                same = engine_replay(record)
             except Exception as exc:  # noqa: BLE001 - the engine may be missing or broken
                 engine_bad.append(f"record {n}: the engine failed: {_describe(exc)}")
                 continue

@@ -9,7 +9,7 @@ under ``no-hearts``). Then the match decision in every score band, the "tie brok
 included: the model's ``match_result`` against the rulebook's statement, written here
 independently (:func:`rulebook_outcome`). A step that breaks a claim is returned as a record.
 
-``check_engine``: the compiled engine plays seeded matches exactly as the model does.
+The engine check is in ``cardcanon.verify_engine``.
 """
 
 from __future__ import annotations
@@ -164,29 +164,3 @@ def check_match_play(*, mutant: str | None = None, timeout: float = 60.0, bounds
                        stats={"matches": len(seeds), "hands": hands})
 
 
-def check_engine(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    """The compiled engine against the model on seeded matches (random and greedy players)."""
-    from cardcanon.engine import hearts as engine
-
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    config = hearts_config(variant_of(bounds))
-    seeds = range(*bounds.get("seeds", [0, 10]))
-    compared, records = 0, []
-    for kinds in (("random", "random"), ("greedy", "random")):
-        for seed in seeds:
-            fast, fast_moves = engine.match(seed, kinds, config, with_moves=True)
-            state, moves = engine.reference_match(seed, kinds, config)
-            compared += 1
-            label = f"{'-'.join(kinds)} seed {seed}"
-            record = hearts_record(config, moves, state, label=f"{label}: {_outcome(state.outcome)}")
-            mine = (_outcome(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
-            theirs = ((fast.termination.value, fast.winner.index), fast.scores, tuple(map(tuple, fast.hand_scores)))
-            if mine != theirs or list(fast_moves) != list(moves):
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {mine[:2]}, engine {theirs[:2]}",
-                                   witness=label, records=(record,), stats={"compared": compared})
-            if seed == seeds.start:
-                records.append(record)
-    return CheckResult(Verdict.PROVED, f"{compared} seeded matches: the engine plays each as the model does",
-                       witness="\n".join(r["label"] for r in records), records=tuple(records),
-                       stats={"compared": compared})

@@ -19,7 +19,7 @@ A *function record* states one value of a pure rule function of the model instea
 ``{"game", "function", "args", "returns", "label"}`` (see :data:`FUNCTIONS`).
 
 :func:`replay` replays a record through whatever model is loaded (the reference model, or a
-mutant of it in a verify worker); :func:`engine_replay` asks the compiled engine.
+mutant of it in a verify worker); ``cardcanon.verify_engine`` asks the compiled engine.
 """
 
 from __future__ import annotations
@@ -230,26 +230,6 @@ def replay(record: Record) -> Replayed:
         return Replayed(False, f"replay failed: {type(exc).__name__}: {exc}")
 
 
-def engine_replay(record: Record) -> bool | None:
-    """Whether the compiled engine plays the record's game as the model does; None when the
-    engine cannot replay it (a record that does not start from a deal, or has no named policy)."""
-    policy = record.get("policy")
-    if record.get("game") != "snap" or policy is None or "start" in record or not record.get("moves"):
-        return None
-    if record["moves"][0].get("move") != "deal":
-        return None
-    from cardcanon.engine import snap as engine
-    from cardcanon.model.snap_records import config_from_json, move_from_json
-
-    config = config_from_json(record, "record")
-    deal = move_from_json(record["moves"][0], "record: move 1")
-    if policy not in DETERMINISTIC_POLICIES:
-        return None  # random policies draw from the seed's stream, which a record does not carry
-    flips = sum(1 for m in record["moves"] if m.get("move") == "flip")
-    cap = flips + 1
-    fast = engine.decide_deal(config, deal, policy, max_flips=cap)
-    slow = engine.reference_play_deal(config, deal, policy, max_flips=cap)
-    return fast == slow
 
 
 def replayed(result) -> bool:

@@ -8,8 +8,8 @@ wrong shows up as a step the claim rejects.
 
 ``check_players_go_out`` (SNAP-OUT-1, SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2): for 3 to 12
 players, small decks so that players go out: a player who is out never gets the turn, is never
-offered a call and never receives a card; turns skip him. ``check_engine``: the compiled
-engine plays seeded deals exactly as the model does (every named policy, every variant).
+offered a call and never receives a card; turns skip him. The engine checks are in
+``cardcanon.verify_engine`` (the engine sits above the models).
 """
 
 from __future__ import annotations
@@ -152,41 +152,3 @@ def check_players_go_out(*, mutant: str | None = None, timeout: float = 60.0, bo
                        witness="\n".join(r["label"] for r in records), records=tuple(records), stats=stats)
 
 
-# ---- the engine -----------------------------------------------------------------------------------
-def check_engine(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    """The compiled engine against the model on a seeded batch (every named policy)."""
-    from cardcanon.engine import snap as engine
-    from cardcanon.model.snap_policies import play_game
-    from cardcanon.model.snap_records import game_record
-
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    variant = variant_of(bounds)
-    seeds = range(*bounds.get("seeds", [0, 20]))
-    max_flips = int(bounds.get("max_flips", 3000))
-    started, compared, records = time.monotonic(), 0, []
-    for players in bounds.get("players", [2, 3, 5]):
-        config = snap_config(variant, players=players)
-        for policy in bounds.get("policies", ["flipper-first", "owner-first", "ties:0.3", "errors:0.05"]):
-            for seed in seeds:
-                fast = engine.decide(config, seed, policy, max_flips=max_flips)
-                slow = play_game(config, seed, policy, max_flips=max_flips)
-                mine = (slow.status, slow.flips, slow.outcome.termination if slow.outcome else None,
-                        slow.outcome.winner if slow.outcome else None,
-                        (slow.endless.start, slow.endless.length) if slow.endless else None)
-                theirs = (fast.status, fast.flips, fast.termination, fast.winner,
-                          (fast.cycle.start, fast.cycle.length) if fast.cycle else None)
-                compared += 1
-                data = game_record(slow)
-                record = snap_record(config, slow.moves, slow.state, label=f"{players} players, {policy}, seed {seed}",
-                                     policy=policy if slow.outcome or slow.endless else None)
-                if mine != theirs:
-                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: model {mine}, engine {theirs}",
-                                       witness=str(data["result"]), records=(record,), stats={"compared": compared})
-                if seed == seeds.start and policy in ("flipper-first", "owner-first"):
-                    records.append(record)
-                if time.monotonic() - started > timeout:
-                    return CheckResult(Verdict.TIMEOUT, f"{compared} deals compared", stats={"compared": compared})
-    return CheckResult(Verdict.PROVED, f"{compared} seeded deals: the engine plays each as the model does",
-                       witness="\n".join(r["label"] for r in records), records=tuple(records),
-                       stats={"compared": compared})
