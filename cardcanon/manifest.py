@@ -23,8 +23,8 @@ GAMES = ("hearts", "snap")
 CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
-_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats")
-_MUTANT_KEYS = ("id", "description")
+_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds", "variants")
+_MUTANT_KEYS = ("id", "description", "rule")
 
 
 class ManifestError(CardcanonError):
@@ -43,8 +43,11 @@ class Kind(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Mutant:
+    """An encoding probe: the check's own encoding with one rule's constraints dropped or broken."""
+
     id: str
     description: str
+    rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,22 @@ class CheckSpec:
     mutants: tuple[Mutant, ...] = ()
     expected_stats: Mapping[str, Any] | None = None
     source: str = ""  # the manifest file it came from
+    expected_variant: Mapping[str, Verdict] = field(default_factory=dict)  # variant name -> verdict
+    variant_bounds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # variant name -> bounds
+    variants: tuple[str, ...] | None = None  # the only variants it runs under (None: every variant)
+    variants_reason: str = ""
+
+    def bounds_under(self, variant: Mapping[str, str] | None, quick: bool) -> Mapping[str, Any]:
+        """The bounds of a run under ``variant``: its ``variant_bounds`` over :meth:`bounds_for`."""
+        from cardcanon.proofs.variants import variant_name
+
+        return {**self.bounds_for(quick), **self.variant_bounds.get(variant_name(variant or {}), {})}
+
+    def expected_for(self, variant: Mapping[str, str] | None) -> Verdict:
+        """The expected verdict under ``variant`` (``expected`` unless the manifest says otherwise)."""
+        from cardcanon.proofs.variants import variant_name
+
+        return self.expected_variant.get(variant_name(variant or {}), self.expected)
 
     def bounds_for(self, quick: bool) -> Mapping[str, Any]:
         """The bounds of a run: ``ci_bounds`` for a quick run when given, else ``bounds``."""
@@ -129,9 +148,10 @@ def load_manifest(
         raise ManifestError(f"{where}: no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{where}: not valid TOML: {exc}") from None
-    unknown = sorted(set(data) - {"check"})
+    unknown = sorted(set(data) - {"check", "combination"})
     if unknown:
-        raise ManifestError(f"{where}: unknown top-level key(s) {', '.join(unknown)} (only [[check]] tables)")
+        raise ManifestError(f"{where}: unknown top-level key(s) {', '.join(unknown)} "
+                            "(only [[check]] and [[combination]] tables)")
     entries = data.get("check", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise ManifestError(f"{where}: 'check' must be an array of tables ([[check]])")
@@ -187,6 +207,17 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
     bounds = _parse_table(entry.get("bounds", {}), "bounds", fail)
     ci_bounds = _parse_table(entry["ci_bounds"], "ci_bounds", fail) if "ci_bounds" in entry else None
     stats = _parse_table(entry["expected_stats"], "expected_stats", fail) if "expected_stats" in entry else None
+    if "variants" in entry and (not isinstance(entry["variants"], dict) or set(entry["variants"]) != {"only", "reason"}
+                                or not isinstance(entry["variants"]["only"], list)):
+        raise fail("variants", "must be a table { only = [variant names], reason = \"why\" }")
+    by_variant = {}
+    for name, verdict in _parse_table(entry.get("expected_variant", {}), "expected_variant", fail).items():
+        try:
+            by_variant[name] = Verdict(verdict)
+        except ValueError:
+            by_variant[name] = None
+        if by_variant[name] not in CONTRARY:
+            raise fail("expected_variant", f"{name}: {verdict!r} is not one of {', '.join(v.value for v in CONTRARY)}")
     return CheckSpec(
         id=check_id,
         game=game,
@@ -199,6 +230,11 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         ci_bounds=ci_bounds,
         mutants=_parse_mutants(entry.get("mutant", []), fail),
         expected_stats=stats,
+        expected_variant=MappingProxyType(by_variant),
+        variants=tuple(entry["variants"]["only"]) if "variants" in entry else None,
+        variants_reason=str(entry["variants"]["reason"]) if "variants" in entry else "",
+        variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
+                                         _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
     )
 
 
@@ -232,9 +268,34 @@ def _parse_mutants(value: Any, fail: Callable[[str, str], ManifestError]) -> tup
         if unknown:
             raise fail("mutant", f"mutant #{number}: unknown key(s) {', '.join(unknown)}")
         for key in _MUTANT_KEYS:
+            if key == "rule" and key not in item:
+                continue
             if not isinstance(item.get(key), str) or not item[key].strip():
                 raise fail("mutant", f"mutant #{number}: '{key}' must be a non-empty string")
         if any(m.id == item["id"] for m in mutants):
             raise fail("mutant", f"duplicate mutant ID {item['id']!r}")
-        mutants.append(Mutant(item["id"], item["description"].strip()))
+        mutants.append(Mutant(item["id"], item["description"].strip(), item.get("rule")))
     return tuple(mutants)
+
+
+def load_combinations(directory: str | Path | None = None):
+    """The ``[[combination]]`` tables of every manifest: (game, Combination) pairs.
+
+    A combination is a set of options of different variation points that interact, run as a
+    variant of its own; ``reason`` says why.
+    """
+    from cardcanon.proofs.variants import Combination
+
+    folder = Path(directory) if directory is not None else default_manifest_dir()
+    found = []
+    for path in sorted(folder.glob("*.toml")):
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+        for number, item in enumerate(data.get("combination", []), 1):
+            where = f"{path}: combination #{number}"
+            if not isinstance(item, dict) or set(item) != {"game", "options", "reason"}:
+                raise ManifestError(f"{where}: needs exactly 'game', 'options' and 'reason'")
+            if item["game"] not in GAMES or not isinstance(item["options"], dict) or len(item["options"]) < 2:
+                raise ManifestError(f"{where}: 'game' must be a game and 'options' a table of two or more options")
+            found.append((item["game"], Combination(MappingProxyType(dict(item["options"])), str(item["reason"]))))
+    return found

@@ -5,7 +5,11 @@ Sources of citations, found relative to the package:
 - model code: every rule ID written in ``model/**/*.py`` (``file:line``);
 - tests: the arguments of ``pytest.mark.rules(...)`` on test functions, their classes and
   module-level ``pytestmark`` in ``tests/**/*.py``, read with :mod:`ast` (``file::test``);
-- proofs: the ``rules`` of each check in ``proofs/manifest/*.toml``;
+- proofs: the rules each check is bound to by the necessity matrix of a ``cardcanon verify
+  --json`` report (``--report``): a check cites a rule only if breaking that rule in the
+  reference model makes the check fail. Without a report, the ``rules`` of each check in
+  ``proofs/manifest/*.toml``, which ``cardcanon verify`` holds to that same standard (it fails
+  when a cited rule's model mutant does not kill the check);
 - the rulebook's own cross-references (rule IDs in the text of ``spec/*.toml``).
 
 A normative rule is *covered* when at least one test or proof cites it.
@@ -136,8 +140,16 @@ def _folders(root: str | Path | None) -> tuple[Path, dict[str, Path | None]]:
                   "proofs/manifest": _package_dir("cardcanon.proofs") / "manifest", "tests": tests}
 
 
+def necessity_citations(report: dict[str, Any]) -> list[Citation]:
+    """The (check, rule) cells of a verify report's necessity matrix that a model mutant killed."""
+    matrix = report.get("necessity", {}).get("matrix")
+    if not isinstance(matrix, list):
+        raise ValueError("the verify report has no necessity matrix (run `cardcanon verify --json PATH`)")
+    return [Citation(Kind.PROOF, cell["rule"], cell["check"]) for cell in matrix if cell.get("killed")]
+
+
 def collect(*, games: Iterable[str] | None = None, root: str | Path | None = None,
-            rulebooks: Sequence[Any] | None = None) -> TraceReport:
+            rulebooks: Sequence[Any] | None = None, verify_report: dict[str, Any] | None = None) -> TraceReport:
     """Scan model code, tests, manifests and the rulebooks; one :class:`RuleTrace` per rule.
 
     ``root``: a checkout to scan (``model/``, ``tests/``, ``spec/``, ``proofs/manifest/``);
@@ -160,7 +172,9 @@ def collect(*, games: Iterable[str] | None = None, root: str | Path | None = Non
         found, trouble = scan_tests(_folder(folders, "tests"), base)
         citations += found
         problems += trouble
-    if "proofs/manifest" not in missing:
+    if verify_report is not None:
+        citations += necessity_citations(verify_report)
+    elif "proofs/manifest" not in missing:
         citations += [Citation(Kind.PROOF, rule, check.id)
                       for check in load_manifests(folders["proofs/manifest"], resolve=False) for rule in check.rules]
     wanted = set(games) if games is not None else set(GAMES)
@@ -330,13 +344,21 @@ def add_parser(sub: Any) -> None:
     parser = sub.add_parser("trace", help="show the model code, tests and proofs that cite each rule")
     parser.add_argument("--game", choices=GAMES, help="only this game's rules")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--report", metavar="PATH",
+                        help="take the proofs' citations from the necessity matrix of a `cardcanon verify --json` report")
     parser.add_argument("--uncovered", action="store_true",
                         help="only normative rules no test or proof covers (exit status 1 if there are any)")
     parser.set_defaults(handler=_run_trace)
 
 
 def _run_trace(args: argparse.Namespace) -> int:
-    report = collect(games=[args.game] if args.game else None)
+    verify_report = None
+    if args.report:
+        try:
+            verify_report = json.loads(Path(args.report).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"--report {args.report}: cannot read a verify report: {exc}") from None
+    report = collect(games=[args.game] if args.game else None, verify_report=verify_report)
     if args.json:
         data = report.to_json()
         if args.uncovered:

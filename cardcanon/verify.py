@@ -1,12 +1,16 @@
-"""``cardcanon verify``: run every check of the manifests, and every mutant of each.
+"""``cardcanon verify``: run every check of the manifests under every variant, their encoding
+probes, and every model mutant of every rule they cite (the necessity matrix).
 
-A check passes only when its verdict is the expected one, its golden stats (if any) match
-exactly, its witness was replayed through the reference model and every one of its mutants is
-killed. ``unknown``, ``timeout`` and ``error`` are failures. Exit status: 0 all passed,
-1 some failed, 2 bad input (a bad manifest, an unknown ``--check``).
+A check passes only when, under every variant it runs under, its verdict is the expected one
+and its records (witnesses, counterexamples) replay through the reference model, as the runner
+(not the check) finds; its golden stats (if any) match exactly; every encoding probe is
+killed; and every rule it cites is necessary: some mutant of the reference model breaking that
+rule makes the check fail with a record that the mutant and the model play differently.
+``unknown``, ``timeout`` and ``error`` are failures. Exit status: 0 all passed, 1 some failed,
+2 bad input (a bad manifest, an unknown ``--check``).
 
-Each run (a check or one mutant) runs in a worker process with a deadline enforced here, so
-a hung solver call ends as ``timeout``; see :mod:`cardcanon.verify_runner`.
+Each run runs in a worker process with a deadline enforced here, so a hung solver call ends as
+``timeout``; see :mod:`cardcanon.verify_runner`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cardcanon.manifest import GAMES, CheckSpec, ManifestError, load_manifests
-from cardcanon.verify_report import CheckOutcome, MutantOutcome, Report
+from cardcanon.proofs.variants import Combination
+from cardcanon.verify_report import CheckOutcome, MutantOutcome, NecessityCell, Report
 from cardcanon.verify_runner import RunResult, Task, run_tasks
 
 DEFAULT_TIMEOUT = 120.0  # per run; generous, so that a busy machine does not turn into "timeout"
@@ -72,17 +77,48 @@ def run(
     timeout: float = DEFAULT_TIMEOUT,
     quick: bool = False,
     progress: Progress | None = None,
+    necessity: bool = True,
+    variants: bool = True,
 ) -> Report:
-    """Run ``checks`` (default: every check of the package's manifests) and their mutants."""
+    """Run ``checks`` (default: every check of the package's manifests) under every variant,
+    their encoding probes, and (``necessity``) every model mutant of every rule they cite."""
+    from cardcanon.proofs import mutants as model_mutants
+    from cardcanon.proofs.variants import plan, variant_name
+
     if checks is None:
         checks = load_checks()
     if timeout <= 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
+    declared = combinations() if variants else []
+    plans = {game: plan(game, [c for g, c in declared if g == game]) for game in sorted({c.game for c in checks})}
     tasks: list[Task] = []
+    layout: list[tuple[CheckSpec, list[int], list[int], list[tuple[str, str, int]]]] = []
     for check in checks:
         bounds = check.bounds_for(quick)
-        for mutant in (None, *(m.id for m in check.mutants)):
-            tasks.append(Task(len(tasks), check.id, check.entry, mutant, timeout, bounds))
+        # a quick run: the rulebook's defaults only, and necessity only where the bounds are the full ones
+        runs = plans[check.game].variants if variants and not quick else ({},)
+        skip_necessity = quick and check.ci_bounds is not None
+        if check.variants is not None:
+            runs = tuple(v for v in runs if variant_name(v) in check.variants) or ({},)
+        mains = []
+        for variant in runs:
+            mains.append(len(tasks))
+            tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
+                              variant))
+        probes = []
+        for mutant in check.mutants if not quick else ():  # a quick run leaves the encoding probes out
+            probes.append(len(tasks))
+            tasks.append(Task(len(tasks), check.id, check.entry, mutant.id, timeout, bounds))
+        cells = []
+        for rule in check.rules if necessity and not skip_necessity else ():
+            for key in model_mutants.for_rule(rule):
+                cells.append((rule, key, len(tasks)))
+                variant = dict(model_mutants.MUTANTS[key].variant)
+                tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
+                                  variant, key))
+            if not model_mutants.for_rule(rule):
+                cells.append((rule, "", -1))
+        layout.append((check, mains, probes, cells))
     jobs = max(1, min(jobs or default_jobs(), len(tasks) or 1))
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.perf_counter()
@@ -102,27 +138,49 @@ def run(
     if progress is not None:
         progress.end()
     outcomes = []
-    index = 0
-    for check in checks:
-        main = results[index]
-        mutants = tuple(
-            MutantOutcome(m.id, m.description, results[index + 1 + n], check.expected)
-            for n, m in enumerate(check.mutants)
-        )
-        outcomes.append(CheckOutcome(check, main, mutants, quick))
-        index += 1 + len(check.mutants)
-    return Report(tuple(outcomes), started, time.perf_counter() - clock, jobs, timeout, quick)
+    for check, mains, probes, cells in layout:
+        variant_results = tuple((tasks[i].variant, results[i]) for i in mains)
+        probe_outcomes = tuple(MutantOutcome(m.id, m.description, results[i], check.expected)
+                               for m, i in zip(check.mutants, probes))
+        probes_skipped = quick and bool(check.mutants)
+        necessity_cells = tuple(
+            NecessityCell(rule, key, model_mutants.MUTANTS[key].description if key else "",
+                          results[i] if i >= 0 else None, check.expected_for(tasks[i].variant) if i >= 0 else check.expected,
+                          i >= 0 and _stats_differ(check, results[i], quick))
+            for rule, key, i in cells)
+        outcomes.append(CheckOutcome(check, variant_results[0][1], probe_outcomes, quick, variant_results,
+                                     necessity_cells, (necessity and quick and check.ci_bounds is not None)
+                                     or probes_skipped))
+    return Report(tuple(outcomes), started, time.perf_counter() - clock, jobs, timeout, quick,
+                  {game: p.to_json() for game, p in plans.items()})
+
+
+def _stats_differ(check: CheckSpec, result: RunResult, quick: bool) -> bool:
+    """The run's golden numbers (part of the check's claim) differ from the manifest's."""
+    if check.expected_stats is None or (quick and check.ci_bounds is not None):
+        return False
+    return any(result.stats.get(key) != value for key, value in check.expected_stats.items())
+
+
+def combinations() -> list[tuple[str, Combination]]:
+    """The interacting option combinations declared by the manifests, as (game, combination)."""
+    from cardcanon.manifest import load_combinations
+
+    return load_combinations()
 
 
 def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: bool) -> str:
     """What is wrong with one finished run, for the progress display ("" when nothing)."""
     check = next(c for c in checks if c.id == task.check_id)
+    expected = check.expected_for(task.variant)
+    if task.model_mutant is not None:
+        cell = NecessityCell("", task.model_mutant, "", result, expected)
+        return "" if cell.killed else " -- survived"
     if task.mutant is not None:
-        return "" if MutantOutcome(task.mutant, "", result, check.expected).killed else " -- FAIL: mutant survived"
-    if result.verdict != check.expected:
-        return f" -- FAIL: expected {check.expected.value}"
-    outcome = CheckOutcome(check, result, (), quick)
-    problems = ([] if outcome.witness_ok else ["witness not replayed"]) + outcome.stats_problems()
+        return "" if MutantOutcome(task.mutant, "", result, expected).killed else " -- FAIL: probe survived"
+    if result.verdict != expected:
+        return f" -- FAIL: expected {expected.value}"
+    problems = [] if result.witness_replayed else ["witness not replayed"]
     return f" -- FAIL: {'; '.join(problems)}" if problems else ""
 
 
@@ -176,8 +234,14 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"per run, passed to each check; the run is stopped a little later "
                              f"(default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--quick", action="store_true", help="use each check's ci_bounds where given")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, no "
+                             "encoding probes, and the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
+    parser.add_argument("--default-variant-only", action="store_true",
+                        help="run the checks under the rulebook's defaults only (not a full verification)")
+    parser.add_argument("--no-necessity", action="store_true",
+                        help="skip the model mutants of the cited rules (not a full verification)")
     parser.set_defaults(handler=_run_verify)
 
 
@@ -204,7 +268,8 @@ def _run_verify(args: argparse.Namespace) -> int:
         where = args.manifest_dir or "the package's manifests"
         raise ManifestError(f"no checks to run in {where}" + (f" for {args.game}" if args.game else ""))
     progress = Progress(out, live=out.isatty())
-    report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress)
+    report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
+                 necessity=not args.no_necessity, variants=not args.default_variant_only)
     print(report.table(), file=out)
     print(report.summary(), file=out)
     if args.json:

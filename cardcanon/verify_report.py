@@ -9,12 +9,14 @@ from typing import Any
 
 from cardcanon import __version__
 from cardcanon.manifest import CheckSpec
-from cardcanon.proofs.base import CONTRARY, DEFINITE
+from cardcanon.proofs.base import CONTRARY, DEFINITE, Verdict
 from cardcanon.verify_runner import RunResult
 
 
 @dataclass(frozen=True)
 class MutantOutcome:
+    """An encoding probe: the check's encoding with one rule's constraints dropped or broken."""
+
     id: str
     description: str
     result: RunResult
@@ -22,8 +24,10 @@ class MutantOutcome:
 
     @property
     def killed(self) -> bool:
-        """Killed when the broken rule makes the check reach a contrary verdict."""
-        return self.result.verdict in CONTRARY[self.expected]
+        """Killed when the broken encoding reaches a contrary verdict whose records (if any)
+        are real games of the reference model."""
+        replayed = not self.result.records or self.result.witness_replayed
+        return self.result.verdict in CONTRARY[self.expected] and replayed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -37,11 +41,44 @@ class MutantOutcome:
 
 
 @dataclass(frozen=True)
+class NecessityCell:
+    """One (check, cited rule, model mutant) run of the necessity matrix."""
+
+    rule: str
+    mutant: str  # key of the model mutant ("" when the rule has none)
+    description: str
+    result: RunResult | None
+    expected: Any
+    stats_differ: bool = False  # the golden numbers of the claim came out otherwise
+
+    @property
+    def killed(self) -> bool:
+        """The check failed against the mutant (a contrary verdict, or a definite one with other
+        golden numbers), and one of its records is a game of the mutant that the reference
+        model does not play alike (a real disagreement)."""
+        if self.result is None or not self.result.disagreement:
+            return False
+        verdict = self.result.verdict
+        return verdict in CONTRARY[self.expected] or (verdict in DEFINITE and self.stats_differ)
+
+    def to_json(self) -> dict[str, Any]:
+        result = self.result
+        return {"rule": self.rule, "mutant": self.mutant, "description": self.description, "killed": self.killed,
+                "verdict": None if result is None else result.verdict.value,
+                "disagreement": None if result is None else result.disagreement,
+                "detail": "" if result is None else result.detail[:300],
+                "seconds": 0.0 if result is None else round(result.seconds, 3)}
+
+
+@dataclass(frozen=True)
 class CheckOutcome:
     check: CheckSpec
-    result: RunResult
-    mutants: tuple[MutantOutcome, ...]
+    result: RunResult  # under the default variant
+    mutants: tuple[MutantOutcome, ...]  # encoding probes
     quick: bool = False
+    variants: tuple[tuple[Mapping[str, str], RunResult], ...] = ()
+    necessity: tuple[NecessityCell, ...] = ()
+    necessity_skipped: bool = False  # a quick run with smaller bounds: the matrix is the full run's
 
     @property
     def stats_compared(self) -> bool:
@@ -67,21 +104,51 @@ class CheckOutcome:
     def mutants_killed(self) -> int:
         return sum(m.killed for m in self.mutants)
 
+    def cited_rules_killed(self) -> dict[str, bool]:
+        """Each cited rule: whether some model mutant of it kills the check."""
+        killed: dict[str, bool] = {}
+        for cell in self.necessity:
+            killed[cell.rule] = killed.get(cell.rule, False) or cell.killed
+        return killed
+
+    def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
+        from cardcanon.proofs.variants import variant_name
+
+        where = "" if not variant else f"[{variant_name(variant)}] "
+        expected = self.check.expected_for(variant)
+        reasons = []
+        if result.verdict != expected:
+            reasons.append(f"{where}verdict {result.verdict.value}, expected {expected.value}"
+                           + (f": {result.detail}" if result.detail else ""))
+        if result.verdict in DEFINITE and (result.verdict is not Verdict.NO_WITNESS or result.records):
+            if not result.witness or not result.records:
+                reasons.append(f"{where}no witness" if not result.witness else f"{where}no witness record")
+            elif not result.witness_replayed:
+                reasons.append(f"{where}witness not replayed through the model: "
+                               + "; ".join(result.replay_problems)[:300])
+        reasons += [f"{where}engine: {problem}" for problem in result.engine_disagreed]
+        return reasons
+
     def failures(self) -> list[str]:
         """Every reason this check fails; empty when it passes."""
+        runs = self.variants or (({}, self.result),)
         reasons = []
-        if self.result.verdict != self.check.expected:
-            reasons.append(f"verdict {self.result.verdict.value}, expected {self.check.expected.value}"
-                           + (f": {self.result.detail}" if self.result.detail else ""))
-        if self.result.verdict in DEFINITE and not self.witness_ok:
-            reasons.append("no witness" if not self.result.witness else "witness not replayed through the model")
+        for variant, result in runs:
+            reasons += self._run_failures(variant, result)
         reasons.extend(self.stats_problems())
-        if not self.mutants:
+        if not self.mutants and not self.necessity and not self.necessity_skipped:
             reasons.append("no mutants: nothing shows that the check can fail")
         for mutant in self.mutants:
             if not mutant.killed:
                 reasons.append(f"mutant {mutant.id} survived: verdict {mutant.result.verdict.value}"
                                + (f" ({mutant.result.detail})" if mutant.result.detail else ""))
+        for rule, killed in self.cited_rules_killed().items():
+            if not killed:
+                tried = [c for c in self.necessity if c.rule == rule]
+                how = ", ".join(f"{c.mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
+                                f"{'' if not c.result or c.result.disagreement else ' without a disagreement'}"
+                                for c in tried if c.mutant) or "no model mutant breaks it"
+                reasons.append(f"cites {rule}, but breaking it in the model does not make the check fail ({how})")
         return reasons
 
     @property
@@ -89,6 +156,8 @@ class CheckOutcome:
         return not self.failures()
 
     def to_json(self) -> dict[str, Any]:
+        from cardcanon.proofs.variants import variant_name
+
         check = self.check
         return {
             "id": check.id,
@@ -109,6 +178,23 @@ class CheckOutcome:
             "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
             "stats_compared": self.stats_compared,
             "mutants": [m.to_json() for m in self.mutants],
+            "results": [{
+                "variant": variant_name(variant),
+                "options": dict(variant),
+                "expected": check.expected_for(variant).value,
+                "verdict": result.verdict.value,
+                "witness_replayed": result.witness_replayed,
+                "replay_problems": list(result.replay_problems),
+                "engine_replayed": result.engine_replayed,
+                "engine_disagreed": list(result.engine_disagreed),
+                "seconds": round(result.seconds, 3),
+                "detail": result.detail,
+                "stats": dict(result.stats),
+                "records": list(result.records) if not variant else [],
+            } for variant, result in (self.variants or (({}, self.result),))],
+            "necessity": [cell.to_json() for cell in self.necessity],
+            "necessity_skipped": self.necessity_skipped,
+            "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],
             "manifest": check.source,
         }
 
@@ -121,6 +207,8 @@ class Report:
     jobs: int
     timeout: float
     quick: bool
+    variants: Mapping[str, Any] = None  # game -> the variant plan
+
 
     @property
     def passed(self) -> int:
@@ -144,8 +232,10 @@ class Report:
         return bool(self.outcomes) and self.failed == 0
 
     def summary(self) -> str:
+        matrix = self.necessity_json()
         return (f"{len(self.outcomes)} checks: {self.passed} passed, {self.failed} failed; "
-                f"mutants killed {self.mutants_killed}/{self.mutants_total}; "
+                f"necessity {matrix['killed']}/{matrix['cells']} (check, rule) cells killed by a model mutant; "
+                f"probes killed {self.mutants_killed}/{self.mutants_total}; "
                 f"wall time {self.wall_seconds:.1f} s (jobs {self.jobs}{', quick' if self.quick else ''})")
 
     def to_json(self) -> dict[str, Any]:
@@ -166,11 +256,23 @@ class Report:
                 "mutants_total": self.mutants_total,
             },
             "ok": self.ok,
+            "variants": dict(self.variants or {}),
+            "necessity": self.necessity_json(),
             "checks": [o.to_json() for o in self.outcomes],
         }
 
+    def necessity_json(self) -> dict[str, Any]:
+        """The check x rule matrix: a cell per (check, cited rule), killed or not, with its mutants."""
+        cells = []
+        for o in self.outcomes:
+            for rule, killed in o.cited_rules_killed().items():
+                cells.append({"check": o.check.id, "rule": rule, "killed": killed,
+                              "mutants": [c.mutant for c in o.necessity if c.rule == rule and c.mutant]})
+        return {"checks": len({c["check"] for c in cells}), "rules": len({c["rule"] for c in cells}),
+                "cells": len(cells), "killed": sum(c["killed"] for c in cells), "matrix": cells}
+
     def table(self, rules_width: int = 36) -> str:
-        header = ("check", "rules", "expected", "verdict", "s", "witness", "mutants", "result")
+        header = ("check", "rules", "expected", "verdict", "s", "witness", "variants", "necessity", "probes", "result")
         rows = [header]
         for o in self.outcomes:
             rows.append((
@@ -180,6 +282,8 @@ class Report:
                 o.result.verdict.value,
                 f"{o.result.seconds:.1f}",
                 "replayed" if o.witness_ok else "NO",
+                f"{sum(not o._run_failures(v, r) for v, r in o.variants)}/{len(o.variants)}",
+                f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
                 f"{o.mutants_killed}/{len(o.mutants)}",
                 "ok" if o.passed else "FAIL",
             ))

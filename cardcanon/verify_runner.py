@@ -32,7 +32,8 @@ def grace_seconds(timeout: float) -> float:
 
 @dataclass(frozen=True)
 class Task:
-    """One run: a check as written (``mutant=None``) or one of its mutants."""
+    """One run: a check under one variant, as written, with an encoding probe (``mutant``, a
+    broken encoding) or against a model mutant (``model_mutant``, a broken reference model)."""
 
     key: int
     check_id: str
@@ -40,10 +41,17 @@ class Task:
     mutant: str | None
     timeout: float
     bounds: Mapping[str, Any] = field(default_factory=dict)
+    variant: Mapping[str, str] = field(default_factory=dict)
+    model_mutant: str | None = None
 
     @property
     def label(self) -> str:
-        return self.check_id if self.mutant is None else f"{self.check_id} mutant {self.mutant}"
+        from cardcanon.proofs.variants import variant_name
+
+        where = "" if not self.variant else f" [{variant_name(self.variant)}]"
+        if self.model_mutant is not None:
+            return f"{self.check_id}{where} model mutant {self.model_mutant.split(':', 1)[1]}"
+        return self.check_id + where if self.mutant is None else f"{self.check_id}{where} probe {self.mutant}"
 
 
 @dataclass(frozen=True)
@@ -53,13 +61,28 @@ class RunResult:
     verdict: Verdict
     detail: str = ""
     witness: str | None = None
-    witness_replayed: bool = False
+    witness_replayed: bool = False  # computed here: every record replays through the loaded model
     stats: Mapping[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    records: tuple[Mapping[str, Any], ...] = ()
+    replay_problems: tuple[str, ...] = ()
+    disagreement: bool = False  # model mutant: a record replays under the mutant and not under the model
+    engine_replayed: int = 0  # records the compiled engine played as the model does
+    engine_disagreed: tuple[str, ...] = ()
 
 
-def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, Any]) -> RunResult:
-    """Run one check in this process; every failure becomes verdict ``error``."""
+def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, Any],
+            model_mutant: str | None = None) -> RunResult:
+    """Run one check in this process, then replay its records; every failure becomes ``error``.
+
+    With ``model_mutant`` the check runs against that mutant of the reference model, its records
+    are replayed under the mutant and then under the reference model: ``disagreement`` says
+    whether some record is a game of the mutant that the reference model does not play alike.
+    """
+    from cardcanon.proofs import records as replays
+    from cardcanon.verify_engine import engine_replay
+    from cardcanon.proofs.mutants import patched
+
     try:
         check = resolve_entry(entry)
     except BaseException as exc:  # noqa: BLE001 - reported, never raised
@@ -67,8 +90,9 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     start = time.perf_counter()
     output = io.StringIO()  # a check's prints would garble the progress display
     try:
-        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant):
             result = check(mutant=mutant, timeout=timeout, bounds=bounds)
+            mine = [replays.replay(r) for r in getattr(result, "records", ())] if isinstance(result, CheckResult) else []
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
@@ -79,15 +103,38 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
+        records = tuple(json.loads(json.dumps(list(result.records))))
     except (ValueError, TypeError) as exc:
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
+    problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"
+                     for n, (r, p) in enumerate(zip(records, mine), 1) if not p.ok)
+    disagreement, engine_ok, engine_bad = False, 0, []
+    if model_mutant is not None:
+        reference = [replays.replay(r) for r in records]
+        disagreement = any(p.ok and not q.ok for p, q in zip(mine, reference))
+    else:
+        for n, record in enumerate(records, 1):
+            try:
+                same = engine_replay(record)
+            except Exception as exc:  # noqa: BLE001 - the engine may be missing or broken
+                engine_bad.append(f"record {n}: the engine failed: {_describe(exc)}")
+                continue
+            if same is True:
+                engine_ok += 1
+            elif same is False:
+                engine_bad.append(f"record {n} ({record.get('label', '')}): the engine plays it differently")
     return RunResult(
         verdict=verdict,
         detail=str(result.detail or ""),
         witness=None if result.witness is None else str(result.witness),
-        witness_replayed=result.witness_replayed is True,
+        witness_replayed=bool(records) and not problems,
         stats=stats,
-        seconds=seconds,
+        seconds=time.perf_counter() - start,
+        records=records,
+        replay_problems=problems,
+        disagreement=disagreement,
+        engine_replayed=engine_ok,
+        engine_disagreed=tuple(engine_bad),
     )
 
 
@@ -113,7 +160,8 @@ class _Slot:
         self.task = task
         self.started = time.monotonic()
         self.deadline = self.started + task.timeout + grace_seconds(task.timeout)
-        self.future = self.executor.submit(execute, task.entry, task.mutant, task.timeout, _plain(task.bounds))
+        bounds = {**_plain(task.bounds), "variant": _plain(task.variant)}
+        self.future = self.executor.submit(execute, task.entry, task.mutant, task.timeout, bounds, task.model_mutant)
 
     def release(self) -> Task:
         task, self.task, self.future = self.task, None, None

@@ -1,11 +1,14 @@
 """What every check returns, and the honest mapping of Z3 answers onto verdicts.
 
 A check is a function ``check(*, mutant: str | None, timeout: float, bounds: dict) ->
-CheckResult``. With ``mutant=None`` it checks the rulebook as written; with a mutant ID from
-the manifest it checks a deliberately broken rule, and must then reach a verdict contrary to
-the expected one (the mutant is "killed"). Every check also produces a reachability witness
-(a state or play that satisfies the check's assumptions, so the property is not vacuously
-true) and replays it, and any counterexample, through the reference model.
+CheckResult``. ``bounds["variant"]`` (when present) names the options of the rulebook's
+variation points the run is under (``cardcanon.proofs.variants``). With ``mutant=None`` it
+checks the rulebook as written; with a probe ID from the manifest it drops or breaks one rule's
+constraints in its own encoding (the vacuity probe), and must then reach a contrary verdict.
+Every check also returns game records (``cardcanon.proofs.records``): its reachability
+witnesses (the property is not vacuously true) and any counterexample. The check never says
+that they replay: the verify runner replays every record through the reference model (and
+through a mutant of the model, when the run is against one).
 
 Z3 ``unknown`` and timeouts are verdicts of their own and never count as proved.
 """
@@ -49,12 +52,17 @@ class CheckResult:
     verdict: Verdict
     detail: str = ""
     witness: str | None = None  # the reachability witness, readably
-    witness_replayed: bool = False  # witness and any counterexample replayed through the model
     stats: Mapping[str, Any] = field(default_factory=dict)
+    records: tuple[Mapping[str, Any], ...] = ()  # witnesses and counterexamples as game records
 
 
 class Check(Protocol):
     def __call__(self, *, mutant: str | None, timeout: float, bounds: Mapping[str, Any]) -> CheckResult: ...
+
+
+def variant_of(bounds: Mapping[str, Any]) -> dict[str, str]:
+    """The variant a run is under (``{}``: the rulebook's defaults)."""
+    return dict(bounds.get("variant") or {})
 
 
 def z3_verdict(answer, *, unsat: Verdict, sat: Verdict, reason: str = "") -> Verdict:

@@ -23,12 +23,23 @@ import z3
 
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore
+from cardcanon.proofs.rulebook import value
 
 RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)  # HEARTS-DECK-1
 INDEX = {card: i for i, card in enumerate(CARDS)}
-N_CARDS, TRICKS, HEARTS_SUIT = 28, 13, 2
+N_CARDS = value("hearts", "HEARTS-DECK-1", "deck_size")
+TRICKS = value("hearts", "HEARTS-TRICK-3", "tricks_per_hand")
+HAND_SIZE = value("hearts", "HEARTS-DEAL-2", "hand_size")
+DEAD_CARDS = value("hearts", "HEARTS-DEAL-2", "dead_cards")
+QUEEN_POINTS = value("hearts", "HEARTS-QUEEN-1", "queen_points")
+HEART_POINTS = value("hearts", "HEARTS-SCORE-1", "heart_points")
+MOON_SHOOTER = value("hearts", "HEARTS-MOON-1", "moon_shooter_points")
+MOON_OTHER = value("hearts", "HEARTS-MOON-1", "moon_other_points")
+TARGET = value("hearts", "HEARTS-MATCH-1", "target")
+HEARTS_SUIT = 2
+assert len(CARDS) == N_CARDS, "HEARTS-DECK-1: the deck the encoding names is the rulebook's deck"
 HEARTS = tuple(range(14, 21))
 QUEEN_OF_SPADES = INDEX[Card(Rank.QUEEN, Suit.SPADES)]
 LOW_CLUBS = (0, 1, 2)  # 2♣, 4♣, 6♣ (HEARTS-LEAD-1/2)
@@ -65,7 +76,7 @@ class Rules:
     """
 
     config: HeartsConfig = HeartsConfig()  # the variation points (HEARTS-LEAD-3, BREAK-2, FIRST-1, MOON-2)
-    queen_points: int = 13
+    queen_points: int = QUEEN_POINTS
     moon_other: int | None = None
     heart_lead_exception: bool = True
     widow: bool = False
@@ -83,7 +94,7 @@ class Rules:
         """Points of one card (HEARTS-SCORE-1, HEARTS-QUEEN-1)."""
         if card == QUEEN_OF_SPADES:
             return self.queen_points
-        return 1 if suit(card) == HEARTS_SUIT else 0
+        return HEART_POINTS if suit(card) == HEARTS_SUIT else 0
 
 
 def z3_trick_winner(lead, follow, *, rules: Rules = Rules()):
@@ -157,10 +168,10 @@ class Scoring:
         self.raw = [z3.Sum([z3.If(self.won[p][c], rules.points(c), 0) for c in POINT_CARDS]) for p in (0, 1)]
         self.in_play = z3.Sum([z3.If(self.counted[c], rules.points(c), 0) for c in POINT_CARDS])
         self.moon = [z3.And([z3.Implies(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
-        self.other = self.in_play if rules.config.moon_score is MoonScore.POINTS_IN_PLAY else z3.IntVal(20)
+        self.other = self.in_play if rules.config.moon_score is MoonScore.POINTS_IN_PLAY else z3.IntVal(MOON_OTHER)
         if rules.moon_other is not None:
             self.other = z3.IntVal(rules.moon_other)
-        self.score = [z3.If(self.moon[p], 0, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
+        self.score = [z3.If(self.moon[p], MOON_SHOOTER, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
 
     def score_is(self, p: int, value: int):
         """``score[p] == value`` as pseudo-Boolean constraints (much faster to solve)."""
@@ -328,6 +339,10 @@ class HandWitness:
     def swapped(self) -> HandWitness:
         """The same hand with the seats exchanged."""
         return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
+
+    def summary(self) -> str:
+        dead = " ".join(CARDS[c].pretty for c in self.dead)
+        return f"a hand with dead {dead}, scoring {self.scores[0]}-{self.scores[1]}"
 
     def describe(self) -> str:
         def name(c: int) -> str:

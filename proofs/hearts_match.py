@@ -11,9 +11,10 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.hearts_encoding import CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
+from cardcanon.proofs.hearts_encoding import TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
 from cardcanon.proofs.hearts_play import rules_for
-from cardcanon.proofs.hearts_replay import Budget, hand_encoding, replay_match, sat, undecided
+from cardcanon.proofs.records import function_record
+from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, replay_match, sat, undecided
 from cardcanon.proofs.hearts_scores import ScoreAbstraction
 
 
@@ -62,6 +63,7 @@ def _hand(rules: Rules, budget: Budget, a: int, b: int):
 P6_MUTANTS = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
     ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
@@ -72,7 +74,7 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     with the whole-hand encoding; a pair no legal hand gives is dropped and the search
     repeated (``pairs_refuted``)."""
     bounds = bounds or {}
-    hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", 100))
+    hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
     rules = rules_for(P6_MUTANTS, mutant) if mutant == "widow" else Rules()
     if mutant is not None and mutant != "widow":
         rules_for(P6_MUTANTS, mutant)  # rejects unknown names
@@ -120,9 +122,8 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     last = replay_match(sequence, config, check_score=written)[-1]
     if smallest == hands:
         if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
-            return CheckResult(Verdict.ERROR, detail=f"the replayed {k}-hand match reached {last.scores}")
-        return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}",
-                           witness_replayed=True, stats=result_stats,
+            return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"the replayed {k}-hand match reached {last.scores}")
+        return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}", stats=result_stats,
                            detail=f"within {hands} hands a player always reaches {target} (Z3, over {len(pairs)} "
                                   f"hand scores, a superset of the possible ones); {k} hands can leave both at "
                                   f"{last.scores}, each hand a replayed legal hand")
@@ -130,7 +131,7 @@ def check_match_bound(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     detail = (f"{hands} hands can leave both players below {target}" if smallest is None else
               f"{smallest} hands always reach {target}: {hands} is not the smallest bound")
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"{detail}; a {k}-hand match replayed to {last.scores}{scored}",
-                       witness=_summary(sequence), witness_replayed=True, stats=result_stats)
+                       witness=_summary(sequence), stats=result_stats)
 
 
 def _realise(rules: Rules, budget: Budget, pair, witnesses: dict):
@@ -163,6 +164,7 @@ def _summary(sequence) -> str:
 P7_MUTANTS: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins": dict()}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who
     has the lower score and whose opponent has reached the target ("the first to reach 100
@@ -170,7 +172,7 @@ def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResu
     (any position where the match is still on) and all non-negative hand scores (a superset
     of P5's set); then compared with the model's ``match_result`` around the target."""
     bounds = bounds or {}
-    target, window = int(bounds.get("target", 100)), int(bounds.get("window", 30))
+    target, window = int(bounds.get("target", TARGET)), int(bounds.get("window", 30))
     if mutant is not None and mutant not in P7_MUTANTS:
         rules_for(P7_MUTANTS, mutant)
     mutations = (mutant,) if mutant else ()
@@ -207,8 +209,12 @@ def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResu
             truth = model.match_result((v0, v1), model.HeartsConfig(target=target))
             compared += 1
             if mine != (truth.winner.index if truth else None):
-                return _with_tie_match(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
-                                       f"{_outcome(truth)}", budget, target)
+                from cardcanon.model.hearts_records import config_to_json
+
+                record = function_record("hearts", "match_result", [[v0, v1], config_to_json(
+                    model.HeartsConfig(target=target)), None], label=f"the model's decision at {v0}-{v1}")
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
+                                   f"{_outcome(truth)}", witness=record["label"], records=(record,))
     return _with_tie_match(Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
                            budget, target, stats={"compared": compared})
 
@@ -227,43 +233,48 @@ def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
     tied, last = states[-2], states[-1]
     ok = tied.outcome is None and last.outcome is not None and last.outcome.winner.index == 0
     if not ok:
-        return CheckResult(Verdict.ERROR,
+        return CheckResult(Verdict.COUNTEREXAMPLE,
                            detail=detail + f"; the replayed tie-break went {tied.scores} -> {last.scores}")
-    return CheckResult(verdict, detail=detail, witness_replayed=True, stats=stats or {},
+    return CheckResult(verdict, detail=detail, stats=stats or {},
                        witness=f"{k} hands of 3-3 then one of 2-4: scores {tied.scores} (play on) then "
                                f"{last.scores}, {_outcome(last.outcome)}")
 
 
 # ---- HEARTS-P8 ---------------------------------------------------------------------------
 
+_TIED: dict = {}  # Rules -> (the tied hands by dead pair, whether every tied hand has the one shape)
+
 P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 
+@recorded(Verdict.NO_WITNESS)
 def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
-    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever. Z3 finds every pair of
-    dead cards that allows a hand with equal scores, proves that every such hand has the
-    queen of spades and one heart dead and three hearts to each player, and finds a lasso:
-    equal scores past the target, a hand that keeps them equal, the same position again.
-    The lasso is replayed through the model."""
+    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands.
+    Invariant: after a hand the scores are equal and at least the target, so the match goes on.
+    Z3 finds every pair of dead cards that allows a hand with equal scores, proves that every
+    such hand has the queen of spades and one heart dead and three hearts to each player, and
+    that a tied hand keeps the invariant (the step, over the encoded match rule); the base and
+    two steps are replayed through the model. The scores grow, so no position repeats: it is
+    an inductive argument, not a lasso."""
     bounds = bounds or {}
-    target = int(bounds.get("target", 100))
+    target = int(bounds.get("target", TARGET))
     rules = rules_for(P8_MUTANTS, mutant) if mutant == "widow" else Rules()
     if mutant is not None:
         rules_for(P8_MUTANTS, mutant)  # rejects unknown names
     budget = Budget(timeout)
-    ties, stuck = _tie_hands(rules, budget)
-    if stuck is not None:
-        return undecided(stuck, "hands with equal scores")
-    enc = hand_encoding(rules)
-    hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
-    one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
-    shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    answer = budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape))
-    if answer not in (z3.sat, z3.unsat):
-        return undecided(s, "the shape of tied hands")
-    only_shape = answer == z3.unsat
+    if rules not in _TIED:  # Z3 only, no model code: found once per process
+        ties, stuck = _tie_hands(rules, budget)
+        if stuck is not None:
+            return undecided(stuck, "hands with equal scores")
+        enc = hand_encoding(rules)
+        hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
+        one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
+        shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
+        s = z3.Solver()
+        s.add(enc.constraints)
+        answer = budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape))
+        _TIED[rules] = (ties, answer == z3.unsat)
+    ties, only_shape = _TIED[rules]
     # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so
     q, a = z3.Ints("q a")
     ends, _, _ = match_terms(q, q, target, (mutant,) if mutant else ())
@@ -284,14 +295,14 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     stats["p_tie_ends_at_least"] = str(1 - keep_going)
     w = max(ties.values(), key=lambda t: t.scores[0])
     if w.scores[0] <= 0:
-        return CheckResult(Verdict.ERROR, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
+        return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
     k = -(-target // w.scores[0])
     states = replay_match([w] * (k + 2), model.HeartsConfig(target=target))
     loop = states[k - 1:]
     same = all(st.outcome is None and st.scores[0] == st.scores[1] >= target for st in loop)
     same = same and loop[0].dealer == loop[2].dealer
     if not same:
-        return CheckResult(Verdict.ERROR, detail=f"the lasso did not replay: {[st.scores for st in loop]}")
+        return CheckResult(Verdict.NO_WITNESS, detail=f"the model does not keep the tie: {[st.scores for st in loop]}")
     stats["witness_hand"] = {  # the tied hand, for pictures; replayed above
         "dead": [str(CARDS[c]) for c in w.dead],
         "tricks": [[seat, str(CARDS[a]), str(CARDS[b])] for seat, a, b in w.tricks],
@@ -300,9 +311,12 @@ def check_endless_tie(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     }
     dead_pairs = ", ".join(" ".join(CARDS[c].pretty for c in d) for d in sorted(ties))
     return CheckResult(
-        Verdict.WITNESS, witness_replayed=True, stats=stats,
-        witness=f"{k} hands of {w.scores[0]}-{w.scores[1]} reach {loop[0].scores}; two more give {loop[1].scores}, "
-                f"{loop[2].scores} with the same dealer: the position repeats with equal scores.\n{w.describe()}",
+        Verdict.WITNESS, stats=stats,
+        witness=f"invariant: the scores are equal and at least {target} after a hand, so the match goes on "
+                f"(HEARTS-MATCH-2). Base: {k} hands of {w.scores[0]}-{w.scores[1]} reach {loop[0].scores}. Step: the "
+                f"hand below keeps it ({loop[1].scores}, then {loop[2].scores}, replayed), and so does the same hand "
+                f"from any such scores; the scores grow, so it is an induction, not a repeated position.\n"
+                f"{w.describe()}",
         detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); every tied hand has Q♠ and one heart "
                f"dead and 3 hearts each: {only_shape}. Each hand keeps a tie with probability at most {keep_going}, "
                f"so it ends the tie-break with probability at least {1 - keep_going}: the tie-break ends with "

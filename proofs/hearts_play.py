@@ -12,12 +12,14 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead,
+    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead,
     z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
-    Budget, ReplayMismatch, hand_encoding, positions, replay_single, sat, undecided,
+    recorded,
+    Budget, ReplayMismatch, difference_record, hand_encoding, moves_to, positions, replay_single, sat, undecided,
 )
+from cardcanon.proofs.records import hearts_record
 
 
 def rules_for(mutants: dict, mutant: str | None) -> Rules:
@@ -81,13 +83,13 @@ def _position_queries(rules: Rules):
     later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
                   for c in range(N_CARDS)]
     count_me, count_opp = _count(me), _count(opp)
-    out.append(("lead to trick 2-13", base + [n >= 1, n <= 12, count_me == n, count_opp == n] + later_lead))
+    out.append(("lead to a later trick", base + [n >= 1, n <= TRICKS - 1, count_me == n, count_opp == n] + later_lead))
     for f in LOW_CLUBS:  # the first lead: the holder of the forced club leads
         full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
         no_move = [z3.Not(z3_legal_lead(me, c, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules))
                    for c in range(N_CARDS)]
         out.append((f"first lead, forced {CARDS[f].pretty}",
-                    base + forced_by(f) + full + [me[f], count_me == 13, count_opp == 13] + no_move))
+                    base + forced_by(f) + full + [me[f], count_me == HAND_SIZE, count_opp == HAND_SIZE] + no_move))
     no_follow = {}  # the follow predicates depend on the lead only through its suit
     for u in range(4):
         for first in (False, True):
@@ -96,13 +98,13 @@ def _position_queries(rules: Rules):
     for lead in range(N_CARDS):  # a later follow: the leader has played one card more
         gone = [z3.Not(me[lead]), z3.Not(opp[lead]), z3.Not(dead[lead])]
         out.append((f"follow to {CARDS[lead].pretty}, trick 2-13", base + gone + [
-            n >= 1, n <= 12, count_me == n, count_opp == n - 1] + no_follow[suit(lead), False]))
+            n >= 1, n <= TRICKS - 1, count_me == n, count_opp == n - 1] + no_follow[suit(lead), False]))
         for f in LOW_CLUBS:  # the first follow: the lead was a legal first lead
             leader = [z3.Or(opp[c], z3.BoolVal(c == lead)) for c in range(N_CARDS)]
             full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS) if c != lead]
             lead_ok = z3_legal_lead(leader, lead, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules)
             out.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}",
-                        base + gone + forced_by(f) + full + [leader[f], lead_ok, count_me == 13]
+                        base + gone + forced_by(f) + full + [leader[f], lead_ok, count_me == HAND_SIZE]
                         + no_follow[suit(lead), True]))
     # every legal card is in the mover's hand: each move removes one card from his hand
     stray = [z3.And(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules), z3.Not(me[c]))
@@ -133,6 +135,7 @@ def _reachable_stuck_leader(rules: Rules, budget: Budget):
     raise AssertionError("no option holds in the model")  # pragma: no cover
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
@@ -151,9 +154,13 @@ def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckR
         if answer != z3.sat and answer != z3.unsat:
             return undecided(solver, name)
         solver.pop()
-    witness, replayed, note = _witness_with_legal_sets(budget)
+    try:
+        witness, replayed, note = _witness_with_legal_sets(budget)
+    except LegalSetMismatch as err:
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
+                           records=(err.args[1],))
     return CheckResult(Verdict.PROVED, detail=f"{len(queries)} position kinds have a legal move; {note}",
-                       witness=witness, witness_replayed=replayed, stats={"position_kinds": len(queries),
+                       witness=witness, stats={"position_kinds": len(queries),
                                                                           "seconds": budget.elapsed()})
 
 
@@ -166,16 +173,28 @@ def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckRes
     legal = model.legal_moves(state)
     mine = encoded_legal_cards(state, rules)
     replayed = bool(legal) and not mine
-    return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(), witness_replayed=replayed,
+    return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
                        detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "
                               f"{' '.join(m.card.pretty for m in legal)}")
 
 
 def _witness_with_legal_sets(budget: Budget):
-    """A full hand replayed through the model, comparing the legal sets at all 26 plays."""
+    """A full hand replayed through the model, comparing the legal sets at all 26 plays. The hand
+    is chosen so that every restriction acts in it: the 2 of clubs is dead (the 4 or 6 must be
+    led, HEARTS-LEAD-2/3), and a later leader holds hearts and other cards before hearts are
+    broken (HEARTS-BREAK-1)."""
     enc = hand_encoding(Rules())
     s = z3.Solver()
     s.add(enc.constraints)
+    s.add(enc.dead[LOW_CLUBS[0]])
+    hearts = [c for c in range(N_CARDS) if suit(c) == 2]
+    others = [c for c in range(N_CARDS) if suit(c) != 2]
+    restricted = []
+    for k in range(1, TRICKS):
+        rem = [z3.And(enc.hold[c] == enc.lead1[k], z3.Or(enc.played[c][k], enc.after[c][k])) for c in range(N_CARDS)]
+        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([rem[c] for c in hearts]),
+                                 z3.Or([rem[c] for c in others])))
+    s.add(z3.Or(restricted))
     if not sat(budget.check(s)):
         return None, False, "no witness hand found"
     witness = enc.decode(s.model())
@@ -183,11 +202,16 @@ def _witness_with_legal_sets(budget: Budget):
         expected = frozenset(m.card for m in model.legal_moves(state))
         mine = encoded_legal_cards(state)
         if not expected or mine != expected or move.card not in expected:
-            raise ReplayMismatch(f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}")
+            text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
+            raise LegalSetMismatch(text, difference_record(state, mine, text))
     final = replay_single(witness)
     if final.tricks_played != TRICKS or any(final.hands):
         raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
     return witness.describe(), True, "witness hand replayed: legal sets agree at all 26 plays, 13 tricks"
+
+
+class LegalSetMismatch(Exception):
+    """The model's legal plays differ from the encoding's: (text, record)."""
 
 
 P1_MUTANTS = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
@@ -198,6 +222,7 @@ P1_MUTANTS = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
 P2_MUTANTS = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
     28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
@@ -222,7 +247,7 @@ def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
     witness, replayed = _trump_witness(budget)
     return CheckResult(Verdict.PROVED,
                        detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
-                       witness=witness, witness_replayed=replayed, stats={"pairs": compared})
+                       witness=witness, stats={"pairs": compared})
 
 
 def _hand_with(constraint_of, budget: Budget):
@@ -241,7 +266,7 @@ def _pair_counterexample(a: int, b: int, what: str, budget: Budget) -> CheckResu
     if w is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + " (no legal hand contains this trick)")
     replay_single(w)  # the model accepts the hand, trick winners included
-    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe(), witness_replayed=True)
+    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 
 
 def _trump_witness(budget: Budget):
@@ -281,6 +306,7 @@ def _leader_terms(dead, hold, rules: Rules):
     return leads(0), leads(1), six_case
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
     6♣ case arises exactly when 2♣ and 4♣ are dead; the model's ``first_leader`` agrees on
@@ -310,7 +336,7 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
             rest = [c for c in range(N_CARDS) if c not in gone and c not in seat_of]
             hands: list[set] = [{c for c, p in seat_of.items() if p == 0}, {c for c, p in seat_of.items() if p == 1}]
             for c in rest:
-                hands[0 if len(hands[0]) < 13 else 1].add(c)
+                hands[0 if len(hands[0]) < HAND_SIZE else 1].add(c)
             leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
                                            tuple(CARDS[c] for c in gone), model.HeartsConfig())
             env = {f"dead{c}": c in gone for c in range(N_CARDS)} | {f"hold{c}": c in hands[1] for c in range(N_CARDS)}
@@ -333,8 +359,14 @@ def _dead_pair_result(gone, verdict, detail, budget, stats=None) -> CheckResult:
     holder = 0 if forced in w.hands()[0] else 1
     ok = state.to_move.index == holder and [m.card for m in model.legal_moves(state)] == [CARDS[forced]]
     if not ok:
-        raise ReplayMismatch(f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder}")
+        text = f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder} and must lead it"
+        if state.to_move.index == holder:
+            record = difference_record(state, [CARDS[forced]], text)
+        else:
+            record = hearts_record(state.config, moves_to(state), state, label=text,
+                                   rejects=model.Play(model.SEATS[holder], CARDS[forced]))
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
     replay_single(w)
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[forced].pretty} "
-                                       f"(P{holder}) lead it", witness=w.describe(), witness_replayed=True,
+                                       f"(P{holder}) lead it", witness=w.describe(),
                        stats=stats or {})

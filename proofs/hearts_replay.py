@@ -6,19 +6,28 @@ and dead cards (HEARTS-DEAL-2), then every ``Play`` in turn, each validated by `
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import z3
 
 from cardcanon.model import hearts as model
+from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
+from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.proofs.records import hearts_record
 from cardcanon.proofs.hearts_encoding import CARDS, HandEncoding, HandWitness, Rules
 
 
 class ReplayMismatch(AssertionError):
     """The reference model disagrees with a Z3 witness."""
+
+
+class Undecided(Exception):
+    """A solver call of a check answered unknown: the check ends as TIMEOUT or UNKNOWN."""
 
 
 def deal_order(witness: HandWitness, dealer: int) -> tuple:
@@ -41,36 +50,146 @@ def plays(witness: HandWitness) -> list:
 def start(config=None, dealer: int = 0):
     """A new match whose first dealer is ``dealer``, waiting for the deal."""
     state = model.new_game(config or model.HeartsConfig())
-    return model.apply(state, model.ChooseDealer(Seat(dealer)))
+    move = model.ChooseDealer(Seat(dealer))
+    after = model.apply(state, move)
+    if _RECORDS is not None:
+        _HISTORY[id(after)] = ((move,), after)
+    return after
 
 
 def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None, check_score: bool = True):
     """Deal and play the witness from a state waiting for a deal; checks the hand score
     (unless ``check_score`` is false: a mutant's witness carries the mutant's score).
 
-    With ``stop_after`` it stops after that many plays and returns that position."""
+    With ``stop_after`` it stops after that many plays and returns that position. Every hand
+    played is noted as a game record while :func:`recording` is active (see :func:`recorded`)."""
     if state.phase is not model.Phase.DEAL:
         raise ReplayMismatch(f"the model is not waiting for a deal but in phase {state.phase}")
-    state = model.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
+    note = _Note(state)
+    state = note.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
     for i, move in enumerate(plays(witness)):
         if stop_after is not None and i == stop_after:
+            note.close(state, f"{witness.summary()} (first {i} plays)")
             return state
         if state.to_move != move.player:
+            note.close(state, f"{witness.summary()}: play {i + 1} by {move.player}", rejects=move)
             raise ReplayMismatch(f"play {i + 1}: the model has {state.to_move} to move, the witness {move.player}")
-        state = model.apply(state, move)
+        state = note.apply(state, move)
+    note.close(state, witness.summary())
     got = tuple(state.hand_scores[-1])
     if check_score and got != tuple(witness.scores):
         raise ReplayMismatch(f"the model scores the hand {got}, the encoding {tuple(witness.scores)}")
     return state
 
 
+class _Note:
+    """The moves of one replay, from the start of its match, for the record."""
+
+    def __init__(self, state) -> None:
+        entry = _HISTORY.get(id(state))
+        self.moves = list(entry[0]) if entry is not None and entry[1] is state else None
+        self.config = state.config
+
+    def apply(self, state, move):
+        try:
+            after = model.apply(state, move)
+        except IllegalMoveError as err:
+            self.close(state, f"the model refuses {move!r}", rejects=move)
+            raise ReplayMismatch(f"the model refuses {move!r}: {err}") from err
+        if self.moves is not None:
+            self.moves.append(move)
+            _HISTORY[id(after)] = (tuple(self.moves), after)
+        return after
+
+    def close(self, state, label: str, rejects=None) -> None:
+        if _RECORDS is not None and self.moves is not None:
+            _RECORDS.append(hearts_record(self.config, self.moves, state, label=label, rejects=rejects))
+
+
+_HISTORY: dict[int, tuple] = {}  # id(state) -> (moves from the match's start, state), while recording
+_RECORDS: list | None = None
+
+
+@contextlib.contextmanager
+def recording():
+    """Note every replayed hand as a record: yields the list they are added to."""
+    global _RECORDS
+    saved, _RECORDS = _RECORDS, []
+    _HISTORY.clear()
+    try:
+        yield _RECORDS
+    finally:
+        _RECORDS = saved
+        _HISTORY.clear()
+
+
+def recorded(contrary: Verdict):
+    """Make a check return the hands it replayed as records (the last ones, at most ``keep``),
+    and turn a disagreement of the model with the encoding into the ``contrary`` verdict."""
+    def wrap(check):
+        @functools.wraps(check)
+        def run(*, mutant=None, timeout=30.0, bounds=None):
+            with recording() as notes:
+                try:
+                    result = check(mutant=mutant, timeout=timeout, bounds=bounds)
+                except Undecided as err:
+                    from cardcanon.proofs.base import z3_verdict
+
+                    verdict = z3_verdict(z3.unknown, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE, reason=str(err))
+                    result = CheckResult(verdict, detail=f"Z3 answered unknown ({err})")
+                    notes.clear()
+                except (ReplayMismatch, IllegalMoveError) as err:
+                    result = CheckResult(contrary, detail=f"the model disagrees with the encoding: {err}",
+                                         witness=str(err))
+                    notes[:] = notes[-1:]
+            return replace(result, records=tuple(result.records) + _dedupe(notes)[-KEEP:])
+        return run
+    return wrap
+
+
+KEEP = 12
+
+
+def _dedupe(notes: list) -> tuple:
+    out, seen = [], set()
+    for note in notes:
+        key = (len(note["moves"]), str(note["moves"][-1:]), note["label"])
+        if key not in seen:
+            seen.add(key)
+            out.append(note)
+    return tuple(out)
+
+
 def positions(witness: HandWitness, config=None):
     """Each position of the witness hand before a play, with that play (applied as it goes)."""
     state = start(config)
-    state = model.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
+    note = _Note(state)
+    state = note.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
     for move in plays(witness):
         yield state, move
-        state = model.apply(state, move)
+        state = note.apply(state, move)
+    note.close(state, witness.summary())
+
+
+def moves_to(state) -> list:
+    """The moves from the start of the match to ``state`` (a state replayed while recording)."""
+    entry = _HISTORY.get(id(state))
+    if entry is None or entry[1] is not state:
+        raise ValueError("not a state replayed while recording")
+    return list(entry[0])
+
+
+def difference_record(state, expected_cards, label: str):
+    """A record showing that the model's legal plays in ``state`` are not ``expected_cards``: a
+    play the model allows beyond them (played), else one of them it refuses (``rejects``)."""
+    allowed = [m.card for m in model.legal_moves(state)]
+    extra = [c for c in allowed if c not in expected_cards]
+    moves = moves_to(state)
+    if extra:
+        play = model.Play(state.to_move, extra[0])
+        return hearts_record(state.config, moves + [play], model.apply(state, play), label=label)
+    missing = sorted(c for c in expected_cards if c not in allowed)
+    return hearts_record(state.config, moves, state, label=label, rejects=model.Play(state.to_move, missing[0]))
 
 
 @functools.lru_cache(maxsize=16)
@@ -112,9 +231,13 @@ class Budget:
         solver.set("timeout", self.remaining_ms())
 
     def check(self, solver, *extra):
-        """``solver.check(*extra)`` within the remaining budget."""
+        """``solver.check(*extra)`` within the remaining budget; raises :class:`Undecided` when
+        Z3 answers neither sat nor unsat (the budget ran out, or Z3 gave up), wherever that is."""
         self.arm(solver)
-        return solver.check(*extra)
+        answer = solver.check(*extra)
+        if answer != z3.sat and answer != z3.unsat:
+            raise Undecided(solver.reason_unknown())
+        return answer
 
     def elapsed(self) -> float:
         return round(time.monotonic() - self.started, 3)
@@ -122,7 +245,7 @@ class Budget:
 
 def undecided(solver, where: str = ""):
     """The result for a solver that answered neither sat nor unsat: never "proved"."""
-    from cardcanon.proofs.base import CheckResult, Verdict, z3_verdict
+    from cardcanon.proofs.base import z3_verdict
 
     reason = solver.reason_unknown()
     verdict = z3_verdict(z3.unknown, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE, reason=reason)

@@ -10,19 +10,23 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.hearts_encoding import CARDS, POINT_CARDS, HandWitness, Rules, Scoring
+from cardcanon.proofs.hearts_encoding import MOON_OTHER, MOON_SHOOTER, CARDS, POINT_CARDS, HandWitness, Rules, Scoring
 from cardcanon.proofs.hearts_play import rules_for
-from cardcanon.proofs.hearts_replay import Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
+from cardcanon.proofs.records import function_record
+from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
 
 # ---- HEARTS-P4 ---------------------------------------------------------------------------
 
 P4_MUTANTS = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
-    """HEARTS-P4: for every deal and every legal play of a whole hand, the two hand scores add
-    up to the points in play (HEARTS-SCORE-1, QUEEN-1), or the moon rule applies and they are
-    0 and 20 (HEARTS-MOON-1/2). Scores are encoded per card, so the solver decides it quickly."""
+    """HEARTS-P4, a scoring check: whoever takes which point cards and whichever two cards are
+    dead, the two hand scores add up to the points in play (HEARTS-SCORE-1), or the moon rule
+    applies and they are 0 and 20 (HEARTS-MOON-1/2). The claim does not depend on play: the
+    encoding's play constraints are present but not needed. A moon hand and an ordinary hand
+    are replayed through the model (the runner replays their records)."""
     rules, budget = rules_for(P4_MUTANTS, mutant), Budget(timeout)
     enc = hand_encoding(rules)
     written = Rules()
@@ -30,7 +34,8 @@ def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     moons = [z3.And([z3.Implies(enc.live[c], enc.took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
     s0, s1 = enc.score
     claim = z3.Or(z3.And(z3.Not(moons[0]), z3.Not(moons[1]), s0 + s1 == in_play),
-                  z3.And(moons[0], s0 == 0, s1 == 20), z3.And(moons[1], s0 == 20, s1 == 0))
+                  z3.And(moons[0], s0 == MOON_SHOOTER, s1 == MOON_OTHER),
+                  z3.And(moons[1], s0 == MOON_OTHER, s1 == MOON_SHOOTER))
     s = z3.Solver()
     s.add(enc.constraints)
     answer = budget.check(s, z3.Not(claim))
@@ -38,7 +43,7 @@ def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
         w = enc.decode(s.model())
         state = replay_single(w, check_score=False)
         truth = state.hand_scores[-1]
-        return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), witness_replayed=True,
+        return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(),
                            detail=f"the encoding scores a legal hand {w.scores[0]}-{w.scores[1]}; "
                                   f"the model scores it {truth[0]}-{truth[1]}")
     if answer != z3.unsat:
@@ -46,13 +51,14 @@ def check_score_sum(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
     shown = []
     for moon in (True, False):  # reachability: a moon hand and an ordinary hand
         if not sat(budget.check(s, z3.Or(moons) if moon else z3.Not(z3.Or(moons)))):
-            return CheckResult(Verdict.ERROR, detail=f"no {'moon' if moon else 'ordinary'} hand found")
+            return CheckResult(Verdict.NO_WITNESS, detail=f"no {'moon' if moon else 'ordinary'} hand exists: the claim "
+                                                          f"would be vacuous")
         w = enc.decode(s.model())
         replay_single(w)
         shown.append(w.describe())
     return CheckResult(Verdict.PROVED, detail="every legal hand scores the points in play, or 0 and 20 on a moon; "
                                               "a moon hand and an ordinary hand replayed",
-                       witness="\n".join(shown), witness_replayed=True, stats={"seconds": budget.elapsed()})
+                       witness="\n".join(shown), stats={"seconds": budget.elapsed()})
 
 
 # ---- HEARTS-P5 ---------------------------------------------------------------------------
@@ -64,9 +70,15 @@ def predicted_pairs(config=None) -> frozenset[tuple[int, int]]:
     """The score pairs of every way to split the live point cards, for every pair of dead
     cards, scored by the model's ``score_hand``: what P5 must find if play never constrains
     who can take which point card."""
+    return frozenset(predicted_splits(config))
+
+
+def predicted_splits(config=None) -> dict[tuple[int, int], tuple]:
+    """Each score pair of :func:`predicted_pairs` with the first (taken, dead) split scoring it."""
     config = config or model.HeartsConfig()
     points = [CARDS[c] for c in POINT_CARDS]
-    out, seen = set(), set()
+    out: dict[tuple[int, int], tuple] = {}
+    seen = set()
     for dead in itertools.combinations(CARDS, 2):
         live = [c for c in points if c not in dead]
         if tuple(live) in seen:  # only the dead point cards matter to the scores
@@ -74,8 +86,8 @@ def predicted_pairs(config=None) -> frozenset[tuple[int, int]]:
         seen.add(tuple(live))
         for owners in itertools.product((0, 1), repeat=len(live)):
             taken = tuple(frozenset(c for c, o in zip(live, owners) if o == p) for p in (0, 1))
-            out.add(model.score_hand(taken, dead, config))
-    return frozenset(out)
+            out.setdefault(tuple(model.score_hand(taken, dead, config)), (taken, dead))
+    return out
 
 
 class ScoreAbstraction:
@@ -91,20 +103,6 @@ class ScoreAbstraction:
 
     def allows(self, a: int, b: int, budget: Budget):
         return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
-
-
-_DECIDED: dict = {}
-
-
-def possible_scores(rules: Rules, limit: int = 26, timeout: float = 60.0):
-    """:func:`decide_pairs`, remembered per process once it has decided every pair."""
-    key = (rules, limit)
-    if key not in _DECIDED:
-        result = decide_pairs(rules, limit, timeout)
-        if result[2] is not None:
-            return result
-        _DECIDED[key] = result
-    return _DECIDED[key]
 
 
 def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=None):
@@ -179,6 +177,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=No
     return witnesses, stats, None
 
 
+@recorded(Verdict.COUNTEREXAMPLE)
 def check_score_pairs(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     """HEARTS-P5: the exact set of (a, b) per-hand score pairs that legal play can produce,
     each pair decided by Z3 (witness hand replayed through the model, or UNSAT), compared with
@@ -195,10 +194,16 @@ def check_score_pairs(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
         if (a, b) in witnesses:
             w = witnesses[(a, b)]
             truth = replay_single(w, check_score=False).hand_scores[-1]
-            return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), witness_replayed=True, stats=stats,
+            return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), stats=stats,
                                detail=f"legal play scores {a}-{b}, which no split of the point cards scores; "
                                       f"the model scores that hand {truth[0]}-{truth[1]}")
-        return CheckResult(Verdict.COUNTEREXAMPLE, stats=stats,
+        from cardcanon.model.hearts_records import config_to_json
+
+        taken, dead = predicted_splits()[(a, b)]
+        record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken], list(map(str, dead)),
+                                                          config_to_json(model.HeartsConfig())],
+                                 label=f"the model scores this split of the point cards {a}-{b}")
+        return CheckResult(Verdict.COUNTEREXAMPLE, stats=stats, records=(record,), witness=record["label"],
                            detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
     found = frozenset(witnesses)
     sample = "\n".join(f"{a}-{b}: " + witnesses[(a, b)].describe().replace("\n", "; ")
@@ -206,8 +211,6 @@ def check_score_pairs(*, mutant=None, timeout=60.0, bounds=None) -> CheckResult:
     if found != predicted:  # cannot happen when every pair was decided against ``predicted``
         raise AssertionError(f"pairs {sorted(found ^ predicted)} escaped the comparison")
     pairs = " ".join(f"{a}-{b}" for a, b in sorted(found))
-    if not _DECIDED.get((rules, limit)):
-        _DECIDED[(rules, limit)] = (witnesses, stats, None)
     return CheckResult(Verdict.PROVED, detail=f"{len(found)} possible hand-score pairs, each replayed; all "
                                               f"{stats['candidates'] - len(found)} others impossible: {pairs}",
-                       witness=sample, witness_replayed=True, stats=stats)
+                       witness=sample, stats=stats)

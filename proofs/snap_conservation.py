@@ -18,18 +18,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
 
 from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
-from cardcanon.proofs.base import CheckResult, Verdict, solve
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.snap_encoding import (
-    MoveKind, Shape, SymState, correct, fresh_move, legal, matched, require_mutant, select, select_pile, shapes, step,
-    structural, structural_after,
+    MoveKind, Shape, SymState, correct, fresh_move, legal, matched, pot_matches, require_mutant, select, select_pile, shapes,
+    step, structural, structural_after,
 )
 from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
+from cardcanon.proofs.variants import snap_config
 
 RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2",
          "SNAP-POT-1", "SNAP-POT-2", "SNAP-POT-3", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")
@@ -60,17 +62,31 @@ def _witness_goals(config: SnapConfig):
              (Shape(MoveKind.NOCALL), "no call", lambda st, mv: z3.BoolVal(True))]
     for kind in config.kinds:
         goals += [
-            (Shape(MoveKind.CALL, kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
+            (Shape("call", kind), f"correct {kind.value} winning two piles of two cards", lambda st, mv, k=kind: z3.And(
+                correct(st, k), z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2,
+                select_pile(st.up, st.turn).length >= 2)),
+            (Shape("call", kind), f"correct {kind.value} winning a pot of two cards", lambda st, mv, k=kind: z3.And(
+                correct(st, k), pot_matches(st), st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2)),
+            (Shape("call", kind), f"wrong {kind.value} by the flipper, paid to his right past a player who is out",
+             lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn, st.turn == 0,
+                                           *([z3.Not(st.holds(st.n - 1))] if st.n >= 3 else []))),
+        ]
+        goals += [
+            (Shape("call", kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
                 correct(st, k), st.pot.length > 0, z3.Or(*matched(st)))),
             (Shape(MoveKind.CALL, kind), f"correct {kind.value} without a pot",
              lambda st, mv, k=kind: z3.And(correct(st, k), st.pot.length == 0)),
             (Shape(MoveKind.CALL, kind), f"wrong {kind.value} with turn-over", lambda st, mv, k=kind: z3.And(
                 z3.Not(correct(st, k)), select_pile(st.down, mv.caller).length == 0, mv.caller != st.turn)),
-            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper",
-             lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn)),
+            (Shape("call", kind), f"wrong {kind.value} by the flipper, everyone holding cards",
+             lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn,
+                                           *[st.holds(s) for s in range(st.n)])),
         ]
         if not config.index_card:
-            goals += [(Shape(MoveKind.TIE, kind), f"tie on {kind.value} with a pot",
+            goals += [(Shape("tie", kind), f"tie on {kind.value} with two matched piles and a pot",
+                       lambda st, mv: z3.And(st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2,
+                                             z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2)),
+                      (Shape("tie", kind), f"tie on {kind.value} with a pot",
                        lambda st, mv: z3.And(st.pot.length > 0, z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 1)),
                       (Shape(MoveKind.TIE, kind), f"tie on {kind.value} without a pot", lambda st, mv: st.pot.length == 0)]
     return [g for g in goals if not (g[0].kind is CallKind.SNAP_POT and "without a pot" in g[1])]
@@ -78,58 +94,109 @@ def _witness_goals(config: SnapConfig):
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("tie-drops-matched", "penalty-no-turnover"))
-    stride = int(bounds.get("pile_bound", 52)) + 1
-    players = list(bounds.get("players", [2, 3]))
+    variant = tuple(sorted(variant_of(bounds).items()))
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
+    players = tuple(bounds.get("players", [2, 3]))
     replay_len = int(bounds.get("replay_pile", 3))
-    started, queries, witnesses = time.monotonic(), 0, []
-    for n in players:
-        for index_card in (False, True):
-            for next_turn in NextTurn:
-                config = SnapConfig(players=n, index_card=index_card, next_turn=next_turn)
-                for turn, shape, call_ok in cases(config):
-                    pre, mv = replace(slot_state(n, stride), turn=z3.IntVal(turn)), fresh_move(shape, n)
-                    post = step(pre, mv, config, mutant)
-                    bad = z3.Not(structural_after(post))
-                    if next_turn is NextTurn.CLOCKWISE:  # the piles do not depend on next_turn
-                        bad = z3.Or(_failure(pre, post, stride), bad)
-                    elif not call_ok:
-                        continue  # only a won call passes the turn differently (SNAP-TURN-2)
-                    solver = z3.Solver()
-                    solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
-                    solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant), bad)
-                    if call_ok is not None:
-                        solver.add(correct(pre, shape.kind) == call_ok)
-                    queries += 1
-                    verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
-                    if verdict is Verdict.COUNTEREXAMPLE:
-                        return _counterexample(solver, pre, mv, post, config, mutant, stride, replay_len, queries)
-                    if verdict is not Verdict.PROVED:
-                        return CheckResult(verdict, f"{config!r}, {shape}: Z3 gave no answer", stats={"queries": queries})
-    # reachability witnesses, each replayed through the model (2 players and 3 players)
-    replayed = True
-    for n in sorted({min(players), max(players)}):
-        for index_card in (False, True):
-            config = SnapConfig(players=n, index_card=index_card)
-            for shape, label, cond in _witness_goals(config):
-                pre, mv = slot_state(n, stride), fresh_move(shape, n)
-                post = step(pre, mv, config)
-                solver = z3.Solver()
-                solver.set(timeout=int(timeout * 1000))
-                solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config), cond(pre, mv))
-                if solver.check() != z3.sat:
-                    return CheckResult(Verdict.ERROR, f"no reachability witness for {label} ({config!r})")
-                result = replay(pre, mv, post, solver.model(), config)
-                replayed &= result.ok
-                witnesses.append(f"{n}p{' index' if index_card else ''} {label}: {result.text}"
-                                 + ("" if result.ok else "  [MODEL DISAGREES]"))
-    detail = (f"{queries} inductive-step queries unsat (players {players}, every flipper, piles of at most "
-              f"{stride - 1} cards, index card off and on, next_turn clockwise and winner)")
-    if not replayed:
-        return CheckResult(Verdict.ERROR, detail + "; a witness replay disagrees with the model",
-                           witness="\n".join(witnesses), stats={"queries": queries})
-    return CheckResult(Verdict.PROVED, detail, witness="\n".join(witnesses), witness_replayed=True,
-                       stats={"queries": queries, "witnesses": len(witnesses),
+    started = time.monotonic()
+    proof = _prove(players, variant, stride, mutant, timeout)
+    if proof.result is not None:
+        return proof.result
+    # reachability witnesses, each a position and move replayed through the model (and by the
+    # runner); the model's successor must be the encoding's
+    witnesses, records = [], []
+    for found in _witness_moves(players, variant, stride, replay_len, timeout):
+        if isinstance(found, CheckResult):
+            return found
+        n, label, pre, mv, post, model, config = found
+        result = replay(pre, mv, post, model, config)
+        if not result.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{n}p {label}: the model's move differs from the "
+                               f"encoding's: {result.text}", witness=result.text, records=(result.record,),
+                               stats={"queries": proof.queries})
+        records.append(result.record)
+        witnesses.append(f"{n}p {label}: {result.text}")
+    detail = (f"{proof.queries} inductive-step queries unsat (players {list(players)}, every flipper, piles of at "
+              f"most {stride - 1} cards); {len(records)} witness moves agree with the model")
+    return CheckResult(Verdict.PROVED, detail, witness="\n".join(witnesses), records=tuple(records),
+                       stats={"queries": proof.queries, "witnesses": len(witnesses),
                               "seconds": round(time.monotonic() - started, 2)})
+
+
+@dataclass(frozen=True)
+class _Proof:
+    queries: int
+    result: CheckResult | None = None  # a counterexample or no answer; None: proved
+
+
+def _prove(players, variant, stride, mutant, timeout) -> _Proof:
+    key = (players, variant, stride, mutant)
+    if key not in _PROVED:
+        proof = _prove_now(players, variant, stride, mutant, timeout)
+        if proof.result is not None:
+            return proof
+        _PROVED[key] = proof
+    return _PROVED[key]
+
+
+_PROVED: dict = {}
+_WITNESS_MOVES: dict = {}
+
+
+def _prove_now(players, variant, stride, mutant, timeout) -> _Proof:
+    """The Z3 part, which reads no model code: remembered per process, since every run of the
+    necessity matrix asks it again with the same encoding (answers without a verdict are not)."""
+    started, queries = time.monotonic(), 0
+    for n in players:
+        config = snap_config(dict(variant), players=n)
+        for turn, shape, call_ok in cases(config):
+            pre, mv = replace(slot_state(n, stride), turn=z3.IntVal(turn)), fresh_move(shape, n)
+            post = step(pre, mv, config, mutant)
+            bad = z3.Or(_failure(pre, post, stride), z3.Not(structural_after(post)))
+            solver = z3.Solver()
+            solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
+            solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant), bad)
+            if call_ok is not None:
+                solver.add(correct(pre, shape.kind) == call_ok)
+            queries += 1
+            verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
+            if verdict is Verdict.COUNTEREXAMPLE:
+                return _Proof(queries, _counterexample(solver, pre, mv, post, config, mutant, stride, 3, queries))
+            if verdict is not Verdict.PROVED:
+                return _Proof(queries, CheckResult(verdict, f"{config!r}, {shape}: Z3 gave no answer",
+                                                   stats={"queries": queries}))
+    return _Proof(queries)
+
+
+def _witness_moves(players, variant, stride, replay_len, timeout) -> tuple:
+    """Small positions and moves for each interesting case (Z3 models; no model code),
+    remembered per process once all are found."""
+    key = (players, variant, stride, replay_len)
+    if key not in _WITNESS_MOVES:
+        found = _find_witness_moves(players, variant, stride, replay_len, timeout)
+        if found and isinstance(found[0], CheckResult):
+            return found
+        _WITNESS_MOVES[key] = found
+    return _WITNESS_MOVES[key]
+
+
+def _find_witness_moves(players, variant, stride, replay_len, timeout) -> tuple:
+    out = []
+    for n in sorted({min(players), max(players)}):
+        config = snap_config(dict(variant), players=n)
+        for shape, label, cond in _witness_goals(config):
+            pre, mv = slot_state(n, stride), fresh_move(shape, n)
+            post = step(pre, mv, config)
+            solver = z3.Solver()
+            solver.set(timeout=int(timeout * 1000))
+            solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config), cond(pre, mv))
+            answer = solver.check()
+            if answer == z3.unsat:
+                continue  # a goal this table cannot reach (two matched piles with 2 players)
+            if answer != z3.sat:
+                return (CheckResult(Verdict.TIMEOUT, f"witness for {label} ({config!r}): no answer"),)
+            out.append((n, label, pre, mv, post, solver.model(), config))
+    return tuple(out)
 
 
 def cases(config: SnapConfig):
@@ -142,7 +209,7 @@ def cases(config: SnapConfig):
 
 
 def _counterexample(solver, pre, mv, post, config, mutant, stride, replay_len, queries) -> CheckResult:
-    """A broken step: find a small realisable instance and replay it (the model must differ)."""
+    """A broken step: a small realisable instance, as the model plays it (the model must differ)."""
     solver.set(timeout=60_000)
     solver.add(realisable(pre, stride, replay_len))
     if solver.check() != z3.sat:
@@ -150,4 +217,4 @@ def _counterexample(solver, pre, mv, post, config, mutant, stride, replay_len, q
                            stats={"queries": queries})
     result = replay(pre, mv, post, solver.model(), config, expect_same=False)
     return CheckResult(Verdict.COUNTEREXAMPLE, f"{config!r}, {mv.shape}: conservation fails",
-                       witness=result.text, witness_replayed=result.ok, stats={"queries": queries})
+                       witness=result.text, records=(result.record,) if result.ok else (), stats={"queries": queries})

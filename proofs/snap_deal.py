@@ -20,8 +20,11 @@ import z3
 
 from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.seats import Seat
-from cardcanon.model.snap import Deal, SnapConfig, apply, deal_piles, new_game
+from cardcanon.model import snap
+from cardcanon.model.snap import Deal, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
+from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap_encoding import require_mutant
 
 RULES = ("SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1", "SNAP-PLAYERS-1")
@@ -36,6 +39,9 @@ def _receiver(k, n, d, mutant):
 def _offset(s, n, d):
     """How far clockwise seat ``s`` is from the dealer's left (0 = the dealer's left)."""
     return (s - d - 1 + n) % n
+
+
+_PROVED: set = set()
 
 
 def _if(cond, a, b):
@@ -62,20 +68,31 @@ def _encoded_deal(n, d, cards, mutant):
 
 
 def _model_deal(n, d, cards):
+    state = _dealt(n, d, cards)
+    return ([len(p) for p in state.down], [state.config.deck.index(p[0]) if p else -1 for p in state.down],
+            state.turn.index if state.turn is not None else -1)
+
+
+def _dealt(n, d, cards):
+    """The model's position after dealing the first ``cards`` cards of the deck in order."""
     config = SnapConfig(players=n, deck=FULL_DECK[:cards])
-    piles = deal_piles(config, Seat(d), config.deck)
-    first = apply(new_game(config), Deal(Seat(d), config.deck)).turn
-    return ([len(p) for p in piles], [config.deck.index(p[0]) if p else -1 for p in piles],
-            first.index if first is not None else -1)
+    return snap.apply(snap.new_game(config), Deal(Seat(d), config.deck))
+
+
+def _record(n, d, cards, label):
+    state = _dealt(n, d, cards)
+    return snap_record(state.config, [Deal(Seat(d), state.config.deck)], state, label=label)
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("deal-from-dealer",))
-    cards = int(bounds.get("cards", 52))
-    lo, hi = int(bounds.get("min_players", 2)), int(bounds.get("max_players", 12))
+    cards = int(bounds.get("cards", value("snap", "SNAP-DEAL-2", "deck_size")))
+    lo = int(bounds.get("min_players", value("snap", "SNAP-PLAYERS-1", "min_players")))
+    hi = int(bounds.get("max_players", value("snap", "SNAP-PLAYERS-1", "max_players")))
     started = time.monotonic()
     d, s1, s2 = z3.Ints("dealer seat1 seat2")
-    for n in range(lo, hi + 1):  # n concrete: with a symbolic n the arithmetic is nonlinear
+    key = (lo, hi, cards, mutant)  # the Z3 part reads no model code: proved once per process
+    for n in range(lo, hi + 1) if key not in _PROVED else ():  # n concrete: symbolic n is nonlinear
         seat = lambda s: z3.And(0 <= s, s < n)  # noqa: E731
         size1, size2 = _size(s1, n, d, cards, mutant), _size(s2, n, d, cards, mutant)
         claim = z3.And(size1 - size2 <= 1,
@@ -88,25 +105,28 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
         if verdict is Verdict.COUNTEREXAMPLE:
             cd = solver.model().eval(d).as_long()
             encoded, modelled = _encoded_deal(n, cd, cards, mutant), _model_deal(n, cd, cards)
-            return CheckResult(verdict, f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {encoded}",
-                               witness=f"model deal {modelled}", witness_replayed=encoded != modelled)
+            label = f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {encoded}, model {modelled}"
+            return CheckResult(verdict, label, witness=label, records=(_record(n, cd, cards, label),))
         if verdict is not Verdict.PROVED:
             return CheckResult(verdict, f"{n} players: Z3 gave no answer")
+    _PROVED.add(key)
     # cross-check every table with the model, and record a deal with unequal piles (non-vacuity)
     compared, uneven = 0, None
     for players in range(lo, hi + 1):
         for dealer in range(players):
             encoded, modelled = _encoded_deal(players, dealer, cards, mutant), _model_deal(players, dealer, cards)
             if encoded != modelled:
-                return CheckResult(Verdict.ERROR, f"{players} players, dealer P{dealer}: encoded (sizes, tops, "
-                                   f"first) {encoded}, model {modelled}")
+                label = f"{players} players, dealer P{dealer}: encoded (sizes, tops, first) {encoded}, model {modelled}"
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
+                                   records=(_record(players, dealer, cards, label),))
             compared += players
             if uneven is None and len(set(modelled[0])) > 1:
-                uneven = f"{players} players, dealer P{dealer}: pile sizes {modelled[0]}, first turn P{modelled[2]}"
+                uneven = (players, dealer,
+                          f"{players} players, dealer P{dealer}: pile sizes {modelled[0]}, first turn P{modelled[2]}")
     if uneven is None:
-        return CheckResult(Verdict.ERROR, "no deal with unequal piles: the extra-card clause is vacuous")
-    return CheckResult(Verdict.PROVED, f"proved for n in {lo}..{hi}, every dealer; {compared} piles match deal_piles",
-                       witness=uneven, witness_replayed=True,
+        return CheckResult(Verdict.NO_WITNESS, "no deal with unequal piles: the extra-card clause is vacuous")
+    return CheckResult(Verdict.PROVED, f"proved for n in {lo}..{hi}, every dealer; {compared} piles match the model's deal",
+                       witness=uneven[2], records=(_record(uneven[0], uneven[1], cards, uneven[2]),),
                        stats={"piles_compared": compared, "seconds": round(time.monotonic() - started, 2)})
 
 

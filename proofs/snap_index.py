@@ -4,7 +4,9 @@ Inductive claim: in a game in progress with the index card and an empty pot, eve
 (flip, no call, a correct or wrong hand on the card) leaves the pot empty. The deal starts with
 an empty pot, so the pot is empty in every reachable position. Proved for every player count in
 ``players`` and every flipper (symbolic), for piles of any length below ``pile_bound``. The
-mutant lets players tie on the index card; the tie then starts a pot.
+model is then played: index-card games in which every call event the model offers may happen
+(a seeded pick at each call window) must keep the pot empty and never offer a tie; this is how
+a model that lets players tie on the index card fails the check.
 """
 
 from __future__ import annotations
@@ -15,8 +17,12 @@ from typing import Any
 
 import z3
 
-from cardcanon.model.snap import CallKind, SnapConfig
-from cardcanon.proofs.base import CheckResult, Verdict, solve
+from cardcanon.model.snap import CallKind
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.snap_play import explore
+from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import (
     MoveKind, Shape, correct, fresh_move, legal, matched, require_mutant, shapes, step, structural,
 )
@@ -26,17 +32,18 @@ RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ("index-tie",))
-    stride = int(bounds.get("pile_bound", 52)) + 1
+    require_mutant(mutant, ())
+    variant = {**variant_of(bounds), "index_card": "on"}
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0
-    for n in players:
-        config = SnapConfig(players=n, index_card=True)
-        extra = (Shape(MoveKind.TIE, CallKind.HAND),) if mutant == "index-tie" else ()
-        for shape in shapes(config) + extra:
+    key = (tuple(players), stride, tuple(sorted(variant.items())))
+    for n in players if key not in _PROVED else ():  # the Z3 part reads no model code: once per process
+        config = snap_config(variant, players=n)
+        for shape in shapes(config):
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
-            post = step(pre, mv, config, mutant)
-            assumptions = [in_range(pre, stride), structural(pre), pre.pot.length == 0, legal(pre, mv, config, mutant)]
+            post = step(pre, mv, config)
+            assumptions = [in_range(pre, stride), structural(pre), pre.pot.length == 0, legal(pre, mv, config)]
             solver = z3.Solver()
             solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(*assumptions, post.pot.length != 0)
@@ -45,25 +52,64 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
             if verdict is Verdict.COUNTEREXAMPLE:
                 found = find_and_replay(pre, mv, post, config, assumptions + [post.pot.length != 0], stride, 3,
                                         60_000, expect_same=False)
-                text = found.text if found else "no small instance to replay"
-                return CheckResult(verdict, f"{n} players, {shape}: the pot is no longer empty", witness=text,
-                                   witness_replayed=bool(found and found.ok), stats={"queries": queries})
+                return CheckResult(verdict, f"{n} players, {shape}: the pot is no longer empty",
+                                   witness=found.text if found else "no small instance to replay",
+                                   records=(found.record,) if found and found.ok else (), stats={"queries": queries})
             if verdict is not Verdict.PROVED:
                 return CheckResult(verdict, f"{n} players, {shape}: Z3 gave no answer", stats={"queries": queries})
+    _PROVED[key] = queries or _PROVED.get(key, 0)
+    queries = _PROVED[key]
+    # the model: index-card games in which every call event the model offers may happen
+    games = int(bounds.get("games", 10))
+    records, texts = [], []
+    for n in (min(players), max(players)):
+        config = snap_config(variant, players=n)
+        for seed in range(games):
+            played = explore(config, seed, _pot_stays_empty, max_flips=int(bounds.get("max_flips", 300)))
+            if played.problem:
+                label = f"{n} players, seed {seed}: {played.problem}"
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
+                                   records=(snap_record(config, played.moves, played.final, label=label),),
+                                   stats={"queries": queries})
+        label = f"{n} players, index card, seed {seed}: every call event the model offers, pot always empty"
+        records.append(snap_record(config, played.moves, played.final, label=label))
+        texts.append(label)
     # non-vacuity: a winning hand and a wrong hand with the index card, replayed
     n = min(players)
-    config = SnapConfig(players=n, index_card=True)
-    pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, CallKind.HAND), n)
+    config = snap_config(variant, players=n)
+    pre, mv = slot_state(n, stride), fresh_move(Shape("call", CallKind.HAND), n)
     post = step(pre, mv, config)
-    texts, ok = [], True
     for label, cond in (("winning hand", z3.And(correct(pre, CallKind.HAND), z3.Or(*matched(pre)))),
                         ("wrong hand", z3.Not(correct(pre, CallKind.HAND)))):
         found = find_and_replay(pre, mv, post, config, [structural(pre), pre.pot.length == 0, legal(pre, mv, config),
                                                         cond], stride, 3, int(timeout * 1000))
         if found is None:
-            return CheckResult(Verdict.ERROR, f"no reachability witness for a {label}")
-        ok &= found.ok
+            return CheckResult(Verdict.NO_WITNESS, f"no reachability witness for a {label}")
+        if not found.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: the model differs from the encoding: {found.text}",
+                               witness=found.text, records=(found.record,), stats={"queries": queries})
+        records.append(found.record)
         texts.append(f"{label}: {found.text}")
-    detail = f"{queries} inductive-step queries unsat (players {players[0]}..{players[-1]}, every flipper)"
-    return CheckResult(Verdict.PROVED if ok else Verdict.ERROR, detail, witness="\n".join(texts),
-                       witness_replayed=ok, stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
+    detail = (f"{queries} inductive-step queries unsat (players {players[0]}..{players[-1]}, every flipper); "
+              f"{games} model games each of {min(players)} and {max(players)} players keep the pot empty")
+    return CheckResult(Verdict.PROVED, detail, witness="\n".join(texts), records=tuple(records),
+                       stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
+
+
+_PROVED: dict = {}
+
+
+def _pot_stays_empty(before, move, after) -> str | None:
+    if after.pot:
+        return f"{move!r} puts cards in the Snap Pot"
+    if after.phase.value == "call":
+        ties = [m for m in legal_moves_of(after) if type(m).__name__ == "Tie"]
+        if ties:
+            return f"the model offers a tie with the index card: {ties[0]!r}", ties[0]
+    return None
+
+
+def legal_moves_of(state):
+    from cardcanon.model import snap
+
+    return snap.legal_moves(state)

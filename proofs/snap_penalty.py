@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
-from cardcanon.proofs.base import CheckResult, Verdict, solve
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import (
     PHASE_CODE, MoveKind, Shape, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
 )
@@ -28,10 +31,12 @@ RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("out-players-call",))
-    stride = int(bounds.get("pile_bound", 52)) + 1
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0
-    for n in players:
+    variant = variant_of(bounds)
+    key = (tuple(players), stride, mutant)
+    for n in players if key not in _PROVED else ():  # the Z3 part reads no model code: once per process
         for index_card in (False, True):
             config = SnapConfig(players=n, index_card=index_card)
             for kind in config.kinds:
@@ -50,37 +55,46 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                                             stride, 2, 60_000, expect_same=False)
                     text = found.text if found else "no small instance to replay"
                     return CheckResult(verdict, f"{n} players, wrong {kind.value}: the penalty cannot be paid",
-                                       witness=text, witness_replayed=bool(found and found.ok),
+                                       witness=text, records=(found.record,) if found and found.ok else (),
                                        stats={"queries": queries})
                 if verdict is not Verdict.PROVED:
                     return CheckResult(verdict, f"{n} players, {kind.value}: Z3 gave no answer", stats={"queries": queries})
-    texts, ok = _witnesses(stride, min(players), max(players), timeout)
+    _PROVED[key] = queries or _PROVED.get(key, 0)
+    queries = _PROVED[key]
     detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper and caller, both tables)"
-    if texts is None:
-        return CheckResult(Verdict.ERROR, detail + "; no reachability witness")
-    return CheckResult(Verdict.PROVED if ok else Verdict.ERROR, detail, witness="\n".join(texts), witness_replayed=ok,
+    found = _witnesses(stride, min(players), max(players), timeout, variant)
+    if found is None:
+        return CheckResult(Verdict.NO_WITNESS, detail + "; no reachability witness")
+    for replay in found:
+        if not replay.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {replay.text}",
+                               witness=replay.text, records=(replay.record,), stats={"queries": queries})
+    return CheckResult(Verdict.PROVED, detail, witness="\n".join(r.text for r in found),
+                       records=tuple(r.record for r in found),
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-def _witnesses(stride: int, small: int, large: int, timeout: float):
+_PROVED: dict = {}
+
+
+def _witnesses(stride: int, small: int, large: int, timeout: float, variant):
     """Wrong calls that need each clause: a turn-over, the flipper paying past players who are out."""
-    texts, ok = [], True
+    found = []
     for n, label in ((small, "offender turns his face-up pile over"), (large, "flipper pays past players who are out")):
-        config = SnapConfig(players=n)
+        config = snap_config(variant, players=n)
         kind = config.kinds[0]
         pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
         post = step(pre, mv, config)
         cond = [structural(pre), legal(pre, mv, config), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
-        if n == small:
-            cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0]
+        if n == small:  # two face-up cards at least, so that turning the pile over shows
+            cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0, sum_len(pre, mv.caller, "up") >= 2]
         else:
             cond += [mv.caller == pre.turn, pre.turn == 0, z3.Not(pre.holds(n - 1)), z3.Not(pre.holds(n - 2))]
-        found = find_and_replay(pre, mv, post, config, cond, stride, 2, int(timeout * 1000))
-        if found is None:
-            return None, False
-        ok &= found.ok
-        texts.append(f"{n} players, {label}: {found.text}")
-    return texts, ok
+        replay = find_and_replay(pre, mv, post, config, cond, stride, 3, int(timeout * 1000))
+        if replay is None:
+            return None
+        found.append(replace(replay, text=f"{n} players, {label}: {replay.text}"))
+    return found
 
 
 def sum_len(st, seat, which: str):

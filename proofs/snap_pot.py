@@ -15,8 +15,11 @@ Mutant: the game ends when at most one player has a *face-down* card.
 tie sends the last cards of the last two players into the pot; the model ends it as SNAP-END-3's
 draw. Found by seeded search (the first seed is golden).
 
-The searches' mutant ``no-ties`` plays the same seeds with the index card (SNAP-INDEX-1), under
-which nobody can tie: no pot ever forms and neither witness exists.
+Under the index-card variant (SNAP-INDEX-1) nobody can tie, so no pot ever forms and the
+manifest expects neither search to find a witness. The Z3 part of ``check_end2`` restates the
+encoding's own end test (it ends the game exactly when at most one player holds cards); its
+content is that the model does the same: its witnesses, a move that ends a game with cards in
+the pot and a move after which a player holding only face-up cards plays on, are replayed.
 """
 
 from __future__ import annotations
@@ -32,7 +35,10 @@ from cardcanon.model.cards import format_cards
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import CallKind, Phase, SnapConfig, SnapState, Termination, Tie, sample_deal
 from cardcanon.model.snap_policies import parse_policy
-from cardcanon.proofs.base import CheckResult, Verdict, solve
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_conservation import cases
 from cardcanon.proofs.snap_encoding import (
     PHASE_CODE, MoveKind, Shape, correct, fresh_move, holders, legal, require_mutant, step, structural,
@@ -61,8 +67,8 @@ def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int
     return played if played.stopped else None
 
 
-def _search(bounds: Mapping[str, Any], mutant: str | None, goal) -> tuple[int, Any] | None:
-    config = SnapConfig(players=int(bounds.get("players", 2)), index_card=mutant == "no-ties")
+def _search(bounds: Mapping[str, Any], goal) -> tuple[int, Any] | None:
+    config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
     first, last = bounds.get("seeds", [0, 100])
     for seed in range(first, last):
@@ -72,52 +78,65 @@ def _search(bounds: Mapping[str, Any], mutant: str | None, goal) -> tuple[int, A
     return None
 
 
+def _searched(bounds: Mapping[str, Any], label: str) -> CheckResult:
+    """No witness: the searched games themselves are the records (as the loaded model plays them)."""
+    config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
+    policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
+    first, last = bounds.get("seeds", [0, 100])
+    records = []
+    for seed in range(first, last):
+        played = play_seed(config, seed, policy, max_flips)
+        records.append(snap_record(config, played.moves, played.final, label=f"seed {seed}, {policy}"))
+    return CheckResult(Verdict.NO_WITNESS, label, witness=f"seeds {first} to {last - 1}, {policy}", records=tuple(records))
+
+
 def check_stuck_pot(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ("no-ties",))
-    found = _search(bounds, mutant, play_to_stuck_pot)
+    require_mutant(mutant, ())
+    found = _search(bounds, play_to_stuck_pot)
     if found is None:
-        return CheckResult(Verdict.NO_WITNESS, "no seed in range reaches a stuck pot", witness="searched seeds",
-                           witness_replayed=True)
+        return _searched(bounds, "no seed in range reaches a stuck pot")
     seed, played = found
-    final = replay_moves(played.final.config, played.moves)[-1]
-    ok = final == played.final and stuck(final)
+    final = played.final
     top = final.pot[0]
     witness = (f"seed {seed}, before flip {final.flips + 1}: pot [{format_cards(final.pot, False)}], no other "
                f"{top.rank.label} on the table")
-    return CheckResult(Verdict.WITNESS if ok else Verdict.ERROR, f"stuck pot reached from seed {seed}",
-                       witness=witness, witness_replayed=ok, stats={"seed": seed, "flips": final.flips})
+    record = snap_record(final.config, played.moves, final, label=witness)
+    return CheckResult(Verdict.WITNESS, f"stuck pot reached from seed {seed}", witness=witness, records=(record,),
+                       stats={"seed": seed, "flips": final.flips})
 
 
 def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ("no-ties",))
+    require_mutant(mutant, ())
+
     def goal(config, seed, policy, max_flips):
         played = play_seed(config, seed, policy, max_flips)
         outcome = played.final.outcome
         return played if outcome is not None and outcome.termination is Termination.NO_CARDS else None
 
-    found = _search(bounds, mutant, goal)
+    found = _search(bounds, goal)
     if found is None:
-        return CheckResult(Verdict.NO_WITNESS, "no seed in range ends with no player holding a card",
-                           witness="searched seeds", witness_replayed=True)
+        return _searched(bounds, "no seed in range ends with no player holding a card")
     seed, played = found
-    states = replay_moves(played.final.config, played.moves)
-    final, before = states[-1], states[-2]
-    ok = (final == played.final and final.outcome is not None and final.outcome.winner is None
-          and final.outcome.termination is Termination.NO_CARDS and isinstance(played.moves[-1], Tie)
-          and not final.in_game and len(before.in_game) >= 2)
-    witness = (f"seed {seed}: {played.moves[-1]!r} after flip {final.flips} empties {', '.join(map(str, before.in_game))}; "
+    final = played.final
+    if final.outcome.winner is not None or not isinstance(played.moves[-1], Tie):
+        label = f"seed {seed}: the game ends with every card in the pot, outcome {final.outcome}"
+        return CheckResult(Verdict.NO_WITNESS, label, witness=label,
+                           records=(snap_record(final.config, played.moves, final, label=label),))
+    witness = (f"seed {seed}: {played.moves[-1]!r} after flip {final.flips} empties the last hands; "
                f"pot of {len(final.pot)} cards; model outcome {final.outcome}")
-    return CheckResult(Verdict.WITNESS if ok else Verdict.ERROR, f"draw with every card in the pot, seed {seed}",
-                       witness=witness, witness_replayed=ok, stats={"seed": seed, "flips": final.flips})
+    record = snap_record(final.config, played.moves, final, label=witness)
+    return CheckResult(Verdict.WITNESS, f"draw with every card in the pot, seed {seed}", witness=witness,
+                       records=(record,), stats={"seed": seed, "flips": final.flips})
 
 
 def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ("end-down-only",))
-    stride = int(bounds.get("pile_bound", 52)) + 1
+    variant = variant_of(bounds)
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", [2, 3]))
     started, queries = time.monotonic(), 0
     for n in players:
-        config = SnapConfig(players=n)
+        config = snap_config(variant, players=n)
         for turn, shape, call_ok in cases(config):
             if shape.move == "flip":
                 continue  # a flip moves no card between players and never ends the game
@@ -127,7 +146,10 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
             assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant)]
             if call_ok is not None:
                 assumptions.append(correct(pre, shape.kind) == call_ok)
-            bad = z3.And(post.phase == PHASE_CODE[Phase.OVER], holders(post) > 1)
+            # the claim, stated apart from the encoding's own end test: when a move ends the game at
+            # most one player holds cards, and while two do the game goes on
+            bad = z3.Or(z3.And(post.phase == PHASE_CODE[Phase.OVER], holders(post) > 1),
+                        z3.And(post.phase != PHASE_CODE[Phase.OVER], holders(post) <= 1))
             solver = z3.Solver()
             solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(*assumptions, bad)
@@ -138,25 +160,30 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
                                         expect_same=False)
                 return CheckResult(verdict, f"{n} players, {shape}: the game ends with two players holding cards",
                                    witness=found.text if found else "no small instance to replay",
-                                   witness_replayed=bool(found and found.ok), stats={"queries": queries})
+                                   records=(found.record,) if found and found.ok else (), stats={"queries": queries})
             if verdict is not Verdict.PROVED:
                 return CheckResult(verdict, f"{n} players, {shape}: Z3 gave no answer", stats={"queries": queries})
-    # witness: a tie or call that ends the game with cards stuck in the pot, replayed
+    # witnesses, replayed through the model: a move that ends a game with cards stuck in the pot
+    # (one winner), and a move after which a player with only face-up cards plays on
     n = min(players)
-    config = SnapConfig(players=n)
-    for shape_move in (MoveKind.TIE, MoveKind.CALL):
-        pre, mv = slot_state(n, stride), fresh_move(Shape(shape_move, CallKind.SNAP), n)
+    config = snap_config(variant, players=n)
+    records, texts = [], []
+    for label, shape_move, goal in (
+            ("a move ends the game with cards in the pot", "tie" if not config.index_card else "call",
+             lambda pre, post: [post.phase == PHASE_CODE[Phase.OVER], post.pot.length > 0, holders(post) == 1]),
+            ("a player with only face-up cards plays on", "nocall",
+             lambda pre, post: [pre.down[0].length == 0, pre.up[0].length >= 1, pre.turn == 1])):
+        pre, mv = slot_state(n, stride), fresh_move(Shape(shape_move, config.kinds[0]), n)
         post = step(pre, mv, config)
-        cond = [structural(pre), legal(pre, mv, config), post.phase == PHASE_CODE[Phase.OVER], post.pot.length > 0,
-                holders(post) == 1]
+        cond = [structural(pre), legal(pre, mv, config), *goal(pre, post)]
         found = find_and_replay(pre, mv, post, config, cond, stride, 3, int(timeout * 1000))
-        if found is not None and found.after is not None:
-            outcome = found.after.outcome
-            holder = found.after.in_game
-            ok = (found.ok and outcome is not None and outcome.termination is Termination.STUCK_POT
-                  and len(holder) == 1 and outcome.winner == holder[0])
-            return CheckResult(Verdict.PROVED if ok else Verdict.ERROR,
-                               f"{queries} queries unsat (players {players}, every flipper and move shape)",
-                               witness=f"{found.text}; model outcome {outcome}", witness_replayed=ok,
-                               stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
-    return CheckResult(Verdict.ERROR, "no reachability witness: no move ends a game with cards in the pot")
+        if found is None:
+            return CheckResult(Verdict.NO_WITNESS, f"no reachability witness: {label}")
+        if not found.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: the model differs from the encoding: {found.text}",
+                               witness=found.text, records=(found.record,), stats={"queries": queries})
+        records.append(found.record)
+        texts.append(f"{label}: {found.text}")
+    return CheckResult(Verdict.PROVED, f"{queries} queries unsat (players {players}, every flipper and move shape)",
+                       witness="\n".join(texts), records=tuple(records),
+                       stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})

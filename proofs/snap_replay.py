@@ -17,6 +17,7 @@ import z3
 from cardcanon.model.cards import Card, Rank, Suit, format_cards
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.snap import SnapConfig, SnapState, apply
+from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_encoding import (
     Pile, Position, SymMove, SymState, evaluate, model_move, position_of, same_position, to_model_state,
 )
@@ -50,9 +51,10 @@ def realisable(st: SymState, stride: int, max_len: int) -> z3.BoolRef:
 
 @dataclass(frozen=True)
 class Replay:
-    ok: bool
+    ok: bool  # the model agrees with the encoding (with ``expect_same=False``: disagrees)
     text: str
     after: SnapState | None = None  # the model's position after the move
+    record: dict | None = None  # the position and move as a record prefix, as the model plays it
 
 
 def _rename(pos: Position, names: dict[int, int]) -> Position:
@@ -80,11 +82,13 @@ def replay(pre: SymState, mv: SymMove, post: SymState, model: z3.ModelRef, base:
     try:
         after = apply(state, move)
     except IllegalMoveError as err:
-        return Replay(not expect_same, f"model rejects {move!r} in {_show(state)}: {err}")
+        text = f"model rejects {move!r} in {_show(state)}: {err}"
+        return Replay(not expect_same, text, None, snap_record(config, (), state, start=state, rejects=move, label=text))
     encoded = _rename(evaluate(post, model), names)
     same = same_position(encoded, position_of(after))
     text = f"{move!r} in {_show(state)} -> {_show(after)}"
-    return Replay(same == expect_same, text if same else f"{text}; encoding gives {encoded}", after)
+    text = text if same else f"{text}; encoding gives {encoded}"
+    return Replay(same == expect_same, text, after, snap_record(config, (move,), after, start=state, label=text[:300]))
 
 
 def _show(state) -> str:

@@ -1,17 +1,20 @@
 """SNAP-P5: Snap need not end (SNAP-END-4).
 
-``check_lasso``: a full 52-card, 2-player deal that never ends under the rulebook's defaults
-with the ``flipper-first`` policy: the position before one flip recurs a fixed number of flips
-later, and since the policy is deterministic, play repeats from there forever (a lasso). The
-deal is stored as a seed; :func:`find_lasso` is the search that found it.
+``check_lasso``: for each deterministic calling policy, a full 52-card, 2-player deal that never
+ends: players snap (SNAP-CALL-5 and SNAP-TURN-2 act), then the position before one flip recurs a
+fixed number of flips later, and since the policy is deterministic, play repeats from there
+forever (a lasso). Seed 47 under ``flipper-first``: 6 snaps, then a 52-flip cycle without a
+snap; seed 63 under ``owner-first``: a 102-flip cycle with 2 snaps in every turn of it. The
+games are records; the runner replays them (the repetition by the model's own position) and
+the engine decides the same deals.
 
 ``check_small_decks``: the same question settled exhaustively for 2 players and small decks of
 ``r`` ranks in ``s`` suits: every dealer and every deal. Suits never matter (SNAP-MATCH-1), so
 deals are enumerated as rank sequences; each stands for ``(s!)**r`` orders of the cards. Each
 game is played to its end or to a repeated position (exact: endless); the counts are golden.
 
-Mutant ``turnover-shuffle`` (SNAP-FLIP-3 broken: the face-up pile is shuffled before it is
-turned over): play is then no longer determined by the position and no lasso exists.
+A model with a broken rule plays these deals otherwise: the golden numbers differ, and the
+records of its games do not replay through the reference model.
 """
 
 from __future__ import annotations
@@ -24,22 +27,23 @@ from typing import Any
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import Deal, Phase, SnapConfig, sample_deal
+from cardcanon.model.snap import Call, Deal, Flip, Phase, SnapConfig, Tie, sample_deal
 from cardcanon.model.snap_policies import parse_policy
-from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import require_mutant
-from cardcanon.proofs.snap_search import MUTANT_SHUFFLE, Played, play, replay_moves
+from cardcanon.proofs.snap_search import Played, play
 
 RULES = ("SNAP-END-4", "SNAP-FLIP-3", "SNAP-TURN-2", "SNAP-CALL-5")
 
 
-def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int, mutant: str | None = None) -> Played:
+def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played:
     """Deal from ``seed`` (as ``play_game`` does) and play with a named policy."""
     chosen = parse_policy(policy)
     rng = SplitMix64(seed)
     deal = sample_deal(config, rng)
-    return play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=chosen.deterministic,
-                mutant=mutant)
+    return play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=chosen.deterministic)
 
 
 def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first", max_flips: int = 20_000):
@@ -52,30 +56,38 @@ def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first", 
 
 
 def check_lasso(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, (MUTANT_SHUFFLE,))
-    config = SnapConfig(players=int(bounds.get("players", 2)))
-    seed, policy = int(bounds.get("seed", 61)), str(bounds.get("policy", "flipper-first"))
+    require_mutant(mutant, ())
+    config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
     max_flips = int(bounds.get("max_flips", 5000))
-    played = play_seed(config, seed, policy, max_flips, mutant)
-    if played.cycle is None:
-        how = played.final.outcome.termination.value if played.final.outcome else f"still going after {max_flips} flips"
-        return CheckResult(Verdict.NO_WITNESS, f"seed {seed}: no repeated position ({how})",
-                           witness=f"seed {seed}, {len(played.moves)} moves", witness_replayed=True,
-                           stats={"flips": played.final.flips})
-    assert played.cycle is not None
-    start, length = played.cycle
-    # replay the recorded moves once more and find the two equal positions before flips
-    states = replay_moves(config, played.moves)
-    before_flip = {s.flips: s for s in states if s.phase is Phase.FLIP}
-    first, again = before_flip.get(start), before_flip.get(start + length)
-    ok = first is not None and again is not None and first.position_key() == again.position_key() and length > 0
-    deal = played.moves[0]
-    assert isinstance(deal, Deal)
-    witness = (f"seed {seed} ({policy}): dealer {deal.dealer}, order {' '.join(map(str, deal.order))}; the position "
-               f"before flip {start + 1} recurs before flip {start + length + 1}")
-    return CheckResult(Verdict.WITNESS if ok else Verdict.ERROR, f"lasso: {start} flips, then a cycle of {length} flips",
-                       witness=witness, witness_replayed=ok,
-                       stats={"cycle_start": start, "cycle_length": length, "moves": len(played.moves)})
+    stats, records, texts = {}, [], []
+    for lasso in bounds.get("lassos", [{"seed": 47, "policy": "flipper-first"}, {"seed": 63, "policy": "owner-first"}]):
+        seed, policy = int(lasso["seed"]), str(lasso["policy"])
+        played = play_seed(config, seed, policy, max_flips)
+        if played.cycle is None:
+            how = played.final.outcome.termination.value if played.final.outcome else f"still going after {max_flips} flips"
+            label = f"seed {seed} ({policy}): no repeated position ({how})"
+            return CheckResult(Verdict.NO_WITNESS, label, witness=label,
+                               records=(snap_record(config, played.moves, played.final, label=label),))
+        start, length = played.cycle
+        before = in_cycle = 0
+        flips = 0
+        for move in played.moves:
+            if isinstance(move, Flip):
+                flips += 1
+            elif isinstance(move, (Call, Tie)):
+                before, in_cycle = (before + 1, in_cycle) if flips <= start else (before, in_cycle + 1)
+        deal = played.moves[0]
+        label = (f"seed {seed} ({policy}): dealer {deal.dealer}; {before} snaps in the first {start} flips, then the "
+                 f"position before flip {start + 1} recurs before flip {start + length + 1}, with {in_cycle} snaps in "
+                 f"the cycle; the policy is deterministic, so play repeats forever")
+        name = policy.replace("-", "_")
+        stats.update({f"{name}_seed": seed, f"{name}_cycle_start": start, f"{name}_cycle_length": length,
+                      f"{name}_snaps_before_cycle": before, f"{name}_snaps_in_cycle": in_cycle})
+        records.append(snap_record(config, played.moves, played.final, label=label, policy=policy,
+                                   repeats=(start, length)))
+        texts.append(label)
+    return CheckResult(Verdict.WITNESS, f"{len(records)} lassos, each replayed by the runner and the engine",
+                       witness="\n".join(texts), records=tuple(records), stats=stats)
 
 
 def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
@@ -112,50 +124,50 @@ def deal_for(ranks_in_order, suits: int, dealer: int) -> Deal:
 
 
 def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, (MUTANT_SHUFFLE,))
+    require_mutant(mutant, ())
+    variant = variant_of(bounds)
     policy = parse_policy(str(bounds.get("policy", "flipper-first")))
     players = int(bounds.get("players", 2))
     max_flips = int(bounds.get("max_flips", 100))
-    started, first_endless, capped = time.monotonic(), None, 0
-    stats: dict[str, Any] = {}
+    started, stats, first, sample = time.monotonic(), {}, {}, []
+    sample_size = int(bounds.get("sample", 24))  # the first games, as records too
     for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
-        config = SnapConfig(players=players, deck=small_deck(ranks, suits))
+        config = snap_config(variant, players=players, deck=small_deck(ranks, suits))
         counts: Counter = Counter()
         for seq in rank_sequences(ranks, suits):
             for dealer in range(players):
                 deal = deal_for(seq, suits, dealer)
                 played = play(config, deal, policy.choose, SplitMix64(0), max_flips=max_flips,
-                              deterministic=policy.deterministic, mutant=mutant)
-                if played.cycle is not None:
-                    counts["endless"] += 1
-                    first_endless = first_endless or (config, played)
-                elif played.final.phase is Phase.OVER:
-                    counts["ending"] += 1
-                else:
-                    counts["capped"] += 1
+                              deterministic=policy.deterministic)
+                kind = "endless" if played.cycle is not None else "ending" if played.final.phase is Phase.OVER else "capped"
+                counts[kind] += 1
+                first.setdefault(kind, (config, played))
+                if len(sample) < sample_size:
+                    sample.append((config, played))
             if time.monotonic() - started > timeout:
                 return CheckResult(Verdict.TIMEOUT, f"enumeration of {ranks}x{suits} not finished")
         stats[f"endless_{ranks}x{suits}"] = counts["endless"]
         stats[f"ending_{ranks}x{suits}"] = counts["ending"]
-        capped += counts["capped"]
-    if capped:
-        stats["capped"] = capped
-    if first_endless is None:
-        return CheckResult(Verdict.NO_WITNESS, "no deal repeats a position" + (
-            f" ({capped} games still going after {max_flips} flips: not shown endless)" if capped else ""),
-            witness="every enumerated deal was played through the model", witness_replayed=True, stats=stats)
-    config, played = first_endless
-    states = replay_moves(config, played.moves)  # replay the first endless game once more
-    assert played.cycle is not None
-    start, length = played.cycle
-    keys = {s.flips: s.position_key() for s in states if s.phase is Phase.FLIP}
-    ok = keys.get(start) is not None and keys.get(start) == keys.get(start + length)
-    first_move = played.moves[0]
-    assert isinstance(first_move, Deal)
-    deal = first_move
-    witness = (f"{len(config.deck)} cards, dealer {deal.dealer}, order {' '.join(map(str, deal.order))}: "
-               f"position before flip {start + 1} recurs before flip {start + length + 1}")
+        if counts["capped"]:
+            stats[f"capped_{ranks}x{suits}"] = counts["capped"]
+    if "endless" not in first:
+        return CheckResult(Verdict.NO_WITNESS, "no deal repeats a position", stats=stats)
+    records, texts = [], []
+    for kind in ("endless", "ending"):
+        if kind not in first:
+            continue
+        config, played = first[kind]
+        deal = played.moves[0]
+        text = (f"{len(config.deck)} cards, dealer {deal.dealer}, order {' '.join(map(str, deal.order))}: "
+                + (f"position before flip {played.cycle[0] + 1} recurs before flip {sum(played.cycle) + 1}"
+                   if kind == "endless" else f"ends ({played.final.outcome.termination.value})"))
+        records.append(snap_record(config, played.moves, played.final, label=text, policy=policy.name,
+                                   repeats=played.cycle))
+        texts.append(text)
+    for config, played in sample:
+        records.append(snap_record(config, played.moves, played.final, policy=policy.name, repeats=played.cycle,
+                                   label=f"{len(config.deck)} cards, dealer {played.moves[0].dealer}, "
+                                         f"order {' '.join(map(str, played.moves[0].order))}"))
     stats["seconds"] = round(time.monotonic() - started, 2)
-    return CheckResult(Verdict.WITNESS if ok else Verdict.ERROR,
-                       "exact counts of (dealer, rank sequence) deals; each stands for (s!)**r card orders",
-                       witness=witness, witness_replayed=ok, stats=stats)
+    return CheckResult(Verdict.WITNESS, "exact counts of (dealer, rank sequence) deals; each stands for (s!)**r card orders",
+                       witness="\n".join(texts), records=tuple(records), stats=stats)

@@ -20,6 +20,7 @@ from cardcanon.manifest import load_manifest, resolve_entry
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.shuffle import SplitMix64
+from cardcanon.proofs.records import replayed
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.hearts_encoding import (
     CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, compile_term, z3_trick_winner,
@@ -210,8 +211,17 @@ def test_check_verdict(check, mutant):
     result = run(mutant=mutant, timeout=120.0, bounds=dict(check.bounds_for(quick=True)))
     if mutant is None:
         assert result.verdict == check.expected, result.detail
-        assert result.witness and result.witness_replayed, result.detail
+        assert result.witness and replayed(result), result.detail
         if check.expected_stats is not None and check.ci_bounds is None:
             assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
     else:
         assert result.verdict in CONTRARY[check.expected], f"mutant {mutant} survived: {result.detail}"
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.2, 0.25, 0.5, 1.0])
+@pytest.mark.parametrize("entry", ["cardcanon.proofs.hearts_scores:check_score_sum",
+                                   "cardcanon.proofs.hearts_scores:check_score_pairs",
+                                   "cardcanon.proofs.hearts_match:check_match_bound"])
+def test_a_budget_running_out_is_timeout_never_error(entry, budget):
+    result = resolve_entry(entry)(mutant=None, timeout=budget, bounds={})
+    assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)

@@ -122,6 +122,21 @@ def test_model_and_proof_citations(report):
     assert by_id["SNAP-TURN-2"].proofs == ("SNAP-P1",)
 
 
+def test_proof_citations_from_the_necessity_matrix(tmp_path, capsys):
+    """With a verify report, a check cites exactly the rules whose model mutant it killed."""
+    matrix = {"necessity": {"matrix": [
+        {"check": "SNAP-P1", "rule": "SNAP-TURN-2", "killed": True, "mutants": ["snap:turn-swapped"]},
+        {"check": "SNAP-P1", "rule": "SNAP-PEN-1", "killed": False, "mutants": ["snap:wrong-call-free"]},
+        {"check": "SNAP-P2", "rule": "SNAP-FLIP-1", "killed": True, "mutants": ["snap:flip-bottom"]},
+    ]}}
+    found = collect(root=make_tree(tmp_path), rulebooks=RULEBOOKS, verify_report=matrix)
+    assert found.by_id["SNAP-TURN-2"].proofs == ("SNAP-P1",)
+    assert found.by_id["SNAP-FLIP-1"].proofs == ("SNAP-P2",)
+    assert found.by_id["SNAP-PEN-1"].proofs == ()  # its mutant survived: not verified by SNAP-P1
+    with pytest.raises(ValueError, match="no necessity matrix"):
+        collect(root=make_tree(tmp_path), rulebooks=RULEBOOKS, verify_report={"checks": []})
+
+
 def test_unknown_citations_from_every_source(report):
     unknown = {(c.kind, c.rule_id, c.where) for c in report.unknown_citations()}
     assert unknown == {

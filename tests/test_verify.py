@@ -20,6 +20,12 @@ FAKE_CHECKS = '''
 import os, time
 from cardcanon.proofs.base import CheckResult, Verdict
 
+
+def _record(valid):
+    """A record of one value of the model's trick winner (the follower's 4 of clubs wins)."""
+    return {"game": "hearts", "function": "trick_winner", "args": ["2c", "4c"], "returns": 1 if valid else 0,
+            "label": "fake"}
+
 def configurable(*, mutant, timeout, bounds):
     """Behaves as its bounds say; mutants answer bounds['mutants'][id] (default: a kill)."""
     if mutant is not None:
@@ -31,9 +37,26 @@ def configurable(*, mutant, timeout, bounds):
         raise RuntimeError(bounds["raise"])
     if "exit" in bounds:
         os._exit(bounds["exit"])
+    witness = bounds.get("witness", "deal 1: ...")
     return CheckResult(Verdict(bounds.get("verdict", "proved")), detail=bounds.get("detail", ""),
-                       witness=bounds.get("witness", "deal 1: ..."), witness_replayed=bounds.get("replayed", True),
+                       witness=witness, records=(_record(bounds.get("replayed", True)),) if witness else (),
                        stats=bounds.get("stats", {}))
+
+
+def one_flip(*, mutant, timeout, bounds):
+    """Claims that a flip turns up the top card of the face-down pile, through the loaded model."""
+    from cardcanon.model import snap
+    from cardcanon.model.seats import Seat
+    from cardcanon.proofs.records import snap_record
+
+    config = snap.SnapConfig()
+    deal = snap.Deal(Seat(0), config.deck)
+    state = snap.apply(snap.new_game(config), deal)
+    top = state.down[1][0]
+    after = snap.apply(state, snap.Flip(Seat(1)))
+    record = snap_record(config, [deal, snap.Flip(Seat(1))], after, label="one flip")
+    verdict = Verdict.PROVED if after.up[1][0] == top else Verdict.COUNTEREXAMPLE
+    return CheckResult(verdict, witness="one flip", records=(record,))
 
 def not_a_result(*, mutant, timeout, bounds):
     return 42
@@ -101,7 +124,7 @@ SCENARIOS = [
 def scenario_report(fake_checks, tmp_path_factory):
     folder = write_manifest(tmp_path_factory.mktemp("manifest"), *SCENARIOS)
     checks = load_manifests(folder)
-    return verify.run(checks, jobs=2, timeout=20)
+    return verify.run(checks, jobs=2, timeout=20, necessity=False, variants=False)
 
 
 def outcome(report, check_id):
@@ -158,11 +181,14 @@ def test_json_report_fields(scenario_report):
     for key in ("z3_version", "cardcanon_version", "python", "started", "totals", "ok", "checks"):
         assert key in data
     assert data["totals"] == {"checks": 12, "passed": 3, "failed": 9, "mutants_killed": 12, "mutants_total": 14}
+    assert data["necessity"]["cells"] == 0 and "variants" in data
     assert data["ok"] is False
     first = data["checks"][0]
     for key in ("id", "game", "title", "rules", "kind", "expected", "verdict", "seconds", "detail", "witness",
-                "witness_replayed", "stats", "expected_stats", "mutants"):
+                "witness_replayed", "stats", "expected_stats", "mutants", "results", "necessity"):
         assert key in first
+    assert first["results"][0]["variant"] == "default" and first["results"][0]["witness_replayed"] is True
+    assert first["results"][0]["records"][0]["function"] == "trick_winner"
     assert first["rules"] == ["SNAP-FLIP-1", "SNAP-MATCH-1"]
     assert first["stats"] == {"deals": 7} and first["expected_stats"] == {"deals": 7}
     assert first["mutants"][0] == {"id": "m1", "description": "broken rule m1", "verdict": "counterexample found",
@@ -172,7 +198,7 @@ def test_json_report_fields(scenario_report):
 def test_hung_check_becomes_timeout_without_hanging(fake_checks, tmp_path):
     folder = write_manifest(tmp_path / "m", check_toml("SNAP-P1-hang", "{sleep = 120}"))
     start = time.monotonic()
-    report = verify.run(load_manifests(folder), jobs=1, timeout=0.5)
+    report = verify.run(load_manifests(folder), jobs=1, timeout=0.5, necessity=False, variants=False)
     elapsed = time.monotonic() - start
     assert elapsed < 0.5 + grace_seconds(0.5) + 10
     result = report.outcomes[0].result
@@ -184,7 +210,8 @@ def test_quick_uses_ci_bounds_and_skips_golden_stats(fake_checks, tmp_path):
     check = check_toml("SNAP-P1-quick", "{stats = {deals = 7}}",
                        extra='ci_bounds = {stats = {deals = 2}}\nexpected_stats = {deals = 7}')
     checks = load_manifests(write_manifest(tmp_path / "m", check))
-    full, quick = verify.run(checks, jobs=1), verify.run(checks, jobs=1, quick=True)
+    full = verify.run(checks, jobs=1, necessity=False, variants=False)
+    quick = verify.run(checks, jobs=1, quick=True, necessity=False, variants=False)
     assert full.ok and full.outcomes[0].stats_compared
     assert quick.ok and not quick.outcomes[0].stats_compared
     assert quick.outcomes[0].result.stats == {"deals": 2}
@@ -192,7 +219,7 @@ def test_quick_uses_ci_bounds_and_skips_golden_stats(fake_checks, tmp_path):
 
 def test_check_returning_something_else_is_an_error(fake_checks, tmp_path):
     text = check_toml("SNAP-P1-odd", mutants=()).replace(":configurable", ":not_a_result")
-    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=1)
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=1, necessity=False, variants=False)
     assert report.outcomes[0].result.verdict is Verdict.ERROR
     assert "returned int, not a CheckResult" in report.outcomes[0].result.detail
 
@@ -200,27 +227,28 @@ def test_check_returning_something_else_is_an_error(fake_checks, tmp_path):
 def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
     good = write_manifest(tmp_path / "good", check_toml("SNAP-P1-pass"), check_toml("SNAP-P2-also"))
     out = tmp_path / "report.json"
-    assert cli.main(["verify", "--manifest-dir", str(good), "--jobs", "2", "--json", str(out)]) == 0
+    fast = ["--no-necessity", "--default-variant-only"]
+    assert cli.main(["verify", "--manifest-dir", str(good), "--jobs", "2", "--json", str(out), *fast]) == 0
     printed = capsys.readouterr().out
     lines = [line for line in printed.splitlines() if line.startswith("[")]
     assert len(lines) == 4 and "\r" not in printed
-    line_format = r"\[[1-4]/4\] SNAP-P[12]-\w+( mutant m1)? (proved|counterexample found) \(\d+\.\d s\)"
+    line_format = r"\[[1-4]/4\] SNAP-P[12]-\w+( probe m1)? (proved|counterexample found) \(\d+\.\d s\)"
     assert all(re.fullmatch(line_format, line) for line in lines), lines
     assert "OK: every check passed" in printed and "wall time" in printed
     assert json.loads(out.read_text())["ok"] is True
 
-    assert cli.main(["verify", "--manifest-dir", str(good), "--check", "SNAP-P2", "--json", "-"]) == 0
+    assert cli.main(["verify", "--manifest-dir", str(good), "--check", "SNAP-P2", "--json", "-", *fast]) == 0
     captured = capsys.readouterr()
     assert [c["id"] for c in json.loads(captured.out)["checks"]] == ["SNAP-P2-also"]
     assert "[2/2]" in captured.err
 
     bad = write_manifest(tmp_path / "bad", check_toml("SNAP-P1-wrong", '{verdict = "unknown"}'),
                          check_toml("SNAP-P2-unreplayed", '{replayed = false, mutants = {m1 = "unknown"}}'))
-    assert cli.main(["verify", "--manifest-dir", str(bad)]) == 1
+    assert cli.main(["verify", "--manifest-dir", str(bad), *fast]) == 1
     printed = capsys.readouterr().out
     for expected in (r"SNAP-P1-wrong unknown \(\d+\.\d s\) -- FAIL: expected proved",
                      r"SNAP-P2-unreplayed proved \(\d+\.\d s\) -- FAIL: witness not replayed",
-                     r"SNAP-P2-unreplayed mutant m1 unknown \(\d+\.\d s\) -- FAIL: mutant survived"):
+                     r"SNAP-P2-unreplayed probe m1 unknown \(\d+\.\d s\) -- FAIL: probe survived"):
         assert re.search(r"^\[\d/4\] " + expected + "$", printed, re.M), expected
     assert printed.rstrip().endswith("FAILED")
 
@@ -265,12 +293,33 @@ def test_live_progress_rewrites_one_line():
     task = Task(0, "SNAP-P1", "m:f", None, 1.0)
     progress.tick([(task, 3.2)])
     progress.finished(task, verify.RunResult(Verdict.PROVED, seconds=1.0), "")
-    progress.finished(Task(1, "SNAP-P1", "m:f", "m1", 1.0), verify.RunResult(Verdict.PROVED), " -- FAIL: mutant survived")
+    progress.finished(Task(1, "SNAP-P1", "m:f", "m1", 1.0), verify.RunResult(Verdict.PROVED), " -- FAIL: probe survived")
     progress.end()
     text = stream.getvalue()
     assert "\r\x1b[K[0/2] running: SNAP-P1 3 s" in text
-    assert "\r\x1b[K[2/2] SNAP-P1 mutant m1 proved (0.0 s) -- FAIL: mutant survived\n" in text  # failures stay
+    assert "\r\x1b[K[2/2] SNAP-P1 probe m1 proved (0.0 s) -- FAIL: probe survived\n" in text  # failures stay
     assert text.endswith("\r\x1b[K")
+
+
+def test_necessity_matrix_cites_only_rules_whose_model_mutant_kills(fake_checks, tmp_path):
+    text = check_toml("SNAP-P1-flip", mutants=()).replace(":configurable", ":one_flip")
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
+    outcome = report.outcomes[0]
+    assert outcome.result.verdict is Verdict.PROVED and outcome.result.witness_replayed
+    assert outcome.cited_rules_killed() == {"SNAP-FLIP-1": True, "SNAP-MATCH-1": False}
+    assert any(line.startswith("cites SNAP-MATCH-1, but breaking it in the model does not make the check fail")
+               for line in outcome.failures()), outcome.failures()
+    flip = next(c for c in outcome.necessity if c.rule == "SNAP-FLIP-1")
+    assert flip.killed and flip.result.disagreement and flip.result.verdict is Verdict.COUNTEREXAMPLE
+    matrix = report.to_json()["necessity"]
+    assert (matrix["cells"], matrix["killed"]) == (2, 1)
+
+
+def test_a_counterexample_that_does_not_disagree_kills_nothing(fake_checks, tmp_path):
+    """A check that fails against a mutant for a reason its records do not show is not a kill."""
+    text = check_toml("SNAP-P1-any", '{verdict = "counterexample found"}', mutants=())
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
+    assert not any(cell.killed for cell in report.outcomes[0].necessity)
 
 
 @pytest.mark.slow

@@ -126,19 +126,22 @@ def snap_cycle(out: Path, ev) -> str:
     from cardcanon.proofs.snap_termination import play_seed
 
     check = _check(ev, "SNAP-P5-lasso")
-    b, st = check["bounds"], check["stats"]
+    bounds, st = check["bounds"], check["stats"]
+    b = {**bounds["lassos"][0], "max_flips": bounds["max_flips"]}  # the first lasso: flipper-first
+    name = b["policy"].replace("-", "_")
     config = _snap_config(check)
     played = play_seed(config, int(b["seed"]), b["policy"], int(b["max_flips"]))
     states = [s for s in replay_moves(config, played.moves) if s.phase is Phase.FLIP]
-    start, length = st["cycle_start"], st["cycle_length"]
+    start, length = st[f"{name}_cycle_start"], st[f"{name}_cycle_length"]
     first = next(s for s in states if s.flips == start)
     again = next(s for s in states if s.flips == start + length)
     if first.position_key() != again.position_key():
         raise ExtensionError("SNAP-P5 witness: the position does not recur in the model's replay")
     title = f"Seed {b['seed']}, {config.players} players, {b['policy']}: before flip {start + 1} and before flip {start + length + 1}"
     return (f"The witness of :ref:`{check['id']} <check-{check['id']}>`: the deal of seed {b['seed']} "
-            f"(dealer {played.moves[0].dealer}), played with every call correct and the flipper first. "
-            f"The position before flip {start + 1} comes back, pile for pile, {length} flips later, so the "
+            f"(dealer {played.moves[0].dealer}), played with every call correct and the flipper first: "
+            f"{st[f'{name}_snaps_before_cycle']} snaps, then "
+            f"the position before flip {start + 1} comes back, pile for pile, {length} flips later, so the "
             "game repeats forever. The picture shows that position; the model replays both.\n\n"
             + _draw_snap(first, out, "snap-cycle", title,
                          f"the same position recurs {length} flips later (checked by the reference model)", show_down=True))

@@ -1,0 +1,305 @@
+"""Mutants of the Hearts reference model (see :mod:`cardcanon.proofs.mutants`).
+
+Each patch replaces the model's rule-block function for one rule. The plain model has one
+function per rule block (``beats``, ``next_dealer``, ``follow_problem``, ``score_hand``, ...);
+where the loaded model predates it, the patch replaces the equivalent table or function.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import replace
+
+from cardcanon.proofs.mutants import ModelMutant
+
+HEARTS = "cardcanon.model.hearts"
+
+
+def _m():
+    return importlib.import_module(HEARTS)
+
+
+def _plain() -> bool:
+    return hasattr(_m(), "play_problem")
+
+
+# ---- tricks ---------------------------------------------------------------------------------------
+def _beats(rule):
+    """A broken ``beats(card, other)``: whether the follower's ``card`` wins."""
+    from cardcanon.model.cards import Suit
+
+    def beats(card, other):
+        if rule == "no-trump":  # HEARTS-TRUMP-1 broken
+            return card.suit is other.suit and card.rank > other.rank
+        if rule == "lower-wins":  # HEARTS-RANK-1 broken
+            if card.suit is other.suit:
+                return card.rank < other.rank
+            return card.suit is Suit.HEARTS
+        return card.rank > other.rank  # HEARTS-TRICK-1 broken: the higher card, whatever its suit
+
+    return beats
+
+
+def _trick(rule):
+    m = _m()
+    beats = _beats(rule)
+    if _plain():
+        return {(HEARTS, "beats"): beats}
+    deck = m.DECK
+    table = tuple(tuple(beats(deck[f], deck[lead]) for f in range(len(deck))) for lead in range(len(deck)))
+    return {(HEARTS, "_FOLLOWER_WINS"): table,
+            (HEARTS, "trick_winner"): lambda lead, follow: 1 if beats(follow, lead) else 0}
+
+
+def _tricks_per_hand():
+    return {(HEARTS, "TRICKS_PER_HAND"): _m().TRICKS_PER_HAND - 1}
+
+
+# ---- scoring ---------------------------------------------------------------------------------------
+def _score(*, queen=13, heart=1, moon_other=20, moon_needs_all=False):
+    m = _m()
+    from cardcanon.model.cards import Suit
+
+    qs = m.QUEEN_OF_SPADES
+
+    def points(cards):
+        return sum(queen if c == qs else heart if c.suit is Suit.HEARTS else 0 for c in cards)
+
+    def score_hand(taken, dead, config):
+        taken = (frozenset(taken[0]), frozenset(taken[1]))
+        every = frozenset(c for c in m.DECK if c == qs or c.suit is Suit.HEARTS)
+        in_play = every if moon_needs_all else every - frozenset(dead)
+        for seat in (0, 1):
+            if in_play <= taken[seat]:
+                other = moon_other if config.moon_score.value == "twenty" else points(in_play)
+                return (0, other) if seat == 0 else (other, 0)
+        return points(taken[0]), points(taken[1])
+
+    if _plain():
+        return {(HEARTS, "score_hand"): score_hand}
+
+    def cards(mask):
+        return frozenset(c for i, c in enumerate(m.DECK) if mask >> i & 1)
+
+    return {(HEARTS, "score_masks"): lambda taken, dead, config: score_hand((cards(taken[0]), cards(taken[1])),
+                                                                           cards(dead), config)}
+
+
+# ---- the match -------------------------------------------------------------------------------------
+def _match(rule):
+    m = _m()
+    from cardcanon.model.hearts_types import Outcome, Termination
+
+    seats = m.SEATS
+
+    def match_result(scores, config=None, previous=None):
+        a, b = scores
+        target = (config or m.HeartsConfig()).target
+        if a < target and b < target:
+            return None
+        if a < target or b < target:
+            loser = 0 if a >= target else 1
+            winner = loser if rule == "reached-wins" else 1 - loser  # HEARTS-MATCH-1 broken
+            return Outcome(Termination.ONE_REACHED_TARGET, seats[winner], (a, b))
+        if a == b:
+            if rule == "tie-ends":  # HEARTS-MATCH-2 broken: a tie past the target ends the match
+                return Outcome(Termination.BOTH_REACHED_LOWER_WINS, seats[0], (a, b))
+            return None
+        tied_before = previous is not None and previous[0] == previous[1]
+        if rule != "tie-label":  # the label bug: a tie below the target counts as one broken
+            tied_before = tied_before and previous[0] >= target
+        lower = 0 if a < b else 1
+        winner = 1 - lower if rule == "higher-wins" else lower  # HEARTS-GOAL-1 broken
+        return Outcome(Termination.TIE_BROKEN if tied_before else Termination.BOTH_REACHED_LOWER_WINS,
+                       seats[winner], (a, b))
+
+    return {(HEARTS, "match_result"): match_result}
+
+
+def _dealer_stays():
+    m = _m()
+    if _plain():
+        return {(HEARTS, "next_dealer"): lambda state: state.dealer}  # HEARTS-DEAL-1 broken
+    original = m._end_hand
+
+    def end_hand(state, *args):
+        after = original(state, *args)
+        return after if after.phase is m.Phase.OVER else m.evolve(after, dealer=state.dealer)
+
+    return {(HEARTS, "_end_hand"): end_hand}
+
+
+def _broken_carries():
+    m = _m()
+    original = m._apply_deal
+
+    def apply_deal(state, move):  # hearts stay broken from the hand before
+        after = original(state, move)
+        change = replace if _plain() else m.evolve
+        return change(after, hearts_broken=bool(state.hearts_broken))
+
+    return {(HEARTS, "_apply_deal"): apply_deal}
+
+
+# ---- the deal and the first lead -------------------------------------------------------------------
+def _deal_from_dealer():
+    m = _m()
+    if _plain():
+        original = m.deal_hands
+        return {(HEARTS, "deal_hands"): lambda order, dealer: original(order, m.other(dealer))}
+    original = m._split_deal
+    return {(HEARTS, "_split_deal"): lambda order, dealer: original(order, 1 - dealer)}
+
+
+def _no_six_clause():
+    m = _m()
+    clubs = m.FIRST_LEAD_CLUBS
+    if _plain():
+        from cardcanon.model.cards import Suit
+
+        original = m.first_lead_club
+        every = [c for c in m.DECK if c.suit is Suit.CLUBS]
+
+        def first_lead_club(dead):  # HEARTS-LEAD-2 without its last sentence: the next club leads
+            dead = tuple(dead)
+            if clubs[0] in dead and clubs[1] in dead:
+                return next(c for c in every[3:] if c not in dead)
+            return original(dead)
+
+        return {(HEARTS, "first_lead_club"): first_lead_club}
+    indices = m._FIRST_LEAD_INDICES
+    return {(HEARTS, "_first_lead_index"): lambda dead: indices[0] if indices[0] not in dead else indices[1]}
+
+
+def _first_lead(rule):
+    m = _m()
+    if _plain():
+        original = m.forced_first_lead
+
+        def forced(dead, config):
+            card = original(dead, config)
+            if rule == "free" or (card is not None and card != m.TWO_OF_CLUBS):
+                return None
+            return card
+
+        return {(HEARTS, "forced_first_lead"): forced}
+    original = m._forced_first_lead
+
+    def forced_old(dead, config):
+        club, card = original(dead, config)
+        if rule == "free" or (card is not None and card is not m.TWO_OF_CLUBS):
+            return club, None
+        return club, card
+
+    return {(HEARTS, "_forced_first_lead"): forced_old}
+
+
+# ---- legal play ------------------------------------------------------------------------------------
+def _heart_lead_anytime():
+    m = _m()
+    if _plain():
+        return {(HEARTS, "lead_hearts_problem"): lambda state, hand, card: None}  # HEARTS-BREAK-1 broken
+    return {(HEARTS, "NON_HEARTS_MASK"): m.FULL_MASK, (HEARTS, "_BREAK_1"): ("HEARTS-BREAK-1", m.FULL_MASK)}
+
+
+def _no_hearts_bans_queen():
+    m = _m()
+    qs = m.QUEEN_OF_SPADES
+    if _plain():
+        original = m.first_trick_problem
+
+        def first_trick_problem(state, hand, card):
+            refusal = original(state, hand, card)
+            from cardcanon.model.cards import Suit
+
+            if refusal or card != qs or state.tricks_played or state.config.first_trick_points.value != "no-hearts":
+                return refusal
+            if any(c.suit is not Suit.HEARTS and c != qs for c in hand):
+                return "HEARTS-FIRST-1", f"{state.to_move} may not play {card} to the first trick"
+            return None
+
+        return {(HEARTS, "first_trick_problem"): first_trick_problem}
+    original_rules = m._play_rules
+    allowed = m.NON_HEARTS_MASK & ~(1 << m.DECK.index(qs))
+
+    def play_rules(state, hand):
+        rules = original_rules(state, hand)
+        if (state.tricks_played == 0 and state.config.first_trick_points.value == "no-hearts" and hand & allowed):
+            rules.append(("HEARTS-FIRST-1", allowed))
+        return rules
+
+    def legal_moves(state):  # the first trick always goes through every rule block
+        plays = original_legal(state)
+        if state.to_move is None or state.tricks_played:
+            return plays
+        return tuple(p for p in plays if p.card != qs or not (state.config.first_trick_points.value == "no-hearts"
+                                                              and state.hand_masks[state.to_move.index] & allowed))
+
+    original_legal = m.legal_moves
+    return {(HEARTS, "_play_rules"): play_rules, (HEARTS, "legal_moves"): legal_moves}
+
+
+def _no_follow():
+    m = _m()
+    if _plain():
+        return {(HEARTS, "follow_problem"): lambda state, hand, card: None}  # HEARTS-FOLLOW-1 broken
+
+    def legal_moves(state):
+        seat = state.to_move
+        if seat is None:
+            return ()
+        hand = state.hand_masks[seat.index]
+        legal = hand
+        if not state.trick:
+            legal = hand & m.NON_HEARTS_MASK or hand if not state.hearts_broken else hand
+        if state.tricks_played == 0:
+            for rule, allowed in m._play_rules(state, hand):
+                if rule != "HEARTS-FOLLOW-1":
+                    legal &= allowed
+        m._last_legal = (state, seat.index, legal)
+        return tuple(m._PLAY[seat.index][i] for i in range(len(m.DECK)) if legal >> i & 1)
+
+    return {(HEARTS, "legal_moves"): legal_moves}
+
+
+_HEARTS_MUTANTS = (
+    ModelMutant("hearts-not-trump", "hearts", "HEARTS-TRUMP-1", "a heart on another suit does not win",
+                lambda: _trick("no-trump")),
+    ModelMutant("lower-card-wins", "hearts", "HEARTS-RANK-1", "the lower card of the suit led wins",
+                lambda: _trick("lower-wins")),
+    ModelMutant("higher-rank-any-suit", "hearts", "HEARTS-TRICK-1", "the higher card wins whatever its suit",
+                lambda: _trick("any-suit")),
+    ModelMutant("twelve-tricks", "hearts", "HEARTS-TRICK-3", "a hand ends after 12 tricks", _tricks_per_hand),
+    ModelMutant("queen-12", "hearts", "HEARTS-QUEEN-1", "the queen of spades is worth 12", lambda: _score(queen=12)),
+    ModelMutant("hearts-two", "hearts", "HEARTS-SCORE-1", "each heart is worth 2", lambda: _score(heart=2)),
+    ModelMutant("moon-26", "hearts", "HEARTS-MOON-1", "shooting the moon gives the other player 26",
+                lambda: _score(moon_other=26)),
+    ModelMutant("moon-needs-dead", "hearts", "HEARTS-MOON-2", "a moon needs every point card, dead ones too",
+                lambda: _score(moon_needs_all=True)),
+    ModelMutant("reached-wins", "hearts", "HEARTS-MATCH-1", "the player who reaches the target wins",
+                lambda: _match("reached-wins")),
+    ModelMutant("tie-ends-match", "hearts", "HEARTS-MATCH-2", "equal scores past the target end the match",
+                lambda: _match("tie-ends")),
+    ModelMutant("tie-label-below-target", "hearts", "HEARTS-MATCH-2",
+                "a match is labelled tie-broken when the scores before were equal, even below the target",
+                lambda: _match("tie-label")),
+    ModelMutant("higher-wins", "hearts", "HEARTS-GOAL-1", "when both pass the target the higher score wins",
+                lambda: _match("higher-wins")),
+    ModelMutant("dealer-stays", "hearts", "HEARTS-DEAL-1", "the dealer never changes", _dealer_stays),
+    ModelMutant("broken-carries", "hearts", "HEARTS-BREAK-2", "hearts broken in one hand stay broken in the next",
+                _broken_carries),
+    ModelMutant("deal-from-dealer", "hearts", "HEARTS-DEAL-2", "the dealer deals the first card to himself",
+                _deal_from_dealer),
+    ModelMutant("no-six-clause", "hearts", "HEARTS-LEAD-2", "with the 2 and 4 of clubs dead, the next club above the"
+                " 6 names the leader", _no_six_clause),
+    ModelMutant("first-lead-free", "hearts", "HEARTS-LEAD-1", "the first leader may lead any card",
+                lambda: _first_lead("free")),
+    ModelMutant("only-two-forced", "hearts", "HEARTS-LEAD-3", "only the 2 of clubs must be led; the 4 or 6 need not",
+                lambda: _first_lead("two-only")),
+    ModelMutant("heart-lead-anytime", "hearts", "HEARTS-BREAK-1", "hearts may be led before they are broken",
+                _heart_lead_anytime),
+    ModelMutant("no-hearts-bans-queen", "hearts", "HEARTS-FIRST-1",
+                "the no-hearts option also keeps the queen of spades off the first trick", _no_hearts_bans_queen,
+                {"first_trick_points": "no-hearts"}),
+    ModelMutant("no-follow", "hearts", "HEARTS-FOLLOW-1", "the second player need not follow suit", _no_follow),
+)

@@ -1,0 +1,237 @@
+"""Witnesses and counterexamples as game records, replayed by ``cardcanon verify``'s runner.
+
+A check never says that its witness replays; it returns records and the runner replays them.
+A record is a JSON object:
+
+- ``game``: ``snap`` or ``hearts``; ``config``: the model's configuration (record format);
+- ``start`` (Snap only, optional): an explicit position to start from (a record *prefix*: a
+  position found by Z3 rather than reached from a deal), else the game starts from nothing;
+- ``moves``: the moves, in the record format of the game;
+- ``reaches``: the :func:`fingerprint` of the position after the last move, as the check saw it;
+- ``rejects`` (optional): a move the model must refuse (an ``IllegalMoveError``) in that position;
+- ``policy`` (Snap, optional): the calling policy that chose the calls; when it is deterministic
+  the replay checks that every call event is the policy's choice, and the engine replays it;
+- ``repeats`` (Snap, optional): ``[start, length]``: the position before flip ``start + 1``
+  recurs before flip ``start + length + 1`` (SNAP-END-4, by the model's own ``position_key``);
+- ``label``: a few words saying what the record shows.
+
+A *function record* states one value of a pure rule function of the model instead:
+``{"game", "function", "args", "returns", "label"}`` (see :data:`FUNCTIONS`).
+
+:func:`replay` replays a record through whatever model is loaded (the reference model, or a
+mutant of it in a verify worker); ``cardcanon.verify_engine`` asks the compiled engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Record = dict[str, Any]
+
+
+# ---- fingerprints ----------------------------------------------------------------------------
+def _cards(cards) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def snap_fingerprint(state) -> dict[str, Any]:
+    outcome = state.outcome
+    return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index,
+            "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up], "pot": _cards(state.pot),
+            "outcome": None if outcome is None else [outcome.termination.value,
+                                                     None if outcome.winner is None else outcome.winner.index]}
+
+
+def hearts_fingerprint(state) -> dict[str, Any]:
+    outcome = state.outcome
+    seat = lambda s: None if s is None else s.index  # noqa: E731
+    return {"phase": state.phase.value, "hand_number": state.hand_number, "dealer": seat(state.dealer),
+            "to_move": seat(state.to_move), "scores": list(state.scores),
+            "hand_scores": [list(h) for h in state.hand_scores], "hearts_broken": bool(state.hearts_broken),
+            "tricks_played": state.tricks_played,
+            "outcome": None if outcome is None else [outcome.termination.value, outcome.winner.index]}
+
+
+def fingerprint(game: str, state) -> dict[str, Any]:
+    return snap_fingerprint(state) if game == "snap" else hearts_fingerprint(state)
+
+
+# ---- building records --------------------------------------------------------------------------
+def snap_position(state) -> dict[str, Any]:
+    return {"phase": state.phase.value, "turn": state.turn.index, "dealer": 0 if state.dealer is None else state.dealer.index,
+            "flips": state.flips, "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up],
+            "pot": _cards(state.pot)}
+
+
+def snap_record(config, moves: Sequence, final, *, label: str, start=None, rejects=None,
+                policy: str | None = None, repeats: tuple[int, int] | None = None) -> Record:
+    from cardcanon.model.snap_records import config_to_json, move_to_json
+
+    record: Record = {"game": "snap", "label": label, "config": config_to_json(config),
+                      "moves": [move_to_json(m) for m in moves], "reaches": snap_fingerprint(final)}
+    if start is not None:
+        record["start"] = snap_position(start)
+    if rejects is not None:
+        record["rejects"] = move_to_json(rejects)
+    if policy is not None:
+        record["policy"] = policy
+    if repeats is not None:
+        record["repeats"] = list(repeats)
+    return record
+
+
+def hearts_record(config, moves: Sequence, final, *, label: str, rejects=None) -> Record:
+    from cardcanon.model.hearts_records import config_to_json, move_to_json
+
+    record: Record = {"game": "hearts", "label": label, "config": config_to_json(config),
+                      "moves": [move_to_json(m) for m in moves], "reaches": hearts_fingerprint(final)}
+    if rejects is not None:
+        record["rejects"] = move_to_json(rejects)
+    return record
+
+
+def function_record(game: str, function: str, args: list, *, label: str) -> Record:
+    """A record of one value of a model rule function, the value as the loaded model gives it."""
+    return {"game": game, "function": function, "args": args, "returns": call(game, function, args), "label": label}
+
+
+# ---- pure rule functions ----------------------------------------------------------------------
+def _hearts_call(function: str, args: list):
+    from cardcanon.model import hearts as model
+    from cardcanon.model.cards import Card
+    from cardcanon.model.hearts_records import config_from_json
+
+    if function == "trick_winner":
+        return model.trick_winner(Card.parse(args[0]), Card.parse(args[1]))
+    if function == "score_hand":
+        taken = tuple(frozenset(Card.parse(c) for c in pile) for pile in args[0])
+        return list(model.score_hand(taken, tuple(Card.parse(c) for c in args[1]), config_from_json(args[2], "record")))
+    if function == "match_result":
+        outcome = model.match_result(tuple(args[0]), config_from_json(args[1], "record"),
+                                     previous=None if args[2] is None else tuple(args[2]))
+        return None if outcome is None else [outcome.termination.value, outcome.winner.index]
+    if function == "first_leader":
+        hands = tuple(frozenset(Card.parse(c) for c in hand) for hand in args[0])
+        seat, card = model.first_leader(hands, tuple(Card.parse(c) for c in args[1]), config_from_json(args[2], "record"))
+        return [seat.index, None if card is None else str(card)]
+    raise ValueError(f"no such Hearts rule function: {function}")
+
+
+FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader")}
+
+
+def call(game: str, function: str, args: list):
+    if game != "hearts" or function not in FUNCTIONS["hearts"]:
+        raise ValueError(f"no such {game} rule function: {function}")
+    return _hearts_call(function, args)
+
+
+# ---- replay ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Replayed:
+    ok: bool  # every move applied, the fingerprint matches and any ``rejects`` move was refused
+    problem: str = ""
+
+
+def _snap_start(record: Record, config):
+    from cardcanon.model.cards import Card
+    from cardcanon.model.seats import Seat
+    from cardcanon.model.snap import Phase, SnapState, new_game
+
+    data = record.get("start")
+    if data is None:
+        return new_game(config)
+    cards = lambda pile: tuple(Card.parse(c) for c in pile)  # noqa: E731
+    return SnapState(config, Phase(data["phase"]), Seat(data["dealer"]), tuple(map(cards, data["down"])),
+                     tuple(map(cards, data["up"])), cards(data["pot"]), Seat(data["turn"]), data["flips"])
+
+
+def _play(record: Record):
+    """(game, final state or None, moves applied, problem, rejected-ok) of a game record."""
+    game = record["game"]
+    if game == "snap":
+        from cardcanon.model import snap as model
+        from cardcanon.model.snap_records import config_from_json, move_from_json
+
+        config = config_from_json(record, "record")
+        state = _snap_start(record, config)
+        parse = lambda item, n: move_from_json(item, f"record: move {n}")  # noqa: E731
+    else:
+        from cardcanon.model import hearts as model
+        from cardcanon.model.hearts_records import config_from_json, move_from_json
+
+        config = config_from_json(record["config"], "record")
+        state = model.new_game(config)
+        parse = lambda item, n: move_from_json(item, "record", f"moves[{n - 1}]")  # noqa: E731
+    from cardcanon.model.errors import IllegalMoveError
+
+    keys: dict[int, tuple] = {}
+    policy = _deterministic_policy(record)
+    for number, item in enumerate(record["moves"], 1):
+        if game == "snap" and state.phase is model.Phase.FLIP:
+            keys.setdefault(state.flips, state.position_key())
+        move = parse(item, number)
+        if policy is not None and state.phase is model.Phase.CALL:
+            chosen = policy.choose(state, None)
+            if chosen != move:
+                return game, None, f"move {number}: {policy.name} calls {chosen!r} here, not {move!r}"
+        try:
+            state = model.apply(state, move)
+        except IllegalMoveError as err:
+            return game, None, f"move {number} is illegal ({err.rule_id}): {err}"
+    if game == "snap" and state.phase is model.Phase.FLIP:
+        keys.setdefault(state.flips, state.position_key())
+    if "repeats" in record:
+        first, length = record["repeats"]
+        if length <= 0 or first not in keys or keys.get(first) != keys.get(first + length):
+            return game, state, f"the position before flip {first + 1} does not recur before flip {first + length + 1}"
+    if "rejects" in record:
+        try:
+            model.apply(state, parse(record["rejects"], len(record["moves"]) + 1))
+        except IllegalMoveError:
+            pass
+        else:
+            return game, state, f"move {len(record['moves']) + 1} was to be refused but is legal"
+    return game, state, ""
+
+
+DETERMINISTIC_POLICIES = ("flipper-first", "owner-first")
+
+
+def _deterministic_policy(record: Record):
+    """The record's calling policy when it is deterministic: every call event must be its choice."""
+    if record.get("game") != "snap" or record.get("policy") not in DETERMINISTIC_POLICIES:
+        return None
+    from cardcanon.model.snap_policies import parse_policy
+
+    return parse_policy(record["policy"])
+
+
+def replay(record: Record) -> Replayed:
+    """Replay ``record`` through the loaded model; never raises."""
+    try:
+        if "function" in record:
+            got = call(record["game"], record["function"], record["args"])
+            if got != record["returns"]:
+                return Replayed(False, f"{record['function']}{tuple(record['args'])} gives {got!r}, "
+                                       f"the record says {record['returns']!r}")
+            return Replayed(True)
+        game, state, problem = _play(record)
+        if problem:
+            return Replayed(False, problem)
+        reached = fingerprint(game, state)
+        if reached != record["reaches"]:
+            diff = sorted(k for k in reached if reached[k] != record["reaches"].get(k))
+            return Replayed(False, f"the replay reaches another position (differs in {', '.join(diff)})")
+        return Replayed(True)
+    except Exception as exc:  # noqa: BLE001 - a broken model may fail in any way
+        return Replayed(False, f"replay failed: {type(exc).__name__}: {exc}")
+
+
+
+
+def replayed(result) -> bool:
+    """Whether a check result has records and every one replays through the loaded model."""
+    return bool(result.records) and all(replay(record).ok for record in result.records)
