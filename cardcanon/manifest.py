@@ -14,10 +14,13 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardcanon.spec.errors import CardcanonError
 from cardcanon.proofs.base import CONTRARY, Verdict
+
+if TYPE_CHECKING:
+    from cardcanon.proofs.variants import Combination
 
 GAMES = ("hearts", "snap")
 CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
@@ -210,14 +213,16 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
     if "variants" in entry and (not isinstance(entry["variants"], dict) or set(entry["variants"]) != {"only", "reason"}
                                 or not isinstance(entry["variants"]["only"], list)):
         raise fail("variants", "must be a table { only = [variant names], reason = \"why\" }")
-    by_variant = {}
+    by_variant: dict[str, Verdict] = {}
     for name, verdict in _parse_table(entry.get("expected_variant", {}), "expected_variant", fail).items():
+        parsed: Verdict | None
         try:
-            by_variant[name] = Verdict(verdict)
+            parsed = Verdict(verdict)
         except ValueError:
-            by_variant[name] = None
-        if by_variant[name] not in CONTRARY:
+            parsed = None
+        if parsed not in CONTRARY:
             raise fail("expected_variant", f"{name}: {verdict!r} is not one of {', '.join(v.value for v in CONTRARY)}")
+        by_variant[name] = parsed
     return CheckSpec(
         id=check_id,
         game=game,
@@ -278,7 +283,7 @@ def _parse_mutants(value: Any, fail: Callable[[str, str], ManifestError]) -> tup
     return tuple(mutants)
 
 
-def load_combinations(directory: str | Path | None = None):
+def load_combinations(directory: str | Path | None = None) -> list[tuple[str, Combination]]:
     """The ``[[combination]]`` tables of every manifest: (game, Combination) pairs.
 
     A combination is a set of options of different variation points that interact, run as a
@@ -287,7 +292,7 @@ def load_combinations(directory: str | Path | None = None):
     from cardcanon.proofs.variants import Combination
 
     folder = Path(directory) if directory is not None else default_manifest_dir()
-    found = []
+    found: list[tuple[str, Combination]] = []
     for path in sorted(folder.glob("*.toml")):
         with open(path, "rb") as handle:
             data = tomllib.load(handle)

@@ -25,10 +25,12 @@ def engine_replay(record: Record) -> bool | None:
     if record["moves"][0].get("move") != "deal":
         return None
     from cardcanon.engine import snap as engine
+    from cardcanon.model.snap import Deal
     from cardcanon.model.snap_records import config_from_json, move_from_json
 
     config = config_from_json(record, "record")
     deal = move_from_json(record["moves"][0], "record: move 1")
+    assert isinstance(deal, Deal)  # the first move was read as a deal above
     if policy not in records.DETERMINISTIC_POLICIES:
         return None  # random policies draw from the seed's stream, which a record does not carry
     flips = sum(1 for m in record["moves"] if m.get("move") == "flip")
@@ -105,5 +107,5 @@ def check_hearts(*, mutant: str | None = None, timeout: float = 60.0, bounds: Ma
                        stats={"compared": compared})
 
 
-def _outcome(outcome):
+def _outcome(outcome: hearts_model.Outcome | None) -> tuple[str, int] | None:
     return None if outcome is None else (outcome.termination.value, outcome.winner.index)

@@ -207,7 +207,7 @@ class Report:
     jobs: int
     timeout: float
     quick: bool
-    variants: Mapping[str, Any] = None  # game -> the variant plan
+    variants: Mapping[str, Any] | None = None  # game -> the variant plan
 
 
     @property

@@ -18,7 +18,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
+
+# A Z3 object (term, sort, model or solver). z3 ships no type information, so this is Any.
+Z3: TypeAlias = Any
 
 
 class Verdict(str, enum.Enum):
@@ -65,7 +68,7 @@ def variant_of(bounds: Mapping[str, Any]) -> dict[str, str]:
     return dict(bounds.get("variant") or {})
 
 
-def z3_verdict(answer, *, unsat: Verdict, sat: Verdict, reason: str = "") -> Verdict:
+def z3_verdict(answer: Z3, *, unsat: Verdict, sat: Verdict, reason: str = "") -> Verdict:
     """Map a Z3 ``check()`` answer to a verdict; ``unknown`` becomes UNKNOWN or TIMEOUT."""
     import z3
 
@@ -76,7 +79,7 @@ def z3_verdict(answer, *, unsat: Verdict, sat: Verdict, reason: str = "") -> Ver
     return Verdict.TIMEOUT if "timeout" in reason or "canceled" in reason else Verdict.UNKNOWN
 
 
-def solve(solver, *, unsat: Verdict, sat: Verdict) -> Verdict:
+def solve(solver: Z3, *, unsat: Verdict, sat: Verdict) -> Verdict:
     """Run ``solver.check()`` and map the answer honestly (see :func:`z3_verdict`)."""
     answer = solver.check()
     reason = solver.reason_unknown() if str(answer) == "unknown" else ""

@@ -9,16 +9,18 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import Any, Protocol
 
 import z3
 
 from cardcanon.model import hearts as model
+from cardcanon.model.cards import Card
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
-from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.records import hearts_record
+from cardcanon.proofs.base import Z3, CheckResult, Verdict
+from cardcanon.proofs.records import Record, hearts_record
 from cardcanon.proofs.hearts_encoding import CARDS, HandEncoding, HandWitness, Rules
 
 
@@ -30,7 +32,7 @@ class Undecided(Exception):
     """A solver call of a check answered unknown: the check ends as TIMEOUT or UNKNOWN."""
 
 
-def deal_order(witness: HandWitness, dealer: int) -> tuple:
+def deal_order(witness: HandWitness, dealer: int) -> tuple[Card, ...]:
     """The deck order that deals the witness's hands when ``dealer`` deals (HEARTS-DEAL-2):
     top card dead, then one card at a time from the non-dealer, the last card dead."""
     hands = [sorted(h) for h in witness.hands()]
@@ -39,7 +41,7 @@ def deal_order(witness: HandWitness, dealer: int) -> tuple:
     return tuple(CARDS[c] for c in [witness.dead[0], *middle, witness.dead[1]])
 
 
-def plays(witness: HandWitness) -> list:
+def plays(witness: HandWitness) -> list[model.Play]:
     out = []
     for leader, a, b in witness.tricks:
         out.append(model.Play(Seat(leader), CARDS[a]))
@@ -47,7 +49,7 @@ def plays(witness: HandWitness) -> list:
     return out
 
 
-def start(config=None, dealer: int = 0):
+def start(config: model.HeartsConfig | None = None, dealer: int = 0) -> model.HeartsState:
     """A new match whose first dealer is ``dealer``, waiting for the deal."""
     state = model.new_game(config or model.HeartsConfig())
     move = model.ChooseDealer(Seat(dealer))
@@ -57,7 +59,8 @@ def start(config=None, dealer: int = 0):
     return after
 
 
-def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None, check_score: bool = True):
+def replay_hand(state: model.HeartsState, witness: HandWitness, *, stop_after: int | None = None,
+                check_score: bool = True) -> model.HeartsState:
     """Deal and play the witness from a state waiting for a deal; checks the hand score
     (unless ``check_score`` is false: a mutant's witness carries the mutant's score).
 
@@ -65,6 +68,7 @@ def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None, c
     played is noted as a game record while :func:`recording` is active (see :func:`recorded`)."""
     if state.phase is not model.Phase.DEAL:
         raise ReplayMismatch(f"the model is not waiting for a deal but in phase {state.phase}")
+    assert state.dealer is not None  # a match waiting for a deal has its dealer
     note = _Note(state)
     state = note.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
     for i, move in enumerate(plays(witness)):
@@ -85,12 +89,12 @@ def replay_hand(state, witness: HandWitness, *, stop_after: int | None = None, c
 class _Note:
     """The moves of one replay, from the start of its match, for the record."""
 
-    def __init__(self, state) -> None:
+    def __init__(self, state: model.HeartsState) -> None:
         entry = _HISTORY.get(id(state))
         self.moves = list(entry[0]) if entry is not None and entry[1] is state else None
         self.config = state.config
 
-    def apply(self, state, move):
+    def apply(self, state: model.HeartsState, move: model.Move) -> model.HeartsState:
         try:
             after = model.apply(state, move)
         except IllegalMoveError as err:
@@ -101,17 +105,17 @@ class _Note:
             _HISTORY[id(after)] = (tuple(self.moves), after)
         return after
 
-    def close(self, state, label: str, rejects=None) -> None:
+    def close(self, state: model.HeartsState, label: str, rejects: model.Move | None = None) -> None:
         if _RECORDS is not None and self.moves is not None:
             _RECORDS.append(hearts_record(self.config, self.moves, state, label=label, rejects=rejects))
 
 
-_HISTORY: dict[int, tuple] = {}  # id(state) -> (moves from the match's start, state), while recording
-_RECORDS: list | None = None
+_HISTORY: dict[int, tuple[tuple[model.Move, ...], model.HeartsState]] = {}  # id(state) -> (moves from the match's start, state), while recording
+_RECORDS: list[Record] | None = None
 
 
 @contextlib.contextmanager
-def recording():
+def recording() -> Iterator[list[Record]]:
     """Note every replayed hand as a record: yields the list they are added to."""
     global _RECORDS
     saved, _RECORDS = _RECORDS, []
@@ -123,12 +127,20 @@ def recording():
         _HISTORY.clear()
 
 
-def recorded(contrary: Verdict):
+class DefaultedCheck(Protocol):
+    """A check function whose keyword arguments all have defaults."""
+
+    def __call__(self, *, mutant: str | None = None, timeout: float = 30.0,
+                 bounds: Mapping[str, Any] | None = None) -> CheckResult: ...
+
+
+def recorded(contrary: Verdict) -> Callable[[DefaultedCheck], DefaultedCheck]:
     """Make a check return the hands it replayed as records (the last ones, at most ``keep``),
     and turn a disagreement of the model with the encoding into the ``contrary`` verdict."""
-    def wrap(check):
+    def wrap(check: DefaultedCheck) -> DefaultedCheck:
         @functools.wraps(check)
-        def run(*, mutant=None, timeout=30.0, bounds=None):
+        def run(*, mutant: str | None = None, timeout: float = 30.0,
+                bounds: Mapping[str, Any] | None = None) -> CheckResult:
             with recording() as notes:
                 try:
                     result = check(mutant=mutant, timeout=timeout, bounds=bounds)
@@ -150,8 +162,9 @@ def recorded(contrary: Verdict):
 KEEP = 12
 
 
-def _dedupe(notes: list) -> tuple:
-    out, seen = [], set()
+def _dedupe(notes: list[Record]) -> tuple[Record, ...]:
+    out: list[Record] = []
+    seen: set[tuple[int, str, str]] = set()
     for note in notes:
         key = (len(note["moves"]), str(note["moves"][-1:]), note["label"])
         if key not in seen:
@@ -160,9 +173,11 @@ def _dedupe(notes: list) -> tuple:
     return tuple(out)
 
 
-def positions(witness: HandWitness, config=None):
+def positions(witness: HandWitness, config: model.HeartsConfig | None = None,
+              ) -> Iterator[tuple[model.HeartsState, model.Play]]:
     """Each position of the witness hand before a play, with that play (applied as it goes)."""
     state = start(config)
+    assert state.dealer is not None  # start chose the dealer
     note = _Note(state)
     state = note.apply(state, model.Deal(deal_order(witness, state.dealer.index)))
     for move in plays(witness):
@@ -171,7 +186,7 @@ def positions(witness: HandWitness, config=None):
     note.close(state, witness.summary())
 
 
-def moves_to(state) -> list:
+def moves_to(state: model.HeartsState) -> list[model.Move]:
     """The moves from the start of the match to ``state`` (a state replayed while recording)."""
     entry = _HISTORY.get(id(state))
     if entry is None or entry[1] is not state:
@@ -179,12 +194,13 @@ def moves_to(state) -> list:
     return list(entry[0])
 
 
-def difference_record(state, expected_cards, label: str):
+def difference_record(state: model.HeartsState, expected_cards: Sequence[Card], label: str) -> Record:
     """A record showing that the model's legal plays in ``state`` are not ``expected_cards``: a
     play the model allows beyond them (played), else one of them it refuses (``rejects``)."""
     allowed = [m.card for m in model.legal_moves(state)]
     extra = [c for c in allowed if c not in expected_cards]
     moves = moves_to(state)
+    assert state.to_move is not None  # a position with legal plays has a player to move
     if extra:
         play = model.Play(state.to_move, extra[0])
         return hearts_record(state.config, moves + [play], model.apply(state, play), label=label)
@@ -198,14 +214,16 @@ def hand_encoding(rules: Rules) -> HandEncoding:
     return HandEncoding(rules)
 
 
-def replay_single(witness: HandWitness, config=None, *, stop_after: int | None = None, check_score: bool = True):
+def replay_single(witness: HandWitness, config: model.HeartsConfig | None = None, *, stop_after: int | None = None,
+                  check_score: bool = True) -> model.HeartsState:
     return replay_hand(start(config), witness, stop_after=stop_after, check_score=check_score)
 
 
-def replay_match(hands: Sequence[HandWitness], config=None, dealer: int = 0, *, check_score: bool = True):
+def replay_match(hands: Sequence[HandWitness], config: model.HeartsConfig | None = None, dealer: int = 0, *,
+                 check_score: bool = True) -> list[model.HeartsState]:
     """Play a whole sequence of hands in one match; returns the state after each hand."""
     state = start(config, dealer)
-    history = []
+    history: list[model.HeartsState] = []
     for number, witness in enumerate(hands, 1):
         if state.phase is model.Phase.OVER:
             raise ReplayMismatch(f"the match ended before hand {number}")
@@ -227,10 +245,10 @@ class Budget:
     def remaining_ms(self) -> int:
         return max(1, int((self.deadline - time.monotonic()) * 1000))
 
-    def arm(self, solver) -> None:
+    def arm(self, solver: Z3) -> None:
         solver.set("timeout", self.remaining_ms())
 
-    def check(self, solver, *extra):
+    def check(self, solver: Z3, *extra: Z3) -> Z3:
         """``solver.check(*extra)`` within the remaining budget; raises :class:`Undecided` when
         Z3 answers neither sat nor unsat (the budget ran out, or Z3 gave up), wherever that is."""
         self.arm(solver)
@@ -243,7 +261,7 @@ class Budget:
         return round(time.monotonic() - self.started, 3)
 
 
-def undecided(solver, where: str = ""):
+def undecided(solver: Z3, where: str = "") -> CheckResult:
     """The result for a solver that answered neither sat nor unsat: never "proved"."""
     from cardcanon.proofs.base import z3_verdict
 
@@ -252,5 +270,5 @@ def undecided(solver, where: str = ""):
     return CheckResult(verdict, detail=f"{where}: Z3 answered unknown ({reason})".lstrip(": "))
 
 
-def sat(answer) -> bool:
-    return answer == z3.sat
+def sat(answer: Z3) -> bool:
+    return bool(answer == z3.sat)
