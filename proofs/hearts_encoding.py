@@ -15,14 +15,15 @@ the deliberately broken rules that the checks must detect.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeAlias
 
 import z3
 
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore
+from cardcanon.proofs.base import Z3
 from cardcanon.proofs.rulebook import value
 
 RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
@@ -87,7 +88,7 @@ class Rules:
     def from_config(cls, config: HeartsConfig) -> Rules:
         return cls(config=config)
 
-    def mutate(self, name: str, **changes) -> Rules:
+    def mutate(self, name: str, **changes: Any) -> Rules:
         return replace(self, mutations=self.mutations + (name,), **changes)
 
     def points(self, card: int) -> int:
@@ -97,21 +98,21 @@ class Rules:
         return HEART_POINTS if suit(card) == HEARTS_SUIT else 0
 
 
-def z3_trick_winner(lead, follow, *, rules: Rules = Rules()):
+def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3, Z3]:
     """Z3 terms ``(leader_wins, follower_wins)`` for integer card terms (HEARTS-TRICK-1).
 
     Each side's predicate is the rule text applied to that side's card on its own: "if a
     heart is played, the higher heart wins; otherwise the higher card of the suit led".
     """
-    def s(x):
+    def s(x: Z3) -> Z3:
         return x / 7
 
-    def r(x):
+    def r(x: Z3) -> Z3:
         return x % 7
 
     any_heart = z3.Or(s(lead) == HEARTS_SUIT, s(follow) == HEARTS_SUIT) if rules.hearts_trump else z3.BoolVal(False)
 
-    def wins(me, other):
+    def wins(me: Z3, other: Z3) -> Z3:
         heart_case = z3.And(s(me) == HEARTS_SUIT, z3.Or(s(other) != HEARTS_SUIT, r(me) > r(other)))
         led = s(lead)
         suit_case = z3.And(s(me) == led, z3.Or(s(other) != led, r(me) > r(other)))
@@ -124,7 +125,8 @@ def z3_trick_winner(lead, follow, *, rules: Rules = Rules()):
 
 # ---- legal moves of one position (HEARTS-P1, differential tests) -------------------------
 
-def z3_legal_lead(hand, card: int, *, broken, first_trick: bool, forced: int | None, rules: Rules):
+def z3_legal_lead(hand: Sequence[Z3], card: int, *, broken: Z3, first_trick: bool, forced: int | None,
+                  rules: Rules) -> Z3:
     """Whether the leader may lead ``card``; ``hand`` is a list of 28 Boolean terms.
 
     HEARTS-LEAD-3 (the forced first lead: ``forced`` is the club that made him leader),
@@ -144,7 +146,7 @@ def z3_legal_lead(hand, card: int, *, broken, first_trick: bool, forced: int | N
     return z3.And(hand[card], allowed)
 
 
-def z3_legal_follow(hand, card: int, lead: int, *, first_trick, rules: Rules):
+def z3_legal_follow(hand: Sequence[Z3], card: int, lead: int, *, first_trick: Z3, rules: Rules) -> Z3:
     """Whether the follower may play ``card`` to ``lead`` (HEARTS-FOLLOW-1, HEARTS-FIRST-1)."""
     has_suit = z3.Or([hand[c] for c in range(N_CARDS) if suit(c) == suit(lead)])
     ok = z3.And(hand[card], z3.Or(suit(card) == suit(lead), z3.Not(has_suit)))
@@ -161,7 +163,7 @@ class Scoring:
     won it), HEARTS-SCORE-1, HEARTS-QUEEN-1, HEARTS-MOON-1/2. With the ``widow`` mutation the
     dead point cards count too, for whoever ``took`` says (the last trick's winner)."""
 
-    def __init__(self, rules: Rules, live, took) -> None:
+    def __init__(self, rules: Rules, live: Sequence[Z3], took: Mapping[int, Z3]) -> None:
         self.rules = rules
         self.counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
         self.won = [{c: z3.And(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS} for p in (0, 1)]
@@ -173,7 +175,7 @@ class Scoring:
             self.other = z3.IntVal(rules.moon_other)
         self.score = [z3.If(self.moon[p], MOON_SHOOTER, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
 
-    def score_is(self, p: int, value: int):
+    def score_is(self, p: int, value: int) -> Z3:
         """``score[p] == value`` as pseudo-Boolean constraints (much faster to solve)."""
         pts = self.rules.points
         if self.rules.config.moon_score is MoonScore.POINTS_IN_PLAY and self.rules.moon_other is None:
@@ -202,7 +204,7 @@ class HandEncoding:
         self.hold = [B(f"{n}_hold{c}") for c in range(N_CARDS)]
         self.lead1 = [B(f"{n}_lead1_{k}") for k in range(TRICKS)]
         self.took = {c: B(f"{n}_took{c}") for c in POINT_CARDS}
-        self.constraints: list = []
+        self.constraints: list[Z3] = []
         self._build()
 
     def _build(self) -> None:
@@ -223,13 +225,13 @@ class HandEncoding:
         for seat in (False, True):
             C.append(z3.PbEq([(z3.And(z3.Not(self.dead[c]), hold[c] == seat), 1) for c in range(N_CARDS)], TRICKS))
         # "played after trick k", built backwards
-        after = [[None] * TRICKS for _ in range(N_CARDS)]
+        after: list[list[Z3]] = [[None] * TRICKS for _ in range(N_CARDS)]
         for c in range(N_CARDS):
             acc = z3.BoolVal(False)
             for k in reversed(range(TRICKS)):
                 after[c][k] = acc
                 acc = z3.Or(played[c][k], acc)
-        def of_suit(k, u, role):
+        def of_suit(k: int, u: int, role: int) -> Z3:
             return z3.Or([pos[c][k][role] for c in range(N_CARDS) if suit(c) == u])
 
         led_suit = [[of_suit(k, u, LEAD) for u in range(4)] for k in range(TRICKS)]
@@ -245,7 +247,7 @@ class HandEncoding:
                         C.append(z3.Implies(failed, hold[c] == lead1[k]))
         # HEARTS-TRICK-1 / TRICK-2: the winner leads the next trick
         self.played, self.after, self.heart_played, self.led_suit = played, after, heart_played, led_suit
-        self.follower_wins = []
+        self.follower_wins: list[Z3] = []
         for k in range(TRICKS):
             w = z3.Or([z3.And(pos[d][k][FOLLOW], z3.Or([pos[c][k][LEAD] for c in range(N_CARDS)
                                                          if c != d and beats(d, c, hearts_trump=rules.hearts_trump)]))
@@ -255,7 +257,8 @@ class HandEncoding:
         for k in range(TRICKS - 1):
             C.append(lead1[k + 1] == self.winner1[k])
         # HEARTS-BREAK-1/2: no heart lead before hearts are broken, unless only hearts remain
-        self.broken_before, self.only_hearts = [], []
+        self.broken_before: list[Z3] = []
+        self.only_hearts: list[Z3] = []
         for k in range(TRICKS):
             if rules.config.break_on is BreakOn.VOID:
                 broken = z3.Or([z3.Or(void[j], heart_played[j]) for j in range(k)])
@@ -293,15 +296,15 @@ class HandEncoding:
         self.scoring = Scoring(rules, live, self.took)
         self.score, self.moon, self.in_play = self.scoring.score, self.scoring.moon, self.scoring.in_play
 
-    def score_is(self, p: int, value: int):
+    def score_is(self, p: int, value: int) -> Z3:
         return self.scoring.score_is(p, value)
 
-    def decode(self, model) -> HandWitness:
+    def decode(self, model: Z3) -> HandWitness:
         """Read one hand from a Z3 model."""
-        def true(x):
-            return z3.is_true(model.eval(x, model_completion=True))
+        def true(x: Z3) -> bool:
+            return bool(z3.is_true(model.eval(x, model_completion=True)))
 
-        where = {}
+        where: dict[tuple[int, int], int] = {}
         for c in range(N_CARDS):
             for k in range(TRICKS):
                 for r in (LEAD, FOLLOW):
@@ -313,9 +316,9 @@ class HandEncoding:
         scores = tuple(model.eval(s, model_completion=True).as_long() for s in self.score)
         return HandWitness(tricks=tricks, dead=dead, scores=scores)
 
-    def fix(self, witness: HandWitness) -> list:
+    def fix(self, witness: HandWitness) -> list[Z3]:
         """Constraints pinning this encoding to one concrete hand (for differential tests)."""
-        out = []
+        out: list[Z3] = []
         for k, (leader, a, b) in enumerate(witness.tricks):
             out += [self.pos[a][k][LEAD], self.pos[b][k][FOLLOW], self.lead1[k] == bool(leader)]
         return out
@@ -358,6 +361,9 @@ class HandWitness:
 
 # ---- evaluating terms on concrete values ---------------------------------------------------
 
+Env: TypeAlias = Mapping[str, Any]  # a term's constants by name: ints and Booleans
+Compiled: TypeAlias = Callable[[Env], Any]
+
 _OPS: dict[Any, Callable[..., Any]] = {
     z3.Z3_OP_AND: lambda *a: all(a), z3.Z3_OP_OR: lambda *a: any(a), z3.Z3_OP_NOT: lambda a: not a,
     z3.Z3_OP_IMPLIES: lambda a, b: (not a) or b, z3.Z3_OP_XOR: lambda a, b: a != b,
@@ -369,7 +375,7 @@ _OPS: dict[Any, Callable[..., Any]] = {
 }
 
 
-def compile_term(term):
+def compile_term(term: Z3) -> Compiled:
     """A plain-Python function ``env -> value`` computing a quantifier-free Bool/Int Z3 term,
     with its constants looked up by name in ``env``.
 
@@ -399,6 +405,6 @@ def compile_term(term):
     return lambda env: op(*(a(env) for a in args))
 
 
-def evaluate(term, env: dict):
+def evaluate(term: Z3, env: Env) -> Any:
     """The value of a term on concrete values (see :func:`compile_term`)."""
     return compile_term(term)(env)
