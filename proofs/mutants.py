@@ -17,9 +17,17 @@ import contextlib
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-Patch = Callable[[], dict[tuple[str, str], Any]]
+from cardcanon.model.seats import Seat
+
+if TYPE_CHECKING:
+    from cardcanon.model.cards import Card
+    from cardcanon.model.snap import Call, Flip, Move, NoCall, Outcome, Piles, SnapConfig, SnapState, Tie
+
+# A mutant's replacements: (module, attribute) -> the new function (or property).
+Changes = dict[tuple[str, str], Any]
+Patch = Callable[[], Changes]
 SNAP = "cardcanon.model.snap"
 
 
@@ -40,7 +48,7 @@ def patched(mutant_id: str | None) -> Iterator[None]:
         yield
         return
     changes = MUTANTS[mutant_id].patch()
-    saved = {}
+    saved: dict[tuple[Any, str], Any] = {}
     for (module_name, attribute), value in changes.items():
         owner: Any = importlib.import_module(module_name)
         path = attribute.split(".")
@@ -56,15 +64,12 @@ def patched(mutant_id: str | None) -> Iterator[None]:
 
 
 # ---- Snap ---------------------------------------------------------------------------------------
-def _snap():
-    return importlib.import_module(SNAP)
+def _flip_bottom() -> Changes:
+    from cardcanon.model import snap as m
 
 
-def _flip_bottom():
-    m = _snap()
-
-    def apply_flip(state, move):  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
-        i = state.turn.index
+    def apply_flip(state: SnapState, move: Flip) -> SnapState:  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
+        i = state.player.index
         down_i, up_i = state.down[i], state.up[i]
         if not down_i:
             down_i, up_i = tuple(reversed(up_i)), ()
@@ -77,39 +82,44 @@ def _flip_bottom():
             else original(state, move)}
 
 
-def _turnover_unreversed():
-    m = _snap()
+def _turnover_unreversed() -> Changes:
+    from cardcanon.model import snap as m
+
     original_flip, original_penalty = m._apply_flip, m._penalty
 
-    def unreversed(state, seat):
+    def unreversed(state: SnapState, seat: Seat) -> SnapState:
         i = seat.index
         if state.down[i]:
             return state
         return replace(state, down=m._put(state.down, i, tuple(state.up[i])), up=m._put(state.up, i, ()))
 
-    return {(SNAP, "_apply_flip"): lambda state, move: original_flip(unreversed(state, state.turn), move),
+    return {(SNAP, "_apply_flip"): lambda state, move: original_flip(unreversed(state, state.player), move),
             (SNAP, "_penalty"): lambda state, offender: original_penalty(unreversed(state, offender), offender)}
 
 
-def _first_turn_dealer():
-    m = _snap()
+def _first_turn_dealer() -> Changes:
+    from cardcanon.model import snap as m
+
     original = m._next_flip
 
-    def next_flip(state, down, up, pot, after, winner, first=False):
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
         if first:  # SNAP-TURN-1 broken: the dealer flips first
-            after = m.Seat((after.index - 1) % state.config.players)
+            after = Seat((after.index - 1) % state.config.players)
             result = original(state, down, up, pot, after, winner, first)
-            return replace(result, dealer=m.Seat((after.index + 1) % state.config.players))
+            return replace(result, dealer=Seat((after.index + 1) % state.config.players))
         return original(state, down, up, pot, after, winner, first)
 
     return {(SNAP, "_next_flip"): next_flip}
 
 
-def _turn_swapped():
-    m = _snap()
+def _turn_swapped() -> Changes:
+    from cardcanon.model import snap as m
+
     original = m._next_flip
 
-    def next_flip(state, down, up, pot, after, winner, first=False):
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
         # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
         swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
         probe = replace(state, config=replace(state.config, next_turn=swapped))
@@ -119,18 +129,20 @@ def _turn_swapped():
     return {(SNAP, "_next_flip"): next_flip}
 
 
-def _out_not_skipped():
-    m = _snap()
+def _out_not_skipped() -> Changes:
+    from cardcanon.model import snap as m
+
     original = m._next_flip
 
-    def next_flip(state, down, up, pot, after, winner, first=False):
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
         result = original(state, down, up, pot, after, winner, first)
         if result.phase is m.Phase.FLIP and not first and (winner is None or state.config.next_turn is m.NextTurn.CLOCKWISE):
-            return replace(result, turn=m.Seat((after.index + 1) % state.config.players))  # SNAP-OUT-1 broken
+            return replace(result, turn=Seat((after.index + 1) % state.config.players))  # SNAP-OUT-1 broken
         return result
 
-    def apply_flip(state, move):  # a player who is out "flips" nothing
-        if not state.holds(state.turn):
+    def apply_flip(state: SnapState, move: Flip) -> SnapState:  # a player who is out "flips" nothing
+        if not state.holds(state.player):
             return m.SnapState(state.config, m.Phase.CALL, state.dealer, state.down, state.up, state.pot, state.turn,
                                state.flips + 1)
         return original_flip(state, move)
@@ -139,20 +151,21 @@ def _out_not_skipped():
     return {(SNAP, "_next_flip"): next_flip, (SNAP, "_apply_flip"): apply_flip}
 
 
-def _out_players_call():
-    m = _snap()
+def _out_players_call() -> Changes:
+    from cardcanon.model import snap as m
+
     original_legal, original_event = m.legal_moves, m._apply_call_event
 
-    def legal_moves(state):
+    def legal_moves(state: SnapState) -> tuple[Move, ...]:
         moves = original_legal(state)
         if state.phase is not m.Phase.CALL:
             return moves
-        out = [m.Seat(i) for i in range(state.config.players) if not state.holds(m.Seat(i))]
+        out = [Seat(i) for i in range(state.config.players) if not state.holds(Seat(i))]
         return moves + tuple(m.Call(p, k) for p in out for k in state.config.kinds)
 
-    def apply_call_event(state, move):  # SNAP-CALL-2 broken: a player who is out may call
+    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:  # SNAP-CALL-2 broken: a player who is out may call
         if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
-            return m._next_flip(state, state.down, state.up, state.pot, state.turn, None)  # nothing to pay
+            return m._next_flip(state, state.down, state.up, state.pot, state.player, None)  # nothing to pay
         if isinstance(move, m.Call) and not state.holds(move.caller):
             return m._win(state, move.caller, won_pot=move.kind is m.CallKind.SNAP_POT)
         return original_event(state, move)
@@ -160,12 +173,13 @@ def _out_players_call():
     return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
 
 
-def _win_without_flipper():
-    m = _snap()
+def _win_without_flipper() -> Changes:
+    from cardcanon.model import snap as m
 
-    def win(state, winner, won_pot):  # SNAP-CALL-1 broken: the flipper's pile is not won
+
+    def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:  # SNAP-CALL-1 broken: the flipper's pile is not won
         up = list(state.up)
-        gained = []
+        gained: list[Card] = []
         for seat in m.matched_seats(state):
             gained.extend(reversed(up[seat.index]))
             up[seat.index] = ()
@@ -174,20 +188,22 @@ def _win_without_flipper():
             gained.extend(reversed(pot))
             pot = ()
         down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
-        return m._next_flip(state, down, tuple(up), pot, state.turn, winner)
+        return m._next_flip(state, down, tuple(up), pot, state.player, winner)
 
     return {(SNAP, "_win"): win}
 
 
-def _win_variant(*, first_match_only=False, unturned=False, never_pot=False, snap_takes_pot=False):
-    m = _snap()
+def _win_variant(*, first_match_only: bool = False, unturned: bool = False, never_pot: bool = False,
+                 snap_takes_pot: bool = False) -> Changes:
+    from cardcanon.model import snap as m
 
-    def win(state, winner, won_pot):
-        flipper = state.turn
+
+    def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
+        flipper = state.player
         matched = m.matched_seats(state)
         won = (flipper,) + (matched[:1] if first_match_only else matched)
         up = list(state.up)
-        gained = []
+        gained: list[Card] = []
         for seat in won:
             gained.extend(up[seat.index] if unturned else reversed(up[seat.index]))
             up[seat.index] = ()
@@ -203,23 +219,24 @@ def _win_variant(*, first_match_only=False, unturned=False, never_pot=False, sna
     return {(SNAP, "_win"): win}
 
 
-def _tie_variant(*, drop_matched=False, under_pot=False, pot_tie_flipper_only=False):
-    m = _snap()
+def _tie_variant(*, drop_matched: bool = False, under_pot: bool = False, pot_tie_flipper_only: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+
     original_event = m._apply_call_event
 
-    def tie(state, only_flipper=False):
+    def tie(state: SnapState, only_flipper: bool = False) -> SnapState:
         up = list(state.up)
-        added = []
-        seats = (state.turn,) if (drop_matched or only_flipper) else (state.turn,) + m.matched_seats(state)
+        added: list[Card] = []
+        seats = (state.player,) if (drop_matched or only_flipper) else (state.player,) + m.matched_seats(state)
         for seat in seats:
             added.extend(up[seat.index])
             up[seat.index] = ()
         pot = state.pot + tuple(added) if under_pot else tuple(added) + state.pot
-        return m._next_flip(state, state.down, tuple(up), pot, state.turn, None)
+        return m._next_flip(state, state.down, tuple(up), pot, state.player, None)
 
-    changes = {(SNAP, "_tie"): tie}
+    changes: Changes = {(SNAP, "_tie"): tie}
     if pot_tie_flipper_only:
-        def apply_call_event(state, move):  # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
+        def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:  # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
             if isinstance(move, m.Tie) and move.kind is m.CallKind.SNAP_POT and m.CallKind.SNAP_POT in m.correct_kinds(state):
                 return tie(state, only_flipper=True)
             return original_event(state, move)
@@ -228,11 +245,12 @@ def _tie_variant(*, drop_matched=False, under_pot=False, pot_tie_flipper_only=Fa
     return changes
 
 
-def _index_ties():
-    m = _snap()
+def _index_ties() -> Changes:
+    from cardcanon.model import snap as m
+
     original_legal, original_event = m.legal_moves, m._apply_call_event
 
-    def legal_moves(state):  # SNAP-INDEX-1 broken: players may tie on the index card
+    def legal_moves(state: SnapState) -> tuple[Move, ...]:  # SNAP-INDEX-1 broken: players may tie on the index card
         moves = original_legal(state)
         if state.phase is not m.Phase.CALL or not state.config.index_card or not m.correct_kinds(state):
             return moves
@@ -242,7 +260,7 @@ def _index_ties():
         return moves + tuple(m.Tie(frozenset(c), m.CallKind.HAND) for size in range(2, len(callers) + 1)
                              for c in itertools.combinations(callers, size))
 
-    def apply_call_event(state, move):
+    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
         if isinstance(move, m.Tie) and state.config.index_card and move.kind in m.correct_kinds(state):
             return m._tie(state)
         return original_event(state, move)
@@ -250,18 +268,19 @@ def _index_ties():
     return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
 
 
-def _penalty_variant(*, free=False, to_left=False, to_out=False, on_top=False):
-    m = _snap()
+def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool = False, on_top: bool = False) -> Changes:
+    from cardcanon.model import snap as m
 
-    def penalty(state, offender):
-        n, flipper = state.config.players, state.turn
+
+    def penalty(state: SnapState, offender: Seat) -> SnapState:
+        n, flipper = state.config.players, state.player
         if free:  # SNAP-PEN-1 broken: a wrong call costs nothing
             return m._next_flip(state, state.down, state.up, state.pot, flipper, None)
         if offender != flipper:
             recipient = flipper
         else:
             side = 1 if to_left else -1
-            seats = [m.Seat((flipper.index + side * k) % n) for k in range(1, n)]
+            seats = [Seat((flipper.index + side * k) % n) for k in range(1, n)]
             recipient = seats[0] if to_out else next(s for s in seats if state.holds(s))
         i = offender.index
         down_i, up_i = state.down[i], state.up[i]
@@ -276,11 +295,13 @@ def _penalty_variant(*, free=False, to_left=False, to_out=False, on_top=False):
     return {(SNAP, "_penalty"): penalty}
 
 
-def _end_down_only():
-    m = _snap()
+def _end_down_only() -> Changes:
+    from cardcanon.model import snap as m
+
     original = m._next_flip
 
-    def next_flip(state, down, up, pot, after, winner, first=False):
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
         # SNAP-END-2 broken: the game ends when at most one player has a face-down card
         if sum(1 for pile in down if pile) <= 1 and not first:
             return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
@@ -289,12 +310,13 @@ def _end_down_only():
     return {(SNAP, "_next_flip"): next_flip}
 
 
-def _draw_has_winner():
-    m = _snap()
-    original = m.SnapState.outcome
+def _draw_has_winner() -> Changes:
+    from cardcanon.model import snap as m
 
-    def outcome(self):  # SNAP-END-3 broken: when nobody holds cards the last flipper wins
-        result = original.fget(self)
+    original = vars(m.SnapState)["outcome"]  # the property itself
+
+    def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-3 broken: when nobody holds cards the last flipper wins
+        result: Outcome | None = original.fget(self)
         if result is not None and result.termination is m.Termination.NO_CARDS:
             return m.Outcome(m.Termination.NO_CARDS, self.dealer)
         return result
@@ -302,19 +324,20 @@ def _draw_has_winner():
     return {(SNAP, "SnapState.outcome"): property(outcome)}
 
 
-def _position_without_turn():
-    def position_key(self):  # SNAP-END-4 broken: a position without whose turn it is
+def _position_without_turn() -> Changes:
+    def position_key(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken: a position without whose turn it is
         return (self.phase, self.down, self.up, self.pot)
 
     return {(SNAP, "SnapState.position_key"): position_key}
 
 
-def _deal(*, from_dealer=False, first_on_top=False):
-    m = _snap()
+def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Changes:
+    from cardcanon.model import snap as m
 
-    def deal_piles(config, dealer, order):
+
+    def deal_piles(config: SnapConfig, dealer: Seat, order: tuple[Card, ...]) -> Piles:
         n = config.players
-        piles = [[] for _ in range(n)]
+        piles: list[list[Card]] = [[] for _ in range(n)]
         for i, card in enumerate(order):
             piles[(dealer.index + (0 if from_dealer else 1) + i) % n].append(card)
         return tuple(tuple(p) if first_on_top else tuple(reversed(p)) for p in piles)
@@ -322,32 +345,34 @@ def _deal(*, from_dealer=False, first_on_top=False):
     return {(SNAP, "deal_piles"): deal_piles}
 
 
-def _match_colour():
-    m = _snap()
+def _match_colour() -> Changes:
+    from cardcanon.model import snap as m
 
-    def same(a, b):  # SNAP-MATCH-1 broken: cards match only in rank and colour
-        return a.rank == b.rank and a.suit.colour == b.suit.colour if hasattr(a.suit, "colour") else (
+
+    def same(a: Card, b: Card) -> bool:  # SNAP-MATCH-1 broken: cards match only in rank and colour
+        return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour") if hasattr(a.suit, "colour") else (
             a.rank == b.rank and (a.suit.name in ("HEARTS", "DIAMONDS")) == (b.suit.name in ("HEARTS", "DIAMONDS")))
 
-    def matched_seats(state):
+    def matched_seats(state: SnapState) -> tuple[Seat, ...]:
         card = m.flipped_card(state)
         if card is None:
             return ()
-        n, f = state.config.players, state.turn.index
-        return tuple(m.Seat((f + k) % n) for k in range(1, n)
+        n, f = state.config.players, state.player.index
+        return tuple(Seat((f + k) % n) for k in range(1, n)
                      if state.up[(f + k) % n] and same(state.up[(f + k) % n][0], card))
 
-    def pot_matches(state):
+    def pot_matches(state: SnapState) -> bool:
         card = m.flipped_card(state)
         return card is not None and bool(state.pot) and same(state.pot[0], card)
 
     return {(SNAP, "matched_seats"): matched_seats, (SNAP, "pot_matches"): pot_matches}
 
 
-def _match_any_up_card():
-    m = _snap()
+def _match_any_up_card() -> Changes:
+    from cardcanon.model import snap as m
 
-    def pot_matches(state):  # SNAP-MATCH-2 broken: any card of the pot matches, not only its top card
+
+    def pot_matches(state: SnapState) -> bool:  # SNAP-MATCH-2 broken: any card of the pot matches, not only its top card
         card = m.flipped_card(state)
         return card is not None and any(c.rank == card.rank for c in state.pot)
 
