@@ -8,14 +8,26 @@ where the loaded model predates it, the patch replaces the equivalent table or f
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from cardcanon.proofs.mutants import ModelMutant
+from cardcanon.proofs.mutants import Changes, ModelMutant
+
+if TYPE_CHECKING:
+    from cardcanon.model.cards import Card
+    from cardcanon.model.hearts import Deal, HeartsConfig, HeartsState, Play, Refusal
+    from cardcanon.model.hearts_types import Outcome
+    from cardcanon.model.seats import Seat
+
+# A state of a loaded model that predates the plain one (hands as bit masks): read dynamically.
+MaskState: TypeAlias = Any
 
 HEARTS = "cardcanon.model.hearts"
 
 
-def _m():
+def _m() -> ModuleType:
     return importlib.import_module(HEARTS)
 
 
@@ -24,11 +36,11 @@ def _plain() -> bool:
 
 
 # ---- tricks ---------------------------------------------------------------------------------------
-def _beats(rule):
+def _beats(rule: str) -> Callable[[Card, Card], bool]:
     """A broken ``beats(card, other)``: whether the follower's ``card`` wins."""
     from cardcanon.model.cards import Suit
 
-    def beats(card, other):
+    def beats(card: Card, other: Card) -> bool:
         if rule == "no-trump":  # HEARTS-TRUMP-1 broken
             return card.suit is other.suit and card.rank > other.rank
         if rule == "lower-wins":  # HEARTS-RANK-1 broken
@@ -40,7 +52,7 @@ def _beats(rule):
     return beats
 
 
-def _trick(rule):
+def _trick(rule: str) -> Changes:
     m = _m()
     beats = _beats(rule)
     if _plain():
@@ -51,21 +63,21 @@ def _trick(rule):
             (HEARTS, "trick_winner"): lambda lead, follow: 1 if beats(follow, lead) else 0}
 
 
-def _tricks_per_hand():
+def _tricks_per_hand() -> Changes:
     return {(HEARTS, "TRICKS_PER_HAND"): _m().TRICKS_PER_HAND - 1}
 
 
 # ---- scoring ---------------------------------------------------------------------------------------
-def _score(*, queen=13, heart=1, moon_other=20, moon_needs_all=False):
+def _score(*, queen: int = 13, heart: int = 1, moon_other: int = 20, moon_needs_all: bool = False) -> Changes:
     m = _m()
     from cardcanon.model.cards import Suit
 
-    qs = m.QUEEN_OF_SPADES
+    qs: Card = m.QUEEN_OF_SPADES
 
-    def points(cards):
+    def points(cards: Iterable[Card]) -> int:
         return sum(queen if c == qs else heart if c.suit is Suit.HEARTS else 0 for c in cards)
 
-    def score_hand(taken, dead, config):
+    def score_hand(taken: Sequence[Iterable[Card]], dead: Iterable[Card], config: HeartsConfig) -> tuple[int, int]:
         taken = (frozenset(taken[0]), frozenset(taken[1]))
         every = frozenset(c for c in m.DECK if c == qs or c.suit is Suit.HEARTS)
         in_play = every if moon_needs_all else every - frozenset(dead)
@@ -78,7 +90,7 @@ def _score(*, queen=13, heart=1, moon_other=20, moon_needs_all=False):
     if _plain():
         return {(HEARTS, "score_hand"): score_hand}
 
-    def cards(mask):
+    def cards(mask: int) -> frozenset[Card]:
         return frozenset(c for i, c in enumerate(m.DECK) if mask >> i & 1)
 
     return {(HEARTS, "score_masks"): lambda taken, dead, config: score_hand((cards(taken[0]), cards(taken[1])),
@@ -86,13 +98,14 @@ def _score(*, queen=13, heart=1, moon_other=20, moon_needs_all=False):
 
 
 # ---- the match -------------------------------------------------------------------------------------
-def _match(rule):
+def _match(rule: str) -> Changes:
     m = _m()
     from cardcanon.model.hearts_types import Outcome, Termination
 
     seats = m.SEATS
 
-    def match_result(scores, config=None, previous=None):
+    def match_result(scores: tuple[int, int], config: HeartsConfig | None = None,
+                     previous: tuple[int, int] | None = None) -> Outcome | None:
         a, b = scores
         target = (config or m.HeartsConfig()).target
         if a < target and b < target:
@@ -107,7 +120,7 @@ def _match(rule):
             return None
         tied_before = previous is not None and previous[0] == previous[1]
         if rule != "tie-label":  # the label bug: a tie below the target counts as one broken
-            tied_before = tied_before and previous[0] >= target
+            tied_before = tied_before and previous is not None and previous[0] >= target
         lower = 0 if a < b else 1
         winner = 1 - lower if rule == "higher-wins" else lower  # HEARTS-GOAL-1 broken
         return Outcome(Termination.TIE_BROKEN if tied_before else Termination.BOTH_REACHED_LOWER_WINS,
@@ -116,24 +129,24 @@ def _match(rule):
     return {(HEARTS, "match_result"): match_result}
 
 
-def _dealer_stays():
+def _dealer_stays() -> Changes:
     m = _m()
     if _plain():
         return {(HEARTS, "next_dealer"): lambda state: state.dealer}  # HEARTS-DEAL-1 broken
     original = m._end_hand
 
-    def end_hand(state, *args):
+    def end_hand(state: MaskState, *args: Any) -> MaskState:
         after = original(state, *args)
         return after if after.phase is m.Phase.OVER else m.evolve(after, dealer=state.dealer)
 
     return {(HEARTS, "_end_hand"): end_hand}
 
 
-def _broken_carries():
+def _broken_carries() -> Changes:
     m = _m()
-    original = m._apply_deal
+    original: Callable[[HeartsState, Deal], HeartsState] = m._apply_deal
 
-    def apply_deal(state, move):  # hearts stay broken from the hand before
+    def apply_deal(state: HeartsState, move: Deal) -> HeartsState:  # hearts stay broken from the hand before
         after = original(state, move)
         change = replace if _plain() else m.evolve
         return change(after, hearts_broken=bool(state.hearts_broken))
@@ -142,7 +155,7 @@ def _broken_carries():
 
 
 # ---- the deal and the first lead -------------------------------------------------------------------
-def _deal_from_dealer():
+def _deal_from_dealer() -> Changes:
     m = _m()
     if _plain():
         original = m.deal_hands
@@ -151,16 +164,16 @@ def _deal_from_dealer():
     return {(HEARTS, "_split_deal"): lambda order, dealer: original(order, 1 - dealer)}
 
 
-def _no_six_clause():
+def _no_six_clause() -> Changes:
     m = _m()
     clubs = m.FIRST_LEAD_CLUBS
     if _plain():
         from cardcanon.model.cards import Suit
 
-        original = m.first_lead_club
-        every = [c for c in m.DECK if c.suit is Suit.CLUBS]
+        original: Callable[[Iterable[Card]], Card] = m.first_lead_club
+        every: list[Card] = [c for c in m.DECK if c.suit is Suit.CLUBS]
 
-        def first_lead_club(dead):  # HEARTS-LEAD-2 without its last sentence: the next club leads
+        def first_lead_club(dead: Iterable[Card]) -> Card:  # HEARTS-LEAD-2 without its last sentence: the next club leads
             dead = tuple(dead)
             if clubs[0] in dead and clubs[1] in dead:
                 return next(c for c in every[3:] if c not in dead)
@@ -171,22 +184,22 @@ def _no_six_clause():
     return {(HEARTS, "_first_lead_index"): lambda dead: indices[0] if indices[0] not in dead else indices[1]}
 
 
-def _first_lead(rule):
+def _first_lead(rule: str) -> Changes:
     m = _m()
     if _plain():
-        original = m.forced_first_lead
+        original: Callable[[Iterable[Card], HeartsConfig], Card | None] = m.forced_first_lead
 
-        def forced(dead, config):
+        def forced(dead: Iterable[Card], config: HeartsConfig) -> Card | None:
             card = original(dead, config)
             if rule == "free" or (card is not None and card != m.TWO_OF_CLUBS):
                 return None
             return card
 
         return {(HEARTS, "forced_first_lead"): forced}
-    original = m._forced_first_lead
+    original_old = m._forced_first_lead
 
-    def forced_old(dead, config):
-        club, card = original(dead, config)
+    def forced_old(dead: Any, config: HeartsConfig) -> tuple[Any, Card | None]:
+        club, card = original_old(dead, config)
         if rule == "free" or (card is not None and card is not m.TWO_OF_CLUBS):
             return club, None
         return club, card
@@ -195,20 +208,20 @@ def _first_lead(rule):
 
 
 # ---- legal play ------------------------------------------------------------------------------------
-def _heart_lead_anytime():
+def _heart_lead_anytime() -> Changes:
     m = _m()
     if _plain():
         return {(HEARTS, "lead_hearts_problem"): lambda state, hand, card: None}  # HEARTS-BREAK-1 broken
     return {(HEARTS, "NON_HEARTS_MASK"): m.FULL_MASK, (HEARTS, "_BREAK_1"): ("HEARTS-BREAK-1", m.FULL_MASK)}
 
 
-def _no_hearts_bans_queen():
+def _no_hearts_bans_queen() -> Changes:
     m = _m()
-    qs = m.QUEEN_OF_SPADES
+    qs: Card = m.QUEEN_OF_SPADES
     if _plain():
-        original = m.first_trick_problem
+        original: Callable[[HeartsState, frozenset[Card], Card], Refusal | None] = m.first_trick_problem
 
-        def first_trick_problem(state, hand, card):
+        def first_trick_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
             refusal = original(state, hand, card)
             from cardcanon.model.cards import Suit
 
@@ -222,14 +235,14 @@ def _no_hearts_bans_queen():
     original_rules = m._play_rules
     allowed = m.NON_HEARTS_MASK & ~(1 << m.DECK.index(qs))
 
-    def play_rules(state, hand):
-        rules = original_rules(state, hand)
+    def play_rules(state: MaskState, hand: int) -> list[tuple[str, int]]:
+        rules: list[tuple[str, int]] = original_rules(state, hand)
         if (state.tricks_played == 0 and state.config.first_trick_points.value == "no-hearts" and hand & allowed):
             rules.append(("HEARTS-FIRST-1", allowed))
         return rules
 
-    def legal_moves(state):  # the first trick always goes through every rule block
-        plays = original_legal(state)
+    def legal_moves(state: MaskState) -> tuple[Any, ...]:  # the first trick always goes through every rule block
+        plays: tuple[Any, ...] = original_legal(state)
         if state.to_move is None or state.tricks_played:
             return plays
         return tuple(p for p in plays if p.card != qs or not (state.config.first_trick_points.value == "no-hearts"
@@ -239,12 +252,12 @@ def _no_hearts_bans_queen():
     return {(HEARTS, "_play_rules"): play_rules, (HEARTS, "legal_moves"): legal_moves}
 
 
-def _no_follow():
+def _no_follow() -> Changes:
     m = _m()
     if _plain():
         return {(HEARTS, "follow_problem"): lambda state, hand, card: None}  # HEARTS-FOLLOW-1 broken
 
-    def legal_moves(state):
+    def legal_moves(state: MaskState) -> tuple[Any, ...]:
         seat = state.to_move
         if seat is None:
             return ()
@@ -256,7 +269,7 @@ def _no_follow():
             for rule, allowed in m._play_rules(state, hand):
                 if rule != "HEARTS-FOLLOW-1":
                     legal &= allowed
-        m._last_legal = (state, seat.index, legal)
+        setattr(m, "_last_legal", (state, seat.index, legal))
         return tuple(m._PLAY[seat.index][i] for i in range(len(m.DECK)) if legal >> i & 1)
 
     return {(HEARTS, "legal_moves"): legal_moves}
