@@ -24,19 +24,29 @@ mutant of it in a verify worker); ``cardcanon.verify_engine`` asks the compiled 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from cardcanon.model import hearts, snap
+    from cardcanon.model.cards import Card
+    from cardcanon.model.seats import Seat
+    from cardcanon.model.snap_policies import Policy
+    from cardcanon.proofs.base import CheckResult
 
 Record = dict[str, Any]
+# A state of the loaded model (the reference model or a mutant of it) of either game.
+LoadedState: TypeAlias = Any
 
 
 # ---- fingerprints ----------------------------------------------------------------------------
-def _cards(cards) -> list[str]:
+def _cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def snap_fingerprint(state) -> dict[str, Any]:
+def snap_fingerprint(state: snap.SnapState) -> dict[str, Any]:
     outcome = state.outcome
     return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index,
             "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up], "pot": _cards(state.pot),
@@ -44,9 +54,12 @@ def snap_fingerprint(state) -> dict[str, Any]:
                                                      None if outcome.winner is None else outcome.winner.index]}
 
 
-def hearts_fingerprint(state) -> dict[str, Any]:
+def hearts_fingerprint(state: hearts.HeartsState) -> dict[str, Any]:
     outcome = state.outcome
-    seat = lambda s: None if s is None else s.index  # noqa: E731
+
+    def seat(s: Seat | None) -> int | None:
+        return None if s is None else s.index
+
     return {"phase": state.phase.value, "hand_number": state.hand_number, "dealer": seat(state.dealer),
             "to_move": seat(state.to_move), "scores": list(state.scores),
             "hand_scores": [list(h) for h in state.hand_scores], "hearts_broken": bool(state.hearts_broken),
@@ -54,18 +67,19 @@ def hearts_fingerprint(state) -> dict[str, Any]:
             "outcome": None if outcome is None else [outcome.termination.value, outcome.winner.index]}
 
 
-def fingerprint(game: str, state) -> dict[str, Any]:
+def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
     return snap_fingerprint(state) if game == "snap" else hearts_fingerprint(state)
 
 
 # ---- building records --------------------------------------------------------------------------
-def snap_position(state) -> dict[str, Any]:
-    return {"phase": state.phase.value, "turn": state.turn.index, "dealer": 0 if state.dealer is None else state.dealer.index,
+def snap_position(state: snap.SnapState) -> dict[str, Any]:
+    return {"phase": state.phase.value, "turn": state.player.index, "dealer": 0 if state.dealer is None else state.dealer.index,
             "flips": state.flips, "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up],
             "pot": _cards(state.pot)}
 
 
-def snap_record(config, moves: Sequence, final, *, label: str, start=None, rejects=None,
+def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
+                start: snap.SnapState | None = None, rejects: snap.Move | None = None,
                 policy: str | None = None, repeats: tuple[int, int] | None = None) -> Record:
     from cardcanon.model.snap_records import config_to_json, move_to_json
 
@@ -82,7 +96,8 @@ def snap_record(config, moves: Sequence, final, *, label: str, start=None, rejec
     return record
 
 
-def hearts_record(config, moves: Sequence, final, *, label: str, rejects=None) -> Record:
+def hearts_record(config: hearts.HeartsConfig, moves: Sequence[hearts.Move], final: hearts.HeartsState, *, label: str,
+                  rejects: hearts.Move | None = None) -> Record:
     from cardcanon.model.hearts_records import config_to_json, move_to_json
 
     record: Record = {"game": "hearts", "label": label, "config": config_to_json(config),
@@ -92,13 +107,13 @@ def hearts_record(config, moves: Sequence, final, *, label: str, rejects=None) -
     return record
 
 
-def function_record(game: str, function: str, args: list, *, label: str) -> Record:
+def function_record(game: str, function: str, args: list[Any], *, label: str) -> Record:
     """A record of one value of a model rule function, the value as the loaded model gives it."""
     return {"game": game, "function": function, "args": args, "returns": call(game, function, args), "label": label}
 
 
 # ---- pure rule functions ----------------------------------------------------------------------
-def _hearts_call(function: str, args: list):
+def _hearts_call(function: str, args: list[Any]) -> Any:
     from cardcanon.model import hearts as model
     from cardcanon.model.cards import Card
     from cardcanon.model.hearts_records import config_from_json
@@ -122,7 +137,7 @@ def _hearts_call(function: str, args: list):
 FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader")}
 
 
-def call(game: str, function: str, args: list):
+def call(game: str, function: str, args: list[Any]) -> Any:
     if game != "hearts" or function not in FUNCTIONS["hearts"]:
         raise ValueError(f"no such {game} rule function: {function}")
     return _hearts_call(function, args)
@@ -135,7 +150,7 @@ class Replayed:
     problem: str = ""
 
 
-def _snap_start(record: Record, config):
+def _snap_start(record: Mapping[str, Any], config: snap.SnapConfig) -> snap.SnapState:
     from cardcanon.model.cards import Card
     from cardcanon.model.seats import Seat
     from cardcanon.model.snap import Phase, SnapState, new_game
@@ -143,38 +158,46 @@ def _snap_start(record: Record, config):
     data = record.get("start")
     if data is None:
         return new_game(config)
-    cards = lambda pile: tuple(Card.parse(c) for c in pile)  # noqa: E731
+    def cards(pile: Iterable[str]) -> tuple[Card, ...]:
+        return tuple(Card.parse(c) for c in pile)
+
     return SnapState(config, Phase(data["phase"]), Seat(data["dealer"]), tuple(map(cards, data["down"])),
                      tuple(map(cards, data["up"])), cards(data["pot"]), Seat(data["turn"]), data["flips"])
 
 
-def _play(record: Record):
+def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
     """(game, final state or None, moves applied, problem, rejected-ok) of a game record."""
-    game = record["game"]
+    game: str = record["game"]
+    model: ModuleType  # the loaded model of the record's game
+    state: LoadedState
+    parse: Callable[[Any, int], Any]  # (JSON move, 1-based move number) -> move
     if game == "snap":
-        from cardcanon.model import snap as model
+        from cardcanon.model import snap as snap_model
         from cardcanon.model.snap_records import config_from_json, move_from_json
 
+        model = snap_model
         config = config_from_json(record, "record")
         state = _snap_start(record, config)
         parse = lambda item, n: move_from_json(item, f"record: move {n}")  # noqa: E731
     else:
-        from cardcanon.model import hearts as model
-        from cardcanon.model.hearts_records import config_from_json, move_from_json
+        from cardcanon.model import hearts as hearts_model
+        from cardcanon.model.hearts_records import config_from_json as hearts_config
+        from cardcanon.model.hearts_records import move_from_json as hearts_move
 
-        config = config_from_json(record["config"], "record")
-        state = model.new_game(config)
-        parse = lambda item, n: move_from_json(item, "record", f"moves[{n - 1}]")  # noqa: E731
+        model = hearts_model
+        state = model.new_game(hearts_config(record["config"], "record"))
+        parse = lambda item, n: hearts_move(item, "record", f"moves[{n - 1}]")  # noqa: E731
     from cardcanon.model.errors import IllegalMoveError
+    from cardcanon.model.shuffle import SplitMix64
 
-    keys: dict[int, tuple] = {}
+    keys: dict[int, tuple[object, ...]] = {}
     policy = _deterministic_policy(record)
     for number, item in enumerate(record["moves"], 1):
         if game == "snap" and state.phase is model.Phase.FLIP:
             keys.setdefault(state.flips, state.position_key())
         move = parse(item, number)
         if policy is not None and state.phase is model.Phase.CALL:
-            chosen = policy.choose(state, None)
+            chosen = policy.choose(state, SplitMix64(0))  # a deterministic policy never draws
             if chosen != move:
                 return game, None, f"move {number}: {policy.name} calls {chosen!r} here, not {move!r}"
         try:
@@ -200,7 +223,7 @@ def _play(record: Record):
 DETERMINISTIC_POLICIES = ("flipper-first", "owner-first")
 
 
-def _deterministic_policy(record: Record):
+def _deterministic_policy(record: Mapping[str, Any]) -> Policy | None:
     """The record's calling policy when it is deterministic: every call event must be its choice."""
     if record.get("game") != "snap" or record.get("policy") not in DETERMINISTIC_POLICIES:
         return None
@@ -209,7 +232,7 @@ def _deterministic_policy(record: Record):
     return parse_policy(record["policy"])
 
 
-def replay(record: Record) -> Replayed:
+def replay(record: Mapping[str, Any]) -> Replayed:
     """Replay ``record`` through the loaded model; never raises."""
     try:
         if "function" in record:
@@ -232,6 +255,6 @@ def replay(record: Record) -> Replayed:
 
 
 
-def replayed(result) -> bool:
+def replayed(result: CheckResult) -> bool:
     """Whether a check result has records and every one replays through the loaded model."""
     return bool(result.records) and all(replay(record).ok for record in result.records)
