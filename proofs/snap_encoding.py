@@ -21,12 +21,13 @@ model is replayed.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import z3
 
+from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import (
     Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie,
@@ -142,19 +143,22 @@ def tail(p: Pile) -> Pile:
     return Pile(lambda i: p.at(i + 1), p.length - 1)
 
 
-def cons(card, p: Pile) -> Pile:
+def cons(card: z3.ArithRef, p: Pile) -> Pile:
     return Pile(lambda i: z3.If(i == 0, card, p.at(i - 1)), p.length + 1)
 
 
-def snoc(p: Pile, card) -> Pile:
+def snoc(p: Pile, card: z3.ArithRef) -> Pile:
     return Pile(lambda i: z3.If(i == p.length, card, p.at(i)), p.length + 1)
 
 
-def ite(c, p: Pile, q: Pile) -> Pile:
+def ite(c: z3.BoolRef, p: Pile, q: Pile) -> Pile:
     return Pile(lambda i: z3.If(c, p.at(i), q.at(i)), z3.If(c, p.length, q.length))
 
 
-def select(items, index, combine=z3.If):
+T = TypeVar("T")
+
+
+def select(items: Sequence[T], index: z3.ArithRef, combine: Callable[[z3.BoolRef, T, T], T] = z3.If) -> T:
     """``items[index]`` for a symbolic index (the last item is the fallback)."""
     out = items[-1]
     for s in range(len(items) - 2, -1, -1):
@@ -162,12 +166,12 @@ def select(items, index, combine=z3.If):
     return out
 
 
-def select_pile(piles, index) -> Pile:
+def select_pile(piles: Sequence[Pile], index: z3.ArithRef) -> Pile:
     return select(list(piles), index, ite)
 
 
 # ---- the table in the call window -----------------------------------------------------------
-def flipped(st: SymState):
+def flipped(st: SymState) -> z3.ArithRef:
     return select_pile(st.up, st.turn).at(0)
 
 
@@ -187,7 +191,7 @@ def correct(st: SymState, kind: CallKind) -> z3.BoolRef:
     return {CallKind.SNAP: piles, CallKind.SNAP_POT: pot, CallKind.HAND: z3.Or(piles, pot)}[kind]
 
 
-def clockwise_from_turn(st: SymState, k: int):
+def clockwise_from_turn(st: SymState, k: int) -> z3.ArithRef:
     return (st.turn + k) % st.n
 
 
@@ -222,7 +226,8 @@ def _turn_over(down: Pile, up: Pile, mutant_skip: bool = False) -> tuple[Pile, P
     return ite(needed, rev(up), down), ite(needed, empty(), up)
 
 
-def _after_event(st: SymState, down, up, pot: Pile, winner, config: SnapConfig, mutant: str | None) -> SymState:
+def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pile, winner: z3.ArithRef | None,
+                 config: SnapConfig, mutant: str | None) -> SymState:
     """SNAP-TURN-2, SNAP-OUT-1, SNAP-END-1..3: pass the turn or end the game."""
     n = st.n
     post = SymState(n, tuple(down), tuple(up), pot, st.turn, st.phase, st.rank)
@@ -292,7 +297,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
                     z3.If(ok, win.turn, pen.turn), z3.If(ok, win.phase, pen.phase), st.rank)
 
 
-def penalty_parts(st: SymState, mv: SymMove):
+def penalty_parts(st: SymState, mv: SymMove) -> tuple[z3.BoolRef, z3.BoolRef]:
     """SNAP-PEN-1/2/3: the offender's card to give (after turn-over) and whether a recipient exists."""
     n, f, w = st.n, st.turn, mv.caller
     has_card = select([st.holds(s) for s in range(n)], w)
@@ -320,10 +325,10 @@ def structural_after(st: SymState) -> z3.BoolRef:
 
 
 # ---- concrete positions ---------------------------------------------------------------------
-def _concrete_pile(cards, ids) -> Pile:
+def _concrete_pile(cards: Sequence[Card], ids: Mapping[Card, int]) -> Pile:
     names = [ids[c] for c in cards]
 
-    def at(i):
+    def at(i: int | z3.ArithRef) -> z3.ArithRef:
         index = i if isinstance(i, int) else z3.simplify(i)
         if not isinstance(index, int) and z3.is_int_value(index):
             index = index.as_long()
@@ -373,9 +378,9 @@ class Position:
 
 def evaluate(st: SymState, model: z3.ModelRef | None = None) -> Position:
     """Read a symbolic state back, under ``model`` or (for concrete states) by simplification."""
-    def val(term) -> int:
+    def val(term: z3.ArithRef) -> int:
         term = model.eval(term, model_completion=True) if model is not None else z3.simplify(term)
-        return term.as_long()
+        return int(term.as_long())
 
     def pile(p: Pile) -> tuple[int, ...]:
         return tuple(val(p.at(z3.IntVal(i))) for i in range(val(p.length)))
@@ -388,7 +393,9 @@ def evaluate(st: SymState, model: z3.ModelRef | None = None) -> Position:
 def position_of(state: SnapState) -> Position:
     """A model position in the same form (card names = deck positions)."""
     ids = {c: i for i, c in enumerate(state.config.deck)}
-    names = lambda pile: tuple(ids[c] for c in pile)  # noqa: E731
+    def names(pile: Sequence[Card]) -> tuple[int, ...]:
+        return tuple(ids[c] for c in pile)
+
     turn = state.turn.index if state.turn is not None else -1
     return Position(tuple(map(names, state.down)), tuple(map(names, state.up)), names(state.pot), turn, state.phase)
 
@@ -404,7 +411,9 @@ def same_position(encoded: Position, modelled: Position) -> bool:
 def to_model_state(pos: Position, config: SnapConfig) -> SnapState:
     """A :class:`SnapState` for a position read from a Z3 model (card names = deck positions)."""
     deck = config.deck
-    cards = lambda pile: tuple(deck[i] for i in pile)  # noqa: E731
+    def cards(pile: Sequence[int]) -> tuple[Card, ...]:
+        return tuple(deck[i] for i in pile)
+
     return SnapState(config, pos.phase, Seat(0), tuple(map(cards, pos.down)), tuple(map(cards, pos.up)),
                      cards(pos.pot), Seat(pos.turn), 1)
 

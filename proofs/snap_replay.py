@@ -10,7 +10,9 @@ most four cards of a rank, so that a small deck of distinct cards exists.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 
@@ -54,11 +56,13 @@ class Replay:
     ok: bool  # the model agrees with the encoding (with ``expect_same=False``: disagrees)
     text: str
     after: SnapState | None = None  # the model's position after the move
-    record: dict | None = None  # the position and move as a record prefix, as the model plays it
+    record: dict[str, Any] | None = None  # the position and move as a record prefix, as the model plays it
 
 
 def _rename(pos: Position, names: dict[int, int]) -> Position:
-    rn = lambda pile: tuple(names.get(c, -1) for c in pile)  # noqa: E731
+    def rn(pile: Iterable[int]) -> tuple[int, ...]:
+        return tuple(names.get(c, -1) for c in pile)
+
     return Position(tuple(map(rn, pos.down)), tuple(map(rn, pos.up)), rn(pos.pot), pos.turn, pos.phase)
 
 
@@ -91,7 +95,7 @@ def replay(pre: SymState, mv: SymMove, post: SymState, model: z3.ModelRef, base:
     return Replay(same == expect_same, text, after, snap_record(config, (move,), after, start=state, label=text[:300]))
 
 
-def _show(state) -> str:
+def _show(state: SnapState) -> str:
     piles = "; ".join(f"P{s}: down [{format_cards(state.down[s], False)}] up [{format_cards(state.up[s], False)}]"
                       for s in range(state.config.players))
     turn = state.turn if state.turn is not None else "-"
@@ -103,7 +107,7 @@ def in_range(st: SymState, stride: int) -> z3.BoolRef:
     return z3.And(*[z3.And(p.length >= 0, p.length < stride) for p in st.zones()])
 
 
-def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions,
+def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions: Iterable[z3.BoolRef],
                     stride: int, max_len: int, timeout_ms: int, expect_same: bool = True) -> Replay | None:
     """A small realisable position satisfying ``conditions``, replayed; None if there is none."""
     solver = z3.Solver()

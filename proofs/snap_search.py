@@ -32,7 +32,7 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
     play only), ``stop`` or ``max_flips`` flips."""
     state = apply(new_game(config), deal)
     moves: list[Move] = [deal]
-    seen: dict | None = {} if deterministic else None
+    seen: dict[tuple[object, ...], int] | None = {} if deterministic else None
     while state.phase is not Phase.OVER:
         if stop is not None and stop(state):
             return Played(tuple(moves), state, stopped=True)
@@ -44,7 +44,7 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
                 seen[key] = state.flips
             if state.flips >= max_flips:
                 break
-            move: Move = Flip(state.turn)
+            move: Move = Flip(state.player)
         else:
             move = choose(state, rng)
         state = apply(state, move)

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardcanon.model.hearts_types import HeartsConfig
+    from cardcanon.model.snap import SnapConfig
 
 Variant = Mapping[str, str]
 
@@ -42,6 +46,8 @@ def points(game: str) -> tuple[Point, ...]:
 
 def _fields(game: str) -> dict[str, dict[str, Any]]:
     """parameter -> option -> config value, from the model's own table of variation points."""
+    VARIATIONS: Mapping[str, Any]  # parameter -> its enum (or bool)
+    NOT_MODELLED: Mapping[Any, str]  # option -> why the model leaves it out
     if game == "snap":
         from cardcanon.model.snap import NOT_MODELLED, VARIATIONS
     else:
@@ -60,7 +66,7 @@ def modelled(game: str) -> dict[str, dict[str, Any]]:
     return _fields(game)
 
 
-def snap_config(variant: Variant | None = None, **fields: Any):
+def snap_config(variant: Variant | None = None, **fields: Any) -> SnapConfig:
     from cardcanon.model.snap import SnapConfig
 
     table = _fields("snap")
@@ -68,7 +74,7 @@ def snap_config(variant: Variant | None = None, **fields: Any):
     return SnapConfig(**{**values, **fields})
 
 
-def hearts_config(variant: Variant | None = None, **fields: Any):
+def hearts_config(variant: Variant | None = None, **fields: Any) -> HeartsConfig:
     from cardcanon.model.hearts_types import HeartsConfig
 
     table = _fields("hearts")
@@ -76,7 +82,7 @@ def hearts_config(variant: Variant | None = None, **fields: Any):
     return HeartsConfig(**{**values, **fields})
 
 
-def config_for(game: str, variant: Variant | None = None, **fields: Any):
+def config_for(game: str, variant: Variant | None = None, **fields: Any) -> SnapConfig | HeartsConfig:
     return snap_config(variant, **fields) if game == "snap" else hearts_config(variant, **fields)
 
 
