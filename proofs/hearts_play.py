@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import functools
@@ -10,9 +11,12 @@ import itertools
 import z3
 
 from cardcanon.model import hearts as model
-from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.model.cards import Card
+from cardcanon.model.hearts_types import SEATS
+from cardcanon.proofs.base import Z3, CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead,
+    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Compiled, HandEncoding, HandWitness, Rules, beats,
+    compile_term, suit, z3_legal_follow, z3_legal_lead,
     z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
@@ -22,7 +26,7 @@ from cardcanon.proofs.hearts_replay import (
 from cardcanon.proofs.records import hearts_record
 
 
-def rules_for(mutants: dict, mutant: str | None) -> Rules:
+def rules_for(mutants: Mapping[str, Mapping[str, Any]], mutant: str | None) -> Rules:
     """The rules as written, or with one named mutation from ``mutants``."""
     if mutant is None:
         return Rules()
@@ -31,13 +35,14 @@ def rules_for(mutants: dict, mutant: str | None) -> Rules:
     return Rules().mutate(mutant, **mutants[mutant])
 
 
-def forced_club(dead) -> int:
+def forced_club(dead: Collection[int]) -> int:
     """HEARTS-LEAD-2: the lowest live club of 2, 4, 6 (card index)."""
     return next(c for c in LOW_CLUBS if c not in dead)
 
 
-def encoded_legal_cards(state, rules: Rules = Rules()) -> frozenset:
+def encoded_legal_cards(state: model.HeartsState, rules: Rules = Rules()) -> frozenset[Card]:
     """The cards the Z3 legal-move predicates allow in a concrete model state."""
+    assert state.to_move is not None  # a position with plays to compare has a player to move
     seat = state.to_move.index
     first = state.tricks_played == 0
     if state.trick:
@@ -49,12 +54,13 @@ def encoded_legal_cards(state, rules: Rules = Rules()) -> frozenset:
 
 
 @functools.lru_cache(maxsize=64)
-def _legal_table(rules: Rules, kind: str, detail, first: bool):
+def _legal_table(rules: Rules, kind: str, detail: int | None, first: bool) -> tuple[Compiled, ...]:
     """The legal-move predicate of each card, compiled (see :func:`compile_term`), for one
     kind of position: a lead (``detail`` = the forced club) or a follow (``detail`` = suit led)."""
     hand = [z3.Bool(f"hand{c}") for c in range(N_CARDS)]
     broken = z3.Bool("broken")
     if kind == "follow":
+        assert detail is not None  # a follow names the suit led
         terms = [z3_legal_follow(hand, c, 7 * detail, first_trick=z3.BoolVal(first), rules=rules)
                  for c in range(N_CARDS)]
     else:
@@ -63,11 +69,11 @@ def _legal_table(rules: Rules, kind: str, detail, first: bool):
     return tuple(compile_term(t) for t in terms)
 
 
-def _count(bits):
+def _count(bits: Sequence[Z3]) -> Z3:
     return z3.Sum([z3.If(b, 1, 0) for b in bits])
 
 
-def _position_queries(rules: Rules):
+def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3], Z3]:
     """(name, constraints) for every kind of position; each must have a legal move (UNSAT)."""
     me = [z3.Bool(f"me{c}") for c in range(N_CARDS)]
     opp = [z3.Bool(f"opp{c}") for c in range(N_CARDS)]
@@ -75,10 +81,10 @@ def _position_queries(rules: Rules):
     broken, n = z3.Bool("broken"), z3.Int("n")
     base = [z3.AtMost(me[c], opp[c], dead[c], 1) for c in range(N_CARDS)] + [z3.PbEq([(d, 1) for d in dead], 2)]
 
-    def forced_by(f):  # HEARTS-LEAD-2: f is the lowest live low club
+    def forced_by(f: int) -> list[Z3]:  # HEARTS-LEAD-2: f is the lowest live low club
         return [z3.Not(dead[f])] + [dead[c] for c in LOW_CLUBS if c < f]
 
-    out = []
+    out: list[tuple[str, list[Z3]]] = []
     # a later lead: both hands hold n cards, hearts broken or not (an over-approximation)
     later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
                   for c in range(N_CARDS)]
@@ -90,7 +96,7 @@ def _position_queries(rules: Rules):
                    for c in range(N_CARDS)]
         out.append((f"first lead, forced {CARDS[f].pretty}",
                     base + forced_by(f) + full + [me[f], count_me == HAND_SIZE, count_opp == HAND_SIZE] + no_move))
-    no_follow = {}  # the follow predicates depend on the lead only through its suit
+    no_follow: dict[tuple[int, bool], list[Z3]] = {}  # the follow predicates depend on the lead only through its suit
     for u in range(4):
         for first in (False, True):
             no_follow[u, first] = [z3.Not(z3_legal_follow(me, c, 7 * u, first_trick=z3.BoolVal(first), rules=rules))
@@ -115,7 +121,7 @@ def _position_queries(rules: Rules):
     return out, me, broken
 
 
-def _reachable_stuck_leader(rules: Rules, budget: Budget):
+def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, int] | None:
     """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
     enc = hand_encoding(Rules())
     s = z3.Solver()
@@ -136,7 +142,8 @@ def _reachable_stuck_leader(rules: Rules, budget: Budget):
 
 
 @recorded(Verdict.COUNTEREXAMPLE)
-def check_legal_move_exists(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
+def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
+                bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
     rules, budget = rules_for(P1_MUTANTS, mutant), Budget(timeout)
@@ -178,7 +185,7 @@ def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckRes
                               f"{' '.join(m.card.pretty for m in legal)}")
 
 
-def _witness_with_legal_sets(budget: Budget):
+def _witness_with_legal_sets(budget: Budget) -> tuple[str | None, bool, str]:
     """A full hand replayed through the model, comparing the legal sets at all 26 plays. The hand
     is chosen so that every restriction acts in it: the 2 of clubs is dead (the 4 or 6 must be
     led, HEARTS-LEAD-2/3), and a later leader holds hearts and other cards before hearts are
@@ -223,7 +230,8 @@ P2_MUTANTS = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_tr
 
 
 @recorded(Verdict.COUNTEREXAMPLE)
-def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
+def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
+                bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
     28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
     rules, budget = rules_for(P2_MUTANTS, mutant), Budget(timeout)
@@ -250,7 +258,7 @@ def check_trick_winner(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
                        witness=witness, stats={"pairs": compared})
 
 
-def _hand_with(constraint_of, budget: Budget):
+def _hand_with(constraint_of: Callable[[HandEncoding], Z3], budget: Budget) -> HandWitness | None:
     enc = hand_encoding(Rules())
     s = z3.Solver()
     s.add(enc.constraints)
@@ -269,7 +277,7 @@ def _pair_counterexample(a: int, b: int, what: str, budget: Budget) -> CheckResu
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 
 
-def _trump_witness(budget: Budget):
+def _trump_witness(budget: Budget) -> tuple[str | None, bool]:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
     hearts = [c for c in range(N_CARDS) if suit(c) == 2]
     others = [c for c in range(N_CARDS) if suit(c) != 2]
@@ -287,14 +295,14 @@ def _trump_witness(budget: Budget):
 P3_MUTANTS: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
 
 
-def _leader_terms(dead, hold, rules: Rules):
+def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple[Z3, Z3, Z3]:
     """HEARTS-LEAD-1/2 as written: (seat 0 leads, seat 1 leads, the 6♣ clause fires)."""
     two, four, six = LOW_CLUBS
 
-    def holds(c, p):
+    def holds(c: int, p: int) -> Z3:
         return z3.And(z3.Not(dead[c]), hold[c] == bool(p))
 
-    def leads(p):
+    def leads(p: int) -> Z3:
         clauses = [holds(two, p), z3.And(dead[two], holds(four, p))]
         if "no-six-clause" not in rules.mutations:
             clauses.append(z3.And(dead[two], dead[four], holds(six, p)))
@@ -307,7 +315,8 @@ def _leader_terms(dead, hold, rules: Rules):
 
 
 @recorded(Verdict.COUNTEREXAMPLE)
-def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:
+def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
+                bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
     6♣ case arises exactly when 2♣ and 4♣ are dead; the model's ``first_leader`` agrees on
     all 378 dead pairs x every split of the live low clubs."""
@@ -334,7 +343,7 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
         for split in itertools.product((0, 1), repeat=len(live_low)):
             seat_of = dict(zip(live_low, split))
             rest = [c for c in range(N_CARDS) if c not in gone and c not in seat_of]
-            hands: list[set] = [{c for c, p in seat_of.items() if p == 0}, {c for c, p in seat_of.items() if p == 1}]
+            hands: list[set[int]] = [{c for c, p in seat_of.items() if p == 0}, {c for c, p in seat_of.items() if p == 1}]
             for c in rest:
                 hands[0 if len(hands[0]) < HAND_SIZE else 1].add(c)
             leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
@@ -349,7 +358,8 @@ def check_first_leader(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult
                              stats={"dead_pairs": 378, "deals_compared": compared})
 
 
-def _dead_pair_result(gone, verdict, detail, budget, stats=None) -> CheckResult:
+def _dead_pair_result(gone: Collection[int], verdict: Verdict, detail: str, budget: Budget,
+                      stats: Mapping[str, Any] | None = None) -> CheckResult:
     """Replay a deal with the given dead cards and report whom the model makes leader."""
     w = _hand_with(lambda e: z3.And([e.dead[c] for c in gone]), budget)
     if w is None:
@@ -357,6 +367,7 @@ def _dead_pair_result(gone, verdict, detail, budget, stats=None) -> CheckResult:
     state = replay_single(w, stop_after=0)
     forced = forced_club(set(w.dead))
     holder = 0 if forced in w.hands()[0] else 1
+    assert state.to_move is not None  # the first lead waits for its leader
     ok = state.to_move.index == holder and [m.card for m in model.legal_moves(state)] == [CARDS[forced]]
     if not ok:
         text = f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder} and must lead it"
@@ -364,7 +375,7 @@ def _dead_pair_result(gone, verdict, detail, budget, stats=None) -> CheckResult:
             record = difference_record(state, [CARDS[forced]], text)
         else:
             record = hearts_record(state.config, moves_to(state), state, label=text,
-                                   rejects=model.Play(model.SEATS[holder], CARDS[forced]))
+                                   rejects=model.Play(SEATS[holder], CARDS[forced]))
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
     replay_single(w)
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[forced].pretty} "

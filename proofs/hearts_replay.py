@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -194,7 +194,7 @@ def moves_to(state: model.HeartsState) -> list[model.Move]:
     return list(entry[0])
 
 
-def difference_record(state: model.HeartsState, expected_cards: Sequence[Card], label: str) -> Record:
+def difference_record(state: model.HeartsState, expected_cards: Collection[Card], label: str) -> Record:
     """A record showing that the model's legal plays in ``state`` are not ``expected_cards``: a
     play the model allows beyond them (played), else one of them it refuses (``rejects``)."""
     allowed = [m.card for m in model.legal_moves(state)]
