@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import itertools
@@ -11,15 +11,17 @@ from fractions import Fraction
 import z3
 
 from cardcanon.model import hearts as model
-from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.hearts_encoding import TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, Rules, compile_term
+from cardcanon.proofs.base import Z3, CheckResult, Verdict
+from cardcanon.proofs.hearts_encoding import (
+    TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, HandWitness, Rules, compile_term,
+)
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, replay_match, sat, undecided
 from cardcanon.proofs.hearts_scores import ScoreAbstraction
 
 
-def match_terms(q0, q1, target: int, mutations: tuple[str, ...] = ()):
+def match_terms(q0: Z3, q1: Z3, target: int, mutations: tuple[str, ...] = ()) -> tuple[Z3, Z3, Z3]:
     """HEARTS-MATCH-1/2 as written, on the scores after a hand: (match ends, seat 0 wins,
     seat 1 wins). Mutations: ``tie-ends-match`` (equal scores past the target end the match),
     ``higher-wins`` (when both pass the target the higher score wins)."""
@@ -34,13 +36,13 @@ def match_terms(q0, q1, target: int, mutations: tuple[str, ...] = ()):
     return ends, win0, win1
 
 
-def _tie_hands(rules: Rules, budget: Budget):
+def _tie_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], Z3 | None]:
     """Hands with equal scores, one per pair of dead cards that allows one (blocking loop)."""
     enc = hand_encoding(rules)
     s = z3.Solver()
     s.add(enc.constraints)
     s.add(enc.score[0] == enc.score[1])
-    found: dict[Any, Any] = {}
+    found: dict[tuple[int, ...], HandWitness] = {}
     while True:
         answer = budget.check(s)
         if answer == z3.unsat:
@@ -52,7 +54,7 @@ def _tie_hands(rules: Rules, budget: Budget):
         s.add(z3.Not(z3.And([enc.dead[c] for c in w.dead])))
 
 
-def _hand(rules: Rules, budget: Budget, a: int, b: int):
+def _hand(rules: Rules, budget: Budget, a: int, b: int) -> HandWitness | None:
     enc = hand_encoding(rules)
     s = z3.Solver()
     s.add(enc.constraints)
@@ -95,7 +97,7 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     s.add(*[c >= 0 for c in count.values()], z3.Sum(list(count.values())) == n)
     for seat in (0, 1):
         s.add(z3.Sum([c * p[seat] for p, c in count.items()]) < target)
-    witnesses: dict = {}
+    witnesses: dict[tuple[int, int], HandWitness] = {}
     refuted = 0
     while True:
         smallest = None
@@ -136,7 +138,8 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
                        witness=_summary(sequence), stats=result_stats)
 
 
-def _realise(rules: Rules, budget: Budget, pair, witnesses: dict):
+def _realise(rules: Rules, budget: Budget, pair: tuple[int, int],
+             witnesses: dict[tuple[int, int], HandWitness]) -> HandWitness | None:
     """A legal hand scoring ``pair`` (remembered in ``witnesses``), or None if there is none."""
     if pair not in witnesses:
         w = _hand(rules, budget, *pair)
@@ -146,16 +149,17 @@ def _realise(rules: Rules, budget: Budget, pair, witnesses: dict):
     return witnesses[pair]
 
 
-def _sequence(m, count, witnesses):
-    out = []
+def _sequence(m: Z3, count: Mapping[tuple[int, int], Z3],
+              witnesses: Mapping[tuple[int, int], HandWitness]) -> list[HandWitness]:
+    out: list[HandWitness] = []
     for p, c in count.items():
         times = m.eval(c, model_completion=True).as_long()
         out += [witnesses[p]] * times if times else []
     return out
 
 
-def _summary(sequence) -> str:
-    tally: dict = {}
+def _summary(sequence: Sequence[HandWitness]) -> str:
+    tally: dict[tuple[int, ...], int] = {}
     for w in sequence:
         tally[w.scores] = tally.get(w.scores, 0) + 1
     return f"{len(sequence)} hands: " + ", ".join(f"{k} x {a}-{b}" for (a, b), k in sorted(tally.items()))
@@ -222,11 +226,12 @@ def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
                            budget, target, stats={"compared": compared})
 
 
-def _outcome(outcome) -> str:
+def _outcome(outcome: model.Outcome | None) -> str:
     return "play on" if outcome is None else f"{outcome.winner} wins ({outcome.termination})"
 
 
-def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
+def _with_tie_match(verdict: Verdict, detail: str, budget: Budget, target: int,
+                    stats: Mapping[str, Any] | None = None) -> CheckResult:
     """Replay a match that ties past the target and then breaks the tie."""
     tie, other = _hand(Rules(), budget, 3, 3), _hand(Rules(), budget, 2, 4)
     if tie is None or other is None:
@@ -245,7 +250,7 @@ def _with_tie_match(verdict, detail, budget, target, stats=None) -> CheckResult:
 
 # ---- HEARTS-P8 ---------------------------------------------------------------------------
 
-_TIED: dict = {}  # Rules -> (the tied hands by dead pair, whether every tied hand has the one shape)
+_TIED: dict[Rules, tuple[dict[tuple[int, ...], HandWitness], bool]] = {}  # Rules -> (the tied hands by dead pair, whether every tied hand has the one shape)
 
 P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
@@ -288,7 +293,7 @@ def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
     lasso.add(q >= target, z3.Not(ends), z3.Or([a == t for t in tied_scores] or [z3.BoolVal(False)]),
               z3.Not(ends_after))
     answer = budget.check(lasso)
-    stats = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape}
+    stats: dict[str, Any] = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape}
     if answer == z3.unsat:
         return CheckResult(Verdict.NO_WITNESS, stats=stats,
                            detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")

@@ -15,18 +15,20 @@ The engine check is in ``cardcanon.verify_engine``.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import make_player
+from cardcanon.model.hearts_types import SEATS
+from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Verdict, variant_of
 from cardcanon.proofs.records import function_record, hearts_record
 from cardcanon.proofs.variants import hearts_config
 
 
-def rulebook_outcome(scores: tuple[int, int], previous: tuple[int, int], target: int):
+def rulebook_outcome(scores: tuple[int, ...], previous: tuple[int, ...], target: int) -> tuple[str, int] | None:
     """HEARTS-MATCH-1/2 and HEARTS-GOAL-1 as the rulebook states them: None (play on), or
     (termination, winner). The tie is broken only when the scores before were equal at or past
     the target (equal scores there are what the tie-break plays off)."""
@@ -44,15 +46,16 @@ def rulebook_outcome(scores: tuple[int, int], previous: tuple[int, int], target:
 _LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
 
 
-def _outcome(outcome):
+def _outcome(outcome: model.Outcome | None) -> tuple[str, int] | None:
     return None if outcome is None else (outcome.termination.value, outcome.winner.index)
 
 
-def _first_trick_queen(state) -> Any:
+def _first_trick_queen(state: model.HeartsState) -> model.Play | None:
     """A discard of the queen of spades the model refuses on the first trick, or None."""
     if state.phase is not model.Phase.PLAY or state.tricks_played or not state.trick:
         return None
     seat = state.to_move
+    assert seat is not None  # a trick under way has a player to move
     hand = state.hands[seat.index]
     queen = model.QUEEN_OF_SPADES
     led = state.trick[0].card.suit
@@ -63,27 +66,33 @@ def _first_trick_queen(state) -> Any:
     return model.Play(seat, queen)
 
 
-def _play(config, seed: int, max_hands: int):
+def _play(config: model.HeartsConfig, seed: int, max_hands: int,
+          ) -> Iterator[tuple[model.HeartsState, model.Move, model.HeartsState, list[model.Move]]]:
     """A seeded match; yields (state before, move, state after) with the moves so far."""
     rng = SplitMix64(seed)
     players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
-    state, moves = model.new_game(config), []
+    state = model.new_game(config)
+    moves: list[model.Move] = []
     while state.phase is not model.Phase.OVER and state.hand_number <= max_hands and (
             state.is_chance or model.legal_moves(state)):
-        move = model.sample_chance(state, rng) if state.is_chance else \
-            players[state.to_move.index](state, model.legal_moves(state))
+        if state.is_chance:
+            move = model.sample_chance(state, rng)
+        else:
+            assert state.to_move is not None  # a position with legal moves has a player to move
+            move = players[state.to_move.index](state, model.legal_moves(state))
         after = model.apply(state, move)
         moves.append(move)
         yield state, move, after, moves
         state = after
 
 
-def _claims(before, move, after, dealers: list) -> tuple[str, Any] | None:
+def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsState,
+            dealers: list[Seat | None]) -> tuple[str, model.Play | None] | None:
     """What is wrong with one step (and a refused move that shows it), or None."""
     target = after.config.target
     if isinstance(move, model.Deal):
         club = next(c for c in _LOW_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2, as the rulebook says
-        holder = next(s for s in model.SEATS if club in after.hands[s.index])
+        holder = next(s for s in SEATS if club in after.hands[s.index])
         if after.to_move != holder:
             return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club}", None
         if after.hearts_broken:
@@ -93,7 +102,7 @@ def _claims(before, move, after, dealers: list) -> tuple[str, Any] | None:
             return f"{after.dealer} deals hand {after.hand_number} after dealing hand {after.hand_number - 1}", None
     if after.phase is model.Phase.PLAY and not model.legal_moves(after):
         club = next(c for c in model.FIRST_LEAD_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2
-        holder = next(s for s in model.SEATS if club in after.hands[s.index])
+        holder = next(s for s in SEATS if club in after.hands[s.index])
         return f"{after.to_move} has no legal move", model.Play(holder, club) if not after.tricks_played else None
     refused = _first_trick_queen(after)
     if refused is not None:
@@ -110,7 +119,7 @@ def _claims(before, move, after, dealers: list) -> tuple[str, Any] | None:
     return None
 
 
-def bands(target: int):
+def bands(target: int) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
     """(label, previous scores, scores after a hand) in every score band of the match decision."""
     t = target
     return [
@@ -133,7 +142,7 @@ def check_match_play(*, mutant: str | None = None, timeout: float = 60.0, bounds
     started, records, hands = time.monotonic(), [], 0
     seeds = range(*bounds.get("seeds", [0, 20]))
     for seed in seeds:
-        dealers: list = []
+        dealers: list[Seat | None] = []
         for before, move, after, moves in _play(config, seed, int(bounds.get("max_hands", 60))):
             problem = _claims(before, move, after, dealers)
             if problem is not None:
