@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import itertools
@@ -10,7 +10,8 @@ import itertools
 import z3
 
 from cardcanon.model import hearts as model
-from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.model.cards import Card
+from cardcanon.proofs.base import Z3, CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import MOON_OTHER, MOON_SHOOTER, CARDS, POINT_CARDS, HandWitness, Rules, Scoring
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
@@ -65,22 +66,26 @@ def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
 
 # ---- HEARTS-P5 ---------------------------------------------------------------------------
 
-P5_MUTANTS = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
+P5_MUTANTS: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
 
 
-def predicted_pairs(config=None) -> frozenset[tuple[int, int]]:
+# (the cards each seat took, the dead cards): one way to split the point cards
+Split = tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]
+
+
+def predicted_pairs(config: model.HeartsConfig | None = None) -> frozenset[tuple[int, ...]]:
     """The score pairs of every way to split the live point cards, for every pair of dead
     cards, scored by the model's ``score_hand``: what P5 must find if play never constrains
     who can take which point card."""
     return frozenset(predicted_splits(config))
 
 
-def predicted_splits(config=None) -> dict[tuple[int, int], tuple]:
+def predicted_splits(config: model.HeartsConfig | None = None) -> dict[tuple[int, ...], Split]:
     """Each score pair of :func:`predicted_pairs` with the first (taken, dead) split scoring it."""
     config = config or model.HeartsConfig()
     points = [CARDS[c] for c in POINT_CARDS]
-    out: dict[tuple[int, int], tuple] = {}
-    seen = set()
+    out: dict[tuple[int, ...], Split] = {}
+    seen: set[tuple[Card, ...]] = set()
     for dead in itertools.combinations(CARDS, 2):
         live = [c for c in points if c not in dead]
         if tuple(live) in seen:  # only the dead point cards matter to the scores
@@ -103,11 +108,12 @@ class ScoreAbstraction:
         self.solver = z3.Solver()
         self.solver.add(z3.PbEq([(d, 1) for d in dead], 2))  # HEARTS-DEAL-2
 
-    def allows(self, a: int, b: int, budget: Budget):
+    def allows(self, a: int, b: int, budget: Budget) -> Z3:
         return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
 
 
-def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=None):
+def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: Collection[tuple[int, ...]] | None = None,
+                 ) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any], str | None]:
     """Decide every pair (a, b), 0 <= a, b <= limit: ``(witnesses, stats, undecided)``.
 
     Stage 1 asks a score-only abstraction (dead cards and who took each point card, no play),
@@ -127,7 +133,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=No
     witnesses: dict[tuple[int, int], HandWitness] = {}
     stats: dict[str, Any] = {"candidates": 0, "abstraction_unsat": 0, "hand_queries": 0, "hand_unsat": 0}
 
-    def in_hand(a: int, b: int):
+    def in_hand(a: int, b: int) -> Z3:
         mirror = witnesses.get((b, a))
         extra = [enc.score_is(0, a), enc.score_is(1, b)] + (enc.fix(mirror.swapped()) if mirror else [])
         stats["hand_queries"] += 1
@@ -144,11 +150,11 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=No
             raise ReplayMismatch(f"the seat-swapped witness of {b}-{a} does not score {a}-{b}")
         return answer
 
-    def stop(a: int, b: int):
+    def stop(a: int, b: int) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any], None]:
         stats["contradiction"] = [a, b]
         return witnesses, stats, None
 
-    left = []
+    left: list[tuple[int, int]] = []
     for a, b in itertools.product(range(limit + 1), repeat=2):
         stats["candidates"] += 1
         answer = stage1.allows(a, b, budget)
