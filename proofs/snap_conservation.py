@@ -17,7 +17,7 @@ maps the old slots one-to-one onto the new ones. Pile lengths are bounded by ``p
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,7 +27,7 @@ from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.snap_encoding import (
-    MoveKind, Shape, SymState, correct, fresh_move, legal, matched, pot_matches, require_mutant, select, select_pile, shapes,
+    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, pot_matches, require_mutant, select, select_pile, shapes,
     step, structural, structural_after,
 )
 from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
@@ -40,10 +40,12 @@ RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-
 def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
     """Cards are not conserved: total changed, a slot names no old card, or two slots collide."""
     zones_pre, zones_post = pre.zones(), post.zones()
-    total = lambda st: z3.Sum([p.length for p in st.zones()])  # noqa: E731
+    def total(st: SymState) -> z3.ArithRef:
+        return z3.Sum([p.length for p in st.zones()])
+
     z1, i1, z2, i2 = z3.Ints("slot_zone1 slot_pos1 slot_zone2 slot_pos2")
 
-    def slot(z, i):
+    def slot(z: z3.ArithRef, i: z3.ArithRef) -> tuple[z3.BoolRef, z3.ArithRef]:
         length = select([p.length for p in zones_post], z)
         card = select([p.at(i) for p in zones_post], z)
         return z3.And(0 <= z, z < len(zones_post), 0 <= i, i < length), card
@@ -55,38 +57,38 @@ def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
                  z3.And(in1, in2, z3.Or(z1 != z2, i1 != i2), c1 == c2))
 
 
-def _witness_goals(config: SnapConfig):
+def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., Any]]]:
     """Interesting cases for the reachability witnesses: (shape, label, condition)."""
     goals: list[tuple[Shape, str, Callable[..., Any]]] = [(Shape(MoveKind.FLIP), "flip with turn-over", lambda st, mv: select_pile(st.down, st.turn).length == 0),
              (Shape(MoveKind.FLIP), "flip", lambda st, mv: select_pile(st.down, st.turn).length > 0),
              (Shape(MoveKind.NOCALL), "no call", lambda st, mv: z3.BoolVal(True))]
     for kind in config.kinds:
         goals += [
-            (Shape("call", kind), f"correct {kind.value} winning two piles of two cards", lambda st, mv, k=kind: z3.And(
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} winning two piles of two cards", lambda st, mv, k=kind: z3.And(
                 correct(st, k), z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2,
                 select_pile(st.up, st.turn).length >= 2)),
-            (Shape("call", kind), f"correct {kind.value} winning a pot of two cards", lambda st, mv, k=kind: z3.And(
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} winning a pot of two cards", lambda st, mv, k=kind: z3.And(
                 correct(st, k), pot_matches(st), st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2)),
-            (Shape("call", kind), f"wrong {kind.value} by the flipper, paid to his right past a player who is out",
+            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper, paid to his right past a player who is out",
              lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn, st.turn == 0,
                                            *([z3.Not(st.holds(st.n - 1))] if st.n >= 3 else []))),
         ]
         goals += [
-            (Shape("call", kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
                 correct(st, k), st.pot.length > 0, z3.Or(*matched(st)))),
             (Shape(MoveKind.CALL, kind), f"correct {kind.value} without a pot",
              lambda st, mv, k=kind: z3.And(correct(st, k), st.pot.length == 0)),
             (Shape(MoveKind.CALL, kind), f"wrong {kind.value} with turn-over", lambda st, mv, k=kind: z3.And(
                 z3.Not(correct(st, k)), select_pile(st.down, mv.caller).length == 0, mv.caller != st.turn)),
-            (Shape("call", kind), f"wrong {kind.value} by the flipper, everyone holding cards",
+            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper, everyone holding cards",
              lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn,
                                            *[st.holds(s) for s in range(st.n)])),
         ]
         if not config.index_card:
-            goals += [(Shape("tie", kind), f"tie on {kind.value} with two matched piles and a pot",
+            goals += [(Shape(MoveKind.TIE, kind), f"tie on {kind.value} with two matched piles and a pot",
                        lambda st, mv: z3.And(st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2,
                                              z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2)),
-                      (Shape("tie", kind), f"tie on {kind.value} with a pot",
+                      (Shape(MoveKind.TIE, kind), f"tie on {kind.value} with a pot",
                        lambda st, mv: z3.And(st.pot.length > 0, z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 1)),
                       (Shape(MoveKind.TIE, kind), f"tie on {kind.value} without a pot", lambda st, mv: st.pot.length == 0)]
     return [g for g in goals if not (g[0].kind is CallKind.SNAP_POT and "without a pot" in g[1])]
@@ -123,13 +125,19 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                               "seconds": round(time.monotonic() - started, 2)})
 
 
+Players = tuple[int, ...]  # the numbers of players checked
+VariantKey = tuple[tuple[str, str], ...]  # a variant as sorted (parameter, option) pairs
+# (players, label, position, move, successor, Z3 model, config): one witness move to replay
+WitnessMove = tuple[int, str, SymState, SymMove, SymState, z3.ModelRef, SnapConfig]
+
+
 @dataclass(frozen=True)
 class _Proof:
     queries: int
     result: CheckResult | None = None  # a counterexample or no answer; None: proved
 
 
-def _prove(players, variant, stride, mutant, timeout) -> _Proof:
+def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float) -> _Proof:
     key = (players, variant, stride, mutant)
     if key not in _PROVED:
         proof = _prove_now(players, variant, stride, mutant, timeout)
@@ -139,11 +147,11 @@ def _prove(players, variant, stride, mutant, timeout) -> _Proof:
     return _PROVED[key]
 
 
-_PROVED: dict = {}
-_WITNESS_MOVES: dict = {}
+_PROVED: dict[tuple[Players, VariantKey, int, str | None], _Proof] = {}
+_WITNESS_MOVES: dict[tuple[Players, VariantKey, int, int], tuple[CheckResult | WitnessMove, ...]] = {}
 
 
-def _prove_now(players, variant, stride, mutant, timeout) -> _Proof:
+def _prove_now(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float) -> _Proof:
     """The Z3 part, which reads no model code: remembered per process, since every run of the
     necessity matrix asks it again with the same encoding (answers without a verdict are not)."""
     started, queries = time.monotonic(), 0
@@ -157,6 +165,7 @@ def _prove_now(players, variant, stride, mutant, timeout) -> _Proof:
             solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant), bad)
             if call_ok is not None:
+                assert shape.kind is not None  # only calls and ties are split by correctness
                 solver.add(correct(pre, shape.kind) == call_ok)
             queries += 1
             verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
@@ -168,7 +177,8 @@ def _prove_now(players, variant, stride, mutant, timeout) -> _Proof:
     return _Proof(queries)
 
 
-def _witness_moves(players, variant, stride, replay_len, timeout) -> tuple:
+def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, timeout: float,
+                   ) -> tuple[CheckResult | WitnessMove, ...]:
     """Small positions and moves for each interesting case (Z3 models; no model code),
     remembered per process once all are found."""
     key = (players, variant, stride, replay_len)
@@ -180,8 +190,9 @@ def _witness_moves(players, variant, stride, replay_len, timeout) -> tuple:
     return _WITNESS_MOVES[key]
 
 
-def _find_witness_moves(players, variant, stride, replay_len, timeout) -> tuple:
-    out = []
+def _find_witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, timeout: float,
+                        ) -> tuple[CheckResult | WitnessMove, ...]:
+    out: list[WitnessMove] = []
     for n in sorted({min(players), max(players)}):
         config = snap_config(dict(variant), players=n)
         for shape, label, cond in _witness_goals(config):
@@ -199,7 +210,7 @@ def _find_witness_moves(players, variant, stride, replay_len, timeout) -> tuple:
     return tuple(out)
 
 
-def cases(config: SnapConfig):
+def cases(config: SnapConfig) -> Iterator[tuple[int, Shape, bool | None]]:
     """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
     and each call shape split into a correct and a wrong call (smaller, faster queries)."""
     for turn in range(config.players):
@@ -208,7 +219,8 @@ def cases(config: SnapConfig):
                 yield turn, shape, call_ok
 
 
-def _counterexample(solver, pre, mv, post, config, mutant, stride, replay_len, queries) -> CheckResult:
+def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymState, config: SnapConfig,
+                    mutant: str | None, stride: int, replay_len: int, queries: int) -> CheckResult:
     """A broken step: a small realisable instance, as the model plays it (the model must differ)."""
     solver.set(timeout=60_000)
     solver.add(realisable(pre, stride, replay_len))

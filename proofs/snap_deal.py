@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 import z3
 
@@ -23,63 +23,66 @@ from cardcanon.model.seats import Seat
 from cardcanon.model import snap
 from cardcanon.model.snap import Deal, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
-from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap_encoding import require_mutant
+
+# An int or a Z3 integer term: the proof and the model cross-check share the same formulas.
+Num: TypeAlias = Any
 
 RULES = ("SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1", "SNAP-PLAYERS-1")
 
 
-def _receiver(k, n, d, mutant):
+def _receiver(k: Num, n: int, d: Num, mutant: str | None) -> Num:
     """The seat that receives the ``k``-th card dealt."""
     first = 0 if mutant == "deal-from-dealer" else 1
     return (d + first + k) % n
 
 
-def _offset(s, n, d):
+def _offset(s: Num, n: int, d: Num) -> Num:
     """How far clockwise seat ``s`` is from the dealer's left (0 = the dealer's left)."""
     return (s - d - 1 + n) % n
 
 
-_PROVED: set = set()
+_PROVED: set[tuple[int, int, int, str | None]] = set()
 
 
-def _if(cond, a, b):
+def _if(cond: Num, a: Num, b: Num) -> Num:
     """``If`` that folds at once when every argument is concrete (the model cross-check)."""
     return (a if cond else b) if isinstance(cond, bool) else z3.If(cond, a, b)
 
 
-def _size(s, n, d, cards, mutant):
+def _size(s: Num, n: int, d: Num, cards: int, mutant: str | None) -> Num:
     return sum(_if(_receiver(k, n, d, mutant) == s, 1, 0) for k in range(cards))
 
 
-def _top(s, n, d, cards, mutant):
+def _top(s: Num, n: int, d: Num, cards: int, mutant: str | None) -> Num:
     """The number of the last card dealt to ``s`` (its top card, SNAP-DEAL-3), or -1."""
-    top = -1
+    top: Num = -1
     for k in range(cards):
         top = _if(_receiver(k, n, d, mutant) == s, k, top)
     return top
 
 
-def _encoded_deal(n, d, cards, mutant):
+def _encoded_deal(n: int, d: int, cards: int, mutant: str | None) -> tuple[list[Num], list[Num], Num]:
     """Concrete pile sizes, top cards and first receiver, from the same formulas as the proof."""
     return ([_size(s, n, d, cards, mutant) for s in range(n)], [_top(s, n, d, cards, mutant) for s in range(n)],
             _receiver(0, n, d, mutant))
 
 
-def _model_deal(n, d, cards):
+def _model_deal(n: int, d: int, cards: int) -> tuple[list[int], list[int], int]:
     state = _dealt(n, d, cards)
     return ([len(p) for p in state.down], [state.config.deck.index(p[0]) if p else -1 for p in state.down],
             state.turn.index if state.turn is not None else -1)
 
 
-def _dealt(n, d, cards):
+def _dealt(n: int, d: int, cards: int) -> snap.SnapState:
     """The model's position after dealing the first ``cards`` cards of the deck in order."""
     config = SnapConfig(players=n, deck=FULL_DECK[:cards])
     return snap.apply(snap.new_game(config), Deal(Seat(d), config.deck))
 
 
-def _record(n, d, cards, label):
+def _record(n: int, d: int, cards: int, label: str) -> Record:
     state = _dealt(n, d, cards)
     return snap_record(state.config, [Deal(Seat(d), state.config.deck)], state, label=label)
 
@@ -93,7 +96,9 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     d, s1, s2 = z3.Ints("dealer seat1 seat2")
     key = (lo, hi, cards, mutant)  # the Z3 part reads no model code: proved once per process
     for n in range(lo, hi + 1) if key not in _PROVED else ():  # n concrete: symbolic n is nonlinear
-        seat = lambda s: z3.And(0 <= s, s < n)  # noqa: E731
+        def seat(s: Num) -> Num:
+            return z3.And(0 <= s, s < n)
+
         size1, size2 = _size(s1, n, d, cards, mutant), _size(s2, n, d, cards, mutant)
         claim = z3.And(size1 - size2 <= 1,
                        z3.Implies(_offset(s1, n, d) < _offset(s2, n, d), size1 >= size2),

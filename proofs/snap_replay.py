@@ -55,8 +55,8 @@ def realisable(st: SymState, stride: int, max_len: int) -> z3.BoolRef:
 class Replay:
     ok: bool  # the model agrees with the encoding (with ``expect_same=False``: disagrees)
     text: str
-    after: SnapState | None = None  # the model's position after the move
-    record: dict[str, Any] | None = None  # the position and move as a record prefix, as the model plays it
+    after: SnapState | None  # the model's position after the move
+    record: dict[str, Any]  # the position and move as a record prefix, as the model plays it
 
 
 def _rename(pos: Position, names: dict[int, int]) -> Position:
