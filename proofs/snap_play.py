@@ -21,33 +21,34 @@ from typing import Any
 
 from cardcanon.model import snap as model
 from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Verdict, variant_of
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.variants import snap_config
 
 # (before, move, after) -> what is wrong (and, optionally, a legal move that shows it), or None
-Claim = Callable[[Any, Any, Any], "str | tuple[str, Any] | None"]
+Claim = Callable[[model.SnapState, model.Move, model.SnapState], "str | tuple[str, model.Move] | None"]
 
 
 @dataclass(frozen=True)
 class Explored:
-    moves: tuple
-    final: Any
+    moves: tuple[model.Move, ...]
+    final: model.SnapState
     problem: str | None = None
 
 
-def explore(config, seed: int, claim: Claim, *, max_flips: int = 400) -> Explored:
+def explore(config: model.SnapConfig, seed: int, claim: Claim, *, max_flips: int = 400) -> Explored:
     """One game: a seeded deal, then at every call window a seeded pick among the model's legal
     events; stops at the end, after ``max_flips`` flips, or at the first step ``claim`` rejects."""
     rng = SplitMix64(seed)
     state = model.new_game(config)
     deal = model.sample_deal(config, rng)
-    moves = [deal]
+    moves: list[model.Move] = [deal]
     state = model.apply(state, deal)
     while state.phase is not model.Phase.OVER and state.flips < max_flips:
         if state.phase is model.Phase.FLIP:
-            move = model.Flip(state.turn)
+            move: model.Move = model.Flip(state.player)
         else:
             options = model.legal_moves(state)
             move = options[rng.below(len(options))]
@@ -71,14 +72,14 @@ def small_deck(players: int) -> tuple[Card, ...]:
 
 
 # ---- SNAP-OUT-1 -------------------------------------------------------------------------------
-def out_claim(before, move, after) -> str | None:
+def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState) -> str | None:
     """SNAP-OUT-1 with SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2 on one step."""
     n = before.config.players
-    out_before = [s for s in map(model.Seat, range(n)) if not before.holds(s)] if before.phase is not model.Phase.DEAL else []
+    out_before = [s for s in map(Seat, range(n)) if not before.holds(s)] if before.phase is not model.Phase.DEAL else []
     for seat in out_before:
         if after.holds(seat):
             return f"{seat} was out and holds cards again after {move!r}"
-    if after.phase is model.Phase.FLIP and not after.holds(after.turn):
+    if after.phase is model.Phase.FLIP and not after.holds(after.player):
         return f"{after.turn} is out but has the turn"
     if after.phase is model.Phase.CALL:
         for option in model.legal_moves(after):
@@ -89,7 +90,7 @@ def out_claim(before, move, after) -> str | None:
     return None
 
 
-def _call_by_out_player(state):
+def _call_by_out_player(state: model.SnapState) -> model.Call | None:
     if state.phase is not model.Phase.CALL:
         return None
     for option in model.legal_moves(state):
@@ -98,13 +99,13 @@ def _call_by_out_player(state):
     return None
 
 
-def _skipped(before, after) -> bool:
+def _skipped(before: model.SnapState, after: model.SnapState) -> bool:
     """The turn passed over a player who is out."""
     if before.phase is not model.Phase.CALL or after.phase is not model.Phase.FLIP:
         return False
     n = before.config.players
-    step = (after.turn.index - before.turn.index) % n
-    return any(not after.holds(model.Seat((before.turn.index + k) % n)) for k in range(1, step))
+    step = (after.player.index - before.player.index) % n
+    return any(not after.holds(Seat((before.player.index + k) % n)) for k in range(1, step))
 
 
 def check_players_go_out(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
@@ -120,7 +121,7 @@ def check_players_go_out(*, mutant: str | None = None, timeout: float = 60.0, bo
         for seed in range(games):
             skip_at: list[int] = []
 
-            def claim(before, move, after):
+            def claim(before: model.SnapState, move: model.Move, after: model.SnapState) -> str | None:
                 problem = out_claim(before, move, after)
                 if problem is None and _skipped(before, after):
                     skip_at.append(after.flips)
