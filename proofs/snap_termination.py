@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from cardcanon.model.cards import Card, Rank, Suit
@@ -30,7 +30,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Call, Deal, Flip, Phase, SnapConfig, Tie, sample_deal
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Verdict, variant_of
-from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import require_mutant
 from cardcanon.proofs.snap_search import Played, play
@@ -46,7 +46,8 @@ def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Pla
     return play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=chosen.deterministic)
 
 
-def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first", max_flips: int = 20_000):
+def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first",
+               max_flips: int = 20_000) -> tuple[int, Played] | None:
     """The first seed whose game repeats a position, with the play; None if none does."""
     for seed in seeds:
         played = play_seed(config, seed, policy, max_flips)
@@ -59,7 +60,9 @@ def check_lasso(*, mutant: str | None = None, timeout: float = 60.0, bounds: Map
     require_mutant(mutant, ())
     config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
     max_flips = int(bounds.get("max_flips", 5000))
-    stats, records, texts = {}, [], []
+    stats: dict[str, Any] = {}
+    records: list[Record] = []
+    texts: list[str] = []
     for lasso in bounds.get("lassos", [{"seed": 47, "policy": "flipper-first"}, {"seed": 63, "policy": "owner-first"}]):
         seed, policy = int(lasso["seed"]), str(lasso["policy"])
         played = play_seed(config, seed, policy, max_flips)
@@ -77,6 +80,7 @@ def check_lasso(*, mutant: str | None = None, timeout: float = 60.0, bounds: Map
             elif isinstance(move, (Call, Tie)):
                 before, in_cycle = (before + 1, in_cycle) if flips <= start else (before, in_cycle + 1)
         deal = played.moves[0]
+        assert isinstance(deal, Deal)  # a played game starts with its deal
         label = (f"seed {seed} ({policy}): dealer {deal.dealer}; {before} snaps in the first {start} flips, then the "
                  f"position before flip {start + 1} recurs before flip {start + length + 1}, with {in_cycle} snaps in "
                  f"the cycle; the policy is deterministic, so play repeats forever")
@@ -94,12 +98,12 @@ def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
     return tuple(Card(r, s) for r in list(Rank)[:ranks] for s in list(Suit)[:suits])
 
 
-def rank_sequences(ranks: int, suits: int):
+def rank_sequences(ranks: int, suits: int) -> Iterator[tuple[Rank, ...]]:
     """Every distinct sequence of a deck's ranks (a multiset permutation), in a fixed order."""
     left = Counter({r: suits for r in list(Rank)[:ranks]})
     total, prefix = ranks * suits, list[Rank]()
 
-    def rec():
+    def rec() -> Iterator[tuple[Rank, ...]]:
         if len(prefix) == total:
             yield tuple(prefix)
             return
@@ -114,9 +118,9 @@ def rank_sequences(ranks: int, suits: int):
     yield from rec()
 
 
-def deal_for(ranks_in_order, suits: int, dealer: int) -> Deal:
-    used: Counter = Counter()
-    order = []
+def deal_for(ranks_in_order: Sequence[Rank], suits: int, dealer: int) -> Deal:
+    used: Counter[Rank] = Counter()
+    order: list[Card] = []
     for r in ranks_in_order:
         order.append(Card(r, list(Suit)[used[r]]))
         used[r] += 1
@@ -129,11 +133,14 @@ def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bound
     policy = parse_policy(str(bounds.get("policy", "flipper-first")))
     players = int(bounds.get("players", 2))
     max_flips = int(bounds.get("max_flips", 100))
-    started, stats, first, sample = time.monotonic(), {}, {}, []
+    started = time.monotonic()
+    stats: dict[str, Any] = {}
+    first: dict[str, tuple[SnapConfig, Played]] = {}  # kind -> the first game of that kind
+    sample: list[tuple[SnapConfig, Played]] = []
     sample_size = int(bounds.get("sample", 24))  # the first games, as records too
     for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
         config = snap_config(variant, players=players, deck=small_deck(ranks, suits))
-        counts: Counter = Counter()
+        counts: Counter[str] = Counter()
         for seq in rank_sequences(ranks, suits):
             for dealer in range(players):
                 deal = deal_for(seq, suits, dealer)
@@ -152,22 +159,30 @@ def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bound
             stats[f"capped_{ranks}x{suits}"] = counts["capped"]
     if "endless" not in first:
         return CheckResult(Verdict.NO_WITNESS, "no deal repeats a position", stats=stats)
-    records, texts = [], []
+    records: list[Record] = []
+    texts: list[str] = []
     for kind in ("endless", "ending"):
         if kind not in first:
             continue
         config, played = first[kind]
-        deal = played.moves[0]
-        text = (f"{len(config.deck)} cards, dealer {deal.dealer}, order {' '.join(map(str, deal.order))}: "
-                + (f"position before flip {played.cycle[0] + 1} recurs before flip {sum(played.cycle) + 1}"
-                   if kind == "endless" else f"ends ({played.final.outcome.termination.value})"))
+        opening = played.moves[0]
+        assert isinstance(opening, Deal)  # a played game starts with its deal
+        if kind == "endless":
+            assert played.cycle is not None
+            how = f"position before flip {played.cycle[0] + 1} recurs before flip {sum(played.cycle) + 1}"
+        else:
+            assert played.final.outcome is not None
+            how = f"ends ({played.final.outcome.termination.value})"
+        text = f"{len(config.deck)} cards, dealer {opening.dealer}, order {' '.join(map(str, opening.order))}: " + how
         records.append(snap_record(config, played.moves, played.final, label=text, policy=policy.name,
                                    repeats=played.cycle))
         texts.append(text)
     for config, played in sample:
+        opening = played.moves[0]
+        assert isinstance(opening, Deal)  # a played game starts with its deal
         records.append(snap_record(config, played.moves, played.final, policy=policy.name, repeats=played.cycle,
-                                   label=f"{len(config.deck)} cards, dealer {played.moves[0].dealer}, "
-                                         f"order {' '.join(map(str, played.moves[0].order))}"))
+                                   label=f"{len(config.deck)} cards, dealer {opening.dealer}, "
+                                         f"order {' '.join(map(str, opening.order))}"))
     stats["seconds"] = round(time.monotonic() - started, 2)
     return CheckResult(Verdict.WITNESS, "exact counts of (dealer, rank sequence) deals; each stands for (s!)**r card orders",
                        witness="\n".join(texts), records=tuple(records), stats=stats)
