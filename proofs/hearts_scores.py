@@ -73,18 +73,18 @@ P5_MUTANTS: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "wid
 Split = tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]
 
 
-def predicted_pairs(config: model.HeartsConfig | None = None) -> frozenset[tuple[int, ...]]:
+def predicted_pairs(config: model.HeartsConfig | None = None) -> frozenset[tuple[int, int]]:
     """The score pairs of every way to split the live point cards, for every pair of dead
     cards, scored by the model's ``score_hand``: what P5 must find if play never constrains
     who can take which point card."""
     return frozenset(predicted_splits(config))
 
 
-def predicted_splits(config: model.HeartsConfig | None = None) -> dict[tuple[int, ...], Split]:
+def predicted_splits(config: model.HeartsConfig | None = None) -> dict[tuple[int, int], Split]:
     """Each score pair of :func:`predicted_pairs` with the first (taken, dead) split scoring it."""
     config = config or model.HeartsConfig()
     points = [CARDS[c] for c in POINT_CARDS]
-    out: dict[tuple[int, ...], Split] = {}
+    out: dict[tuple[int, int], Split] = {}
     seen: set[tuple[Card, ...]] = set()
     for dead in itertools.combinations(CARDS, 2):
         live = [c for c in points if c not in dead]
@@ -93,7 +93,8 @@ def predicted_splits(config: model.HeartsConfig | None = None) -> dict[tuple[int
         seen.add(tuple(live))
         for owners in itertools.product((0, 1), repeat=len(live)):
             taken = tuple(frozenset(c for c, o in zip(live, owners) if o == p) for p in (0, 1))
-            out.setdefault(tuple(model.score_hand(taken, dead, config)), (taken, dead))
+            a, b = model.score_hand(taken, dead, config)
+            out.setdefault((a, b), (taken, dead))
     return out
 
 
@@ -112,7 +113,7 @@ class ScoreAbstraction:
         return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
 
 
-def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: Collection[tuple[int, ...]] | None = None,
+def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: Collection[tuple[int, int]] | None = None,
                  ) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any], str | None]:
     """Decide every pair (a, b), 0 <= a, b <= limit: ``(witnesses, stats, undecided)``.
 

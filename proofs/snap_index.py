@@ -17,7 +17,7 @@ from typing import Any
 
 import z3
 
-from cardcanon.model.snap import CallKind
+from cardcanon.model.snap import CallKind, Move, SnapState
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.records import snap_record
@@ -77,7 +77,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     # non-vacuity: a winning hand and a wrong hand with the index card, replayed
     n = min(players)
     config = snap_config(variant, players=n)
-    pre, mv = slot_state(n, stride), fresh_move(Shape("call", CallKind.HAND), n)
+    pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, CallKind.HAND), n)
     post = step(pre, mv, config)
     for label, cond in (("winning hand", z3.And(correct(pre, CallKind.HAND), z3.Or(*matched(pre)))),
                         ("wrong hand", z3.Not(correct(pre, CallKind.HAND)))):
@@ -96,10 +96,10 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-_PROVED: dict = {}
+_PROVED: dict[tuple[object, ...], int] = {}  # the run's parameters -> queries proved
 
 
-def _pot_stays_empty(before, move, after) -> str | None:
+def _pot_stays_empty(before: SnapState, move: Move, after: SnapState) -> str | tuple[str, Move] | None:
     if after.pot:
         return f"{move!r} puts cards in the Snap Pot"
     if after.phase.value == "call":
@@ -109,7 +109,7 @@ def _pot_stays_empty(before, move, after) -> str | None:
     return None
 
 
-def legal_moves_of(state):
+def legal_moves_of(state: SnapState) -> tuple[Move, ...]:
     from cardcanon.model import snap
 
     return snap.legal_moves(state)

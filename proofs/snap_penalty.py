@@ -20,11 +20,11 @@ import z3
 from cardcanon.model.snap import Phase, SnapConfig
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.variants import Variant, snap_config
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, MoveKind, Shape, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
 )
-from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap_replay import Replay, find_and_replay, in_range, slot_state
 
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
 
@@ -62,24 +62,24 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     _PROVED[key] = queries or _PROVED.get(key, 0)
     queries = _PROVED[key]
     detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper and caller, both tables)"
-    found = _witnesses(stride, min(players), max(players), timeout, variant)
-    if found is None:
+    replays = _witnesses(stride, min(players), max(players), timeout, variant)
+    if replays is None:
         return CheckResult(Verdict.NO_WITNESS, detail + "; no reachability witness")
-    for replay in found:
+    for replay in replays:
         if not replay.ok:
             return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {replay.text}",
                                witness=replay.text, records=(replay.record,), stats={"queries": queries})
-    return CheckResult(Verdict.PROVED, detail, witness="\n".join(r.text for r in found),
-                       records=tuple(r.record for r in found),
+    return CheckResult(Verdict.PROVED, detail, witness="\n".join(r.text for r in replays),
+                       records=tuple(r.record for r in replays),
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-_PROVED: dict = {}
+_PROVED: dict[tuple[object, ...], int] = {}  # the run's parameters -> queries proved
 
 
-def _witnesses(stride: int, small: int, large: int, timeout: float, variant):
+def _witnesses(stride: int, small: int, large: int, timeout: float, variant: Variant) -> list[Replay] | None:
     """Wrong calls that need each clause: a turn-over, the flipper paying past players who are out."""
-    found = []
+    found: list[Replay] = []
     for n, label in ((small, "offender turns his face-up pile over"), (large, "flipper pays past players who are out")):
         config = snap_config(variant, players=n)
         kind = config.kinds[0]
@@ -97,6 +97,6 @@ def _witnesses(stride: int, small: int, large: int, timeout: float, variant):
     return found
 
 
-def sum_len(st, seat, which: str):
+def sum_len(st: SymState, seat: z3.ArithRef, which: str) -> z3.ArithRef:
     piles = st.down if which == "down" else st.up
     return z3.Sum([z3.If(seat == s, piles[s].length, 0) for s in range(st.n)])

@@ -25,7 +25,7 @@ the pot and a move after which a player holding only face-up cards plays on, are
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -41,10 +41,10 @@ from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_conservation import cases
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, MoveKind, Shape, correct, fresh_move, holders, legal, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, holders, legal, require_mutant, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
-from cardcanon.proofs.snap_search import play, replay_moves
+from cardcanon.proofs.snap_search import Played, play, replay_moves
 from cardcanon.proofs.snap_termination import play_seed
 
 RULES = ("SNAP-END-1", "SNAP-END-2", "SNAP-END-3", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-POT-1", "SNAP-OUT-1")
@@ -59,7 +59,7 @@ def stuck(state: SnapState) -> bool:
     return all(c.rank != rank for c in outside)
 
 
-def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int):
+def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played | None:
     """The game of ``seed`` played until its pot is stuck, or None if it never is within ``max_flips``."""
     chosen, rng = parse_policy(policy), SplitMix64(seed)
     played = play(config, sample_deal(config, rng), chosen.choose, rng, max_flips=max_flips, deterministic=False,
@@ -67,7 +67,8 @@ def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int
     return played if played.stopped else None
 
 
-def _search(bounds: Mapping[str, Any], goal) -> tuple[int, Any] | None:
+def _search(bounds: Mapping[str, Any], goal: Callable[[SnapConfig, int, str, int], Played | None],
+            ) -> tuple[int, Any] | None:
     config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
     first, last = bounds.get("seeds", [0, 100])
@@ -108,7 +109,7 @@ def check_stuck_pot(*, mutant: str | None = None, timeout: float = 60.0, bounds:
 def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
     require_mutant(mutant, ())
 
-    def goal(config, seed, policy, max_flips):
+    def goal(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played | None:
         played = play_seed(config, seed, policy, max_flips)
         outcome = played.final.outcome
         return played if outcome is not None and outcome.termination is Termination.NO_CARDS else None
@@ -145,6 +146,7 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
             post = step(pre, mv, config, mutant)
             assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant)]
             if call_ok is not None:
+                assert shape.kind is not None  # only calls and ties are split by correctness
                 assumptions.append(correct(pre, shape.kind) == call_ok)
             # the claim, stated apart from the encoding's own end test: when a move ends the game at
             # most one player holds cards, and while two do the game goes on
@@ -168,11 +170,12 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
     n = min(players)
     config = snap_config(variant, players=n)
     records, texts = [], []
-    for label, shape_move, goal in (
-            ("a move ends the game with cards in the pot", "tie" if not config.index_card else "call",
-             lambda pre, post: [post.phase == PHASE_CODE[Phase.OVER], post.pot.length > 0, holders(post) == 1]),
-            ("a player with only face-up cards plays on", "nocall",
-             lambda pre, post: [pre.down[0].length == 0, pre.up[0].length >= 1, pre.turn == 1])):
+    goals: tuple[tuple[str, MoveKind, Callable[[SymState, SymState], list[z3.BoolRef]]], ...] = (
+        ("a move ends the game with cards in the pot", MoveKind.TIE if not config.index_card else MoveKind.CALL,
+         lambda pre, post: [post.phase == PHASE_CODE[Phase.OVER], post.pot.length > 0, holders(post) == 1]),
+        ("a player with only face-up cards plays on", MoveKind.NOCALL,
+         lambda pre, post: [pre.down[0].length == 0, pre.up[0].length >= 1, pre.turn == 1]))
+    for label, shape_move, goal in goals:
         pre, mv = slot_state(n, stride), fresh_move(Shape(shape_move, config.kinds[0]), n)
         post = step(pre, mv, config)
         cond = [structural(pre), legal(pre, mv, config), *goal(pre, post)]
