@@ -68,7 +68,7 @@ P6_MUTANTS = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=Tru
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                      bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
     ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
 
@@ -172,7 +172,7 @@ P7_MUTANTS: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins"
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                         bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who
     has the lower score and whose opponent has reached the target ("the first to reach 100
     loses" and "the lowest score wins" agree). Z3 over all integer scores before the hand
@@ -257,7 +257,7 @@ P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 @recorded(Verdict.NO_WITNESS)
 def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                      bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands.
     Invariant: after a hand the scores are equal and at least the target, so the match goes on.
     Z3 finds every pair of dead cards that allows a hand with equal scores, proves that every

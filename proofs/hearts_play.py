@@ -143,7 +143,7 @@ def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, 
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                            bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
     rules, budget = rules_for(P1_MUTANTS, mutant), Budget(timeout)
@@ -231,7 +231,7 @@ P2_MUTANTS = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_tr
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                       bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
     28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
     rules, budget = rules_for(P2_MUTANTS, mutant), Budget(timeout)
@@ -316,7 +316,7 @@ def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                       bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
     6♣ case arises exactly when 2♣ and 4♣ are dead; the model's ``first_leader`` agrees on
     all 378 dead pairs x every split of the live low clubs."""

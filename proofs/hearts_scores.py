@@ -24,7 +24,7 @@ P4_MUTANTS = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                    bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P4, a scoring check: whoever takes which point cards and whichever two cards are
     dead, the two hand scores add up to the points in play (HEARTS-SCORE-1), or the moon rule
     applies and they are 0 and 20 (HEARTS-MOON-1/2). The claim does not depend on play: the
@@ -188,7 +188,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: C
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_score_pairs(*, mutant: str | None = None, timeout: float = 60.0,
-                bounds: Mapping[str, Any] | None = None) -> CheckResult:
+                      bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P5: the exact set of (a, b) per-hand score pairs that legal play can produce,
     each pair decided by Z3 (witness hand replayed through the model, or UNSAT), compared with
     the pairs of every split of the live point cards as the model scores them."""
