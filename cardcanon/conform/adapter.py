@@ -1,0 +1,523 @@
+"""The reference models seen through the conformance protocol's JSON terms.
+
+This is the only module of :mod:`cardcanon.conform` that touches the models: it turns a game
+name and a config object (the ``config`` of a game record) into a position, applies moves
+written as game-record moves, answers every protocol question about a position, and reads the
+positions the vectors are about (edge positions, rules exercised, golden games). The vector
+generator and the reference implementation both use it, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cardcanon.model import hearts, hearts_records, snap, snap_policies, snap_records
+from cardcanon.model.cards import Card, Suit
+from cardcanon.model.errors import IllegalMoveError, RecordError
+from cardcanon.model.shuffle import SplitMix64
+
+GAMES = ("hearts", "snap")
+Json = Any
+
+
+class NotAMove(ValueError):
+    """A JSON value that is not a move of this game at all (malformed, not forbidden)."""
+
+
+def config_from_json(game: str, config: Json):
+    """The model's config for a record ``config`` object; ValueError naming the problem."""
+    try:
+        if game == "hearts":
+            return hearts_records.config_from_json(config, "config", "config")
+        if game == "snap":
+            return snap_records.config_from_json({"config": config}, "config")
+    except RecordError as exc:
+        raise ValueError(str(exc)) from None
+    raise ValueError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
+
+
+def config_to_json(game: str, config) -> Json:
+    return (hearts_records if game == "hearts" else snap_records).config_to_json(config)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game and its current state; every method is pure."""
+
+    game: str
+    state: Any
+
+    @classmethod
+    def start(cls, game: str, config_json: Json) -> Position:
+        config = config_from_json(game, config_json)
+        state = hearts.new_match(config) if game == "hearts" else snap.new_game(config)
+        return cls(game, state)
+
+    @property
+    def _records(self):
+        return hearts_records if self.game == "hearts" else snap_records
+
+    @property
+    def config(self):
+        return self.state.config
+
+    def move_from_json(self, move: Json):
+        try:
+            if self.game == "hearts":
+                return hearts_records.move_from_json(move, "move", "move")
+            return snap_records.move_from_json(move, "move")
+        except (RecordError, ValueError) as exc:
+            raise NotAMove(str(exc)) from None
+
+    def move_to_json(self, move) -> Json:
+        return self._records.move_to_json(move)
+
+    def is_chance(self) -> bool:
+        return self.state.is_chance
+
+    def legal_moves(self) -> list[Json]:
+        """The legal moves as record moves ([] when the game is over); only for non-chance nodes."""
+        return [self.move_to_json(m) for m in self._model.legal_moves(self.state)]
+
+    @property
+    def _model(self):
+        return hearts if self.game == "hearts" else snap
+
+    def apply(self, move: Json) -> Position:
+        """The position after ``move``: IllegalMoveError (with ``rule_id``) or NotAMove."""
+        parsed = self.move_from_json(move)
+        try:
+            return Position(self.game, self._model.apply(self.state, parsed))
+        except TypeError as exc:
+            raise NotAMove(str(exc)) from None
+
+    def apply_all(self, moves: list[Json]) -> Position:
+        position = self
+        for move in moves:
+            position = position.apply(move)
+        return position
+
+    def outcome(self) -> Json:
+        """The result of the game in its record form, or None while it goes on."""
+        outcome = self.state.outcome
+        if outcome is None:
+            return None
+        if self.game == "hearts":
+            return hearts_records.outcome_to_json(outcome)
+        winner = outcome.winner
+        return {"termination": outcome.termination.value, "winner": None if winner is None else winner.index}
+
+    def perft(self, depth: int) -> int:
+        """The number of legal move sequences of ``depth`` moves (no chance node on the way)."""
+        if depth == 0:
+            return 1
+        if self.state.is_chance:
+            raise ValueError("perft counts from a position where a player moves, not a chance node")
+        moves = self._model.legal_moves(self.state)
+        return sum(Position(self.game, self._model.apply(self.state, m)).perft(depth - 1) for m in moves)
+
+    def sample_chance(self, rng: SplitMix64) -> Json:
+        """The chance move drawn from ``rng`` as a seeded game draws it."""
+        if self.game == "hearts":
+            return self.move_to_json(hearts.sample_chance(self.state, rng))
+        return self.move_to_json(snap.sample_deal(self.config, rng))
+
+    def seat_to_move(self) -> int | None:
+        turn = self.state.to_move if self.game == "hearts" else self.state.turn
+        return None if turn is None else turn.index
+
+
+def deck(game: str, config_json: Json) -> list[str]:
+    config = config_from_json(game, config_json)
+    return [str(c) for c in (hearts.DECK if game == "hearts" else config.deck)]
+
+
+def shuffle(game: str, config_json: Json, seed: int) -> list[str]:
+    """The game's deck, in canonical order, shuffled by the portable shuffle with ``seed``."""
+    config = config_from_json(game, config_json)
+    cards = hearts.DECK if game == "hearts" else config.deck
+    return [str(c) for c in SplitMix64(seed).shuffled(cards)]
+
+
+def deal(game: str, config_json: Json, seed: int) -> Json:
+    """The chance moves a game seeded with ``seed`` begins with, and what they deal.
+
+    Hearts: choose-dealer and deal; ``hands`` (each in canonical deck order), ``dead``
+    (the top card, then the last) and ``to_move``. Snap: the deal; ``hands`` are the face-down
+    piles, top card first, and ``to_move`` is the first flipper.
+    """
+    position = Position.start(game, config_json)
+    rng = SplitMix64(seed)
+    moves = []
+    while position.is_chance():
+        moves.append(position.sample_chance(rng))
+        position = position.apply(moves[-1])
+    state = position.state
+    if game == "hearts":
+        order = {c: i for i, c in enumerate(hearts.DECK)}
+        hands = [[str(c) for c in sorted(hand, key=order.__getitem__)] for hand in state.hands]
+        return {"moves": moves, "hands": hands, "dead": [str(c) for c in state.dead],
+                "to_move": position.seat_to_move()}
+    return {"moves": moves, "hands": [[str(c) for c in pile] for pile in state.down],
+            "to_move": position.seat_to_move()}
+
+
+def illegal_rule(position: Position, move: Json) -> str | None:
+    """The rule ``move`` breaks here, or None if it is legal (NotAMove if malformed)."""
+    try:
+        position.apply(move)
+    except IllegalMoveError as exc:
+        return exc.rule_id
+    return None
+
+
+# ---- configs and variants ------------------------------------------------------------------
+def default_config(game: str, players: int = 2) -> Json:
+    """The rulebook's defaults as a record ``config`` (Snap: at a table of ``players``)."""
+    if game == "hearts":
+        return hearts_records.config_to_json(hearts.HeartsConfig())
+    return snap_records.config_to_json(snap.SnapConfig(players=players))
+
+
+def variant_config(game: str, base: Json, parameter: str, option: str) -> Json | None:
+    """``base`` with one variation option set, or None when the model does not implement it."""
+    if parameter not in base:
+        return None
+    value: Any = option
+    if isinstance(base[parameter], bool):  # an on/off variation point
+        value = {"on": True, "off": False}.get(option)
+    config = {**base, parameter: value}
+    try:
+        config_from_json(game, config)
+    except (ValueError, TypeError):
+        return None
+    return config
+
+
+# ---- rules each kind of vector exercises -----------------------------------------------------
+SHUFFLE_RULES = {"hearts": ["HEARTS-DECK-1", "HEARTS-DEAL-2"], "snap": ["SNAP-DECK-1", "SNAP-DEAL-2"]}
+DEAL_RULES = {"hearts": ["HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2"],
+              "snap": ["SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"]}
+PERFT_RULES = {"hearts": ["HEARTS-LEAD-1", "HEARTS-LEAD-3", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-BREAK-2",
+                          "HEARTS-FIRST-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2"],
+               "snap": ["SNAP-TURN-1", "SNAP-TURN-2", "SNAP-FLIP-1", "SNAP-MATCH-2", "SNAP-CALL-1", "SNAP-CALL-2",
+                        "SNAP-CALL-3", "SNAP-PEN-1", "SNAP-TIE-1", "SNAP-INDEX-1"]}
+
+
+def context_rules(position: Position) -> list[str]:
+    """The rules that decide the legal moves at ``position``."""
+    state = position.state
+    if position.game == "hearts":
+        if state.is_chance:
+            return ["HEARTS-DEAL-1" if state.phase is hearts.Phase.CHOOSE_DEALER else "HEARTS-DEAL-2"]
+        if state.to_move is None:
+            return ["HEARTS-MATCH-1"]
+        rules = ["HEARTS-FOLLOW-1"] if state.trick else ["HEARTS-TRICK-2", "HEARTS-BREAK-1"]
+        if state.tricks_played == 0 and not state.trick:
+            rules += ["HEARTS-LEAD-1", "HEARTS-LEAD-2", "HEARTS-LEAD-3"]
+        if state.tricks_played == 0:
+            rules.append("HEARTS-FIRST-1")
+        if state.hearts_broken:
+            rules.append("HEARTS-BREAK-2")
+        return rules
+    if state.is_chance:
+        return ["SNAP-DEAL-1", "SNAP-DEAL-2"]
+    if state.phase is snap.Phase.OVER:
+        return ["SNAP-END-1"]
+    rules = []
+    if len(state.in_game) < state.config.players:
+        rules.append("SNAP-OUT-1")
+    if state.phase is snap.Phase.FLIP:
+        rules += ["SNAP-FLIP-1", "SNAP-TURN-1" if state.flips == 0 else "SNAP-TURN-2"]
+        if not state.down[state.turn.index]:
+            rules.append("SNAP-FLIP-3")
+        return rules
+    rules += ["SNAP-CALL-2", "SNAP-CALL-3", "SNAP-PEN-1"]
+    if state.config.index_card:
+        rules.append("SNAP-INDEX-1")
+    if snap.matched_seats(state):
+        rules += ["SNAP-MATCH-2", "SNAP-CALL-1"]
+    if snap.pot_matches(state):
+        rules += ["SNAP-MATCH-2", "SNAP-POT-1"]
+    if has_ties(position):
+        rules.append("SNAP-TIE-1")
+    return sorted(set(rules))
+
+
+def correct_kinds(position: Position) -> list[str]:
+    """Snap: the calls that are correct now."""
+    return sorted(kind.value for kind in snap.correct_kinds(position.state))
+
+
+def has_ties(position: Position) -> bool:
+    """Snap: a call window where several players may tie (the legal moves then list every tie)."""
+    state = position.state
+    return position.game == "snap" and not state.config.index_card and bool(snap.correct_kinds(state))
+
+
+# ---- forbidden moves ---------------------------------------------------------------------------
+def candidate_moves(position: Position, ties: bool = True, chance: bool = True) -> list[Json]:
+    """Moves worth trying at ``position``: the legal ones and the plausible mistakes (with
+    ``chance``, chance moves too even where players move)."""
+    state = position.state
+    chance = chance or state.is_chance
+    if position.game == "hearts":
+        deck_order = [str(c) for c in hearts.DECK]
+        moves: list[Json] = [{"move": "choose-dealer", "dealer": 0}, {"move": "deal", "order": deck_order}] if chance else []
+        if state.phase is not hearts.Phase.CHOOSE_DEALER and state.hands[0] | state.hands[1]:
+            for seat, hand in enumerate(state.hands):
+                moves += [{"move": "play", "player": seat, "card": str(c)} for c in sorted(hand)]
+            if state.to_move is not None:
+                moves += [{"move": "play", "player": state.to_move.index, "card": str(c)} for c in state.dead]
+        else:
+            moves.append({"move": "play", "player": 0, "card": "2c"})
+        return moves
+    n = state.config.players
+    moves = [{"move": "deal", "dealer": 0, "order": [str(c) for c in state.config.deck]}] if chance else []
+    moves += [{"move": "flip", "player": s} for s in range(n)]
+    moves.append({"move": "no-call"})
+    moves += [{"move": "call", "caller": s, "kind": k.value} for s in range(n) for k in snap.CallKind]
+    if ties:
+        kinds = state.config.kinds if state.config.index_card else (snap.CallKind.SNAP, snap.CallKind.SNAP_POT)
+        moves += [{"move": "tie", "callers": [a, b], "kind": k.value}
+                  for a, b in itertools.combinations(range(min(n, 4)), 2) for k in kinds]
+    return moves
+
+
+def forbidden_moves(position: Position, ties: bool = True, chance: bool = False) -> list[Json]:
+    """The candidate moves that are illegal here, each with the rule it breaks."""
+    out = []
+    for move in candidate_moves(position, ties, chance):
+        rule = illegal_rule(position, move)
+        if rule is not None:
+            out.append({"move": move, "rule": rule})
+    return out
+
+
+def extra_illegal_cases(game: str, config_json: Json) -> list[tuple[list[Json], Json, str]]:
+    """Illegal chance moves and moves out of place: (prefix, move, rule)."""
+    start = Position.start(game, config_json)
+    cases: list[tuple[list[Json], Json, str]] = []
+
+    def add(prefix: list[Json], move: Json) -> None:
+        rule = illegal_rule(start.apply_all(prefix), move)
+        if rule is None:
+            raise ValueError(f"expected {move} to be illegal after {len(prefix)} moves")
+        cases.append((prefix, move, rule))
+
+    dealt = deal(game, config_json, 1)["moves"]
+    if game == "hearts":
+        order = dealt[1]["order"]
+        add([], {"move": "play", "player": 0, "card": "2c"})
+        add([], dealt[1])
+        add(dealt[:1], {"move": "deal", "order": order[:-1]})
+        add(dealt[:1], {"move": "deal", "order": order[:-1] + ["3c"]})
+        add(dealt, {"move": "choose-dealer", "dealer": 1})
+    else:
+        order = dealt[0]["order"]
+        players = config_json["players"]
+        add([], {"move": "flip", "player": 0})
+        add([], {"move": "deal", "dealer": players, "order": order})
+        add([], {"move": "deal", "dealer": 0, "order": order[:-1]})
+        add(dealt, dealt[0])
+    return cases
+
+
+# ---- positions the vectors are about -----------------------------------------------------------
+@dataclass(frozen=True)
+class Reached:
+    """A position and the record prefix that reaches it."""
+
+    moves: tuple[Json, ...]
+    position: Position
+
+
+def _shortest(positions: list[Reached], predicate: Callable[[Any], bool]) -> Reached | None:
+    hits = [r for r in positions if predicate(r.position.state)]
+    return min(hits, key=lambda r: len(r.moves)) if hits else None
+
+
+def _hearts_deal(top: str, last: str, seed: int) -> list[Json]:
+    """A dealer choice and a deal (from ``seed``'s shuffle) with ``top`` and ``last`` as the dead cards."""
+    order = [str(c) for c in SplitMix64(seed).shuffled(hearts.DECK)]
+    for place, card in ((0, top), (27, last)):
+        i = order.index(card)
+        order[place], order[i] = order[i], order[place]
+    return [{"move": "choose-dealer", "dealer": 0}, {"move": "deal", "order": order}]
+
+
+def _hearts_only_hearts_leader(config_json: Json) -> Reached | None:
+    """A leader who holds only hearts before hearts are broken: found by random play from a deal
+    that gives one player every heart."""
+    order = [str(c) for c in hearts.DECK]
+    hearts_cards = [c for c in order if c.endswith("h")]
+    others = [c for c in order if not c.endswith("h")]
+    # dealer 0: seat 1 gets the odd places 1, 3, ..., 25; the dead cards are places 0 and 27
+    deck = [others.pop()] + [None] * 26 + [others.pop()]
+    for k in range(13):
+        deck[1 + 2 * k] = hearts_cards.pop() if hearts_cards else others.pop()
+        deck[2 + 2 * k] = others.pop()
+    prefix = [{"move": "choose-dealer", "dealer": 0}, {"move": "deal", "order": deck}]
+    start = Position.start("hearts", config_json).apply_all(prefix)
+    for seed in range(200):
+        rng, position, moves = SplitMix64(seed), start, list(prefix)
+        while position.state.phase is hearts.Phase.PLAY:
+            state = position.state
+            if (not state.trick and not state.hearts_broken
+                    and all(c.suit is Suit.HEARTS for c in state.hands[state.to_move.index])):
+                return Reached(tuple(moves), position)
+            legal = position.legal_moves()
+            move = legal[rng.below(len(legal))]
+            position, moves = position.apply(move), moves + [move]
+    return None
+
+
+def edge_positions(game: str, config_json: Json, positions: list[Reached]) -> list[tuple[str, str, Reached]]:
+    """The named edge positions of a game: (name, what it shows, position)."""
+    start = Position.start(game, config_json)
+    found: list[tuple[str, str, Reached | None]] = [("start", "the start of the game: a chance node", Reached((), start))]
+    if game == "hearts":
+        for name, about, top, last in (
+                ("two-of-clubs-dead", "the first lead when the 2 of clubs is dead", "2c", "Qd"),
+                ("two-and-four-of-clubs-dead", "the first lead when the 2 and the 4 of clubs are dead", "2c", "4c")):
+            prefix = _hearts_deal(top, last, 3)
+            found.append((name, about, Reached(tuple(prefix), start.apply_all(prefix))))
+        prefix = _hearts_deal("Qd", "Ad", 3)
+        found.append(("first-lead", "the first lead, the 2 of clubs live", Reached(tuple(prefix), start.apply_all(prefix))))
+        found.append(("leader-only-hearts", "the leader holds only hearts, hearts not broken",
+                      _hearts_only_hearts_leader(config_json)))
+        found.append(("first-trick-void", "the first trick: the follower cannot follow and holds hearts and other cards",
+                      _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and s.tricks_played == 0
+                                and s.trick and _void_mixed(s))))
+        found.append(("follow-void", "a later trick: the follower cannot follow",
+                      _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and s.tricks_played > 0
+                                and s.trick and _void_mixed(s))))
+        found.append(("lead-unbroken", "a lead before hearts are broken, holding hearts and other cards",
+                      _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and s.tricks_played > 0
+                                and not s.trick and not s.hearts_broken and _mixed(s.hands[s.to_move.index]))))
+        found.append(("lead-broken-without-heart", "a lead after hearts were broken by a failure to follow, no heart played",
+                      _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and not s.trick and s.hearts_broken
+                                and not any(c.suit is Suit.HEARTS for t in s.taken for c in t))))
+        found.append(("second-hand", "the first lead of the second hand",
+                      _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and s.hand_number == 2
+                                and s.tricks_played == 0 and not s.trick)))
+    else:
+        found.append(("first-flip", "the first flip, after the deal",
+                      _shortest(positions, lambda s: s.phase is snap.Phase.FLIP and s.flips == 0)))
+        found.append(("pile-and-pot", "the flipped card matches a pile and the Snap Pot at once",
+                      _shortest(positions, lambda s: s.phase is snap.Phase.CALL and snap.matched_seats(s)
+                                and snap.pot_matches(s))))
+        found.append(("pot-only", "the flipped card matches the Snap Pot only",
+                      _shortest(positions, lambda s: s.phase is snap.Phase.CALL and not snap.matched_seats(s)
+                                and snap.pot_matches(s))))
+        found.append(("two-piles", "the flipped card matches two piles",
+                      _shortest(positions, lambda s: s.phase is snap.Phase.CALL and len(snap.matched_seats(s)) > 1)))
+        found.append(("player-out-call", "a call window with a player who is out",
+                      _shortest(positions, lambda s: s.phase is snap.Phase.CALL
+                                and len(s.in_game) < s.config.players)))
+        found.append(("player-out-flip", "a flip with a player who is out",
+                      _shortest(positions, lambda s: s.phase is snap.Phase.FLIP and s.flips > 0
+                                and len(s.in_game) < s.config.players)))
+        found.append(("empty-face-down", "a flip from an empty face-down pile (the face-up pile is turned over)",
+                      _shortest(positions, lambda s: s.phase is snap.Phase.FLIP and s.turn is not None
+                                and not s.down[s.turn.index])))
+    return [(name, about, reached) for name, about, reached in found if reached is not None]
+
+
+def _mixed(hand) -> bool:
+    return any(c.suit is Suit.HEARTS for c in hand) and any(c.suit is not Suit.HEARTS for c in hand)
+
+
+def _void_mixed(state) -> bool:
+    hand = state.hands[state.to_move.index]
+    return not any(c.suit is state.trick[0].card.suit for c in hand) and _mixed(hand)
+
+
+# ---- golden games ------------------------------------------------------------------------------
+def golden_games(game: str, config_json: Json, max_snap_moves: int) -> list[tuple[str, str, list[Json]]]:
+    """Complete games: (id, what it shows, every move)."""
+    config = config_from_json(game, config_json)
+    if game == "hearts":
+        games = []
+        seeds = [0] + [next(s for s in range(1, 400) if _hearts_has_moon(config, _hearts_random_match(config, s)))]
+        for seed, about in zip(seeds, ("a match of random legal plays", "a match with a shot at the moon")):
+            moves = _hearts_random_match(config, seed)
+            games.append((f"game-seed-{seed}", f"{about} (chance and plays from seed {seed})",
+                          [hearts_records.move_to_json(m) for m in moves]))
+        return games
+    games = []
+    for policy in ("flipper-first", "ties:0.3", "errors:0.2"):
+        for seed in range(1000):
+            result = snap_policies.play_game(config, seed, policy, max_flips=max_snap_moves)
+            if result.outcome is not None and len(result.moves) <= max_snap_moves:
+                games.append((f"game-{policy.split(':')[0]}-seed-{seed}",
+                              f"calling policy {policy}, deal from seed {seed}",
+                              [snap_records.move_to_json(m) for m in result.moves]))
+                break
+    return games
+
+
+def _hearts_random_match(config, seed: int) -> list:
+    rng = SplitMix64(seed)
+    state, moves = hearts.new_match(config), []
+    while state.phase is not hearts.Phase.OVER:
+        if state.is_chance:
+            move = hearts.sample_chance(state, rng)
+        else:
+            legal = hearts.legal_moves(state)
+            move = legal[rng.below(len(legal))]
+        state = hearts.apply(state, move)
+        moves.append(move)
+    return moves
+
+
+def _hearts_has_moon(config, moves: list) -> bool:
+    state = hearts.new_match(config)
+    for move in moves:
+        state = hearts.apply(state, move)
+    return any(0 in scores for scores in state.hand_scores)
+
+
+def game_rules(game: str, moves: list[Json], config_json: Json) -> list[str]:
+    """The rules a complete game exercises: the ones every game needs and those its events show."""
+    position = Position.start(game, config_json)
+    states = [position.state]
+    for move in moves:
+        position = position.apply(move)
+        states.append(position.state)
+    if game == "hearts":
+        rules = {"HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-LEAD-1", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1",
+                 "HEARTS-BREAK-2", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3", "HEARTS-SCORE-1",
+                 "HEARTS-QUEEN-1", "HEARTS-MATCH-1"}
+        final = states[-1]
+        if any(0 in scores for scores in final.hand_scores):
+            rules |= {"HEARTS-MOON-1", "HEARTS-MOON-2"}
+        if any(hearts.TWO_OF_CLUBS in s.dead for s in states):
+            rules |= {"HEARTS-LEAD-2", "HEARTS-LEAD-3"}
+        if final.outcome.termination is not hearts.Termination.ONE_REACHED_TARGET:
+            rules.add("HEARTS-MATCH-2")
+        return sorted(rules)
+    rules = {"SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1", "SNAP-TURN-2", "SNAP-FLIP-1",
+             "SNAP-MATCH-2", "SNAP-CALL-3"}
+    for before, move, after in zip(states, moves, states[1:]):
+        kind = move["move"]
+        if kind == "flip" and not before.down[move["player"]]:
+            rules.add("SNAP-FLIP-3")
+        if kind == "call":
+            if move["kind"] in {k.value for k in snap.correct_kinds(before)}:
+                rules |= {"SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5"}
+                rules |= {"SNAP-POT-1"} if move["kind"] == "snap-pot" else set()
+                rules |= {"SNAP-INDEX-1"} if move["kind"] == "hand" else set()
+            else:
+                rules |= {"SNAP-PEN-1", "SNAP-PEN-2"} if move["caller"] == before.turn.index else {"SNAP-PEN-1"}
+        if kind == "tie":
+            rules |= {"SNAP-TIE-1", "SNAP-TIE-2"} | ({"SNAP-POT-2"} if move["kind"] == "snap-pot" else set())
+        if len(after.in_game) < len(before.in_game) and after.phase is not snap.Phase.OVER:
+            rules.add("SNAP-OUT-1")
+    termination = states[-1].outcome.termination
+    rules.add({snap.Termination.ALL_CARDS: "SNAP-END-1", snap.Termination.STUCK_POT: "SNAP-END-2",
+               snap.Termination.NO_CARDS: "SNAP-END-3"}[termination])
+    return sorted(rules)
