@@ -14,6 +14,7 @@ import json
 import os
 import selectors
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,6 +28,10 @@ Json = Any
 
 class ImplementationError(Exception):
     """The implementation broke the protocol: no answer in time, exited, or answered nonsense."""
+
+    def __init__(self, message: str, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
 
 
 class StartError(Exception):
@@ -59,10 +64,12 @@ class Implementation:
 
     def __init__(self, command: list[str], timeout: float) -> None:
         self.command, self.timeout = command, timeout
+        self.stderr = tempfile.TemporaryFile()  # a file, not a pipe: a chatty implementation never blocks
         try:
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, bufsize=0)
+                                            stderr=self.stderr, bufsize=0)
         except OSError as exc:
+            self.stderr.close()
             raise StartError(f"cannot start {command[0]!r}: {exc.strerror or exc}") from None
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
@@ -73,10 +80,12 @@ class Implementation:
         """Send one request and wait for its answer; ImplementationError if none comes."""
         message = request(self.next_id, op, **fields)
         self.next_id += 1
+        if self.process.stdin.closed:
+            raise ImplementationError("the implementation was stopped")
         try:
             self.process.stdin.write(encode(message).encode("utf-8"))
             self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
+        except OSError:
             raise ImplementationError(f"the implementation exited{self._exit_note()}") from None
         line = self._read_line(op)
         try:
@@ -96,7 +105,7 @@ class Implementation:
             left = deadline - time.monotonic()
             if left <= 0 or not self.selector.select(left):
                 self.close()
-                raise ImplementationError(f"no answer to {op!r} within {self.timeout:g} s")
+                raise ImplementationError(f"no answer to {op!r} within {self.timeout:g} s", timed_out=True)
             chunk = os.read(self.process.stdout.fileno(), 1 << 16)
             if not chunk:
                 raise ImplementationError(f"the implementation exited{self._exit_note()}")
@@ -109,7 +118,8 @@ class Implementation:
             status = self.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
             return ""
-        err = self.process.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        self.stderr.seek(0)
+        err = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
         return f" (status {status}{': ' + err[-1] if err else ''})"
 
     def close(self) -> None:
@@ -121,8 +131,8 @@ class Implementation:
                 self.process.kill()
                 self.process.wait()
         self.selector.close()
-        for stream in (self.process.stdout, self.process.stderr):
-            stream.close()
+        self.process.stdout.close()
+        self.stderr.close()
 
 
 # ---- comparing answers -------------------------------------------------------------------------
@@ -266,28 +276,36 @@ def greet(impl: Implementation, document: Json) -> str | None:
 
 
 def run_file(command: list[str], path: Path, name: str, timeout: float) -> Iterator[Result]:
+    """The results of one file's vectors. After a crash the implementation is started again for
+    the next vector; after a timeout, or a refused hello, the file's other vectors fail unrun."""
     document = json.loads(path.read_text(encoding="utf-8"))
     impl: Implementation | None = None
-    refused: str | None = None
+    given_up: str | None = None
     try:
         for vector in document["vectors"]:
             rules = ", ".join(vector["rules"])
-            if refused:
-                yield Result(name, vector["id"], Difference(rules, "hello", "hello accepted", refused))
+            if given_up:
+                yield Result(name, vector["id"], Difference("-", "-", "an answer", given_up))
                 continue
-            try:
-                if impl is None:
-                    impl = Implementation(command, timeout)
+            if impl is None:
+                impl = Implementation(command, timeout)
+                try:
                     refused = greet(impl, document)
-                    if refused:
-                        yield Result(name, vector["id"], Difference(rules, "hello", "hello accepted", refused))
-                        continue
+                except ImplementationError as exc:
+                    refused = str(exc)
+                if refused:
+                    given_up = f"not run: hello failed ({refused})"
+                    yield Result(name, vector["id"], Difference("-", "hello", "hello accepted", refused))
+                    continue
+            try:
                 CHECKS[vector["kind"]](impl, vector, rules)
                 yield Result(name, vector["id"])
             except Mismatch as exc:
                 yield Result(name, vector["id"], exc.difference)
             except ImplementationError as exc:
-                yield Result(name, vector["id"], Difference(rules, "-", "an answer", str(exc)))
+                yield Result(name, vector["id"], Difference("-", "-", "an answer", str(exc)))
+                if exc.timed_out:
+                    given_up = f"not run: the implementation stopped answering ({exc})"
                 impl.close()
                 impl = None
     finally:
@@ -313,8 +331,9 @@ def format_result(result: Result) -> str:
     if result.passed:
         return f"PASS {result.file} {result.vector}"
     d = result.difference
+    rule = f"one of {d.rule}" if "," in d.rule else d.rule
     return (f"FAIL {result.file} {result.vector}\n"
-            f"     rule:     {d.rule}\n"
+            f"     rule:     {rule}\n"
             f"     position: {d.position}\n"
             f"     expected: {d.expected}\n"
             f"     got:      {d.got}")

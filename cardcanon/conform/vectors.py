@@ -41,7 +41,7 @@ BANK_GAMES = 12  # random games whose positions the legal and illegal vectors ar
 ILLEGAL_SAMPLE = 5  # illegal cases are looked for at every 5th position of those games
 RANDOM_POSITIONS = 4  # legal vectors at ordinary positions, besides the edge positions
 ILLEGAL_PER_RULE = 2
-SNAP_GAME_MOVES = 320  # golden Snap games are chosen among those that end within this many moves
+SNAP_GAME_MOVES = 240  # golden Snap games are chosen among those that end within this many moves
 
 
 def vector_dir() -> Path:
@@ -235,8 +235,11 @@ def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -
 
 
 def game_vectors(spec: FileSpec) -> list[Json]:
-    return [game_vector(vector_id, about, moves, spec)
-            for vector_id, about, moves in adapter.golden_games(spec.game, spec.config, SNAP_GAME_MOVES)]
+    """The golden games: a variant's file has only the last (the most eventful) of them."""
+    games = adapter.golden_games(spec.game, spec.config, SNAP_GAME_MOVES)
+    if spec.variant:
+        games = games[-1:]
+    return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
 
 
 def file_vectors(spec: FileSpec) -> list[Json]:

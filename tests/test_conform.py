@@ -1,0 +1,156 @@
+"""Conformance: the vectors are up to date and valid, and ``cardcanon conform`` passes the
+reference models and an independent implementation, and fails broken ones naming the rule."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardcanon import schemas
+from cardcanon.conform import adapter, vectors
+from cardcanon.spec import load as load_rulebook
+
+ROOT = Path(__file__).resolve().parents[1]
+VECTORS = vectors.vector_dir()
+MINIMAL = [sys.executable, str(ROOT / "tests" / "conform" / "minimal.py")]
+REFERENCE = [sys.executable, "-m", "cardcanon.conform.reference"]
+
+
+def conform(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardcanon", "conform", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def documents():
+    index = vectors.load_index(VECTORS)
+    return [(entry["path"], json.loads((VECTORS / entry["path"]).read_text(encoding="utf-8")))
+            for entry in index["files"]]
+
+
+# ---- the vectors ---------------------------------------------------------------------------
+def test_vectors_are_the_ones_the_generator_writes(tmp_path):
+    """CI fails when the models, the rulebook or the generator change and the vectors were not
+    rewritten with ``cardcanon conform --write``."""
+    vectors.write(tmp_path)
+    fresh = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.glob("**/*.json")}
+    shipped = {p.relative_to(VECTORS).as_posix(): p.read_bytes() for p in VECTORS.glob("**/*.json")}
+    assert sorted(fresh) == sorted(shipped)
+    stale = [name for name in fresh if fresh[name] != shipped[name]]
+    assert not stale, f"out of date (run `cardcanon conform --write`): {stale}"
+
+
+def test_schemas_are_draft_2020_12():
+    from jsonschema import Draft202012Validator
+
+    for name in schemas.names():
+        schema = schemas.load(name)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        Draft202012Validator.check_schema(schema)
+
+
+def test_every_vector_file_validates_against_its_schema():
+    index = vectors.load_index(VECTORS)
+    assert not list(schemas.validator("conformance-index").iter_errors(index))
+    validator = schemas.validator("conformance-vectors")
+    listed = {entry["path"] for entry in index["files"]}
+    assert listed == {p.relative_to(VECTORS).as_posix() for p in VECTORS.glob("*/*.json")}
+    for path, document in documents():
+        errors = [f"{e.json_path}: {e.message[:200]}" for e in validator.iter_errors(document)]
+        assert not errors, f"{path}: {errors[:3]}"
+
+
+def test_the_schema_rejects_a_broken_vector():
+    path, document = documents()[0]
+    broken = {**document, "vectors": [json.loads(json.dumps(v)) for v in document["vectors"][:1]]}
+    assert not list(schemas.validator("conformance-vectors").iter_errors(broken))
+    broken["vectors"][0]["rules"] = ["not-a-rule"]
+    assert list(schemas.validator("conformance-vectors").iter_errors(broken))
+    del broken["vectors"][0]["expect"]
+    assert list(schemas.validator("conformance-vectors").iter_errors(broken))
+
+
+def test_vectors_cite_real_rules_and_use_record_moves():
+    """Every cited rule exists in the rulebook, and every move is a game-record move."""
+    known = {game: {rule.id for rule in load_rulebook(game).rules} for game in adapter.GAMES}
+    for path, document in documents():
+        game = document["game"]
+        position = adapter.Position.start(game, document["config"])
+        ids = [v["id"] for v in document["vectors"]]
+        assert len(ids) == len(set(ids)), path
+        for vector in document["vectors"]:
+            cited = set(vector["rules"]) | {f["rule"] for f in vector.get("forbidden", [])}
+            assert cited <= known[game], (path, vector["id"], cited - known[game])
+            for move in vector.get("moves", []) + [vector.get("move")] * ("move" in vector):
+                position.move_from_json(move)
+
+
+def test_every_variation_option_has_a_file_or_a_reason():
+    index = vectors.load_index(VECTORS)
+    covered = {(f["game"], p, o) for f in index["files"] for p, o in f["variant"].items()}
+    covered |= {(s["game"], s["parameter"], s["option"]) for s in index["skipped"]}
+    for game in adapter.GAMES:
+        for rule in load_rulebook(game).rules:
+            if rule.variation:
+                for option in rule.variation.options:
+                    if option.value != rule.variation.default:
+                        assert (game, rule.variation.parameter, option.value) in covered
+
+
+def test_the_edge_positions_are_there():
+    names = {(path.split("/")[0], v["id"]) for path, document in documents() for v in document["vectors"]}
+    for game, name in [("hearts", "legal-two-of-clubs-dead"), ("hearts", "legal-two-and-four-of-clubs-dead"),
+                       ("hearts", "legal-leader-only-hearts"), ("snap", "legal-pile-and-pot"),
+                       ("snap", "legal-player-out-call"), ("snap", "legal-empty-face-down")]:
+        assert (game, name) in names
+
+
+# ---- the runner ----------------------------------------------------------------------------
+@pytest.mark.rules("HEARTS-BREAK-1", "SNAP-CALL-2")
+def test_the_reference_models_pass():
+    result = conform("-q", "--", *REFERENCE)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert " 0 failed" in result.stdout
+
+
+def test_an_independent_implementation_passes():
+    result = conform("-q", "--", *MINIMAL)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+
+
+@pytest.mark.parametrize("rule, only", [
+    ("HEARTS-BREAK-1", "hearts/default"),
+    ("SNAP-CALL-2", "snap/players-3"),
+])
+def test_a_broken_implementation_fails_naming_the_rule(rule, only):
+    result = conform("-q", "--only", only, "--", *MINIMAL, "--break", rule)
+    assert result.returncode == 1
+    failures = [line.split("rule:", 1)[1].strip() for line in result.stdout.splitlines() if "rule:" in line]
+    assert failures and rule in failures, result.stdout[-2000:]
+    assert "expected:" in result.stdout and "got:" in result.stdout and "position:" in result.stdout
+
+
+def test_a_broken_pot_rule_fails_a_golden_game():
+    result = conform("-q", "--only", "snap/players-3", "--only", "snap/players-2", "--", *MINIMAL,
+                     "--break", "SNAP-POT-1")
+    assert result.returncode == 1
+    assert "FAIL snap/players-2 game-" in result.stdout or "FAIL snap/players-3 game-" in result.stdout
+
+
+def test_a_silent_implementation_times_out(tmp_path):
+    silent = tmp_path / "silent.py"
+    silent.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n")
+    result = conform("--only", "snap/players-12", "--timeout", "0.5", "--", sys.executable, str(silent), timeout=60)
+    assert result.returncode == 1
+    assert "no answer to 'hello' within 0.5 s" in result.stdout
+
+
+def test_errors_are_one_line_without_a_traceback(tmp_path):
+    for args in (["--", str(tmp_path / "missing")], [], ["--write", "--", "x"], ["--timeout", "0", "--", "x"],
+                 ["--vectors", str(tmp_path), "--", "x"], ["--only", "chess", "--", *REFERENCE]):
+        result = conform(*args, timeout=60)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
