@@ -17,6 +17,7 @@ from cardcanon.spec.schema import (
     GAMES, ID_PATTERN, ID_PREFIX, NEEDS_RATIONALE, Direction, Discrepancy, DiscrepancyKind, NonRule,
     NonRuleKind, Option, Quote, Rule, Rulebook, Source, SpecError, Status, Variation,
 )
+from cardcanon.spec.values import value_problems
 
 DATA_DIR = Path(__file__).resolve().parent
 SOURCES_FILE = DATA_DIR / "sources" / "sources.toml"
@@ -170,8 +171,8 @@ def load_sources(path: str | Path = SOURCES_FILE) -> tuple[Source, ...]:
 # ---------------------------------------------------------------------------------- rulebook
 
 _TOP_KEYS = ("game", "title", "sources", "rule", "nonrule")
-_RULE_KEYS = ("id", "title", "section", "status", "text", "normative", "rationale", "variation", "quote",
-              "discrepancy")
+_RULE_KEYS = ("id", "title", "section", "status", "text", "normative", "rationale", "values", "variation",
+              "quote", "discrepancy")
 _VARIATION_KEYS = ("parameter", "default", "option")
 _OPTION_KEYS = ("value", "text")
 _QUOTE_KEYS = ("source", "span", "gloss")
@@ -261,6 +262,7 @@ def load_file(path: str | Path, sources: Iterable[Source] | str | Path | None = 
         raise top.error("rule", "no [[rule]] entries")
     _check_references(where, rules)
     _check_parameters(where, rules)
+    _check_value_names(where, rules)
     nonrules = tuple(_read_nonrule(context, index, raw)
                      for index, raw in enumerate(top.tables("nonrule", "nonrule"), 1))
     return Rulebook(game=game, title=title, sources=tuple(own.values()), rules=tuple(rules), nonrules=nonrules,
@@ -289,6 +291,14 @@ def _read_rule(context: _Context, index: int, raw: Any, seen: dict[str, int]) ->
     rationale = entry.text("rationale", required=False)
     if rationale is None and status in NEEDS_RATIONALE:
         raise entry.error("rationale", f"missing (required for status {status.value!r})")
+    values = _read_values(entry, raw.get("values"))
+    normative_flag = status is not Status.INFORMATIVE if normative is None else normative
+    if normative_flag:
+        problems = value_problems(text, values)
+        if problems:
+            raise entry.error("values", "; ".join(problems) + " (FORMAT.md, \"Named values\")")
+    elif values:
+        raise entry.error("values", "only a normative rule declares values")
     variation = _read_variation(entry, raw.get("variation"))
     if variation is None and status is Status.VARIANT:
         raise entry.error("variation", "missing (required for status 'variant')")
@@ -308,8 +318,25 @@ def _read_rule(context: _Context, index: int, raw: Any, seen: dict[str, int]) ->
                                          what=found.text("what"), ruling=found.text("ruling"),
                                          reason=found.text("reason")))
     return Rule(id=rule_id, title=title, section=section, status=status, text=text,
-                normative=status is not Status.INFORMATIVE if normative is None else normative,
-                rationale=rationale, variation=variation, quotes=tuple(quotes), discrepancies=tuple(discrepancies))
+                normative=normative_flag, rationale=rationale, variation=variation, quotes=tuple(quotes),
+                discrepancies=tuple(discrepancies), values=values)
+
+
+def _read_values(rule: _Entry, raw: Any) -> dict[str, int]:
+    """``[rule.values]``: named non-negative integers."""
+    if raw is None:
+        return {}
+    entry = _Entry(rule.file, rule.entry, raw, list(raw) if isinstance(raw, dict) else (), prefix="values.")
+    values: dict[str, int] = {}
+    for name, value in entry.data.items():
+        if not _PARAMETER.fullmatch(name):
+            raise entry.error(name, f"{name!r} is not a lower-case identifier (like queen_points)")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise entry.error(name, f"expected a non-negative integer, got {value!r}")
+        values[name] = value
+    if not values:
+        raise rule.error("values", "an empty [rule.values] table")
+    return values
 
 
 def _read_variation(rule: _Entry, raw: Any) -> Variation | None:
@@ -375,6 +402,17 @@ def _check_parameters(where: str, rules: list[Rule]) -> None:
                 raise SpecError(where, f"parameter {parameter!r} is already used by {owner[parameter]}",
                                 entry=f"rule {rule.id}", field="variation.parameter")
             owner[parameter] = rule.id
+
+
+def _check_value_names(where: str, rules: list[Rule]) -> None:
+    """A name declared by several rules (``queen_points``) is one number: every rule agrees on it."""
+    first: dict[str, tuple[str, int]] = {}
+    for rule in rules:
+        for name, value in rule.values.items():
+            owner, known = first.setdefault(name, (rule.id, value))
+            if known != value:
+                raise SpecError(where, f"{name} = {value}, but {owner} declares {name} = {known}",
+                                entry=f"rule {rule.id}", field=f"values.{name}")
 
 
 def check_unique_ids(rulebooks: Iterable[Rulebook]) -> frozenset[str]:

@@ -8,6 +8,7 @@ SHA-256.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -196,16 +197,26 @@ class Rule:
     variation: Variation | None
     quotes: tuple[Quote, ...]
     discrepancies: tuple[Discrepancy, ...]
+    values: Mapping[str, int] = field(default_factory=dict, hash=False)  # [rule.values]
 
     @property
     def game(self) -> str:
         return "hearts" if self.id.startswith("HEARTS-") else "snap"
+
+    def value(self, name: str) -> int:
+        """The named number ``name`` this rule's text states; :class:`SpecError` when undeclared."""
+        if name not in self.values:
+            declared = ", ".join(self.values) or "none"
+            raise SpecError(self.game, f"no value {name!r} (declared: {declared})", entry=f"rule {self.id}",
+                            field="values")
+        return self.values[name]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "game": self.game, "title": self.title, "section": self.section,
             "status": self.status.value, "normative": self.normative, "text": self.text,
             "rationale": self.rationale,
+            "values": dict(self.values),
             "variation": self.variation.to_json() if self.variation else None,
             "quotes": [quote.to_json() for quote in self.quotes],
             "discrepancies": [d.to_json() for d in self.discrepancies],
@@ -249,6 +260,22 @@ class Rulebook:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise SpecError(self.file or self.game, f"no such rule in the {self.game} rulebook{hint}",
                         entry=f"rule {rule_id}")
+
+    def value(self, rule_id: str, name: str) -> int:
+        """The named number ``name`` of rule ``rule_id`` (``[rule.values]``)."""
+        return self.rule(rule_id).value(name)
+
+    def variation(self, parameter: str) -> tuple[Rule, Variation]:
+        """The rule that declares the variation point ``parameter``, and the variation."""
+        for rule in self.rules:
+            if rule.variation is not None and rule.variation.parameter == parameter:
+                return rule, rule.variation
+        known = ", ".join(r.variation.parameter for r in self.rules if r.variation)
+        raise SpecError(self.file or self.game, f"no variation point {parameter!r} (known: {known})")
+
+    def variations(self) -> tuple[tuple[Rule, Variation], ...]:
+        """Every variation point, in rulebook order, with the rule that declares it."""
+        return tuple((rule, rule.variation) for rule in self.rules if rule.variation is not None)
 
     def sections(self) -> list[tuple[str, tuple[Rule, ...]]]:
         """``(section, rules)`` pairs, sections in order of first appearance."""

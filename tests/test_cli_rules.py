@@ -80,8 +80,8 @@ def test_json_has_every_rule_of_both_games(capsys):
     assert [game["game"] for game in data["games"]] == ["snap", "hearts"]
     expected = [rule.id for game in spec.GAMES for rule in spec.load(game).rules]
     assert [rule["id"] for rule in data["rules"]] == expected
-    keys = {"id", "game", "title", "section", "status", "normative", "text", "rationale", "variation", "quotes",
-            "discrepancies"}
+    keys = {"id", "game", "title", "section", "status", "normative", "text", "rationale", "values", "variation",
+            "quotes", "discrepancies"}
     assert all(set(rule) == keys for rule in data["rules"])
     assert {rule["game"] for rule in data["rules"]} == {"snap", "hearts"}
     assert {source["id"] for source in data["sources"]} == {source.id for source in spec.sources()}
