@@ -154,3 +154,17 @@ def test_errors_are_one_line_without_a_traceback(tmp_path):
         result = conform(*args, timeout=60)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+
+
+def test_the_worked_example_in_the_docs_is_a_real_session():
+    """The session shown in docs/conformance.rst is what the reference models answer."""
+    text = (ROOT / "docs" / "conformance.rst").read_text(encoding="utf-8").splitlines()
+    requests = [line[5:] for line in text if line.startswith("   > ")]
+    shown = [json.loads(line[5:]) for line in text if line.startswith("   < ")]
+    assert len(requests) == len(shown) >= 5
+    result = subprocess.run(REFERENCE, input="\n".join(requests) + "\n", capture_output=True, text=True,
+                            timeout=60, cwd=ROOT)
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    for answer in answers + shown:
+        answer.pop("implementation", None)  # names the version
+    assert answers == shown

@@ -185,12 +185,15 @@ def compare_legal(expected: Json, answer: Json, forbidden: list[Json], rules: st
     if extra:
         rule_of = {move_key(f["move"]): f["rule"] for f in forbidden}
         known = [rule_of[move_key(m)] for m in extra if move_key(m) in rule_of]
-        rule = known[0] if known else rules
-        raise mismatch(rule, where, "legal moves " + show_moves(expected["moves"]),
-                       "legal moves " + show_moves(moves) + " (not legal: " + show_moves(extra) + ")")
+        raise mismatch(known[0] if known else rules, where, _legal_text(expected["moves"]),
+                       f"also {show_moves(extra)}, which are not legal; {_legal_text(moves)}")
     if missing:
-        raise mismatch(rules, where, "legal moves " + show_moves(expected["moves"]),
-                       "legal moves " + show_moves(moves) + " (missing: " + show_moves(missing) + ")")
+        raise mismatch(rules, where, _legal_text(expected["moves"]),
+                       f"not {show_moves(missing)}, which are legal; {_legal_text(moves)}")
+
+
+def _legal_text(moves: list[Json]) -> str:
+    return f"{len(moves)} legal moves {show_moves(moves)}"
 
 
 def set_position(impl: Implementation, moves: list[Json], rules: str) -> None:
@@ -225,7 +228,7 @@ def check_deal(impl: Implementation, vector: Json, rules: str) -> None:
 
 def check_legal(impl: Implementation, vector: Json, rules: str) -> None:
     set_position(impl, vector["moves"], rules)
-    where = at(len(vector["moves"]))
+    where = f"{at(len(vector['moves']))}: {vector['about']}"
     compare_legal(vector["expect"], impl.ask("legal"), vector["forbidden"], rules, where)
     for item in vector["forbidden"]:
         expect_illegal(impl, item["move"], item["rule"], where)
