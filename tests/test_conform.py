@@ -109,7 +109,6 @@ def test_the_edge_positions_are_there():
 
 
 # ---- the runner ----------------------------------------------------------------------------
-@pytest.mark.rules("HEARTS-BREAK-1", "SNAP-CALL-2")
 def test_the_reference_models_pass():
     result = conform("-q", "--", *REFERENCE)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
@@ -168,3 +167,28 @@ def test_the_worked_example_in_the_docs_is_a_real_session():
     for answer in answers + shown:
         answer.pop("implementation", None)  # names the version
     assert answers == shown
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_vectors_and_schemas(tmp_path):
+    """``pip wheel .`` holds the vectors and schemas, and an install of it finds and passes them."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path / "dist")],
+                   check=True, capture_output=True, timeout=600)
+    wheel = next((tmp_path / "dist").glob("cardcanon-*.whl"))
+    import zipfile
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {f"cardcanon/conformance/{p.relative_to(VECTORS).as_posix()}" for p in VECTORS.glob("**/*.json")}
+    assert shipped <= names
+    assert {f"cardcanon/schemas/{name}.schema.json" for name in schemas.names()} <= names
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                   check=True, capture_output=True, timeout=600)
+    env = {**__import__("os").environ, "PYTHONPATH": str(target)}
+    where = subprocess.run([sys.executable, "-c", "from cardcanon.conform.vectors import vector_dir; print(vector_dir())"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, check=True).stdout.strip()
+    assert Path(where) == target / "cardcanon" / "conformance"
+    result = subprocess.run([sys.executable, "-m", "cardcanon", "conform", "-q", "--only", "hearts/default", "--",
+                             sys.executable, "-m", "cardcanon.conform.reference"],
+                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
