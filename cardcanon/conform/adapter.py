@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcanon.model import hearts, hearts_records, snap, snap_policies, snap_records
-from cardcanon.model.cards import Card, Suit
+from cardcanon.model.cards import Suit
 from cardcanon.model.errors import IllegalMoveError, RecordError
 from cardcanon.model.shuffle import SplitMix64
 

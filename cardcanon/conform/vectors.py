@@ -23,7 +23,6 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from cardcanon.conform import adapter
 from cardcanon.conform.adapter import Json, Position, Reached
