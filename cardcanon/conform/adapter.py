@@ -121,9 +121,23 @@ class Position:
 
     def sample_chance(self, rng: SplitMix64) -> Json:
         """The chance move drawn from ``rng`` as a seeded game draws it."""
+        return self.move_to_json(self.sample_chance_move(rng))
+
+    # The model's own moves, without the JSON round trip (for the generator's random games).
+    def sample_chance_move(self, rng: SplitMix64):
         if self.game == "hearts":
-            return self.move_to_json(hearts.sample_chance(self.state, rng))
-        return self.move_to_json(snap.sample_deal(self.config, rng))
+            return hearts.sample_chance(self.state, rng)
+        return snap.sample_deal(self.config, rng)
+
+    def model_moves(self) -> tuple:
+        return self._model.legal_moves(self.state)
+
+    def after(self, move) -> Position:
+        return Position(self.game, self._model.apply(self.state, move))
+
+    def is_correct_call(self, move) -> bool:
+        """Snap: ``move`` is a call that is correct now."""
+        return isinstance(move, snap.Call) and move.kind in snap.correct_kinds(self.state)
 
     def seat_to_move(self) -> int | None:
         turn = self.state.to_move if self.game == "hearts" else self.state.turn
@@ -316,6 +330,7 @@ def extra_illegal_cases(game: str, config_json: Json) -> list[tuple[list[Json], 
         add(dealt[:1], {"move": "deal", "order": order[:-1]})
         add(dealt[:1], {"move": "deal", "order": order[:-1] + ["3c"]})
         add(dealt, {"move": "choose-dealer", "dealer": 1})
+        add(dealt, {"move": "deal", "order": [str(c) for c in hearts.DECK]})
     else:
         order = dealt[0]["order"]
         players = config_json["players"]
@@ -437,21 +452,20 @@ def _void_mixed(state) -> bool:
 
 
 # ---- golden games ------------------------------------------------------------------------------
-def golden_games(game: str, config_json: Json, max_snap_moves: int) -> list[tuple[str, str, list[Json]]]:
-    """Complete games: (id, what it shows, every move)."""
+def golden_games(game: str, config_json: Json, max_snap_moves: int, few: bool = False) -> list[tuple[str, str, list[Json]]]:
+    """Complete games: (id, what it shows, every move). With ``few``, only the most eventful one
+    (Hearts: a shot at the moon; Snap: wrong calls and their penalties)."""
     config = config_from_json(game, config_json)
     if game == "hearts":
-        games = []
-        seeds = [0] + [next(s for s in range(1, 400) if _hearts_has_moon(config, _hearts_random_match(config, s)))]
-        for seed, about in zip(seeds, ("a match of random legal plays", "a match with a shot at the moon")):
-            moves = _hearts_random_match(config, seed)
-            games.append((f"game-seed-{seed}", f"{about} (chance and plays from seed {seed})",
-                          [hearts_records.move_to_json(m) for m in moves]))
-        return games
+        plans = [(0, "a match of random legal plays")] * (not few)
+        moon = next(s for s in range(1, 400) if _hearts_has_moon(config, _hearts_random_match(config, s)))
+        plans.append((moon, "a match with a shot at the moon"))
+        return [(f"game-seed-{seed}", f"{about} (chance and plays from seed {seed})",
+                 [hearts_records.move_to_json(m) for m in _hearts_random_match(config, seed)]) for seed, about in plans]
     games = []
-    for policy in ("flipper-first", "ties:0.3", "errors:0.2"):
-        for seed in range(1000):
-            result = snap_policies.play_game(config, seed, policy, max_flips=max_snap_moves)
+    for policy in ("errors:0.2",) if few else ("ties:0.3", "errors:0.2"):
+        for seed in range(300):
+            result = snap_policies.play_game(config, seed, policy, max_flips=max_snap_moves // 2)
             if result.outcome is not None and len(result.moves) <= max_snap_moves:
                 games.append((f"game-{policy.split(':')[0]}-seed-{seed}",
                               f"calling policy {policy}, deal from seed {seed}",

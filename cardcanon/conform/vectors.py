@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardcanon.conform import adapter
 from cardcanon.conform.adapter import Json, Position, Reached
@@ -105,32 +106,31 @@ def file_specs() -> tuple[list[FileSpec], list[dict[str, str]]]:
 
 
 # ---- positions -----------------------------------------------------------------------------
-def playout(start: Position, rng: SplitMix64, choose: Callable[[Position, list[Json], SplitMix64], Json],
+def playout(start: Position, rng: SplitMix64, choose: Callable[[Position, tuple, SplitMix64], Any],
             max_moves: int) -> Iterator[Reached]:
     """Every position of one game: chance drawn from ``rng``, moves chosen by ``choose``."""
     position, moves = start, ()
     while len(moves) < max_moves:
         yield Reached(moves, position)
         if position.is_chance():
-            move = position.sample_chance(rng)
+            move = position.sample_chance_move(rng)
         else:
-            legal = position.legal_moves()
+            legal = position.model_moves()
             if not legal:
                 return
             move = choose(position, legal, rng)
-        position, moves = position.apply(move), moves + (move,)
+        position, moves = position.after(move), moves + (position.move_to_json(move),)
 
 
-def random_choice(position: Position, legal: list[Json], rng: SplitMix64) -> Json:
+def random_choice(position: Position, legal: tuple, rng: SplitMix64) -> Any:
     return legal[rng.below(len(legal))]
 
 
-def snap_choice(position: Position, legal: list[Json], rng: SplitMix64) -> Json:
+def snap_choice(position: Position, legal: tuple, rng: SplitMix64) -> Any:
     """Half the time any legal move, else the first correct call or no call: varied but playable."""
     if rng.below(2):
         return legal[rng.below(len(legal))]
-    correct = [m for m in legal if m["move"] == "call" and m["kind"] in adapter.correct_kinds(position)]
-    return correct[0] if correct else legal[0]
+    return next((m for m in legal if position.is_correct_call(m)), legal[0])
 
 
 def bank(spec: FileSpec) -> list[Reached]:
@@ -170,7 +170,7 @@ def legal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
     for name, about, reached in adapter.edge_positions(spec.game, spec.config, positions):
         if spec.ties_in_legal or not adapter.has_ties(reached.position):
             vectors.append(legal_vector(f"legal-{name}", about, reached, spec))
-    ordinary = [r for r in positions if not r.position.is_chance() and r.position.legal_moves()
+    ordinary = [r for r in positions if not r.position.is_chance() and r.position.outcome() is None
                 and (spec.ties_in_legal or not adapter.has_ties(r.position))]
     step = max(1, len(ordinary) // RANDOM_POSITIONS)
     for k, reached in enumerate(ordinary[step // 2::step][:RANDOM_POSITIONS]):
@@ -184,7 +184,7 @@ def illegal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
     extra = adapter.extra_illegal_cases(spec.game, spec.config)
     ended = [r for r in positions if r.position.outcome() is not None]
     for reached in positions[::ILLEGAL_SAMPLE] + ended:
-        for item in adapter.forbidden_moves(reached.position, ties=spec.ties_in_legal, chance=True):
+        for item in adapter.forbidden_moves(reached.position, ties=spec.ties_in_legal):
             cases.setdefault(item["rule"], []).append((len(reached.moves), reached, item["move"]))
     vectors = []
     for moves, move, rule in extra:
@@ -234,10 +234,8 @@ def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -
 
 
 def game_vectors(spec: FileSpec) -> list[Json]:
-    """The golden games: a variant's file has only the last (the most eventful) of them."""
-    games = adapter.golden_games(spec.game, spec.config, SNAP_GAME_MOVES)
-    if spec.variant:
-        games = games[-1:]
+    """The golden games; a variant's file has only the most eventful one."""
+    games = adapter.golden_games(spec.game, spec.config, SNAP_GAME_MOVES, few=bool(spec.variant))
     return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
 
 
