@@ -42,7 +42,7 @@ class ReferenceRunner:
     def __init__(self, seed: int) -> None:
         self.pick = random.Random(seed)
         self.chance_rng = SplitMix64(seed)
-        self.state = hearts.new_match()
+        self.state = hearts.new_game()
         self.counts = {"player_actions": 0, "chance_actions": 0, "games": 0, "seconds": 0.0}
 
     def run(self, seconds: float) -> None:
@@ -55,7 +55,7 @@ class ReferenceRunner:
         while time.perf_counter() < deadline:
             for _ in range(100):  # check the clock every 100 moves
                 if state.phase is over:
-                    state = hearts.new_match()
+                    state = hearts.new_game()
                     games += 1
                 elif state.is_chance:
                     state = apply(state, sample_chance(state, chance_rng))

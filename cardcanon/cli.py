@@ -17,8 +17,8 @@ from cardcanon.model.errors import CardcanonError
 # subcommand -> module providing add_parser(subparsers)
 _SUBCOMMANDS = {
     "rules": "cardcanon.spec.cli",
-    "play": "cardcanon.model.cli",
-    "replay": "cardcanon.model.cli",
+    "play": "cardcanon.play",
+    "replay": "cardcanon.play",
     "verify": "cardcanon.verify",
     "trace": "cardcanon.trace",
     "analyze": "cardcanon.analyze",

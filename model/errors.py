@@ -1,14 +1,28 @@
-"""Errors raised by the reference models. Each names the rule it enforces."""
+"""Errors raised by the reference models. A rule-breaking move names the rule it breaks."""
 
 from __future__ import annotations
 
+from cardcanon.spec.errors import CardcanonError
 
-class CardcanonError(Exception):
-    """Base class for every error cardcanon raises on bad input."""
+__all__ = ["CardcanonError", "IllegalMoveError", "InvalidMoveError", "NotModelledError", "RecordError"]
 
 
 class IllegalMoveError(CardcanonError):
-    """A move that the rules forbid in this state. ``rule_id`` names the rule it breaks."""
+    """A move of this game that the rules forbid in this state. ``rule_id`` names the rule it breaks."""
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(f"{rule_id}: {message}")
+        self.rule_id = rule_id
+        self.message = message
+
+
+class InvalidMoveError(CardcanonError, ValueError):
+    """Not a move of this game at all (a wrong type, or a move built from malformed parts)."""
+
+
+class NotModelledError(CardcanonError, NotImplementedError):
+    """A variation option the rulebook lists but the reference model does not play. ``rule_id``
+    names the rule that declares the variation point."""
 
     def __init__(self, rule_id: str, message: str) -> None:
         super().__init__(f"{rule_id}: {message}")

@@ -1,8 +1,11 @@
 """Reference model of two-player Hearts.
 
-Rulebook: ``spec/hearts.toml`` (print it with ``cardcanon rules hearts``). Every rule block
-below cites the rule ID it implements; the variation points of the rulebook are the
-:class:`HeartsConfig` parameters, with the rulebook's defaults.
+Rulebook: ``spec/hearts.toml`` (print it with ``cardcanon rules hearts``). The rule blocks below
+follow the rulebook's order; each is the one implementation of the rule it cites, used by
+:func:`legal_moves`, :func:`apply` and the error messages alike. The numbers of the game (13
+tricks, 13 points for the queen of spades, 100 to end the match, ...) are read from the
+rulebook (``cardcanon.model.hearts_types``); its variation points are the
+:class:`HeartsConfig` fields, with the rulebook's defaults.
 
 Where this game departs from common four-player Hearts (OpenSpiel's ``hearts``, for instance):
 
@@ -12,6 +15,7 @@ Where this game departs from common four-player Hearts (OpenSpiel's ``hearts``, 
 - Hearts are trump: a heart wins a trick even when another suit was led (HEARTS-TRICK-1).
 - The 2 of clubs leads, or the 4, or the 6 when lower clubs are dead (HEARTS-LEAD-1/2/3).
 - Point cards may be played to the first trick (HEARTS-FIRST-1, variation ``no-hearts``).
+- The queen of spades does not break hearts (HEARTS-QUEEN-2, variation ``queen_breaks``).
 - Shooting the moon scores 0 for the shooter and 20 for the other player, also when point
   cards are dead (HEARTS-MOON-1/2, variation ``points-in-play``).
 - A match is played to 100 over many hands; when both reach 100 the lower score wins, and
@@ -19,48 +23,40 @@ Where this game departs from common four-player Hearts (OpenSpiel's ``hearts``, 
 
 Chance is explicit: :class:`ChooseDealer` once per match and one :class:`Deal` per hand are
 moves like any other, so a match is exactly its list of moves. A seeded match draws all chance
-from one :class:`~cardcanon.model.shuffle.SplitMix64` stream: first the dealer, then one shuffle per hand.
+from one :class:`~cardcanon.model.shuffle.SplitMix64` stream: first the dealer, then one shuffle
+per hand. The game API shared with Snap is described in :mod:`cardcanon.model.game`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+import itertools
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Protocol
 
 from cardcanon.model.cards import Card, Suit
-from cardcanon.model.errors import IllegalMoveError
-from cardcanon.model.hearts_scoring import match_result, score_hand, score_masks
+from cardcanon.model.errors import IllegalMoveError, InvalidMoveError
+from cardcanon.model.game import Game, Record, ReplayReport
 from cardcanon.model.hearts_types import (
-    DECK, FULL_MASK, HEARTS_MASK, NON_HEARTS_MASK, POINT_CARDS, QUEEN_OF_SPADES, SEATS, SUIT_MASK,
-    SUITS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move,
-    Outcome, Phase, Play, Termination, deck_index, deck_indices, evolve, mask_of,
+    DEAD_CARDS, DECK, HAND_SIZE, HEART_POINTS, MOON_OTHER_POINTS, MOON_SHOOTER_POINTS, MOVE_TYPES, PLAYERS,
+    POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SEATS, TRICKS_PER_HAND, BreakOn, ChooseDealer, Deal, Dealer,
+    FirstLead, FirstTrickPoints, Hands, HeartsConfig, HeartsState, MoonScore, Move, Outcome, Phase, Play,
+    QueenBreaks, Termination,
 )
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
 __all__ = [
-    "DECK", "POINT_CARDS", "QUEEN_OF_SPADES", "BreakOn", "ChooseDealer", "Deal", "FirstLead", "FirstTrickPoints",
-    "HeartsConfig", "HeartsState", "MoonScore", "Move", "Outcome", "Phase", "Play", "Strategy", "Termination",
-    "apply", "deal_hands", "first_leader", "legal_moves", "match_result", "new_match", "play_match",
-    "sample_chance", "score_hand", "trick_winner",
+    "DECK", "GAME", "POINT_CARDS", "QUEEN_OF_SPADES", "BreakOn", "ChooseDealer", "Deal", "Dealer", "FirstLead",
+    "FirstTrickPoints", "HeartsConfig", "HeartsState", "MoonScore", "Move", "Outcome", "Phase", "Play",
+    "QueenBreaks", "Strategy", "Termination", "apply", "chance_outcomes", "deal_hands", "first_leader",
+    "from_record", "legal_moves", "match_result", "new_game", "outcome", "play_match", "replay", "sample_chance",
+    "score_hand", "to_record", "trick_winner",
 ]
 
-TRICKS_PER_HAND = 13  # HEARTS-TRICK-3
-FIRST_LEAD_CLUBS = tuple(c for c in DECK if c.suit is Suit.CLUBS)[:3]  # 2, 4, 6 of clubs
-TWO_OF_CLUBS = FIRST_LEAD_CLUBS[0]
-
-# Prebuilt plays: _PLAY[seat][i] plays DECK[i]; _PLAYS_BY_PATTERN[seat][suit][p] are the plays
-# of the cards of that suit whose 7-bit pattern is p, in deck order.
-_PLAY = tuple(tuple(Play(seat, card) for card in DECK) for seat in SEATS)
-_PLAYS_BY_PATTERN = tuple(
-    tuple(tuple(tuple(_PLAY[s][7 * k + r] for r in range(7) if p >> r & 1) for p in range(128)) for k in range(4))
-    for s in range(2)
-)
-# The deck index of each prebuilt play, by identity (of either seat, and by seat). _PLAY keeps them
-# alive, so their ids are never reused; any other Play (even an equal one) takes the slow path.
-_PLAY_INDEX = {id(_PLAY[s][i]): i for s in range(2) for i in range(len(DECK))}
-_PLAY_INDEX_BY_SEAT = tuple({id(play): i for i, play in enumerate(plays)} for plays in _PLAY)
-_new, _set = object.__new__, object.__setattr__  # to build a state without __init__ (see apply)
+name = "hearts"
+Refusal = tuple[str, str]  # (rule ID, what is wrong): why a card may not be played
 
 
 class Strategy(Protocol):
@@ -69,364 +65,360 @@ class Strategy(Protocol):
     def __call__(self, state: HeartsState, legal: tuple[Play, ...]) -> Play: ...
 
 
-def new_match(config: HeartsConfig = HeartsConfig()) -> HeartsState:
+def new_game(config: HeartsConfig = HeartsConfig()) -> HeartsState:
     """The start of a match: the dealer is yet to be chosen (HEARTS-DEAL-1)."""
     return HeartsState(config=config)
 
 
+# --- HEARTS-PLAYERS-1 -------------------------------------------------------------------------
 def other(seat: Seat) -> Seat:
+    """HEARTS-PLAYERS-1: exactly two players; the other one."""
     return SEATS[1 - seat.index]
 
 
-# --- pure rule functions ----------------------------------------------------------------------
-def deal_hands(order: Sequence[Card], dealer: Seat) -> tuple[tuple[frozenset[Card], frozenset[Card]], tuple[Card, Card]]:
+def seat_problem(seat: Seat) -> Refusal | None:
+    """HEARTS-PLAYERS-1: a seat of this table."""
+    if seat not in SEATS:
+        return "HEARTS-PLAYERS-1", f"there are {PLAYERS} players, Seat(0) and Seat(1), not {seat!r}"
+    return None
+
+
+# --- HEARTS-DECK-1, HEARTS-RANK-1, HEARTS-TRUMP-1 ---------------------------------------------
+def deck_problem(cards: Sequence[Card]) -> Refusal | None:
+    """HEARTS-DECK-1: a deal is an order of exactly the 28 cards of the deck, each once."""
+    unknown = [str(card) for card in cards if card not in DECK]
+    if unknown:
+        return "HEARTS-DECK-1", f"not cards of the {len(DECK)}-card deck: {', '.join(unknown)}"
+    if len(cards) != len(DECK):
+        return "HEARTS-DECK-1", f"a deal is the whole deck of {len(DECK)} cards, not {len(cards)}"
+    missing = [str(card) for card in DECK if card not in cards]
+    if missing:
+        return "HEARTS-DECK-1", f"a deal must hold every card once; missing: {', '.join(missing)}"
+    return None
+
+
+def beats(card: Card, other_card: Card) -> bool:
+    """HEARTS-RANK-1 with HEARTS-TRUMP-1: whether ``card``, played second, beats ``other_card``:
+    a higher card of the same suit, or a heart (hearts are trump) on a card of another suit."""
+    if card.suit is other_card.suit:
+        return card.rank > other_card.rank
+    return card.suit is Suit.HEARTS
+
+
+# --- HEARTS-DEAL-1, HEARTS-DEAL-2 -------------------------------------------------------------
+def next_dealer(state: HeartsState) -> Seat:
+    """HEARTS-DEAL-1 (``alternate``): the dealer of the next hand did not deal this one."""
+    assert state.dealer is not None
+    return other(state.dealer)
+
+
+def deal_hands(order: Sequence[Card], dealer: Seat) -> tuple[Hands, tuple[Card, ...]]:
     """HEARTS-DEAL-2: the top card is dead, then 13 cards each, one at a time, alternately,
     beginning with the player who is not the dealer; the last card is dead."""
     if len(order) != len(DECK):
         raise ValueError(f"a deal has {len(DECK)} cards, not {len(order)}")
-    hand0, hand1, dead = _split_deal(order, dealer.index)
-    return (frozenset(hand0), frozenset(hand1)), dead
+    dealt = order[1:1 + PLAYERS * HAND_SIZE]
+    first = other(dealer)
+    hands = {first: frozenset(dealt[0::2]), dealer: frozenset(dealt[1::2])}
+    return (hands[SEATS[0]], hands[SEATS[1]]), (order[0], *order[1 + PLAYERS * HAND_SIZE:])
 
 
-def _split_deal(order: Sequence, dealer: int) -> tuple[Sequence, Sequence, tuple]:
-    """HEARTS-DEAL-2 on any 28-item sequence: (seat 0's items, seat 1's items, the dead items)."""
-    dealt = [(), ()]
-    dealt[1 - dealer], dealt[dealer] = order[1:27:2], order[2:27:2]
-    return dealt[0], dealt[1], (order[0], order[27])
+# --- HEARTS-LEAD-1, HEARTS-LEAD-2, HEARTS-LEAD-3 ----------------------------------------------
+FIRST_LEAD_CLUBS = tuple(c for c in DECK if c.suit is Suit.CLUBS)[:DEAD_CARDS + 1]  # the 2, 4 and 6 of clubs
+TWO_OF_CLUBS = FIRST_LEAD_CLUBS[0]
 
 
-def _first_lead_index(dead_indices: Sequence[int | None]) -> int:
-    """HEARTS-LEAD-1/2: the deck index of the lowest live club of 2, 4, 6 (it names the leader)."""
-    for index in _FIRST_LEAD_INDICES:
-        if index not in dead_indices:
-            return index
-    raise ValueError("at most two cards are dead: one of the 2, 4, 6 of clubs is live")  # pragma: no cover
+def first_lead_club(dead: Iterable[Card]) -> Card:
+    """HEARTS-LEAD-1, HEARTS-LEAD-2: the lowest club of the 2, 4, 6 that is not dead."""
+    dead = tuple(dead)
+    return next(club for club in FIRST_LEAD_CLUBS if club not in dead)
 
 
-_FIRST_LEAD_INDICES = tuple(DECK.index(club) for club in FIRST_LEAD_CLUBS)
+def forced_first_lead(dead: Iterable[Card], config: HeartsConfig) -> Card | None:
+    """HEARTS-LEAD-1, HEARTS-LEAD-3: the card the first leader must lead, or None (``free``: only
+    the 2 of clubs is forced)."""
+    club = first_lead_club(dead)
+    return club if club == TWO_OF_CLUBS or config.first_lead is FirstLead.LOWEST_CLUB else None
 
 
-def _forced_first_lead(dead: Sequence[Card], config: HeartsConfig) -> tuple[Card, Card | None]:
-    """HEARTS-LEAD-1/2: the lowest live club of 2, 4, 6 names the leader. HEARTS-LEAD-3: it is
-    also the card he must lead (``free``: only the 2 of clubs is forced)."""
-    club = DECK[_first_lead_index(deck_indices(dead))]
-    forced = club is TWO_OF_CLUBS or config.first_lead is FirstLead.LOWEST_CLUB
-    return club, club if forced else None
-
-
-def first_leader(hands, dead, config: HeartsConfig = HeartsConfig()) -> tuple[Seat, Card | None]:
+def first_leader(hands: Sequence[frozenset[Card]], dead: Sequence[Card],
+                 config: HeartsConfig = HeartsConfig()) -> tuple[Seat, Card | None]:
     """HEARTS-LEAD-1/2/3: the leader of the first trick and the card he must lead (or None)."""
-    return _first_leader((mask_of(hands[0]), mask_of(hands[1])), dead, config)
+    club = first_lead_club(dead)
+    holder = next((seat for seat in SEATS if club in hands[seat.index]), None)
+    if holder is None:
+        raise ValueError(f"{club} is neither dead nor in a hand")
+    return holder, forced_first_lead(dead, config)
 
 
-def _first_leader(hand_masks: tuple[int, int], dead, config: HeartsConfig) -> tuple[Seat, Card | None]:
-    club, forced = _forced_first_lead(dead, config)
-    bit = 1 << deck_index(club)
-    for seat in SEATS:
-        if hand_masks[seat.index] & bit:
-            return seat, forced
-    raise ValueError(f"{club} is neither dead nor in a hand")
+def first_lead_problem(state: HeartsState, card: Card) -> Refusal | None:
+    """HEARTS-LEAD-1, HEARTS-LEAD-3: the first lead is the club that made the leader."""
+    if state.tricks_played or state.trick:
+        return None
+    forced = forced_first_lead(state.dead, state.config)
+    if forced is None or card == forced:
+        return None
+    if forced == TWO_OF_CLUBS:
+        return "HEARTS-LEAD-1", f"{state.to_move} must lead the 2 of clubs to the first trick, not {card}"
+    return "HEARTS-LEAD-3", f"{state.to_move} must lead the club that made him leader ({forced}), not {card}"
 
 
+# --- HEARTS-FOLLOW-1 --------------------------------------------------------------------------
+def follow_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
+    """HEARTS-FOLLOW-1: the second player follows suit if he can; if not, he may play any card."""
+    if not state.trick:
+        return None
+    suit = state.trick[0].card.suit
+    if card.suit is suit or not any(held.suit is suit for held in hand):
+        return None
+    return "HEARTS-FOLLOW-1", f"{state.to_move} must follow suit ({suit.name.lower()}) and may not play {card}"
+
+
+# --- HEARTS-TRICK-1, HEARTS-TRICK-2, HEARTS-TRICK-3 -------------------------------------------
 def trick_winner(lead: Card, follow: Card) -> int:
-    """HEARTS-TRICK-1 (with HEARTS-TRUMP-1, HEARTS-RANK-1): 0 if the leader's card wins, 1 if
-    the follower's. A heart beats any other suit; otherwise the higher card of the suit led."""
-    lead_index, follow_index = deck_index(lead), deck_index(follow)
-    if lead_index is None or follow_index is None:
-        raise ValueError(f"not cards of the 28-card deck: {lead}, {follow}")
-    return _trick_winner(lead_index, follow_index)
+    """HEARTS-TRICK-1: 0 if the leader's card wins the trick, 1 if the follower's. A heart wins
+    (HEARTS-TRUMP-1); otherwise the higher card of the suit led (HEARTS-RANK-1)."""
+    if lead not in DECK or follow not in DECK:
+        raise ValueError(f"not cards of the {len(DECK)}-card deck: {lead}, {follow}")
+    return 1 if beats(follow, lead) else 0
 
 
-def _trick_winner(lead: int, follow: int) -> int:
-    """:func:`trick_winner` on deck indices (suit number = index // 7; deck order is rank order)."""
-    if lead // 7 == follow // 7:
-        return 1 if follow > lead else 0
-    return 1 if follow // 7 == _HEARTS_NUMBER else 0
+def turn_problem(state: HeartsState, player: Seat) -> Refusal | None:
+    """HEARTS-TRICK-2 (the winner of a trick leads the next; the other player plays second) and,
+    for the first trick, HEARTS-LEAD-1/2 (the holder of the lowest live club leads)."""
+    if player == state.to_move:
+        return None
+    if state.trick:
+        return "HEARTS-TRICK-2", f"{state.to_move} plays second to this trick, not {player}"
+    if state.tricks_played == 0:
+        rule = "HEARTS-LEAD-1" if TWO_OF_CLUBS not in state.dead else "HEARTS-LEAD-2"
+        return rule, f"{state.to_move} holds the lowest live club and leads the first trick, not {player}"
+    return "HEARTS-TRICK-2", f"{state.to_move} won the last trick and leads, not {player}"
 
 
-_HEARTS_NUMBER = SUITS.index(Suit.HEARTS)
-# _FOLLOWER_WINS[lead][follow]: _trick_winner on every pair of deck indices, as a table.
-_FOLLOWER_WINS = tuple(tuple(_trick_winner(lead, follow) == 1 for follow in range(len(DECK))) for lead in range(len(DECK)))
+def hand_is_over(tricks_played: int) -> bool:
+    """HEARTS-TRICK-3: the hand ends when all 13 tricks have been played."""
+    return tricks_played >= TRICKS_PER_HAND
 
 
-# --- legal plays: rule blocks in rulebook order -----------------------------------------------
-def _play_rules(state: HeartsState, hand: int) -> list[tuple[str, int]]:
-    """The rules that restrict the player to move, each with the mask of cards it allows.
-
-    The legal plays are the cards of ``hand`` allowed by every rule; an illegal play breaks the
-    first rule that does not allow it.
-    """
-    rules: list[tuple[str, int]] = []
-    first_trick = state.tricks_played == 0
-    leading = not state.trick
-    # HEARTS-LEAD-1, HEARTS-LEAD-3: the first lead is the club that made the leader (HEARTS-LEAD-2).
-    if leading and first_trick:
-        _, forced = _forced_first_lead(state.dead, state.config)
-        if forced is not None:
-            rules.append(("HEARTS-LEAD-1" if forced is TWO_OF_CLUBS else "HEARTS-LEAD-3", 1 << deck_index(forced)))
-    # HEARTS-FOLLOW-1: the second player follows suit if he can; if not, he may play any card.
-    if not leading:
-        follow = _FOLLOW_1[deck_index(state.trick[0].card) // 7]
-        if hand & follow[1]:
-            rules.append(follow)
-    # HEARTS-BREAK-1: no heart lead before hearts are broken, unless he holds only hearts.
-    if leading and not state.hearts_broken and hand & NON_HEARTS_MASK:
-        rules.append(_BREAK_1)
-    # HEARTS-FIRST-1 (``no-hearts``): no heart to the first trick unless he holds only hearts.
-    if first_trick and state.config.first_trick_points is _NO_HEARTS and hand & NON_HEARTS_MASK:
-        rules.append(_FIRST_1)
-    # HEARTS-QUEEN-2: no timing rule holds the queen of spades back; she is not a heart, so
-    # none of the masks above excludes her except by following suit.
-    return rules
+# --- HEARTS-BREAK-1, HEARTS-BREAK-2 -----------------------------------------------------------
+def lead_hearts_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
+    """HEARTS-BREAK-1: no heart is led before hearts are broken, unless the leader holds only hearts."""
+    if state.trick or state.hearts_broken or card.suit is not Suit.HEARTS:
+        return None
+    if all(held.suit is Suit.HEARTS for held in hand):
+        return None
+    return "HEARTS-BREAK-1", f"{state.to_move} may not lead {card}: hearts are not broken and he holds other suits"
 
 
-_BREAK_1 = ("HEARTS-BREAK-1", NON_HEARTS_MASK)
-_FOLLOW_1 = tuple(("HEARTS-FOLLOW-1", SUIT_MASK[suit]) for suit in SUITS)  # by suit number (deck index // 7)
-_FIRST_1 = ("HEARTS-FIRST-1", NON_HEARTS_MASK)
-_NO_HEARTS = FirstTrickPoints.NO_HEARTS
+def breaks_hearts(state: HeartsState, play: Play) -> bool:
+    """HEARTS-BREAK-2: a heart played breaks hearts; with ``void``, so does any failure to
+    follow suit; with HEARTS-QUEEN-2's ``queen_breaks``, so does the queen of spades."""
+    if play.card.suit is Suit.HEARTS or queen_breaks_hearts(state.config, play.card):
+        return True
+    failed_to_follow = bool(state.trick) and play.card.suit is not state.trick[0].card.suit
+    return state.config.break_on is BreakOn.VOID and failed_to_follow
 
 
-def legal_moves(state: HeartsState) -> tuple[Move, ...]:
-    """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end.
-
-    After the first trick only HEARTS-FOLLOW-1 and HEARTS-BREAK-1 can restrict a play (see
-    ``_play_rules``), so those two are applied directly; the first trick goes through every
-    rule block. The answer is remembered (as a mask) until the next call, so that ``apply`` does
-    not work it out again (states are immutable: identity is enough).
-    """
-    global _last_legal
-    seat = state.to_move
-    if seat is None:
-        return ()
-    s = seat.index
-    hand = state.hand_masks[s]
-    if state.tricks_played:
-        trick = state.trick
-        if trick:  # HEARTS-FOLLOW-1: follow suit if he can
-            lead_index = _PLAY_INDEX.get(id(trick[0]))
-            if lead_index is None:
-                lead_index = deck_index(trick[0].card)
-            suit = lead_index // 7
-            legal = hand & _SUIT_MASKS[suit]
-            if legal:  # cards of one suit: their plays are one prebuilt tuple
-                _last_legal = (state, s, legal)
-                return _PLAYS_BY_PATTERN[s][suit][legal >> 7 * suit]
-            legal = hand
-        elif state.hearts_broken:
-            legal = hand
-        else:  # HEARTS-BREAK-1: no heart lead unless he holds only hearts
-            legal = hand & NON_HEARTS_MASK or hand
-    else:
-        legal = hand
-        for _, allowed in _play_rules(state, hand):
-            legal &= allowed
-    _last_legal = (state, s, legal)
-    by_suit = _PLAYS_BY_PATTERN[s]
-    return by_suit[0][legal & 127] + by_suit[1][legal >> 7 & 127] + by_suit[2][legal >> 14 & 127] + by_suit[3][legal >> 21]
+# --- HEARTS-FIRST-1 ---------------------------------------------------------------------------
+def first_trick_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
+    """HEARTS-FIRST-1 (``no-hearts``): no heart to the first trick unless he holds only hearts."""
+    if state.tricks_played or state.config.first_trick_points is not FirstTrickPoints.NO_HEARTS:
+        return None
+    if card.suit is not Suit.HEARTS or all(held.suit is Suit.HEARTS for held in hand):
+        return None
+    return "HEARTS-FIRST-1", f"{state.to_move} may not play {card} to the first trick: he holds cards other than hearts"
 
 
-# (state, seat number of the player to move, mask of his legal plays) of the last state asked.
-_last_legal: tuple[HeartsState | None, int, int] = (None, 0, 0)
-_SUIT_MASKS = tuple(SUIT_MASK[suit] for suit in SUITS)  # by suit number (deck index // 7)
+# --- HEARTS-QUEEN-1, HEARTS-QUEEN-2 -----------------------------------------------------------
+def card_points(card: Card) -> int:
+    """HEARTS-QUEEN-1 (the queen of spades is worth 13) and HEARTS-SCORE-1 (1 per heart)."""
+    if card == QUEEN_OF_SPADES:
+        return QUEEN_POINTS
+    return HEART_POINTS if card.suit is Suit.HEARTS else 0
 
 
-def _legal_mask(state: HeartsState) -> int:
-    """The mask of the legal plays of the player to move (as :func:`legal_moves` finds them)."""
-    if _last_legal[0] is not state:
-        legal_moves(state)
-    return _last_legal[2]
+def queen_breaks_hearts(config: HeartsConfig, card: Card) -> bool:
+    """HEARTS-QUEEN-2: no timing rule holds the queen of spades back, and she is not a heart, so
+    no rule block above refuses her except by following suit. Whether playing her breaks hearts
+    is the ``queen_breaks`` variation (default ``no``)."""
+    return card == QUEEN_OF_SPADES and config.queen_breaks is QueenBreaks.YES
 
 
-# --- applying moves ---------------------------------------------------------------------------
-def apply(state: HeartsState, move: Move) -> HeartsState:
-    """The state after ``move``; raises :class:`~cardcanon.model.errors.IllegalMoveError` naming the broken rule.
-
-    A play is checked against every rule, unless it is one of the plays :func:`legal_moves` just
-    returned for this very state. The hot path (a play) builds the next state as ``evolve``
-    does, without the call; ``hands`` and ``taken`` are left out, to be rebuilt from the masks
-    when read.
-    """
-    cached_state, s, legal = _last_legal
-    index = _PLAY_INDEX_BY_SEAT[s].get(id(move))  # a prebuilt play of the player to move?
-    if cached_state is not state or index is None or not legal >> index & 1:
-        if type(move) is not Play:
-            return _apply_chance(state, move)
-        s, index = _checked_play(state, move)
-    bit = 1 << index
-    hand_masks = state.hand_masks
-    hand_masks = (hand_masks[0] ^ bit, hand_masks[1]) if s == 0 else (hand_masks[0], hand_masks[1] ^ bit)
-    # HEARTS-BREAK-2: a heart played breaks hearts; with ``void``, so does any failure to follow.
-    broken = state.hearts_broken or bit & HEARTS_MASK != 0
-    trick = state.trick
-    if not trick:
-        fields = state.__dict__.copy()
-        if "hands" in fields:
-            del fields["hands"]
-        fields["hand_masks"], fields["hearts_broken"] = hand_masks, broken
-        fields["trick"], fields["to_move"] = (_PLAY[s][index],), SEATS[1 - s]
-        new = _new(HeartsState)
-        _set(new, "__dict__", fields)
-        return new
-    lead_index = _PLAY_INDEX.get(id(trick[0]))
-    if lead_index is None:
-        lead_index = deck_index(trick[0].card)
-    if not broken and state.config.break_on is _VOID and lead_index // 7 != index // 7:
-        broken = True
-    # The trick is complete. HEARTS-TRICK-1: who wins; HEARTS-TRICK-2: the winner leads next.
-    winner = SEATS[s] if _FOLLOWER_WINS[lead_index][index] else trick[0].player
-    w = winner.index
-    taken_masks = state.taken_masks
-    won = taken_masks[w] | bit | 1 << lead_index
-    taken_masks = (won, taken_masks[1]) if w == 0 else (taken_masks[0], won)
-    tricks_played = state.tricks_played + 1
-    if tricks_played >= TRICKS_PER_HAND:
-        return _end_hand(state, hand_masks, taken_masks, broken)
-    fields = state.__dict__.copy()
-    if "hands" in fields:
-        del fields["hands"]
-    if "taken" in fields:
-        del fields["taken"]
-    fields["hand_masks"], fields["hearts_broken"] = hand_masks, broken
-    fields["trick"], fields["leader"], fields["to_move"] = (), winner, winner
-    fields["taken_masks"], fields["tricks_played"] = taken_masks, tricks_played
-    new = _new(HeartsState)
-    _set(new, "__dict__", fields)
-    return new
-
-
-def _checked_play(state: HeartsState, move: Play) -> tuple[int, int]:
-    """Check a play against every rule: (seat number, deck index) of a legal play."""
-    seat = state.to_move
-    if seat is None:
-        _refuse_play_outside_play_phase(state, move)
-    player, card = move.player, move.card
-    if player is not seat and player != seat:
-        _refuse_wrong_player(state, move)
-    index = deck_index(card)
-    if index is None:
-        raise IllegalMoveError("HEARTS-DECK-1", f"{card} is not a card of the 28-card deck")
-    bit = 1 << index
-    hand = state.hand_masks[seat.index]
-    if not hand & bit:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
-        raise IllegalMoveError("HEARTS-DEAL-2", f"{seat} does not hold {card}")
-    if not bit & _legal_mask(state):
-        for rule, allowed in _play_rules(state, hand):
-            if not bit & allowed:
-                raise IllegalMoveError(rule, _RULE_MESSAGES[rule].format(player=seat, card=card))
-    return seat.index, index
-
-
-def _apply_chance(state: HeartsState, move: Move) -> HeartsState:
+# The rule blocks that may refuse a card the player to move holds, in rulebook order.
+def play_problem(state: HeartsState, play: Play) -> Refusal | None:
+    """Why ``play`` is illegal in ``state`` (the first rule it breaks, in rulebook order), or None."""
     if state.phase is Phase.OVER:
-        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible ({move!r})")
-    kind = type(move)
-    if kind is ChooseDealer:
-        return _apply_choose_dealer(state, move)
-    if kind is Deal:
-        return _apply_deal(state, move)
-    raise TypeError(f"not a Hearts move: {move!r}")
+        return "HEARTS-MATCH-1", f"the match is over; {play.player} cannot play {play.card}"
+    if state.phase is Phase.CHOOSE_DEALER:
+        return "HEARTS-DEAL-1", "no card can be played before the dealer is chosen"
+    if state.phase is Phase.DEAL:
+        return "HEARTS-DEAL-2", "no card can be played before the cards are dealt"
+    refusal = seat_problem(play.player) or turn_problem(state, play.player)
+    if refusal:
+        return refusal
+    if play.card not in DECK:
+        return "HEARTS-DECK-1", f"{play.card} is not a card of the {len(DECK)}-card deck"
+    hand = state.hands[play.player.index]
+    if play.card not in hand:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
+        return "HEARTS-DEAL-2", f"{play.player} does not hold {play.card}"
+    return (first_lead_problem(state, play.card) or follow_problem(state, hand, play.card)
+            or lead_hearts_problem(state, hand, play.card) or first_trick_problem(state, hand, play.card))
+
+
+# --- HEARTS-SCORE-1, HEARTS-MOON-1, HEARTS-MOON-2 ---------------------------------------------
+def points(cards: Iterable[Card]) -> int:
+    """HEARTS-SCORE-1: the points of the cards a player took."""
+    return sum(card_points(card) for card in cards)
+
+
+def score_hand(taken: Sequence[Iterable[Card]], dead: Iterable[Card],
+               config: HeartsConfig = HeartsConfig()) -> tuple[int, int]:
+    """HEARTS-SCORE-1, HEARTS-MOON-1, HEARTS-MOON-2: the two players' scores for a hand."""
+    taken_sets = (frozenset(taken[0]), frozenset(taken[1]))
+    in_play = POINT_CARDS.difference(dead)
+    for seat in SEATS:
+        if in_play <= taken_sets[seat.index]:  # shooting the moon: every point card in play
+            other_points = MOON_OTHER_POINTS if config.moon_score is MoonScore.TWENTY else points(in_play)
+            return (MOON_SHOOTER_POINTS, other_points) if seat.index == 0 else (other_points, MOON_SHOOTER_POINTS)
+    return points(taken_sets[0]), points(taken_sets[1])
+
+
+# --- HEARTS-MATCH-1, HEARTS-MATCH-2, HEARTS-MATCH-3, HEARTS-GOAL-1 -----------------------------
+def match_result(scores: tuple[int, int], config: HeartsConfig = HeartsConfig(),
+                 previous: tuple[int, int] | None = None) -> Outcome | None:
+    """HEARTS-MATCH-1/2 (and HEARTS-GOAL-1, the lower score wins): the outcome after a hand
+    ending with ``scores``, or None to play on (HEARTS-MATCH-3: equal scores play on, uncapped).
+
+    ``previous`` (the scores before that hand) only tells a broken tie (``TIE_BROKEN``) from a
+    first arrival of both players at the target.
+    """
+    a, b = scores
+    target = config.target
+    if a < target and b < target:
+        return None
+    if a < target or b < target:  # HEARTS-MATCH-1: the one who reached it loses
+        return Outcome(Termination.ONE_REACHED_TARGET, SEATS[0] if a < target else SEATS[1], (a, b))
+    if a == b:  # HEARTS-MATCH-2, HEARTS-MATCH-3
+        return None
+    tied_before = previous is not None and previous[0] == previous[1] and previous[0] >= target
+    termination = Termination.TIE_BROKEN if tied_before else Termination.BOTH_REACHED_LOWER_WINS
+    return Outcome(termination, SEATS[0] if a < b else SEATS[1], (a, b))
+
+
+# --- the game API -----------------------------------------------------------------------------
+def legal_moves(state: HeartsState) -> tuple[Move, ...]:
+    """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end."""
+    if state.to_move is None:
+        return ()
+    seat = state.to_move
+    plays = (Play(seat, card) for card in sorted(state.hands[seat.index]))
+    return tuple(play for play in plays if play_problem(state, play) is None)
+
+
+def chance_outcomes(state: HeartsState) -> Iterator[Move]:
+    """Every chance move at a chance node, each equally likely: the two dealers, or every order of
+    the deck (28! of them, generated lazily)."""
+    if state.phase is Phase.CHOOSE_DEALER:
+        return (ChooseDealer(seat) for seat in SEATS)
+    if state.phase is Phase.DEAL:
+        return (Deal(order) for order in itertools.permutations(DECK))
+    return iter(())
 
 
 def sample_chance(state: HeartsState, rng: SplitMix64) -> Move:
-    """Draw the chance move of a chance node from ``rng``."""
+    """Draw the chance move of a chance node from ``rng``: the dealer by ``rng.below(2)``, a deal
+    by shuffling ``DECK``."""
     if state.phase is Phase.CHOOSE_DEALER:
-        return ChooseDealer(SEATS[rng.below(2)])
+        return ChooseDealer(SEATS[rng.below(PLAYERS)])
     if state.phase is Phase.DEAL:
         return Deal(rng.shuffled(DECK))
     raise ValueError(f"not a chance node (phase {state.phase})")
 
 
+def outcome(state: HeartsState) -> Outcome | None:
+    """How the match ended, or None while it goes on."""
+    return state.outcome
+
+
+def apply(state: HeartsState, move: Move) -> HeartsState:
+    """The state after ``move``; raises :class:`~cardcanon.model.errors.IllegalMoveError` naming
+    the broken rule, or :class:`~cardcanon.model.errors.InvalidMoveError` for a non-move."""
+    if not isinstance(move, MOVE_TYPES):
+        raise InvalidMoveError(f"not a Hearts move: {move!r}")
+    if isinstance(move, Play):
+        refusal = play_problem(state, move)
+        if refusal:
+            raise IllegalMoveError(*refusal)
+        return _apply_play(state, move)
+    if state.phase is Phase.OVER:
+        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible ({move!r})")
+    if isinstance(move, ChooseDealer):
+        return _apply_choose_dealer(state, move)
+    return _apply_deal(state, move)
+
+
 def _apply_choose_dealer(state: HeartsState, move: ChooseDealer) -> HeartsState:
-    # HEARTS-DEAL-1: the first dealer is chosen at random, once.
+    """HEARTS-DEAL-1: the first dealer is chosen at random, once."""
     if state.phase is not Phase.CHOOSE_DEALER:
         raise IllegalMoveError("HEARTS-DEAL-1", "the dealer is chosen once, before the first hand")
-    if move.dealer not in SEATS:
-        raise IllegalMoveError("HEARTS-PLAYERS-1", f"there are two players, Seat(0) and Seat(1), not {move.dealer!r}")
-    return evolve(state, phase=Phase.DEAL, dealer=SEATS[move.dealer.index])
+    refusal = seat_problem(move.dealer)
+    if refusal:
+        raise IllegalMoveError(*refusal)
+    return replace(state, phase=Phase.DEAL, dealer=move.dealer)
 
 
 def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
+    """HEARTS-DECK-1, HEARTS-DEAL-2, then HEARTS-LEAD-1/2: whoever holds the lowest live club leads."""
     if state.phase is Phase.CHOOSE_DEALER:
         raise IllegalMoveError("HEARTS-DEAL-1", "the dealer must be chosen before the first deal")
     if state.phase is not Phase.DEAL:
-        raise IllegalMoveError("HEARTS-TRICK-3", f"the hand is not over: {state.tricks_played} of 13 tricks played")
-    # HEARTS-DECK-1: a deal is an order of exactly the 28 cards. Each card's bit over DECK: 28
-    # powers of two add up to FULL_MASK only when they are all different.
-    order = move.order if isinstance(move.order, (tuple, list)) else tuple(move.order)
-    bits = list(map(_BIT_BY_ID.get, map(id, order)))  # fast path: the DECK instances themselves
-    if None in bits:
-        bits = [None if i is None else 1 << i for i in deck_indices(order)]
-    if len(bits) != len(DECK) or None in bits or sum(bits) != FULL_MASK:
-        raise IllegalMoveError("HEARTS-DECK-1", _deck_problem(order, deck_indices(order)))
-    # HEARTS-DEAL-2 (as deal_hands does), on the bits.
-    hand0, hand1, dead_bits = _split_deal(bits, state.dealer.index)
-    masks = (sum(hand0), sum(hand1))
-    dead_indices = (dead_bits[0].bit_length() - 1, dead_bits[1].bit_length() - 1)
-    # HEARTS-LEAD-1/2: whoever holds the lowest live club of 2, 4, 6 leads.
-    leader = SEATS[0] if masks[0] >> _first_lead_index(dead_indices) & 1 else SEATS[1]
-    return evolve(
-        state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hand_masks=masks,
-        dead=(DECK[dead_indices[0]], DECK[dead_indices[1]]), trick=(), leader=leader, to_move=leader,
-        hearts_broken=False, taken_masks=(0, 0), tricks_played=0,
-    )
+        raise IllegalMoveError("HEARTS-TRICK-3", f"the hand is not over: {state.tricks_played} of "
+                                                 f"{TRICKS_PER_HAND} tricks played")
+    refusal = deck_problem(move.order)
+    if refusal:
+        raise IllegalMoveError(*refusal)
+    assert state.dealer is not None
+    hands, dead = deal_hands(move.order, state.dealer)
+    leader, _ = first_leader(hands, dead, state.config)
+    return replace(state, phase=Phase.PLAY, hand_number=state.hand_number + 1, hands=hands, dead=dead, trick=(),
+                   leader=leader, to_move=leader, hearts_broken=False, taken=(frozenset(), frozenset()),
+                   tricks_played=0)
 
 
-_BIT_BY_ID = {id(card): 1 << i for i, card in enumerate(DECK)}  # DECK keeps the cards alive
+def _apply_play(state: HeartsState, play: Play) -> HeartsState:
+    """A legal play: into the trick; a complete trick goes to its winner (HEARTS-TRICK-1), who
+    leads next (HEARTS-TRICK-2); after the last trick the hand is scored (HEARTS-TRICK-3)."""
+    seat = play.player
+    hands = _with(state.hands, seat, state.hands[seat.index] - {play.card})
+    broken = state.hearts_broken or breaks_hearts(state, play)
+    if not state.trick:
+        return replace(state, hands=hands, trick=(play,), to_move=other(seat), hearts_broken=broken)
+    lead = state.trick[0]
+    winner = seat if trick_winner(lead.card, play.card) == 1 else lead.player
+    taken = _with(state.taken, winner, state.taken[winner.index] | {lead.card, play.card})
+    tricks_played = state.tricks_played + 1
+    after = replace(state, hands=hands, trick=(), leader=winner, to_move=winner, hearts_broken=broken,
+                    taken=taken, tricks_played=tricks_played)
+    return _end_hand(after) if hand_is_over(tricks_played) else after
 
 
-def _deck_problem(order, indices) -> str:
-    unknown = [str(card) for card, i in zip(order, indices) if i is None]
-    if unknown:
-        return f"not cards of the 28-card deck: {', '.join(unknown)}"
-    if len(indices) != len(DECK):
-        return f"a deal is the whole deck of {len(DECK)} cards, not {len(indices)}"
-    missing = [str(DECK[i]) for i in range(len(DECK)) if i not in indices]
-    return f"a deal must hold every card once; missing: {', '.join(missing)}"
-
-
-def _end_hand(state, hand_masks, taken_masks, broken) -> HeartsState:
-    """HEARTS-TRICK-3: after 13 tricks the hand is scored; HEARTS-MATCH-1/2 decide whether the
+def _end_hand(state: HeartsState) -> HeartsState:
+    """HEARTS-SCORE-1 and HEARTS-MOON-1/2 score the hand; HEARTS-MATCH-1/2/3 decide whether the
     match goes on, and HEARTS-DEAL-1 passes the deal to the other player."""
-    hand_score = score_masks(taken_masks, mask_of(state.dead), state.config)
+    hand_score = score_hand(state.taken, state.dead, state.config)
     scores = (state.scores[0] + hand_score[0], state.scores[1] + hand_score[1])
-    outcome = match_result(scores, state.config, previous=state.scores)
-    return evolve(
-        state, phase=Phase.OVER if outcome else Phase.DEAL, scores=scores,
-        dealer=state.dealer if outcome else other(state.dealer), hand_masks=hand_masks, trick=(),
-        leader=None, to_move=None, hearts_broken=broken, taken_masks=taken_masks,
-        tricks_played=TRICKS_PER_HAND, hand_scores=state.hand_scores + (hand_score,), outcome=outcome,
-    )
+    result = match_result(scores, state.config, previous=state.scores)
+    return replace(state, phase=Phase.OVER if result else Phase.DEAL, scores=scores,
+                   dealer=state.dealer if result else next_dealer(state), leader=None, to_move=None,
+                   hand_scores=state.hand_scores + (hand_score,), outcome=result)
 
 
-_VOID = BreakOn.VOID
-_RULE_MESSAGES = {
-    "HEARTS-LEAD-1": "{player} must lead the 2 of clubs to the first trick, not {card}",
-    "HEARTS-LEAD-3": "{player} must lead the club that made him leader to the first trick, not {card}",
-    "HEARTS-BREAK-1": "{player} may not lead {card}: hearts are not broken and he holds other suits",
-    "HEARTS-FOLLOW-1": "{player} must follow suit and may not play {card}",
-    "HEARTS-FIRST-1": "{player} may not play {card} to the first trick: he holds cards other than hearts",
-}
+def _with(hands: Hands, seat: Seat, cards: frozenset[Card]) -> Hands:
+    return (cards, hands[1]) if seat.index == 0 else (hands[0], cards)
 
 
-def _refuse_play_outside_play_phase(state: HeartsState, move: Play):
-    if state.phase is Phase.OVER:
-        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; {move.player} cannot play {move.card}")
-    if state.phase is Phase.CHOOSE_DEALER:
-        raise IllegalMoveError("HEARTS-DEAL-1", "no card can be played before the dealer is chosen")
-    raise IllegalMoveError("HEARTS-DEAL-2", "no card can be played before the cards are dealt")
-
-
-def _refuse_wrong_player(state: HeartsState, move: Play):
-    seat = state.to_move
-    if state.trick:
-        raise IllegalMoveError("HEARTS-TRICK-2", f"{seat} plays second to this trick, not {move.player}")
-    if state.tricks_played == 0:  # HEARTS-LEAD-1, or HEARTS-LEAD-2 when the 2 of clubs is dead
-        rule = "HEARTS-LEAD-1" if TWO_OF_CLUBS not in state.dead else "HEARTS-LEAD-2"
-        raise IllegalMoveError(rule, f"{seat} holds the lowest live club and leads the first trick, not {move.player}")
-    raise IllegalMoveError("HEARTS-TRICK-2", f"{seat} won the last trick and leads, not {move.player}")
-
-
-# --- whole matches ----------------------------------------------------------------------------
+# --- whole matches and records ----------------------------------------------------------------
 def play_match(seed: int, players: tuple[Strategy, Strategy],
                config: HeartsConfig = HeartsConfig()) -> tuple[HeartsState, list[Move]]:
     """Play a whole match: chance from ``SplitMix64(seed)``, plays from the two strategies.
@@ -434,13 +426,60 @@ def play_match(seed: int, players: tuple[Strategy, Strategy],
     HEARTS-MATCH-3: there is no cap on the number of hands.
     """
     rng = SplitMix64(seed)
-    state = new_match(config)
+    state = new_game(config)
     moves: list[Move] = []
     while state.phase is not Phase.OVER:
-        if state.is_chance:
-            move = sample_chance(state, rng)
+        if state.to_move is None:
+            move: Move = sample_chance(state, rng)
         else:
-            move = players[state.to_move.index](state, legal_moves(state))
+            plays = tuple(m for m in legal_moves(state) if isinstance(m, Play))
+            move = players[state.to_move.index](state, plays)
         state = apply(state, move)
         moves.append(move)
     return state, moves
+
+
+def to_record(config: HeartsConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
+    """The JSON record of a match played from :func:`new_game` by ``moves`` (see
+    ``cardcanon.model.hearts_records``)."""
+    from cardcanon.model import hearts_records
+
+    return hearts_records.to_record(config, moves, seed)
+
+
+def from_record(data: Mapping[str, Any], where: str = "record") -> Record[HeartsConfig, Move]:
+    """A record's table, seed, moves and result; :class:`~cardcanon.model.errors.RecordError` if malformed."""
+    from cardcanon.model import hearts_records
+
+    return hearts_records.from_record(data, where)
+
+
+def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
+    """Re-check every move of a record (and, with a seed, every chance move) and its result."""
+    from cardcanon.model import hearts_records
+
+    return hearts_records.replay(data, where)
+
+
+def new_match(config: HeartsConfig = HeartsConfig()) -> HeartsState:
+    """Deprecated: use :func:`new_game`."""
+    warnings.warn("hearts.new_match is deprecated; use hearts.new_game", DeprecationWarning, stacklevel=2)
+    return new_game(config)
+
+
+class _Hearts:
+    """This module's game API as one object (:class:`cardcanon.model.game.Game`)."""
+
+    name = name
+    new_game = staticmethod(new_game)
+    legal_moves = staticmethod(legal_moves)
+    chance_outcomes = staticmethod(chance_outcomes)
+    sample_chance = staticmethod(sample_chance)
+    apply = staticmethod(apply)
+    outcome = staticmethod(outcome)
+    to_record = staticmethod(to_record)
+    from_record = staticmethod(from_record)
+    replay = staticmethod(replay)
+
+
+GAME: Game[HeartsConfig, HeartsState, Move, Outcome] = _Hearts()

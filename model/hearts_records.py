@@ -2,8 +2,9 @@
 
 A record is the envelope of :mod:`cardcanon.model.records` plus::
 
-    "config": {"first_lead": "lowest-club", "break_on": "heart-played",
-               "first_trick_points": "allowed", "moon_score": "twenty", "target": 100},
+    "config": {"dealer": "alternate", "first_lead": "lowest-club", "break_on": "heart-played",
+               "first_trick_points": "allowed", "queen_breaks": "no", "moon_score": "twenty",
+               "target": 100},            # a variation left out takes the rulebook's default
     "seed": 7,                        # or null: the chance moves are then taken as recorded
     "moves": [{"move": "choose-dealer", "dealer": 0},
               {"move": "deal", "order": ["Qs", "2c", ...]},      # 28 cards, top first
@@ -12,30 +13,32 @@ A record is the envelope of :mod:`cardcanon.model.records` plus::
 
 Reading checks the structure and raises :class:`RecordError` naming the file and the JSON path
 (``moves[17].card``). Replaying checks every move against the rules (and, with a seed, every
-chance move against the seed's) and reports the first illegal one with its rule ID.
+chance move against the seed's) and reports the first illegal one (numbered from 1) with its
+rule ID. :mod:`cardcanon.model.hearts` offers these as ``to_record``, ``from_record`` and ``replay``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardcanon.model.cards import Card, CardParseError
-from cardcanon.model.errors import IllegalMoveError, RecordError
+from cardcanon.model.errors import IllegalMoveError, NotModelledError, RecordError
+from cardcanon.model.game import Record, ReplayReport
 from cardcanon.model.hearts import (
-    BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move, Outcome,
-    Phase, Play, apply, new_match, sample_chance,
+    ChooseDealer, Deal, HeartsConfig, HeartsState, Move, Outcome, Play, apply, new_game, sample_chance,
 )
-from cardcanon.model.hearts_types import SEATS
-from cardcanon.model.records import FORMAT, VERSION, ReplayReport
+from cardcanon.model.hearts_types import SEATS, VARIATIONS
+from cardcanon.model.records import FORMAT, VERSION
+from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
-CONFIG_ENUMS = {"first_lead": FirstLead, "break_on": BreakOn, "first_trick_points": FirstTrickPoints,
-                "moon_score": MoonScore}
+CONFIG_ENUMS = VARIATIONS
 
 
 # --- writing ----------------------------------------------------------------------------------
 def config_to_json(config: HeartsConfig) -> dict[str, Any]:
-    return {**{name: getattr(config, name).value for name in CONFIG_ENUMS}, "target": config.target}
+    return {**config.variants(), "target": config.target}
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -52,13 +55,17 @@ def outcome_to_json(outcome: Outcome | None) -> dict[str, Any] | None:
     return {"scores": list(outcome.scores), "winner": outcome.winner.index, "termination": outcome.termination.value}
 
 
-def make_record(config: HeartsConfig, seed: int | None, moves: list[Move], final: HeartsState) -> dict[str, Any]:
+def to_record(config: HeartsConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
+    """The record of the match played from ``new_game(config)`` by ``moves`` (applied, so checked)."""
+    state = new_game(config)
+    for move in moves:
+        state = apply(state, move)
     return {"format": FORMAT, "version": VERSION, "game": "hearts", "config": config_to_json(config), "seed": seed,
-            "moves": [move_to_json(move) for move in moves], "result": outcome_to_json(final.outcome)}
+            "moves": [move_to_json(move) for move in moves], "result": outcome_to_json(state.outcome)}
 
 
 # --- reading ----------------------------------------------------------------------------------
-def _get(obj: dict, key: str, kind, where: str, path: str):
+def _get(obj: Mapping[str, Any], key: str, kind: type, where: str, path: str) -> Any:
     place = f"{path}.{key}" if path else key
     if key not in obj:
         raise RecordError(f"{where}: {place}", "missing")
@@ -73,14 +80,14 @@ def _get(obj: dict, key: str, kind, where: str, path: str):
 _JSON_NAMES = {dict: "an object", list: "an array", str: "a string"}
 
 
-def _json_type(value) -> str:
+def _json_type(value: Any) -> str:
     if value is None:
         return "null"
     return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
             dict: "an object"}.get(type(value), type(value).__name__)
 
 
-def _only_keys(obj: dict, keys, where: str, path: str) -> None:
+def _only_keys(obj: Mapping[str, Any], keys: Sequence[str], where: str, path: str) -> None:
     extra = sorted(set(obj) - set(keys))
     if extra:
         raise RecordError(f"{where}: {path}", f"unexpected field {extra[0]!r} (expected: {', '.join(keys)})")
@@ -92,6 +99,8 @@ def config_from_json(obj: Any, where: str, path: str = "config") -> HeartsConfig
     _only_keys(obj, (*CONFIG_ENUMS, "target"), where, path)
     values: dict[str, Any] = {}
     for name, kind in CONFIG_ENUMS.items():
+        if name not in obj and name in _OPTIONAL:
+            continue
         text = _get(obj, name, str, where, path)
         try:
             values[name] = kind(text)
@@ -101,7 +110,13 @@ def config_from_json(obj: Any, where: str, path: str = "config") -> HeartsConfig
     target = _get(obj, "target", int, where, path)
     if target < 1:
         raise RecordError(f"{where}: {path}.target", f"expected a positive integer, found {target}")
-    return HeartsConfig(**values, target=target)
+    try:
+        return HeartsConfig(**values, target=target)
+    except NotModelledError as exc:
+        raise RecordError(f"{where}: {path}", str(exc), rule_id=exc.rule_id) from None
+
+
+_OPTIONAL = ("dealer", "queen_breaks")  # variations added after the first records were written
 
 
 def _card(text: Any, where: str, place: str) -> Card:
@@ -113,7 +128,7 @@ def _card(text: Any, where: str, place: str) -> Card:
         raise RecordError(f"{where}: {place}", f"unknown card: {exc}") from None
 
 
-def _seat(value: Any, where: str, place: str):
+def _seat(value: Any, where: str, place: str) -> Seat:
     if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
         raise RecordError(f"{where}: {place}", f"expected player 0 or 1, found {value!r}")
     return SEATS[value]
@@ -151,8 +166,10 @@ def _result_from_json(obj: Any, where: str) -> dict[str, Any] | None:
     return obj
 
 
-def read_hearts_record(data: dict[str, Any], where: str):
+def from_record(data: Mapping[str, Any], where: str = "record") -> Record[HeartsConfig, Move]:
     """The config, seed, moves and recorded result of a record; RecordError if malformed."""
+    if not isinstance(data, Mapping):
+        raise RecordError(where, f"a record must be a JSON object, found {_json_type(data)}")
     if "config" not in data:
         raise RecordError(f"{where}: config", "missing")
     config = config_from_json(data["config"], where)
@@ -165,41 +182,38 @@ def read_hearts_record(data: dict[str, Any], where: str):
     moves = [move_from_json(obj, where, f"moves[{i}]") for i, obj in enumerate(moves_json)]
     if "result" not in data:
         raise RecordError(f"{where}: result", "missing (use null for an unfinished match)")
-    return config, seed, moves, _result_from_json(data["result"], where)
+    return Record("hearts", config, seed, tuple(moves), _result_from_json(data["result"], where))
 
 
 # --- replaying --------------------------------------------------------------------------------
-def replay_record(data: dict[str, Any], where: str, verbose: bool = False) -> ReplayReport:
-    """Re-check every move of a record; report the first illegal one and check the result."""
-    config, seed, moves, result = read_hearts_record(data, where)
-    rng = SplitMix64(seed) if seed is not None else None
-    state = new_match(config)
+def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
+    """Re-check every move of a record; report the first illegal one (1-based) and check the result."""
+    record = from_record(data, where)
+    rng = SplitMix64(record.seed) if record.seed is not None else None
+    state = new_game(record.config)
 
-    def failure(position: int, error: str, rule_id: str | None = None) -> ReplayReport:
-        return ReplayReport("hearts", position, False, error, rule_id, position)
+    def failure(number: int, error: str, rule_id: str | None = None) -> ReplayReport:
+        return ReplayReport("hearts", number - 1, False, error, rule_id, number)
 
-    for position, move in enumerate(moves):
+    for number, move in enumerate(record.moves, 1):
         expected = sample_chance(state, rng) if rng is not None and state.is_chance else None
         try:
             after = apply(state, move)
         except IllegalMoveError as exc:
-            return failure(position, str(exc), exc.rule_id)
+            return failure(number, str(exc), exc.rule_id)
         if expected is not None and move != expected:
-            return failure(position, f"this {_MOVE_NAMES[type(move)]} is not the one that seed {seed} gives")
-        if verbose and after.phase is not Phase.PLAY and state.phase is Phase.PLAY:
-            print(f"  hand {after.hand_number}: scores {after.hand_scores[-1][0]}-{after.hand_scores[-1][1]},"
-                  f" totals {after.scores[0]}-{after.scores[1]}")
+            return failure(number, f"this {_MOVE_NAMES[type(move)]} is not the one that seed {record.seed} gives")
         state = after
 
     replayed = outcome_to_json(state.outcome)
-    if result != replayed:
+    if record.result != replayed:
         found = "the match is not over" if replayed is None else f"the result is {replayed}"
-        return failure(len(moves), f"result: recorded {result}, but after the last move {found}",
-                       "HEARTS-MATCH-1" if (result is None) != (replayed is None) else None)
-    return ReplayReport("hearts", len(moves), True, summary=summarize(state))
+        return failure(len(record.moves) + 1, f"result: recorded {record.result}, but after the last move {found}",
+                       "HEARTS-MATCH-1" if (record.result is None) != (replayed is None) else None)
+    return ReplayReport("hearts", len(record.moves), True, summary=summarize(state))
 
 
-_MOVE_NAMES = {ChooseDealer: "choice of dealer", Deal: "deal", Play: "play"}
+_MOVE_NAMES: dict[type, str] = {ChooseDealer: "choice of dealer", Deal: "deal", Play: "play"}
 
 
 def summarize(state: HeartsState) -> str:

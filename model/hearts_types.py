@@ -1,87 +1,75 @@
-"""Two-player Hearts: the deck, the variation parameters, the moves and the state.
+"""Two-player Hearts: the table's numbers (read from the rulebook), the variation parameters, the
+moves and the state. The rules that act on them are in :mod:`cardcanon.model.hearts`, which
+re-exports everything here.
 
-The rules that act on these types are in :mod:`cardcanon.model.hearts`, which re-exports
-everything here. A state keeps the hands and the cards taken as 28-bit masks over :data:`DECK`
-(bit ``i`` is ``DECK[i]``), which make the legal-move and follow-suit tests a few integer
-operations; their public view, ``hands`` and ``taken`` (``frozenset[Card]`` pairs), is built from
-the masks when first read (or given to the constructor, and the masks derived from it).
+Every number of the game is a named value of a rule in ``spec/hearts.toml`` and is read from
+the loaded rulebook; every variation point of the rulebook is a :class:`HeartsConfig` field
+with the rulebook's name, options and default.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TypeAlias
 
+import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
+from cardcanon.model.errors import InvalidMoveError, NotModelledError
 from cardcanon.model.seats import Seat
 
-# HEARTS-DECK-1: the 2, 4, 6, 8, 10, queen and ace of each suit, in canonical order
-# (clubs, diamonds, hearts, spades; 2..A). HEARTS-RANK-1: within a suit, deck order is rank order.
+RULEBOOK = spec.load("hearts")
+PLAYERS = RULEBOOK.value("HEARTS-PLAYERS-1", "players")
+DECK_SIZE = RULEBOOK.value("HEARTS-DECK-1", "deck_size")
+HAND_SIZE = RULEBOOK.value("HEARTS-DEAL-2", "hand_size")
+DEAD_CARDS = RULEBOOK.value("HEARTS-DEAL-2", "dead_cards")
+TRICKS_PER_HAND = RULEBOOK.value("HEARTS-TRICK-3", "tricks_per_hand")
+HEART_POINTS = RULEBOOK.value("HEARTS-SCORE-1", "heart_points")
+QUEEN_POINTS = RULEBOOK.value("HEARTS-QUEEN-1", "queen_points")
+MOON_SHOOTER_POINTS = RULEBOOK.value("HEARTS-MOON-1", "moon_shooter_points")
+MOON_OTHER_POINTS = RULEBOOK.value("HEARTS-MOON-1", "moon_other_points")
+TARGET = RULEBOOK.value("HEARTS-MATCH-1", "target")
+
+# HEARTS-PLAYERS-1: the seats at the table.
+SEATS: tuple[Seat, ...] = tuple(Seat(i) for i in range(PLAYERS))
+# HEARTS-DECK-1: the 2, 4, 6, 8, 10, queen and ace of each suit, in canonical order (clubs,
+# diamonds, hearts, spades; 2..A). HEARTS-RANK-1: within a suit, deck order is rank order.
 DECK_RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
 DECK: tuple[Card, ...] = tuple(c for c in FULL_DECK if c.rank in DECK_RANKS)
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
-QUEEN_OF_SPADES = next(c for c in DECK if c.rank is Rank.QUEEN and c.suit is Suit.SPADES)
+QUEEN_OF_SPADES = Card(Rank.QUEEN, Suit.SPADES)
 POINT_CARDS: frozenset[Card] = frozenset(c for c in DECK if c.suit is Suit.HEARTS) | {QUEEN_OF_SPADES}
-SEATS = (Seat(0), Seat(1))  # HEARTS-PLAYERS-1
-
-# --- masks over DECK --------------------------------------------------------------------------
-FULL_MASK = (1 << len(DECK)) - 1
-SUIT_MASK = {suit: 0b1111111 << (7 * i) for i, suit in enumerate(SUITS)}
-HEARTS_MASK = SUIT_MASK[Suit.HEARTS]
-NON_HEARTS_MASK = FULL_MASK & ~HEARTS_MASK
-# Deck positions by object identity: a fast path for the DECK instances themselves, which DECK
-# keeps alive (so their ids are never reused). Equal cards built elsewhere take the slow path.
-DECK_INDEX_BY_ID = {id(card): i for i, card in enumerate(DECK)}
-_INDEX_BY_CARD = {card: i for i, card in enumerate(DECK)}
-# _CARDS_BY_PATTERN[k][p]: the cards of suit number k whose 7-bit pattern (by rank) is p.
-_CARDS_BY_PATTERN = tuple(
-    tuple(frozenset(DECK[7 * k + r] for r in range(7) if p >> r & 1) for p in range(128)) for k in range(4)
-)
 
 
-def deck_index(card: Card) -> int | None:
-    """The card's position in :data:`DECK`, or None if it is not one of the 28 cards."""
-    index = DECK_INDEX_BY_ID.get(id(card))  # fast path: the DECK instances themselves
-    return index if index is not None else _INDEX_BY_CARD.get(card)
+def _check_table() -> None:
+    """The rulebook's numbers fit together (they are checked where they are read)."""
+    if len(DECK) != DECK_SIZE:
+        raise spec.SpecError(RULEBOOK.file, f"deck_size = {DECK_SIZE}, but the ranks named leave {len(DECK)} cards",
+                             entry="rule HEARTS-DECK-1", field="values.deck_size")
+    if PLAYERS * HAND_SIZE + DEAD_CARDS != DECK_SIZE:
+        raise spec.SpecError(RULEBOOK.file, f"{PLAYERS} hands of {HAND_SIZE} and {DEAD_CARDS} dead cards are not "
+                             f"the {DECK_SIZE}-card deck", entry="rule HEARTS-DEAL-2", field="values")
+    if TRICKS_PER_HAND * PLAYERS != PLAYERS * HAND_SIZE:
+        raise spec.SpecError(RULEBOOK.file, f"{TRICKS_PER_HAND} tricks do not use hands of {HAND_SIZE} cards",
+                             entry="rule HEARTS-TRICK-3", field="values.tricks_per_hand")
 
 
-def deck_indices(cards) -> list[int | None]:
-    """:func:`deck_index` of each card."""
-    if not isinstance(cards, (list, tuple)):
-        cards = list(cards)
-    indices = list(map(DECK_INDEX_BY_ID.get, map(id, cards)))
-    if None in indices:
-        indices = [deck_index(card) for card in cards]
-    return indices
-
-
-def mask_of(cards) -> int:
-    """The mask of some cards of :data:`DECK` (cards outside the deck are ignored)."""
-    mask = 0
-    for card in cards:
-        index = DECK_INDEX_BY_ID.get(id(card))  # the fast path of deck_index
-        if index is None:
-            index = _INDEX_BY_CARD.get(card)
-        if index is not None:
-            mask |= 1 << index
-    return mask
-
-
-def cards_of(mask: int) -> frozenset[Card]:
-    """The cards of a mask over :data:`DECK`, as a frozenset (the inverse of :func:`mask_of`)."""
-    clubs, diamonds, hearts, spades = _CARDS_BY_PATTERN
-    return clubs[mask & 127].union(diamonds[mask >> 7 & 127], hearts[mask >> 14 & 127], spades[mask >> 21 & 127])
+_check_table()
 
 
 class _Enum(enum.Enum):
-    """An enum whose ``repr`` is valid Python (``BreakOn.VOID``)."""
+    """An enum whose ``repr`` is valid Python (``BreakOn.VOID``) and whose ``str`` is the rulebook's value."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.{self.name}"
 
     def __str__(self) -> str:
         return str(self.value)
+
+
+class Dealer(_Enum):  # HEARTS-DEAL-1
+    ALTERNATE = "alternate"
+    LOSER_DEALS = "loser-deals"
 
 
 class FirstLead(_Enum):  # HEARTS-LEAD-3
@@ -99,28 +87,51 @@ class FirstTrickPoints(_Enum):  # HEARTS-FIRST-1
     NO_HEARTS = "no-hearts"
 
 
+class QueenBreaks(_Enum):  # HEARTS-QUEEN-2
+    NO = "no"
+    YES = "yes"
+
+
 class MoonScore(_Enum):  # HEARTS-MOON-2
     TWENTY = "twenty"
     POINTS_IN_PLAY = "points-in-play"
 
 
+# The variation points, by parameter name (the rulebook's ``[rule.variation]`` order), and the
+# options the model does not play.
+VARIATIONS: dict[str, type[_Enum]] = {
+    "dealer": Dealer, "first_lead": FirstLead, "break_on": BreakOn, "first_trick_points": FirstTrickPoints,
+    "queen_breaks": QueenBreaks, "moon_score": MoonScore,
+}
+NOT_MODELLED: dict[_Enum, str] = {Dealer.LOSER_DEALS: "HEARTS-DEAL-1"}
+
+
 @dataclass(frozen=True)
 class HeartsConfig:
-    """The variation points of the rulebook, each defaulting to the canonical rule."""
+    """The variation points of the rulebook, each defaulting to the canonical rule, and the target
+    score (HEARTS-MATCH-1; a smaller one makes short matches for tests)."""
 
+    dealer: Dealer = Dealer.ALTERNATE
     first_lead: FirstLead = FirstLead.LOWEST_CLUB
     break_on: BreakOn = BreakOn.HEART_PLAYED
     first_trick_points: FirstTrickPoints = FirstTrickPoints.ALLOWED
+    queen_breaks: QueenBreaks = QueenBreaks.NO
     moon_score: MoonScore = MoonScore.TWENTY
-    target: int = 100  # HEARTS-MATCH-1
+    target: int = TARGET
 
     def __post_init__(self) -> None:
-        for name, kind in (("first_lead", FirstLead), ("break_on", BreakOn),
-                           ("first_trick_points", FirstTrickPoints), ("moon_score", MoonScore)):
-            if not isinstance(getattr(self, name), kind):
-                raise TypeError(f"{name} must be a {kind.__name__}, not {getattr(self, name)!r}")
+        for name, kind in VARIATIONS.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                raise TypeError(f"{name} must be a {kind.__name__}, not {value!r}")
+            if value in NOT_MODELLED:
+                raise NotModelledError(NOT_MODELLED[value], f"the reference model does not play {name} = {value}")
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise ValueError(f"target must be a positive integer, not {self.target!r}")
+
+    def variants(self) -> dict[str, str]:
+        """The variation parameters as the rulebook writes them (``{"break_on": "heart-played", ...}``)."""
+        return {name: getattr(self, name).value for name in VARIATIONS}
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -130,12 +141,21 @@ class ChooseDealer:
 
     dealer: Seat
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.dealer, Seat):
+            raise InvalidMoveError(f"the dealer is a Seat, not {self.dealer!r}")
+
 
 @dataclass(frozen=True)
 class Deal:
     """Chance: the shuffled deck, ``order[0]`` the top card (HEARTS-DEAL-2)."""
 
     order: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", tuple(self.order))
+        if not all(isinstance(card, Card) for card in self.order):
+            raise InvalidMoveError(f"a deal is an order of cards, not {self.order!r}")
 
 
 @dataclass(frozen=True)
@@ -145,8 +165,13 @@ class Play:
     player: Seat
     card: Card
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.player, Seat) or not isinstance(self.card, Card):
+            raise InvalidMoveError(f"a play is a Seat and a Card, not {self.player!r} and {self.card!r}")
 
-Move = Union[ChooseDealer, Deal, Play]
+
+Move: TypeAlias = ChooseDealer | Deal | Play
+MOVE_TYPES = (ChooseDealer, Deal, Play)
 
 
 class Phase(_Enum):
@@ -169,15 +194,8 @@ class Outcome:
     scores: tuple[int, int]
 
 
-_NO_CARDS: frozenset[Card] = frozenset()
-
-
-def _no_cards() -> tuple[frozenset[Card], frozenset[Card]]:
-    return _NO_CARDS, _NO_CARDS
-
-
-def _is_chance_phase(phase: Phase) -> bool:
-    return phase is Phase.CHOOSE_DEALER or phase is Phase.DEAL
+Hands: TypeAlias = tuple[frozenset[Card], frozenset[Card]]
+NO_CARDS: Hands = (frozenset(), frozenset())
 
 
 @dataclass(frozen=True)
@@ -186,70 +204,62 @@ class HeartsState:
 
     ``hand_number`` counts the hands dealt so far. ``dealer`` is the dealer of the current hand
     (during ``DEAL``, of the hand about to be dealt). ``trick`` holds the plays of the current
-    trick (0 or 1: a complete trick is moved at once to the winner's ``taken``). After a hand
+    trick (none or one: a complete trick goes at once to the winner's ``taken``). After a hand
     ends, ``taken`` and ``dead`` still show it until the next deal. ``outcome`` is set when the
     match is over.
     """
 
-    config: HeartsConfig = HeartsConfig()
+    config: HeartsConfig = field(default_factory=HeartsConfig)
     phase: Phase = Phase.CHOOSE_DEALER
     scores: tuple[int, int] = (0, 0)
     hand_number: int = 0
     dealer: Seat | None = None
-    hands: tuple[frozenset[Card], frozenset[Card]] = field(default_factory=_no_cards)
+    hands: Hands = NO_CARDS
     dead: tuple[Card, ...] = ()
     trick: tuple[Play, ...] = ()
     leader: Seat | None = None
     to_move: Seat | None = None
     hearts_broken: bool = False
-    taken: tuple[frozenset[Card], frozenset[Card]] = field(default_factory=_no_cards)
+    taken: Hands = NO_CARDS
     tricks_played: int = 0
     hand_scores: tuple[tuple[int, int], ...] = ()
     outcome: Outcome | None = None
-    # ``hands`` and ``taken`` as masks over DECK. ``apply`` sets only the masks; ``hands`` and
-    # ``taken`` (no class attribute, thanks to ``default_factory``) are then built when first read.
-    hand_masks: tuple[int, int] = field(init=False, repr=False, compare=False)
-    taken_masks: tuple[int, int] = field(init=False, repr=False, compare=False)
-    # True when chance moves next (``CHOOSE_DEALER``, ``DEAL``); derived from ``phase``.
-    is_chance: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "hand_masks", (mask_of(self.hands[0]), mask_of(self.hands[1])))
-        object.__setattr__(self, "taken_masks", (mask_of(self.taken[0]), mask_of(self.taken[1])))
-        object.__setattr__(self, "is_chance", _is_chance_phase(self.phase))
+        problem = _state_problem(self)
+        if problem:
+            raise ValueError(f"not a Hearts position: {problem}")
 
-    def __getattr__(self, name: str):
-        """Build ``hands`` or ``taken`` from its masks on first read (only called when missing)."""
-        if name == "hands":
-            masks = self.hand_masks
-        elif name == "taken":
-            masks = self.taken_masks
-        else:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = (cards_of(masks[0]), cards_of(masks[1]))
-        object.__setattr__(self, name, value)
-        return value
+    @property
+    def is_chance(self) -> bool:
+        """Chance moves next: the choice of the first dealer, or a deal."""
+        return self.phase is Phase.CHOOSE_DEALER or self.phase is Phase.DEAL
 
 
-_new = object.__new__
-
-
-def evolve(state: HeartsState, **changes) -> HeartsState:
-    """``dataclasses.replace`` without re-running ``__init__``: the fields are already checked.
-
-    Hands and cards taken change through ``hand_masks`` and ``taken_masks`` only: ``hands`` and
-    ``taken`` are then dropped, to be rebuilt from the masks when read.
-    """
-    if "hands" in changes or "taken" in changes:
-        raise TypeError("evolve changes hands and cards taken through hand_masks and taken_masks")
-    new = _new(HeartsState)
-    object.__setattr__(new, "__dict__", state.__dict__.copy())
-    fields = new.__dict__
-    fields.update(changes)
-    if "hand_masks" in changes:
-        fields.pop("hands", None)
-    if "taken_masks" in changes:
-        fields.pop("taken", None)
-    if "phase" in changes:
-        fields["is_chance"] = _is_chance_phase(changes["phase"])
-    return new
+def _state_problem(state: HeartsState) -> str | None:
+    """What makes ``state`` impossible, or None."""
+    if not isinstance(state.config, HeartsConfig) or not isinstance(state.phase, Phase):
+        return "config and phase must be a HeartsConfig and a Phase"
+    for name in ("dealer", "leader", "to_move"):
+        seat = getattr(state, name)
+        if seat is not None and seat not in SEATS:
+            return f"{name} {seat!r} is not one of the {PLAYERS} seats"
+    if len(state.hands) != PLAYERS or len(state.taken) != PLAYERS:
+        return f"hands and taken hold one set of cards per player ({PLAYERS})"
+    placed = [*state.hands[0], *state.hands[1], *state.taken[0], *state.taken[1], *state.dead,
+              *(play.card for play in state.trick)]
+    if any(card not in DECK for card in placed):
+        return "every card must be one of the 28-card deck (HEARTS-DECK-1)"
+    if len(set(placed)) != len(placed):
+        return "a card is in two places"
+    if len(state.dead) not in (0, DEAD_CARDS) or len(state.trick) >= PLAYERS:
+        return f"{DEAD_CARDS} dead cards and at most {PLAYERS - 1} play in the current trick"
+    if not 0 <= state.tricks_played <= TRICKS_PER_HAND:
+        return f"tricks_played {state.tricks_played} is outside 0..{TRICKS_PER_HAND}"
+    if state.phase is Phase.PLAY and (state.to_move is None or state.leader is None):
+        return "during play someone is to move"
+    if state.phase is not Phase.PLAY and state.to_move is not None:
+        return f"nobody moves in phase {state.phase}"
+    if (state.phase is Phase.OVER) != (state.outcome is not None):
+        return "the outcome is set exactly when the match is over"
+    return None

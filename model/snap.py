@@ -6,11 +6,14 @@ caller of :func:`apply` (a game record, or a policy in :mod:`cardcanon.model.sna
 says which one happened. The random choice of dealer and the shuffle are one recorded chance
 move, :class:`Deal`.
 
-Variation points modelled as :class:`SnapConfig` parameters: ``next_turn`` (SNAP-TURN-2,
-``clockwise`` or ``winner``) and ``index_card`` (SNAP-INDEX-1). Options the rulebook marks
-"not modelled" are not: SNAP-FLIP-3 ``shuffle``, SNAP-MATCH-1 ``rank-and-colour``,
-SNAP-CALL-2 ``out_players_call = yes``, SNAP-TIE-2 ``underneath`` and SNAP-END-3 ``redeal``;
-the model always plays the rulebook defaults there.
+Every variation point of the rulebook is a :class:`SnapConfig` field with the rulebook's name,
+options and default: ``next_turn`` (SNAP-TURN-2) and ``index_card`` (SNAP-INDEX-1, a switch:
+``off``/``on`` is ``False``/``True``) are modelled. Options the rulebook marks "not modelled"
+raise :class:`~cardcanon.model.errors.NotModelledError` naming their rule when chosen:
+SNAP-FLIP-3 ``empty_pile = shuffle``, SNAP-MATCH-1 ``match = rank-and-colour``, SNAP-CALL-2
+``out_players_call = yes``, SNAP-TIE-2 ``tie_with_pot = underneath`` and SNAP-END-3
+``all_in_pot = redeal``. The numbers (2 to 12 players, the 52-card deck) are read from the
+rulebook. The game API shared with Hearts is described in :mod:`cardcanon.model.game`.
 
 Modelling devices that depart from a table game: ``SnapConfig.deck`` may be a smaller deck
 (for proofs and exhaustive enumeration; SNAP-DECK-1's 52 cards are the default). With a deck
@@ -24,21 +27,34 @@ from __future__ import annotations
 
 import enum
 import itertools
-import math
 from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
+import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card
-from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, NotModelledError
+from cardcanon.model.game import Game, Record, ReplayReport
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 12  # SNAP-PLAYERS-1
+name = "snap"
+RULEBOOK = spec.load("snap")
+MIN_PLAYERS = RULEBOOK.value("SNAP-PLAYERS-1", "min_players")
+MAX_PLAYERS = RULEBOOK.value("SNAP-PLAYERS-1", "max_players")
+DECK_SIZE = RULEBOOK.value("SNAP-DECK-1", "deck_size")
+if len(FULL_DECK) != DECK_SIZE:
+    raise spec.SpecError(RULEBOOK.file, f"deck_size = {DECK_SIZE}, but a standard deck has {len(FULL_DECK)} cards",
+                         entry="rule SNAP-DECK-1", field="values.deck_size")
 
 
 class _Enum(enum.Enum):
     def __repr__(self) -> str:
         return f"{type(self).__name__}.{self.name}"
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 class CallKind(_Enum):
@@ -55,6 +71,43 @@ class NextTurn(_Enum):
 
     CLOCKWISE = "clockwise"
     WINNER = "winner"
+
+
+class EmptyPile(_Enum):  # SNAP-FLIP-3
+    TURN_OVER = "turn-over"
+    SHUFFLE = "shuffle"
+
+
+class Match(_Enum):  # SNAP-MATCH-1
+    RANK = "rank"
+    RANK_AND_COLOUR = "rank-and-colour"
+
+
+class OutPlayersCall(_Enum):  # SNAP-CALL-2
+    NO = "no"
+    YES = "yes"
+
+
+class TieWithPot(_Enum):  # SNAP-TIE-2
+    ON_TOP = "on-top"
+    UNDERNEATH = "underneath"
+
+
+class AllInPot(_Enum):  # SNAP-END-3
+    DRAW = "draw"
+    REDEAL = "redeal"
+
+
+# The variation points, by parameter name, in rulebook order; ``index_card`` is a switch (bool).
+VARIATIONS: dict[str, type[_Enum] | type[bool]] = {
+    "next_turn": NextTurn, "empty_pile": EmptyPile, "match": Match, "out_players_call": OutPlayersCall,
+    "tie_with_pot": TieWithPot, "index_card": bool, "all_in_pot": AllInPot,
+}
+NOT_MODELLED: dict[_Enum, str] = {
+    EmptyPile.SHUFFLE: "SNAP-FLIP-3", Match.RANK_AND_COLOUR: "SNAP-MATCH-1", OutPlayersCall.YES: "SNAP-CALL-2",
+    TieWithPot.UNDERNEATH: "SNAP-TIE-2", AllInPot.REDEAL: "SNAP-END-3",
+}
+SWITCH = {False: "off", True: "on"}  # a switch variation's options
 
 
 class Phase(_Enum):
@@ -78,16 +131,24 @@ class SnapConfig:
     index_card: bool = False
     next_turn: NextTurn = NextTurn.CLOCKWISE
     deck: tuple[Card, ...] = FULL_DECK
+    empty_pile: EmptyPile = EmptyPile.TURN_OVER
+    match: Match = Match.RANK
+    out_players_call: OutPlayersCall = OutPlayersCall.NO
+    tie_with_pot: TieWithPot = TieWithPot.ON_TOP
+    all_in_pot: AllInPot = AllInPot.DRAW
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
             raise ValueError(f"SNAP-PLAYERS-1: the number of players must be an integer, not {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"SNAP-PLAYERS-1: Snap is played by 2 to 12 players, not {self.players}")
-        if not isinstance(self.index_card, bool):
-            raise ValueError(f"index_card must be True or False, not {self.index_card!r}")
-        if not isinstance(self.next_turn, NextTurn):
-            raise ValueError(f"next_turn must be a NextTurn, not {self.next_turn!r}")
+            raise ValueError(f"SNAP-PLAYERS-1: Snap is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {self.players}")
+        for parameter, kind in VARIATIONS.items():
+            value = getattr(self, parameter)
+            if not isinstance(value, kind):
+                raise ValueError(f"{parameter} must be a {kind.__name__}, not {value!r}")
+            if value in NOT_MODELLED:
+                raise NotModelledError(NOT_MODELLED[value], f"the reference model does not play {parameter} = {value}")
         deck = tuple(self.deck)
         object.__setattr__(self, "deck", deck)
         if not deck or not all(isinstance(c, Card) for c in deck) or len(set(deck)) != len(deck):
@@ -98,10 +159,17 @@ class SnapConfig:
         """The calls that exist at this table (SNAP-CALL-1, SNAP-POT-1 or SNAP-INDEX-1)."""
         return (CallKind.HAND,) if self.index_card else (CallKind.SNAP, CallKind.SNAP_POT)
 
+    def variants(self) -> dict[str, str]:
+        """The variation parameters as the rulebook writes them (``{"next_turn": "clockwise", ...}``)."""
+        return {parameter: SWITCH[value] if isinstance(value, bool) else value.value
+                for parameter, value in ((p, getattr(self, p)) for p in VARIATIONS)}
+
     def __repr__(self) -> str:
         deck = "" if self.deck == FULL_DECK else f", deck={self.deck!r}"
+        others = "".join(f", {p}={getattr(self, p)!r}" for p in VARIATIONS
+                         if p not in ("index_card", "next_turn") and getattr(self, p) != getattr(SnapConfig, p))
         return (f"SnapConfig(players={self.players}, index_card={self.index_card}, "
-                f"next_turn={self.next_turn!r}{deck})")
+                f"next_turn={self.next_turn!r}{deck}{others})")
 
 
 # ---- moves -------------------------------------------------------------------------------
@@ -112,12 +180,21 @@ class Deal:
     dealer: Seat
     order: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", tuple(self.order))
+        if not isinstance(self.dealer, Seat) or not all(isinstance(card, Card) for card in self.order):
+            raise InvalidMoveError(f"a deal is a dealer Seat and an order of cards, not {self.dealer!r}, {self.order!r}")
+
 
 @dataclass(frozen=True)
 class Flip:
     """SNAP-FLIP-1 (with the SNAP-FLIP-3 turn-over when the face-down pile is empty)."""
 
     player: Seat
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.player, Seat):
+            raise InvalidMoveError(f"a flip is made by a Seat, not {self.player!r}")
 
 
 @dataclass(frozen=True)
@@ -132,6 +209,10 @@ class Call:
     caller: Seat
     kind: CallKind
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.caller, Seat) or not isinstance(self.kind, CallKind):
+            raise InvalidMoveError(f"a call is a Seat and a CallKind, not {self.caller!r}, {self.kind!r}")
+
 
 @dataclass(frozen=True)
 class Tie:
@@ -140,9 +221,15 @@ class Tie:
     callers: frozenset[Seat]
     kind: CallKind
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "callers", frozenset(self.callers))
+        if not all(isinstance(seat, Seat) for seat in self.callers) or not isinstance(self.kind, CallKind):
+            raise InvalidMoveError(f"a tie is a set of Seats and a CallKind, not {self.callers!r}, {self.kind!r}")
 
-Move = Deal | Flip | NoCall | Call | Tie
-Piles = tuple[tuple[Card, ...], ...]
+
+Move: TypeAlias = Deal | Flip | NoCall | Call | Tie
+MOVE_TYPES = (Deal, Flip, NoCall, Call, Tie)
+Piles: TypeAlias = tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -195,13 +282,14 @@ class SnapState:
 
 
 def new_game(config: SnapConfig = SnapConfig()) -> SnapState:
+    """The table before the deal: a chance node (SNAP-DEAL-1, SNAP-DEAL-2)."""
     empty = ((),) * config.players
     return SnapState(config, Phase.DEAL, None, empty, empty, (), None, 0)
 
 
-def total_cards(state: SnapState) -> Counter:
+def total_cards(state: SnapState) -> Counter[Card]:
     """The multiset of every card on the table: piles and pot."""
-    counts: Counter = Counter(state.pot)
+    counts: Counter[Card] = Counter(state.pot)
     for pile in state.down + state.up:
         counts.update(pile)
     return counts
@@ -214,8 +302,8 @@ def sample_deal(config: SnapConfig, rng: SplitMix64) -> Deal:
     return Deal(dealer, rng.shuffled(config.deck))
 
 
-def all_deals(config: SnapConfig):
-    """Every possible Deal (for tiny decks only): dealers in seat order, orders by permutation."""
+def all_deals(config: SnapConfig) -> Iterator[Deal]:
+    """Every possible Deal, lazily: dealers in seat order, orders by permutation."""
     for d in range(config.players):
         for order in itertools.permutations(config.deck):
             yield Deal(Seat(d), order)
@@ -269,17 +357,10 @@ def correct_kinds(state: SnapState) -> frozenset[CallKind]:
 
 
 # ---- legal moves ---------------------------------------------------------------------------
-_ENUMERABLE_DEALS = 100_000
-
-
 def legal_moves(state: SnapState) -> tuple[Move, ...]:
-    """Every legal move, in a fixed order. A DEAL state lists its deals only for tiny decks."""
-    if state.phase is Phase.OVER:  # SNAP-END-1
+    """Every legal move, in a fixed order; ``()`` at the deal (a chance node) and at the end."""
+    if state.phase is Phase.OVER or state.phase is Phase.DEAL:  # SNAP-END-1; chance_outcomes lists deals
         return ()
-    if state.phase is Phase.DEAL:
-        if state.config.players * math.factorial(len(state.config.deck)) > _ENUMERABLE_DEALS:
-            raise ValueError("too many deals to list; draw one with sample_deal(config, rng)")
-        return tuple(all_deals(state.config))
     if state.phase is Phase.FLIP:  # SNAP-TURN-1, SNAP-TURN-2, SNAP-FLIP-1
         return (Flip(state.turn),)
     callers = state.in_game  # SNAP-CALL-2
@@ -296,8 +377,8 @@ def legal_moves(state: SnapState) -> tuple[Move, ...]:
 # ---- applying moves ------------------------------------------------------------------------
 def apply(state: SnapState, move: Move) -> SnapState:
     """The state after ``move``; raises IllegalMoveError naming the broken rule."""
-    if not isinstance(move, (Deal, Flip, NoCall, Call, Tie)):
-        raise TypeError(f"not a Snap move: {move!r}")
+    if not isinstance(move, MOVE_TYPES):
+        raise InvalidMoveError(f"not a Snap move: {move!r}")
     if state.phase is Phase.OVER:
         raise IllegalMoveError("SNAP-END-1", f"the game is over; no move is possible ({move!r})")
     if state.phase is Phase.DEAL:
@@ -429,3 +510,63 @@ def _next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], 
 
 def _put(piles: Piles, i: int, pile: tuple[Card, ...]) -> Piles:
     return piles[:i] + (pile,) + piles[i + 1:]
+
+
+# ---- the game API ------------------------------------------------------------------------
+def chance_outcomes(state: SnapState) -> Iterator[Move]:
+    """Every deal at the deal (each equally likely, generated lazily); none elsewhere."""
+    if state.phase is Phase.DEAL:
+        return iter(all_deals(state.config))
+    return iter(())
+
+
+def sample_chance(state: SnapState, rng: SplitMix64) -> Move:
+    """Draw the deal from ``rng`` (:func:`sample_deal`)."""
+    if state.phase is not Phase.DEAL:
+        raise ValueError(f"not a chance node (phase {state.phase})")
+    return sample_deal(state.config, rng)
+
+
+def outcome(state: SnapState) -> Outcome | None:
+    """How the game ended, or None while it goes on."""
+    return state.outcome
+
+
+def to_record(config: SnapConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
+    """The JSON record of a game played from :func:`new_game` by ``moves`` (see
+    ``cardcanon.model.snap_records``)."""
+    from cardcanon.model import snap_records
+
+    return snap_records.to_record(config, moves, seed)
+
+
+def from_record(data: Mapping[str, Any], where: str = "record") -> Record[SnapConfig, Move]:
+    """A record's table, seed, moves and result; :class:`~cardcanon.model.errors.RecordError` if malformed."""
+    from cardcanon.model import snap_records
+
+    return snap_records.from_record(data, where)
+
+
+def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
+    """Re-check every move of a record (and, with a seed, the deal) and its result."""
+    from cardcanon.model import snap_records
+
+    return snap_records.replay(data, where)
+
+
+class _Snap:
+    """This module's game API as one object (:class:`cardcanon.model.game.Game`)."""
+
+    name = name
+    new_game = staticmethod(new_game)
+    legal_moves = staticmethod(legal_moves)
+    chance_outcomes = staticmethod(chance_outcomes)
+    sample_chance = staticmethod(sample_chance)
+    apply = staticmethod(apply)
+    outcome = staticmethod(outcome)
+    to_record = staticmethod(to_record)
+    from_record = staticmethod(from_record)
+    replay = staticmethod(replay)
+
+
+GAME: Game[SnapConfig, SnapState, Move, Outcome] = _Snap()

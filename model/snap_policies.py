@@ -15,13 +15,12 @@ give a reproducible game. Named policies (``parse_policy``):
 
 When both "Snap!" and "Snap Pot!" are correct, every policy calls "Snap Pot!".
 Random policies draw from the same SplitMix64 stream as the deal. ``play_game`` plays one
-seeded game; ``find_cycle`` finds the first seeded game that never ends (SNAP-END-4). How often
-games end is measured by ``cardcanon analyze snap`` (the fast engine), not here.
+seeded game (``cardcanon.engine.snap.find_cycle`` searches for one that never ends, SNAP-END-4).
+How often games end is measured by ``cardcanon analyze snap`` (the fast engine), not here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -206,26 +205,3 @@ def play_deal(config: SnapConfig, deal: Deal, policy: Policy | str, rng: SplitMi
         state = apply(state, move)
         moves.append(move)
     return GameResult(config, seed, policy.name, state, tuple(moves), state.outcome)
-
-
-def find_cycle(players: int = 2, policy: str = "flipper-first", seeds: Iterable[int] = range(100_000),
-               config: SnapConfig | None = None) -> GameResult | None:
-    """The first seeded game that is endless under a deterministic policy (SNAP-END-4), or None.
-
-    The search asks the fast engine (:mod:`cardcanon.engine.snap`, which falls back to this
-    model without a compiler); the game returned is this model's ``play_game``, with every move,
-    and must repeat a position too.
-    """
-    from cardcanon.engine import snap as engine_snap  # the engine builds on this module
-
-    pol = parse_policy(policy)
-    if not pol.deterministic:
-        raise ValueError(f"policy {policy!r} is random; a repeated position proves nothing under it")
-    config = config or SnapConfig(players=players)
-    for seed in seeds:
-        if engine_snap.decide(config, seed, pol).status == "endless":
-            result = play_game(config, seed, pol, max_flips=engine_snap.SAFETY_CAP)
-            if not result.endless:
-                raise RuntimeError(f"the engine and the model disagree on seed {seed}")
-            return result
-    return None

@@ -2,7 +2,8 @@
 
 A Snap record is the envelope of :mod:`cardcanon.model.records` plus::
 
-    "config": {"players": 3, "index_card": false, "next_turn": "clockwise"},  # "deck": [...] if not 52
+    "config": {"players": 3, "index_card": false, "next_turn": "clockwise"},  # "deck": [...] if not 52;
+                                     # other variations only when not the rulebook's default
     "seed": 7,                       # optional: the deal is then checked against the seed
     "policy": "flipper-first",       # optional, informative
     "moves": [{"move": "deal", "dealer": 0, "order": ["Qs", ...]}, {"move": "flip", "player": 1},
@@ -11,27 +12,39 @@ A Snap record is the envelope of :mod:`cardcanon.model.records` plus::
     "result": {"status": "ended", "termination": "all-cards", "winner": 1, "flips": 312}
               # or {"status": "endless", "cycle_start": S, "cycle_length": L, "flips": S + L}
               # or {"status": "capped", "flips": N}
+
+:mod:`cardcanon.model.snap` offers ``to_record``, ``from_record`` and ``replay``; moves are
+numbered from 1 in replay reports.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from enum import Enum
 from typing import Any
 
 from cardcanon.model.cards import FULL_DECK, Card, CardParseError
-from cardcanon.model.errors import IllegalMoveError, RecordError
-from cardcanon.model.records import FORMAT, VERSION, ReplayReport, field
+from cardcanon.model.errors import CardcanonError, IllegalMoveError, RecordError
+from cardcanon.model.game import Record, ReplayReport
+from cardcanon.model.records import FORMAT, VERSION, field
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie, apply,
+    VARIATIONS, Call, CallKind, Deal, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie, apply,
     new_game, sample_deal,
 )
 from cardcanon.model.snap_policies import GameResult
 
+Steps = list[tuple[SnapState, Move, SnapState]]
+
 
 # ---- writing -----------------------------------------------------------------------------
 def config_to_json(config: SnapConfig) -> dict[str, Any]:
-    data = {"players": config.players, "index_card": config.index_card, "next_turn": config.next_turn.value}
+    data: dict[str, Any] = {"players": config.players, "index_card": config.index_card,
+                            "next_turn": config.next_turn.value}
+    for name, value in config.variants().items():
+        if name not in data and getattr(config, name) != getattr(SnapConfig, name):
+            data[name] = value
     if config.deck != FULL_DECK:
         data["deck"] = [str(c) for c in config.deck]
     return data
@@ -61,20 +74,36 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
 
 
 def game_record(result: GameResult) -> dict[str, Any]:
+    """The record of a played game, with its policy and whether it ended, repeats or was stopped."""
     return {"format": FORMAT, "version": VERSION, "game": "snap", "config": config_to_json(result.config),
             "seed": result.seed, "policy": result.policy, "moves": [move_to_json(m) for m in result.moves],
             "result": result_to_json(result)}
 
 
+def to_record(config: SnapConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
+    """The record of the game played from ``new_game(config)`` by ``moves`` (applied, so checked):
+    ``ended`` if it is over, else ``capped`` (stopped unfinished)."""
+    state = new_game(config)
+    for move in moves:
+        state = apply(state, move)
+    over = state.outcome
+    result: dict[str, Any] = {"status": "capped", "flips": state.flips}
+    if over is not None:
+        result = {"status": "ended", "termination": over.termination.value,
+                  "winner": None if over.winner is None else over.winner.index, "flips": state.flips}
+    return {"format": FORMAT, "version": VERSION, "game": "snap", "config": config_to_json(config), "seed": seed,
+            "moves": [move_to_json(m) for m in moves], "result": result}
+
+
 # ---- reading -----------------------------------------------------------------------------
-def _int(data: dict, name: str, where: str) -> int:
+def _int(data: Mapping[str, Any], name: str, where: str) -> int:
     value = field(data, name, int, where)
     if value < 0:
         raise RecordError(f"{where}: field {name!r}", f"expected a non-negative integer, found {value}")
     return value
 
 
-def _enum(enum_type, data: dict, name: str, where: str):
+def _enum(enum_type: type[Enum], data: Mapping[str, Any], name: str, where: str) -> Any:
     value = field(data, name, str, where)
     try:
         return enum_type(value)
@@ -83,7 +112,7 @@ def _enum(enum_type, data: dict, name: str, where: str):
         raise RecordError(f"{where}: field {name!r}", f"expected one of {names}, found {value!r}") from None
 
 
-def _cards(data: dict, name: str, where: str) -> tuple[Card, ...]:
+def _cards(data: Mapping[str, Any], name: str, where: str) -> tuple[Card, ...]:
     items = field(data, name, list, where)
     for i, t in enumerate(items):
         if not isinstance(t, str):
@@ -94,16 +123,17 @@ def _cards(data: dict, name: str, where: str) -> tuple[Card, ...]:
         raise RecordError(f"{where}: field {name!r}", str(exc)) from None
 
 
-def config_from_json(data: dict, where: str) -> SnapConfig:
+def config_from_json(data: Mapping[str, Any], where: str) -> SnapConfig:
     cfg = field(data, "config", dict, where)
     where = f"{where}: config"
     players = field(cfg, "players", int, where)
     index_card = field(cfg, "index_card", bool, where) if "index_card" in cfg else False
-    next_turn = _enum(NextTurn, cfg, "next_turn", where) if "next_turn" in cfg else NextTurn.CLOCKWISE
     deck = _cards(cfg, "deck", where) if "deck" in cfg else FULL_DECK
+    others = {name: _enum(kind, cfg, name, where) for name, kind in VARIATIONS.items()
+              if name in cfg and name != "index_card" and issubclass(kind, Enum)}
     try:
-        return SnapConfig(players, index_card, next_turn, deck)
-    except ValueError as exc:
+        return SnapConfig(players=players, index_card=index_card, deck=deck, **others)
+    except (ValueError, CardcanonError) as exc:
         raise RecordError(where, str(exc)) from None
 
 
@@ -112,7 +142,7 @@ def move_from_json(item: Any, where: str) -> Move:
         raise RecordError(where, f"a move must be a JSON object, found {type(item).__name__}")
     kind = field(item, "move", str, where)
     if kind == "deal":
-        return Deal(Seat(_int(item, "dealer", where)), _cards(item, "order", where))
+        return Deal(Seat(_int(item, "dealer", where)), _cards(item, "order", where))  # a Deal of cards and a Seat
     if kind == "flip":
         return Flip(Seat(_int(item, "player", where)))
     if kind == "no-call":
@@ -129,38 +159,56 @@ def move_from_json(item: Any, where: str) -> Move:
     raise RecordError(f"{where}: field 'move'", f"expected deal, flip, no-call, call or tie, found {kind!r}")
 
 
-# ---- replay ------------------------------------------------------------------------------
-def replay(data: dict, where: str) -> tuple[ReplayReport, list[tuple[SnapState, Move, SnapState]]]:
-    """Re-check a record; returns the report and the (before, move, after) steps replayed."""
+def from_record(data: Mapping[str, Any], where: str = "record") -> Record[SnapConfig, Move]:
+    """The config, seed, moves and recorded result of a record; RecordError if malformed."""
+    if not isinstance(data, Mapping):
+        raise RecordError(where, f"a record must be a JSON object, found {type(data).__name__}")
     config = config_from_json(data, where)
     seed = field(data, "seed", int, where) if data.get("seed") is not None else None
     items = field(data, "moves", list, where)
     result = field(data, "result", dict, where)
-    moves = [move_from_json(item, f"{where}: moves[{i}]") for i, item in enumerate(items)]
-    state, steps, keys = new_game(config), [], {}
+    moves = tuple(move_from_json(item, f"{where}: moves[{i}]") for i, item in enumerate(items))
+    return Record("snap", config, seed, moves, result)
 
-    def failed(i: int, error: str, rule: str | None = None):
-        report = ReplayReport("snap", i, False, error=error, rule_id=rule, position=i + 1)
+
+# ---- replay ------------------------------------------------------------------------------
+def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
+    """Re-check a record: every move (numbered from 1), the deal against the seed, and the result."""
+    return replay_steps(data, where)[0]
+
+
+def replay_steps(data: Mapping[str, Any], where: str = "record") -> tuple[ReplayReport, Steps]:
+    """:func:`replay`, and the (before, move, after) steps replayed."""
+    record = from_record(data, where)
+    config, seed, moves = record.config, record.seed, record.moves
+    state = new_game(config)
+    steps: Steps = []
+    keys: dict[tuple[object, ...], int] = {}
+
+    def failed(number: int, error: str, rule: str | None = None) -> tuple[ReplayReport, Steps]:
+        report = ReplayReport("snap", number - 1, False, error=error, rule_id=rule, position=number)
         return report, steps
 
-    for i, move in enumerate(moves):
-        if i == 0 and seed is not None and isinstance(move, Deal) and move != sample_deal(config, SplitMix64(seed)):
-            return failed(i, f"moves[0]: the deal is not the one seed {seed} gives")
+    for number, move in enumerate(moves, 1):
+        if number == 1 and seed is not None and isinstance(move, Deal) and move != sample_deal(config, SplitMix64(seed)):
+            return failed(number, f"the deal is not the one seed {seed} gives")
         try:
             after = apply(state, move)
         except IllegalMoveError as exc:
-            return failed(i, f"moves[{i}]: {exc}", exc.rule_id)
+            return failed(number, str(exc), exc.rule_id)
         steps.append((state, move, after))
         state = after
         if state.phase is Phase.FLIP:
             keys.setdefault(state.position_key(), state.flips)
-    problem = _check_result(result, state, keys, f"{where}: result")
+    assert record.result is not None
+    problem = _check_result(record.result, state, keys, f"{where}: result")
     if problem:
-        return failed(len(moves), f"after the last move: {problem}")
-    return ReplayReport("snap", len(moves), True, summary=result_summary(result)), steps
+        return failed(len(moves) + 1, f"after the last move: {problem}")
+    return ReplayReport("snap", len(moves), True, summary=result_summary(record.result)), steps
 
 
-def _check_result(result: dict, state: SnapState, keys: dict, where: str) -> str | None:
+def _check_result(result: Mapping[str, Any], state: SnapState, keys: Mapping[tuple[object, ...], int],
+                  where: str) -> str | None:
     status = field(result, "status", str, where)
     flips = _int(result, "flips", where)
     if flips != state.flips:
@@ -186,7 +234,7 @@ def _check_result(result: dict, state: SnapState, keys: dict, where: str) -> str
     raise RecordError(f"{where}: field 'status'", f"expected ended, endless or capped, found {status!r}")
 
 
-def result_summary(result: dict) -> str:
+def result_summary(result: Mapping[str, Any]) -> str:
     status, flips = result.get("status"), result.get("flips")
     if status == "ended":
         if result.get("winner") is None:

@@ -40,7 +40,7 @@ def plays(witness: HandWitness) -> list:
 
 def start(config=None, dealer: int = 0):
     """A new match whose first dealer is ``dealer``, waiting for the deal."""
-    state = model.new_match(config or model.HeartsConfig())
+    state = model.new_game(config or model.HeartsConfig())
     return model.apply(state, model.ChooseDealer(Seat(dealer)))
 
 

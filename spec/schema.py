@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 GAMES = ("snap", "hearts")
 ID_PATTERN = r"^(SNAP|HEARTS)-[A-Z]+-[0-9]+$"

@@ -169,7 +169,7 @@ def test_snap_cap_reports_capped_as_the_model():
 
 # ---- Hearts ------------------------------------------------------------------------------
 def replay_hearts(config: hearts.HeartsConfig, moves, run: engine_hearts.MatchRun) -> None:
-    state = hearts.new_match(config)
+    state = hearts.new_game(config)
     for move in moves:
         if not state.is_chance:
             assert move in hearts.legal_moves(state)
@@ -215,7 +215,8 @@ def test_hearts_many_seeded_matches_match_the_model(kinds):
        first_trick=st.sampled_from(hearts.FirstTrickPoints), moon=st.sampled_from(hearts.MoonScore),
        target=st.integers(1, 150))
 def test_hearts_generated_matches_match_the_model(seed, kinds, first_lead, break_on, first_trick, moon, target):
-    check_hearts(seed, kinds, hearts.HeartsConfig(first_lead, break_on, first_trick, moon, target))
+    check_hearts(seed, kinds, hearts.HeartsConfig(first_lead=first_lead, break_on=break_on, first_trick_points=first_trick, moon_score=moon,
+                                                  target=target))
 
 
 @pytest.mark.rules("HEARTS-MOON-1", "HEARTS-MATCH-2")

@@ -53,7 +53,7 @@ def test_play_with_a_variant(capsys):
 @pytest.mark.parametrize("args, words", [
     (["--variant", "target=zero"], "--variant: config.target: expected an integer"),
     (["--variant", "colour=red"], "PARAM one of"),
-    (["--variant", "break_on=never"], "unknown value 'never'"),
+    (["--variant", "break_on=never"], "HEARTS-BREAK-2 break_on: unknown value 'never'"),
     (["--players", "random", "greedy", "random"], "one or two"),
     (["--seed", "-3"], "non-negative"),
 ])
@@ -83,7 +83,7 @@ def test_replay_reports_the_first_illegal_move(capsys, tmp_path):
     path.write_text(json.dumps(data))
     assert main(["replay", "-q", str(path)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith(f"{path}: move {plays[0]}: HEARTS-LEAD-")
+    assert out.startswith(f"{path}: move {plays[0] + 1}: HEARTS-LEAD-")
 
 
 def test_replay_of_a_malformed_record_is_one_error_line(capsys, tmp_path):

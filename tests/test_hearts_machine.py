@@ -16,7 +16,7 @@ from cardcanon.model.cards import Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts import (
     DECK, POINT_CARDS, BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, Phase, Play, apply,
-    legal_moves, new_match, sample_chance,
+    legal_moves, new_game, sample_chance,
 )
 from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.shuffle import SplitMix64
@@ -38,7 +38,7 @@ class HeartsMachine(RuleBasedStateMachine):
     def start(self, seed, config):
         self.rng = SplitMix64(seed)
         self.config = config
-        self.state = new_match(config)
+        self.state = new_game(config)
         self.matches = 0
         self._new_hand_tracking()
         self.last_scores = (0, 0)
@@ -62,7 +62,7 @@ class HeartsMachine(RuleBasedStateMachine):
     @rule()
     def next_match(self):
         self.matches += 1
-        self.state = new_match(self.config)
+        self.state = new_game(self.config)
         self.last_scores = (0, 0)
 
     def _step(self, pick):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from cardcanon.model.hearts import (
-    DECK, FirstLead, HeartsConfig, apply, legal_moves, new_match, sample_chance,
+    DECK, FirstLead, HeartsConfig, apply, legal_moves, new_game, sample_chance,
 )
 from cardcanon.model.shuffle import SplitMix64
 
@@ -35,7 +35,7 @@ GOLDEN = {
 
 def start(seed: int, config: HeartsConfig):
     rng = SplitMix64(seed)
-    state = new_match(config)
+    state = new_game(config)
     state = apply(state, sample_chance(state, rng))
     return apply(state, sample_chance(state, rng))
 

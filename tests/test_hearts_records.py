@@ -11,12 +11,13 @@ import pytest
 from cardcanon.model.cards import Card, Suit
 from cardcanon.model.errors import RecordError
 from cardcanon.model.hearts import (
-    DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, Phase, Play, apply,
-    new_match, play_match,
+    DECK, BreakOn, ChooseDealer, Deal, Dealer, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, Phase, Play,
+    QueenBreaks, apply,
+    new_game, play_match,
 )
 from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.hearts_records import (
-    config_from_json, config_to_json, make_record, move_from_json, move_to_json, replay_record,
+    config_from_json, config_to_json, move_from_json, move_to_json, replay, to_record,
 )
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
@@ -25,12 +26,12 @@ WHERE = "match.json"
 
 
 def record(seed=7, config=HeartsConfig()):
-    final, moves = play_match(seed, (RandomPlayer(seed + 1), GreedyPlayer()), config)
-    return json.loads(json.dumps(make_record(config, seed, moves, final))), moves
+    _, moves = play_match(seed, (RandomPlayer(seed + 1), GreedyPlayer()), config)
+    return json.loads(json.dumps(to_record(config, moves, seed))), moves
 
 
 def states_before(moves, config=HeartsConfig()):
-    state = new_match(config)
+    state = new_game(config)
     for move in moves:
         yield state
         state = apply(state, move)
@@ -50,24 +51,26 @@ def first_position(moves, wanted):
 def test_round_trip_of_a_whole_match():
     data, moves = record()
     assert [move_from_json(move_to_json(m), WHERE, "m") for m in moves] == moves
-    report = replay_record(data, WHERE, verbose=False)
+    report = replay(data, WHERE)
     assert report.ok and report.moves_checked == len(moves) == len(data["moves"])
     assert data["result"]["winner"] in (0, 1) and "wins" in report.summary
 
 
 def test_every_config_round_trips():
-    for values in itertools.product(FirstLead, BreakOn, FirstTrickPoints, MoonScore, (100, 7)):
-        config = HeartsConfig(*values)
+    for values in itertools.product(FirstLead, BreakOn, FirstTrickPoints, QueenBreaks, MoonScore, (100, 7)):
+        config = HeartsConfig(**dict(zip(("first_lead", "break_on", "first_trick_points", "queen_breaks",
+                                          "moon_score", "target"), values)))
         assert config_from_json(json.loads(json.dumps(config_to_json(config))), WHERE) == config
         assert eval(repr(config)) == config  # repr is valid Python
 
 
 def test_replay_with_a_variant_config():
-    config = HeartsConfig(FirstLead.FREE, BreakOn.VOID, FirstTrickPoints.NO_HEARTS, MoonScore.POINTS_IN_PLAY, 60)
+    config = HeartsConfig(first_lead=FirstLead.FREE, break_on=BreakOn.VOID,
+                          first_trick_points=FirstTrickPoints.NO_HEARTS, moon_score=MoonScore.POINTS_IN_PLAY, target=60)
     data, _ = record(seed=3, config=config)
-    assert replay_record(data, WHERE).ok
+    assert replay(data, WHERE).ok
     data["config"] = config_to_json(HeartsConfig())  # same moves, other rules: judged differently
-    assert not replay_record(data, WHERE).ok
+    assert not replay(data, WHERE).ok
 
 
 @pytest.mark.rules("HEARTS-FOLLOW-1")
@@ -85,8 +88,8 @@ def test_corrupted_play_breaking_follow_suit():
 
     i, state, card = first_position(moves, off_suit)
     data["moves"][i]["card"] = str(card)
-    report = replay_record(data, WHERE)
-    assert (report.ok, report.position, report.rule_id) == (False, i, "HEARTS-FOLLOW-1")
+    report = replay(data, WHERE)
+    assert (report.ok, report.position, report.rule_id) == (False, i + 1, "HEARTS-FOLLOW-1")
     assert report.moves_checked == i and str(card) in report.error
 
 
@@ -104,8 +107,8 @@ def test_corrupted_play_leading_an_unbroken_heart():
 
     i, _, card = first_position(moves, heart_lead)
     data["moves"][i]["card"] = str(card)
-    report = replay_record(data, WHERE)
-    assert (report.position, report.rule_id) == (i, "HEARTS-BREAK-1")
+    report = replay(data, WHERE)
+    assert (report.position, report.rule_id) == (i + 1, "HEARTS-BREAK-1")
 
 
 @pytest.mark.rules("HEARTS-LEAD-1", "HEARTS-TRICK-2", "HEARTS-DEAL-2", "HEARTS-DECK-1", "HEARTS-MATCH-1")
@@ -134,8 +137,8 @@ def test_corrupted_records_name_the_move_and_rule():
     after_end["moves"].append(data["moves"][-1])
     cases.append((after_end, len(moves), "HEARTS-MATCH-1"))
     for corrupted, position, rule in cases:
-        report = replay_record(corrupted, WHERE)
-        assert not report.ok and report.position == position
+        report = replay(corrupted, WHERE)
+        assert not report.ok and report.position == position + 1  # moves are numbered from 1
         assert report.rule_id in (rule if isinstance(rule, set) else {rule}), report
 
 
@@ -144,13 +147,13 @@ def test_chance_moves_are_checked_against_the_seed():
     swapped = copy.deepcopy(data)
     order = swapped["moves"][1]["order"]
     order[0], order[27] = order[27], order[0]  # still a legal deal (same hands), not the seed's
-    report = replay_record(swapped, WHERE)
-    assert (report.ok, report.position, report.rule_id) == (False, 1, None) and "seed 7" in report.error
+    report = replay(swapped, WHERE)
+    assert (report.ok, report.position, report.rule_id) == (False, 2, None) and "seed 7" in report.error
     swapped["seed"] = None  # without a seed, chance moves are taken as recorded
-    assert replay_record(swapped, WHERE).ok
+    assert replay(swapped, WHERE).ok
     dealer = copy.deepcopy(data)
     dealer["moves"][0]["dealer"] ^= 1
-    assert replay_record(dealer, WHERE).position == 0
+    assert replay(dealer, WHERE).position == 1
 
 
 @pytest.mark.rules("HEARTS-MATCH-1")
@@ -158,14 +161,14 @@ def test_recorded_result_is_checked():
     data, moves = record()
     wrong = copy.deepcopy(data)
     wrong["result"]["winner"] ^= 1
-    report = replay_record(wrong, WHERE)
-    assert not report.ok and report.position == len(moves) and "result" in report.error
+    report = replay(wrong, WHERE)
+    assert not report.ok and report.position == len(moves) + 1 and "result" in report.error
     short = copy.deepcopy(data)
     short["moves"].pop()
-    report = replay_record(short, WHERE)
+    report = replay(short, WHERE)
     assert not report.ok and "not over" in report.error
     short["result"] = None
-    report = replay_record(short, WHERE)
+    report = replay(short, WHERE)
     assert report.ok and "not over" in report.summary
 
 
@@ -193,7 +196,7 @@ def test_malformed_records_name_file_and_json_path(path, value, place, words):
         target = target[key]
     target[path[-1]] = value
     with pytest.raises(RecordError) as info:
-        replay_record(data, WHERE)
+        replay(data, WHERE)
     assert str(info.value).startswith(f"{WHERE}: {place}:") and words in str(info.value)
 
 
@@ -202,7 +205,7 @@ def test_missing_top_level_fields(field):
     data, _ = record()
     del data[field]
     with pytest.raises(RecordError, match=f"{WHERE}: {field}: missing"):
-        replay_record(data, WHERE)
+        replay(data, WHERE)
 
 
 def test_move_reprs_are_valid_python():

@@ -11,8 +11,8 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts import (
     DECK, POINT_CARDS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState,
-    MoonScore, Phase, Play, Termination, apply, deal_hands, first_leader, legal_moves, match_result, new_match,
-    play_match, score_hand, trick_winner,
+    MoonScore, Phase, Play, QueenBreaks, Termination, apply, deal_hands, first_leader, legal_moves, match_result,
+    new_game, play_match, score_hand, trick_winner,
 )
 from cardcanon.model.hearts_players import RandomPlayer
 from cardcanon.model.seats import Seat
@@ -41,15 +41,15 @@ def dealt(config=HeartsConfig(), dealer=P1, p0="", p1="", dead="") -> HeartsStat
     """A state just after the deal, P0 and P1 holding the given 13 cards each."""
     hands = {0: p0, 1: p1}
     order = order_for(dealer, hands[dealer.index], hands[1 - dealer.index], dead)
-    return apply(apply(new_match(config), ChooseDealer(dealer)), Deal(order))
+    return apply(apply(new_game(config), ChooseDealer(dealer)), Deal(order))
 
 
 def position(p0: str, p1: str, *, to_move=P0, trick=(), tricks_played=5, broken=False, config=HeartsConfig(),
              dead="Td Ts", taken1="", scores=(0, 0)) -> HeartsState:
     """A mid-hand position. P1's tricks hold ``taken1``; P0's every other card not in play."""
-    hands = (frozenset(cards(p0)), frozenset(cards(p1)))
+    in_trick = {play.card for play in trick}  # played: no longer in the leader's hand
+    hands = (frozenset(cards(p0)) - in_trick, frozenset(cards(p1)) - in_trick)
     dead_cards = tuple(cards(dead))
-    in_trick = {play.card for play in trick}
     won1 = frozenset(cards(taken1))
     won0 = frozenset(DECK) - hands[0] - hands[1] - set(dead_cards) - in_trick - won1
     leader = trick[0].player if trick else to_move
@@ -92,7 +92,7 @@ def test_HEARTS_GOAL_1_lower_score_wins_the_match():
 @pytest.mark.rules("HEARTS-PLAYERS-1")
 def test_HEARTS_PLAYERS_1_only_seats_0_and_1():
     with pytest.raises(IllegalMoveError) as info:
-        apply(new_match(), ChooseDealer(Seat(2)))
+        apply(new_game(), ChooseDealer(Seat(2)))
     assert info.value.rule_id == "HEARTS-PLAYERS-1"
     state = dealt(p0=HAND_P0, p1=HAND_P1, dead=DEAD)
     assert {m.player for m in legal_moves(state)} == {P0}
@@ -103,7 +103,7 @@ def test_HEARTS_DECK_1_the_28_cards():
     assert len(DECK) == 28 and len(set(DECK)) == 28
     assert {card.rank for card in DECK} == {Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE}
     assert list(DECK) == sorted(DECK, key=lambda card: card.index)
-    state = apply(new_match(), ChooseDealer(P0))
+    state = apply(new_game(), ChooseDealer(P0))
     bad_orders = [DECK[:27], DECK[:27] + (DECK[0],), DECK[:27] + (c("3c"),), DECK + (DECK[0],)]
     for order in bad_orders:
         assert rule_of(state, Deal(tuple(order))) == "HEARTS-DECK-1"
@@ -131,7 +131,7 @@ def test_HEARTS_TRUMP_1_a_heart_beats_every_other_suit():
 def test_HEARTS_DEAL_1_dealer_chosen_once_then_alternates():
     final, moves = play_match(5, (RandomPlayer(1), RandomPlayer(2)))
     assert isinstance(moves[0], ChooseDealer) and sum(isinstance(m, ChooseDealer) for m in moves) == 1
-    state, dealers = new_match(), []
+    state, dealers = new_game(), []
     for move in moves:
         state = apply(state, move)
         if isinstance(move, Deal):
@@ -139,7 +139,7 @@ def test_HEARTS_DEAL_1_dealer_chosen_once_then_alternates():
     assert len(dealers) == final.hand_number > 1
     assert dealers == [(moves[0].dealer.index + k) % 2 for k in range(len(dealers))]
     assert rule_of(HeartsState(phase=Phase.DEAL, dealer=P0), ChooseDealer(P1)) == "HEARTS-DEAL-1"
-    assert rule_of(new_match(), Deal(DECK)) == "HEARTS-DEAL-1"
+    assert rule_of(new_game(), Deal(DECK)) == "HEARTS-DEAL-1"
 
 
 @pytest.mark.rules("HEARTS-DEAL-2")
@@ -277,7 +277,7 @@ def test_HEARTS_QUEEN_1_queen_of_spades_is_13_points():
     assert c("Qs") in POINT_CARDS and len(POINT_CARDS) == 8
 
 
-@pytest.mark.rules("HEARTS-QUEEN-2")
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-BREAK-2")
 def test_HEARTS_QUEEN_2_queen_has_no_timing_rule_but_follows_suit():
     strict = HeartsConfig(first_trick_points=FirstTrickPoints.NO_HEARTS)
     first = position("2c 4h", "Qs Ah", to_move=P1, trick=[Play(P0, c("2c"))], tricks_played=0, config=strict)
@@ -285,6 +285,13 @@ def test_HEARTS_QUEEN_2_queen_has_no_timing_rule_but_follows_suit():
     assert "Qs" in legal_cards(position("Qs 4h", "8d Ah"))  # led before hearts are broken
     must_follow = position("2d 4h", "Qs 8d", to_move=P1, trick=[Play(P0, c("2d"))])
     assert rule_of(must_follow, Play(P1, c("Qs"))) == "HEARTS-FOLLOW-1"
+    # queen_breaks: by default discarding her leaves hearts unbroken; with "yes" it breaks them
+    for option, broken in ((QueenBreaks.NO, False), (QueenBreaks.YES, True)):
+        void = position("2c 4h 6d", "Qs 8h 8d", to_move=P1, trick=[Play(P0, c("2c"))],
+                        config=HeartsConfig(queen_breaks=option))
+        after = apply(void, Play(P1, c("Qs")))
+        assert after.hearts_broken is broken and after.to_move == P0
+        assert ("4h" in legal_cards(after)) is broken  # P0 won the trick and leads: a heart only once broken
 
 
 @pytest.mark.rules("HEARTS-SCORE-1")

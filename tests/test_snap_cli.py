@@ -60,7 +60,7 @@ def test_replay_reports_the_first_illegal_move(capsys, tmp_path):
     data["moves"][3]["player"] = 1 - data["moves"][3]["player"]
     path.write_text(json.dumps(data), encoding="utf-8")
     status, out, _ = run(capsys, "replay", "-q", str(path))
-    assert status == 1 and out == f"{path}: move 4: moves[3]: SNAP-TURN-2: it is P1's turn to flip, not P0's\n"
+    assert status == 1 and out == f"{path}: move 4: SNAP-TURN-2: it is P1's turn to flip, not P0's\n"
 
 
 @pytest.mark.parametrize("argv, message", [

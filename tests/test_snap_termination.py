@@ -11,7 +11,8 @@ import pytest
 from cardcanon.engine import snap as engine_snap
 from cardcanon.engine.stats import QUANTILES, histogram, quantile, wilson
 from cardcanon.model.snap import Phase, SnapConfig, apply, new_game
-from cardcanon.model.snap_policies import find_cycle, play_game
+from cardcanon.engine.snap import find_cycle
+from cardcanon.model.snap_policies import play_game
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "analysis" / "snap.json"
 POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")

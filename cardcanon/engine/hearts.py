@@ -16,9 +16,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from cardcanon.engine.build import EngineUnavailable, load
+from cardcanon.model import hearts_types
 from cardcanon.model.hearts import (
     DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, Move, Play,
-    Termination, play_match,
+    QueenBreaks, Termination, play_match,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
 from cardcanon.model.seats import Seat
@@ -50,11 +51,32 @@ class MatchRun:
         return len(self.hand_scores)
 
 
+# The numbers compiled into the kernel, by the rulebook's named values they must equal.
+KERNEL_VALUES = {"queen_points": 13, "heart_points": 1, "moon_shooter_points": 0, "moon_other_points": 20,
+                 "tricks_per_hand": 13, "hand_size": 13, "deck_size": 28}
+_RULEBOOK_VALUES = {"queen_points": hearts_types.QUEEN_POINTS, "heart_points": hearts_types.HEART_POINTS,
+                    "moon_shooter_points": hearts_types.MOON_SHOOTER_POINTS,
+                    "moon_other_points": hearts_types.MOON_OTHER_POINTS,
+                    "tricks_per_hand": hearts_types.TRICKS_PER_HAND, "hand_size": hearts_types.HAND_SIZE,
+                    "deck_size": hearts_types.DECK_SIZE}
+
+
+def kernel_mismatch(config: HeartsConfig) -> str | None:
+    """Why the kernel cannot play ``config`` as the reference model does (a variation it lacks, or
+    a rulebook number other than the one compiled in), or None. The engine then asks the model."""
+    if config.queen_breaks is not QueenBreaks.NO:
+        return "the kernel plays queen_breaks = no only (HEARTS-QUEEN-2)"
+    for name, value in KERNEL_VALUES.items():
+        if _RULEBOOK_VALUES[name] != value:
+            return f"the kernel has {name} = {value}, the rulebook {_RULEBOOK_VALUES[name]}"
+    return None
+
+
 def _kinds(kinds: tuple[str, str]) -> tuple[int, int]:
     for kind in kinds:
         if kind not in PLAYER_KINDS:
             raise ValueError(f"unknown player {kind!r} (expected one of: {', '.join(PLAYER_KINDS)})")
-    return tuple(PLAYER_KINDS.index(k) for k in kinds)
+    return PLAYER_KINDS.index(kinds[0]), PLAYER_KINDS.index(kinds[1])
 
 
 def _cfg(config: HeartsConfig, kinds: tuple[str, str]) -> _Cfg:
@@ -92,7 +114,7 @@ def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: Hear
           with_moves: bool = False) -> MatchRun | tuple[MatchRun, list[Move]]:
     """One match; with ``with_moves`` also its moves as the model's moves."""
     try:
-        lib = _kernel()
+        lib = _kernel(config)
     except EngineUnavailable:
         state, moves = reference_match(seed, kinds, config)
         run = _run_from_reference(seed, state, moves)
@@ -142,7 +164,7 @@ def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "rand
           config: HeartsConfig = HeartsConfig()) -> BatchSummary:
     """Play ``count`` matches and tally them."""
     try:
-        lib = _kernel()
+        lib = _kernel(config)
     except EngineUnavailable:
         lib = None
     summary = BatchSummary(first_seed, count, Counter(), Counter(), Counter(), 0, 0, Counter())
@@ -175,15 +197,19 @@ def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "rand
 
 def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) -> tuple[int, int]:
     """Random play of ``matches`` matches inside the kernel: (plays made, hands played)."""
-    lib = _kernel()
+    lib = _kernel(config)
     hands = ctypes.c_int64()
     plays = lib.hearts_bench(ctypes.byref(_cfg(config, ("random", "random"))), ctypes.c_uint64(first_seed % _TWO64),
                              ctypes.c_int64(matches), ctypes.byref(hands))
     return plays, hands.value
 
 
-def _kernel():
-    """The compiled kernel with its result types set, loaded at first use (not at import)."""
+def _kernel(config: HeartsConfig):
+    """The compiled kernel with its result types set, loaded at first use (not at import);
+    EngineUnavailable when it cannot play ``config`` as the reference model does."""
+    mismatch = kernel_mismatch(config)
+    if mismatch:
+        raise EngineUnavailable(mismatch)
     lib = load()
     if not getattr(lib, "_hearts_ready", False):
         lib.hearts_match.restype = lib.hearts_batch.restype = ctypes.c_int

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cardcanon.engine.build import EngineUnavailable, load
@@ -23,7 +24,9 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
     Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, Termination, Tie, all_deals,
 )
-from cardcanon.model.snap_policies import Cycle, Errors, FlipperFirst, OwnerFirst, Policy, Ties, parse_policy, play_deal, play_game
+from cardcanon.model.snap_policies import (
+    Cycle, Errors, FlipperFirst, GameResult, OwnerFirst, Policy, Ties, parse_policy, play_deal, play_game,
+)
 
 SAFETY_CAP = 1_000_000  # flips; deterministic games repeat or end long before
 _TWO64 = 1 << 64
@@ -239,3 +242,24 @@ def _kernel():
         lib.snap_enumerate.restype = ctypes.c_int64
         lib._snap_ready = True
     return lib
+
+
+def find_cycle(players: int = 2, policy: str = "flipper-first", seeds: Iterable[int] = range(100_000),
+               config: SnapConfig | None = None) -> GameResult | None:
+    """The first seeded game that is endless under a deterministic policy (SNAP-END-4), or None.
+
+    The search asks the fast engine (which falls back to the reference model without a
+    compiler); the game returned is the reference model's ``play_game``, with every move, and
+    must repeat a position too.
+    """
+    pol = parse_policy(policy)
+    if not pol.deterministic:
+        raise ValueError(f"policy {policy!r} is random; a repeated position proves nothing under it")
+    config = config or SnapConfig(players=players)
+    for seed in seeds:
+        if decide(config, seed, pol).status == "endless":
+            result = play_game(config, seed, pol, max_flips=SAFETY_CAP)
+            if not result.endless:
+                raise RuntimeError(f"the engine and the model disagree on seed {seed}")
+            return result
+    return None

@@ -61,7 +61,7 @@ def _replay_hearts_hand(dead, tricks):
     for x, y in zip(sorted(hands[1]), sorted(hands[0])):
         order += [x, y]
     order.append(dead[1])
-    state = hearts.apply(hearts.new_match(hearts.HeartsConfig()), hearts.ChooseDealer(hearts.Seat(0)))
+    state = hearts.apply(hearts.new_game(hearts.HeartsConfig()), hearts.ChooseDealer(hearts.Seat(0)))
     state = hearts.apply(state, hearts.Deal(tuple(order)))
     for seat, led, followed in tricks:
         state = hearts.apply(state, hearts.Play(hearts.Seat(seat), led))

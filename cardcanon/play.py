@@ -4,26 +4,32 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from types import ModuleType
+from typing import Any
 
+from cardcanon.model.game import Game
 from cardcanon.model.records import read_record
 
-_GAME_MODULES = {"hearts": "cardcanon.model.hearts_cli", "snap": "cardcanon.model.snap_cli"}
+_GAME_MODULES = {"hearts": "cardcanon.play_hearts", "snap": "cardcanon.play_snap"}
+_GAMES = {"hearts": "cardcanon.model.hearts", "snap": "cardcanon.model.snap"}
 
 
-def _game_module(game: str):
+def _game_module(game: str) -> ModuleType:
     return importlib.import_module(_GAME_MODULES[game])
 
 
-def add_parser(sub) -> None:
+def game_api(game: str) -> Game[Any, Any, Any, Any]:
+    """The reference model of ``game`` (``"hearts"`` or ``"snap"``) as a :class:`~cardcanon.model.game.Game`."""
+    api: Game[Any, Any, Any, Any] = importlib.import_module(_GAMES[game]).GAME
+    return api
+
+
+def add_parser(sub: Any) -> None:
     play = sub.add_parser("play", help="play a game between built-in players and print it")
     games = play.add_subparsers(dest="game", metavar="GAME", parser_class=type(play))
     games.required = True
     for game in _GAME_MODULES:
-        try:
-            module = _game_module(game)
-        except ModuleNotFoundError:
-            continue
-        module.add_play_parser(games)
+        _game_module(game).add_play_parser(games)
 
     replay = sub.add_parser("replay", help="re-check every move of a game record")
     replay.add_argument("file", help="a JSON game record")
@@ -33,7 +39,10 @@ def add_parser(sub) -> None:
 
 def _run_replay(args: argparse.Namespace) -> int:
     data = read_record(args.file)
-    report = _game_module(data["game"]).replay_record(data, args.file, verbose=not args.quiet)
+    report = game_api(data["game"]).replay(data, args.file)
+    if not args.quiet:
+        for line in _game_module(data["game"]).replay_lines(data, args.file, report.moves_checked):
+            print(line)
     if report.ok:
         print(f"{args.file}: ok: {report.moves_checked} moves replayed. {report.summary}".rstrip())
         return 0

@@ -1,24 +1,26 @@
-"""``cardcanon play snap ...`` and the Snap part of ``cardcanon replay``."""
+"""``cardcanon play snap ...`` and the lines ``cardcanon replay`` prints for a Snap record."""
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from cardcanon.model.records import ReplayReport, write_record
+from cardcanon.model.records import write_record
 from cardcanon.model.snap import (
     Call, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
 )
 from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, parse_policy, play_game
-from cardcanon.model.snap_records import game_record, replay
+from cardcanon.model.snap_records import VARIATIONS, game_record, replay_steps
 from cardcanon.model.snap_text import describe
+from cardcanon.variants import parse_variants
 
 SHOW_FIRST, SHOW_LAST = 30, 10  # flips shown in full at each end of a long game
 DEFAULT_MAX_FLIPS = 100_000
 
 
-def add_play_parser(games) -> None:
+def add_play_parser(games: Any) -> None:
     p = games.add_parser("snap", help="play Snap between built-in callers")
     p.add_argument("--players", type=int, default=2, help="2 to 12 (default 2)")
     p.add_argument("--seed", type=int, required=True, help="the deal's seed (SplitMix64)")
@@ -26,6 +28,8 @@ def add_play_parser(games) -> None:
     p.add_argument("--index-card", action="store_true", help="the index-card variant (SNAP-INDEX-1)")
     p.add_argument("--next-turn", choices=[t.value for t in NextTurn], default="clockwise",
                    help="SNAP-TURN-2 variation (default clockwise)")
+    p.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
+                   help="a rule variation of the rulebook (see `cardcanon rules snap`); repeatable")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
     p.add_argument("--max-flips", type=int, default=DEFAULT_MAX_FLIPS,
                    help=f"stop after N flips (default {DEFAULT_MAX_FLIPS})")
@@ -36,7 +40,7 @@ def add_play_parser(games) -> None:
 def run_play(args: argparse.Namespace) -> int:
     if args.max_flips < 1:
         raise ValueError("--max-flips must be at least 1")
-    config = SnapConfig(players=args.players, index_card=args.index_card, next_turn=NextTurn(args.next_turn))
+    config = _config(args)
     policy = parse_policy(args.policy)
     result = play_game(config, args.seed, policy, max_flips=args.max_flips)
     if not args.quiet:
@@ -49,6 +53,15 @@ def run_play(args: argparse.Namespace) -> int:
         write_record(args.record, game_record(result))
         print(f"record written to {args.record}")
     return 0
+
+
+def _config(args: argparse.Namespace) -> SnapConfig:
+    """The table from ``--players``, ``--index-card``, ``--next-turn`` and ``--variant`` (checked against the rulebook)."""
+    values: dict[str, Any] = {"index_card": args.index_card, "next_turn": NextTurn(args.next_turn)}
+    for name, value in parse_variants("snap", args.variant).items():
+        kind = VARIATIONS[name]
+        values[name] = value == "on" if kind is bool else kind(value)
+    return SnapConfig(players=args.players, **values)
 
 
 def _steps(result: GameResult) -> list[tuple[SnapState, Move, SnapState]]:
@@ -64,7 +77,8 @@ def transcript(steps: Sequence[tuple[SnapState, Move, SnapState]]) -> list[str]:
     """The game as text; only the first and last flips of a long game in full."""
     total = max((after.flips for _, _, after in steps), default=0)
     hidden = range(SHOW_FIRST + 1, total - SHOW_LAST + 1) if total > SHOW_FIRST + SHOW_LAST + 5 else range(0)
-    lines, tally = [], Counter()
+    lines: list[str] = []
+    tally: Counter[str] = Counter()
     for before, move, after in steps:
         flip_no = after.flips
         if flip_no in hidden:
@@ -103,10 +117,7 @@ def outcome_line(result: GameResult) -> str:
     return f"Stopped after {result.flips} flips (--max-flips) with {len(result.state.in_game)} players still in."
 
 
-def replay_record(data: dict, where: str, verbose: bool = True) -> ReplayReport:
-    """Re-check every move of a Snap record; the first illegal move is reported with its rule."""
-    report, steps = replay(data, where)
-    if verbose:
-        for line in transcript(steps):
-            print(line)
-    return report
+def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
+    """What ``cardcanon replay`` shows of a Snap record: the transcript of the moves replayed."""
+    _, steps = replay_steps(data, where)
+    return transcript(steps[:count])

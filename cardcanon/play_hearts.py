@@ -1,25 +1,25 @@
-"""``cardcanon play hearts``: a whole match between built-in players, printed readably.
-
-Also provides :func:`replay_record` for ``cardcanon replay FILE`` (see
-:mod:`cardcanon.model.hearts_records`).
-"""
+"""``cardcanon play hearts``: a whole match between built-in players, printed readably; and the
+lines ``cardcanon replay`` prints for a Hearts record."""
 
 from __future__ import annotations
 
 import argparse
 import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from cardcanon.model.cards import format_cards
+from cardcanon.model.cards import Card, format_cards
+from cardcanon.model.errors import CardcanonError
 from cardcanon.model.hearts import (
-    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, apply, new_match, play_match, trick_winner,
+    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, Play, apply, from_record, new_game, play_match,
+    to_record, trick_winner,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
-from cardcanon.model.hearts_records import (
-    CONFIG_ENUMS, config_from_json, config_to_json, make_record, replay_record, summarize,
-)
+from cardcanon.model.hearts_records import config_from_json, config_to_json, summarize
 from cardcanon.model.records import write_record
+from cardcanon.variants import parse_variants
 
-__all__ = ["add_play_parser", "format_match", "replay_record", "run_play"]
+__all__ = ["add_play_parser", "format_match", "replay_lines", "run_play"]
 
 _TERMINATIONS = {
     "one-reached-target": "{loser} reached {target}",
@@ -28,7 +28,7 @@ _TERMINATIONS = {
 }
 
 
-def add_play_parser(games) -> None:
+def add_play_parser(games: Any) -> None:
     parser = games.add_parser("hearts", help="a match of two-player Hearts to 100")
     parser.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one, printed)")
     parser.add_argument("--hands", action="store_true", help="show the dealt hands and every trick")
@@ -36,16 +36,14 @@ def add_play_parser(games) -> None:
     parser.add_argument("--players", nargs="+", choices=PLAYER_KINDS, default=["random", "random"],
                         metavar="KIND", help="one or two of: random, greedy (default: random random)")
     parser.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
-                        help=f"a rule variation ({', '.join(CONFIG_ENUMS)}, target); repeatable")
+                        help="a rule variation of the rulebook (see `cardcanon rules hearts`), or target=N; "
+                             "repeatable")
     parser.set_defaults(handler=run_play)
 
 
 def _config_from_variants(variants: list[str]) -> HeartsConfig:
-    values = config_to_json(HeartsConfig())
-    for item in variants:
-        name, sep, value = item.partition("=")
-        if not sep or name not in values:
-            raise ValueError(f"--variant {item!r}: expected PARAM=VALUE with PARAM one of {', '.join(values)}")
+    values: dict[str, Any] = config_to_json(HeartsConfig())
+    for name, value in parse_variants("hearts", variants, extra=("target",)).items():
         values[name] = int(value) if name == "target" and value.lstrip("-").isdigit() else value
     return config_from_json(values, "--variant", "config")
 
@@ -64,15 +62,15 @@ def run_play(args: argparse.Namespace) -> int:
     print(f"Two-player Hearts, seed {seed}: P0 {kinds[0]}, P1 {kinds[1]}; rules {config_to_json(config)}")
     print(format_match(config, moves, show_tricks=args.hands))
     if args.record:
-        write_record(args.record, make_record(config, seed, moves, final))
+        write_record(args.record, to_record(config, moves, seed))
         print(f"Record written to {args.record}.")
     return 0
 
 
-def format_match(config: HeartsConfig, moves: list[Move], show_tricks: bool = False) -> str:
+def format_match(config: HeartsConfig, moves: Sequence[Move], show_tricks: bool = False) -> str:
     """The match readably, hand by hand (with ``show_tricks``, the hands and every trick)."""
     lines: list[str] = []
-    state = new_match(config)
+    state = new_game(config)
     for move in moves:
         before, state = state, apply(state, move)
         if before.phase is Phase.CHOOSE_DEALER:
@@ -82,7 +80,7 @@ def format_match(config: HeartsConfig, moves: list[Move], show_tricks: bool = Fa
             if show_tricks:
                 for seat in (0, 1):
                     lines.append(f"  P{seat} holds {format_cards(sorted(state.hands[seat], key=_deck_order))}")
-        elif before.trick and show_tricks:
+        elif before.trick and show_tricks and isinstance(move, Play):
             lead = before.trick[0]
             winner = move.player if trick_winner(lead.card, move.card) else lead.player
             lines.append(f"  trick {before.tricks_played + 1:2d}: {lead.player} {lead.card.pretty:>3}"
@@ -96,7 +94,7 @@ def format_match(config: HeartsConfig, moves: list[Move], show_tricks: bool = Fa
     return "\n".join(lines)
 
 
-def _deck_order(card) -> int:
+def _deck_order(card: Card) -> int:
     return card.index
 
 
@@ -106,3 +104,18 @@ def _hand_summary(state: HeartsState) -> str:
     moon = [seat for seat in (0, 1) if in_play <= state.taken[seat]]
     note = f" (P{moon[0]} shot the moon)" if moon else ""
     return f"  Hand {state.hand_number} scores P0 {a}, P1 {b}{note}; totals P0 {state.scores[0]}, P1 {state.scores[1]}"
+
+
+def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
+    """What ``cardcanon replay`` shows of a Hearts record: each hand's scores, over its first ``count`` moves."""
+    try:
+        record = from_record(data, where)
+    except CardcanonError:
+        return []
+    lines, state = [], new_game(record.config)
+    for move in record.moves[:count]:
+        before, state = state, apply(state, move)
+        if before.phase is Phase.PLAY and state.phase is not Phase.PLAY:
+            lines.append(f"  hand {state.hand_number}: scores {state.hand_scores[-1][0]}-{state.hand_scores[-1][1]},"
+                         f" totals {state.scores[0]}-{state.scores[1]}")
+    return lines

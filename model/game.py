@@ -1,0 +1,105 @@
+"""The one game API that both reference models implement.
+
+:mod:`cardcanon.model.hearts` and :mod:`cardcanon.model.snap` each provide these module-level
+functions, with the same names and meaning; each module also exposes ``GAME``, an object
+satisfying :class:`Game`. A game is a sequence of moves from :func:`Game.new_game`:
+
+- a *chance node* (``state.is_chance``) is where chance moves next (choosing the dealer,
+  shuffling): :func:`Game.legal_moves` returns ``()`` there, :func:`Game.chance_outcomes` lists
+  the possible chance moves (all equally likely, lazily: there may be astronomically many) and
+  :func:`Game.sample_chance` draws one from a :class:`~cardcanon.model.shuffle.SplitMix64`;
+- at a *decision node* :func:`Game.legal_moves` lists the legal moves, and
+  :func:`Game.apply` accepts exactly those: any other move of the game raises
+  :class:`~cardcanon.model.errors.IllegalMoveError` naming the rule it breaks, and anything that is
+  not a move of the game raises :class:`~cardcanon.model.errors.InvalidMoveError`;
+- at the end, :func:`Game.outcome` is the game's typed ``Outcome`` (with a ``Termination``)
+  and there are no legal moves.
+
+A game is recorded as JSON (:func:`Game.to_record`), read back (:func:`Game.from_record`) and
+re-checked move by move (:func:`Game.replay`). Moves are numbered from 1 everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from cardcanon.model.shuffle import SplitMix64
+
+#: A game's table: its variation points and settings (``HeartsConfig``, ``SnapConfig``).
+ConfigT = TypeVar("ConfigT")
+#: A game's position (``HeartsState``, ``SnapState``).
+StateT = TypeVar("StateT")
+#: A game's moves (``hearts.Move``, ``snap.Move``).
+MoveT = TypeVar("MoveT")
+#: A game's outcome (``hearts.Outcome``, ``snap.Outcome``).
+OutcomeT = TypeVar("OutcomeT", covariant=True)
+
+
+@dataclass(frozen=True)
+class Record(Generic[ConfigT, MoveT]):
+    """A game record read back: the table, the seed (or None), every move, and the recorded result
+    (the record's ``result`` object, or None for an unfinished game)."""
+
+    game: str
+    config: ConfigT
+    seed: int | None
+    moves: tuple[MoveT, ...]
+    result: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """What a replay found: ``ok`` and, when not, the first bad move (``position``, 1-based; one
+    more than the number of moves when the recorded result is wrong) and the rule it breaks."""
+
+    game: str
+    moves_checked: int
+    ok: bool
+    error: str | None = None
+    rule_id: str | None = None
+    position: int | None = None
+    summary: str = ""
+
+
+class Game(Protocol[ConfigT, StateT, MoveT, OutcomeT]):
+    """A game as the reference models present it (see the module documentation)."""
+
+    name: str
+
+    def new_game(self, config: ConfigT) -> StateT:
+        """The start of a game at this table: a chance node."""
+        ...
+
+    def legal_moves(self, state: StateT) -> tuple[MoveT, ...]:
+        """The legal moves of the player to move, in a fixed order; ``()`` at a chance node and at the end."""
+        ...
+
+    def chance_outcomes(self, state: StateT) -> Iterator[MoveT]:
+        """Every chance move possible at a chance node, each equally likely (none elsewhere)."""
+        ...
+
+    def sample_chance(self, state: StateT, rng: SplitMix64) -> MoveT:
+        """Draw the chance move of a chance node from ``rng``."""
+        ...
+
+    def apply(self, state: StateT, move: MoveT) -> StateT:
+        """The state after ``move``; IllegalMoveError (with ``rule_id``) or InvalidMoveError."""
+        ...
+
+    def outcome(self, state: StateT) -> OutcomeT | None:
+        """How the game ended, or None while it goes on."""
+        ...
+
+    def to_record(self, config: ConfigT, moves: Sequence[MoveT], seed: int | None = None) -> dict[str, Any]:
+        """The JSON record of a game played from :func:`new_game` by ``moves``."""
+        ...
+
+    def from_record(self, data: Mapping[str, Any], where: str = "record") -> Record[ConfigT, MoveT]:
+        """Read a record's table, seed, moves and result; RecordError naming ``where`` and the place."""
+        ...
+
+    def replay(self, data: Mapping[str, Any], where: str = "record") -> ReplayReport:
+        """Re-check every move of a record (and, with a seed, every chance move) and its result."""
+        ...
