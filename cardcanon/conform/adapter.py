@@ -10,16 +10,19 @@ generator and the reference implementation both use it, so they cannot disagree.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from cardcanon.model import hearts, hearts_records, snap, snap_policies, snap_records
 from cardcanon.model.cards import Suit
-from cardcanon.model.errors import IllegalMoveError, RecordError
+from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, RecordError
+from cardcanon.model.game import Game
 from cardcanon.model.shuffle import SplitMix64
 
 GAMES = ("hearts", "snap")
+MODELS: dict[str, Game] = {"hearts": hearts.GAME, "snap": snap.GAME}
 Json = Any
 
 
@@ -53,8 +56,7 @@ class Position:
     @classmethod
     def start(cls, game: str, config_json: Json) -> Position:
         config = config_from_json(game, config_json)
-        state = hearts.new_match(config) if game == "hearts" else snap.new_game(config)
-        return cls(game, state)
+        return cls(game, MODELS[game].new_game(config))
 
     @property
     def _records(self):
@@ -83,15 +85,15 @@ class Position:
         return [self.move_to_json(m) for m in self._model.legal_moves(self.state)]
 
     @property
-    def _model(self):
-        return hearts if self.game == "hearts" else snap
+    def _model(self) -> Game:
+        return MODELS[self.game]
 
     def apply(self, move: Json) -> Position:
         """The position after ``move``: IllegalMoveError (with ``rule_id``) or NotAMove."""
         parsed = self.move_from_json(move)
         try:
             return Position(self.game, self._model.apply(self.state, parsed))
-        except TypeError as exc:
+        except InvalidMoveError as exc:
             raise NotAMove(str(exc)) from None
 
     def apply_all(self, moves: list[Json]) -> Position:
@@ -125,9 +127,7 @@ class Position:
 
     # The model's own moves, without the JSON round trip (for the generator's random games).
     def sample_chance_move(self, rng: SplitMix64):
-        if self.game == "hearts":
-            return hearts.sample_chance(self.state, rng)
-        return snap.sample_deal(self.config, rng)
+        return self._model.sample_chance(self.state, rng)
 
     def model_moves(self) -> tuple:
         return self._model.legal_moves(self.state)
@@ -196,19 +196,17 @@ def default_config(game: str, players: int = 2) -> Json:
     return snap_records.config_to_json(snap.SnapConfig(players=players))
 
 
-def variant_config(game: str, base: Json, parameter: str, option: str) -> Json | None:
-    """``base`` with one variation option set, or None when the model does not implement it."""
-    if parameter not in base:
-        return None
+def variant_config(game: str, base: Json, parameter: str, option: str) -> tuple[Json | None, str]:
+    """``base`` with one variation option set, or None and the reason the model does not play it."""
     value: Any = option
-    if isinstance(base[parameter], bool):  # an on/off variation point
+    if isinstance(base.get(parameter), bool):  # an on/off variation point
         value = {"on": True, "off": False}.get(option)
     config = {**base, parameter: value}
     try:
         config_from_json(game, config)
-    except (ValueError, TypeError):
-        return None
-    return config
+    except ValueError as exc:
+        return None, re.sub(r"^(config: )+", "", str(exc))
+    return config, ""
 
 
 # ---- rules each kind of vector exercises -----------------------------------------------------
@@ -236,6 +234,8 @@ def context_rules(position: Position) -> list[str]:
             rules.append("HEARTS-FIRST-1")
         if state.hearts_broken:
             rules.append("HEARTS-BREAK-2")
+        if not state.trick and any(hearts.QUEEN_OF_SPADES in taken for taken in state.taken):
+            rules.append("HEARTS-QUEEN-2")
         return rules
     if state.is_chance:
         return ["SNAP-DEAL-1", "SNAP-DEAL-2"]
@@ -416,6 +416,11 @@ def edge_positions(game: str, config_json: Json, positions: list[Reached]) -> li
         found.append(("lead-broken-without-heart", "a lead after hearts were broken by a failure to follow, no heart played",
                       _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and not s.trick and s.hearts_broken
                                 and not any(c.suit is Suit.HEARTS for t in s.taken for c in t))))
+        found.append(("lead-after-queen", "a lead after the queen of spades was played, no heart played yet",
+                      _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and not s.trick
+                                and any(hearts.QUEEN_OF_SPADES in t for t in s.taken)
+                                and not any(c.suit is Suit.HEARTS for t in s.taken for c in t)
+                                and _mixed(s.hands[s.to_move.index]))))
         found.append(("second-hand", "the first lead of the second hand",
                       _shortest(positions, lambda s: s.phase is hearts.Phase.PLAY and s.hand_number == 2
                                 and s.tricks_played == 0 and not s.trick)))
@@ -476,7 +481,7 @@ def golden_games(game: str, config_json: Json, max_snap_moves: int, few: bool = 
 
 def _hearts_random_match(config, seed: int) -> list:
     rng = SplitMix64(seed)
-    state, moves = hearts.new_match(config), []
+    state, moves = hearts.new_game(config), []
     while state.phase is not hearts.Phase.OVER:
         if state.is_chance:
             move = hearts.sample_chance(state, rng)
@@ -489,7 +494,7 @@ def _hearts_random_match(config, seed: int) -> list:
 
 
 def _hearts_has_moon(config, moves: list) -> bool:
-    state = hearts.new_match(config)
+    state = hearts.new_game(config)
     for move in moves:
         state = hearts.apply(state, move)
     return any(0 in scores for scores in state.hand_scores)

@@ -94,11 +94,10 @@ def file_specs() -> tuple[list[FileSpec], list[dict[str, str]]]:
             for option in variation.options:
                 if option.value == variation.default:
                     continue
-                config = adapter.variant_config(game, base, variation.parameter, option.value)
+                config, reason = adapter.variant_config(game, base, variation.parameter, option.value)
                 if config is None:
                     skipped.append({"game": game, "rule": rule.id, "parameter": variation.parameter,
-                                    "option": option.value,
-                                    "reason": "the reference model does not implement this option"})
+                                    "option": option.value, "reason": reason})
                     continue
                 specs.append(FileSpec(game, f"{variation.parameter}-{option.value}", config,
                                       {variation.parameter: option.value}, perft_depth=4))

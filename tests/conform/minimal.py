@@ -73,8 +73,9 @@ H_ORDER = {c: i for i, c in enumerate(H_DECK)}
 
 class Hearts:
     def __init__(self, config: dict) -> None:
-        expected = {"first_lead": ("lowest-club", "free"), "break_on": ("heart-played", "void"),
-                    "first_trick_points": ("allowed", "no-hearts"), "moon_score": ("twenty", "points-in-play")}
+        expected = {"dealer": ("alternate",), "first_lead": ("lowest-club", "free"),
+                    "break_on": ("heart-played", "void"), "first_trick_points": ("allowed", "no-hearts"),
+                    "queen_breaks": ("no", "yes"), "moon_score": ("twenty", "points-in-play")}
         for key, options in expected.items():
             if config.get(key) not in options:
                 raise ValueError(f"{key} = {config.get(key)!r}")
@@ -192,7 +193,7 @@ class Hearts:
     def play(self, state: dict, player: int, card: str) -> dict:
         hands = list(state["hands"])
         hands[player] = tuple(c for c in hands[player] if c != card)
-        broken = state["broken"] or suit(card) == "h"
+        broken = state["broken"] or suit(card) == "h" or (card == "Qs" and self.config["queen_breaks"] == "yes")
         if not state["trick"]:
             return {**state, "hands": tuple(hands), "trick": ((player, card),), "to_move": 1 - player,
                     "broken": broken}
