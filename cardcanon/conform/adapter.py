@@ -135,6 +135,9 @@ class Position:
     def after(self, move) -> Position:
         return Position(self.game, self._model.apply(self.state, move))
 
+    def is_tie(self, move) -> bool:
+        return isinstance(move, snap.Tie)
+
     def is_correct_call(self, move) -> bool:
         """Snap: ``move`` is a call that is correct now."""
         return isinstance(move, snap.Call) and move.kind in snap.correct_kinds(self.state)
@@ -212,7 +215,7 @@ def variant_config(game: str, base: Json, parameter: str, option: str) -> tuple[
 # ---- rules each kind of vector exercises -----------------------------------------------------
 SHUFFLE_RULES = {"hearts": ["HEARTS-DECK-1", "HEARTS-DEAL-2"], "snap": ["SNAP-DECK-1", "SNAP-DEAL-2"]}
 DEAL_RULES = {"hearts": ["HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2"],
-              "snap": ["SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"]}
+              "snap": ["SNAP-PLAYERS-1", "SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"]}
 PERFT_RULES = {"hearts": ["HEARTS-LEAD-1", "HEARTS-LEAD-3", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-BREAK-2",
                           "HEARTS-FIRST-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2"],
                "snap": ["SNAP-TURN-1", "SNAP-TURN-2", "SNAP-FLIP-1", "SNAP-MATCH-2", "SNAP-CALL-1", "SNAP-CALL-2",
@@ -253,9 +256,11 @@ def context_rules(position: Position) -> list[str]:
     if state.config.index_card:
         rules.append("SNAP-INDEX-1")
     if snap.matched_seats(state):
-        rules += ["SNAP-MATCH-2", "SNAP-CALL-1"]
+        rules += ["SNAP-MATCH-1", "SNAP-MATCH-2", "SNAP-CALL-1"]
     if snap.pot_matches(state):
-        rules += ["SNAP-MATCH-2", "SNAP-POT-1"]
+        rules += ["SNAP-MATCH-1", "SNAP-MATCH-2", "SNAP-POT-1"]
+    if snap.matched_seats(state) and snap.pot_matches(state):
+        rules.append("SNAP-POT-3")
     if has_ties(position):
         rules.append("SNAP-TIE-1")
     return sorted(set(rules))
@@ -391,8 +396,10 @@ def _hearts_only_hearts_leader(config_json: Json) -> Reached | None:
 
 
 def edge_positions(game: str, config_json: Json, positions: list[Reached]) -> list[tuple[str, str, Reached]]:
-    """The named edge positions of a game: (name, what it shows, position)."""
+    """The named edge positions of a game: (name, what it shows, position); most are the ones with
+    the shortest prefix among ``positions``, a few are built on purpose."""
     start = Position.start(game, config_json)
+
     found: list[tuple[str, str, Reached | None]] = [("start", "the start of the game: a chance node", Reached((), start))]
     if game == "hearts":
         for name, about, top, last in (
@@ -427,9 +434,10 @@ def edge_positions(game: str, config_json: Json, positions: list[Reached]) -> li
     else:
         found.append(("first-flip", "the first flip, after the deal",
                       _shortest(positions, lambda s: s.phase is snap.Phase.FLIP and s.flips == 0)))
+        pile_and_pot = (lambda s: s.phase is snap.Phase.CALL and bool(snap.matched_seats(s))
+                        and snap.pot_matches(s))
         found.append(("pile-and-pot", "the flipped card matches a pile and the Snap Pot at once",
-                      _shortest(positions, lambda s: s.phase is snap.Phase.CALL and snap.matched_seats(s)
-                                and snap.pot_matches(s))))
+                      _snap_pile_and_pot(start, pile_and_pot) or _shortest(positions, pile_and_pot)))
         found.append(("pot-only", "the flipped card matches the Snap Pot only",
                       _shortest(positions, lambda s: s.phase is snap.Phase.CALL and not snap.matched_seats(s)
                                 and snap.pot_matches(s))))
@@ -447,6 +455,33 @@ def edge_positions(game: str, config_json: Json, positions: list[Reached]) -> li
     return [(name, about, reached) for name, about, reached in found if reached is not None]
 
 
+def _snap_pile_and_pot(start: Position, wanted: Callable[[Any], bool]) -> Reached | None:
+    """A deal whose first four flips are the four 2s: the second flip ties (its piles go to the
+    Snap Pot), the third matches the pot only and the fourth matches a pile and the pot."""
+    config = start.config
+    n = config.players
+    if config.index_card:  # no ties, so the pot stays empty this way
+        return None
+    order = [str(c) for c in SplitMix64(5).shuffled(config.deck)]
+    top = {seat: max(i for i in range(len(order)) if (i + 1) % n == seat) for seat in range(n)}
+    flippers = [k % n for k in range(1, 5)]
+    for k, card in enumerate(("2c", "2d", "2h", "2s"), start=1):
+        place = top[k % n] - ((k - 1) // n) * n
+        i = order.index(card)
+        order[place], order[i] = order[i], order[place]
+    first, second, third, fourth = flippers
+    moves = [{"move": "deal", "dealer": 0, "order": order},
+             {"move": "flip", "player": first}, {"move": "no-call"},
+             {"move": "flip", "player": second}, {"move": "tie", "callers": sorted({first, second}), "kind": "snap"},
+             {"move": "flip", "player": third}, {"move": "no-call"},
+             {"move": "flip", "player": fourth}]
+    try:
+        position = start.apply_all(moves)
+    except (IllegalMoveError, NotAMove):
+        return None
+    return Reached(tuple(moves), position) if wanted(position.state) else None
+
+
 def _mixed(hand) -> bool:
     return any(c.suit is Suit.HEARTS for c in hand) and any(c.suit is not Suit.HEARTS for c in hand)
 
@@ -462,11 +497,18 @@ def golden_games(game: str, config_json: Json, max_snap_moves: int, few: bool = 
     (Hearts: a shot at the moon; Snap: wrong calls and their penalties)."""
     config = config_from_json(game, config_json)
     if game == "hearts":
-        plans = [(0, "a match of random legal plays")] * (not few)
-        moon = next(s for s in range(1, 400) if _hearts_has_moon(config, _hearts_random_match(config, s)))
-        plans.append((moon, "a match with a shot at the moon"))
-        return [(f"game-seed-{seed}", f"{about} (chance and plays from seed {seed})",
-                 [hearts_records.move_to_json(m) for m in _hearts_random_match(config, seed)]) for seed, about in plans]
+        plans = [] if few else [(0, "a match of random legal plays", lambda state: True),
+                                (HEARTS_BOTH_REACH_SEED, "a match where both players reach the target",
+                                 lambda state: state.outcome.termination is not hearts.Termination.ONE_REACHED_TARGET)]
+        plans.append((1, "a match with a shot at the moon",
+                      lambda state: any(0 in scores for scores in state.hand_scores)))
+        games = []
+        for start, about, wanted in plans:
+            seed, moves = next((s, m) for s in range(start, start + 400)
+                               for m in [_hearts_random_match(config, s)] if wanted(_hearts_final(config, m)))
+            games.append((f"game-seed-{seed}", f"{about} (chance and plays from seed {seed})",
+                          [hearts_records.move_to_json(m) for m in moves]))
+        return games
     games = []
     for policy in ("errors:0.2",) if few else ("ties:0.3", "errors:0.2"):
         for seed in range(300):
@@ -493,11 +535,16 @@ def _hearts_random_match(config, seed: int) -> list:
     return moves
 
 
-def _hearts_has_moon(config, moves: list) -> bool:
+def _hearts_final(config, moves: list):
     state = hearts.new_game(config)
     for move in moves:
         state = hearts.apply(state, move)
-    return any(0 in scores for scores in state.hand_scores)
+    return state
+
+
+# The first seed from which random play makes both players reach the target in the same hand
+# (the search for such a match starts here, so that it is found at once).
+HEARTS_BOTH_REACH_SEED = 57
 
 
 def game_rules(game: str, moves: list[Json], config_json: Json) -> list[str]:
@@ -509,15 +556,16 @@ def game_rules(game: str, moves: list[Json], config_json: Json) -> list[str]:
         states.append(position.state)
     if game == "hearts":
         rules = {"HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-LEAD-1", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1",
-                 "HEARTS-BREAK-2", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3", "HEARTS-SCORE-1",
-                 "HEARTS-QUEEN-1", "HEARTS-MATCH-1"}
+                 "HEARTS-BREAK-2", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3", "HEARTS-RANK-1",
+                 "HEARTS-TRUMP-1", "HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MATCH-1", "HEARTS-GOAL-1"}
         final = states[-1]
         if any(0 in scores for scores in final.hand_scores):
             rules |= {"HEARTS-MOON-1", "HEARTS-MOON-2"}
         if any(hearts.TWO_OF_CLUBS in s.dead for s in states):
             rules |= {"HEARTS-LEAD-2", "HEARTS-LEAD-3"}
         if final.outcome.termination is not hearts.Termination.ONE_REACHED_TARGET:
-            rules.add("HEARTS-MATCH-2")
+            rules |= {"HEARTS-MATCH-2", "HEARTS-MATCH-3"} if any(
+                s.scores[0] == s.scores[1] >= s.config.target for s in states) else {"HEARTS-MATCH-2"}
         return sorted(rules)
     rules = {"SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1", "SNAP-TURN-2", "SNAP-FLIP-1",
              "SNAP-MATCH-2", "SNAP-CALL-3"}
@@ -532,11 +580,14 @@ def game_rules(game: str, moves: list[Json], config_json: Json) -> list[str]:
                 rules |= {"SNAP-INDEX-1"} if move["kind"] == "hand" else set()
             else:
                 rules |= {"SNAP-PEN-1", "SNAP-PEN-2"} if move["caller"] == before.turn.index else {"SNAP-PEN-1"}
+                rules |= {"SNAP-PEN-3"} if not before.down[move["caller"]] else set()
         if kind == "tie":
             rules |= {"SNAP-TIE-1", "SNAP-TIE-2"} | ({"SNAP-POT-2"} if move["kind"] == "snap-pot" else set())
         if len(after.in_game) < len(before.in_game) and after.phase is not snap.Phase.OVER:
             rules.add("SNAP-OUT-1")
     termination = states[-1].outcome.termination
+    if termination is snap.Termination.ALL_CARDS:
+        rules.add("SNAP-GOAL-1")
     rules.add({snap.Termination.ALL_CARDS: "SNAP-END-1", snap.Termination.STUCK_POT: "SNAP-END-2",
                snap.Termination.NO_CARDS: "SNAP-END-3"}[termination])
     return sorted(rules)
