@@ -18,7 +18,7 @@ author = "The cardcanon authors"
 copyright = "2026, the cardcanon authors"
 version = release = cardcanon.__version__
 
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "cardcanon_docs"]
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "cardcanon_docs", "howto"]
 nitpicky = True
 nitpick_ignore_regex = [(r"py:.*", r"(Any|T|.*\.T|Path|pathlib\..*|Mapping|Sequence|Counter|enum\..*|typing\..*|collections\..*|z3\..*)")]
 autodoc_member_order = "bysource"

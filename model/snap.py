@@ -253,7 +253,7 @@ class SnapState:
     flips: int
 
     def holds(self, seat: Seat) -> bool:
-        """Holds cards: at least one card in either own pile (see the rulebook's conventions)."""
+        """Holds cards: at least one card in either own pile (SNAP-TERM-4)."""
         return bool(self.down[seat.index] or self.up[seat.index])
 
     @property

@@ -1,7 +1,8 @@
 """Calling policies: who wins the race in each Snap call window, and whole seeded games.
 
 The model lists every call event (SNAP-CALL-3); a policy picks one, so a seed and a policy
-give a reproducible game. Named policies (``parse_policy``):
+give a reproducible game. Named policies (``parse_policy``), defined exactly by the rulebook's
+rules SNAP-POLICY-1 to SNAP-POLICY-5:
 
 - ``flipper-first``: everyone calls correctly; the flipper wins the race when he may call,
   else the first player clockwise from him who may (SNAP-CALL-2).

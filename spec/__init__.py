@@ -13,14 +13,14 @@ from __future__ import annotations
 from cardcanon.spec.coverage import Coverage
 from cardcanon.spec.loader import SOURCES_FILE, check_unique_ids, load_file, load_sources, rulebook_path, source_by_id
 from cardcanon.spec.schema import (
-    GAMES, Direction, Discrepancy, DiscrepancyKind, NonRule, NonRuleKind, Option, Quote, Rule, Rulebook, Source,
-    SpecError, Status, Variation,
+    GAMES, Direction, Discrepancy, DiscrepancyKind, HowtoPart, NonRule, NonRuleKind, Option, Quote, Rule, Rulebook,
+    Source, SpecError, Status, Variation,
 )
 
 __all__ = [
-    "GAMES", "Coverage", "Direction", "Discrepancy", "DiscrepancyKind", "NonRule", "NonRuleKind", "Option", "Quote",
-    "Rule", "Rulebook", "Source", "SpecError", "Status", "Variation", "all_rule_ids", "clear_cache", "coverage",
-    "load", "load_file", "load_sources", "sources",
+    "GAMES", "Coverage", "Direction", "Discrepancy", "DiscrepancyKind", "HowtoPart", "NonRule", "NonRuleKind",
+    "Option", "Quote", "Rule", "Rulebook", "Source", "SpecError", "Status", "Variation", "all_rule_ids", "clear_cache",
+    "coverage", "load", "load_file", "load_sources", "sources",
 ]
 
 _rulebooks: dict[str, Rulebook] = {}

@@ -1,4 +1,4 @@
-"""``cardcanon rules [GAME] [--id ID] [--status S] [--sources] [--json]``: print the rulebook."""
+"""``cardcanon rules [GAME] [--id ID] [--status S] [--sources] [--json] [--summary]``: print the rulebook."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 from cardcanon.model.errors import CardcanonError
+from cardcanon.spec import howto
 from cardcanon.spec.schema import GAMES, Rule, Rulebook, Source, Status
 
 
@@ -23,6 +24,9 @@ def add_parser(sub) -> None:
     rules.add_argument("--sources", action="store_true",
                        help="add each rule's rationale, source quotes (original, then gloss) and discrepancies")
     rules.add_argument("--json", action="store_true", help="every field of every rule as JSON")
+    rules.add_argument("--summary", action="store_true",
+                       help="how to play: one sentence per rule, with its ID (what you need, the deal, a turn, "
+                            "scoring, the end)")
     rules.set_defaults(handler=run)
 
 
@@ -30,6 +34,12 @@ def run(args: argparse.Namespace) -> int:
     import cardcanon.spec as spec
 
     books = [spec.load(game) for game in ([args.game] if args.game else GAMES)]
+    if args.summary:
+        if args.json or args.sources or args.rule_id or args.status:
+            raise CardcanonError("--summary cannot be combined with --json, --sources, --id or --status")
+        width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+        _print("\n\n".join(howto.text(book, width) for book in books))
+        return 0
     if args.rule_id and not any(rule.id == args.rule_id for book in books for rule in book.rules):
         if args.game or args.rule_id.startswith(("SNAP-", "HEARTS-")):
             owner = spec.load(args.game or ("hearts" if args.rule_id.startswith("HEARTS-") else "snap"))
@@ -42,13 +52,17 @@ def run(args: argparse.Namespace) -> int:
         width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
         lines = _text(selected, args, width)
         output = "\n".join(lines).rstrip("\n") if lines else f"No {args.status} rules."
+    _print(output)
+    return 0
+
+
+def _print(output: str) -> None:
     _utf8_stdout()
     try:
         print(output)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
 
 
 def _select(book: Rulebook, args: argparse.Namespace) -> list[Rule]:
@@ -112,6 +126,8 @@ def _rule_lines(book: Rulebook, rule: Rule, with_sources: bool, width: int) -> l
     note = "" if rule.normative == default else (", normative" if rule.normative else ", not normative")
     lines = [f"{rule.id}  {rule.title}  [{rule.status.value}{note}]"]
     lines += _wrap(rule.text, width, "    ")
+    if rule.checks:
+        lines += _wrap(", ".join(rule.checks), width, "        ", first="    Proved by: ")
     if rule.variation:
         lines.append(f"    Variation '{rule.variation.parameter}':")
         for option in rule.variation.options:

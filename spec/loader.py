@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcanon.spec.schema import (
-    GAMES, ID_PATTERN, ID_PREFIX, NEEDS_RATIONALE, Direction, Discrepancy, DiscrepancyKind, NonRule,
+    GAMES, ID_PATTERN, ID_PREFIX, NEEDS_RATIONALE, Direction, Discrepancy, DiscrepancyKind, HowtoPart, NonRule,
     NonRuleKind, Option, Quote, Rule, Rulebook, Source, SpecError, Status, Variation,
 )
 from cardcanon.spec.values import value_problems
@@ -25,6 +25,10 @@ RULE_REF = re.compile(r"\b(?:SNAP|HEARTS)-[A-Z]+-[0-9]+\b")
 _ID = re.compile(ID_PATTERN)
 _PARAMETER = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+CHECK_ID = re.compile(r"^(?:SNAP|HEARTS)-P[0-9]+-[a-z0-9-]+$")
+SUMMARY_MAX_WORDS = 40
+# a sentence end followed by the start of another sentence
+_SENTENCE_BREAK = re.compile(r"[.!?][\"”)]?\s+[\"“]?[A-Z]")
 _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
 
 
@@ -170,9 +174,10 @@ def load_sources(path: str | Path = SOURCES_FILE) -> tuple[Source, ...]:
 
 # ---------------------------------------------------------------------------------- rulebook
 
-_TOP_KEYS = ("game", "title", "sources", "rule", "nonrule")
-_RULE_KEYS = ("id", "title", "section", "status", "text", "normative", "rationale", "values", "variation",
-              "quote", "discrepancy")
+_TOP_KEYS = ("game", "title", "sources", "howto", "rule", "nonrule")
+_HOWTO_KEYS = ("title", "sections")
+_RULE_KEYS = ("id", "title", "section", "status", "text", "summary", "normative", "rationale", "checks", "values",
+              "variation", "quote", "discrepancy")
 _VARIATION_KEYS = ("parameter", "default", "option")
 _OPTION_KEYS = ("value", "text")
 _QUOTE_KEYS = ("source", "span", "gloss")
@@ -263,10 +268,55 @@ def load_file(path: str | Path, sources: Iterable[Source] | str | Path | None = 
     _check_references(where, rules)
     _check_parameters(where, rules)
     _check_value_names(where, rules)
+    howto = _read_howto(top, rules)
     nonrules = tuple(_read_nonrule(context, index, raw)
                      for index, raw in enumerate(top.tables("nonrule", "nonrule"), 1))
     return Rulebook(game=game, title=title, sources=tuple(own.values()), rules=tuple(rules), nonrules=nonrules,
-                    file=where)
+                    file=where, howto=howto)
+
+
+def _read_howto(top: _Entry, rules: list[Rule]) -> tuple[HowtoPart, ...]:
+    """The ``[[howto]]`` parts; every section they name exists, none is named twice, and every
+    rule with a summary lies in a named section (else its summary would never be shown)."""
+    sections = list(dict.fromkeys(rule.section for rule in rules))
+    parts: list[HowtoPart] = []
+    owner: dict[str, str] = {}
+    for number, item in enumerate(top.tables("howto", "howto"), 1):
+        entry = _Entry(top.file, f"howto #{number}", item, _HOWTO_KEYS)
+        title = entry.text("title")
+        for section in entry.texts("sections"):
+            if section not in sections:
+                close = difflib.get_close_matches(section, sections, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise entry.error("sections", f"no rulebook section {section!r}{hint}")
+            if section in owner:
+                raise entry.error("sections", f"section {section!r} is already in part {owner[section]!r}")
+            owner[section] = title
+        parts.append(HowtoPart(title=title, sections=entry.texts("sections")))
+    if parts:
+        for rule in rules:
+            if rule.summary and rule.section not in owner:
+                raise SpecError(top.file, f"has a summary but its section {rule.section!r} is in no [[howto]] part",
+                                entry=f"rule {rule.id}", field="summary")
+    return tuple(parts)
+
+
+def check_summary(summary: str) -> str | None:
+    """What is wrong with a rule's ``summary`` (FORMAT.md, "Summaries"), or None."""
+    if "\n" in summary.strip():
+        return "must be one line"
+    if summary != summary.strip():
+        return "has leading or trailing spaces"
+    if not summary.endswith((".", '."', '!"')):
+        return "must end with a full stop"
+    if _SENTENCE_BREAK.search(summary[:-1]):
+        return "must be one sentence"
+    if RULE_REF.search(summary):
+        return "must not name rule IDs (the how-to text attaches the rule's own ID)"
+    words = len(summary.split())
+    if words > SUMMARY_MAX_WORDS:
+        return f"has {words} words; at most {SUMMARY_MAX_WORDS}"
+    return None
 
 
 def _read_rule(context: _Context, index: int, raw: Any, seen: dict[str, int]) -> Rule:
@@ -291,6 +341,13 @@ def _read_rule(context: _Context, index: int, raw: Any, seen: dict[str, int]) ->
     rationale = entry.text("rationale", required=False)
     if rationale is None and status in NEEDS_RATIONALE:
         raise entry.error("rationale", f"missing (required for status {status.value!r})")
+    summary = entry.text("summary", required=False)
+    if summary is not None and (problem := check_summary(summary)):
+        raise entry.error("summary", problem)
+    checks = entry.texts("checks") if "checks" in raw else ()
+    for check in checks:
+        if not CHECK_ID.fullmatch(check):
+            raise entry.error("checks", f"{check!r} is not a check ID (like HEARTS-P6-match-bound)")
     values = _read_values(entry, raw.get("values"))
     normative_flag = status is not Status.INFORMATIVE if normative is None else normative
     if normative_flag:
@@ -319,7 +376,8 @@ def _read_rule(context: _Context, index: int, raw: Any, seen: dict[str, int]) ->
                                          reason=found.text("reason")))
     return Rule(id=rule_id, title=title, section=section, status=status, text=text,
                 normative=normative_flag, rationale=rationale, variation=variation, quotes=tuple(quotes),
-                discrepancies=tuple(discrepancies), values=values)
+                discrepancies=tuple(discrepancies), values=values,
+                summary=summary, checks=checks)
 
 
 def _read_values(rule: _Entry, raw: Any) -> dict[str, int]:

@@ -73,6 +73,7 @@ class DiscrepancyKind(StrEnum):
     CHANGED_CARD = "changed-card"
     CHANGED_MEANING = "changed-meaning"
     GARBLED_SENTENCE = "garbled-sentence"
+    GARBLED_HEADING = "garbled-heading"
     MARKUP = "markup"
     WEB_DEBRIS = "web-debris"
 
@@ -198,6 +199,8 @@ class Rule:
     quotes: tuple[Quote, ...]
     discrepancies: tuple[Discrepancy, ...]
     values: Mapping[str, int] = field(default_factory=dict, hash=False)  # [rule.values]
+    summary: str | None = None  # one sentence for the how-to-play text (FORMAT.md, "Summaries")
+    checks: tuple[str, ...] = ()  # for a proved fact: the checks (proofs/manifest) that prove it
 
     @property
     def game(self) -> str:
@@ -220,7 +223,19 @@ class Rule:
             "variation": self.variation.to_json() if self.variation else None,
             "quotes": [quote.to_json() for quote in self.quotes],
             "discrepancies": [d.to_json() for d in self.discrepancies],
+            "summary": self.summary, "checks": list(self.checks),
         }
+
+
+@dataclass(frozen=True)
+class HowtoPart:
+    """One part of the how-to-play text: its title and the rulebook sections it draws on."""
+
+    title: str
+    sections: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "sections": list(self.sections)}
 
 
 @dataclass(frozen=True)
@@ -248,6 +263,7 @@ class Rulebook:
     rules: tuple[Rule, ...]
     nonrules: tuple[NonRule, ...]
     file: str = field(default="", compare=False)
+    howto: tuple[HowtoPart, ...] = ()
 
     def rule(self, rule_id: str) -> Rule:
         """The rule with this ID; :class:`SpecError` (not ``KeyError``) when there is none."""
@@ -296,4 +312,5 @@ class Rulebook:
             "sources": [source.to_json() for source in self.sources],
             "rules": [rule.to_json() for rule in self.rules],
             "nonrules": [nonrule.to_json() for nonrule in self.nonrules],
+            "howto": [part.to_json() for part in self.howto],
         }

@@ -81,7 +81,7 @@ def test_json_has_every_rule_of_both_games(capsys):
     expected = [rule.id for game in spec.GAMES for rule in spec.load(game).rules]
     assert [rule["id"] for rule in data["rules"]] == expected
     keys = {"id", "game", "title", "section", "status", "normative", "text", "rationale", "values", "variation",
-            "quotes", "discrepancies"}
+            "quotes", "discrepancies", "summary", "checks"}
     assert all(set(rule) == keys for rule in data["rules"])
     assert {rule["game"] for rule in data["rules"]} == {"snap", "hearts"}
     assert {source["id"] for source in data["sources"]} == {source.id for source in spec.sources()}
@@ -124,3 +124,43 @@ def test_sources_show_quotes_glosses_and_rulings(capsys, monkeypatch):
     assert "Rationale: Two sources name the player who flipped." in out
     status, plain, _ = run(capsys, "snap")
     assert "על השחקן" not in plain and "Rationale" not in plain
+
+
+# ---------------------------------------------------------------------------- --summary
+
+
+def test_hearts_summary_is_a_short_how_to_play(capsys):
+    status, out, err = run(capsys, "hearts", "--summary")
+    assert status == 0 and err == ""
+    assert out.startswith("How to play Two-player Hearts\n")
+    assert len(out.split()) < 700
+    for part in ("What you need", "The deal", "Playing a trick", "Scoring", "The end"):
+        assert f"\n{part}\n{'-' * len(part)}\n" in out
+    book = spec.load("hearts")
+    for rule in book.rules:
+        assert (f"[{rule.id}]" in out) == bool(rule.summary), rule.id
+    sentences = [line for line in out.splitlines() if line.startswith("- ")]
+    assert len(sentences) == sum(1 for rule in book.rules if rule.summary)  # one per rule, each with its ID
+
+
+def test_summary_of_both_games(capsys):
+    status, out, _ = run(capsys, "--summary")
+    assert status == 0 and out.index("How to play Snap") < out.index("How to play Two-player Hearts")
+    assert "[SNAP-TIE-1]" in out and "[HEARTS-LEAD-1]" in out
+
+
+def test_summary_does_not_mix_with_other_views(capsys):
+    status, out, err = run(capsys, "snap", "--summary", "--json")
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and "--summary" in err
+
+
+def test_glossary_is_printed_with_the_rules(capsys):
+    status, out, _ = run(capsys, "snap", "--id", "SNAP-TERM-4")
+    assert status == 0 and "SNAP-TERM-4  Holds cards  [informative]" in out
+    _, out, _ = run(capsys, "hearts")
+    assert "\nTerms of play\n" in out and "HEARTS-TERM-2  Hand  [informative]" in out
+
+
+def test_a_proved_fact_names_its_check(capsys):
+    status, out, _ = run(capsys, "hearts", "--id", "HEARTS-MATCH-4")
+    assert status == 0 and "[informative]" in out and "    Proved by: HEARTS-P6-match-bound" in out

@@ -157,6 +157,16 @@ def test_HEARTS_DEAL_2_dead_cards_and_alternate_deal():
     assert rule_of(HeartsState(phase=Phase.DEAL, dealer=P0), Play(P0, c("2c"))) == "HEARTS-DEAL-2"
 
 
+@pytest.mark.rules("HEARTS-PASS-1")
+def test_HEARTS_PASS_1_play_starts_right_after_the_deal():
+    state = dealt(p0=HAND_P0, p1=HAND_P1, dead=DEAD)
+    assert state.phase is Phase.PLAY and not state.is_chance
+    assert state.hands == (frozenset(cards(HAND_P0)), frozenset(cards(HAND_P1)))  # nothing passed
+    assert legal_moves(state) == (Play(P0, c("2c")),)  # the first move is the first lead, not a pass
+    after = apply(apply(state, Play(P0, c("2c"))), Play(P1, c("8c")))
+    assert after.hands == (frozenset(cards(HAND_P0)) - {c("2c")}, frozenset(cards(HAND_P1)) - {c("8c")})
+
+
 @pytest.mark.rules("HEARTS-LEAD-1")
 def test_HEARTS_LEAD_1_two_of_clubs_leads():
     state = dealt(p0=HAND_P1, p1=HAND_P0, dead=DEAD)
@@ -253,6 +263,15 @@ def test_HEARTS_BREAK_2_broken_when_a_heart_is_played():
     literal = position("2c 4h", "8d Ah", to_move=P1, trick=[Play(P0, c("2c"))],
                        config=HeartsConfig(break_on=BreakOn.VOID))
     assert apply(literal, Play(P1, c("8d"))).hearts_broken
+
+
+@pytest.mark.rules("HEARTS-BREAK-3")
+def test_HEARTS_BREAK_3_every_hand_starts_unbroken():
+    state = position("4h", "Ah", broken=True, tricks_played=12, dead="2c Qs", taken1="Th Qh")
+    ended = apply(apply(state, Play(P0, c("4h"))), Play(P1, c("Ah")))
+    assert ended.phase is Phase.DEAL
+    next_hand = apply(ended, Deal(order_for(ended.dealer, HAND_P0, HAND_P1, DEAD)))
+    assert next_hand.phase is Phase.PLAY and not next_hand.hearts_broken
 
 
 @pytest.mark.rules("HEARTS-FIRST-1")
@@ -360,8 +379,8 @@ def test_HEARTS_MATCH_2_both_over_lower_wins_and_ties_play_on():
     assert after_tie.outcome.termination is Termination.TIE_BROKEN and after_tie.outcome.winner == P0
 
 
-@pytest.mark.rules("HEARTS-MATCH-3")
-def test_HEARTS_MATCH_3_tied_hands_play_on_without_a_cap():
+@pytest.mark.rules("HEARTS-MATCH-2")
+def test_HEARTS_MATCH_2_tied_hands_play_on_without_a_cap():
     # The queen of spades and one heart dead, three hearts each: the scores stay equal.
     tied = (106, 106)
     for _ in range(50):

@@ -123,6 +123,11 @@ def test_snap_turn_2():
     state = call_state(["2c", "3c", "4c", ""], ["7h", "7s", "9d", ""], turn=0, next_turn=NextTurn.WINNER)
     assert apply(state, Call(S2, SNAP)).turn == S2
     assert apply(state, NoCall()).turn == S1
+    assert apply(state, Call(S1, POT)).turn == S1  # a wrong call: clockwise
+    assert apply(state, Tie(frozenset({S1, S2}), SNAP)).turn == S1  # a tie: clockwise
+    # a "Snap Pot!" win counts as a win for the winner variant
+    pot = call_state(["2c", "3c", "4c", ""], ["7h", "8s", "9d", ""], pot="7d", turn=0, next_turn=NextTurn.WINNER)
+    assert apply(pot, Call(S2, POT)).turn == S2
 
 
 @pytest.mark.rules("SNAP-FLIP-1")
@@ -196,6 +201,10 @@ def test_snap_call_3():
     flip_state = apply(state, NoCall())
     raises("SNAP-CALL-3", flip_state, Call(S0, SNAP))
     raises("SNAP-CALL-3", flip_state, NoCall())
+    # "Snap!" and "Snap Pot!" at the same instant: a tie of either kind, the same position
+    both = call_state(["2c", "3c", "4c"], ["7h", "7s", "9d"], pot="7d Jd", turn=0)
+    assert correct_kinds(both) == {SNAP, POT}
+    assert apply(both, Tie(frozenset({S1, S2}), SNAP)) == apply(both, Tie(frozenset({S1, S2}), POT))
 
 
 @pytest.mark.rules("SNAP-CALL-4")
@@ -224,6 +233,11 @@ def test_snap_tie_1():
     assert after.pot[:2] == cards_of("7h 8h") and after.pot[0] == Card.parse("7h")
     assert Counter(after.pot) == Counter(cards_of("7h 8h 7s 7c"))
     assert Counter(total_cards(after)) == Counter(state.config.deck)
+    # several matched piles: the flipper's on top, then the matched piles clockwise from him
+    state = call_state(["2c", "3c", "4c", "5c"], ["7h 2h", "7s", "7d 3d", "7c 4h"], turn=2)
+    assert matched_seats(state) == (S3, S0, S1)
+    after = apply(state, Tie(frozenset({S0, S1}), SNAP))
+    assert after.pot == cards_of("7d 3d 7c 4h 7h 2h 7s")
 
 
 @pytest.mark.rules("SNAP-TIE-2")

@@ -368,3 +368,45 @@ def test_source_based_rules_have_quotes(game):
     """Every stated, reconciled or reconstructed rule quotes at least one source."""
     unquoted = [rule.id for rule in spec.load(game).rules if rule.status in NEEDS_QUOTE and not rule.quotes]
     assert not unquoted, f"{len(unquoted)} rule(s) without a source quote: {', '.join(unquoted)}"
+
+
+# ---------------------------------------------------------------------------- summaries, checks, how-to parts
+
+HOWTO = '\n[[howto]]\ntitle = "What you need"\nsections = ["Players and cards"]\n'
+
+
+def test_summary_checks_and_howto_load(tmp_path, sources):
+    rule = RULE.replace('text = "Two to twelve players."\n', 'text = "Two to twelve players."\n'
+                        'summary = "You need 2 to 12 players."\n')
+    book = load_text(tmp_path, HEAD + HOWTO + rule, sources)
+    assert book.rules[0].summary == "You need 2 to 12 players." and book.rules[0].checks == ()
+    assert book.howto == (spec.HowtoPart("What you need", ("Players and cards",)),)
+    fact = RULE.replace('"stated"', '"informative"').replace('text = "Two to twelve players."\n', 'text = "Two to twelve players."\nchecks = ["SNAP-P1-deal"]\n')
+    assert load_text(tmp_path, HEAD + fact, sources).rules[0].checks == ("SNAP-P1-deal",)
+
+
+@pytest.mark.parametrize("summary, problem", [
+    ('"Two players. Or more."', "must be one sentence"),
+    ('"Two players"', "must end with a full stop"),
+    ('"As SNAP-PLAYERS-1 says."', "must not name rule IDs"),
+    ("3", "expected a string"),
+])
+def test_malformed_summary(tmp_path, sources, summary, problem):
+    rule = RULE.replace('text = "Two to twelve players."\n', f'text = "Two to twelve players."\nsummary = {summary}\n')
+    expect(refused(tmp_path, HEAD + rule, sources), "rule SNAP-PLAYERS-1", "summary", problem)
+
+
+def test_malformed_check_id(tmp_path, sources):
+    rule = RULE.replace('text = "Two to twelve players."\n', 'text = "Two to twelve players."\nchecks = ["P1"]\n')
+    expect(refused(tmp_path, HEAD + rule, sources), "rule SNAP-PLAYERS-1", "checks", "'P1' is not a check ID")
+
+
+def test_howto_naming_an_unknown_section(tmp_path, sources):
+    message = refused(tmp_path, HEAD + HOWTO.replace("Players and cards", "Players and card") + RULE, sources)
+    expect(message, "howto #1", "sections", "no rulebook section 'Players and card' (did you mean 'Players and cards'?)")
+
+
+def test_summary_outside_every_howto_part(tmp_path, sources):
+    rule = DECIDED.replace('rationale = "The source', 'summary = "The first caller wins."\nrationale = "The source')
+    message = refused(tmp_path, HEAD + HOWTO + RULE + rule, sources)
+    expect(message, "rule SNAP-CALL-1", "summary", "its section 'Calls' is in no [[howto]] part")

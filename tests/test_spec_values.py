@@ -94,7 +94,7 @@ def test_malformed_values_are_refused(tmp_path: Path, values: str, message: str)
 
 def test_informative_rules_declare_nothing(tmp_path: Path) -> None:
     text = rulebook_path("hearts").read_text(encoding="utf-8")
-    match = re.search(r'id = "HEARTS-SCOPE-1"\n(?:.*\n)*?text = """.*"""\n', text)
+    match = re.search(r'id = "HEARTS-SCOPE-1"\n(?:.*\n)*?text = """.*"""\n(?:summary = .*\n)?', text)
     assert match is not None
     copy = tmp_path / "hearts.toml"
     copy.write_text(text.replace(match.group(0), match.group(0) + "[rule.values]\nplayers = 4\n"), encoding="utf-8")

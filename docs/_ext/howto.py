@@ -1,0 +1,272 @@
+"""Sphinx extension: the how-to-play pages, generated from the rules' summaries.
+
+At ``builder-inited`` it writes ``generated/play-hearts.rst`` and ``generated/play-snap.rst``
+from :func:`cardcanon.spec.howto.parts`, the same sentences ``cardcanon rules GAME --summary``
+prints, each linked to its rule. The drawn examples are positions of real games: a seeded game
+is played by the reference model and its moves are replayed with ``apply`` up to the moment
+shown, so every card in a picture is where the model puts it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pictures
+from rulebook_pages import esc, heading, linkify, rule_ref
+
+from cardcanon import spec
+from cardcanon.model import hearts, snap
+from cardcanon.model.cards import Card, Suit
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap_policies import play_game
+from cardcanon.spec import howto as summaries
+
+QUEEN_OF_SPADES = Card.parse("Qs")
+PAGES = {"hearts": "play-hearts.rst", "snap": "play-snap.rst"}
+SEEDS = range(1, 500)  # the examples are the first seeded games that show what they illustrate
+
+
+@dataclass(frozen=True)
+class Example:
+    """A drawn example: the SVG file name, its text alternative and the caption (reST)."""
+
+    name: str
+    svg: str
+    alt: str
+    caption: str
+
+    def rst(self) -> str:
+        return (f".. figure:: /generated/figures/{self.name}\n   :alt: {self.alt}\n   :class: howto-example\n\n"
+                f"   {self.caption}\n\n")
+
+
+# ---------------------------------------------------------------------------------- pages
+
+
+def page(game: str, examples: dict[str, list[Example]]) -> str:
+    """The reST of one how-to-play page; ``examples`` maps a part title to the examples after it."""
+    book = spec.load(game)
+    out = [":orphan:\n\n", f".. _play-{game}:\n\n", heading(summaries.title(book), "=", over=True)]
+    out.append(f"Everything you need to start playing, one sentence per rule. Each sentence links to its rule, "
+               f"where the full text, the sources and the checks behind it are given; the rules decide when this "
+               f"summary is too short. The same text is printed by ``cardcanon rules {game} --summary``.\n\n")
+    terms = [rule for rule in book.rules if rule.section == "Terms of play"]
+    if terms:
+        out.append("Words of the game: " + ", ".join(f":ref:`{esc(_term(rule.title))} <rule-{rule.id}>`"
+                                                     for rule in terms) + ".\n\n")
+    for part in summaries.parts(book):
+        out.append(heading(part.title, "-"))
+        for sentence in part.sentences:
+            out.append(f"- {esc(sentence.text)} {rule_ref(sentence.rule_id)}\n")
+        out.append("\n")
+        for example in examples.get(part.title, []):
+            out.append(example.rst())
+    return "".join(out)
+
+
+def seed_to_deal() -> str:
+    """reST for the implementers' page: SNAP-SEED-1 and SNAP-SEED-2 as the rulebook states them,
+    the numbered steps of SNAP-SEED-2 set out as a list."""
+    book, ids = spec.load("snap"), spec.all_rule_ids()
+    out = []
+    for rule_id in ("SNAP-SEED-2", "SNAP-SEED-1"):
+        rule = book.rule(rule_id)
+        intro, *steps = re.split(r" (?=[0-9]+\. )", rule.text)
+        out.append(f"**{esc(rule.title)}** ({rule_ref(rule.id)}). {linkify(intro, ids)}\n\n")
+        last = steps[-1].split(". ", 2) if steps else []
+        if steps and len(last) == 3:  # the sentences after the last step close the list
+            steps[-1], tail = f"{last[0]}. {last[1]}.", last[2]
+        else:
+            tail = ""
+        out += [f"{linkify(step, ids)}\n" for step in steps]
+        out.append(f"\n{linkify(tail, ids)}\n\n" if tail else "\n")
+    return "".join(out)
+
+
+def _term(title: str) -> str:
+    """A glossary title inside a sentence: lower case, except the name Snap Pot."""
+    return title if title.startswith("Snap") else title[0].lower() + title[1:]
+
+
+def generate(app) -> None:
+    out = Path(app.srcdir) / "generated"
+    figures = out / "figures"
+    figures.mkdir(parents=True, exist_ok=True)
+    examples = {"hearts": {"Playing a trick": [hearts_trick()]},
+                "snap": {"Calling": [snap_call(), *snap_tie()]}}
+    for game, name in PAGES.items():
+        for group in examples[game].values():
+            for example in group:
+                _write_if_changed(figures / example.name, example.svg)
+        _write_if_changed(out / name, page(game, examples[game]))
+    _write_if_changed(out / "seed-to-deal.inc", seed_to_deal())
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------- Hearts
+
+
+def _seat(seat: Seat) -> str:
+    return f"P{seat.index}"
+
+
+def hearts_trick() -> Example:
+    """The first trick of a seeded game in which a player who cannot follow suit wins with a
+    heart: hearts are trump. Both players play their first legal card (the model's order)."""
+    for seed in SEEDS:
+        rng = SplitMix64(seed)
+        state = hearts.new_game()
+        while state.is_chance:  # the dealer, then the deal
+            state = hearts.apply(state, hearts.sample_chance(state, rng))
+        while not state.is_chance:  # the first hand, trick by trick, until the next deal
+            before = state
+            lead = hearts.legal_moves(state)[0]
+            after_lead = hearts.apply(state, lead)
+            follow = hearts.legal_moves(after_lead)[-1]  # the follower's last legal card
+            state = hearts.apply(after_lead, follow)
+            if follow.card.suit is Suit.HEARTS and lead.card.suit is not Suit.HEARTS and not state.is_chance:
+                winner = hearts.legal_moves(state)[0].player  # the winner leads next (HEARTS-TRICK-2)
+                if winner != follow.player:
+                    raise RuntimeError(f"seed {seed}: the model does not let the heart win the trick")
+                return _trick_example(before, lead, follow, winner, seed)
+    raise RuntimeError("no seeded game shows a heart winning a trick")
+
+
+def _trick_example(before, lead, follow, winner, seed: int) -> Example:
+    rows = []
+    for play, role in ((lead, "leads"), (follow, "plays")):
+        hand = sorted(before.hands[play.player.index], key=lambda card: card.index)
+        rows.append((f"{_seat(play.player)} {role}", hand, play.card))
+    suit = lead.card.suit.name.lower()
+    title = f"{_seat(lead.player)} leads the {lead.card.pretty}; {_seat(follow.player)} has no {suit} and trumps"
+    svg = _trick_svg(rows, f"{_seat(winner)} wins the trick and leads next", title)
+    caption = (f"A trick from a real game (seed {seed}, replayed by the reference model). "
+               f"{_seat(lead.player)} leads the {lead.card.pretty}. {_seat(follow.player)} holds no {suit}, so "
+               f"he may play any card ({rule_ref('HEARTS-FOLLOW-1')}) and plays the {follow.card.pretty}. "
+               f"Hearts are trump, so the heart wins the trick ({rule_ref('HEARTS-TRICK-1')}) and "
+               f"{_seat(winner)} leads next ({rule_ref('HEARTS-TRICK-2')})."
+               + ("" if before.hearts_broken else
+                  f" The heart he played breaks hearts ({rule_ref('HEARTS-BREAK-2')}).")
+               + (f" With the trick he takes the queen of spades, 13 points ({rule_ref('HEARTS-QUEEN-1')})."
+                  if QUEEN_OF_SPADES in (lead.card, follow.card) else ""))
+    alt = (f"{_seat(lead.player)} leads {lead.card} and {_seat(follow.player)}, holding no {suit}, "
+           f"wins the trick with {follow.card}")
+    return Example("play-hearts-trick.svg", svg, alt, caption)
+
+
+def _trick_svg(rows, note: str, title: str) -> str:
+    """One row per player: his hand before the trick, the card he played raised and outlined."""
+    step = 32
+    parts, y, width = [pictures.text(12, 22, title, size=15, weight="bold")], 44, 520
+    for label, hand, played in rows:
+        parts.append(pictures.text(12, y + pictures.CARD_H / 2 + 10, label, weight="bold"))
+        for i, card in enumerate(hand):
+            x, top = 110 + i * step, y if card == played else y + 14
+            parts.append(pictures.card(card, x, top))
+            if card == played:
+                parts.append(f'<rect x="{x}" y="{top}" width="{pictures.CARD_W}" height="{pictures.CARD_H}" rx="5" '
+                             'fill="none" stroke="#d4a017" stroke-width="3"/>')
+        width = max(width, 110 + (len(hand) - 1) * step + pictures.CARD_W + 20)
+        y += pictures.CARD_H + 34
+    parts.append(pictures.text(12, y + 6, note, size=13, weight="bold"))
+    return pictures.svg(width, y + 18, "".join(parts), title)
+
+
+# ---------------------------------------------------------------------------------- Snap
+
+
+def _replay_until(config, moves, wanted):
+    """Replay ``moves`` through the model; the state before the first move ``wanted`` accepts."""
+    state = snap.new_game(config)
+    for move in moves:
+        if wanted(state, move):
+            return state, move
+        state = snap.apply(state, move)
+    return None, None
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def snap_call() -> Example:
+    """The first correct "Snap!" of a seeded three-player game under flipper-first."""
+    config = snap.SnapConfig(players=3)
+    for seed in SEEDS:
+        game = play_game(config, seed, "flipper-first", max_flips=2000)
+        state, move = _replay_until(config, game.moves, lambda s, m: isinstance(m, snap.Call)
+                                    and m.kind is snap.CallKind.SNAP and snap.correct_kinds(s) == {m.kind})
+        if state is None:
+            continue
+        flipper, matched = state.turn, snap.matched_seats(state)
+        after = snap.apply(state, move)
+        flipped = state.up[flipper.index][0]
+        marks = {flipper.index: "flips"}
+        marks.update({seat.index: "match" for seat in matched})
+        title = f"{_seat(flipper)} flips the {flipped.pretty}: Snap!"
+        svg = pictures.snap_table(state.down, state.up, state.pot, title, marks=marks)
+        won = len(state.up[flipper.index]) + sum(len(state.up[s.index]) for s in matched)
+        others = ", ".join(_seat(s) for s in matched)
+        caption = (f"A snap from a real three-player game (seed {seed}, replayed by the reference model). "
+                   f"{_seat(flipper)} flips the {flipped.pretty} onto his face-up pile "
+                   f"({rule_ref('SNAP-FLIP-1')}); it has the rank of the top card of {others}'s face-up pile, "
+                   f"so it matches ({rule_ref('SNAP-MATCH-1')}). {_seat(move.caller)} calls \"Snap!\" first and "
+                   f"wins the flipper's face-up pile and the matched pile, {won} cards, which go under his face-down pile "
+                   f"({rule_ref('SNAP-CALL-1')}, {rule_ref('SNAP-CALL-5')}): it then holds "
+                   f"{len(after.down[move.caller.index])} cards. The turn passes to {_seat(after.turn)} "
+                   f"({rule_ref('SNAP-TURN-2')}).")
+        alt = f"{_seat(flipper)} flips {flipped} matching {others}; {_seat(move.caller)} calls Snap and wins {won} cards"
+        return Example("play-snap-call.svg", svg, alt, caption)
+    raise RuntimeError("no seeded game shows a snap")
+
+
+def snap_tie() -> list[Example]:
+    """The first tie of a seeded three-player game under ties:0.3, before and after."""
+    config = snap.SnapConfig(players=3)
+    for seed in SEEDS:
+        game = play_game(config, seed, "ties:0.3", max_flips=2000)
+        state, move = _replay_until(config, game.moves, lambda s, m: isinstance(m, snap.Tie) and not s.pot)
+        if state is None:
+            continue
+        flipper, matched = state.turn, snap.matched_seats(state)
+        if not matched:
+            continue
+        after = snap.apply(state, move)
+        flipped = state.up[flipper.index][0]
+        names = [_seat(s) for s in sorted(move.callers)]
+        callers = ", ".join(names[:-1]) + " and " + names[-1]
+        marks = {flipper.index: "flips"}
+        marks.update({seat.index: "match" for seat in matched})
+        before_svg = pictures.snap_table(state.down, state.up, state.pot,
+                                         f"{_seat(flipper)} flips the {flipped.pretty}; {callers} call at once",
+                                         marks=marks)
+        after_svg = pictures.snap_table(after.down, after.up, after.pot, "After the tie: the Snap Pot",
+                                        note=f"The pot, top first: {_cards(after.pot)}")
+        before = Example("play-snap-tie-before.svg", before_svg,
+                         f"{_seat(flipper)} flips {flipped}, matching {', '.join(_seat(s) for s in matched)}; "
+                         f"{callers} call Snap at the same instant",
+                         f"A tie in a real three-player game (seed {seed}, policy ``ties:0.3``, replayed by the "
+                         f"reference model). {_seat(flipper)} flips the {flipped.pretty}, which matches the "
+                         f"face-up pile of {', '.join(_seat(s) for s in matched)}, and {callers} call \"Snap!\" at "
+                         f"the same instant ({rule_ref('SNAP-CALL-3')}).")
+        after_ex = Example("play-snap-tie-after.svg", after_svg,
+                           f"The Snap Pot after the tie, top first: {' '.join(str(c) for c in after.pot)}",
+                           f"Nobody wins a tie: the flipper's face-up pile and the matched pile go face up to the "
+                           f"middle as the Snap Pot, the flipper's pile on top, so its top card is the "
+                           f"{after.pot[0].pretty} just flipped ({rule_ref('SNAP-TIE-1')}). The next player to flip "
+                           f"a card of that rank lets everyone race to call \"Snap Pot!\" ({rule_ref('SNAP-POT-1')}). "
+                           f"The turn passes to {_seat(after.turn)} ({rule_ref('SNAP-TURN-2')}).")
+        return [before, after_ex]
+    raise RuntimeError("no seeded game shows a tie")
+
+
+def setup(app):
+    app.connect("builder-inited", generate)
+    return {"version": "1", "parallel_read_safe": True}
