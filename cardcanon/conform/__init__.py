@@ -4,5 +4,7 @@
 - :mod:`cardcanon.conform.protocol` is the JSON-lines protocol an implementation speaks;
 - :mod:`cardcanon.conform.runner` runs an implementation and checks it against the vectors;
 - :mod:`cardcanon.conform.reference` is the reference models behind the protocol;
-- :mod:`cardcanon.conform.adapter` is the one place that calls the models.
+- :mod:`cardcanon.conform.adapter` is the models seen through the protocol's JSON terms;
+- :mod:`cardcanon.conform.cases` reads the models' states for the generator: edge positions,
+  forbidden moves, golden games and the rules each vector exercises.
 """

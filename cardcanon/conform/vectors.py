@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcanon.conform import adapter
-from cardcanon.conform.adapter import Json, Position, Reached
+from cardcanon.conform import adapter, cases
+from cardcanon.conform.adapter import Json, Position
+from cardcanon.conform.cases import Reached
 from cardcanon.conform.protocol import VERSION as PROTOCOL_VERSION
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.spec import load as load_rulebook
@@ -144,13 +145,13 @@ def bank(spec: FileSpec) -> list[Reached]:
 
 # ---- vectors -------------------------------------------------------------------------------
 def shuffle_vectors(spec: FileSpec) -> list[Json]:
-    rules = adapter.SHUFFLE_RULES[spec.game]
+    rules = cases.SHUFFLE_RULES[spec.game]
     return [{"id": f"shuffle-seed-{seed}", "kind": "shuffle", "rules": rules, "seed": seed,
              "expect": {"order": adapter.shuffle(spec.game, spec.config, seed)}} for seed in SHUFFLE_SEEDS]
 
 
 def deal_vectors(spec: FileSpec) -> list[Json]:
-    rules = adapter.DEAL_RULES[spec.game]
+    rules = cases.DEAL_RULES[spec.game]
     return [{"id": f"deal-seed-{seed}", "kind": "deal", "rules": rules, "seed": seed,
              "expect": adapter.deal(spec.game, spec.config, seed)} for seed in DEAL_SEEDS]
 
@@ -158,19 +159,19 @@ def deal_vectors(spec: FileSpec) -> list[Json]:
 def legal_vector(vector_id: str, about: str, reached: Reached, spec: FileSpec) -> Json:
     position = reached.position
     expect: Json = {"chance": True} if position.is_chance() else {"moves": position.legal_moves()}
-    forbidden = adapter.forbidden_moves(position, ties=spec.ties_in_legal)
-    rules = sorted(set(adapter.context_rules(position)) | {f["rule"] for f in forbidden})
+    forbidden = cases.forbidden_moves(position, ties=spec.ties_in_legal)
+    rules = sorted(set(cases.context_rules(position)) | {f["rule"] for f in forbidden})
     return {"id": vector_id, "kind": "legal", "about": about, "rules": rules, "moves": list(reached.moves),
             "expect": expect, "forbidden": forbidden}
 
 
 def legal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
     vectors = []
-    for name, about, reached in adapter.edge_positions(spec.game, spec.config, positions):
-        if spec.ties_in_legal or not adapter.has_ties(reached.position):
+    for name, about, reached in cases.edge_positions(spec.game, spec.config, positions):
+        if spec.ties_in_legal or not cases.has_ties(reached.position):
             vectors.append(legal_vector(f"legal-{name}", about, reached, spec))
     ordinary = [r for r in positions if not r.position.is_chance() and r.position.outcome() is None
-                and (spec.ties_in_legal or not adapter.has_ties(r.position))]
+                and (spec.ties_in_legal or not cases.has_ties(r.position))]
     step = max(1, len(ordinary) // RANDOM_POSITIONS)
     for k, reached in enumerate(ordinary[step // 2::step][:RANDOM_POSITIONS]):
         vectors.append(legal_vector(f"legal-random-{k + 1}", "a position of a random game", reached, spec))
@@ -178,32 +179,26 @@ def legal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
 
 
 def illegal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
-    """Up to ILLEGAL_PER_RULE cases per rule: forbidden moves at the shortest prefixes."""
-    cases: dict[str, list[tuple[int, Reached, Json]]] = {}
-    extra = adapter.extra_illegal_cases(spec.game, spec.config)
+    """Illegal chance moves and moves out of place, then up to ILLEGAL_PER_RULE forbidden moves
+    per rule, at the shortest prefixes."""
+    found = [(rule, list(moves), move) for moves, move, rule in cases.extra_illegal_cases(spec.game, spec.config)]
+    by_rule: dict[str, list[tuple[int, Reached, Json]]] = {}
     ended = [r for r in positions if r.position.outcome() is not None]
     for reached in positions[::ILLEGAL_SAMPLE] + ended:
-        for item in adapter.forbidden_moves(reached.position, ties=spec.ties_in_legal):
-            cases.setdefault(item["rule"], []).append((len(reached.moves), reached, item["move"]))
-    vectors = []
-    for moves, move, rule in extra:
-        vectors.append((rule, list(moves), move))
-    for rule in sorted(cases):
-        chosen = sorted(cases[rule], key=lambda c: c[0])
+        for item in cases.forbidden_moves(reached.position, ties=spec.ties_in_legal):
+            by_rule.setdefault(item["rule"], []).append((len(reached.moves), reached, item["move"]))
+    for rule in sorted(by_rule):
         seen = set()
-        for _, reached, move in chosen:
+        for _, reached, move in sorted(by_rule[rule], key=lambda c: c[0]):
             key = json.dumps(move, sort_keys=True)
             if key in seen:
                 continue
             seen.add(key)
-            vectors.append((rule, list(reached.moves), move))
+            found.append((rule, list(reached.moves), move))
             if len(seen) == ILLEGAL_PER_RULE:
                 break
-    out = []
-    for k, (rule, moves, move) in enumerate(vectors, start=1):
-        out.append({"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves, "move": move,
-                    "expect": {"illegal": rule}})
-    return out
+    return [{"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves, "move": move,
+             "expect": {"illegal": rule}} for k, (rule, moves, move) in enumerate(found, start=1)]
 
 
 def perft_vectors(spec: FileSpec) -> list[Json]:
@@ -213,7 +208,7 @@ def perft_vectors(spec: FileSpec) -> list[Json]:
         dealt = adapter.deal(spec.game, spec.config, seed)["moves"]
         position = start.apply_all(dealt)
         counts = [position.perft(d) for d in range(1, spec.perft_depth + 1)]
-        vectors.append({"id": f"perft-seed-{seed}", "kind": "perft", "rules": adapter.PERFT_RULES[spec.game],
+        vectors.append({"id": f"perft-seed-{seed}", "kind": "perft", "rules": cases.PERFT_RULES[spec.game],
                         "about": f"after the deal of seed {seed}", "moves": dealt, "depth": spec.perft_depth,
                         "expect": {"nodes": counts}})
     return vectors
@@ -228,13 +223,13 @@ def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -
     outcome = position.outcome()
     if outcome is None:
         raise ValueError(f"{vector_id}: a golden game must end")
-    return {"id": vector_id, "kind": "game", "about": about, "rules": adapter.game_rules(spec.game, moves, spec.config),
+    return {"id": vector_id, "kind": "game", "about": about, "rules": cases.game_rules(spec.game, moves, spec.config),
             "moves": moves, "legal": steps, "expect": {"outcome": outcome}}
 
 
 def game_vectors(spec: FileSpec) -> list[Json]:
     """The golden games; a variant's file has only the most eventful one."""
-    games = adapter.golden_games(spec.game, spec.config, SNAP_GAME_MOVES, few=bool(spec.variant))
+    games = cases.golden_games(spec.game, spec.config, SNAP_GAME_MOVES, few=bool(spec.variant))
     return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
 
 
