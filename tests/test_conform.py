@@ -50,6 +50,11 @@ def test_schemas_are_draft_2020_12():
         schema = schemas.load(name)
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
         Draft202012Validator.check_schema(schema)
+    from cardcanon.conform import protocol
+
+    for name in ("conformance-index", "conformance-vectors"):  # the protocol version has one source
+        assert schemas.load(name)["properties"]["protocol"]["const"] == protocol.VERSION
+        assert schemas.load(name)["properties"]["version"] == {"const": vectors.VERSION}
 
 
 def test_the_index_validates_and_lists_every_file():
