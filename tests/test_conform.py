@@ -164,8 +164,14 @@ def test_a_silent_implementation_times_out(tmp_path):
 
 
 def test_errors_are_one_line_without_a_traceback(tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "index.json").write_text('{"files": [{"path": "hearts/x.json"}]}')
+    (broken / "hearts").mkdir()
+    (broken / "hearts" / "x.json").write_text('{"vectors": [')
     for args in (["--", str(tmp_path / "missing")], [], ["--write", "--", "x"], ["--timeout", "0", "--", "x"],
-                 ["--vectors", str(tmp_path), "--", "x"], ["--only", "chess", "--", *REFERENCE]):
+                 ["--vectors", str(tmp_path), "--", "x"], ["--only", "chess", "--", *REFERENCE],
+                 ["--vectors", str(broken), "--", *REFERENCE]):
         result = conform(*args, timeout=60)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)

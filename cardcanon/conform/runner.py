@@ -281,7 +281,11 @@ def greet(impl: Implementation, document: Json) -> str | None:
 def run_file(command: list[str], path: Path, name: str, timeout: float) -> Iterator[Result]:
     """The results of one file's vectors. After a crash the implementation is started again for
     the next vector; after a timeout, or a refused hello, the file's other vectors fail unrun."""
-    document = json.loads(path.read_text(encoding="utf-8"))
+    document = read_json(path)
+    if not isinstance(document.get("vectors"), list) or not all(
+            isinstance(v, dict) and v.get("kind") in CHECKS and isinstance(v.get("rules"), list)
+            for v in document["vectors"]):
+        raise ValueError(f"{path}: not a conformance vector file (see conformance-vectors.schema.json)")
     impl: Implementation | None = None
     given_up: str | None = None
     try:
@@ -322,12 +326,25 @@ def run_file(command: list[str], path: Path, name: str, timeout: float) -> Itera
 
 def run(command: list[str], directory: Path, timeout: float, only: list[str] | None = None) -> Iterator[Result]:
     """Every vector's result, file by file, in the index's order."""
-    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+    index = read_json(directory / "index.json")
+    if not isinstance(index.get("files"), list):
+        raise ValueError(f"{directory / 'index.json'}: not a conformance index (no 'files' list)")
     for entry in index["files"]:
         name = entry["path"].removesuffix(".json")
         if only and not any(name == o or name.startswith(o.rstrip("/") + "/") for o in only):
             continue
         yield from run_file(command, directory / entry["path"], name, timeout)
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """A JSON object from a file; ValueError naming the file and the place when it is not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    return data
 
 
 def format_result(result: Result) -> str:
