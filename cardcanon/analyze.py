@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from cardcanon.engine import build
 from cardcanon.engine import hearts as engine_hearts
@@ -24,7 +25,7 @@ from cardcanon.engine.stats import ChunkFile, Progress, counter_json, distributi
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.snap import SnapConfig
-from cardcanon.model.snap_policies import parse_policy
+from cardcanon.model.snap_policies import Policy, parse_policy
 
 DEFAULT_OUT = Path("results/analysis")
 SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
@@ -38,7 +39,7 @@ ENUMERATED = ((2, 2, 2), (2, 2, 3), (2, 3, 2), (2, 2, 4), (2, 4, 2), (2, 3, 3), 
               (3, 3, 3), (4, 2, 4))
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Any) -> None:
     parser = sub.add_parser("analyze", help="termination and score statistics from many seeded games")
     games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=type(parser))
     games.required = True
@@ -69,7 +70,7 @@ def add_parser(sub) -> None:
     hearts.set_defaults(handler=run_hearts)
 
 
-def _common(parser) -> None:
+def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default: Snap 50000 for 2 players, "
                                                                 "else 2000; Hearts 50000)")
@@ -92,12 +93,16 @@ def _engine_name() -> str:
 
 
 # ---- Snap ----------------------------------------------------------------------------------
-def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: int) -> dict:
+def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: int) -> dict[str, Any]:
     rows = engine_snap.batch(config, policy, first, count, cap).raw[:]
-    status, terms, lengths, cycles, starts = Counter(), Counter(), Counter(), Counter(), Counter()
-    extremes: dict = {}
+    status: Counter[str] = Counter()
+    terms: Counter[str] = Counter()
+    lengths: Counter[int] = Counter()
+    cycles: Counter[int] = Counter()
+    starts: Counter[int] = Counter()
+    extremes: dict[str, list[int]] = {}
 
-    def better(key, value, seed, larger=True):
+    def better(key: str, value: int, seed: int, larger: bool = True) -> None:
         old = extremes.get(key)
         if old is None or (value > old[0] if larger else value < old[0]):
             extremes[key] = [value, seed]
@@ -118,8 +123,13 @@ def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: in
             "cycle_lengths": counter_json(cycles), "cycle_starts": counter_json(starts), "extremes": extremes}
 
 
-def _merge_snap(chunks: list[dict]) -> dict:
-    status, terms, lengths, cycles, starts, extremes = Counter(), Counter(), Counter(), Counter(), Counter(), {}
+def _merge_snap(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    status: Counter[str] = Counter()
+    terms: Counter[str] = Counter()
+    lengths: Counter[int] = Counter()
+    cycles: Counter[int] = Counter()
+    starts: Counter[int] = Counter()
+    extremes: dict[str, list[int]] = {}
     for c in chunks:
         status.update(c["status"])
         terms.update(c["terminations"])
@@ -134,7 +144,7 @@ def _merge_snap(chunks: list[dict]) -> dict:
             "extremes": extremes}
 
 
-def _snap_cell(args, players: int, policy_text: str, progress: Progress) -> dict:
+def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, progress: Progress) -> dict[str, Any]:
     policy = parse_policy(policy_text)
     config = SnapConfig(players=players)
     main = (players, policy.name) == MAIN_CELL
@@ -180,8 +190,8 @@ def _snap_cell(args, players: int, policy_text: str, progress: Progress) -> dict
     return cell
 
 
-def _snap_records(folder: Path, name: str, config: SnapConfig, policy, cap: int, extremes: dict,
-                  max_flips: int) -> dict:
+def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, cap: int, extremes: dict[str, Any],
+                  max_flips: int) -> dict[str, Any]:
     """The extreme games as replayable records, played again by the reference model (which must
     agree with the engine) and written in the format of ``cardcanon play snap --record``.
     A game longer than ``max_flips`` flips gets the command that writes its record instead."""
@@ -221,7 +231,7 @@ def _deck(ranks: int, suits: int) -> tuple[Card, ...]:
     return tuple(Card(Rank(r), s) for s in tuple(Suit)[:suits] for r in range(2, 2 + ranks))
 
 
-def _enumeration(args, progress: Progress) -> list[dict]:
+def _enumeration(args: argparse.Namespace, progress: Progress) -> list[dict[str, Any]]:
     store = ChunkFile(args.out / "chunks" / "snap-enumeration.jsonl", {"game": "snap", "enumeration": 1})
     cells = []
     for index, (players, ranks, suits) in enumerate(ENUMERATED):
@@ -274,7 +284,7 @@ def run_snap(args: argparse.Namespace) -> int:
 
 
 # ---- Hearts --------------------------------------------------------------------------------
-def _possible_pairs(config: HeartsConfig) -> tuple[set, str]:
+def _possible_pairs(config: HeartsConfig) -> tuple[set[tuple[int, int]], str]:
     """The hand-score pairs the proofs predict: every split of the live point cards for every
     pair of dead cards, scored by the model (``cardcanon.proofs.hearts_scores.predicted_pairs``)."""
     try:
@@ -284,7 +294,8 @@ def _possible_pairs(config: HeartsConfig) -> tuple[set, str]:
     return set(predicted_pairs(config)), "cardcanon.proofs.hearts_scores.predicted_pairs (HEARTS-P5)"
 
 
-def _hearts_cell(args, pairing: str, progress: Progress, possible: set) -> dict:
+def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
+                 possible: set[tuple[int, int]]) -> dict[str, Any]:
     kinds = tuple(pairing.split("-"))
     if len(kinds) != 2:
         raise ValueError(f"pairing {pairing!r}: expected KIND-KIND, e.g. random-greedy")
@@ -306,7 +317,10 @@ def _hearts_cell(args, pairing: str, progress: Progress, possible: set) -> dict:
         progress.advance(f"hearts-{pairing}", index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, args.matches - i * chunk))
     matches = sum(c["count"] for c in chunks)
-    hands, terms, winners, pairs = Counter(), Counter(), Counter(), Counter()
+    hands: Counter[int] = Counter()
+    terms: Counter[str] = Counter()
+    winners: Counter[str] = Counter()
+    pairs: Counter[tuple[int, ...]] = Counter()
     for c in chunks:
         hands.update({int(k): v for k, v in c["hands"].items()})
         terms.update(c["terminations"])
@@ -317,7 +331,7 @@ def _hearts_cell(args, pairing: str, progress: Progress, possible: set) -> dict:
     seen = set(pairs)
     return {
         "pairing": pairing, "players": list(kinds), "matches": matches, "hands": total_hands,
-        "match_length_hands": {**distribution(hands, HAND_EDGES), "counts": counter_json(hands)},
+        "match_length_hands": {**(distribution(hands, HAND_EDGES) or {}), "counts": counter_json(hands)},
         "terminations": dict(terms), "winners": {f"P{k}": v for k, v in sorted(winners.items())},
         "tie_break": {"matches": terms.get("tie-broken", 0), **wilson_json(terms.get("tie-broken", 0), matches)},
         "both_reached_target": terms.get("tie-broken", 0) + terms.get("both-reached-lower-wins", 0),
@@ -359,14 +373,14 @@ def run_hearts(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cell_order(cell: dict) -> tuple:
+def _cell_order(cell: dict[str, Any]) -> tuple[Any, ...]:
     """Snap cells by players, then policy; Hearts cells by pairing; default orders first."""
     name, known = (cell["policy"], SNAP_POLICIES) if "policy" in cell else (cell["pairing"], HEARTS_PAIRINGS)
     rank = known.index(name) if name in known else len(known)
     return (cell["players"] if "policy" in cell else 0, rank, name)
 
 
-def _keep_other_cells(path: Path, data: dict, key: tuple[str, ...]) -> dict:
+def _keep_other_cells(path: Path, data: dict[str, Any], key: tuple[str, ...]) -> dict[str, Any]:
     """Cells of an earlier run in ``path`` that this run did not touch are kept (a run over
     some player counts does not drop the others); this run's cells come first."""
     if not path.exists():
@@ -384,7 +398,7 @@ def _keep_other_cells(path: Path, data: dict, key: tuple[str, ...]) -> dict:
     return merged
 
 
-def _write(path: Path, data: dict) -> None:
+def _write(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 from cardcanon import __version__
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 # subcommand -> module providing add_parser(subparsers)
 _SUBCOMMANDS = {
@@ -27,7 +28,7 @@ _SUBCOMMANDS = {
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, not usage + message
+    def error(self, message: str) -> NoReturn:  # one line, not usage + message
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 

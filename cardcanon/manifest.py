@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 from cardcanon.proofs.base import CONTRARY, Verdict
 
 GAMES = ("hearts", "snap")
@@ -86,7 +86,8 @@ def resolve_entry(entry: str) -> Callable[..., Any]:
     function = getattr(importlib.import_module(module_name), function_name)
     if not callable(function):
         raise TypeError(f"{entry} is not callable")
-    return function
+    found: Callable[..., Any] = function
+    return found
 
 
 def load_manifests(
@@ -145,7 +146,7 @@ def load_manifest(
     return checks
 
 
-def _parse_check(entry: dict, where: str, rule_ids: Collection[str] | None, resolve: bool) -> CheckSpec:
+def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | None, resolve: bool) -> CheckSpec:
     def fail(key: str, problem: str) -> ManifestError:
         return ManifestError(f"{where}: field '{key}': {problem}")
 
@@ -201,7 +202,7 @@ def _parse_check(entry: dict, where: str, rule_ids: Collection[str] | None, reso
     )
 
 
-def _parse_rules(value: Any, game: str, rule_ids: Collection[str] | None, fail) -> tuple[str, ...]:
+def _parse_rules(value: Any, game: str, rule_ids: Collection[str] | None, fail: Callable[[str, str], ManifestError]) -> tuple[str, ...]:
     if not isinstance(value, list) or not value or not all(isinstance(r, str) for r in value):
         raise fail("rules", "must be a non-empty list of rule IDs")
     if len(set(value)) != len(value):
@@ -216,13 +217,13 @@ def _parse_rules(value: Any, game: str, rule_ids: Collection[str] | None, fail) 
     return tuple(value)
 
 
-def _parse_table(value: Any, key: str, fail) -> Mapping[str, Any]:
+def _parse_table(value: Any, key: str, fail: Callable[[str, str], ManifestError]) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise fail(key, "must be a table")
     return MappingProxyType(dict(value))
 
 
-def _parse_mutants(value: Any, fail) -> tuple[Mutant, ...]:
+def _parse_mutants(value: Any, fail: Callable[[str, str], ManifestError]) -> tuple[Mutant, ...]:
     if not isinstance(value, list) or not all(isinstance(m, dict) for m in value):
         raise fail("mutant", "must be an array of tables ([[check.mutant]])")
     mutants: list[Mutant] = []

@@ -12,7 +12,8 @@ from cardcanon.model.snap import (
     Call, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
 )
 from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, parse_policy, play_game
-from cardcanon.model.snap_records import VARIATIONS, game_record, replay_steps
+from cardcanon.model.snap import VARIATIONS
+from cardcanon.model.snap_records import game_record, replay_steps
 from cardcanon.model.snap_text import describe
 from cardcanon.variants import parse_variants
 

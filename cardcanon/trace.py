@@ -18,7 +18,7 @@ import ast
 import enum
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,7 +121,7 @@ def repo_root() -> Path:
 def _package_dir(module_name: str) -> Path:
     import importlib
 
-    return Path(importlib.import_module(module_name).__file__).resolve().parent
+    return Path(str(importlib.import_module(module_name).__file__)).resolve().parent
 
 
 def _folders(root: str | Path | None) -> tuple[Path, dict[str, Path | None]]:
@@ -153,11 +153,11 @@ def collect(*, games: Iterable[str] | None = None, root: str | Path | None = Non
     citations: list[Citation] = []
     problems: list[str] = []
     if "model" not in missing:
-        citations += scan_text(folders["model"], "*.py", Kind.MODEL, base)
+        citations += scan_text(_folder(folders, "model"), "*.py", Kind.MODEL, base)
     if "spec" not in missing:
-        citations += scan_text(folders["spec"], "*.toml", Kind.SPEC, base, skip=_ID_LINE)
+        citations += scan_text(_folder(folders, "spec"), "*.toml", Kind.SPEC, base, skip=_ID_LINE)
     if "tests" not in missing:
-        found, trouble = scan_tests(folders["tests"], base)
+        found, trouble = scan_tests(_folder(folders, "tests"), base)
         citations += found
         problems += trouble
     if "proofs/manifest" not in missing:
@@ -184,7 +184,13 @@ def _relative(path: Path, base: Path) -> str:
         return path.as_posix()
 
 
-def scan_text(folder: Path, pattern: str, kind: Kind, base: Path, skip: re.Pattern | None = None) -> list[Citation]:
+def _folder(folders: Mapping[str, Path | None], name: str) -> Path:
+    folder = folders[name]
+    assert folder is not None
+    return folder
+
+
+def scan_text(folder: Path, pattern: str, kind: Kind, base: Path, skip: re.Pattern[str] | None = None) -> list[Citation]:
     """Every rule ID in the files of ``folder`` matching ``pattern``, as ``path:line``."""
     found = []
     for path in sorted(folder.rglob(pattern)):
@@ -279,7 +285,7 @@ def _strings(node: ast.expr) -> list[str] | None:
         return [node.value]
     if isinstance(node, (ast.Tuple, ast.List)) and all(
             isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-        return [e.value for e in node.elts]
+        return [str(e.value) for e in node.elts if isinstance(e, ast.Constant)]
     return None
 
 
@@ -320,7 +326,7 @@ def _examples(ids: list[str], limit: int = 8) -> str:
     return f" ({', '.join(ids[:limit])}{more})"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Any) -> None:
     parser = sub.add_parser("trace", help="show the model code, tests and proofs that cite each rule")
     parser.add_argument("--game", choices=GAMES, help="only this game's rules")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

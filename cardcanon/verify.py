@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from cardcanon.manifest import GAMES, CheckSpec, ManifestError, load_manifests
 from cardcanon.verify_report import CheckOutcome, MutantOutcome, Report
@@ -55,7 +55,7 @@ def load_checks(
     checks = load_manifests(manifest_dir, games=games, rule_ids=known_rule_ids())
     if not ids:
         return checks
-    chosen = []
+    chosen: list[CheckSpec] = []
     for wanted in ids:
         found = [c for c in checks if wanted in (c.id, c.short_id)]
         if not found:
@@ -90,7 +90,8 @@ def run(
         progress.begin(len(tasks), jobs)
 
     def finished(task: Task, result: RunResult) -> None:
-        progress.finished(task, result, _note(checks, task, result, quick))
+        if progress is not None:
+            progress.finished(task, result, _note(checks, task, result, quick))
 
     results = run_tasks(
         tasks,
@@ -164,7 +165,7 @@ class Progress:
         self.stream.flush()
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Any) -> None:
     parser = sub.add_parser("verify", help="run the Z3 proofs and searches of the manifests, with their mutants")
     parser.add_argument("--game", choices=GAMES, help="only this game's checks")
     parser.add_argument("--check", action="append", default=[], metavar="ID",

@@ -52,7 +52,7 @@ class CheckOutcome:
         if not self.stats_compared:
             return []
         problems = []
-        for key, want in self.check.expected_stats.items():
+        for key, want in (self.check.expected_stats or {}).items():
             if key not in self.result.stats:
                 problems.append(f"stat {key!r} missing (expected {want!r})")
             elif self.result.stats[key] != want:
@@ -207,4 +207,4 @@ def _z3_version() -> str:
         import z3
     except ImportError:
         return "not installed"
-    return z3.get_version_string()
+    return str(z3.get_version_string())

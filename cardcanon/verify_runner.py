@@ -58,7 +58,7 @@ class RunResult:
     seconds: float = 0.0
 
 
-def execute(entry: str, mutant: str | None, timeout: float, bounds: dict) -> RunResult:
+def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, Any]) -> RunResult:
     """Run one check in this process; every failure becomes verdict ``error``."""
     try:
         check = resolve_entry(entry)
@@ -103,7 +103,7 @@ class _Slot:
     def __init__(self) -> None:
         self.executor: ProcessPoolExecutor | None = None
         self.task: Task | None = None
-        self.future: Future | None = None
+        self.future: Future[RunResult] | None = None
         self.started = 0.0
         self.deadline = 0.0
 
@@ -177,7 +177,7 @@ def run_tasks(
             for slot in slots:
                 if slot.task is None and pending:
                     slot.submit(pending.popleft())
-            busy = {slot.future: slot for slot in slots if slot.task is not None}
+            busy = {slot.future: slot for slot in slots if slot.task is not None and slot.future is not None}
             if not busy:
                 break
             now = time.monotonic()

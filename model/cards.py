@@ -7,6 +7,7 @@ hearts, spades, and within each suit the ranks from two up to ace.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -134,5 +135,5 @@ class Card:
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in _SUIT_ORDER for rank in Rank)
 
 
-def format_cards(cards, pretty: bool = True) -> str:
+def format_cards(cards: Iterable[Card], pretty: bool = True) -> str:
     return " ".join(c.pretty if pretty else str(c) for c in cards)

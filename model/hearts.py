@@ -307,7 +307,7 @@ def match_result(scores: tuple[int, int], config: HeartsConfig = HeartsConfig(),
 
 
 # --- the game API -----------------------------------------------------------------------------
-def legal_moves(state: HeartsState) -> tuple[Move, ...]:
+def legal_moves(state: HeartsState) -> tuple[Play, ...]:
     """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end."""
     if state.to_move is None:
         return ()
@@ -432,8 +432,7 @@ def play_match(seed: int, players: tuple[Strategy, Strategy],
         if state.to_move is None:
             move: Move = sample_chance(state, rng)
         else:
-            plays = tuple(m for m in legal_moves(state) if isinstance(m, Play))
-            move = players[state.to_move.index](state, plays)
+            move = players[state.to_move.index](state, legal_moves(state))
         state = apply(state, move)
         moves.append(move)
     return state, moves

@@ -77,7 +77,7 @@ def _get(obj: Mapping[str, Any], key: str, kind: type, where: str, path: str) ->
     return value
 
 
-_JSON_NAMES = {dict: "an object", list: "an array", str: "a string"}
+_JSON_NAMES: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
 
 
 def _json_type(value: Any) -> str:
@@ -213,7 +213,7 @@ def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
     return ReplayReport("hearts", len(record.moves), True, summary=summarize(state))
 
 
-_MOVE_NAMES: dict[type, str] = {ChooseDealer: "choice of dealer", Deal: "deal", Play: "play"}
+_MOVE_NAMES: dict[type[Move], str] = {ChooseDealer: "choice of dealer", Deal: "deal", Play: "play"}
 
 
 def summarize(state: HeartsState) -> str:

@@ -12,28 +12,19 @@ place in it and what is wrong.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from cardcanon.model.errors import RecordError
+from cardcanon.model.game import ReplayReport
 
 FORMAT = "cardcanon-record"
 VERSION = 1
 GAMES = ("hearts", "snap")
 
 
-@dataclass(frozen=True)
-class ReplayReport:
-    """What a replay found: ``ok`` and, when not, the first illegal move."""
-
-    game: str
-    moves_checked: int
-    ok: bool
-    error: str | None = None
-    rule_id: str | None = None
-    position: int | None = None
-    summary: str = ""
+__all__ = ["FORMAT", "GAMES", "VERSION", "ReplayReport", "check_envelope", "field", "read_record", "write_record"]
 
 
 def read_record(path: str | Path) -> dict[str, Any]:
@@ -46,7 +37,7 @@ def read_record(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(where, f"cannot read: {exc}") from None
     try:
-        data = json.loads(text)
+        data: dict[str, Any] = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{where}:{exc.lineno}:{exc.colno}", f"not valid JSON: {exc.msg}") from None
     check_envelope(data, where)
@@ -68,7 +59,7 @@ def write_record(path: str | Path, data: dict[str, Any]) -> None:
     Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
+def field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
     """Fetch a required field of a given JSON type, or raise a RecordError naming it."""
     if name not in data:
         raise RecordError(f"{where}: field {name!r}", "missing")

@@ -257,6 +257,13 @@ class SnapState:
         return bool(self.down[seat.index] or self.up[seat.index])
 
     @property
+    def player(self) -> Seat:
+        """``turn`` while the game is under way: who must flip (FLIP) or just flipped (CALL)."""
+        if self.turn is None:
+            raise ValueError(f"nobody has the turn in phase {self.phase}")
+        return self.turn
+
+    @property
     def in_game(self) -> tuple[Seat, ...]:
         """Players still in the game (SNAP-OUT-1), in seat order."""
         return tuple(Seat(i) for i in range(self.config.players) if self.down[i] or self.up[i])
@@ -276,7 +283,7 @@ class SnapState:
     def is_chance(self) -> bool:
         return self.phase is Phase.DEAL
 
-    def position_key(self) -> tuple:
+    def position_key(self) -> tuple[object, ...]:
         """SNAP-END-4: every pile, the Snap Pot, whose turn it is (and the phase)."""
         return (self.phase, self.turn, self.down, self.up, self.pot)
 
@@ -323,7 +330,7 @@ def flipped_card(state: SnapState) -> Card | None:
     """The card just flipped (CALL phase), else None."""
     if state.phase is not Phase.CALL:
         return None
-    return state.up[state.turn.index][0]
+    return state.up[state.player.index][0]
 
 
 def matched_seats(state: SnapState) -> tuple[Seat, ...]:
@@ -331,7 +338,7 @@ def matched_seats(state: SnapState) -> tuple[Seat, ...]:
     card = flipped_card(state)
     if card is None:
         return ()
-    n, f = state.config.players, state.turn.index
+    n, f = state.config.players, state.player.index
     out = []
     for k in range(1, n):
         pile = state.up[(f + k) % n]
@@ -362,7 +369,7 @@ def legal_moves(state: SnapState) -> tuple[Move, ...]:
     if state.phase is Phase.OVER or state.phase is Phase.DEAL:  # SNAP-END-1; chance_outcomes lists deals
         return ()
     if state.phase is Phase.FLIP:  # SNAP-TURN-1, SNAP-TURN-2, SNAP-FLIP-1
-        return (Flip(state.turn),)
+        return (Flip(state.player),)
     callers = state.in_game  # SNAP-CALL-2
     moves: list[Move] = [NoCall()]  # SNAP-CALL-3
     moves += [Call(p, k) for p in callers for k in state.config.kinds]  # SNAP-PEN-1: wrong calls too
@@ -412,7 +419,7 @@ def _apply_flip(state: SnapState, move: Flip) -> SnapState:
     if move.player != state.turn:  # SNAP-TURN-1 (first flip) / SNAP-TURN-2
         rule = "SNAP-TURN-1" if state.flips == 0 else "SNAP-TURN-2"
         raise IllegalMoveError(rule, f"it is {state.turn}'s turn to flip, not {move.player}'s")
-    i = state.turn.index
+    i = state.player.index
     down_i, up_i = state.down[i], state.up[i]
     if not down_i:  # SNAP-FLIP-3: turn the face-up pile over; the first card flipped is on top
         down_i, up_i = tuple(reversed(up_i)), ()
@@ -423,7 +430,7 @@ def _apply_flip(state: SnapState, move: Flip) -> SnapState:
 
 def _apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
     if isinstance(move, NoCall):  # SNAP-CALL-3: nobody calls; the match lapses (SNAP-MATCH-2)
-        return _next_flip(state, state.down, state.up, state.pot, state.turn, None)
+        return _next_flip(state, state.down, state.up, state.pot, state.player, None)
     if isinstance(move, Tie) and state.config.index_card:  # SNAP-INDEX-1: hands arrive one after another
         raise IllegalMoveError("SNAP-INDEX-1", "with the index card there are no ties")
     if not isinstance(move.kind, CallKind) or move.kind not in state.config.kinds:  # SNAP-INDEX-1
@@ -449,7 +456,7 @@ def _apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
 def _win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
     """The first correct caller wins the piles: SNAP-CALL-1, SNAP-CALL-4, SNAP-CALL-5, SNAP-POT-1,
     SNAP-POT-3, SNAP-INDEX-1."""
-    flipper = state.turn
+    flipper = state.player
     won = (flipper,) + matched_seats(state)  # flipper's pile, then matched piles clockwise
     up = list(state.up)
     gained: list[Card] = []
@@ -468,15 +475,15 @@ def _tie(state: SnapState) -> SnapState:
     """SNAP-TIE-1, SNAP-TIE-2, SNAP-POT-2, SNAP-CALL-4: the tied piles go face up on the pot, flipper's uppermost."""
     up = list(state.up)
     added: list[Card] = []
-    for seat in (state.turn,) + matched_seats(state):
+    for seat in (state.player,) + matched_seats(state):
         added.extend(up[seat.index])
         up[seat.index] = ()
-    return _next_flip(state, state.down, tuple(up), tuple(added) + state.pot, state.turn, None)
+    return _next_flip(state, state.down, tuple(up), tuple(added) + state.pot, state.player, None)
 
 
 def _penalty(state: SnapState, offender: Seat) -> SnapState:
     """SNAP-PEN-1, SNAP-PEN-2, SNAP-PEN-3: a wrong caller gives his top face-down card away."""
-    n, flipper = state.config.players, state.turn
+    n, flipper = state.config.players, state.player
     if offender != flipper:
         recipient = flipper  # SNAP-PEN-1
     else:  # SNAP-PEN-2: the nearest player to the right who holds cards

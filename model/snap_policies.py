@@ -36,8 +36,13 @@ _TWO64 = 1 << 64
 
 
 class Policy(Protocol):
-    name: str
-    deterministic: bool
+    """A calling policy: its name, whether it draws from the stream, and its choice of call event."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def deterministic(self) -> bool: ...
 
     def choose(self, state: SnapState, rng: SplitMix64) -> Move: ...
 
@@ -66,7 +71,7 @@ class FlipperFirst:
 
     def choose(self, state: SnapState, rng: SplitMix64) -> Move:
         kind = _preferred_kind(state)
-        return NoCall() if kind is None else Call(_first_caller_from(state, state.turn), kind)
+        return NoCall() if kind is None else Call(_first_caller_from(state, state.player), kind)
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,7 @@ class OwnerFirst:
             return NoCall()
         matched = matched_seats(state)
         if kind is CallKind.SNAP_POT or not matched:
-            return Call(_first_caller_from(state, state.turn), kind)
+            return Call(_first_caller_from(state, state.player), kind)
         return Call(matched[0], kind)
 
 
@@ -103,7 +108,7 @@ class Ties:
             size = 2 + rng.below(len(callers) - 1)  # 2 .. all players in the game
             pool = rng.shuffled(callers)
             return Tie(frozenset(pool[:size]), kind)
-        return Call(_first_caller_from(state, state.turn), kind)
+        return Call(_first_caller_from(state, state.player), kind)
 
 
 @dataclass(frozen=True)
@@ -189,7 +194,7 @@ def play_deal(config: SnapConfig, deal: Deal, policy: Policy | str, rng: SplitMi
         policy = parse_policy(policy)
     state = apply(new_game(config), deal)
     moves: list[Move] = [deal]
-    seen: dict[tuple, int] | None = {} if policy.deterministic else None
+    seen: dict[tuple[object, ...], int] | None = {} if policy.deterministic else None
     while state.phase is not Phase.OVER:
         if state.phase is Phase.FLIP:
             if seen is not None:
@@ -200,7 +205,7 @@ def play_deal(config: SnapConfig, deal: Deal, policy: Policy | str, rng: SplitMi
                 seen[key] = state.flips
             if max_flips is not None and state.flips >= max_flips:
                 return GameResult(config, seed, policy.name, state, tuple(moves), None, capped=True)
-            move: Move = Flip(state.turn)
+            move: Move = Flip(state.player)
         else:
             move = policy.choose(state, rng)
         state = apply(state, move)

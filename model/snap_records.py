@@ -97,7 +97,7 @@ def to_record(config: SnapConfig, moves: Sequence[Move], seed: int | None = None
 
 # ---- reading -----------------------------------------------------------------------------
 def _int(data: Mapping[str, Any], name: str, where: str) -> int:
-    value = field(data, name, int, where)
+    value: int = field(data, name, int, where)
     if value < 0:
         raise RecordError(f"{where}: field {name!r}", f"expected a non-negative integer, found {value}")
     return value

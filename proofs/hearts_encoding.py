@@ -15,7 +15,9 @@ the deliberately broken rules that the checks must detect.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import z3
 
@@ -341,7 +343,7 @@ class HandWitness:
 
 # ---- evaluating terms on concrete values ---------------------------------------------------
 
-_OPS = {
+_OPS: dict[Any, Callable[..., Any]] = {
     z3.Z3_OP_AND: lambda *a: all(a), z3.Z3_OP_OR: lambda *a: any(a), z3.Z3_OP_NOT: lambda a: not a,
     z3.Z3_OP_IMPLIES: lambda a, b: (not a) or b, z3.Z3_OP_XOR: lambda a, b: a != b,
     z3.Z3_OP_EQ: lambda a, b: a == b, z3.Z3_OP_DISTINCT: lambda *a: len(set(a)) == len(a),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import itertools
 from fractions import Fraction
 
@@ -36,7 +38,7 @@ def _tie_hands(rules: Rules, budget: Budget):
     s = z3.Solver()
     s.add(enc.constraints)
     s.add(enc.score[0] == enc.score[1])
-    found = {}
+    found: dict[Any, Any] = {}
     while True:
         answer = budget.check(s)
         if answer == z3.unsat:
@@ -158,7 +160,7 @@ def _summary(sequence) -> str:
 
 # ---- HEARTS-P7 ---------------------------------------------------------------------------
 
-P7_MUTANTS = {"tie-ends-match": dict(), "higher-wins": dict()}
+P7_MUTANTS: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins": dict()}
 
 
 def check_match_decision(*, mutant=None, timeout=30.0, bounds=None) -> CheckResult:

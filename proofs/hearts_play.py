@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import functools
 import itertools
 
@@ -257,7 +259,7 @@ def _trump_witness(budget: Budget):
 
 # ---- HEARTS-P3 ---------------------------------------------------------------------------
 
-P3_MUTANTS = {"no-six-clause": dict()}
+P3_MUTANTS: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
 
 
 def _leader_terms(dead, hold, rules: Rules):

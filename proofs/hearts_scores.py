@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import itertools
 
 import z3
@@ -123,7 +125,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect=No
     stage2 = z3.Solver()
     stage2.add(enc.constraints)
     witnesses: dict[tuple[int, int], HandWitness] = {}
-    stats = {"candidates": 0, "abstraction_unsat": 0, "hand_queries": 0, "hand_unsat": 0}
+    stats: dict[str, Any] = {"candidates": 0, "abstraction_unsat": 0, "hand_queries": 0, "hand_unsat": 0}
 
     def in_hand(a: int, b: int):
         mirror = witnesses.get((b, a))

@@ -17,7 +17,7 @@ maps the old slots one-to-one onto the new ones. Pile lengths are bounded by ``p
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -26,7 +26,7 @@ import z3
 from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
 from cardcanon.proofs.snap_encoding import (
-    Shape, SymState, correct, fresh_move, legal, matched, require_mutant, select, select_pile, shapes, step,
+    MoveKind, Shape, SymState, correct, fresh_move, legal, matched, require_mutant, select, select_pile, shapes, step,
     structural, structural_after,
 )
 from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
@@ -55,24 +55,24 @@ def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
 
 def _witness_goals(config: SnapConfig):
     """Interesting cases for the reachability witnesses: (shape, label, condition)."""
-    goals = [(Shape("flip"), "flip with turn-over", lambda st, mv: select_pile(st.down, st.turn).length == 0),
-             (Shape("flip"), "flip", lambda st, mv: select_pile(st.down, st.turn).length > 0),
-             (Shape("nocall"), "no call", lambda st, mv: z3.BoolVal(True))]
+    goals: list[tuple[Shape, str, Callable[..., Any]]] = [(Shape(MoveKind.FLIP), "flip with turn-over", lambda st, mv: select_pile(st.down, st.turn).length == 0),
+             (Shape(MoveKind.FLIP), "flip", lambda st, mv: select_pile(st.down, st.turn).length > 0),
+             (Shape(MoveKind.NOCALL), "no call", lambda st, mv: z3.BoolVal(True))]
     for kind in config.kinds:
         goals += [
-            (Shape("call", kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
                 correct(st, k), st.pot.length > 0, z3.Or(*matched(st)))),
-            (Shape("call", kind), f"correct {kind.value} without a pot",
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} without a pot",
              lambda st, mv, k=kind: z3.And(correct(st, k), st.pot.length == 0)),
-            (Shape("call", kind), f"wrong {kind.value} with turn-over", lambda st, mv, k=kind: z3.And(
+            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} with turn-over", lambda st, mv, k=kind: z3.And(
                 z3.Not(correct(st, k)), select_pile(st.down, mv.caller).length == 0, mv.caller != st.turn)),
-            (Shape("call", kind), f"wrong {kind.value} by the flipper",
+            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper",
              lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn)),
         ]
         if not config.index_card:
-            goals += [(Shape("tie", kind), f"tie on {kind.value} with a pot",
+            goals += [(Shape(MoveKind.TIE, kind), f"tie on {kind.value} with a pot",
                        lambda st, mv: z3.And(st.pot.length > 0, z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 1)),
-                      (Shape("tie", kind), f"tie on {kind.value} without a pot", lambda st, mv: st.pot.length == 0)]
+                      (Shape(MoveKind.TIE, kind), f"tie on {kind.value} without a pot", lambda st, mv: st.pot.length == 0)]
     return [g for g in goals if not (g[0].kind is CallKind.SNAP_POT and "without a pot" in g[1])]
 
 

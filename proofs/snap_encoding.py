@@ -73,6 +73,13 @@ class Shape:
     def __post_init__(self) -> None:
         object.__setattr__(self, "move", MoveKind(self.move))
 
+    @property
+    def call_kind(self) -> CallKind:
+        """The call kind of a ``call`` or ``tie`` shape."""
+        if self.kind is None:
+            raise ValueError(f"a {self.move.value} shape has no call kind")
+        return self.kind
+
     def __str__(self) -> str:
         return self.move.value if self.kind is None else f"{self.move.value}:{self.kind.value}"
 
@@ -85,9 +92,9 @@ def require_mutant(mutant: str | None, allowed: tuple[str, ...]) -> None:
 
 def shapes(config: SnapConfig) -> tuple[Shape, ...]:
     """Every move shape of the table (ties only without the index card, SNAP-INDEX-1)."""
-    out = [Shape("flip"), Shape("nocall")] + [Shape("call", k) for k in config.kinds]
+    out = [Shape(MoveKind.FLIP), Shape(MoveKind.NOCALL)] + [Shape(MoveKind.CALL, k) for k in config.kinds]
     if not config.index_card:
-        out += [Shape("tie", k) for k in config.kinds]
+        out += [Shape(MoveKind.TIE, k) for k in config.kinds]
     return tuple(out)
 
 
@@ -201,7 +208,7 @@ def legal(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = No
     if shape.move == "call":
         return z3.And(in_call, valid, 0 <= mv.caller, mv.caller < n, select([may_call(s) for s in range(n)], mv.caller))
     ties_allowed = not config.index_card or mutant == "index-tie"  # SNAP-INDEX-1
-    return z3.And(in_call, valid, ties_allowed, correct(st, shape.kind),
+    return z3.And(in_call, valid, ties_allowed, correct(st, shape.call_kind),
                   z3.Sum([z3.If(t, 1, 0) for t in mv.tied]) >= 2,
                   *[z3.Implies(mv.tied[s], may_call(s)) for s in range(n)])
 
@@ -256,10 +263,10 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
             if mutant != "tie-drops-matched":
                 pile = cat(pile, ite(select(list(m), seat), select_pile(st.up, seat), empty()))
         return _after_event(st, st.down, cleared_up, cat(pile, st.pot), None, config, mutant)
-    ok, w = correct(st, shape.kind), mv.caller
+    ok, w = correct(st, shape.call_kind), mv.caller
     # a correct call (SNAP-CALL-1/5, SNAP-POT-1/3, SNAP-INDEX-1): won piles turned over, in order
     won_pot = {CallKind.SNAP: z3.BoolVal(False), CallKind.SNAP_POT: z3.BoolVal(True),
-               CallKind.HAND: pot_matches(st)}[shape.kind]
+               CallKind.HAND: pot_matches(st)}[shape.call_kind]
     won = rev(select_pile(st.up, f))
     for k in range(1, n):
         seat = clockwise_from_turn(st, k)
@@ -336,20 +343,20 @@ def concrete_state(state: SnapState) -> SymState:
         rank = z3.Store(rank, i, int(c.rank))
     return SymState(state.config.players, tuple(_concrete_pile(p, ids) for p in state.down),
                     tuple(_concrete_pile(p, ids) for p in state.up), _concrete_pile(state.pot, ids),
-                    z3.IntVal(state.turn.index), z3.IntVal(PHASE_CODE[state.phase]), rank)
+                    z3.IntVal(state.player.index), z3.IntVal(PHASE_CODE[state.phase]), rank)
 
 
 def concrete_move(move: Move, n: int) -> SymMove:
     if isinstance(move, Flip):
-        return SymMove(Shape("flip"), z3.IntVal(move.player.index), tuple(z3.BoolVal(False) for _ in range(n)))
+        return SymMove(Shape(MoveKind.FLIP), z3.IntVal(move.player.index), tuple(z3.BoolVal(False) for _ in range(n)))
     if isinstance(move, NoCall):
-        return SymMove(Shape("nocall"), z3.IntVal(-1), tuple(z3.BoolVal(False) for _ in range(n)))
+        return SymMove(Shape(MoveKind.NOCALL), z3.IntVal(-1), tuple(z3.BoolVal(False) for _ in range(n)))
     if isinstance(move, Call):
-        return SymMove(Shape("call", move.kind), z3.IntVal(move.caller.index),
+        return SymMove(Shape(MoveKind.CALL, move.kind), z3.IntVal(move.caller.index),
                        tuple(z3.BoolVal(False) for _ in range(n)))
     if isinstance(move, Tie):
         seats = {s.index for s in move.callers}
-        return SymMove(Shape("tie", move.kind), z3.IntVal(-1), tuple(z3.BoolVal(s in seats) for s in range(n)))
+        return SymMove(Shape(MoveKind.TIE, move.kind), z3.IntVal(-1), tuple(z3.BoolVal(s in seats) for s in range(n)))
     raise TypeError(f"not a call-window or flip move: {move!r}")
 
 
@@ -410,6 +417,6 @@ def model_move(mv: SymMove, model: z3.ModelRef, n: int) -> Move:
     if shape.move == "nocall":
         return NoCall()
     if shape.move == "call":
-        return Call(Seat(model.eval(mv.caller, model_completion=True).as_long()), shape.kind)
+        return Call(Seat(model.eval(mv.caller, model_completion=True).as_long()), shape.call_kind)
     tied = frozenset(Seat(s) for s in range(n) if z3.is_true(model.eval(mv.tied[s], model_completion=True)))
-    return Tie(tied, shape.kind)
+    return Tie(tied, shape.call_kind)

@@ -18,7 +18,7 @@ import z3
 from cardcanon.model.snap import CallKind, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
 from cardcanon.proofs.snap_encoding import (
-    Shape, correct, fresh_move, legal, matched, require_mutant, shapes, step, structural,
+    MoveKind, Shape, correct, fresh_move, legal, matched, require_mutant, shapes, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 
@@ -32,7 +32,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     started, queries = time.monotonic(), 0
     for n in players:
         config = SnapConfig(players=n, index_card=True)
-        extra = (Shape("tie", CallKind.HAND),) if mutant == "index-tie" else ()
+        extra = (Shape(MoveKind.TIE, CallKind.HAND),) if mutant == "index-tie" else ()
         for shape in shapes(config) + extra:
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
             post = step(pre, mv, config, mutant)
@@ -53,7 +53,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     # non-vacuity: a winning hand and a wrong hand with the index card, replayed
     n = min(players)
     config = SnapConfig(players=n, index_card=True)
-    pre, mv = slot_state(n, stride), fresh_move(Shape("call", CallKind.HAND), n)
+    pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, CallKind.HAND), n)
     post = step(pre, mv, config)
     texts, ok = [], True
     for label, cond in (("winning hand", z3.And(correct(pre, CallKind.HAND), z3.Or(*matched(pre)))),

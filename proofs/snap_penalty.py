@@ -19,7 +19,7 @@ import z3
 from cardcanon.model.snap import Phase, SnapConfig
 from cardcanon.proofs.base import CheckResult, Verdict, solve
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, Shape, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 
@@ -35,7 +35,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
         for index_card in (False, True):
             config = SnapConfig(players=n, index_card=index_card)
             for kind in config.kinds:
-                pre, mv = slot_state(n, stride), fresh_move(Shape("call", kind), n)
+                pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
                 has_card, recipient = penalty_parts(pre, mv)
                 assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant),
                                z3.Not(correct(pre, kind))]
@@ -68,7 +68,7 @@ def _witnesses(stride: int, small: int, large: int, timeout: float):
     for n, label in ((small, "offender turns his face-up pile over"), (large, "flipper pays past players who are out")):
         config = SnapConfig(players=n)
         kind = config.kinds[0]
-        pre, mv = slot_state(n, stride), fresh_move(Shape("call", kind), n)
+        pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
         post = step(pre, mv, config)
         cond = [structural(pre), legal(pre, mv, config), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
         if n == small:

@@ -35,7 +35,7 @@ from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Verdict, solve
 from cardcanon.proofs.snap_conservation import cases
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, Shape, correct, fresh_move, holders, legal, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, correct, fresh_move, holders, legal, require_mutant, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 from cardcanon.proofs.snap_search import play, replay_moves
@@ -144,7 +144,7 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
     # witness: a tie or call that ends the game with cards stuck in the pot, replayed
     n = min(players)
     config = SnapConfig(players=n)
-    for shape_move in ("tie", "call"):
+    for shape_move in (MoveKind.TIE, MoveKind.CALL):
         pre, mv = slot_state(n, stride), fresh_move(Shape(shape_move, CallKind.SNAP), n)
         post = step(pre, mv, config)
         cond = [structural(pre), legal(pre, mv, config), post.phase == PHASE_CODE[Phase.OVER], post.pot.length > 0,

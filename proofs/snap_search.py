@@ -52,11 +52,11 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
                 seen[key] = state.flips
             if state.flips >= max_flips:
                 break
-            if mutant == MUTANT_SHUFFLE and not state.down[state.turn.index]:
-                i = state.turn.index
+            if mutant == MUTANT_SHUFFLE and not state.down[state.player.index]:
+                i = state.player.index
                 up = state.up[:i] + (shuffler.shuffled(state.up[i]),) + state.up[i + 1:]
                 state = replace(state, up=up)
-            move: Move = Flip(state.turn)
+            move: Move = Flip(state.player)
         else:
             move = choose(state, rng)
         state = apply(state, move)

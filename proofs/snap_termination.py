@@ -62,6 +62,7 @@ def check_lasso(*, mutant: str | None = None, timeout: float = 60.0, bounds: Map
         return CheckResult(Verdict.NO_WITNESS, f"seed {seed}: no repeated position ({how})",
                            witness=f"seed {seed}, {len(played.moves)} moves", witness_replayed=True,
                            stats={"flips": played.final.flips})
+    assert played.cycle is not None
     start, length = played.cycle
     # replay the recorded moves once more and find the two equal positions before flips
     states = replay_moves(config, played.moves)
@@ -69,6 +70,7 @@ def check_lasso(*, mutant: str | None = None, timeout: float = 60.0, bounds: Map
     first, again = before_flip.get(start), before_flip.get(start + length)
     ok = first is not None and again is not None and first.position_key() == again.position_key() and length > 0
     deal = played.moves[0]
+    assert isinstance(deal, Deal)
     witness = (f"seed {seed} ({policy}): dealer {deal.dealer}, order {' '.join(map(str, deal.order))}; the position "
                f"before flip {start + 1} recurs before flip {start + length + 1}")
     return CheckResult(Verdict.WITNESS if ok else Verdict.ERROR, f"lasso: {start} flips, then a cycle of {length} flips",
@@ -83,7 +85,7 @@ def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
 def rank_sequences(ranks: int, suits: int):
     """Every distinct sequence of a deck's ranks (a multiset permutation), in a fixed order."""
     left = Counter({r: suits for r in list(Rank)[:ranks]})
-    total, prefix = ranks * suits, []
+    total, prefix = ranks * suits, list[Rank]()
 
     def rec():
         if len(prefix) == total:
@@ -114,7 +116,8 @@ def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bound
     policy = parse_policy(str(bounds.get("policy", "flipper-first")))
     players = int(bounds.get("players", 2))
     max_flips = int(bounds.get("max_flips", 100))
-    started, stats, first_endless, capped = time.monotonic(), {}, None, 0
+    started, first_endless, capped = time.monotonic(), None, 0
+    stats: dict[str, Any] = {}
     for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
         config = SnapConfig(players=players, deck=small_deck(ranks, suits))
         counts: Counter = Counter()
@@ -143,10 +146,13 @@ def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bound
             witness="every enumerated deal was played through the model", witness_replayed=True, stats=stats)
     config, played = first_endless
     states = replay_moves(config, played.moves)  # replay the first endless game once more
+    assert played.cycle is not None
     start, length = played.cycle
     keys = {s.flips: s.position_key() for s in states if s.phase is Phase.FLIP}
     ok = keys.get(start) is not None and keys.get(start) == keys.get(start + length)
-    deal = played.moves[0]
+    first_move = played.moves[0]
+    assert isinstance(first_move, Deal)
+    deal = first_move
     witness = (f"{len(config.deck)} cards, dealer {deal.dealer}, order {' '.join(map(str, deal.order))}: "
                f"position before flip {start + 1} recurs before flip {start + length + 1}")
     stats["seconds"] = round(time.monotonic() - started, 2)

@@ -8,13 +8,14 @@ import os
 import shutil
 import sys
 import textwrap
+from typing import Any
 
-from cardcanon.model.errors import CardcanonError
 from cardcanon.spec import howto
+from cardcanon.spec.errors import CardcanonError
 from cardcanon.spec.schema import GAMES, Rule, Rulebook, Source, Status
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Any) -> None:
     rules = sub.add_parser("rules", help="print the rulebook (both games unless one is named)",
                            description="Print the canonical rulebook: sections, rules, variations and, "
                                        "with --sources, the source quotes and rulings behind each rule.")
@@ -81,7 +82,7 @@ def _utf8_stdout() -> None:
         sys.stdout.reconfigure(errors="backslashreplace")
 
 
-def _json(books: list[Rulebook], selected: list[tuple[Rulebook, list[Rule]]]) -> dict:
+def _json(books: list[Rulebook], selected: list[tuple[Rulebook, list[Rule]]]) -> dict[str, Any]:
     sources = {source.id: source for book in books for source in book.sources}
     return {
         "games": [{"game": book.game, "title": book.title, "sources": [s.id for s in book.sources]} for book in books],

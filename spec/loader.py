@@ -11,7 +11,8 @@ import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from enum import Enum
+from typing import Any, TypeVar
 
 from cardcanon.spec.schema import (
     GAMES, ID_PATTERN, ID_PREFIX, NEEDS_RATIONALE, Direction, Discrepancy, DiscrepancyKind, HowtoPart, NonRule,
@@ -19,6 +20,7 @@ from cardcanon.spec.schema import (
 )
 from cardcanon.spec.values import value_problems
 
+EnumT = TypeVar("EnumT", bound=Enum)
 DATA_DIR = Path(__file__).resolve().parent
 SOURCES_FILE = DATA_DIR / "sources" / "sources.toml"
 RULE_REF = re.compile(r"\b(?:SNAP|HEARTS)-[A-Z]+-[0-9]+\b")
@@ -91,11 +93,16 @@ class _Entry:
     def error(self, key: str, problem: str) -> SpecError:
         return SpecError(self.file, problem, entry=self.entry, field=self.prefix + key)
 
-    def text(self, key: str, *, required: bool = True) -> str | None:
-        """A non-blank string."""
+    def text(self, key: str) -> str:
+        """A required non-blank string."""
+        value = self.optional_text(key)
+        if value is None:
+            raise self.error(key, "missing (required)")
+        return value
+
+    def optional_text(self, key: str) -> str | None:
+        """A non-blank string, or None when absent."""
         if key not in self.data:
-            if required:
-                raise self.error(key, "missing (required)")
             return None
         value = self.data[key]
         if not isinstance(value, str):
@@ -104,12 +111,12 @@ class _Entry:
             raise self.error(key, "is empty")
         return value
 
-    def choice(self, key: str, enum: type, what: str):
+    def choice(self, key: str, enum: type[EnumT], what: str) -> EnumT:
         value = self.text(key)
         try:
             return enum(value)
         except ValueError:
-            allowed = ", ".join(member.value for member in enum)
+            allowed = ", ".join(str(member.value) for member in enum)
             raise self.error(key, f"unknown {what} {value!r} (allowed: {allowed})") from None
 
     def flag(self, key: str) -> bool | None:
@@ -165,8 +172,10 @@ def load_sources(path: str | Path = SOURCES_FILE) -> tuple[Source, ...]:
         document = Path(path).resolve().parent / file_name
         if not document.is_file():
             raise entry.error("file", f"no such file {display_path(document)}")
-        values["direction"] = direction
-        result.append(Source(**values, path=document, metadata_file=where))
+        result.append(Source(id=values["id"], file=file_name, sha256=values["sha256"], game=values["game"],
+                             language=values["language"], language_name=values["language_name"],
+                             direction=direction, provenance=values["provenance"], path=document,
+                             metadata_file=where))
     if not result:
         raise top.error("source", "no [[source]] entries")
     return tuple(result)
@@ -338,10 +347,10 @@ def _read_rule(context: _Context, index: int, raw: Any, seen: dict[str, int]) ->
     normative = entry.flag("normative")
     if normative and status is Status.INFORMATIVE:
         raise entry.error("normative", "an informative rule cannot be normative")
-    rationale = entry.text("rationale", required=False)
+    rationale = entry.optional_text("rationale")
     if rationale is None and status in NEEDS_RATIONALE:
         raise entry.error("rationale", f"missing (required for status {status.value!r})")
-    summary = entry.text("summary", required=False)
+    summary = entry.optional_text("summary")
     if summary is not None and (problem := check_summary(summary)):
         raise entry.error("summary", problem)
     checks = entry.texts("checks") if "checks" in raw else ()
@@ -405,7 +414,7 @@ def _read_variation(rule: _Entry, raw: Any) -> Variation | None:
     if not _PARAMETER.fullmatch(parameter):
         raise entry.error("parameter", f"{parameter!r} is not a lower-case identifier (like next_turn)")
     default = entry.text("default")
-    options = []
+    options: list[Option] = []
     for number, item in enumerate(entry.tables("option", "rule.variation.option"), 1):
         option = _Entry(rule.file, rule.entry, item, _OPTION_KEYS, prefix=f"variation.option[{number}].")
         value = option.text("value")

@@ -263,3 +263,31 @@ def test_build_compiles_into_the_cache_and_explains_a_missing_compiler(tmp_path,
     with pytest.raises(build.EngineUnavailable, match="no C compiler"):
         build.build()
 
+
+
+# ---- the engine and the rulebook ------------------------------------------------------------
+KERNEL_RULES = {"queen_points": "HEARTS-QUEEN-1", "heart_points": "HEARTS-SCORE-1",
+                "moon_shooter_points": "HEARTS-MOON-1", "moon_other_points": "HEARTS-MOON-1",
+                "tricks_per_hand": "HEARTS-TRICK-3", "hand_size": "HEARTS-DEAL-2", "deck_size": "HEARTS-DECK-1"}
+
+
+def test_the_kernels_numbers_are_the_rulebooks():
+    """The kernel compiles in the Hearts numbers; when the rulebook's differ the engine asks the
+    model instead (so play stays equal), and this test names the rule that changed."""
+    import cardcanon.spec as spec
+
+    book = spec.load("hearts")
+    assert set(KERNEL_RULES) == set(engine_hearts.KERNEL_VALUES)
+    for name, value in engine_hearts.KERNEL_VALUES.items():
+        rule = KERNEL_RULES[name]
+        assert book.value(rule, name) == value, f"{rule}: the rulebook says {name} = {book.value(rule, name)}, " \
+                                                f"the compiled kernel {value}"
+    assert engine_hearts.kernel_mismatch(hearts.HeartsConfig()) is None
+
+
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-BREAK-2")
+def test_a_variation_the_kernel_lacks_is_played_by_the_model():
+    config = hearts.HeartsConfig(queen_breaks=hearts.QueenBreaks.YES)
+    assert "HEARTS-QUEEN-2" in (engine_hearts.kernel_mismatch(config) or "")
+    for seed in range(3):
+        check_hearts(seed, ("random", "greedy"), config)

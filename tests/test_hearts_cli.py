@@ -95,3 +95,11 @@ def test_replay_of_a_malformed_record_is_one_error_line(capsys, tmp_path):
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"cardcanon: error: {path}: moves[17].card: ") and err.count("\n") == 1
+
+
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-DEAL-1")
+def test_every_rulebook_variation_is_a_variant(capsys):
+    status, out, _ = play(capsys, "--seed", "3", "--variant", "queen_breaks=yes")
+    assert status == 0 and "'queen_breaks': 'yes'" in out
+    status, _, err = play(capsys, "--seed", "3", "--variant", "dealer=loser-deals")
+    assert status == 2 and "HEARTS-DEAL-1: the reference model does not play dealer = loser-deals" in err

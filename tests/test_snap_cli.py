@@ -82,3 +82,14 @@ def test_malformed_record_gives_one_line(capsys, tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     status, out, err = run(capsys, "replay", str(path))
     assert status == 2 and err.startswith(f"cardcanon: error: {path}: moves[2]: field") and err.count("\n") == 1
+
+
+@pytest.mark.rules("SNAP-TURN-2", "SNAP-TIE-2", "SNAP-INDEX-1")
+def test_variants_are_checked_against_the_rulebook(capsys):
+    status, out, _ = run(capsys, "play", "snap", "--seed", "3", "-q", "--variant", "next_turn=winner")
+    assert status == 0 and "wins after" in out
+    for variant, words in (("tie_with_pot=underneath", "SNAP-TIE-2: the reference model does not play"),
+                           ("index_card=maybe", "SNAP-INDEX-1 index_card: unknown value 'maybe'"),
+                           ("colour=red", "PARAM one of next_turn")):
+        status, out, err = run(capsys, "play", "snap", "--seed", "3", "-q", "--variant", variant)
+        assert status == 2 and words in err and err.count("\n") == 1 and "Traceback" not in err

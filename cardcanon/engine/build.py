@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cardcanon.model.errors import CardcanonError
+from cardcanon.spec.errors import CardcanonError
 
 SOURCE = Path(__file__).with_name("kernel.c")
 CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")

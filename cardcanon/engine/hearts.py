@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import ctypes
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal, overload
 
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model import hearts_types
 from cardcanon.model.hearts import (
-    DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, Move, Play,
+    DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move, Play,
     QueenBreaks, Termination, play_match,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
@@ -93,21 +95,33 @@ def _cfg(config: HeartsConfig, kinds: tuple[str, str]) -> _Cfg:
 
 
 def reference_match(seed: int, kinds: tuple[str, str] = ("random", "random"),
-                    config: HeartsConfig = HeartsConfig()):
+                    config: HeartsConfig = HeartsConfig()) -> tuple[HeartsState, list[Move]]:
     """The reference model's match of ``seed`` (final state, moves)."""
     players = (make_player(kinds[0], seed * 2 + 1), make_player(kinds[1], seed * 2 + 2))
     return play_match(seed, players, config)
 
 
-def _moons(hand_scores, config: HeartsConfig) -> tuple[int, int]:
+def _moons(hand_scores: Sequence[tuple[int, int]], config: HeartsConfig) -> tuple[int, int]:
     # a hand where one player scores 0 is a moon: otherwise both take points (the other cannot hold them all)
     return (sum(1 for a, b in hand_scores if a == 0), sum(1 for a, b in hand_scores if b == 0))
 
 
-def _run_from_reference(seed: int, state, moves) -> MatchRun:
-    outcome = state.outcome
-    return MatchRun(seed, moves[0].dealer, outcome.termination, outcome.winner, state.scores, state.hand_scores,
+def _run_from_reference(seed: int, state: HeartsState, moves: Sequence[Move]) -> MatchRun:
+    outcome, choice = state.outcome, moves[0]
+    assert outcome is not None and isinstance(choice, ChooseDealer)
+    return MatchRun(seed, choice.dealer, outcome.termination, outcome.winner, state.scores, state.hand_scores,
                     _moons(state.hand_scores, state.config))
+
+
+@overload
+def match(seed: int, kinds: tuple[str, str] = ..., config: HeartsConfig = ...,
+          with_moves: Literal[False] = ...) -> MatchRun: ...
+@overload
+def match(seed: int, kinds: tuple[str, str], config: HeartsConfig,
+          with_moves: Literal[True]) -> tuple[MatchRun, list[Move]]: ...
+@overload
+def match(seed: int, kinds: tuple[str, str] = ..., config: HeartsConfig = ..., *,
+          with_moves: Literal[True]) -> tuple[MatchRun, list[Move]]: ...
 
 
 def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: HeartsConfig = HeartsConfig(),
@@ -133,17 +147,17 @@ def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: Hear
     run = MatchRun(seed, Seat(int(out[7])), _TERMINATIONS[out[1]], Seat(int(out[2])), (int(out[3]), int(out[4])),
                    tuple((int(scores[2 * h]), int(scores[2 * h + 1])) for h in range(hands)),
                    (int(out[5]), int(out[6])))
-    if not with_moves:
+    if buffer is None:
         return run
-    moves: list[Move] = [ChooseDealer(Seat(buffer[0]))]
+    played: list[Move] = [ChooseDealer(Seat(buffer[0]))]
     pos = 1
     for _ in range(hands):
-        moves.append(Deal(tuple(DECK[buffer[pos + i]] for i in range(28))))
+        played.append(Deal(tuple(DECK[buffer[pos + i]] for i in range(28))))
         pos += 28
         for _ in range(26):
-            moves.append(Play(Seat(buffer[pos]), DECK[buffer[pos + 1]]))
+            played.append(Play(Seat(buffer[pos]), DECK[buffer[pos + 1]]))
             pos += 2
-    return run, moves
+    return run, played
 
 
 @dataclass
@@ -152,12 +166,12 @@ class BatchSummary:
 
     first_seed: int
     count: int
-    hands: Counter  # match length in hands -> matches
-    terminations: Counter  # Termination value -> matches
-    winners: Counter  # seat index -> matches
+    hands: Counter[int]  # match length in hands -> matches
+    terminations: Counter[str]  # Termination value -> matches
+    winners: Counter[int]  # seat index -> matches
     moons: int  # hands won by shooting the moon
     total_hands: int
-    pairs: Counter  # (score 0, score 1) of a hand -> hands
+    pairs: Counter[tuple[int, int]]  # (score 0, score 1) of a hand -> hands
 
 
 def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "random"),
@@ -204,7 +218,7 @@ def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) 
     return plays, hands.value
 
 
-def _kernel(config: HeartsConfig):
+def _kernel(config: HeartsConfig) -> ctypes.CDLL:
     """The compiled kernel with its result types set, loaded at first use (not at import);
     EngineUnavailable when it cannot play ``config`` as the reference model does."""
     mismatch = kernel_mismatch(config)
@@ -214,7 +228,7 @@ def _kernel(config: HeartsConfig):
     if not getattr(lib, "_hearts_ready", False):
         lib.hearts_match.restype = lib.hearts_batch.restype = ctypes.c_int
         lib.hearts_bench.restype = ctypes.c_int64
-        lib._hearts_ready = True
+        setattr(lib, "_hearts_ready", True)
     return lib
 
 

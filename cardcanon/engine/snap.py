@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import ctypes
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model.cards import Card
@@ -87,17 +88,29 @@ def _cfg(config: SnapConfig, policy: Policy) -> _Cfg:
     return cfg
 
 
-def _run(config: SnapConfig, seed: int | None, out, dealer: Seat | None = None) -> SnapRun:
+def _ints(array: ctypes.Array[ctypes.c_int64]) -> Sequence[int]:
+    """A ctypes int64 array read as the sequence of ints it indexes and slices as."""
+    return cast(Sequence[int], array)
+
+
+def _run(config: SnapConfig, seed: int | None, out: Sequence[int], dealer: Seat | None = None) -> SnapRun:
     status = _STATUS[out[0]]
-    run = dict(seed=seed, dealer=dealer or Seat(int(out[6])), status=status, flips=int(out[3]))
+    dealer = dealer or Seat(int(out[6]))
     if status == "ended":
-        run.update(termination=_TERMINATIONS[out[1]], winner=None if out[2] < 0 else Seat(int(out[2])))
-    elif status == "endless":
-        run.update(cycle=Cycle(int(out[4]), int(out[5])))
-    return SnapRun(**run)
+        winner = None if out[2] < 0 else Seat(int(out[2]))
+        return SnapRun(seed, dealer, status, int(out[3]), _TERMINATIONS[out[1]], winner)
+    if status == "endless":
+        return SnapRun(seed, dealer, status, int(out[3]), cycle=Cycle(int(out[4]), int(out[5])))
+    return SnapRun(seed, dealer, status, int(out[3]))
 
 
-def _from_reference(result, seed: int | None, dealer: Seat) -> SnapRun:
+def _dealer(result: GameResult) -> Seat:
+    deal = result.moves[0]
+    assert isinstance(deal, Deal)
+    return deal.dealer
+
+
+def _from_reference(result: GameResult, seed: int | None, dealer: Seat) -> SnapRun:
     if result.outcome:
         return SnapRun(seed, dealer, "ended", result.flips, result.outcome.termination, result.outcome.winner)
     return SnapRun(seed, dealer, result.status, result.flips, cycle=result.endless)
@@ -111,11 +124,11 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
         lib = _kernel()
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
-        return _from_reference(result, seed, result.moves[0].dealer)
+        return _from_reference(result, seed, _dealer(result))
     out = _I64_8()
     lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), 0, None,
                   ctypes.c_int64(max_flips), out, None)
-    return _run(config, seed, out)
+    return _run(config, seed, _ints(out))
 
 
 def reference_play_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
@@ -137,7 +150,7 @@ def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-
     out = _I64_8()
     lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), deal.dealer.index, order,
                   ctypes.c_int64(max_flips), out, None)
-    return _run(config, None, out, deal.dealer)
+    return _run(config, None, _ints(out), deal.dealer)
 
 
 def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
@@ -149,7 +162,7 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
         lib = _kernel()
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
-        return _from_reference(result, seed, result.moves[0].dealer), result.moves
+        return _from_reference(result, seed, _dealer(result)), result.moves
     cfg = _cfg(config, policy)
     run = decide(config, seed, policy, max_flips)
     order = (ctypes.c_uint8 * 52)()
@@ -157,16 +170,16 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
     buffer = (_Move * max(run.flips, 1))()
     out = _I64_8()
     lib.snap_play(ctypes.byref(cfg), ctypes.c_uint64(seed % _TWO64), 0, None, ctypes.c_int64(max_flips), out, buffer)
-    result: list[Move] = [Deal(Seat(dealer), tuple(Card.from_index(order[i]) for i in range(len(config.deck))))]
+    played: list[Move] = [Deal(Seat(dealer), tuple(Card.from_index(order[i]) for i in range(len(config.deck))))]
     for m in buffer[:run.flips]:
-        result.append(Flip(Seat(m.flipper)))
+        played.append(Flip(Seat(m.flipper)))
         if m.event == 0:
-            result.append(NoCall())
+            played.append(NoCall())
         elif m.event == 1:
-            result.append(Call(Seat(m.who), _KINDS[m.kind]))
+            played.append(Call(Seat(m.who), _KINDS[m.kind]))
         else:
-            result.append(Tie(frozenset(Seat(i) for i in range(config.players) if m.who >> i & 1), _KINDS[m.kind]))
-    return run, tuple(result)
+            played.append(Tie(frozenset(Seat(i) for i in range(config.players) if m.who >> i & 1), _KINDS[m.kind]))
+    return run, tuple(played)
 
 
 @dataclass(frozen=True)
@@ -174,7 +187,7 @@ class Batch:
     """Seeds ``first_seed .. first_seed + count - 1``: eight numbers per deal (see kernel.c)."""
 
     first_seed: int
-    raw: object  # ctypes int64 array
+    raw: Sequence[int]  # a ctypes int64 array, or a list
 
     def __len__(self) -> int:
         return len(self.raw) // 8
@@ -196,7 +209,7 @@ def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int,
     out = (ctypes.c_int64 * (8 * count))()
     lib.snap_batch(ctypes.byref(_cfg(config, _policy(policy))), ctypes.c_uint64(first_seed % _TWO64),
                    ctypes.c_int64(count), ctypes.c_int64(max_flips), out)
-    return Batch(first_seed, out)
+    return Batch(first_seed, _ints(out))
 
 
 def _row(run: SnapRun) -> tuple[int, ...]:
@@ -209,7 +222,7 @@ def _row(run: SnapRun) -> tuple[int, ...]:
 
 
 def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", max_flips: int = SAFETY_CAP,
-                    hist_len: int = 4096) -> dict:
+                    hist_len: int = 4096) -> dict[str, Any]:
     """Every deal of a small deck (each dealer, each order): counts by status and termination,
     and the lengths of the games that end (a length of ``hist_len - 1`` or more is counted as
     ``hist_len - 1``). Each deal has the same chance, so these are exact."""
@@ -234,13 +247,13 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
             "endless": tally[3], "capped": tally[6], "lengths": lengths}
 
 
-def _kernel():
+def _kernel() -> ctypes.CDLL:
     """The compiled kernel with its result types set, loaded at first use (not at import)."""
     lib = load()
     if not getattr(lib, "_snap_ready", False):
         lib.snap_play.restype = lib.snap_batch.restype = lib.snap_sample_deal.restype = ctypes.c_int
         lib.snap_enumerate.restype = ctypes.c_int64
-        lib._snap_ready = True
+        setattr(lib, "_snap_ready", True)
     return lib
 
 

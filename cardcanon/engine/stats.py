@@ -8,8 +8,9 @@ import math
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, TextIO
 
 QUANTILES = (0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
 BIN_EDGES = (0, 50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000, 20000)
@@ -39,7 +40,7 @@ def quantile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
-def _bins(counted: Iterable[tuple[int, int]], edges: Sequence[int]) -> list[dict]:
+def _bins(counted: Iterable[tuple[int, int]], edges: Sequence[int]) -> list[dict[str, Any]]:
     """Counts of (value, count) pairs in bins ``[edges[i], edges[i+1])`` and a last open bin."""
     totals = [0] * len(edges)
     for value, count in counted:
@@ -50,7 +51,7 @@ def _bins(counted: Iterable[tuple[int, int]], edges: Sequence[int]) -> list[dict
             for i, start in enumerate(edges)]
 
 
-def histogram(values: Iterable[int], edges: Sequence[int] = BIN_EDGES) -> list[dict]:
+def histogram(values: Iterable[int], edges: Sequence[int] = BIN_EDGES) -> list[dict[str, Any]]:
     """Counts in bins ``[edges[i], edges[i+1])``; a last open bin ``[edges[-1], inf)``."""
     return _bins(Counter(values).items(), edges)
 
@@ -62,9 +63,9 @@ class ChunkFile:
     cut short by an interruption is dropped, and that chunk is computed again.
     """
 
-    def __init__(self, path: Path, header: dict) -> None:
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
         self.path, self.header = path, {"kind": "header", **header}
-        self.chunks: dict[int, dict] = {}
+        self.chunks: dict[int, dict[str, Any]] = {}
         if path.exists():
             self._read()
         else:
@@ -92,7 +93,7 @@ class ChunkFile:
         if len(good) != len(lines):
             self._write_lines(good)
 
-    def _write_lines(self, items: list[dict]) -> None:
+    def _write_lines(self, items: list[dict[str, Any]]) -> None:
         self.path.write_text("".join(json.dumps(i, separators=(",", ":")) + "\n" for i in items), encoding="utf-8")
 
     def has(self, index: int, count: int) -> bool:
@@ -100,7 +101,7 @@ class ChunkFile:
         smaller run is computed again, and the new line wins)."""
         return index in self.chunks and self.chunks[index]["count"] == count
 
-    def finished(self, n_chunks: int, count_of) -> list[dict]:
+    def finished(self, n_chunks: int, count_of: Callable[[int], int]) -> list[dict[str, Any]]:
         """The finished chunks among the first ``n_chunks``, in order, up to the first missing one."""
         out = []
         for index in range(n_chunks):
@@ -109,7 +110,7 @@ class ChunkFile:
             out.append(self.chunks[index])
         return out
 
-    def append(self, index: int, data: dict) -> None:
+    def append(self, index: int, data: dict[str, Any]) -> None:
         item = {"kind": "chunk", "index": index, **data}
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(item, separators=(",", ":")) + "\n")
@@ -121,7 +122,7 @@ class ChunkFile:
 class Progress:
     """A one-line progress display on a terminal; plain lines otherwise (logs, CI)."""
 
-    def __init__(self, quiet: bool = False, stream=None) -> None:
+    def __init__(self, quiet: bool = False, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.quiet = quiet
         self.tty = self.stream.isatty()
@@ -147,7 +148,7 @@ class Progress:
         self.note(text)
 
 
-def counter_json(counts) -> dict[str, int]:
+def counter_json(counts: Mapping[Any, int]) -> dict[str, int]:
     return {str(k): int(v) for k, v in sorted(counts.items())}
 
 
@@ -168,7 +169,8 @@ def _quantile(values: list[tuple[int, int]], total: int, q: float) -> float:
     return a + (b - a) * (pos - lo)
 
 
-def distribution(counts: Counter, edges=BIN_EDGES, fine: int | None = None) -> dict | None:
+def distribution(counts: Mapping[int, int], edges: Sequence[int] = BIN_EDGES,
+                 fine: int | None = None) -> dict[str, Any] | None:
     """Count, mean, min/max, quantiles and a histogram of a multiset of non-negative integers;
     with ``fine``, also counts in bins of that width (``fine_histogram[i]``: values
     ``i * fine`` to ``(i + 1) * fine - 1``), for plots."""
@@ -187,7 +189,7 @@ def distribution(counts: Counter, edges=BIN_EDGES, fine: int | None = None) -> d
     return out
 
 
-def wilson_json(successes: int, trials: int) -> dict:
+def wilson_json(successes: int, trials: int) -> dict[str, Any]:
     if trials == 0:
         return {"estimate": None, "wilson95": None}
     lo, hi = wilson(successes, trials)
