@@ -18,7 +18,7 @@ from cardcanon.model.game import Game
 from cardcanon.model.shuffle import SplitMix64
 
 GAMES = ("hearts", "snap")
-MODELS: dict[str, Game] = {"hearts": hearts.GAME, "snap": snap.GAME}
+MODELS: dict[str, Game[Any, Any, Any, Any]] = {"hearts": hearts.GAME, "snap": snap.GAME}
 Json = Any
 
 
@@ -26,7 +26,7 @@ class NotAMove(ValueError):
     """A JSON value that is not a move of this game at all (malformed, not forbidden)."""
 
 
-def config_from_json(game: str, config: Json):
+def config_from_json(game: str, config: Json) -> Any:
     """The model's config for a record ``config`` object; ValueError naming the problem."""
     try:
         if game == "hearts":
@@ -38,7 +38,7 @@ def config_from_json(game: str, config: Json):
     raise ValueError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
 
 
-def config_to_json(game: str, config) -> Json:
+def config_to_json(game: str, config: Any) -> Json:
     return (hearts_records if game == "hearts" else snap_records).config_to_json(config)
 
 
@@ -55,14 +55,14 @@ class Position:
         return cls(game, MODELS[game].new_game(config))
 
     @property
-    def _records(self):
+    def _records(self) -> Any:
         return hearts_records if self.game == "hearts" else snap_records
 
     @property
-    def config(self):
+    def config(self) -> Any:
         return self.state.config
 
-    def move_from_json(self, move: Json):
+    def move_from_json(self, move: Json) -> Any:
         try:
             if self.game == "hearts":
                 return hearts_records.move_from_json(move, "move", "move")
@@ -70,18 +70,18 @@ class Position:
         except (RecordError, ValueError) as exc:
             raise NotAMove(str(exc)) from None
 
-    def move_to_json(self, move) -> Json:
+    def move_to_json(self, move: Any) -> Json:
         return self._records.move_to_json(move)
 
     def is_chance(self) -> bool:
-        return self.state.is_chance
+        return bool(self.state.is_chance)
 
     def legal_moves(self) -> list[Json]:
         """The legal moves as record moves ([] when the game is over); only for non-chance nodes."""
         return [self.move_to_json(m) for m in self._model.legal_moves(self.state)]
 
     @property
-    def _model(self) -> Game:
+    def _model(self) -> Game[Any, Any, Any, Any]:
         return MODELS[self.game]
 
     def apply(self, move: Json) -> Position:
@@ -122,19 +122,19 @@ class Position:
         return self.move_to_json(self.sample_chance_move(rng))
 
     # The model's own moves, without the JSON round trip (for the generator's random games).
-    def sample_chance_move(self, rng: SplitMix64):
+    def sample_chance_move(self, rng: SplitMix64) -> Any:
         return self._model.sample_chance(self.state, rng)
 
-    def model_moves(self) -> tuple:
+    def model_moves(self) -> tuple[Any, ...]:
         return self._model.legal_moves(self.state)
 
-    def after(self, move) -> Position:
+    def after(self, move: Any) -> Position:
         return Position(self.game, self._model.apply(self.state, move))
 
-    def is_tie(self, move) -> bool:
+    def is_tie(self, move: Any) -> bool:
         return isinstance(move, snap.Tie)
 
-    def is_correct_call(self, move) -> bool:
+    def is_correct_call(self, move: Any) -> bool:
         """Snap: ``move`` is a call that is correct now."""
         return isinstance(move, snap.Call) and move.kind in snap.correct_kinds(self.state)
 
@@ -155,7 +155,7 @@ def shuffle(game: str, config_json: Json, seed: int) -> list[str]:
     return [str(c) for c in SplitMix64(seed).shuffled(cards)]
 
 
-def deal(game: str, config_json: Json, seed: int) -> Json:
+def deal(game: str, config_json: Json, seed: int) -> dict[str, Any]:
     """The chance moves a game seeded with ``seed`` begins with, and what they deal.
 
     Hearts: choose-dealer and deal; ``hands`` (each in canonical deck order), ``dead``

@@ -287,11 +287,11 @@ def _snap_pile_and_pot(start: Position, wanted: Callable[[Any], bool]) -> Reache
     return Reached(tuple(moves), position) if wanted(position.state) else None
 
 
-def _mixed(hand) -> bool:
+def _mixed(hand: frozenset[Any]) -> bool:
     return any(c.suit is Suit.HEARTS for c in hand) and any(c.suit is not Suit.HEARTS for c in hand)
 
 
-def _void_mixed(state) -> bool:
+def _void_mixed(state: Any) -> bool:
     hand = state.hands[state.to_move.index]
     return not any(c.suit is state.trick[0].card.suit for c in hand) and _mixed(hand)
 
@@ -302,9 +302,11 @@ def golden_games(game: str, config_json: Json, max_snap_moves: int, few: bool = 
     (Hearts: a shot at the moon; Snap: wrong calls and their penalties)."""
     config = config_from_json(game, config_json)
     if game == "hearts":
-        plans = [] if few else [(0, "a match of random legal plays", lambda state: True),
-                                (HEARTS_BOTH_REACH_SEED, "a match where both players reach the target",
-                                 lambda state: state.outcome.termination is not hearts.Termination.ONE_REACHED_TARGET)]
+        plans: list[tuple[int, str, Callable[[hearts.HeartsState], bool]]] = [] if few else [
+            (0, "a match of random legal plays", lambda state: True),
+            (HEARTS_BOTH_REACH_SEED, "a match where both players reach the target",
+             lambda state: state.outcome is not None
+             and state.outcome.termination is not hearts.Termination.ONE_REACHED_TARGET)]
         plans.append((1, "a match with a shot at the moon",
                       lambda state: any(0 in scores for scores in state.hand_scores)))
         games = []
@@ -326,9 +328,10 @@ def golden_games(game: str, config_json: Json, max_snap_moves: int, few: bool = 
     return games
 
 
-def _hearts_random_match(config, seed: int) -> list:
+def _hearts_random_match(config: hearts.HeartsConfig, seed: int) -> list[hearts.Move]:
     rng = SplitMix64(seed)
-    state, moves = hearts.new_game(config), []
+    state = hearts.new_game(config)
+    moves: list[hearts.Move] = []
     while state.phase is not hearts.Phase.OVER:
         if state.is_chance:
             move = hearts.sample_chance(state, rng)
@@ -340,7 +343,7 @@ def _hearts_random_match(config, seed: int) -> list:
     return moves
 
 
-def _hearts_final(config, moves: list):
+def _hearts_final(config: hearts.HeartsConfig, moves: list[hearts.Move]) -> hearts.HeartsState:
     state = hearts.new_game(config)
     for move in moves:
         state = hearts.apply(state, move)

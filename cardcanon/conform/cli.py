@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from cardcanon.conform import runner, vectors
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "conform", help="check an implementation against the conformance vectors",
         description="Run COMMAND (an implementation speaking the conformance protocol) against the vectors, "

@@ -19,7 +19,7 @@ class Session:
     """One protocol session: the game and variant named by ``hello``, and the current position."""
 
     def __init__(self) -> None:
-        self.game: str | None = None
+        self.game = ""
         self.config: Any = None
         self.position: adapter.Position | None = None
 
@@ -72,6 +72,8 @@ class Session:
         return {"ok": True}
 
     def apply(self, move: Any) -> dict[str, Any]:
+        if self.position is None:
+            raise ValueError("say hello first")
         try:
             self.position = self.position.apply(move)
         except IllegalMoveError as exc:

@@ -71,8 +71,11 @@ class Implementation:
         except OSError as exc:
             self.stderr.close()
             raise StartError(f"cannot start {command[0]!r}: {exc.strerror or exc}") from None
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None  # both are pipes
+        self.stdin, self.stdout = stdin, stdout
         self.selector = selectors.DefaultSelector()
-        self.selector.register(self.process.stdout, selectors.EVENT_READ)
+        self.selector.register(stdout, selectors.EVENT_READ)
         self.buffer = b""
         self.next_id = 1
 
@@ -80,11 +83,11 @@ class Implementation:
         """Send one request and wait for its answer; ImplementationError if none comes."""
         message = request(self.next_id, op, **fields)
         self.next_id += 1
-        if self.process.stdin.closed:
+        if self.stdin.closed:
             raise ImplementationError("the implementation was stopped")
         try:
-            self.process.stdin.write(encode(message).encode("utf-8"))
-            self.process.stdin.flush()
+            self.stdin.write(encode(message).encode("utf-8"))
+            self.stdin.flush()
         except OSError:
             raise ImplementationError(f"the implementation exited{self._exit_note()}") from None
         line = self._read_line(op)
@@ -106,7 +109,7 @@ class Implementation:
             if left <= 0 or not self.selector.select(left):
                 self.close()
                 raise ImplementationError(f"no answer to {op!r} within {self.timeout:g} s", timed_out=True)
-            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            chunk = os.read(self.stdout.fileno(), 1 << 16)
             if not chunk:
                 raise ImplementationError(f"the implementation exited{self._exit_note()}")
             self.buffer += chunk
@@ -125,13 +128,13 @@ class Implementation:
     def close(self) -> None:
         if self.process.poll() is None:
             try:
-                self.process.stdin.close()
+                self.stdin.close()
                 self.process.wait(timeout=1)
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
         self.selector.close()
-        self.process.stdout.close()
+        self.stdout.close()
         self.stderr.close()
 
 
@@ -351,6 +354,7 @@ def format_result(result: Result) -> str:
     if result.passed:
         return f"PASS {result.file} {result.vector}"
     d = result.difference
+    assert d is not None
     rule = f"one of {d.rule}" if "," in d.rule else d.rule
     return (f"FAIL {result.file} {result.vector}\n"
             f"     rule:     {rule}\n"

@@ -106,10 +106,11 @@ def file_specs() -> tuple[list[FileSpec], list[dict[str, str]]]:
 
 
 # ---- positions -----------------------------------------------------------------------------
-def playout(start: Position, rng: SplitMix64, choose: Callable[[Position, tuple, SplitMix64], Any],
+def playout(start: Position, rng: SplitMix64, choose: Callable[[Position, tuple[Any, ...], SplitMix64], Any],
             max_moves: int) -> Iterator[Reached]:
     """Every position of one game: chance drawn from ``rng``, moves chosen by ``choose``."""
-    position, moves = start, ()
+    position = start
+    moves: tuple[Json, ...] = ()
     while len(moves) < max_moves:
         yield Reached(moves, position)
         if position.is_chance():
@@ -122,11 +123,11 @@ def playout(start: Position, rng: SplitMix64, choose: Callable[[Position, tuple,
         position, moves = position.after(move), moves + (position.move_to_json(move),)
 
 
-def random_choice(position: Position, legal: tuple, rng: SplitMix64) -> Any:
+def random_choice(position: Position, legal: tuple[Any, ...], rng: SplitMix64) -> Any:
     return legal[rng.below(len(legal))]
 
 
-def snap_choice(position: Position, legal: tuple, rng: SplitMix64) -> Any:
+def snap_choice(position: Position, legal: tuple[Any, ...], rng: SplitMix64) -> Any:
     """Half the time any legal move, else the first correct call or no call: varied but playable."""
     if rng.below(2):
         return legal[rng.below(len(legal))]

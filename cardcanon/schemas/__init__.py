@@ -23,15 +23,17 @@ def load(name: str) -> dict[str, Any]:
     path = SCHEMA_DIR / f"{name}.schema.json"
     if not path.exists():
         raise ValueError(f"no schema named {name!r} (known: {', '.join(names())})")
-    return json.loads(path.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
-def validator(name: str):
+def validator(name: str) -> Any:
     """A draft 2020-12 validator for the schema ``name``; references between the schemas here
     (by their ``$id``) resolve without any network access."""
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
     resources = [Resource.from_contents(load(other)) for other in names()]
-    registry = Registry().with_resources((resource.id(), resource) for resource in resources if resource.id())
+    registry: Registry[Any] = Registry().with_resources(
+        (uri, resource) for resource in resources if (uri := resource.id()) is not None)
     return Draft202012Validator(load(name), registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
