@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# System packages the docs tests need: headless Chromium and its driver, and fonts with
-# Armenian and Hebrew glyphs (Noto). Installs only what is missing.
+# System packages the docs need: headless Chromium and its driver (browser tests, printable
+# PDFs), and fonts with Armenian and Hebrew glyphs (Noto). Installs only what is missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)

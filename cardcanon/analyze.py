@@ -18,6 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from cardcanon.analysis_output import add_output_arguments, hearts_figures, output_folder, snap_figures
+from cardcanon.cli_args import seconds, seed
 from cardcanon.engine import build
 from cardcanon.engine import hearts as engine_hearts
 from cardcanon.engine import snap as engine_snap
@@ -27,7 +29,6 @@ from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.snap import SnapConfig
 from cardcanon.model.snap_policies import Policy, parse_policy
 
-DEFAULT_OUT = Path("results/analysis")
 SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
 RANDOM_POLICY_CAP = 20_000  # flips; a random policy's game still going then is "not ended", never "endless"
 MAIN_CELL = (2, "flipper-first")
@@ -50,7 +51,7 @@ def add_parser(sub: Any) -> None:
     snap.add_argument("--deals", type=int, default=20_000, help="deals per cell (default 20000)")
     snap.add_argument("--main-deals", type=int, default=1_000_000,
                       help="deals for 2 players, flipper-first (default 1000000)")
-    snap.add_argument("--seconds-per-cell", type=float, default=60.0,
+    snap.add_argument("--seconds-per-cell", type=seconds, default=60.0,
                       help="stop starting new chunks of a cell after this long (default 60; the main cell is exempt)")
     snap.add_argument("--random-cap", type=int, default=RANDOM_POLICY_CAP,
                       help=f"flip cap for random policies (default {RANDOM_POLICY_CAP})")
@@ -71,10 +72,10 @@ def add_parser(sub: Any) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
+    add_output_arguments(parser)
     parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default: Snap 50000 for 2 players, "
                                                                 "else 2000; Hearts 50000)")
-    parser.add_argument("--first-seed", type=int, default=0, help="the first seed (default 0)")
+    parser.add_argument("--first-seed", type=seed, default=0, help="the first seed (default 0)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
 
@@ -255,6 +256,7 @@ def _enumeration(args: argparse.Namespace, progress: Progress) -> list[dict[str,
 
 
 def run_snap(args: argparse.Namespace) -> int:
+    args.out = output_folder(args)
     for value, name in ((args.deals, "--deals"), (args.main_deals, "--main-deals"), (args.random_cap, "--random-cap")):
         _positive(value, name)
     _seed_ok(args.first_seed)
@@ -279,7 +281,7 @@ def run_snap(args: argparse.Namespace) -> int:
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, ("players", "policy")))
-    progress.done(f"wrote {args.out / 'snap.json'}")
+    print("\n".join([*snap_figures(cells, enumeration), f"Written to {args.out / 'snap.json'}."]))
     return 0
 
 
@@ -345,6 +347,7 @@ def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
 
 
 def run_hearts(args: argparse.Namespace) -> int:
+    args.out = output_folder(args)
     _positive(args.matches, "--matches")
     _seed_ok(args.first_seed)
     if args.chunk is not None:
@@ -365,7 +368,7 @@ def run_hearts(args: argparse.Namespace) -> int:
     }
     unexplained = [c["pairing"] for c in cells if c["pairs_seen_not_possible"]]
     _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, ("pairing",)))
-    progress.done(f"wrote {args.out / 'hearts.json'}")
+    print("\n".join([*hearts_figures(cells), f"Written to {args.out / 'hearts.json'}."]))
     if unexplained:
         print(f"cardcanon: warning: hand-score pairs outside the predicted set in {', '.join(unexplained)}",
               file=sys.stderr)

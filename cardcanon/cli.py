@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import unicodedata
 from typing import NoReturn
 
 from cardcanon import __version__
@@ -29,7 +30,12 @@ _SUBCOMMANDS = {
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, not usage + message
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see --help)\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped, so a message stays one line."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c)[0] in "CZ" and c != " " else c for c in text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,17 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version or a usage error (already printed): its status
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         return int(args.handler(args) or 0)
     except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
         sys.stderr.close()
         return 0
-    except CardcanonError as exc:
-        print(f"cardcanon: error: {exc}", file=sys.stderr)
-        return 2
-    except (OSError, ValueError) as exc:
-        print(f"cardcanon: error: {exc}", file=sys.stderr)
+    except (CardcanonError, OSError, ValueError) as exc:
+        print(f"cardcanon: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cardcanon: interrupted", file=sys.stderr)

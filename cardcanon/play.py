@@ -7,8 +7,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from cardcanon.model.errors import RecordError
 from cardcanon.model.game import Game
-from cardcanon.model.records import read_record
+from cardcanon.record_file import read_record_file
 
 _GAME_MODULES = {"hearts": "cardcanon.play_hearts", "snap": "cardcanon.play_snap"}
 _GAMES = {"hearts": "cardcanon.model.hearts", "snap": "cardcanon.model.snap"}
@@ -38,7 +39,8 @@ def add_parser(sub: Any) -> None:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    data = read_record(args.file)
+    """Exit 0 when every move is legal and the result right; an illegal record is bad input (2)."""
+    data = read_record_file(args.file)  # the loading boundary: size, depth, strict JSON, schema
     report = game_api(data["game"]).replay(data, args.file)
     if not args.quiet:
         for line in _game_module(data["game"]).replay_lines(data, args.file, report.moves_checked):
@@ -46,5 +48,8 @@ def _run_replay(args: argparse.Namespace) -> int:
     if report.ok:
         print(f"{args.file}: ok: {report.moves_checked} moves replayed. {report.summary}".rstrip())
         return 0
-    print(f"{args.file}: move {report.position}: {report.error}")
-    return 1
+    raise RecordError(f"{args.file}: move {report.position}", _short(report.error or "illegal"))
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

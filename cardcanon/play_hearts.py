@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardcanon.cli_args import SEED_MAX
+from cardcanon.cli_args import seed as seed_arg
 from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.errors import CardcanonError
 from cardcanon.model.hearts import (
@@ -29,33 +32,69 @@ _TERMINATIONS = {
 
 
 def add_play_parser(games: Any) -> None:
+    low, high = target_range()
     parser = games.add_parser("hearts", help="a match of two-player Hearts to 100")
-    parser.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one, printed)")
+    parser.add_argument("--players", nargs="+", default=None, metavar="N",
+                        help="the number of players: 2, the only count this game has (as for Snap, a count; "
+                             "player kinds as in '--players random greedy' are deprecated: use --strategies)")
+    parser.add_argument("--seed", type=seed_arg, help=f"seed of the deals, 0 to {SEED_MAX} (default: a fresh one, printed)")
     parser.add_argument("--hands", action="store_true", help="show the dealt hands and every trick")
     parser.add_argument("--record", metavar="FILE", help="write the match as a JSON record")
-    parser.add_argument("--players", nargs="+", choices=PLAYER_KINDS, default=["random", "random"],
-                        metavar="KIND", help="one or two of: random, greedy (default: random random)")
+    parser.add_argument("--strategies", nargs="+", choices=PLAYER_KINDS, default=None, metavar="KIND",
+                        help="how P0 and P1 play: one or two of random, greedy (default: random random)")
     parser.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
-                        help="a rule variation of the rulebook (see `cardcanon rules hearts`), or target=N; "
-                             "repeatable")
+                        help=f"a rule variation of the rulebook (see `cardcanon rules hearts`), or target=N, "
+                             f"the score that ends the match, {low} to {high} (default {HeartsConfig().target}); "
+                             f"repeatable")
     parser.set_defaults(handler=run_play)
+
+
+def target_range() -> tuple[int, int]:
+    """The match targets accepted, as the Hearts record schema states them."""
+    from cardcanon.schemas import load
+
+    target = load("hearts-record")["$defs"]["target"]
+    return target["minimum"], target["maximum"]
+
+
+def _strategies(args: argparse.Namespace) -> list[str]:
+    """The strategies, and the number of players checked; ``--players KIND...`` still works, with a warning."""
+    kinds = args.strategies
+    if args.players is not None:
+        if all(word in PLAYER_KINDS for word in args.players):
+            print(f"cardcanon: warning: '--players {' '.join(args.players)}' is deprecated; "
+                  f"use '--strategies {' '.join(args.players)}' (--players is the number of players)", file=sys.stderr)
+            if kinds is not None:
+                raise ValueError("--players KIND is the old name of --strategies; give only --strategies")
+            kinds = args.players
+        elif args.players != ["2"]:
+            raise ValueError(f"--players {' '.join(args.players)[:30]}: two-player Hearts has 2 players "
+                             f"(for the strategies use --strategies {' '.join(PLAYER_KINDS)})")
+    kinds = kinds or ["random", "random"]
+    if len(kinds) > 2:
+        raise ValueError(f"--strategies takes one or two kinds, not {len(kinds)}")
+    return kinds if len(kinds) == 2 else kinds * 2
 
 
 def _config_from_variants(variants: list[str]) -> HeartsConfig:
     values: dict[str, Any] = config_to_json(HeartsConfig())
     for name, value in parse_variants("hearts", variants, extra=("target",)).items():
-        values[name] = int(value) if name == "target" and value.lstrip("-").isdigit() else value
+        values[name] = _target(value) if name == "target" else value
     return config_from_json(values, "--variant", "config")
 
 
+def _target(text: str) -> int:
+    low, high = target_range()
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise ValueError(f"--variant target={text[:30]}: the target is a whole number from {low} to {high} "
+                         f"(HEARTS-MATCH-1)")
+    return int(text)
+
+
 def run_play(args: argparse.Namespace) -> int:
-    if len(args.players) > 2:
-        raise ValueError(f"--players takes one or two kinds, not {len(args.players)}")
-    kinds = args.players if len(args.players) == 2 else args.players * 2
+    kinds = _strategies(args)
     config = _config_from_variants(args.variant)
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    if seed < 0:
-        raise ValueError(f"--seed must be non-negative, not {seed}")
     # Each random player has its own stream, derived from the match seed, so the match is reproducible.
     players = (make_player(kinds[0], seed * 2 + 1), make_player(kinds[1], seed * 2 + 2))
     final, moves = play_match(seed, players, config)

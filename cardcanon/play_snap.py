@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardcanon.cli_args import SEED_MAX, integer_range
+from cardcanon.cli_args import seed as seed_arg
 from cardcanon.model.records import write_record
 from cardcanon.model.snap import (
     Call, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
@@ -19,12 +22,13 @@ from cardcanon.variants import parse_variants
 
 SHOW_FIRST, SHOW_LAST = 30, 10  # flips shown in full at each end of a long game
 DEFAULT_MAX_FLIPS = 100_000
+MAX_FLIPS = 1_000_000  # the engine's safety cap: deterministic games repeat or end long before
 
 
 def add_play_parser(games: Any) -> None:
     p = games.add_parser("snap", help="play Snap between built-in callers")
-    p.add_argument("--players", type=int, default=2, help="2 to 12 (default 2)")
-    p.add_argument("--seed", type=int, required=True, help="the deal's seed (SplitMix64)")
+    p.add_argument("--players", type=int, default=2, metavar="N", help="the number of players, 2 to 12 (default 2)")
+    p.add_argument("--seed", type=seed_arg, help=f"the deal's seed, 0 to {SEED_MAX} (default: a fresh one, printed)")
     p.add_argument("--policy", default="flipper-first", help=f"who wins each race: {', '.join(POLICY_NAMES)}")
     p.add_argument("--index-card", action="store_true", help="the index-card variant (SNAP-INDEX-1)")
     p.add_argument("--next-turn", choices=[t.value for t in NextTurn], default="clockwise",
@@ -32,20 +36,21 @@ def add_play_parser(games: Any) -> None:
     p.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
                    help="a rule variation of the rulebook (see `cardcanon rules snap`); repeatable")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
-    p.add_argument("--max-flips", type=int, default=DEFAULT_MAX_FLIPS,
-                   help=f"stop after N flips (default {DEFAULT_MAX_FLIPS})")
+    p.add_argument("--max-flips", type=integer_range(1, MAX_FLIPS, "a number of flips"), default=DEFAULT_MAX_FLIPS,
+                   help=f"stop after N flips, 1 to {MAX_FLIPS} (default {DEFAULT_MAX_FLIPS})")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the outcome")
     p.set_defaults(handler=run_play)
 
 
 def run_play(args: argparse.Namespace) -> int:
-    if args.max_flips < 1:
-        raise ValueError("--max-flips must be at least 1")
     config = _config(args)
     policy = parse_policy(args.policy)
-    result = play_game(config, args.seed, policy, max_flips=args.max_flips)
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    result = play_game(config, seed, policy, max_flips=args.max_flips)
+    if args.quiet and args.seed is None:
+        print(f"Seed {seed}.")
     if not args.quiet:
-        print(f"Snap, {config.players} players, seed {args.seed}, policy {policy.name}, "
+        print(f"Snap, {config.players} players, seed {seed}, policy {policy.name}, "
               f"index card {'on' if config.index_card else 'off'}, next turn {config.next_turn.value}")
         for line in transcript(_steps(result)):
             print(line)

@@ -189,10 +189,9 @@ def _positive_int(text: str) -> int:
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
-    return value
+    from cardcanon.cli_args import seconds  # finite, positive, at most a day
+
+    return seconds(text)
 
 
 def _run_verify(args: argparse.Namespace) -> int:

@@ -1,9 +1,11 @@
-"""Build the rulebook site: run ``cardcanon verify --json``, then a strict Sphinx build.
+"""Build the rulebook site: run ``cardcanon verify --json``, then a strict Sphinx build, then
+print the PDFs with headless Chromium.
 
-Usage: ``python docs/build.py [--out DIR] [--verify-json FILE] [--quick] [--tests]``. With
-``--verify-json`` an existing report is used instead of running the checks; with ``--tests``
-the test suite runs first (its JUnit report gives each test's verdict under "Verified by").
-Warnings are errors and broken references fail the build.
+Usage: ``python docs/build.py [--out DIR] [--verify-json FILE] [--quick] [--tests] [--no-pdf]``.
+With ``--verify-json`` an existing report is used instead of running the checks; with
+``--tests`` the test suite runs first (its JUnit report gives each test's verdict under
+"Verified by"; without it the pages say that no tests ran). Warnings are errors and broken
+references fail the build. The PDFs are made when Chromium is installed (``.ci/system-deps.sh``).
 """
 
 from __future__ import annotations
@@ -12,12 +14,29 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS))
+
+import pdf  # noqa: E402
 
 
-def build(out: Path, verify_json: Path | None = None, quick: bool = False, junit_xml: Path | None = None) -> int:
+def rulebook_pages() -> list[str]:
+    """The docnames of the rule pages, both games, in rulebook order."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    from rulebook_pages import section_docname
+
+    from cardcanon import spec
+
+    return [f"generated/{section_docname(game, section)}" for game in ("snap", "hearts")
+            for section, _ in spec.load(game).sections()]
+
+
+def build(out: Path, verify_json: Path | None = None, quick: bool = False, junit_xml: Path | None = None,
+          pdfs: bool | None = None) -> int:
+    """Build into ``out/html``; ``pdfs`` None makes the PDFs when Chromium is installed."""
     out.mkdir(parents=True, exist_ok=True)
     if verify_json is None:
         verify_json = out / "verify.json"
@@ -29,12 +48,23 @@ def build(out: Path, verify_json: Path | None = None, quick: bool = False, junit
         if not verify_json.is_file():
             print("docs: cardcanon verify wrote no report", file=sys.stderr)
             return 2
-    env = dict(os.environ, CARDCANON_VERIFY_JSON=str(verify_json))
+    # the downloads page says whether the PDFs are made, and if not, why
+    if pdfs is None:
+        pdfs = pdf.chromium() is not None
+        why = "1" if pdfs else "no-chromium"
+    else:
+        why = "1" if pdfs else "off"
+    env = dict(os.environ, CARDCANON_VERIFY_JSON=str(verify_json), CARDCANON_PDF=why)
     if junit_xml:
         env["CARDCANON_JUNIT_XML"] = str(junit_xml)
-    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
-           str(DOCS), str(out / "html")]
-    return subprocess.run(cmd, env=env, check=False).returncode
+    html = out / "html"
+    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html", str(DOCS), str(html)]
+    status = subprocess.run(cmd, env=env, check=False).returncode
+    if status == 0 and pdfs:
+        from importlib.metadata import version
+
+        pdf.print_all(html, html / "downloads", version("cardcanon"), rulebook_pages())
+    return status
 
 
 def main() -> int:
@@ -44,7 +74,9 @@ def main() -> int:
     parser.add_argument("--junit-xml", type=Path)
     parser.add_argument("--quick", action="store_true", help="run verify with its quick bounds")
     parser.add_argument("--tests", action="store_true", help="run the tests first and show their verdicts")
+    parser.add_argument("--no-pdf", action="store_true", help="skip the printable PDFs")
     args = parser.parse_args()
+    started = time.monotonic()
     junit = args.junit_xml
     if args.tests and junit is None:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -52,7 +84,15 @@ def main() -> int:
         # the docs tests build this site themselves, so they are left out here
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", str(junit),
                         "--ignore", str(DOCS.parent / "tests" / "test_docs.py")], cwd=DOCS.parent, check=False)
-    return build(args.out, args.verify_json, args.quick, junit)
+    status = build(args.out, args.verify_json, args.quick, junit, pdfs=False if args.no_pdf else None)
+    seconds = time.monotonic() - started
+    index = (args.out / "html" / "index.html").resolve()
+    if status == 0:
+        print(f"docs: built {index} in {seconds:.0f} s")
+    else:
+        print(f"docs: the build failed after {seconds:.0f} s (status {status}); see the messages above",
+              file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

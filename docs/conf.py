@@ -1,22 +1,24 @@
 """Sphinx configuration for the cardcanon rulebook.
 
-The rule pages, the reconciliation tables, the verification summary and the pictures are
-generated at build time from ``spec/``, the check manifests, the traceability scan and a
-``cardcanon verify --json`` report (``docs/build.py`` produces one and passes it in).
+The rule pages, the reconciliation tables, the verification summary, the source pages, the
+downloads and the pictures are generated at build time from ``spec/``, the check manifests,
+the traceability scan, a ``cardcanon verify --json`` report (``docs/build.py`` produces one
+and passes it in) and the data files.
 """
 
+import datetime
 import os
 import sys
+from importlib.metadata import version as _dist_version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
-import cardcanon  # noqa: E402
-
 project = "cardcanon"
 author = "The cardcanon authors"
 copyright = "2026, the cardcanon authors"
-version = release = cardcanon.__version__
+version = release = _dist_version("cardcanon")  # the one source: the package metadata
+build_date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "cardcanon_docs", "howto"]
 nitpicky = True
@@ -25,18 +27,26 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False}
 exclude_patterns = ["_build", "generated/*.inc"]
-templates_path = []
-html_theme = "alabaster"
+templates_path = ["_templates"]
+smartquotes_action = "qe"  # never turn "--" into a dash: commands must copy as written
+
+html_theme = "furo"
+html_title = f"cardcanon {release}"
 html_static_path = ["_static"]
 html_css_files = ["cardcanon.css"]
-html_theme_options = {"description": "The canonical, machine-checked rulebook of Snap and two-player Hearts", "page_width": "1180px"}
-html_title = "cardcanon rulebook"
+html_js_files = ["cardcanon.js"]
+html_context = {"build_date": build_date}
+html_theme_options = {"navigation_with_keys": True}
+html_copy_source = False
+html_search_scorer = str(Path(__file__).parent / "generated" / "search-scorer.js")  # written by cardcanon_docs
 
 rst_prolog = """
 .. role:: verdict-ok
    :class: verdict-ok
 .. role:: verdict-bad
    :class: verdict-bad
+.. role:: rule-id
+   :class: rule-id
 """
 
 cardcanon_verify_json = os.environ.get("CARDCANON_VERIFY_JSON", "")

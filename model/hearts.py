@@ -123,6 +123,10 @@ def deal_hands(order: Sequence[Card], dealer: Seat) -> tuple[Hands, tuple[Card, 
     return (hands[SEATS[0]], hands[SEATS[1]]), (order[0], *order[1 + PLAYERS * HAND_SIZE:])
 
 
+# --- HEARTS-PASS-1 ----------------------------------------------------------------------------
+# No cards are passed: a deal moves straight to the first trick (see _apply_deal).
+
+
 # --- HEARTS-LEAD-1, HEARTS-LEAD-2, HEARTS-LEAD-3 ----------------------------------------------
 FIRST_LEAD_CLUBS = tuple(c for c in DECK if c.suit is Suit.CLUBS)[:DEAD_CARDS + 1]  # the 2, 4 and 6 of clubs
 TWO_OF_CLUBS = FIRST_LEAD_CLUBS[0]
@@ -218,6 +222,9 @@ def breaks_hearts(state: HeartsState, play: Play) -> bool:
         return True
     failed_to_follow = bool(state.trick) and play.card.suit is not state.trick[0].card.suit
     return state.config.break_on is BreakOn.VOID and failed_to_follow
+
+
+# HEARTS-BREAK-3: every hand begins with hearts unbroken (see _apply_deal).
 
 
 # --- HEARTS-FIRST-1 ---------------------------------------------------------------------------
@@ -352,7 +359,8 @@ def apply(state: HeartsState, move: Move) -> HeartsState:
             raise IllegalMoveError(*refusal)
         return _apply_play(state, move)
     if state.phase is Phase.OVER:
-        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible ({move!r})")
+        what = "a deal" if isinstance(move, Deal) else "a choice of dealer"  # not the move's long repr
+        raise IllegalMoveError("HEARTS-MATCH-1", f"the match is over; no move is possible, not even {what}")
     if isinstance(move, ChooseDealer):
         return _apply_choose_dealer(state, move)
     return _apply_deal(state, move)
@@ -369,7 +377,8 @@ def _apply_choose_dealer(state: HeartsState, move: ChooseDealer) -> HeartsState:
 
 
 def _apply_deal(state: HeartsState, move: Deal) -> HeartsState:
-    """HEARTS-DECK-1, HEARTS-DEAL-2, then HEARTS-LEAD-1/2: whoever holds the lowest live club leads."""
+    """HEARTS-DECK-1, HEARTS-DEAL-2, then at once (HEARTS-PASS-1) HEARTS-LEAD-1/2: whoever holds the
+    lowest live club leads; HEARTS-BREAK-3: hearts start unbroken."""
     if state.phase is Phase.CHOOSE_DEALER:
         raise IllegalMoveError("HEARTS-DEAL-1", "the dealer must be chosen before the first deal")
     if state.phase is not Phase.DEAL:

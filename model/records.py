@@ -22,6 +22,7 @@ from cardcanon.model.game import ReplayReport
 FORMAT = "cardcanon-record"
 VERSION = 1
 GAMES = ("hearts", "snap")
+MAX_RECORD_BYTES = 16 * 2**20  # readers refuse larger files; a Snap game of 100,000 flips is about 5 MB
 
 
 __all__ = ["FORMAT", "GAMES", "VERSION", "ReplayReport", "check_envelope", "field", "read_record", "write_record"]
@@ -55,8 +56,22 @@ def check_envelope(data: Any, where: str) -> None:
         raise RecordError(f"{where}: field 'game'", f"expected one of {', '.join(GAMES)}, found {data.get('game')!r}")
 
 
+def record_text(data: dict[str, Any]) -> str:
+    """A record as JSON text: one field per line, one move per line."""
+    def value(key: str, item: Any) -> str:
+        if key == "moves" and item:
+            return "[\n  " + ",\n  ".join(json.dumps(m, ensure_ascii=False) for m in item) + "\n ]"
+        return json.dumps(item, ensure_ascii=False)
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {value(k, v)}" for k, v in data.items()) + "\n}\n"
+
+
 def write_record(path: str | Path, data: dict[str, Any]) -> None:
-    Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = record_text(data)
+    size = len(text.encode("utf-8"))
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(str(path), f"not written: the record would take {size / 2**20:.1f} MB, more than the "
+                                     f"{MAX_RECORD_BYTES // 2**20} MB a record may have (play fewer flips)")
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -64,7 +79,18 @@ def field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], whe
     if name not in data:
         raise RecordError(f"{where}: field {name!r}", "missing")
     value = data[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise RecordError(f"{where}: field {name!r}", f"expected {names}, found {type(value).__name__}")
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        names = " or ".join(JSON_WORDS.get(k, k.__name__) for k in kinds)
+        raise RecordError(f"{where}: field {name!r}", f"expected {names}, found {json_words(value)}")
     return value
+
+
+JSON_WORDS = {int: "an integer", str: "a string", bool: "true or false", list: "an array", dict: "an object",
+              float: "a number", type(None): "null"}
+
+
+def json_words(value: Any) -> str:
+    """What kind of JSON value ``value`` is, in words (never a Python type name)."""
+    kind = next((k for k in (bool, type(None), int, float, str, list, dict) if isinstance(value, k)), None)
+    return JSON_WORDS[kind] if kind else "something else"

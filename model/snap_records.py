@@ -26,7 +26,7 @@ from typing import Any
 from cardcanon.model.cards import FULL_DECK, Card, CardParseError
 from cardcanon.model.errors import CardcanonError, IllegalMoveError, RecordError
 from cardcanon.model.game import Record, ReplayReport
-from cardcanon.model.records import FORMAT, VERSION, field
+from cardcanon.model.records import FORMAT, VERSION, field, json_words
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
@@ -116,7 +116,7 @@ def _cards(data: Mapping[str, Any], name: str, where: str) -> tuple[Card, ...]:
     items = field(data, name, list, where)
     for i, t in enumerate(items):
         if not isinstance(t, str):
-            raise RecordError(f"{where}: field {name!r}[{i}]", f"expected a card name such as \"Qs\", found {t!r}")
+            raise RecordError(f"{where}: field {name!r}[{i}]", f"expected a card name such as \"Qs\", found {json_words(t)}")
     try:
         return tuple(Card.parse(t) for t in items)
     except CardParseError as exc:
@@ -139,7 +139,7 @@ def config_from_json(data: Mapping[str, Any], where: str) -> SnapConfig:
 
 def move_from_json(item: Any, where: str) -> Move:
     if not isinstance(item, dict):
-        raise RecordError(where, f"a move must be a JSON object, found {type(item).__name__}")
+        raise RecordError(where, f"a move must be a JSON object, found {json_words(item)}")
     kind = field(item, "move", str, where)
     if kind == "deal":
         return Deal(Seat(_int(item, "dealer", where)), _cards(item, "order", where))  # a Deal of cards and a Seat

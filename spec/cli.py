@@ -20,7 +20,7 @@ def add_parser(sub: Any) -> None:
                            description="Print the canonical rulebook: sections, rules, variations and, "
                                        "with --sources, the source quotes and rulings behind each rule.")
     rules.add_argument("game", nargs="?", choices=GAMES, help="snap or hearts (both when absent)")
-    rules.add_argument("--id", dest="rule_id", metavar="ID", help="only this rule, e.g. SNAP-FLIP-3")
+    rules.add_argument("--id", dest="rule_id", metavar="ID", type=_rule_id, help="only this rule, e.g. SNAP-FLIP-3")
     rules.add_argument("--status", choices=[status.value for status in Status], help="only rules with this status")
     rules.add_argument("--sources", action="store_true",
                        help="add each rule's rationale, source quotes (original, then gloss) and discrepancies")
@@ -29,6 +29,12 @@ def add_parser(sub: Any) -> None:
                        help="how to play: one sentence per rule, with its ID (what you need, the deal, a turn, "
                             "scoring, the end)")
     rules.set_defaults(handler=run)
+
+
+def _rule_id(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a rule ID such as SNAP-FLIP-3, not an empty string")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:

@@ -257,7 +257,7 @@ def test_without_the_kernel_the_engine_falls_back_to_the_models(monkeypatch):
 def test_build_compiles_into_the_cache_and_explains_a_missing_compiler(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDCANON_CACHE", str(tmp_path))
     path = build.build()
-    assert path.parent == tmp_path and path.exists()
+    assert path.parent == tmp_path / "engine" and path.exists()
     assert build.build() == path  # cached
     monkeypatch.setattr(build, "compiler", lambda: None)
     with pytest.raises(build.EngineUnavailable, match="no C compiler"):

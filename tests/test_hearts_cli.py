@@ -17,7 +17,7 @@ def play(capsys, *args) -> tuple[int, str, str]:
 
 @pytest.mark.rules("HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-MATCH-1")
 def test_play_prints_hands_scores_and_outcome(capsys):
-    status, out, _ = play(capsys, "--seed", "5", "--players", "random", "greedy")
+    status, out, _ = play(capsys, "--seed", "5", "--strategies", "random", "greedy")
     assert status == 0
     assert "seed 5: P0 random, P1 greedy" in out
     assert "deals the first hand" in out and "Hand 1, dealt by" in out and "Dead cards:" in out
@@ -34,7 +34,7 @@ def test_play_is_reproducible_from_its_seed(capsys):
 
 @pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3")
 def test_play_with_hands_shows_every_trick(capsys):
-    status, out, _ = play(capsys, "--seed", "5", "--hands", "--players", "greedy")
+    status, out, _ = play(capsys, "--seed", "5", "--hands", "--strategies", "greedy")
     assert status == 0 and "P0 holds" in out and "P1 holds" in out
     hands = out.count(", dealt by")
     assert hands >= 1 and out.count("trick  1:") == out.count("trick 13:") == hands and "won by P" in out
@@ -51,15 +51,26 @@ def test_play_with_a_variant(capsys):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--variant", "target=zero"], "--variant: config.target: expected an integer"),
+    (["--variant", "target=zero"], "--variant target=zero: the target is a whole number from 1 to 1000"),
+    (["--variant", "target=1000000000"], "from 1 to 1000 (HEARTS-MATCH-1)"),
+    (["--players", "3"], "two-player Hearts has 2 players"),
     (["--variant", "colour=red"], "PARAM one of"),
     (["--variant", "break_on=never"], "HEARTS-BREAK-2 break_on: unknown value 'never'"),
-    (["--players", "random", "greedy", "random"], "one or two"),
-    (["--seed", "-3"], "non-negative"),
+    (["--strategies", "random", "greedy", "random"], "one or two"),
+    (["--seed", "-3"], "argument --seed: expected a seed from 0 to 18446744073709551615, not '-3'"),
+    (["--seed", str(2**64)], "expected a seed from 0"),
 ])
 def test_bad_play_options_give_one_error_line(capsys, args, words):
     status, out, err = play(capsys, *args)
     assert status == 2 and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_players_is_the_count_and_the_old_kinds_form_warns(capsys):
+    status, out, err = play(capsys, "--seed", "5", "--players", "2", "--strategies", "greedy", "random")
+    assert status == 0 and err == "" and "P0 greedy, P1 random" in out
+    status, old, err = play(capsys, "--seed", "5", "--players", "greedy", "random")
+    assert status == 0 and old == out
+    assert err.startswith("cardcanon: warning: '--players greedy random' is deprecated; use '--strategies")
 
 
 def test_record_and_replay(capsys, tmp_path):
@@ -81,9 +92,9 @@ def test_replay_reports_the_first_illegal_move(capsys, tmp_path):
     plays = [i for i, m in enumerate(data["moves"]) if m["move"] == "play"]
     data["moves"][plays[0]], data["moves"][plays[1]] = data["moves"][plays[1]], data["moves"][plays[0]]
     path.write_text(json.dumps(data))
-    assert main(["replay", "-q", str(path)]) == 1
-    out = capsys.readouterr().out
-    assert out.startswith(f"{path}: move {plays[0] + 1}: HEARTS-LEAD-")
+    assert main(["replay", "-q", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardcanon: error: {path}: move {plays[0] + 1}: HEARTS-LEAD-") and err.count("\n") == 1
 
 
 def test_replay_of_a_malformed_record_is_one_error_line(capsys, tmp_path):
@@ -94,7 +105,8 @@ def test_replay_of_a_malformed_record_is_one_error_line(capsys, tmp_path):
     path.write_text(json.dumps(data))
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"cardcanon: error: {path}: moves[17].card: ") and err.count("\n") == 1
+    assert err.startswith(f"cardcanon: error: {path}: move 18, field 'card': expected a card name such as")
+    assert err.count("\n") == 1
 
 
 @pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-DEAL-1")

@@ -59,8 +59,9 @@ def test_replay_reports_the_first_illegal_move(capsys, tmp_path):
     data = json.loads(path.read_text(encoding="utf-8"))
     data["moves"][3]["player"] = 1 - data["moves"][3]["player"]
     path.write_text(json.dumps(data), encoding="utf-8")
-    status, out, _ = run(capsys, "replay", "-q", str(path))
-    assert status == 1 and out == f"{path}: move 4: SNAP-TURN-2: it is P1's turn to flip, not P0's\n"
+    status, out, err = run(capsys, "replay", "-q", str(path))
+    assert status == 2 and out == ""
+    assert err == f"cardcanon: error: {path}: move 4: SNAP-TURN-2: it is P1's turn to flip, not P0's\n"
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -68,10 +69,17 @@ def test_replay_reports_the_first_illegal_move(capsys, tmp_path):
     (["play", "snap", "--seed", "1", "--policy", "fastest"], "unknown policy 'fastest'"),
     (["play", "snap", "--seed", "1", "--policy", "ties:x"], "'x' is not a number"),
     (["play", "snap", "--seed", "1", "--max-flips", "0"], "--max-flips"),
+    (["play", "snap", "--seed", "-1"], "argument --seed: expected a seed from 0 to 18446744073709551615"),
+    (["play", "snap", "--seed", "1", "--max-flips", "1000001"], "from 1 to 1000000"),
 ])
 def test_bad_arguments_give_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_seed_is_optional_as_for_hearts(capsys):
+    status, out, err = run(capsys, "play", "snap", "-q", "--max-flips", "5")
+    assert status == 0 and err == "" and out.startswith("Seed ")
 
 
 def test_malformed_record_gives_one_line(capsys, tmp_path):
@@ -81,7 +89,8 @@ def test_malformed_record_gives_one_line(capsys, tmp_path):
     data["moves"][2] = {"move": "call", "caller": 0, "kind": "snapp"}
     path.write_text(json.dumps(data), encoding="utf-8")
     status, out, err = run(capsys, "replay", str(path))
-    assert status == 2 and err.startswith(f"cardcanon: error: {path}: moves[2]: field") and err.count("\n") == 1
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith(f"cardcanon: error: {path}: move 3, field 'kind': expected one of \"snap\", \"snap-pot\"")
 
 
 @pytest.mark.rules("SNAP-TURN-2", "SNAP-TIE-2", "SNAP-INDEX-1")

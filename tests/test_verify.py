@@ -235,7 +235,10 @@ def run_cli(args: list[str]) -> int:
 @pytest.mark.parametrize("args, message", [
     (["--check", "SNAP-P9"], "unknown check 'SNAP-P9' (checks: SNAP-P1-pass)"),
     (["--game", "hearts"], "no checks to run"),
-    (["--timeout", "0"], "argument --timeout: must be positive, not 0"),
+    (["--timeout", "0"], "argument --timeout: expected a number of seconds more than 0"),
+    (["--timeout", "inf"], "at most 86400 (a day), not 'inf'"),
+    (["--timeout", "1e12"], "at most 86400 (a day), not '1e12'"),
+    (["--timeout", "nan"], "at most 86400 (a day), not 'nan'"),
     (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
     (["--json", "/nonexistent-folder/report.json"], "no such folder /nonexistent-folder"),
 ])

@@ -1,16 +1,22 @@
-"""Compile ``kernel.c`` at first use into a cache directory and load it with ctypes.
+"""Find or build the compiled kernel (``kernel.c``) and load it with ctypes.
 
-The shared library is named after a hash of the source, the compiler command and the
-platform, so an edited source is rebuilt and a stale one is never loaded. The cache directory
-is ``$CARDCANON_CACHE``, else ``$XDG_CACHE_HOME/cardcanon``, else ``~/.cache/cardcanon``.
-``CARDCANON_ENGINE=python`` disables the compiled kernel (the engine then falls back to the
-reference models, which give the same answers, slowly).
+In order: a library built with the package (``_kernel*.so`` next to this file, compiled when
+the wheel is built where a compiler exists), else one compiled at first use into the per-user
+cache (:mod:`cardcanon.engine.cache`: ``$CARDCANON_CACHE``, else ``$XDG_CACHE_HOME/cardcanon``, else
+``~/.cache/cardcanon``; folder and file must be the user's and writable by no one else). A
+library is used only if it reports the SHA-256 of this package's ``kernel.c``. The compiler has
+``COMPILE_TIMEOUT`` seconds; its output is written under a temporary name and renamed.
+
+If the kernel cannot be had, the failure is remembered for the process, one warning goes to
+standard error, and the engine falls back to the reference models (same answers, slower).
+``CARDCANON_ENGINE=python`` chooses that fallback without a warning.
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import importlib.machinery
 import os
 import platform
 import shutil
@@ -19,21 +25,30 @@ import sys
 import tempfile
 from pathlib import Path
 
+from cardcanon.engine.cache import UnsafeCacheError, check_private, private_dir, user_cache_dir
+from cardcanon.engine import abi
 from cardcanon.spec.errors import CardcanonError
 
 SOURCE = Path(__file__).with_name("kernel.c")
 CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")
+COMPILE_TIMEOUT = 120.0  # seconds; the kernel compiles in about one
 
 
 class EngineUnavailable(CardcanonError):
     """The compiled kernel cannot be built or loaded here."""
 
 
+def source_sha256() -> str:
+    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+
+
+def compile_command(cc: str, output: str) -> list[str]:
+    """The command that builds the kernel (also used by ``setup.py`` for the wheel)."""
+    return [cc, *CFLAGS, f'-DCARDCANON_KERNEL_SHA256="{source_sha256()}"', "-o", output, str(SOURCE)]
+
+
 def cache_dir() -> Path:
-    if os.environ.get("CARDCANON_CACHE"):
-        return Path(os.environ["CARDCANON_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "cardcanon"
+    return user_cache_dir() / "engine"
 
 
 def compiler() -> str | None:
@@ -53,21 +68,32 @@ def library_path(cc: str) -> Path:
 
 
 def build() -> Path:
-    """The path of the compiled kernel, compiling it if needed."""
+    """The path of the kernel compiled into the user cache, compiling it if needed."""
     cc = compiler()
     if cc is None:
         raise EngineUnavailable("no C compiler found (tried $CC, cc, gcc, clang); install one, "
                                 "or set CARDCANON_ENGINE=python to use the slow reference models")
     target = library_path(cc)
-    if target.exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=target.suffix)
+    try:
+        private_dir(target.parent)
+        if target.exists():
+            check_private(target)
+            return target
+    except (UnsafeCacheError, OSError) as exc:
+        raise EngineUnavailable(f"unsafe or unusable cache: {exc}") from None
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".building-", suffix=target.suffix)  # mode 0600
     os.close(fd)
     try:
-        done = subprocess.run([cc, *CFLAGS, "-o", tmp, str(SOURCE)], capture_output=True, text=True)
+        try:
+            done = subprocess.run(compile_command(cc, tmp), capture_output=True, text=True,
+                                  timeout=COMPILE_TIMEOUT, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise EngineUnavailable(f"compiling {SOURCE.name} with {cc} took more than {COMPILE_TIMEOUT:g} s") from None
+        except OSError as exc:
+            raise EngineUnavailable(f"cannot run the compiler {cc}: {exc.strerror or exc}") from None
         if done.returncode != 0:
-            raise EngineUnavailable(f"compiling {SOURCE} with {cc} failed:\n{done.stderr.strip()}")
+            first = (done.stderr.strip().splitlines() or ["no message"])[0][:200]
+            raise EngineUnavailable(f"compiling {SOURCE.name} with {cc} failed: {first}")
         os.replace(tmp, target)  # atomic: concurrent first uses never load a half-written file
     finally:
         if os.path.exists(tmp):
@@ -75,19 +101,53 @@ def build() -> Path:
     return target
 
 
+def packaged() -> Path | None:
+    """The kernel built with the package, if there is one."""
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = Path(__file__).with_name(f"_kernel{suffix}")
+        if path.is_file():
+            return path
+    return None
+
+
+def _open(path: Path) -> ctypes.CDLL:
+    """Load ``path`` and declare its functions; EngineUnavailable unless it is this kernel.c's."""
+    try:
+        lib = ctypes.CDLL(str(path))
+        abi.declare(lib)
+    except (OSError, AttributeError) as exc:
+        raise EngineUnavailable(f"cannot load the compiled kernel {path.name}: {exc}") from None
+    if lib.cardcanon_kernel_source().decode() != source_sha256():
+        raise EngineUnavailable(f"{path} was built from another version of kernel.c")
+    return lib
+
+
 _LIBRARY: ctypes.CDLL | None = None
+_FAILURE: str | None = None  # why the kernel is unavailable, remembered for the process
 
 
 def load() -> ctypes.CDLL:
-    """The loaded kernel (built on first call); raises :class:`EngineUnavailable`."""
-    global _LIBRARY
-    if _LIBRARY is None:
-        if os.environ.get("CARDCANON_ENGINE", "").lower() == "python":
-            raise EngineUnavailable("the compiled kernel is disabled by CARDCANON_ENGINE=python")
+    """The loaded kernel (found or built on first call); raises :class:`EngineUnavailable`."""
+    global _LIBRARY, _FAILURE
+    if _LIBRARY is not None:
+        return _LIBRARY
+    if os.environ.get("CARDCANON_ENGINE", "").lower() == "python":
+        raise EngineUnavailable("the compiled kernel is disabled by CARDCANON_ENGINE=python")
+    if _FAILURE is not None:
+        raise EngineUnavailable(_FAILURE)
+    try:
+        prebuilt = packaged()
         try:
-            _LIBRARY = ctypes.CDLL(str(build()))
-        except OSError as exc:
-            raise EngineUnavailable(f"cannot load the compiled kernel: {exc}") from None
+            _LIBRARY = _open(prebuilt) if prebuilt else None
+        except EngineUnavailable:
+            _LIBRARY = None  # e.g. an in-place build of an older kernel.c: build a fresh one
+        if _LIBRARY is None:
+            _LIBRARY = _open(build())
+    except EngineUnavailable as exc:
+        _FAILURE = str(exc)
+        print(f"cardcanon: warning: {_FAILURE}; using the reference models instead (same results, slower)",
+              file=sys.stderr)
+        raise
     return _LIBRARY
 
 
@@ -97,3 +157,9 @@ def available() -> bool:
     except EngineUnavailable:
         return False
     return True
+
+
+def forget() -> None:
+    """Forget the loaded library and any remembered failure (for tests)."""
+    global _LIBRARY, _FAILURE
+    _LIBRARY, _FAILURE = None, None

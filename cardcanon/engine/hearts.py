@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, overload
 
+from cardcanon.engine import abi
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model import hearts_types
 from cardcanon.model.hearts import (
@@ -31,9 +32,8 @@ _TERMINATIONS = (Termination.ONE_REACHED_TARGET, Termination.BOTH_REACHED_LOWER_
 MAX_HANDS = 4096  # buffer size; a match gains at least one point a hand, so it is far shorter
 
 
-class _Cfg(ctypes.Structure):
-    _fields_ = [("lowest_club_lead", ctypes.c_int), ("break_void", ctypes.c_int), ("first_no_hearts", ctypes.c_int),
-                ("moon_in_play", ctypes.c_int), ("target", ctypes.c_int), ("kinds", ctypes.c_int * 2)]
+_Cfg = abi.HeartsCfg
+_CFG_SIZE = ctypes.sizeof(_Cfg)
 
 
 @dataclass(frozen=True)
@@ -138,9 +138,10 @@ def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: Hear
     scores = (ctypes.c_int32 * (2 * MAX_HANDS))()
     buffer = (ctypes.c_uint8 * (1 + 80 * MAX_HANDS))() if with_moves else None
     s = seed % _TWO64
-    rc = lib.hearts_match(ctypes.byref(cfg), ctypes.c_uint64(s), ctypes.c_uint64((seed * 2 + 1) % _TWO64),
-                          ctypes.c_uint64((seed * 2 + 2) % _TWO64), ctypes.c_int64(MAX_HANDS), out, scores,
-                          buffer, None)
+    rc = abi.check(lib.hearts_match_checked(ctypes.byref(cfg), _CFG_SIZE, s, (seed * 2 + 1) % _TWO64,
+                                            (seed * 2 + 2) % _TWO64, MAX_HANDS, out, len(out), scores, len(scores),
+                                            buffer, len(buffer) if buffer is not None else 0, None, 0),
+                   f"hearts seed {seed}")
     if rc != 0:
         raise RuntimeError(f"hearts kernel failed on seed {seed} (code {rc})")
     hands = int(out[0])
@@ -194,8 +195,8 @@ def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "rand
         return summary
     out = (ctypes.c_int64 * (8 * count))()
     tally = (ctypes.c_int64 * (27 * 27))()
-    rc = lib.hearts_batch(ctypes.byref(_cfg(config, kinds)), ctypes.c_uint64(first_seed % _TWO64),
-                          ctypes.c_int64(count), out, tally)
+    rc = abi.check(lib.hearts_batch_checked(ctypes.byref(_cfg(config, kinds)), _CFG_SIZE, first_seed % _TWO64,
+                                            count, out, len(out), tally, len(tally)), f"hearts seeds {first_seed}..")
     if rc != 0:
         raise RuntimeError(f"hearts kernel failed in seeds {first_seed}.. (code {rc})")
     for k in range(count):
@@ -213,23 +214,18 @@ def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) 
     """Random play of ``matches`` matches inside the kernel: (plays made, hands played)."""
     lib = _kernel(config)
     hands = ctypes.c_int64()
-    plays = lib.hearts_bench(ctypes.byref(_cfg(config, ("random", "random"))), ctypes.c_uint64(first_seed % _TWO64),
-                             ctypes.c_int64(matches), ctypes.byref(hands))
+    plays = abi.check(lib.hearts_bench_checked(ctypes.byref(_cfg(config, ("random", "random"))), _CFG_SIZE,
+                                               first_seed % _TWO64, matches, ctypes.byref(hands)), "hearts bench")
     return plays, hands.value
 
 
 def _kernel(config: HeartsConfig) -> ctypes.CDLL:
-    """The compiled kernel with its result types set, loaded at first use (not at import);
+    """The compiled kernel, its functions declared (:mod:`cardcanon.engine.abi`), loaded at first use;
     EngineUnavailable when it cannot play ``config`` as the reference model does."""
     mismatch = kernel_mismatch(config)
     if mismatch:
         raise EngineUnavailable(mismatch)
-    lib = load()
-    if not getattr(lib, "_hearts_ready", False):
-        lib.hearts_match.restype = lib.hearts_batch.restype = ctypes.c_int
-        lib.hearts_bench.restype = ctypes.c_int64
-        setattr(lib, "_hearts_ready", True)
-    return lib
+    return load()
 
 
 __all__ = ["BatchSummary", "MatchRun", "batch", "bench", "match", "reference_match"]

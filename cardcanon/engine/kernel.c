@@ -417,3 +417,99 @@ i64 hearts_bench(const HeartsCfg *cfg, u64 seed0, i64 matches, i64 *hands_out) {
     if (hands_out) *hands_out = hands;
     return plays;
 }
+
+/* ============================ Checked entry points (ctypes) ================================
+ * The only functions Python calls (cardcanon/engine/abi.py declares their argtypes/restype).
+ * Each takes the size of the config struct it was given and the length of every buffer, checks
+ * them, and returns a negative code instead of reading or writing out of bounds:
+ * E_ABI the struct size differs (a stale library), E_CONFIG a config the kernel cannot play,
+ * E_BUFFER a buffer shorter than the call needs. */
+enum { E_ABI = -10, E_CONFIG = -11, E_BUFFER = -12 };
+
+static int snap_cfg_ok(const SnapCfg *cfg, i64 cfg_size) {
+    if (cfg_size != (i64)sizeof(SnapCfg)) return E_ABI;
+    if (cfg->players < 2 || cfg->players > 12 || cfg->ncards < 1 || cfg->ncards > 52) return E_CONFIG;
+    if (cfg->policy < POL_FLIPPER || cfg->policy > POL_ERRORS) return E_CONFIG;
+    for (int i = 0; i < cfg->ncards; i++) if (cfg->deck[i] >= 52) return E_CONFIG;
+    return 0;
+}
+
+int snap_play_checked(const SnapCfg *cfg, i64 cfg_size, u64 seed, int dealer, const u8 *order, i64 order_len,
+                      i64 cap, i64 *out, i64 out_len, SnapMove *moves, i64 moves_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (cap < 0 || (order && (dealer < 0 || dealer >= cfg->players))) return E_CONFIG;
+    if (out_len < 8 || (order && order_len < cfg->ncards)) return E_BUFFER;
+    if (order) for (int i = 0; i < cfg->ncards; i++) if (order[i] >= 52) return E_CONFIG;
+    if (moves) { /* the flips this call will record must fit */
+        snap_play(cfg, seed, dealer, order, cap, out, 0);
+        if (out[3] > moves_len) return E_BUFFER;
+    }
+    return snap_play(cfg, seed, dealer, order, cap, out, moves);
+}
+
+int snap_sample_deal_checked(const SnapCfg *cfg, i64 cfg_size, u64 seed, u8 *order, i64 order_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (order_len < cfg->ncards) return E_BUFFER;
+    return snap_sample_deal(cfg, seed, order);
+}
+
+int snap_batch_checked(const SnapCfg *cfg, i64 cfg_size, u64 seed0, i64 count, i64 cap, i64 *out, i64 out_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (count < 0 || cap < 0) return E_CONFIG;
+    if (out_len / 8 < count) return E_BUFFER;
+    return snap_batch(cfg, seed0, count, cap, out);
+}
+
+i64 snap_enumerate_checked(const SnapCfg *cfg, i64 cfg_size, i64 cap, i64 *tally, i64 tally_len, i64 *flips_hist,
+                           i64 hist_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (cap < 0 || (cfg->policy != POL_FLIPPER && cfg->policy != POL_OWNER)) return E_CONFIG;
+    if (tally_len < 9 || hist_len < 1) return E_BUFFER;
+    return snap_enumerate(cfg, cap, tally, flips_hist, hist_len);
+}
+
+#define H_TALLY (27 * 27)
+static int hearts_cfg_ok(const HeartsCfg *cfg, i64 cfg_size) {
+    if (cfg_size != (i64)sizeof(HeartsCfg)) return E_ABI;
+    if (cfg->target < 1 || cfg->target >= 1 << 24) return E_CONFIG;
+    if ((cfg->kinds[0] | cfg->kinds[1]) & ~1) return E_CONFIG;
+    return 0;
+}
+
+int hearts_match_checked(const HeartsCfg *cfg, i64 cfg_size, u64 seed, u64 seed_p0, u64 seed_p1, i64 max_hands,
+                         i64 *out, i64 out_len, int32_t *hand_scores, i64 scores_len, u8 *moves, i64 moves_len,
+                         i64 *pair_tally, i64 tally_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (max_hands < 1 || max_hands > (1 << 20)) return E_CONFIG;
+    if (out_len < 8 || (hand_scores && scores_len / 2 < max_hands)
+        || (moves && (moves_len - 1) / 80 < max_hands) || (pair_tally && tally_len < H_TALLY)) return E_BUFFER;
+    return hearts_match(cfg, seed, seed_p0, seed_p1, max_hands, out, hand_scores, moves, pair_tally);
+}
+
+int hearts_batch_checked(const HeartsCfg *cfg, i64 cfg_size, u64 seed0, i64 count, i64 *out, i64 out_len,
+                         i64 *pair_tally, i64 tally_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (count < 0) return E_CONFIG;
+    if (out_len / 8 < count || tally_len < H_TALLY) return E_BUFFER;
+    return hearts_batch(cfg, seed0, count, out, pair_tally);
+}
+
+i64 hearts_bench_checked(const HeartsCfg *cfg, i64 cfg_size, u64 seed0, i64 matches, i64 *hands_out) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (matches < 0) return E_CONFIG;
+    return hearts_bench(cfg, seed0, matches, hands_out);
+}
+
+/* The SHA-256 of this file, set by the build (-DCARDCANON_KERNEL_SHA256="..."), so that a
+ * library built from another version of the source is recognised and not used. */
+#ifndef CARDCANON_KERNEL_SHA256
+#define CARDCANON_KERNEL_SHA256 "unknown"
+#endif
+const char *cardcanon_kernel_source(void) { return CARDCANON_KERNEL_SHA256; }

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from cardcanon.engine import abi
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
@@ -36,15 +37,9 @@ _TERMINATIONS = (Termination.ALL_CARDS, Termination.STUCK_POT, Termination.NO_CA
 _KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)
 
 
-class _Cfg(ctypes.Structure):
-    _fields_ = [("players", ctypes.c_int), ("index_card", ctypes.c_int), ("next_winner", ctypes.c_int),
-                ("policy", ctypes.c_int), ("rate_threshold", ctypes.c_uint64), ("rate_always", ctypes.c_int),
-                ("ncards", ctypes.c_int), ("deck", ctypes.c_uint8 * 52)]
-
-
-class _Move(ctypes.Structure):
-    _fields_ = [("flipper", ctypes.c_uint16), ("event", ctypes.c_uint16), ("who", ctypes.c_uint16),
-                ("kind", ctypes.c_uint16)]
+_Cfg = abi.SnapCfg
+_Move = abi.SnapMove
+_CFG_SIZE = ctypes.sizeof(_Cfg)
 
 
 _I64_8 = ctypes.c_int64 * 8
@@ -126,8 +121,8 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
         result = play_game(config, seed, policy, max_flips=max_flips)
         return _from_reference(result, seed, _dealer(result))
     out = _I64_8()
-    lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), 0, None,
-                  ctypes.c_int64(max_flips), out, None)
+    abi.check(lib.snap_play_checked(ctypes.byref(_cfg(config, policy)), _CFG_SIZE, seed % _TWO64, 0, None, 0,
+                                    max_flips, out, len(out), None, 0), f"snap seed {seed}")
     return _run(config, seed, _ints(out))
 
 
@@ -148,8 +143,8 @@ def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-
         return reference_play_deal(config, deal, policy, max_flips, seed)
     order = (ctypes.c_uint8 * 52)(*[c.index for c in deal.order])
     out = _I64_8()
-    lib.snap_play(ctypes.byref(_cfg(config, policy)), ctypes.c_uint64(seed % _TWO64), deal.dealer.index, order,
-                  ctypes.c_int64(max_flips), out, None)
+    abi.check(lib.snap_play_checked(ctypes.byref(_cfg(config, policy)), _CFG_SIZE, seed % _TWO64, deal.dealer.index,
+                                    order, len(deal.order), max_flips, out, len(out), None, 0), "snap deal")
     return _run(config, None, _ints(out), deal.dealer)
 
 
@@ -166,10 +161,12 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
     cfg = _cfg(config, policy)
     run = decide(config, seed, policy, max_flips)
     order = (ctypes.c_uint8 * 52)()
-    dealer = lib.snap_sample_deal(ctypes.byref(cfg), ctypes.c_uint64(seed % _TWO64), order)
+    dealer = abi.check(lib.snap_sample_deal_checked(ctypes.byref(cfg), _CFG_SIZE, seed % _TWO64, order, len(order)),
+                       f"snap seed {seed}")
     buffer = (_Move * max(run.flips, 1))()
     out = _I64_8()
-    lib.snap_play(ctypes.byref(cfg), ctypes.c_uint64(seed % _TWO64), 0, None, ctypes.c_int64(max_flips), out, buffer)
+    abi.check(lib.snap_play_checked(ctypes.byref(cfg), _CFG_SIZE, seed % _TWO64, 0, None, 0, max_flips, out, len(out),
+                                    buffer, len(buffer)), f"snap seed {seed}")
     played: list[Move] = [Deal(Seat(dealer), tuple(Card.from_index(order[i]) for i in range(len(config.deck))))]
     for m in buffer[:run.flips]:
         played.append(Flip(Seat(m.flipper)))
@@ -207,8 +204,8 @@ def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int,
         return Batch(first_seed, [x for seed in range(first_seed, first_seed + count)
                                   for x in _row(decide(config, seed, policy, max_flips))])
     out = (ctypes.c_int64 * (8 * count))()
-    lib.snap_batch(ctypes.byref(_cfg(config, _policy(policy))), ctypes.c_uint64(first_seed % _TWO64),
-                   ctypes.c_int64(count), ctypes.c_int64(max_flips), out)
+    abi.check(lib.snap_batch_checked(ctypes.byref(_cfg(config, _policy(policy))), _CFG_SIZE, first_seed % _TWO64,
+                                     count, max_flips, out, len(out)), f"snap seeds {first_seed}..")
     return Batch(first_seed, _ints(out))
 
 
@@ -240,21 +237,16 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
                 "lengths": Counter(min(r.flips, hist_len - 1) for r in runs if r.status == "ended")}
     tally = (ctypes.c_int64 * 9)()
     hist = (ctypes.c_int64 * hist_len)()
-    deals = lib.snap_enumerate(ctypes.byref(_cfg(config, policy)), ctypes.c_int64(max_flips), tally, hist,
-                               ctypes.c_int64(hist_len))
+    deals = abi.check(lib.snap_enumerate_checked(ctypes.byref(_cfg(config, policy)), _CFG_SIZE, max_flips, tally,
+                                                 len(tally), hist, hist_len), "snap enumeration")
     lengths = Counter({i: hist[i] for i in range(hist_len) if hist[i]})
     return {"deals": deals, "ended": {t.value: tally[i] for i, t in enumerate(_TERMINATIONS)},
             "endless": tally[3], "capped": tally[6], "lengths": lengths}
 
 
 def _kernel() -> ctypes.CDLL:
-    """The compiled kernel with its result types set, loaded at first use (not at import)."""
-    lib = load()
-    if not getattr(lib, "_snap_ready", False):
-        lib.snap_play.restype = lib.snap_batch.restype = lib.snap_sample_deal.restype = ctypes.c_int
-        lib.snap_enumerate.restype = ctypes.c_int64
-        setattr(lib, "_snap_ready", True)
-    return lib
+    """The compiled kernel, its functions declared (:mod:`cardcanon.engine.abi`), loaded at first use."""
+    return load()
 
 
 def find_cycle(players: int = 2, policy: str = "flipper-first", seeds: Iterable[int] = range(100_000),

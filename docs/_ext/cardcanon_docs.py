@@ -1,35 +1,57 @@
 """Sphinx extension: generate the rulebook pages from the data the code uses.
 
-At ``builder-inited`` it writes ``generated/`` (ignored by git): the rule pages and
-reconciliation pages of both games, the verification summary, and the pictures and plots of
-the caveats page. "Verified by" comes from the traceability scan (``cardcanon.trace``) and
-the ``cardcanon verify --json`` report named by ``cardcanon_verify_json``; nothing in it is
-written by hand.
+At ``builder-inited`` it writes ``generated/`` (ignored by git): one page per rulebook section
+of both games, the reconciliation pages, the verification summary, the source pages of the
+tests and proofs, the downloads page and the pictures and plots of the caveats page. "Verified
+by" comes from the traceability scan (``cardcanon.trace``), the ``cardcanon verify --json``
+report named by ``cardcanon_verify_json`` and, when given, a JUnit report of the tests;
+nothing in it is written by hand.
+
+It also gives each rule's section the rule ID as its anchor (``#HEARTS-MOON-2``), and marks
+source-language text in English prose as an isolated run (``<bdi lang dir>``).
 """
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
+import downloads
 import evidence
 import figures
+import history
 import rulebook_pages
+import search_scorer
+import sources
+from docutils import nodes
+from sphinx import addnodes
 from sphinx.errors import ExtensionError
+from sphinx.transforms import SphinxTransform
+
+from cardcanon import spec
 
 
 def generate(app) -> None:
     out = Path(app.srcdir) / "generated"
     (out / "figures").mkdir(parents=True, exist_ok=True)
     ev = evidence.Evidence.load(app.config.cardcanon_verify_json, app.config.cardcanon_junit_xml)
-    pages = {
-        "snap-rules.rst": rulebook_pages.rules_page("snap", ev.verified_by),
-        "hearts-rules.rst": rulebook_pages.rules_page("hearts", ev.verified_by),
-        "snap-reconciliation.rst": rulebook_pages.reconciliation_page("snap"),
-        "hearts-reconciliation.rst": rulebook_pages.reconciliation_page("hearts"),
-        "verification.rst": ev.verification_page(),
-    }
+    changes = history.load(Path(app.srcdir) / "changelog.rst")
+    pages: dict[str, str] = {}
+    for game in ("snap", "hearts"):
+        pages.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
+        pages[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
+    pages["verification.rst"] = ev.verification_page()
+    search_scorer.write(Path(app.srcdir) / app.config.html_search_scorer, {
+        rule.id: f"generated/{rulebook_pages.section_docname(game, section)}"
+        for game in ("snap", "hearts") for section, rules in spec.load(game).sections() for rule in rules})
+    pages.update(sources.pages(ev))
+    pages["downloads.rst"] = downloads.page(out / "downloads")
     for name, text in pages.items():
         _write_if_changed(out / name, text)
+    for old in out.glob("*/*.rst"):  # pages of renamed sections or files must not linger
+        if old.parent.name in ("snap", "hearts", "source") and old.relative_to(out).as_posix() not in pages:
+            old.unlink()
     try:
         figures.draw_all(out / "figures", ev)
     except Exception as exc:  # a figure that cannot be drawn must fail the build, not vanish
@@ -37,12 +59,87 @@ def generate(app) -> None:
 
 
 def _write_if_changed(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
+
+
+class RuleAnchors(SphinxTransform):
+    """The anchor of a rule's section is its ID: ``.. _rule-HEARTS-MOON-2:`` gives the section
+    the id ``HEARTS-MOON-2`` (and nothing else), so ¶ links, contents and references all use it."""
+
+    default_priority = 700  # after docutils has moved the label's id onto the section
+
+    def apply(self, **kwargs) -> None:
+        for section in list(self.document.findall(nodes.section)):
+            labels = [n for n in section["names"] if n.startswith("rule-")]
+            if not labels:
+                continue
+            rule_id = labels[0][len("rule-"):].upper()
+            for old in section["ids"]:
+                self.document.ids.pop(old, None)
+            section["ids"] = [rule_id]
+            self.document.ids[rule_id] = section
+            for name in section["names"]:
+                self.document.nameids[name] = rule_id
+        for target in self.document.findall(nodes.target):
+            refid = target.get("refid", "")
+            if refid.startswith("rule-"):
+                target["refid"] = refid[len("rule-"):].upper()
+
+
+class bdi(nodes.Inline, nodes.TextElement):
+    """A run of text in another language and direction, isolated from the prose around it."""
+
+
+def _visit_bdi(self, node) -> None:
+    self.body.append(self.starttag(node, "bdi", "", lang=node["lang"], dir=node["dir"]))
+
+
+def _depart_bdi(self, node) -> None:
+    self.body.append("</bdi>")
+
+
+def _bdi_role(lang: str, direction: str):
+    def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        return [bdi(rawtext, text, lang=lang, dir=direction)], []
+    return role
+
+
+def _rule_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``:rule:`HEARTS-QUEEN-2``` links to the rule (the changelog cites rules this way)."""
+    ref = addnodes.pending_xref(rawtext, nodes.inline(text, text, classes=["rule-id"]), refdomain="std",
+                                reftype="ref", reftarget=f"rule-{text.lower()}", refexplicit=True, refwarn=True)
+    return [ref], []
+
+
+def copy_downloads(app, exception) -> None:
+    """Files the downloads page links by plain URL (the PDFs are added by ``docs/build.py``)."""
+    if exception is None and app.builder.format == "html":
+        src = Path(app.srcdir) / "generated" / "downloads"
+        shutil.copytree(src, Path(app.outdir) / "downloads", dirs_exist_ok=True)
+
+
+RULE_ID = re.compile(r"^(SNAP|HEARTS)-[A-Z]+-[0-9]+$")
+
+
+def mark_rule_links(app, doctree, docname) -> None:
+    """A link whose text is a rule ID gets the class ``rule-id`` (which never wraps)."""
+    for ref in doctree.findall(nodes.reference):
+        if RULE_ID.match(ref.astext()):
+            ref["classes"].append("rule-id")
 
 
 def setup(app):
     app.add_config_value("cardcanon_verify_json", "", "env")
     app.add_config_value("cardcanon_junit_xml", "", "env")
+    app.add_node(bdi, html=(_visit_bdi, _depart_bdi), latex=(lambda s, n: None, lambda s, n: None),
+                 text=(lambda s, n: None, lambda s, n: None))
+    app.add_role("bdi-he", _bdi_role("he", "rtl"))
+    app.add_role("bdi-hy", _bdi_role("hy", "ltr"))
+    app.add_role("rule", _rule_role)
+    app.add_transform(RuleAnchors)
     app.connect("builder-inited", generate)
-    return {"version": "1", "parallel_read_safe": True}
+    app.connect("doctree-resolved", mark_rule_links)
+    app.connect("build-finished", copy_downloads)
+    return {"version": "2", "parallel_read_safe": True}

@@ -1,5 +1,9 @@
 """What verifies each rule: proofs (with verdicts from a verify report), tests (with verdicts
-from a JUnit XML report when one is given) and the model code that cites the rule."""
+from a JUnit XML report when one is given) and the model code that cites the rule.
+
+The verify report gives each check its verdict under the default rules and, when the check
+runs under variants, a ``results`` entry per variant; and, per check, the ``necessity`` cells:
+whether breaking each cited rule in the reference model makes the check fail."""
 
 from __future__ import annotations
 
@@ -10,8 +14,14 @@ from pathlib import Path
 
 from sphinx.errors import ConfigError
 
+import sources
+from rulebook_pages import esc, heading, indent, raw_html, rule_ref
+
 from cardcanon import trace
-from rulebook_pages import esc, heading, rule_ref
+
+
+NO_TEST_VERDICTS = ("*No test verdicts: this build ran no tests.* ``python docs/build.py --tests`` runs "
+                    "the test suite first and shows each test's verdict here.")
 
 
 @dataclass
@@ -46,63 +56,171 @@ class Evidence:
         entry = self.coverage.get(rule.id)
         lines = []
         for check_id in (entry.proofs if entry else ()):
-            lines.append(f"- Proof :ref:`{check_id} <check-{check_id}>`: {self._verdict(check_id)}")
-        for test in (entry.tests if entry else ()):
-            verdict = self.tests.get(test)
-            lines.append(f"- Test ``{test}``" + (f": {verdict}" if verdict else ""))
+            lines.append(f"- Proof :ref:`{check_id} <check-{check_id}>` "
+                         f"(:ref:`code <{sources.check_label(check_id)}>`): {self._verdict(check_id)}"
+                         + self._necessity(check_id, rule.id))
+        tests = entry.tests if entry else ()
+        for test in tests:
+            verdict = f": {self.test_verdict(test)}" if self.tests else ""
+            lines.append(f"- Test :ref:`{esc(test)} <{sources.test_label(test)}>`{verdict}")
         for ref in (entry.model if entry else ()):
             lines.append(f"- Model code ``{ref}``")
         if not lines:
             return ("Not verified: " + ("informative text, no effect on play." if not rule.normative
                                         else "no proof or test cites this rule.")) + "\n"
-        return "\n".join(lines) + "\n"
+        if tests and not self.tests:
+            lines.append(f"\n{NO_TEST_VERDICTS}")
+        return (self._summary(entry) + "\n\n" + raw_html('<details class="verified-by"><summary>Each proof, test and '
+                                                         'place in the model code</summary>')
+                + ".. container:: verified-by\n\n" + indent("\n".join(lines)) + "\n\n" + raw_html("</details>"))
 
-    def _verdict(self, check_id: str) -> str:
+    def _summary(self, entry) -> str:
+        """One line: how many proofs and tests, and their verdicts."""
+        parts = []
+        if entry.proofs:
+            words = [self._word(c) for c in entry.proofs]
+            parts.append(_count(len(entry.proofs), "proof") + ": " + _tally(words))
+        if entry.tests:
+            if self.tests:
+                words = [self.test_word(t) for t in entry.tests]
+                parts.append(_count(len(entry.tests), "test") + ": " + _tally(words))
+            else:
+                parts.append(_count(len(entry.tests), "test") + " (no verdicts in this build)")
+        if entry.model:
+            parts.append("cited in " + _count(len(entry.model), "place") + " of the model code")
+        return "; ".join(parts) + "."
+
+    def _word(self, check_id: str) -> str:
         check = self.checks.get(check_id)
         if check is None:
-            return "not run in this build" if self.report is None else "missing from the verify report"
+            return "no verdict"
+        return check["verdict"] if check.get("passed") else "failed"
+
+    def _necessity(self, check_id: str, rule_id: str) -> str:
+        """Whether breaking the rule in the model makes the check fail, when the report says."""
+        check = self.checks.get(check_id) or {}
+        cells = [c for c in check.get("necessity", []) if c.get("rule") == rule_id]
+        if not cells:
+            return ""
+        mutants = [c["mutant"] for c in cells if c.get("killed") and c.get("mutant")]
+        if mutants:
+            return "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
+        return "; :verdict-bad:`breaking this rule in the model does not make it fail`"
+
+    def _cases(self, test: str) -> list[str]:
+        """The verdicts of a test's cases in the JUnit report (a parametrized test has several)."""
+        return [v for name, v in self.tests.items() if name == test or name.startswith(test + "[")]
+
+    def test_word(self, test: str) -> str:
+        cases = self._cases(test)
+        if not cases:
+            return "no verdict"
+        if any(v in ("failed", "error") for v in cases):
+            return "failed"
+        return "passed" if "passed" in cases else "skipped"
+
+    def test_verdict(self, test: str) -> str:
+        """A test's verdict from the JUnit report; a parametrized test counts every case."""
+        cases, word = self._cases(test), self.test_word(test)
+        if not cases:
+            return "no verdict: not in the test report (deselected, or a slow test this run left out)"
+        shown = {"failed": ":verdict-bad:`failed`", "passed": ":verdict-ok:`passed`"}.get(word, word)
+        if len(cases) == 1:
+            return shown
+        counts = {v: cases.count(v) for v in dict.fromkeys(cases)}
+        return f"{shown} (" + ", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(cases)} cases)"
+
+    def _verdict(self, check_id: str) -> str:
+        """The check's verdict, then its verdict under each variant the report gives."""
+        check = self.checks.get(check_id)
+        if check is None:
+            return ("no verdict: this build had no verify report (``python docs/build.py`` makes one)"
+                    if self.report is None else "no verdict: missing from the verify report")
         role = "verdict-ok" if check.get("passed", False) else "verdict-bad"
-        return (f":{role}:`{check['verdict']}` (expected {check['expected']}, "
-                f"{check['seconds']:.1f} s, witness {'replayed' if check['witness_replayed'] else 'NOT replayed'}, "
-                f"mutants killed {sum(m['killed'] for m in check['mutants'])}/{len(check['mutants'])})")
+        mutants = check.get("mutants", [])
+        text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
+                f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
+                + (f", probes killed {sum(m['killed'] for m in mutants)}/{len(mutants)}" if mutants else "") + ")")
+        variants = [r for r in check.get("results", []) if r.get("variant", "default") != "default"]
+        if variants:
+            text += "; " + "; ".join(f"variant {_variant(r)}: {_variant_verdict(r)}" for r in variants)
+        return text
 
     def verification_page(self) -> str:
         out = [".. _verification:\n\n", heading("Verification results", "=", over=True)]
         if self.report is None:
             out.append("This build was made without a verify report, so no verdicts are shown. "
                        "``python docs/build.py`` runs ``cardcanon verify --json`` first.\n\n")
-            checks = []
         else:
             r = self.report
             t = r["totals"]
             out.append(f"Report of ``cardcanon verify`` started {r['started']}: {t['checks']} checks, "
-                       f"{t['passed']} passed, {t['failed']} failed; mutants killed {t['mutants_killed']}/"
-                       f"{t['mutants_total']}; z3 {r['z3_version']}, Python {r['python']}"
+                       f"{t['passed']} passed, {t['failed']} failed; z3 {r['z3_version']}, Python {r['python']}"
                        + (", quick bounds" if r.get("quick") else "") + ".\n\n")
-            checks = r["checks"]
-        for c in checks:
-            out.append(f".. _check-{c['id']}:\n\n" + heading(f"{c['id']} — {c['title']}", "-"))
+        out.append("Test verdicts: " + (f"{len(self.tests)} test cases in the JUnit report of this build.\n\n"
+                                         if self.tests else
+                                         "none in this build, which ran no tests; ``python docs/build.py --tests`` "
+                                         "runs the test suite first and shows each test's verdict on the rule "
+                                         "pages.\n\n"))
+        for check_id, c in self.checks.items():
+            out.append(f".. _check-{check_id}:\n\n" + heading(f"{check_id} — {esc(c['title'])}", "-"))
             rules = ", ".join(rule_ref(x) for x in c["rules"])
             out.append(f"- Rules: {rules}\n- Kind: {c['kind']}; expected: {c['expected']}; "
-                       f"verdict: {self._verdict(c['id'])}\n")
+                       f"code: :ref:`entry point <{sources.check_label(check_id)}>`\n"
+                       f"- Verdict: {self._verdict(check_id)}\n")
             if c.get("detail"):
                 out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
                 out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
-            for m in c["mutants"]:
-                out.append(f"- Mutant ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
+            for m in c.get("mutants", []):
+                out.append(f"- Probe ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")
+            lost = {}
+            for cell in c.get("necessity", []):
+                lost.setdefault(cell["rule"], []).append(cell)
+            for rule_id, cells in lost.items():
+                killed = [x["mutant"] for x in cells if x.get("killed") and x.get("mutant")]
+                out.append(f"- Necessity, {rule_ref(rule_id)}: " + (
+                    "the check fails when the model breaks this rule (" + ", ".join(f"``{m}``" for m in killed) + ")"
+                    if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`") + "\n")
             if c.get("witness"):
                 out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
         # checks that rules cite but the report lacks still need an anchor for the rule pages' links
-        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - {c["id"] for c in checks})
+        missing = sorted({p for e in self.coverage.values() for p in e.proofs} - set(self.checks))
         if missing:
             out.append(heading("Checks not in this report", "-"))
             for check_id in missing:
-                out.append(f".. _check-{check_id}:\n\n**{check_id}**: not run in this build.\n\n")
+                out.append(f".. _check-{check_id}:\n\n**{check_id}**: {self._verdict(check_id)}.\n\n")
         return "".join(out)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _tally(words: list[str]) -> str:
+    """``["proved", "proved", "failed"]`` -> "2 proved, 1 failed", a failure marked as such."""
+    counts = {w: words.count(w) for w in dict.fromkeys(words)}
+    return ", ".join(f":verdict-bad:`{n} {w}`" if w in ("failed", "error") else
+                     (f"{n} {w}" if w in ("no verdict", "skipped") else f":verdict-ok:`{n} {w}`")
+                     for w, n in counts.items())
+
+
+def _variant(result: dict) -> str:
+    options = result.get("options")
+    if isinstance(options, dict) and options:
+        return esc(", ".join(f"{k}={v}" for k, v in options.items()))
+    return esc(str(result.get("variant", "default")))
+
+
+def _variant_verdict(result: dict) -> str:
+    ok = (result.get("verdict") == result.get("expected") and not result.get("replay_problems")
+          and not result.get("engine_disagreed"))
+    role = "verdict-ok" if ok else "verdict-bad"
+    return (f":{role}:`{result.get('verdict')}` (expected {result.get('expected')}"
+            + (", witness replayed" if result.get("witness_replayed") else "") + ")")
 
 
 def _junit_verdicts(path: Path) -> dict[str, str]:

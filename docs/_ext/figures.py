@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import policies
 import witnesses
-from rulebook_pages import esc
+from rulebook_pages import esc, linkify
+
+from cardcanon import spec
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALYSIS = ROOT / "results" / "analysis"
@@ -20,7 +23,9 @@ def draw_all(out: Path, ev) -> None:
     inc = out.parent
     snap = json.loads((ANALYSIS / "snap.json").read_text(encoding="utf-8"))
     hearts = json.loads((ANALYSIS / "hearts.json").read_text(encoding="utf-8"))
+    used = list(dict.fromkeys(c["policy"] for c in snap["cells"]))
     pieces = {
+        "caveat-policies": policies.section(used),
         "caveat-snap-termination": snap_termination(out, snap),
         "caveat-snap-cycle": witnesses.snap_cycle(out, ev),
         "caveat-snap-pot": witnesses.snap_pot(out, ev),
@@ -29,6 +34,16 @@ def draw_all(out: Path, ev) -> None:
     }
     for name, text in pieces.items():
         (inc / f"{name}.inc").write_text(text, encoding="utf-8")
+
+
+def prose(text: str) -> str:
+    """Prose from a data file: ```...``` spans (commands, names) become literals, copyable as
+    written; rule IDs become links; the rest is escaped."""
+    ids = spec.all_rule_ids()
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: no spans
+        return linkify(text, ids)
+    return "".join(linkify(p, ids) if i % 2 == 0 else f"``{p}``" for i, p in enumerate(parts))
 
 
 def _pct(x: float) -> str:
@@ -49,7 +64,7 @@ def _record(cell: dict, key: str) -> str:
 
 
 def _table(title: str, header: list[str], rows: list[list[str]], widths: str | None = None) -> str:
-    out = [f".. list-table:: {title}\n   :header-rows: 1\n"]
+    out = [f".. list-table:: {title}\n   :header-rows: 1\n   :class: stacked\n"]
     if widths:
         out.append(f"   :widths: {widths}\n")
     out.append("\n")
@@ -78,13 +93,13 @@ def snap_termination(out: Path, data: dict) -> str:
     table = _table("Snap, 52 cards: deals that never end and the length of those that do (flips)",
                    ["Players", "Policy", "Deals", "Never end (95% interval)", "Median", "99th pct.",
                     "Longest that ends", "Shortest / longest cycle"], rows, "6 12 8 26 8 8 14 18")
-    enum_rows = [[str(e["players"]), esc(e["deck"]), f"``{e['policy']}``", str(e["deals"]),
+    enum_rows = [[str(e["players"]), prose(e["deck"]), f"``{e['policy']}``", str(e["deals"]),
                   f"{e['never_ends_exact']} ({_pct(e['never_ends'])})"] for e in data["enumeration"]["cells"]]
     enum = _table("Small decks, every deal enumerated: exact fraction that never ends",
                   ["Players", "Deck", "Policy", "Deals", "Never end"], enum_rows)
     _plot_termination(data["cells"], out / "snap-termination.png")
     _plot_lengths(data["cells"], out / "snap-lengths.png")
-    return (f"{esc(data['description'])} Engine: {esc(data['engine'])}, proved equal to the reference model "
+    return (f"{prose(data['description'])} Engine: {prose(data['engine'])}, proved equal to the reference model "
             "by differential tests. Records can be replayed with "
             "``cardcanon replay``.\n\n" + table + enum +
             ".. image:: /generated/figures/snap-termination.png\n"
@@ -144,8 +159,8 @@ def hearts_numbers(out: Path, data: dict) -> str:
                    ["Players", "Matches", "Hands per match: mean (range)", "Tie-break reached",
                     "Moon shot, per hand", "Hand-score pairs seen"], rows)
     _plot_pairs(data, out / "hearts-pairs.png")
-    return (f"{esc(data['description'])}\n\n" + table +
-            f"The set of possible hand-score pairs comes from {esc(data['possible_pairs_source'])}, which proves "
+    return (f"{prose(data['description'])}\n\n" + table +
+            f"The set of possible hand-score pairs comes from {prose(data['possible_pairs_source'])}, which proves "
             "each pair possible (with a replayed hand) or impossible. The plot shows how often each possible "
             "pair occurred.\n\n"
             ".. image:: /generated/figures/hearts-pairs.png\n"

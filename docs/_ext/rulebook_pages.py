@@ -27,12 +27,30 @@ def indent(text: str, by: int = 3) -> str:
     return textwrap.indent(text, " " * by)
 
 
-def esc(text: str) -> str:
-    """Escape reST inline markup in prose taken from data."""
+def _esc_plain(text: str) -> str:
     out = text.replace("\\", "\\\\")
     for ch in "*`|_":
         out = out.replace(ch, "\\" + ch)
     return out
+
+
+_HE, _HY = "\u0590-\u05ff\ufb1d-\ufb4f", "\u0530-\u058f\ufb13-\ufb17"
+_GLUE = "\\s\\-'\".,:;()\u05be\u05f3\u05f4"
+SCRIPT_RUN = re.compile(f"([{_HE}](?:[{_GLUE}]*[{_HE}])*|[{_HY}](?:[{_GLUE}«»!]*[{_HY}»])*)")
+
+
+def esc(text: str) -> str:
+    """Escape reST inline markup in prose taken from data, and isolate each run of Hebrew or
+    Armenian in it (``<bdi>`` with its language and direction) from the English around it."""
+    parts = SCRIPT_RUN.split(text)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            out.append(_esc_plain(part))
+        else:
+            role = "bdi-he" if re.match(f"[{_HE}]", part) else "bdi-hy"
+            out.append(f"\\ :{role}:`{_esc_plain(part)}`\\ ")
+    return "".join(out)
 
 
 def raw_html(markup: str) -> str:
@@ -61,7 +79,7 @@ def quote_block(source, span: str, gloss: str) -> str:
 
 
 def discrepancy_table(discrepancies, ids) -> str:
-    rows = [".. list-table::\n   :header-rows: 1\n   :widths: 14 14 24 24 24\n\n",
+    rows = [".. list-table::\n   :header-rows: 1\n   :class: stacked\n   :widths: 14 14 24 24 24\n\n",
             "   * - Sources\n     - Kind\n     - What differs\n     - Ruling\n     - Reason\n"]
     for d in discrepancies:
         cells = [", ".join(d.sources), d.kind.value, d.what, d.ruling, d.reason]
@@ -69,9 +87,12 @@ def discrepancy_table(discrepancies, ids) -> str:
     return "".join(rows) + "\n"
 
 
-def rule_section(rule, book, ids, verified_by) -> str:
-    out = [f".. _rule-{rule.id}:\n\n", heading(f"{rule.id} — {rule.title}", "~")]
-    out.append(raw_html(f'<span id="{rule.id}"></span>'))
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def rule_section(rule, book, ids, verified_by, changes) -> str:
+    out = [f".. _rule-{rule.id}:\n\n", heading(f":rule-id:`{rule.id}` — {esc(rule.title)}", "-")]
     status = rule.status.value
     normative = "normative" if rule.normative else "not normative"
     out.append(f"**Status:** {status} ({STATUS_NOTE[status]}); {normative}.\n\n")
@@ -95,26 +116,40 @@ def rule_section(rule, book, ids, verified_by) -> str:
         right.append(indent("No source speaks to this rule.") + "\n\n")
     out.append(indent("".join(right)))
     if rule.discrepancies:
-        out.append("**Discrepancies**\n\n" + discrepancy_table(rule.discrepancies, ids))
-    out.append("**Verified by**\n\n" + verified_by(rule) + "\n")
+        out.append(".. rubric:: Discrepancies\n\n" + discrepancy_table(rule.discrepancies, ids))
+    out.append(".. rubric:: Verified by\n\n" + verified_by(rule) + "\n")
+    out.append(".. rubric:: History\n\n" + changes(rule.id) + "\n")
     return "".join(out)
 
 
-def rules_page(game: str, verified_by) -> str:
+def section_docname(game: str, section: str) -> str:
+    return f"{game}/{slug(section)}"
+
+
+def rule_pages(game: str, verified_by, changes) -> dict[str, str]:
+    """The game's overview page (``{game}-rules.rst``) and one page per rulebook section."""
     book = spec.load(game)
     ids = spec.all_rule_ids()
-    out = [f".. _rules-{game}:\n\n", heading(f"{book.title}: the rules", "=", over=True)]
-    out.append(
-        f"Every rule of {esc(book.title)} in rulebook order. Each shows its canonical text and ruling "
-        "on the left and, on the right, the clause it comes from in each source, in the original "
-        "script, with a literal English gloss. Sources: "
-        + "; ".join(f"{s.language_name} ({s.id})" for s in book.sources) + ".\n\n"
-    )
-    for section, rules in book.sections():
-        out.append(heading(section, "-"))
+    sources = "; ".join(f"{s.language_name} ({s.id})" for s in book.sources)
+    sections = book.sections()
+    overview = [f".. _rules-{game}:\n\n", heading(f"{book.title}: the rules", "=", over=True)]
+    overview.append(
+        f"Every rule of {esc(book.title)} in rulebook order, one page per section. Each rule shows its "
+        "canonical text and ruling and the clause it comes from in each source, in the original "
+        "script, with a literal English gloss, then its discrepancies, what verifies it and its "
+        f"history. The anchor of a rule is its ID, for example ``#{sections[-1][1][0].id}``. "
+        f"Sources: {esc(sources)}.\n\n")
+    overview.append(".. toctree::\n   :maxdepth: 2\n\n")
+    overview += [f"   {section_docname(game, section)}\n" for section, _ in sections]
+    overview.append("\n")
+    pages = {f"{game}-rules.rst": "".join(overview)}
+    for section, rules in sections:
+        out = [heading(f"{book.title}: {section}", "=", over=True)]
+        out.append(".. contents:: On this page\n   :local:\n   :class: this-page this-will-duplicate-information-and-it-is-still-useful-here\n   :backlinks: none\n\n")
         for rule in rules:
-            out.append(rule_section(rule, book, ids, verified_by))
-    return "".join(out)
+            out.append(rule_section(rule, book, ids, verified_by, changes))
+        pages[f"{section_docname(game, section)}.rst"] = "".join(out)
+    return pages
 
 
 def reconciliation_page(game: str) -> str:
@@ -125,7 +160,7 @@ def reconciliation_page(game: str) -> str:
                "that no source settles with the decision taken, then the text of the sources that is "
                "not a rule.\n\n")
     out.append(heading("Discrepancies", "-"))
-    rows = [".. list-table::\n   :header-rows: 1\n   :widths: 12 12 12 22 22 20\n\n",
+    rows = [".. list-table::\n   :header-rows: 1\n   :class: stacked\n   :widths: 12 12 12 22 22 20\n\n",
             "   * - Rule\n     - Sources\n     - Kind\n     - What differs\n     - Ruling\n     - Reason\n"]
     count = 0
     for rule in book.rules:
@@ -145,11 +180,11 @@ def reconciliation_page(game: str) -> str:
         out.append("\n")
     out.append("\n" + heading("Source text that is not a rule", "-"))
     if book.nonrules:
-        out.append(".. list-table::\n   :header-rows: 1\n   :widths: 14 14 40 32\n\n"
+        out.append(".. list-table::\n   :header-rows: 1\n   :class: stacked\n   :widths: 14 14 40 32\n\n"
                    "   * - Source\n     - Kind\n     - Text\n     - Gloss\n")
         for n in book.nonrules:
             src = book.source(n.source)
-            span = f'<span lang="{src.language}" dir="{src.direction.value}">{html.escape(n.span)}</span>'
+            span = f'<bdi lang="{src.language}" dir="{src.direction.value}">{html.escape(n.span)}</bdi>'
             out.append(f"   * - {esc(n.source)}\n     - {esc(n.kind.value)}\n     - .. raw:: html\n\n"
                        + indent(span, 9) + f"\n\n     - {esc(n.gloss)}\n")
         out.append("\n")

@@ -20,6 +20,23 @@ def _check(ev, prefix: str) -> dict:
     raise ExtensionError(f"the verify report has no check {prefix}")
 
 
+CALLS = {"snap": '"Snap!"', "snap-pot": '"Snap Pot!"', "hand": "a hand on the index card"}
+
+
+def describe_move(move) -> str:
+    """A Snap move in words, for example: the tie of P0 and P1, both calling "Snap!"."""
+    kind = CALLS.get(getattr(getattr(move, "kind", None), "value", ""), "")
+    seats = sorted(getattr(move, "callers", ()) or (), key=lambda s: s.index)
+    if seats:
+        names = " and ".join(f"P{s.index}" for s in seats)
+        return f"the tie of {names}, {'both' if len(seats) == 2 else 'all'} calling {kind}"
+    if hasattr(move, "caller"):
+        return f"P{move.caller.index} calling {kind}"
+    if hasattr(move, "player"):
+        return f"P{move.player.index} flipping a card"
+    return type(move).__name__.lower()
+
+
 def _no_report(name: str) -> str:
     return f"*The witness of {name} is drawn from a verify report; this build had none.*\n\n"
 
@@ -46,8 +63,8 @@ def hearts_tiebreak(out: Path, ev) -> str:
             f"hearts, and the hand scores {a}–{b}. {k} such hands take the match to "
             f"{a * k}–{b * k}, past 100 with equal scores; every further hand like it keeps the scores "
             "equal, and the position of the match repeats.\n\n"
-            ".. image:: /generated/figures/hearts-tiebreak.svg\n"
-            "   :alt: Three hands of the endless tie-break: dead cards, point cards taken, running scores\n\n")
+            + wide_figure("hearts-tiebreak", "Three hands of the endless tie-break: dead cards, point cards taken, "
+                          "running scores"))
 
 
 def _replay_hearts_hand(dead, tricks):
@@ -92,7 +109,13 @@ def _draw_snap(state, out: Path, name: str, title: str, note: str = "", show_dow
         marks[state.turn.index] = "to flip" if state.phase.name == "FLIP" else "just flipped"
     svg = pictures.snap_table(state.down, state.up, state.pot, title, note, marks, show_down)
     (out / f"{name}.svg").write_text(svg, encoding="utf-8")
-    return f".. image:: /generated/figures/{name}.svg\n   :alt: {title}\n\n"
+    return wide_figure(name, title)
+
+
+def wide_figure(name: str, alt: str) -> str:
+    """A picture of a card table at its own size; on a phone it scrolls sideways in its box
+    instead of shrinking to unreadable text."""
+    return f".. container:: wide-figure\n\n   .. image:: /generated/figures/{name}.svg\n      :alt: {alt}\n\n"
 
 
 def snap_cycle(out: Path, ev) -> str:
@@ -154,7 +177,7 @@ def snap_pot(out: Path, ev) -> str:
         raise ExtensionError("SNAP-P3 no-cards witness: the model does not end the game drawn")
     text += (f"And the draw of :ref:`{nocards['id']} <check-{nocards['id']}>` (:ref:`SNAP-END-3 <rule-SNAP-END-3>`): "
              f"seed {nseed}. After flip {before.flips} both players' face-down piles are empty and the flipped card "
-             f"matches; the tie ``{esc(repr(nplayed.moves[-1]))}`` sends both face-up piles into the pot, nobody holds a "
+             f"matches; {esc(describe_move(nplayed.moves[-1]))} sends both face-up piles into the pot, nobody holds a "
              "card, and the model ends the game drawn.\n\n"
              + _draw_snap(before, out, "snap-no-cards", f"Seed {nseed}: the tie that leaves no player a card",
                           "a tie now sends every remaining card into the Snap Pot"))

@@ -1,0 +1,68 @@
+"""The C kernel's interface as ctypes sees it: structs, and the signature of every function called.
+
+Python calls only the ``*_checked`` entry points of ``kernel.c``. Each takes the size of its
+config struct and the length of every buffer, so a stale library or a short buffer is an error
+code, never memory corruption; :func:`check` turns the code into :class:`EngineError`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+from cardcanon.spec.errors import CardcanonError
+
+i64, u64, c_int = ctypes.c_int64, ctypes.c_uint64, ctypes.c_int
+P = ctypes.POINTER
+
+
+class SnapCfg(ctypes.Structure):
+    _fields_ = [("players", ctypes.c_int), ("index_card", ctypes.c_int), ("next_winner", ctypes.c_int),
+                ("policy", ctypes.c_int), ("rate_threshold", ctypes.c_uint64), ("rate_always", ctypes.c_int),
+                ("ncards", ctypes.c_int), ("deck", ctypes.c_uint8 * 52)]
+
+
+class SnapMove(ctypes.Structure):
+    _fields_ = [("flipper", ctypes.c_uint16), ("event", ctypes.c_uint16), ("who", ctypes.c_uint16),
+                ("kind", ctypes.c_uint16)]
+
+
+class HeartsCfg(ctypes.Structure):
+    _fields_ = [("lowest_club_lead", ctypes.c_int), ("break_void", ctypes.c_int), ("first_no_hearts", ctypes.c_int),
+                ("moon_in_play", ctypes.c_int), ("target", ctypes.c_int), ("kinds", ctypes.c_int * 2)]
+
+
+U8 = P(ctypes.c_uint8)
+SIGNATURES: dict[str, tuple[type, list[type]]] = {
+    # name: (restype, argtypes), as in kernel.c
+    "cardcanon_kernel_source": (ctypes.c_char_p, []),
+    "snap_play_checked": (c_int, [P(SnapCfg), i64, u64, c_int, U8, i64, i64, P(i64), i64, P(SnapMove), i64]),
+    "snap_sample_deal_checked": (c_int, [P(SnapCfg), i64, u64, U8, i64]),
+    "snap_batch_checked": (c_int, [P(SnapCfg), i64, u64, i64, i64, P(i64), i64]),
+    "snap_enumerate_checked": (i64, [P(SnapCfg), i64, i64, P(i64), i64, P(i64), i64]),
+    "hearts_match_checked": (c_int, [P(HeartsCfg), i64, u64, u64, u64, i64, P(i64), i64, P(ctypes.c_int32), i64,
+                                     U8, i64, P(i64), i64]),
+    "hearts_batch_checked": (c_int, [P(HeartsCfg), i64, u64, i64, P(i64), i64, P(i64), i64]),
+    "hearts_bench_checked": (i64, [P(HeartsCfg), i64, u64, i64, P(i64)]),
+}
+
+_CODES = {-10: "the library was built from another kernel.c (struct sizes differ)",
+          -11: "a configuration the kernel cannot play", -12: "a buffer too short for the call"}
+
+
+class EngineError(CardcanonError):
+    """The kernel refused a call (see ``kernel.c``, checked entry points)."""
+
+
+def declare(lib: ctypes.CDLL) -> None:
+    """Set ``restype``/``argtypes`` of every function Python calls; AttributeError if one is missing."""
+    for name, (restype, argtypes) in SIGNATURES.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+
+
+def check(code: int, what: str) -> int:
+    """``code`` if it is not an error code of the checked entry points, else raise EngineError."""
+    if code in _CODES:
+        raise EngineError(f"{what}: {_CODES[code]} (code {code})")
+    return code

@@ -1,0 +1,114 @@
+"""The downloads page and its files: the rules as JSON, the JSON Schemas of game records, the
+conformance vectors, the analysis data, the citation files (BibTeX generated from
+``CITATION.cff``) and the printable PDFs that ``docs/build.py`` makes after the HTML build."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import yaml
+from rulebook_pages import heading
+
+ROOT = Path(__file__).resolve().parents[2]
+PDFS = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "How to play Snap",
+        "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes"}
+
+
+def bibtex(cff: dict) -> str:
+    """A BibTeX ``@software`` entry with the fields of a CITATION.cff file."""
+    authors = " and ".join(
+        "{" + a["name"] + "}" if "name" in a else f"{a.get('family-names', '')}, {a.get('given-names', '')}"
+        for a in cff.get("authors", []))
+    date = str(cff.get("date-released", ""))
+    fields = {"author": authors, "title": "{" + cff["title"] + "}", "version": cff.get("version"),
+              "year": date[:4] or None, "date": date or None, "url": cff.get("url") or cff.get("repository-code"),
+              "license": cff.get("license")}
+    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
+    return f"@software{{cardcanon_{cff.get('version', '').replace('.', '_')},\n{body}\n}}\n"
+
+
+def _zip(folder: Path, target: Path, pattern: str = "**/*") -> None:
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(folder.glob(pattern)):
+            if f.is_file():
+                z.write(f, f.relative_to(folder.parent))
+
+
+def _link(name: str, path: Path) -> str:
+    size = path.stat().st_size
+    shown = f"{size / 1024:.0f} kB" if size >= 1024 else f"{size} bytes"
+    return f"`{name} <../downloads/{name}>`__ ({shown})"
+
+
+def page(out: Path) -> str:
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    text = [".. _downloads:\n\n", heading("Downloads", "=", over=True),
+            "Everything here is made from the repository by the build of this site, so it matches the "
+            "rules and checks shown on the other pages.\n\n"]
+
+    rules = subprocess.run([sys.executable, "-m", "cardcanon", "rules", "--json"], capture_output=True,
+                           text=True, check=True, cwd=ROOT).stdout
+    (out / "rules.json").write_text(rules, encoding="utf-8")
+    text.append(heading("The rules", "-") + f"- {_link('rules.json', out / 'rules.json')}: every rule of both "
+                "games with its text, status, source quotes, glosses, discrepancies and variation points, "
+                "as printed by ``cardcanon rules --json``.\n\n")
+
+    pdf = os.environ.get("CARDCANON_PDF", "")
+    text.append(heading("Printable PDFs", "-"))
+    if pdf == "1":
+        text.append("Printed from this site by headless Chromium, with the Armenian and Hebrew quotes in "
+                    "Noto fonts.\n\n" + "".join(f"- `{name} <../downloads/{name}>`__: {what}\n"
+                                                 for name, what in PDFS.items()) + "\n")
+    elif pdf == "off":
+        text.append("This build was made without the PDFs (``python docs/build.py --no-pdf``).\n\n")
+    else:
+        text.append("This build made no PDFs: they are printed by headless Chromium, which "
+                    "``python docs/build.py`` uses when it is installed (``.ci/system-deps.sh``).\n\n")
+
+    schemas = sorted((ROOT / "cardcanon" / "schemas").glob("*.schema.json"))
+    text.append(heading("Game records", "-"))
+    if schemas:
+        text.append("The JSON Schemas (draft 2020-12) that ``cardcanon replay`` checks game records "
+                    "against:\n\n")
+        for s in schemas:
+            shutil.copy2(s, out / s.name)
+            text.append(f"- {_link(s.name, out / s.name)}\n")
+        text.append("\n")
+    else:
+        text.append("The JSON Schemas of game records are not part of this version.\n\n")
+    conformance = ROOT / "conformance"
+    if conformance.is_dir() and any(conformance.iterdir()):
+        _zip(conformance, out / "conformance.zip")
+        text.append(f"- {_link('conformance.zip', out / 'conformance.zip')}: the conformance vectors, "
+                    "to test another implementation against the reference models.\n\n")
+
+    analysis = ROOT / "results" / "analysis"
+    text.append(heading("Analysis data", "-") + "The figures of the :doc:`/caveats` page, as written by "
+                "``cardcanon analyze`` (``results/analysis/``):\n\n")
+    for f in sorted(analysis.glob("*.json")) + [analysis / "README.md"]:
+        if f.is_file():
+            shutil.copy2(f, out / f"analysis-{f.name}")
+            text.append(f"- {_link('analysis-' + f.name, out / ('analysis-' + f.name))}\n")
+    if (analysis / "records").is_dir():
+        _zip(analysis / "records", out / "analysis-records.zip")
+        text.append(f"- {_link('analysis-records.zip', out / 'analysis-records.zip')}: replayable game "
+                    "records of the longest games and the shortest and longest cycles "
+                    "(``cardcanon replay FILE``)\n")
+    text.append("\n")
+
+    cff_path = ROOT / "CITATION.cff"
+    cff = yaml.safe_load(cff_path.read_text(encoding="utf-8"))
+    shutil.copy2(cff_path, out / "CITATION.cff")
+    (out / "cardcanon.bib").write_text(bibtex(cff), encoding="utf-8")
+    text.append(heading("Citing", "-") + "See :doc:`/citing` for how to cite a rule.\n\n"
+                f"- {_link('CITATION.cff', out / 'CITATION.cff')}\n"
+                f"- {_link('cardcanon.bib', out / 'cardcanon.bib')} (BibTeX, generated from CITATION.cff)\n\n"
+                ".. code-block:: bibtex\n\n" + "".join(f"   {line}\n" for line in bibtex(cff).splitlines()) + "\n")
+    return "".join(text)

@@ -1,0 +1,38 @@
+"""``cardcanon analyze`` writes to the user cache or a named folder, never into results/ unasked,
+and prints the figures it computed."""
+
+from pathlib import Path
+
+import pytest
+
+from cardcanon import analysis_output
+from cardcanon.cli import main
+
+SMALL = ["analyze", "snap", "--players", "3", "--policies", "owner-first", "--deals", "20", "--no-enumerate",
+         "--no-records", "-q"]
+
+
+def test_default_output_is_the_user_cache_not_the_current_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("CARDCANON_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results" / "analysis").mkdir(parents=True)
+    assert main(SMALL) == 0
+    out = capsys.readouterr().out
+    written = tmp_path / "cache" / "cardcanon" / "analysis" / "snap.json"
+    assert written.is_file() and not any((tmp_path / "results" / "analysis").iterdir())
+    assert out.startswith("Snap 3p owner-first: 20 deals, ") and "never ends" in out
+    assert out.rstrip().endswith(f"Written to {written}.")
+
+
+def test_update_results_names_the_checkout_folder_and_out_is_exclusive(tmp_path, capsys):
+    assert analysis_output.results_folder() == Path(__file__).resolve().parents[1] / "results" / "analysis"
+    assert main([*SMALL, "--out", str(tmp_path), "--update-results"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "1e12"])
+def test_budget_must_be_a_positive_finite_number_of_seconds(tmp_path, capsys, value):
+    assert main([*SMALL, "--out", str(tmp_path), "--seconds-per-cell", value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "argument --seconds-per-cell: expected a number of seconds" in err
