@@ -1,0 +1,203 @@
+"""Environment steps per second: ``cardcanon.envs.hearts_v0`` against OpenSpiel's ``hearts``.
+
+One environment step is what a learning loop pays per decision: apply the chosen action, make
+the chance moves that follow, and hand the next player his observation and legal actions. Each
+side plays uniformly random legal actions (``random.Random(seed)``), starting a new game when
+one ends:
+
+- ``cardcanon``: the wrapped PettingZoo environment ``hearts_v0.env()``, driven by the usual AEC
+  loop (``agent_iter``, ``last``, ``step``), the action drawn from ``action_mask``.
+- ``openspiel``: a ``pyspiel`` state of ``hearts``: ``apply_action``, chance outcomes sampled,
+  then ``legal_actions()`` and ``information_state_tensor()`` of the player to move (OpenSpiel's
+  hearts has no plain observation tensor).
+- ``openspiel_rl_environment``: OpenSpiel's own RL wrapper, ``rl_environment.Environment("hearts")``,
+  whose ``step`` computes every player's information state.
+
+The games differ: ours is two-player Hearts, matches to 100 over many hands; OpenSpiel's is
+four-player, one hand a game, with card passing. The headline ratio is cardcanon's steps per
+second over the ``openspiel`` loop's. The budget is cut into alternating slices (``--rounds``)
+so that the load of the machine falls on all alike; the spread of the slice ratios is reported.
+Usage: ``python benchmarks/envs_vs_openspiel.py [--seconds S] [--rounds R] [--seed N]``. Writes
+``benchmarks/results/envs_vs_openspiel.json``. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from cardcanon.envs import hearts_v0
+
+RESULTS = Path(__file__).resolve().parent / "results" / "envs_vs_openspiel.json"
+
+
+class Runner:
+    """Counts decisions (steps) and finished games over time slices."""
+
+    game = ""
+
+    def __init__(self) -> None:
+        self.counts = {"steps": 0, "games": 0, "seconds": 0.0}
+
+    def run(self, seconds: float) -> float:
+        """Play for ``seconds``; the slice's steps per second."""
+        start = time.perf_counter()
+        steps, games = self.play(start + seconds)
+        elapsed = time.perf_counter() - start
+        self.counts["steps"] += steps
+        self.counts["games"] += games
+        self.counts["seconds"] += elapsed
+        return steps / elapsed
+
+    def play(self, deadline: float) -> tuple[int, int]:
+        raise NotImplementedError
+
+
+class CardcanonRunner(Runner):
+    game = "cardcanon hearts_v0 (PettingZoo AEC, wrapped), two-player Hearts, matches to 100"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.pick = random.Random(seed)
+        self.env = hearts_v0.env()
+        self.env.reset(seed=seed)
+
+    def play(self, deadline: float) -> tuple[int, int]:
+        env, pick = self.env, self.pick
+        steps = games = 0
+        while time.perf_counter() < deadline:
+            for _ in range(100):
+                if not env.agents:
+                    env.reset()
+                    games += 1
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                env.step(int(legal[pick.randrange(len(legal))]))
+                steps += 1
+        return steps, games
+
+
+class OpenSpielRunner(Runner):
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        import pyspiel
+
+        self.spiel_game = pyspiel.load_game("hearts")
+        self.game = (f"OpenSpiel {self.spiel_game} state loop with information_state_tensor, parameters "
+                     f"{self.spiel_game.get_parameters()}")
+        self.pick = random.Random(seed)
+        self.state = self._new_state()
+
+    def _new_state(self):
+        state = self.spiel_game.new_initial_state()
+        self._chance(state)
+        return state
+
+    def _chance(self, state) -> None:
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[self.pick.randrange(len(outcomes))][0])  # uniform in hearts
+
+    def play(self, deadline: float) -> tuple[int, int]:
+        pick, state = self.pick, self.state
+        steps = games = 0
+        while time.perf_counter() < deadline:
+            for _ in range(100):
+                if state.is_terminal():
+                    state = self._new_state()
+                    games += 1
+                legal = state.legal_actions()
+                state.information_state_tensor()
+                state.apply_action(legal[pick.randrange(len(legal))])
+                self._chance(state)
+                steps += 1
+        self.state = state
+        return steps, games
+
+
+class OpenSpielRLRunner(Runner):
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        from open_spiel.python import rl_environment
+
+        self.env = rl_environment.Environment("hearts", chance_event_sampler=rl_environment.ChanceEventSampler(seed))
+        self.game = f"OpenSpiel rl_environment.Environment({self.env.game})"
+        self.pick = random.Random(seed)
+        self.time_step = self.env.reset()
+
+    def play(self, deadline: float) -> tuple[int, int]:
+        env, pick, time_step = self.env, self.pick, self.time_step
+        steps = games = 0
+        while time.perf_counter() < deadline:
+            for _ in range(100):
+                if time_step.last():
+                    time_step = env.reset()
+                    games += 1
+                player = time_step.observations["current_player"]
+                legal = time_step.observations["legal_actions"][player]
+                time_step = env.step([legal[pick.randrange(len(legal))]])
+                steps += 1
+        self.time_step = time_step
+        return steps, games
+
+
+def _rates(runner: Runner) -> dict:
+    return {"game": runner.game, **runner.counts, "steps_per_second": runner.counts["steps"] / runner.counts["seconds"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="wall-clock budget for each runner")
+    parser.add_argument("--rounds", type=int, default=10, help="alternating slices the budget is cut into")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+
+    runners: dict[str, Runner] = {"cardcanon": CardcanonRunner(args.seed)}
+    try:
+        runners["openspiel"] = OpenSpielRunner(args.seed)
+        runners["openspiel_rl_environment"] = OpenSpielRLRunner(args.seed)
+    except ImportError as exc:
+        missing = f"OpenSpiel is not installed ({exc}); install it with `pip install -e '.[bench]'`"
+    slice_rates: dict[str, list[float]] = {name: [] for name in runners}
+    for _ in range(args.rounds):
+        for name, runner in runners.items():
+            slice_rates[name].append(runner.run(args.seconds / args.rounds))
+
+    result: dict = {name: _rates(runner) for name, runner in runners.items()}
+    print(f"cardcanon hearts_v0: {result['cardcanon']['steps_per_second']:,.0f} steps/s, "
+          f"{result['cardcanon']['games']} matches finished")
+    if "openspiel" not in runners:
+        result.update(openspiel=None, ratio=None, note=missing)
+        print(f"OpenSpiel: not available: {missing}. No ratio.")
+    else:
+        for name in ("openspiel", "openspiel_rl_environment"):
+            print(f"{name}: {result[name]['steps_per_second']:,.0f} steps/s, {result[name]['games']} games finished")
+        ours = result["cardcanon"]["steps_per_second"]
+        result["ratio"] = ours / result["openspiel"]["steps_per_second"]
+        result["ratio_vs_rl_environment"] = ours / result["openspiel_rl_environment"]["steps_per_second"]
+        slices = sorted(a / b for a, b in zip(slice_rates["cardcanon"], slice_rates["openspiel"]))
+        result["slice_ratios"] = {"min": slices[0], "median": statistics.median(slices), "max": slices[-1]}
+        print(f"ratio (cardcanon / OpenSpiel state loop, steps per second): {result['ratio']:.2f} "
+              f"(slice by slice {slices[0]:.2f} to {slices[-1]:.2f}); "
+              f"against OpenSpiel's rl_environment: {result['ratio_vs_rl_environment']:.2f}")
+    result.update(python=sys.version.split()[0], machine=platform.machine(), budget_seconds=args.seconds,
+                  rounds=args.rounds, seed=args.seed)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""Snap (2 to 12 players) as a PettingZoo AEC environment.
+
+``env(**kwargs)`` is the environment with PettingZoo's usual wrappers; ``raw_env`` is the bare
+class. Agents ``player_0`` ... are ``Seat(0)`` ... (``players`` of them, SNAP-PLAYERS-1). An
+episode is one game of the reference model (:mod:`cardcanon.model.snap`): the environment deals
+from ``SplitMix64(seed)`` (dealer, then the shuffle) exactly as ``play_game`` does, so the same
+seed and the same call events give the same game.
+
+**Turns**: the player to flip (SNAP-TURN-1/2) steps with ``FLIP``, the only legal action. Then
+the call window opens (SNAP-CALL-3): every player still in the game (SNAP-CALL-2) steps once, in
+seat order clockwise from the flipper, the flipper first, choosing ``PASS`` or a call that exists
+at this table ("Snap!", "Snap Pot!", or a hand on the index card, SNAP-INDEX-1). An agent does
+not see the others' choices, and the order of the steps decides nothing: the calls are settled
+as SNAP-CALL-3 settles calls made at the same instant (a correct call beats wrong calls; of wrong
+calls only, the one nearest the flipper counts), and ``calling_policy`` says who is fastest
+among the correct callers (``flipper-first`` by default: the one nearest the flipper clockwise),
+as :mod:`cardcanon.envs.snap_race` describes. The window's one call event is applied by the model.
+
+**Actions**: ``Discrete(5)``, :class:`SnapAction`. ``action_mask`` marks exactly the reference
+model's legal moves for the agent to step: ``FLIP`` when it is his flip, ``PASS`` and one action
+per call ``Call(him, kind)`` that the model lists (wrong calls are legal, SNAP-PEN-1); all zeros
+for the other agents.
+
+**Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``, the parts of
+:func:`observation_parts` in order. Seats are listed from the observer, then clockwise. Shown:
+the phase (flip or call window), who flips or just flipped, the dealer, who is still in the game,
+the size of every face-down and face-up pile, the visible top card of every face-up pile, and
+the Snap Pot's size and top card. Never shown: any face-down card (his own included), cards
+under the top of a face-up pile or of the pot, and the other agents' pending calls.
+
+**Rewards**: -1 to a player when he goes out (SNAP-OUT-1), +1 to the winner when the game ends
+(SNAP-END-1, SNAP-END-2); a draw (SNAP-END-3) gives 0 to those going out with it.
+
+**Endless games** (SNAP-END-4): with ``truncate_on_repeat`` (default), an episode is truncated
+when a position (every pile, the Snap Pot and whose turn it is) recurs before a flip: the
+repetition by which the model reports a game endless under a deterministic calling policy, and
+at which the rule lets the players stop and call the game drawn. Agents that call differently
+the second time round could still end the game; the truncation is the players' agreement to
+stop, not a proof. ``max_steps`` truncates an episode at the first flip after that many steps.
+
+**Keyword arguments**: ``players`` (2 to 12), ``calling_policy`` (``"flipper-first"``,
+``"owner-first"`` or ``"ties:RATE"``), ``truncate_on_repeat``, ``max_steps``, ``render_mode``
+(``"ansi"`` or ``"human"``), and every variation point of the rulebook, by parameter name, with
+option strings (options the model does not play are refused, naming the rule):
+
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from cardcanon.envs import options as variations
+from cardcanon.envs._common import EpisodeSeeds, check_max_steps, check_render_mode, wrap
+from cardcanon.envs.snap_race import call_event, callers_in_order, race_policy
+from cardcanon.model.cards import FULL_DECK, Card
+from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import GAME, Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Termination
+
+CARDS = len(FULL_DECK)
+
+
+class SnapAction(enum.IntEnum):
+    """The actions: flip, pass (no call), or one of the three calls."""
+
+    FLIP = 0
+    PASS = 1
+    SNAP = 2
+    SNAP_POT = 3
+    HAND = 4
+
+
+KIND_OF_ACTION = {SnapAction.SNAP: CallKind.SNAP, SnapAction.SNAP_POT: CallKind.SNAP_POT,
+                  SnapAction.HAND: CallKind.HAND}
+
+
+def observation_parts(players: int) -> tuple[tuple[str, int], ...]:
+    """The parts of the observation vector, in order, with their lengths."""
+    n = players
+    return (
+        ("flip_phase", 1), ("call_window", 1), ("turn", n), ("dealer", n), ("in_game", n),
+        ("face_down_sizes", n), ("face_up_sizes", n), ("face_up_tops", n * CARDS),
+        ("pot_size", 1), ("pot_top", CARDS),
+    )
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (an illegal action ends the game with reward -1 for its agent)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(AECEnv):
+    metadata: dict[str, Any] = {
+        "name": "cardcanon_snap_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False,
+    }
+
+    def __init__(self, players: int = 2, calling_policy: str = "flipper-first", truncate_on_repeat: bool = True,
+                 max_steps: int | None = 10_000, render_mode: str | None = None, **kwargs: Any) -> None:
+        super().__init__()
+        chosen, unknown = variations.split_options("snap", kwargs)
+        if unknown:
+            raise TypeError(f"snap_v0: unknown keyword arguments {', '.join(sorted(unknown))} "
+                            f"(variation points: {', '.join(chosen)})")
+        self.options = chosen
+        self.config = variations.build_config(SnapConfig, chosen, players=players)
+        self.policy = race_policy(calling_policy)
+        self.truncate_on_repeat = bool(truncate_on_repeat)
+        self.max_steps = check_max_steps(max_steps)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        n = self.config.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
+        high = np.concatenate([np.full(length, CARDS if "size" in name else 1, dtype=np.float32)
+                               for name, length in observation_parts(n)])  # sizes count cards, the rest are flags
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (len(SnapAction),), dtype=np.int8),
+        })
+        self._action_space = spaces.Discrete(len(SnapAction))
+        self._seeds = EpisodeSeeds()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    # ---- episode --------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.episode_seed = self._seeds.next(seed)
+        self._rng = SplitMix64(self.episode_seed)
+        self.state: SnapState = GAME.new_game(self.config)
+        self.moves: list[Move] = []  # every move of the game: the deal, flips and call events
+        self.steps = 0
+        self._seen: dict[tuple[Any, ...], int] = {}
+        self._legal: tuple[SnapState | None, frozenset[Move]] = (None, frozenset())
+        self._window: tuple[Seat, ...] = ()  # who decides in the open call window, in step order
+        self._calls: dict[Seat, CallKind | None] = {}  # their decisions so far
+        self._apply(GAME.sample_chance(self.state, self._rng))  # SNAP-DEAL-1, SNAP-DEAL-2
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._start_flip()
+
+    def _apply(self, move: Move) -> None:
+        self.state = GAME.apply(self.state, move)
+        self.moves.append(move)
+
+    def _agent(self, seat: Seat) -> str:
+        return self.possible_agents[seat.index]
+
+    def _start_flip(self) -> None:
+        """Before each flip: truncate a repeated position (SNAP-END-4) or a capped episode."""
+        key = self.state.position_key()
+        repeated = self.truncate_on_repeat and key in self._seen
+        self._seen.setdefault(key, self.state.flips)
+        if repeated or (self.max_steps is not None and self.steps >= self.max_steps):
+            self.truncations = {agent: True for agent in self.agents}
+        assert self.state.turn is not None, "a game that goes on has a player to flip"
+        self.agent_selection = self._agent(self.state.turn)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not self._action_space.contains(action):
+            raise ValueError(f"snap_v0: {action!r} is not an action (0 to {len(SnapAction) - 1})")
+        seat = Seat(self.agent_name_mapping[agent])
+        action = SnapAction(int(action))
+        if not self.action_mask(agent)[action]:
+            GAME.apply(self.state, self._move_of(seat, action))  # the model names the broken rule
+            raise IllegalMoveError("SNAP-CALL-3", f"{agent} may not {action.name} now")
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        self.steps += 1
+        if self.state.phase is Phase.FLIP:  # SNAP-FLIP-1; the call window opens (SNAP-CALL-3)
+            self._apply(Flip(seat))
+            self._window = callers_in_order(self.state)
+            self._calls = {}
+            self.agent_selection = self._agent(self._window[0])
+        else:
+            self._calls[seat] = KIND_OF_ACTION.get(action)
+            if len(self._calls) < len(self._window):
+                self.agent_selection = self._agent(self._window[len(self._calls)])
+            else:
+                self._apply(call_event(self.state, self._calls, self.policy, self._rng))
+                self._after_call_event()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_call_event(self) -> None:
+        """Players out (SNAP-OUT-1) and the end (SNAP-END-1/2/3), else the next flip."""
+        state = self.state
+        outcome = GAME.outcome(state)
+        gone = [agent for agent in self.agents
+                if not self.terminations[agent] and not state.holds(Seat(self.agent_name_mapping[agent]))]
+        draw = outcome is not None and outcome.termination is Termination.NO_CARDS
+        for agent in gone:
+            self.rewards[agent] = 0 if draw else -1
+            self.terminations[agent] = True
+        if outcome is not None:
+            for agent in self.agents:
+                if not self.terminations[agent]:
+                    self.rewards[agent] = 1
+                    self.terminations[agent] = True
+            return
+        self._start_flip()
+        if gone:
+            self._deads_step_first()
+
+    def _move_of(self, seat: Seat, action: SnapAction) -> Move:
+        if action is SnapAction.FLIP:
+            return Flip(seat)
+        if action is SnapAction.PASS:
+            return NoCall()
+        return Call(seat, KIND_OF_ACTION[action])
+
+    # ---- what each player sees ---------------------------------------------------------------
+    def _legal_moves(self) -> frozenset[Move]:
+        if self._legal[0] is not self.state:
+            self._legal = (self.state, frozenset(GAME.legal_moves(self.state)))
+        return self._legal[1]
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 at each action standing for a legal move of ``agent``'s step (none when he is not to step)."""
+        mask = np.zeros(len(SnapAction), dtype=np.int8)
+        if agent != self.agent_selection or self.terminations[agent] or self.truncations[agent]:
+            return mask
+        seat = Seat(self.agent_name_mapping[agent])
+        legal = self._legal_moves()
+        for action in SnapAction:
+            mask[action] = self._move_of(seat, action) in legal
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state, n = self.state, self.config.players
+        me = self.agent_name_mapping[agent]
+        seats = [(me + k) % n for k in range(n)]  # from the observer, clockwise
+
+        def one_hot(seat: Seat | None) -> list[float]:
+            return [1.0 if seat is not None and seat.index == s else 0.0 for s in seats]
+
+        tops = np.zeros((n, CARDS), dtype=np.float32)
+        for row, s in enumerate(seats):
+            if state.up[s]:
+                tops[row, state.up[s][0].index] = 1.0
+        pot_top = np.zeros(CARDS, dtype=np.float32)
+        if state.pot:
+            pot_top[state.pot[0].index] = 1.0
+        head = [float(state.phase is Phase.FLIP), float(state.phase is Phase.CALL)]
+        head += one_hot(state.turn) + one_hot(state.dealer)
+        head += [float(state.holds(Seat(s))) for s in seats]
+        head += [float(len(state.down[s])) for s in seats] + [float(len(state.up[s])) for s in seats]
+        observation = np.concatenate([np.array(head, dtype=np.float32), tops.ravel(),
+                                      np.array([len(state.pot)], dtype=np.float32), pot_top])
+        return {"observation": observation, "action_mask": self.action_mask(agent)}
+
+    # ---- rendering ---------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        state = self.state
+        lines = [f"flips {state.flips}, phase {state.phase.value}, pot {len(state.pot)} card(s)"
+                 + (f", top {_name(state.pot[0])}" if state.pot else "")]
+        for agent, i in self.agent_name_mapping.items():
+            mark = "*" if state.turn is not None and state.turn.index == i else " "
+            top = _name(state.up[i][0]) if state.up[i] else "-"
+            lines.append(f"{mark}{agent}: {len(state.down[i])} face down, {len(state.up[i])} face up, top {top}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def _name(card: Card) -> str:
+    return card.pretty
+
+
+raw_env.__doc__ = __doc__ + variations.describe("snap", SnapConfig)
