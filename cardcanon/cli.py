@@ -24,6 +24,7 @@ _SUBCOMMANDS = {
     "verify": "cardcanon.verify",
     "trace": "cardcanon.trace",
     "analyze": "cardcanon.analyze",
+    "conform": "cardcanon.conform.cli",
 }
 
 

@@ -1,0 +1,10 @@
+"""Conformance: language-neutral test vectors and a runner that checks any implementation.
+
+- :mod:`cardcanon.conform.vectors` writes the vectors (``cardcanon conform --write``);
+- :mod:`cardcanon.conform.protocol` is the JSON-lines protocol an implementation speaks;
+- :mod:`cardcanon.conform.runner` runs an implementation and checks it against the vectors;
+- :mod:`cardcanon.conform.reference` is the reference models behind the protocol;
+- :mod:`cardcanon.conform.adapter` is the models seen through the protocol's JSON terms;
+- :mod:`cardcanon.conform.cases` reads the models' states for the generator: edge positions,
+  forbidden moves, golden games and the rules each vector exercises.
+"""

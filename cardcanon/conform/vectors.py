@@ -1,0 +1,294 @@
+"""The conformance vectors: what they hold, and how ``cardcanon conform --write`` makes them.
+
+One JSON file per game and variant under ``conformance/`` (``hearts/default.json``,
+``snap/players-3.json``, ``hearts/break_on-void.json`` ...), listed by ``conformance/index.json``
+with the variation options that have no file and why. Every vector has an ``id``, a ``kind``, the
+``rules`` it exercises and the answers the reference models give:
+
+- ``shuffle``: a seed and the game's deck in the order the portable shuffle gives;
+- ``deal``: a seed, the chance moves a game seeded with it begins with, and the hands dealt;
+- ``legal``: a position (a record prefix), its legal moves, and ``forbidden`` moves each with
+  the rule that forbids it there;
+- ``illegal``: a position, a move, and the rule the move breaks;
+- ``perft``: a position and the number of legal move sequences of each length up to a depth;
+- ``game``: a complete game (every move, chance included), the legal moves before each move,
+  and the outcome.
+
+Generation is deterministic: the same code and rulebook always write the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardcanon.conform import adapter, cases
+from cardcanon.conform.adapter import Json, Position
+from cardcanon.conform.cases import Reached
+from cardcanon.conform.protocol import VERSION as PROTOCOL_VERSION
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.spec import load as load_rulebook
+
+FORMAT = "cardcanon-conformance"
+VERSION = 1
+INDEX = "index.json"
+# Seeds of the shuffle, deal, perft and golden-game vectors (0, 1, 2**64 - 1 test the wrap-around).
+SHUFFLE_SEEDS = (0, 1, 42, 2**64 - 1)
+DEAL_SEEDS = (0, 1, 7, 12345)
+BANK_GAMES = 12  # random games whose positions the legal and illegal vectors are drawn from
+ILLEGAL_SAMPLE = 5  # illegal cases are looked for at every 5th position of those games
+RANDOM_POSITIONS = 4  # legal vectors at ordinary positions, besides the edge positions
+ILLEGAL_PER_RULE = 2
+SNAP_GAME_MOVES = 240  # golden Snap games are chosen among those that end within this many moves
+
+
+def vector_dir() -> Path:
+    """Where the vectors are: ``cardcanon/conformance`` in an installed wheel, else the source
+    tree's ``conformance/`` (an editable install)."""
+    package = Path(__file__).resolve().parents[1]
+    for candidate in (package / "conformance", package.parent / "conformance"):
+        if (candidate / INDEX).exists():
+            return candidate
+    return package.parent / "conformance"
+
+
+# ---- which files ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FileSpec:
+    """One vector file: a game, a variant (its config) and which kinds of vectors it holds."""
+
+    game: str
+    name: str
+    config: Json
+    variant: dict[str, str] = field(default_factory=dict)  # parameter -> option, {} for defaults
+    shuffles: bool = False
+    perft_depth: int = 4
+    games: bool = True
+    ties_in_legal: bool = True  # False where ties make legal-move lists too long (many players)
+
+    @property
+    def path(self) -> str:
+        return f"{self.game}/{self.name}.json"
+
+
+SNAP_TABLES = (2, 3, 4, 12)  # the player counts with files of their own
+SNAP_VARIANT_PLAYERS = 3
+
+
+def file_specs() -> tuple[list[FileSpec], list[dict[str, str]]]:
+    """Every vector file, and the variation options left out (each with the reason)."""
+    hearts_default = adapter.default_config("hearts")
+    specs = [FileSpec("hearts", "default", hearts_default, shuffles=True)]
+    specs += [FileSpec("snap", f"players-{n}", adapter.default_config("snap", players=n), shuffles=n == 2,
+                       perft_depth={2: 6, 3: 5, 4: 4, 12: 3}[n], games=n <= 4, ties_in_legal=n <= 4)
+              for n in SNAP_TABLES]
+    skipped = []
+    for game in adapter.GAMES:
+        base = hearts_default if game == "hearts" else adapter.default_config("snap", players=SNAP_VARIANT_PLAYERS)
+        for rule in load_rulebook(game).rules:
+            variation = rule.variation
+            if variation is None:
+                continue
+            for option in variation.options:
+                if option.value == variation.default:
+                    continue
+                config, reason = adapter.variant_config(game, base, variation.parameter, option.value)
+                if config is None:
+                    skipped.append({"game": game, "rule": rule.id, "parameter": variation.parameter,
+                                    "option": option.value, "reason": reason})
+                    continue
+                specs.append(FileSpec(game, f"{variation.parameter}-{option.value}", config,
+                                      {variation.parameter: option.value}, perft_depth=4))
+    return specs, skipped
+
+
+# ---- positions -----------------------------------------------------------------------------
+def playout(start: Position, rng: SplitMix64, choose: Callable[[Position, tuple[Any, ...], SplitMix64], Any],
+            max_moves: int) -> Iterator[Reached]:
+    """Every position of one game: chance drawn from ``rng``, moves chosen by ``choose``."""
+    position = start
+    moves: tuple[Json, ...] = ()
+    while len(moves) < max_moves:
+        yield Reached(moves, position)
+        if position.is_chance():
+            move = position.sample_chance_move(rng)
+        else:
+            legal = position.model_moves()
+            if not legal:
+                return
+            move = choose(position, legal, rng)
+        position, moves = position.after(move), moves + (position.move_to_json(move),)
+
+
+def random_choice(position: Position, legal: tuple[Any, ...], rng: SplitMix64) -> Any:
+    return legal[rng.below(len(legal))]
+
+
+def snap_choice(position: Position, legal: tuple[Any, ...], rng: SplitMix64) -> Any:
+    """Half the time any legal move, else the first correct call or no call: varied but playable."""
+    if rng.below(2):
+        return legal[rng.below(len(legal))]
+    return next((m for m in legal if position.is_correct_call(m)), legal[0])
+
+
+def bank(spec: FileSpec) -> list[Reached]:
+    """The positions of a few seeded random games of this variant."""
+    start = Position.start(spec.game, spec.config)
+    choose = random_choice if spec.game == "hearts" else snap_choice
+    reached: list[Reached] = []
+    for seed in range(BANK_GAMES if spec.ties_in_legal else BANK_GAMES // 3):
+        reached += playout(start, SplitMix64(seed), choose, 600)
+    return reached
+
+
+# ---- vectors -------------------------------------------------------------------------------
+def shuffle_vectors(spec: FileSpec) -> list[Json]:
+    rules = cases.SHUFFLE_RULES[spec.game]
+    return [{"id": f"shuffle-seed-{seed}", "kind": "shuffle", "rules": rules, "seed": seed,
+             "expect": {"order": adapter.shuffle(spec.game, spec.config, seed)}} for seed in SHUFFLE_SEEDS]
+
+
+def deal_vectors(spec: FileSpec) -> list[Json]:
+    rules = cases.DEAL_RULES[spec.game]
+    return [{"id": f"deal-seed-{seed}", "kind": "deal", "rules": rules, "seed": seed,
+             "expect": adapter.deal(spec.game, spec.config, seed)} for seed in DEAL_SEEDS]
+
+
+def legal_vector(vector_id: str, about: str, reached: Reached, spec: FileSpec) -> Json:
+    position = reached.position
+    expect: Json = {"chance": True} if position.is_chance() else {"moves": position.legal_moves()}
+    forbidden = cases.forbidden_moves(position, ties=spec.ties_in_legal)
+    rules = sorted(set(cases.context_rules(position)) | {f["rule"] for f in forbidden})
+    return {"id": vector_id, "kind": "legal", "about": about, "rules": rules, "moves": list(reached.moves),
+            "expect": expect, "forbidden": forbidden}
+
+
+def legal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
+    vectors = []
+    for name, about, reached in cases.edge_positions(spec.game, spec.config, positions):
+        if spec.ties_in_legal or not cases.has_ties(reached.position):
+            vectors.append(legal_vector(f"legal-{name}", about, reached, spec))
+    ordinary = [r for r in positions if not r.position.is_chance() and r.position.outcome() is None
+                and (spec.ties_in_legal or not cases.has_ties(r.position))]
+    step = max(1, len(ordinary) // RANDOM_POSITIONS)
+    for k, reached in enumerate(ordinary[step // 2::step][:RANDOM_POSITIONS]):
+        vectors.append(legal_vector(f"legal-random-{k + 1}", "a position of a random game", reached, spec))
+    return vectors
+
+
+def illegal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
+    """Illegal chance moves and moves out of place, then up to ILLEGAL_PER_RULE forbidden moves
+    per rule, at the shortest prefixes."""
+    found = [(rule, list(moves), move) for moves, move, rule in cases.extra_illegal_cases(spec.game, spec.config)]
+    by_rule: dict[str, list[tuple[int, Reached, Json]]] = {}
+    ended = [r for r in positions if r.position.outcome() is not None]
+    for reached in positions[::ILLEGAL_SAMPLE] + ended:
+        for item in cases.forbidden_moves(reached.position, ties=spec.ties_in_legal):
+            by_rule.setdefault(item["rule"], []).append((len(reached.moves), reached, item["move"]))
+    for rule in sorted(by_rule):
+        seen = set()
+        for _, reached, move in sorted(by_rule[rule], key=lambda c: c[0]):
+            key = json.dumps(move, sort_keys=True)
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append((rule, list(reached.moves), move))
+            if len(seen) == ILLEGAL_PER_RULE:
+                break
+    return [{"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves, "move": move,
+             "expect": {"illegal": rule}} for k, (rule, moves, move) in enumerate(found, start=1)]
+
+
+def perft_vectors(spec: FileSpec) -> list[Json]:
+    vectors = []
+    for seed in (1, 2):
+        start = Position.start(spec.game, spec.config)
+        dealt = adapter.deal(spec.game, spec.config, seed)["moves"]
+        position = start.apply_all(dealt)
+        counts = [position.perft(d) for d in range(1, spec.perft_depth + 1)]
+        vectors.append({"id": f"perft-seed-{seed}", "kind": "perft", "rules": cases.PERFT_RULES[spec.game],
+                        "about": f"after the deal of seed {seed}", "moves": dealt, "depth": spec.perft_depth,
+                        "expect": {"nodes": counts}})
+    return vectors
+
+
+def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -> Json:
+    position = Position.start(spec.game, spec.config)
+    steps = []
+    for move in moves:
+        steps.append({"chance": True} if position.is_chance() else {"moves": position.legal_moves()})
+        position = position.apply(move)
+    outcome = position.outcome()
+    if outcome is None:
+        raise ValueError(f"{vector_id}: a golden game must end")
+    return {"id": vector_id, "kind": "game", "about": about, "rules": cases.game_rules(spec.game, moves, spec.config),
+            "moves": moves, "legal": steps, "expect": {"outcome": outcome}}
+
+
+def game_vectors(spec: FileSpec) -> list[Json]:
+    """The golden games; a variant's file has only the most eventful one."""
+    games = cases.golden_games(spec.game, spec.config, SNAP_GAME_MOVES, few=bool(spec.variant))
+    return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
+
+
+def file_vectors(spec: FileSpec) -> list[Json]:
+    positions = bank(spec)
+    vectors = shuffle_vectors(spec) if spec.shuffles else []
+    if not spec.variant:
+        vectors += deal_vectors(spec)
+    vectors += legal_vectors(spec, positions)
+    vectors += illegal_vectors(spec, positions)
+    vectors += perft_vectors(spec)
+    if spec.games:
+        vectors += game_vectors(spec)
+    return vectors
+
+
+# ---- files ---------------------------------------------------------------------------------
+def render(document: Json) -> str:
+    """A vector file as text: the header readable, one vector per line (small diffs, small files)."""
+    head = {k: v for k, v in document.items() if k != "vectors"}
+    lines = [json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "vectors": [']
+    items = [json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in document["vectors"]]
+    lines.append(",\n".join("  " + item for item in items))
+    lines.append(" ]\n}\n")
+    return "\n".join(lines)
+
+
+def build() -> dict[str, str]:
+    """Every file of the vector directory: relative path -> text."""
+    specs, skipped = file_specs()
+    files: dict[str, str] = {}
+    listing = []
+    for spec in specs:
+        vectors = file_vectors(spec)
+        document = {"format": FORMAT, "version": VERSION, "protocol": PROTOCOL_VERSION, "game": spec.game,
+                    "variant": spec.variant, "config": spec.config, "vectors": vectors}
+        files[spec.path] = render(document)
+        listing.append({"path": spec.path, "game": spec.game, "variant": spec.variant, "vectors": len(vectors)})
+    index = {"format": FORMAT + "-index", "version": VERSION, "protocol": PROTOCOL_VERSION, "files": listing,
+             "skipped": skipped}
+    files[INDEX] = json.dumps(index, ensure_ascii=False, indent=1) + "\n"
+    return files
+
+
+def write(directory: Path) -> list[Path]:
+    """Write the vectors into ``directory`` (replacing its JSON files); returns the paths written."""
+    files = build()
+    for old in directory.glob("**/*.json") if directory.exists() else ():
+        if old.relative_to(directory).as_posix() not in files:
+            old.unlink()
+    written = []
+    for relative, text in files.items():
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def load_index(directory: Path) -> Json:
+    return json.loads((directory / INDEX).read_text(encoding="utf-8"))

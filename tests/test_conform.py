@@ -1,0 +1,216 @@
+"""Conformance: the vectors are up to date and valid, and ``cardcanon conform`` passes the
+reference models and an independent implementation, and fails broken ones naming the rule."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardcanon import schemas
+from cardcanon.conform import adapter, vectors
+from cardcanon.spec import load as load_rulebook
+
+ROOT = Path(__file__).resolve().parents[1]
+VECTORS = vectors.vector_dir()
+MINIMAL = [sys.executable, str(ROOT / "tests" / "conform" / "minimal.py")]
+REFERENCE = [sys.executable, "-m", "cardcanon.conform.reference"]
+
+
+def conform(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardcanon", "conform", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def documents():
+    index = vectors.load_index(VECTORS)
+    return [(entry["path"], json.loads((VECTORS / entry["path"]).read_text(encoding="utf-8")))
+            for entry in index["files"]]
+
+
+# ---- the vectors ---------------------------------------------------------------------------
+def test_vectors_are_the_ones_the_generator_writes(tmp_path):
+    """CI fails when the models, the rulebook or the generator change and the vectors were not
+    rewritten with ``cardcanon conform --write``."""
+    vectors.write(tmp_path)
+    fresh = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.glob("**/*.json")}
+    shipped = {p.relative_to(VECTORS).as_posix(): p.read_bytes() for p in VECTORS.glob("**/*.json")}
+    assert sorted(fresh) == sorted(shipped)
+    stale = [name for name in fresh if fresh[name] != shipped[name]]
+    assert not stale, f"out of date (run `cardcanon conform --write`): {stale}"
+
+
+def test_schemas_are_draft_2020_12():
+    from jsonschema import Draft202012Validator
+
+    for name in schemas.names():
+        schema = schemas.load(name)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        Draft202012Validator.check_schema(schema)
+    from cardcanon.conform import protocol
+
+    for name in ("conformance-index", "conformance-vectors"):  # the protocol version has one source
+        assert schemas.load(name)["properties"]["protocol"]["const"] == protocol.VERSION
+        assert schemas.load(name)["properties"]["version"] == {"const": vectors.VERSION}
+
+
+def test_the_index_validates_and_lists_every_file():
+    index = vectors.load_index(VECTORS)
+    assert not list(schemas.validator("conformance-index").iter_errors(index))
+    listed = {entry["path"] for entry in index["files"]}
+    assert listed == {p.relative_to(VECTORS).as_posix() for p in VECTORS.glob("*/*.json")}
+
+
+@pytest.mark.parametrize("path", [entry["path"] for entry in vectors.load_index(VECTORS)["files"]])
+def test_every_vector_file_validates_against_its_schema(path):
+    document = json.loads((VECTORS / path).read_text(encoding="utf-8"))
+    errors = [f"{e.json_path}: {e.message[:200]}" for e in schemas.validator("conformance-vectors").iter_errors(document)]
+    assert not errors, f"{path}: {errors[:3]}"
+
+
+def test_the_schema_rejects_a_broken_vector():
+    path, document = documents()[0]
+    broken = {**document, "vectors": [json.loads(json.dumps(v)) for v in document["vectors"][:1]]}
+    assert not list(schemas.validator("conformance-vectors").iter_errors(broken))
+    broken["vectors"][0]["rules"] = ["not-a-rule"]
+    assert list(schemas.validator("conformance-vectors").iter_errors(broken))
+    del broken["vectors"][0]["expect"]
+    assert list(schemas.validator("conformance-vectors").iter_errors(broken))
+
+
+def test_vectors_cite_real_rules_and_use_record_moves():
+    """Every cited rule exists in the rulebook, and every move is a game-record move."""
+    known = {game: {rule.id for rule in load_rulebook(game).rules} for game in adapter.GAMES}
+    for path, document in documents():
+        game = document["game"]
+        position = adapter.Position.start(game, document["config"])
+        ids = [v["id"] for v in document["vectors"]]
+        assert len(ids) == len(set(ids)), path
+        for vector in document["vectors"]:
+            cited = set(vector["rules"]) | {f["rule"] for f in vector.get("forbidden", [])}
+            assert cited <= known[game], (path, vector["id"], cited - known[game])
+            for move in vector.get("moves", []) + [vector.get("move")] * ("move" in vector):
+                position.move_from_json(move)
+
+
+def test_every_variation_option_has_a_file_or_a_reason():
+    index = vectors.load_index(VECTORS)
+    covered = {(f["game"], p, o) for f in index["files"] for p, o in f["variant"].items()}
+    covered |= {(s["game"], s["parameter"], s["option"]) for s in index["skipped"]}
+    for game in adapter.GAMES:
+        for rule in load_rulebook(game).rules:
+            if rule.variation:
+                for option in rule.variation.options:
+                    if option.value != rule.variation.default:
+                        assert (game, rule.variation.parameter, option.value) in covered
+
+
+@pytest.mark.parametrize("path", [entry["path"] for entry in vectors.load_index(VECTORS)["files"]])
+def test_the_edge_positions_are_there(path):
+    document = json.loads((VECTORS / path).read_text(encoding="utf-8"))
+    ids = {v["id"] for v in document["vectors"]}
+    config = document["config"]
+    if document["game"] == "hearts":
+        wanted = {"legal-two-of-clubs-dead", "legal-two-and-four-of-clubs-dead", "legal-leader-only-hearts"}
+    else:
+        wanted = {"legal-empty-face-down"}
+        wanted |= {"legal-player-out-call"} if 3 <= config["players"] <= 4 else set()
+        wanted |= {"legal-pile-and-pot"} if config["players"] <= 4 and not config["index_card"] else set()
+    assert wanted <= ids, wanted - ids
+
+
+# ---- the runner ----------------------------------------------------------------------------
+@pytest.mark.parametrize("game", adapter.GAMES)
+def test_the_reference_models_pass(game):
+    result = conform("-q", "--only", game, "--", *REFERENCE)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert " 0 failed" in result.stdout
+
+
+@pytest.mark.parametrize("game", adapter.GAMES)
+def test_an_independent_implementation_passes(game):
+    result = conform("-q", "--only", game, "--", *MINIMAL)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+
+
+@pytest.mark.parametrize("rule, only", [
+    ("HEARTS-BREAK-1", "hearts/default"),
+    ("SNAP-CALL-2", "snap/players-3"),
+])
+def test_a_broken_implementation_fails_naming_the_rule(rule, only):
+    result = conform("-q", "--only", only, "--", *MINIMAL, "--break", rule)
+    assert result.returncode == 1
+    failures = [line.split("rule:", 1)[1].strip() for line in result.stdout.splitlines() if "rule:" in line]
+    assert failures and rule in failures, result.stdout[-2000:]
+    assert "expected:" in result.stdout and "got:" in result.stdout and "position:" in result.stdout
+
+
+def test_a_broken_pot_rule_fails_a_golden_game():
+    result = conform("-q", "--only", "snap/players-3", "--only", "snap/players-2", "--", *MINIMAL,
+                     "--break", "SNAP-POT-1")
+    assert result.returncode == 1
+    assert "FAIL snap/players-2 game-" in result.stdout or "FAIL snap/players-3 game-" in result.stdout
+
+
+def test_a_silent_implementation_times_out(tmp_path):
+    silent = tmp_path / "silent.py"
+    silent.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n")
+    result = conform("--only", "snap/players-12", "--timeout", "0.5", "--", sys.executable, str(silent), timeout=60)
+    assert result.returncode == 1
+    assert "no answer to 'hello' within 0.5 s" in result.stdout
+
+
+def test_errors_are_one_line_without_a_traceback(tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "index.json").write_text('{"files": [{"path": "hearts/x.json"}]}')
+    (broken / "hearts").mkdir()
+    (broken / "hearts" / "x.json").write_text('{"vectors": [')
+    for args in (["--", str(tmp_path / "missing")], [], ["--write", "--", "x"], ["--timeout", "0", "--", "x"],
+                 ["--vectors", str(tmp_path), "--", "x"], ["--only", "chess", "--", *REFERENCE],
+                 ["--vectors", str(broken), "--", *REFERENCE]):
+        result = conform(*args, timeout=60)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+
+
+def test_the_worked_example_in_the_docs_is_a_real_session():
+    """The session shown in docs/conformance.rst is what the reference models answer."""
+    text = (ROOT / "docs" / "conformance.rst").read_text(encoding="utf-8").splitlines()
+    requests = [line[5:] for line in text if line.startswith("   > ")]
+    shown = [json.loads(line[5:]) for line in text if line.startswith("   < ")]
+    assert len(requests) == len(shown) >= 5
+    result = subprocess.run(REFERENCE, input="\n".join(requests) + "\n", capture_output=True, text=True,
+                            timeout=60, cwd=ROOT)
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    for answer in answers + shown:
+        answer.pop("implementation", None)  # names the version
+    assert answers == shown
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_vectors_and_schemas(tmp_path):
+    """``pip wheel .`` holds the vectors and schemas, and an install of it finds and passes them."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path / "dist")],
+                   check=True, capture_output=True, timeout=600)
+    wheel = next((tmp_path / "dist").glob("cardcanon-*.whl"))
+    import zipfile
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {f"cardcanon/conformance/{p.relative_to(VECTORS).as_posix()}" for p in VECTORS.glob("**/*.json")}
+    assert shipped <= names
+    assert {f"cardcanon/schemas/{name}.schema.json" for name in schemas.names()} <= names
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                   check=True, capture_output=True, timeout=600)
+    env = {**__import__("os").environ, "PYTHONPATH": str(target)}
+    where = subprocess.run([sys.executable, "-c", "from cardcanon.conform.vectors import vector_dir; print(vector_dir())"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, check=True).stdout.strip()
+    assert Path(where) == target / "cardcanon" / "conformance"
+    result = subprocess.run([sys.executable, "-m", "cardcanon", "conform", "-q", "--only", "hearts/default", "--",
+                             sys.executable, "-m", "cardcanon.conform.reference"],
+                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
