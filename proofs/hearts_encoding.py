@@ -9,8 +9,10 @@ clubs, diamonds, hearts, spades, each 2, 4, 6, 8, 10, Q, A. ``suit = i // 7`` an
 follows to trick k". Scores are linked per card: ``took[c]`` says which seat won card c,
 tied to the trick in which c was played, never summed per trick.
 
-:class:`Rules` is the rulebook as written (a :class:`HeartsConfig`) plus optional mutations,
-the deliberately broken rules that the checks must detect.
+:class:`Rules` is the rulebook as written (a :class:`HeartsConfig`, one variant) plus optional
+mutations, the deliberately broken rules that the checks must detect, or a :class:`Drop` (a
+vacuity probe): every constraint and term below is tagged with the rule that states it, and
+the ``*_STATES`` tuples list the rules each part of the encoding states.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from typing import Any, TypeAlias
 import z3
 
 from cardcanon.model.cards import Card, Rank, Suit
-from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore
+from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, QueenBreaks
 from cardcanon.proofs.base import Z3
+from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 
 RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
@@ -83,6 +86,7 @@ class Rules:
     widow: bool = False
     hearts_trump: bool = True
     mutations: tuple[str, ...] = field(default=())
+    drop: Drop = Drop()  # the rule a vacuity probe leaves out (none: every rule stated)
 
     @classmethod
     def from_config(cls, config: HeartsConfig) -> Rules:
@@ -91,11 +95,27 @@ class Rules:
     def mutate(self, name: str, **changes: Any) -> Rules:
         return replace(self, mutations=self.mutations + (name,), **changes)
 
+    @property
+    def written(self) -> Rules:
+        """The rules as written under the same variant: no mutation, nothing dropped."""
+        return Rules(config=self.config)
+
     def points(self, card: int) -> int:
         """Points of one card (HEARTS-SCORE-1, HEARTS-QUEEN-1)."""
         if card == QUEEN_OF_SPADES:
             return self.queen_points
         return HEART_POINTS if suit(card) == HEARTS_SUIT else 0
+
+    def point_term(self, card: int) -> Z3:
+        """The points of one card as a term: a fresh constant when its rule is dropped."""
+        if card == QUEEN_OF_SPADES:
+            return self.drop.term("HEARTS-QUEEN-1", z3.IntVal(self.queen_points), "queen_points")
+        if suit(card) == HEARTS_SUIT:
+            return self.drop.term("HEARTS-SCORE-1", z3.IntVal(HEART_POINTS), "heart_points")
+        return z3.IntVal(0)
+
+
+TRICK_STATES = ("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")  # what z3_trick_winner states
 
 
 def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3, Z3]:
@@ -104,59 +124,72 @@ def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3
     Each side's predicate is the rule text applied to that side's card on its own: "if a
     heart is played, the higher heart wins; otherwise the higher card of the suit led".
     """
+    drop = rules.drop
+
     def s(x: Z3) -> Z3:
         return x / 7
 
-    def r(x: Z3) -> Z3:
-        return x % 7
+    def higher(me: Z3, other: Z3, name: str) -> Z3:  # HEARTS-RANK-1: rank order within a suit
+        return drop.term("HEARTS-RANK-1", me % 7 > other % 7, f"higher_{name}")
 
-    any_heart = z3.Or(s(lead) == HEARTS_SUIT, s(follow) == HEARTS_SUIT) if rules.hearts_trump else z3.BoolVal(False)
+    trump = z3.Or(s(lead) == HEARTS_SUIT, s(follow) == HEARTS_SUIT) if rules.hearts_trump else z3.BoolVal(False)
+    any_heart = drop.term("HEARTS-TRUMP-1", trump, "heart_played")
 
-    def wins(me: Z3, other: Z3) -> Z3:
-        heart_case = z3.And(s(me) == HEARTS_SUIT, z3.Or(s(other) != HEARTS_SUIT, r(me) > r(other)))
+    def wins(me: Z3, other: Z3, name: str) -> Z3:
+        heart_case = z3.And(s(me) == HEARTS_SUIT, z3.Or(s(other) != HEARTS_SUIT, higher(me, other, name)))
         led = s(lead)
-        suit_case = z3.And(s(me) == led, z3.Or(s(other) != led, r(me) > r(other)))
+        suit_case = z3.And(s(me) == led, z3.Or(s(other) != led, higher(me, other, name)))
         if "higher-rank-any-suit" in rules.mutations:
-            suit_case = r(me) > r(other)
-        return z3.If(any_heart, heart_case, suit_case)
+            suit_case = higher(me, other, name)
+        return drop.term("HEARTS-TRICK-1", z3.If(any_heart, heart_case, suit_case), f"{name}_wins")
 
-    return wins(lead, follow), wins(follow, lead)
+    return wins(lead, follow, "leader"), wins(follow, lead, "follower")
 
 
 # ---- legal moves of one position (HEARTS-P1, differential tests) -------------------------
+
+LEGAL_STATES = ("HEARTS-LEAD-1", "HEARTS-LEAD-3", "HEARTS-BREAK-1", "HEARTS-FOLLOW-1", "HEARTS-FIRST-1")
+
 
 def z3_legal_lead(hand: Sequence[Z3], card: int, *, broken: Z3, first_trick: bool, forced: int | None,
                   rules: Rules) -> Z3:
     """Whether the leader may lead ``card``; ``hand`` is a list of 28 Boolean terms.
 
-    HEARTS-LEAD-3 (the forced first lead: ``forced`` is the club that made him leader),
-    HEARTS-BREAK-1 (no heart lead before hearts are broken unless the hand is all hearts),
-    HEARTS-FIRST-1 (no-hearts variant).
+    HEARTS-LEAD-1 (the 2 of clubs is led first: ``forced`` is the club that made him leader),
+    HEARTS-LEAD-3 (the 4 or 6 of clubs that made him leader is led first; not with
+    ``first_lead = free``), HEARTS-BREAK-1 (no heart lead before hearts are broken unless the
+    hand is all hearts), HEARTS-FIRST-1 (no-hearts variant).
     """
     lowest_club = rules.config.first_lead is FirstLead.LOWEST_CLUB
     if first_trick and forced is not None and (lowest_club or forced == LOW_CLUBS[0]):
-        return z3.And(hand[card], z3.BoolVal(card == forced))
+        rule = "HEARTS-LEAD-1" if forced == LOW_CLUBS[0] else "HEARTS-LEAD-3"
+        if rules.drop.keeps(rule):
+            return z3.And(hand[card], z3.BoolVal(card == forced))
     if suit(card) != HEARTS_SUIT:
         return hand[card]
     only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
     exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
-    allowed = z3.Or(broken, exception)
+    allowed = rules.drop.constraint("HEARTS-BREAK-1", z3.Or(broken, exception))
     if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and first_trick:
-        allowed = z3.And(allowed, only_hearts)
+        allowed = z3.And(allowed, rules.drop.constraint("HEARTS-FIRST-1", only_hearts))
     return z3.And(hand[card], allowed)
 
 
 def z3_legal_follow(hand: Sequence[Z3], card: int, lead: int, *, first_trick: Z3, rules: Rules) -> Z3:
     """Whether the follower may play ``card`` to ``lead`` (HEARTS-FOLLOW-1, HEARTS-FIRST-1)."""
     has_suit = z3.Or([hand[c] for c in range(N_CARDS) if suit(c) == suit(lead)])
-    ok = z3.And(hand[card], z3.Or(suit(card) == suit(lead), z3.Not(has_suit)))
+    follows = rules.drop.constraint("HEARTS-FOLLOW-1", z3.Or(suit(card) == suit(lead), z3.Not(has_suit)))
+    ok = z3.And(hand[card], follows)
     if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and suit(card) == HEARTS_SUIT:
         only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
-        ok = z3.And(ok, z3.Or(z3.Not(first_trick), only_hearts))
+        ok = z3.And(ok, rules.drop.constraint("HEARTS-FIRST-1", z3.Or(z3.Not(first_trick), only_hearts)))
     return ok
 
 
 # ---- scoring ----------------------------------------------------------------------------
+
+SCORING_STATES = ("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
+
 
 class Scoring:
     """Hand scores from per-card terms: ``live[c]`` (card c was dealt) and ``took[c]`` (seat 1
@@ -165,18 +198,29 @@ class Scoring:
 
     def __init__(self, rules: Rules, live: Sequence[Z3], took: Mapping[int, Z3]) -> None:
         self.rules = rules
+        drop = rules.drop
+        value = {c: rules.point_term(c) for c in POINT_CARDS}
         self.counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
         self.won = [{c: z3.And(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS} for p in (0, 1)]
-        self.raw = [z3.Sum([z3.If(self.won[p][c], rules.points(c), 0) for c in POINT_CARDS]) for p in (0, 1)]
-        self.in_play = z3.Sum([z3.If(self.counted[c], rules.points(c), 0) for c in POINT_CARDS])
-        self.moon = [z3.And([z3.Implies(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
-        self.other = self.in_play if rules.config.moon_score is MoonScore.POINTS_IN_PLAY else z3.IntVal(MOON_OTHER)
+        self.raw = [z3.Sum([z3.If(self.won[p][c], value[c], 0) for c in POINT_CARDS]) for p in (0, 1)]
+        self.in_play = z3.Sum([z3.If(self.counted[c], value[c], 0) for c in POINT_CARDS])
+        # HEARTS-MOON-1: every point card; HEARTS-MOON-2: every point card in play
+        every = [[z3.Implies(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS] for p in (0, 1)]
+        self.moon = [drop.term("HEARTS-MOON-1", z3.And(every[p]), f"moon{p}") for p in (0, 1)]
+        shooter = drop.term("HEARTS-MOON-1", z3.IntVal(MOON_SHOOTER), "moon_shooter")
+        if rules.config.moon_score is MoonScore.POINTS_IN_PLAY:
+            self.other = drop.term("HEARTS-MOON-2", self.in_play, "moon_other")
+        else:
+            self.other = drop.term("HEARTS-MOON-1", z3.IntVal(MOON_OTHER), "moon_other")
         if rules.moon_other is not None:
             self.other = z3.IntVal(rules.moon_other)
-        self.score = [z3.If(self.moon[p], MOON_SHOOTER, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
+        self.score = [z3.If(self.moon[p], shooter, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
+        self.exact = drop.rule not in SCORING_STATES
 
     def score_is(self, p: int, value: int) -> Z3:
         """``score[p] == value`` as pseudo-Boolean constraints (much faster to solve)."""
+        if not self.exact:  # a dropped rule left a constant free: the plain equation
+            return self.score[p] == value
         pts = self.rules.points
         if self.rules.config.moon_score is MoonScore.POINTS_IN_PLAY and self.rules.moon_other is None:
             other = z3.PbEq([(self.counted[c], pts(c)) for c in POINT_CARDS], value)
@@ -187,6 +231,11 @@ class Scoring:
 
 
 # ---- one whole hand ----------------------------------------------------------------------
+
+HAND_STATES = ("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-BREAK-1",
+               "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2", "HEARTS-LEAD-3",
+               "HEARTS-FIRST-1") + SCORING_STATES
+
 
 class HandEncoding:
     """A deal and a full 13-trick hand played by the rules, as Z3 constraints.
@@ -209,6 +258,11 @@ class HandEncoding:
 
     def _build(self) -> None:
         C, pos, hold, lead1, rules = self.constraints, self.pos, self.hold, self.lead1, self.rules
+        drop = rules.drop
+
+        def state(rule: str, constraint: Z3) -> None:
+            C.append(drop.constraint(rule, constraint))
+
         played = [[z3.Or(pos[c][k]) for k in range(TRICKS)] for c in range(N_CARDS)]
         self.dead = [z3.Not(z3.Or([played[c][k] for k in range(TRICKS)])) for c in range(N_CARDS)]
         for k in range(TRICKS):
@@ -218,12 +272,13 @@ class HandEncoding:
             C.append(z3.AtMost(*[pos[c][k][r] for k in range(TRICKS) for r in (LEAD, FOLLOW)], 1))
             C.append(z3.Implies(self.dead[c], z3.Not(hold[c])))  # canonical value for dead cards
             for k in range(TRICKS):  # HEARTS-DEAL-2: each player plays his own 13 cards
-                C.append(z3.Implies(pos[c][k][LEAD], hold[c] == lead1[k]))
-                C.append(z3.Implies(pos[c][k][FOLLOW], hold[c] == z3.Not(lead1[k])))
+                state("HEARTS-DEAL-2", z3.Implies(pos[c][k][LEAD], hold[c] == lead1[k]))
+                state("HEARTS-DEAL-2", z3.Implies(pos[c][k][FOLLOW], hold[c] == z3.Not(lead1[k])))
         # HEARTS-DEAL-2 stated directly (it follows from the above; it helps the solver count)
-        C.append(z3.PbEq([(d, 1) for d in self.dead], 2))
+        state("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in self.dead], 2))
         for seat in (False, True):
-            C.append(z3.PbEq([(z3.And(z3.Not(self.dead[c]), hold[c] == seat), 1) for c in range(N_CARDS)], TRICKS))
+            state("HEARTS-DEAL-2", z3.PbEq([(z3.And(z3.Not(self.dead[c]), hold[c] == seat), 1)
+                                            for c in range(N_CARDS)], TRICKS))
         # "played after trick k", built backwards
         after: list[list[Z3]] = [[None] * TRICKS for _ in range(N_CARDS)]
         for c in range(N_CARDS):
@@ -244,7 +299,7 @@ class HandEncoding:
                 for c in range(N_CARDS):
                     if suit(c) == u and k < TRICKS - 1:
                         failed = z3.And(led_suit[k][u], z3.Not(fol_suit[k][u]), after[c][k])
-                        C.append(z3.Implies(failed, hold[c] == lead1[k]))
+                        state("HEARTS-FOLLOW-1", z3.Implies(failed, hold[c] == lead1[k]))
         # HEARTS-TRICK-1 / TRICK-2: the winner leads the next trick
         self.played, self.after, self.heart_played, self.led_suit = played, after, heart_played, led_suit
         self.follower_wins: list[Z3] = []
@@ -252,22 +307,27 @@ class HandEncoding:
             w = z3.Or([z3.And(pos[d][k][FOLLOW], z3.Or([pos[c][k][LEAD] for c in range(N_CARDS)
                                                          if c != d and beats(d, c, hearts_trump=rules.hearts_trump)]))
                        for d in range(N_CARDS)])
-            self.follower_wins.append(w)
+            self.follower_wins.append(drop.term("HEARTS-TRICK-1", w, f"follower_wins{k}"))
         self.winner1 = [z3.Xor(lead1[k], self.follower_wins[k]) for k in range(TRICKS)]
         for k in range(TRICKS - 1):
-            C.append(lead1[k + 1] == self.winner1[k])
-        # HEARTS-BREAK-1/2: no heart lead before hearts are broken, unless only hearts remain
+            state("HEARTS-TRICK-2", lead1[k + 1] == self.winner1[k])
+        # HEARTS-BREAK-1: no heart lead before hearts are broken, unless only hearts remain;
+        # HEARTS-BREAK-2: broken by a heart played (``void``: or by any failure to follow);
+        # HEARTS-QUEEN-2 (``queen_breaks = yes``): or by the queen of spades played
         self.broken_before: list[Z3] = []
         self.only_hearts: list[Z3] = []
         for k in range(TRICKS):
+            breaks = [heart_played[j] for j in range(k)]
             if rules.config.break_on is BreakOn.VOID:
-                broken = z3.Or([z3.Or(void[j], heart_played[j]) for j in range(k)])
-            else:
-                broken = z3.Or([heart_played[j] for j in range(k)])
+                breaks += [void[j] for j in range(k)]
+            if rules.config.queen_breaks is QueenBreaks.YES:
+                queen = z3.Or([played[QUEEN_OF_SPADES][j] for j in range(k)])
+                breaks.append(drop.term("HEARTS-QUEEN-2", queen, f"queen_broke{k}"))
+            broken = drop.term("HEARTS-BREAK-2", z3.Or(breaks), f"broken{k}")
             only_hearts = z3.And([z3.Not(z3.And(hold[c] == lead1[k], z3.Or(played[c][k], after[c][k])))
                                   for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
             exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
-            C.append(z3.Implies(led_suit[k][HEARTS_SUIT], z3.Or(broken, exception)))
+            state("HEARTS-BREAK-1", z3.Implies(led_suit[k][HEARTS_SUIT], z3.Or(broken, exception)))
             self.broken_before.append(broken)
             self.only_hearts.append(only_hearts)
         # HEARTS-LEAD-1/2/3: the first leader and the first lead
@@ -275,15 +335,17 @@ class HandEncoding:
         two, four, six = LOW_CLUBS
         by2, by4 = live[two], z3.And(self.dead[two], live[four])
         by6 = z3.And(self.dead[two], self.dead[four])
-        C.append(lead1[0] == z3.If(by2, hold[two], z3.If(by4, hold[four], hold[six])))
-        C.append(z3.Implies(by2, pos[two][0][LEAD]))
+        state("HEARTS-LEAD-1", z3.Implies(by2, lead1[0] == hold[two]))
+        state("HEARTS-LEAD-2", z3.Implies(by4, lead1[0] == hold[four]))
+        state("HEARTS-LEAD-2", z3.Implies(by6, lead1[0] == hold[six]))
+        state("HEARTS-LEAD-1", z3.Implies(by2, pos[two][0][LEAD]))
         if rules.config.first_lead is FirstLead.LOWEST_CLUB:
-            C.append(z3.Implies(by4, pos[four][0][LEAD]))
-            C.append(z3.Implies(by6, pos[six][0][LEAD]))
+            state("HEARTS-LEAD-3", z3.Implies(by4, pos[four][0][LEAD]))
+            state("HEARTS-LEAD-3", z3.Implies(by6, pos[six][0][LEAD]))
         if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS:  # HEARTS-FIRST-1 variant
             for r, seat in ((LEAD, lead1[0]), (FOLLOW, z3.Not(lead1[0]))):
                 has_other = z3.Or([z3.And(live[c], hold[c] == seat) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
-                C.append(z3.Implies(z3.Or([pos[h][0][r] for h in HEARTS]), z3.Not(has_other)))
+                state("HEARTS-FIRST-1", z3.Implies(z3.Or([pos[h][0][r] for h in HEARTS]), z3.Not(has_other)))
         # per-card scoring: who took each point card
         last_winner = self.winner1[TRICKS - 1]
         for c in POINT_CARDS:

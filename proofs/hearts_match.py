@@ -6,14 +6,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import itertools
+from dataclasses import replace
 from fractions import Fraction
 
 import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Z3, CheckResult, Verdict
+from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts_encoding import (
-    TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, HandWitness, Rules, compile_term,
+    TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, SCORING_STATES, HandWitness, Rules, compile_term,
 )
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
@@ -21,16 +23,23 @@ from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, repl
 from cardcanon.proofs.hearts_scores import ScoreAbstraction
 
 
-def match_terms(q0: Z3, q1: Z3, target: int, mutations: tuple[str, ...] = ()) -> tuple[Z3, Z3, Z3]:
+MATCH_STATES = ("HEARTS-MATCH-1", "HEARTS-MATCH-2", "HEARTS-GOAL-1")
+
+
+def match_terms(q0: Z3, q1: Z3, target: int, mutations: tuple[str, ...] = (), drop: Drop = Drop(),
+                ) -> tuple[Z3, Z3, Z3]:
     """HEARTS-MATCH-1/2 as written, on the scores after a hand: (match ends, seat 0 wins,
     seat 1 wins). Mutations: ``tie-ends-match`` (equal scores past the target end the match),
-    ``higher-wins`` (when both pass the target the higher score wins)."""
-    only0, only1 = z3.And(q0 >= target, q1 < target), z3.And(q1 >= target, q0 < target)
+    ``higher-wins`` (when both pass the target the higher score wins). HEARTS-MATCH-1: one
+    player reaching the target ends the match and loses it; HEARTS-MATCH-2: both reaching it
+    with unequal scores ends it (equal scores play on); HEARTS-GOAL-1: the lower score wins."""
+    only0 = drop.term("HEARTS-MATCH-1", z3.And(q0 >= target, q1 < target), "only0_reached")
+    only1 = drop.term("HEARTS-MATCH-1", z3.And(q1 >= target, q0 < target), "only1_reached")
     both = z3.And(q0 >= target, q1 >= target)
-    ends = z3.Or(only0, only1, z3.And(both, q0 != q1))
-    if "tie-ends-match" in mutations:
-        ends = z3.Or(only0, only1, both)
+    decided = both if "tie-ends-match" in mutations else z3.And(both, q0 != q1)
+    ends = z3.Or(only0, only1, drop.term("HEARTS-MATCH-2", decided, "both_decided"))
     lower0, lower1 = (q0 > q1, q1 > q0) if "higher-wins" in mutations else (q0 < q1, q1 < q0)
+    lower0, lower1 = drop.term("HEARTS-GOAL-1", lower0, "lower0"), drop.term("HEARTS-GOAL-1", lower1, "lower1")
     win0 = z3.Or(only1, z3.And(both, lower0))
     win1 = z3.Or(only0, z3.And(both, lower1))
     return ends, win0, win1
@@ -64,6 +73,7 @@ def _hand(rules: Rules, budget: Budget, a: int, b: int) -> HandWitness | None:
 # ---- HEARTS-P6 ---------------------------------------------------------------------------
 
 P6_MUTANTS = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
+P6_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the score abstraction of P5
 
 
 @recorded(Verdict.COUNTEREXAMPLE)
@@ -79,10 +89,9 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     repeated (``pairs_refuted``)."""
     bounds = bounds or {}
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
-    rules = rules_for(P6_MUTANTS, mutant) if mutant == "widow" else Rules()
-    if mutant is not None and mutant != "widow":
-        rules_for(P6_MUTANTS, mutant)  # rejects unknown names
-        target = int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
+    rules = rules_for(P6_MUTANTS, mutant, bounds, P6_STATES)
+    if mutant in ("target-90", "target-110"):
+        rules, target = rules.written, int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
     budget = Budget(timeout)
     abstraction, pairs = ScoreAbstraction(rules), []
     for a, b in itertools.product(range(27), repeat=2):  # a superset of P5's set, without play
@@ -120,8 +129,8 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
         refuted += len(missing)  # a score no legal hand gives: drop it and search again
         s.add(*[count[p] == 0 for p in missing])
     result_stats = {"min_hands": smallest, "abstract_pairs": len(pairs), "pairs_refuted": refuted}
-    config = model.HeartsConfig(target=target)
-    written = rules == Rules()
+    config = replace(rules.config, target=target)
+    written = rules == rules.written
     sequence = _sequence(chosen, count, witnesses)
     last = replay_match(sequence, config, check_score=written)[-1]
     if smallest == hands:
@@ -180,13 +189,12 @@ def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
     of P5's set); then compared with the model's ``match_result`` around the target."""
     bounds = bounds or {}
     target, window = int(bounds.get("target", TARGET)), int(bounds.get("window", 30))
-    if mutant is not None and mutant not in P7_MUTANTS:
-        rules_for(P7_MUTANTS, mutant)
-    mutations = (mutant,) if mutant else ()
+    rules = rules_for(P7_MUTANTS, mutant, bounds, MATCH_STATES)
+    config = replace(rules.config, target=target)
     budget = Budget(timeout)
     p0, p1, a, b = z3.Ints("p0 p1 a b")
     q0, q1 = p0 + a, p1 + b
-    ends, win0, win1 = match_terms(q0, q1, target, mutations)
+    ends, win0, win1 = match_terms(q0, q1, target, rules.mutations, rules.drop)
     s = z3.Solver()
     on = z3.Or(z3.And(p0 < target, p1 < target), z3.And(p0 == p1, p0 >= target))  # the match was still on
     s.add(p0 >= 0, p1 >= 0, a >= 0, b >= 0, on)
@@ -201,43 +209,45 @@ def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
         if answer == z3.sat:
             m = s.model()
             got = tuple(m.eval(x, model_completion=True).as_long() for x in (q0, q1))
-            truth = model.match_result(got, model.HeartsConfig(target=target))
+            truth = model.match_result(got, config)
             return _with_tie_match(Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
-                                   f"{_outcome(truth)}", budget, target)
+                                   f"{_outcome(truth)}", budget, rules, config)
         if answer != z3.unsat:
             return undecided(s, name)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
-    e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, mutations))
+    e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, rules.mutations, rules.drop))
     compared = 0
     for v0 in range(max(0, target - window), target + window + 1):
         for v1 in range(max(0, target - window), target + window + 1):
             env = {"x0": v0, "x1": v1}
             mine = (0 if w0(env) else 1) if e(env) else None
-            truth = model.match_result((v0, v1), model.HeartsConfig(target=target))
+            truth = model.match_result((v0, v1), config)
             compared += 1
             if mine != (truth.winner.index if truth else None):
                 from cardcanon.model.hearts_records import config_to_json
 
-                record = function_record("hearts", "match_result", [[v0, v1], config_to_json(
-                    model.HeartsConfig(target=target)), None], label=f"the model's decision at {v0}-{v1}")
+                record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
+                                         label=f"the model's decision at {v0}-{v1}")
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
                                    f"{_outcome(truth)}", witness=record["label"], records=(record,))
     return _with_tie_match(Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
-                           budget, target, stats={"compared": compared})
+                           budget, rules, config, stats={"compared": compared})
 
 
 def _outcome(outcome: model.Outcome | None) -> str:
     return "play on" if outcome is None else f"{outcome.winner} wins ({outcome.termination})"
 
 
-def _with_tie_match(verdict: Verdict, detail: str, budget: Budget, target: int,
+def _with_tie_match(verdict: Verdict, detail: str, budget: Budget, rules: Rules, config: model.HeartsConfig,
                     stats: Mapping[str, Any] | None = None) -> CheckResult:
-    """Replay a match that ties past the target and then breaks the tie."""
-    tie, other = _hand(Rules(), budget, 3, 3), _hand(Rules(), budget, 2, 4)
+    """Replay a match (under the run's variant, as written) that ties past the target and then
+    breaks the tie."""
+    target = config.target
+    tie, other = _hand(rules.written, budget, 3, 3), _hand(rules.written, budget, 2, 4)
     if tie is None or other is None:
         return CheckResult(verdict, detail=detail + "; no tie-break match found to replay", stats=stats or {})
     k = -(-target // 3)  # hands of 3-3 until both pass the target
-    states = replay_match([tie] * k + [other], model.HeartsConfig(target=target))
+    states = replay_match([tie] * k + [other], config)
     tied, last = states[-2], states[-1]
     ok = tied.outcome is None and last.outcome is not None and last.outcome.winner.index == 0
     if not ok:
@@ -267,9 +277,9 @@ def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
     an inductive argument, not a lasso."""
     bounds = bounds or {}
     target = int(bounds.get("target", TARGET))
-    rules = rules_for(P8_MUTANTS, mutant) if mutant == "widow" else Rules()
-    if mutant is not None:
-        rules_for(P8_MUTANTS, mutant)  # rejects unknown names
+    rules = rules_for(P8_MUTANTS, mutant, bounds)
+    if mutant == "tie-ends-match":  # a mutation of the match rule, not of the hand
+        rules = rules.written
     budget = Budget(timeout)
     if rules not in _TIED:  # Z3 only, no model code: found once per process
         ties, stuck = _tie_hands(rules, budget)
@@ -286,8 +296,9 @@ def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
     ties, only_shape = _TIED[rules]
     # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so
     q, a = z3.Ints("q a")
-    ends, _, _ = match_terms(q, q, target, (mutant,) if mutant else ())
-    ends_after, _, _ = match_terms(q + a, q + a, target, (mutant,) if mutant else ())
+    mutations = (mutant,) if mutant == "tie-ends-match" else ()
+    ends, _, _ = match_terms(q, q, target, mutations)
+    ends_after, _, _ = match_terms(q + a, q + a, target, mutations)
     tied_scores = sorted({w.scores[0] for w in ties.values()})
     lasso = z3.Solver()
     lasso.add(q >= target, z3.Not(ends), z3.Or([a == t for t in tied_scores] or [z3.BoolVal(False)]),
@@ -306,7 +317,7 @@ def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
     if w.scores[0] <= 0:
         return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
     k = -(-target // w.scores[0])
-    states = replay_match([w] * (k + 2), model.HeartsConfig(target=target))
+    states = replay_match([w] * (k + 2), replace(rules.config, target=target))
     loop = states[k - 1:]
     same = all(st.outcome is None and st.scores[0] == st.scores[1] >= target for st in loop)
     same = same and loop[0].dealer == loop[2].dealer

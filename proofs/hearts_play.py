@@ -7,32 +7,40 @@ from typing import Any
 
 import functools
 import itertools
+from dataclasses import replace
 
 import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_types import SEATS
-from cardcanon.proofs.base import Z3, CheckResult, Verdict
+from cardcanon.proofs.base import Z3, CheckResult, Verdict, variant_of
+from cardcanon.proofs.drops import Drop, dropped
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICKS, Compiled, HandEncoding, HandWitness, Rules, beats,
-    compile_term, suit, z3_legal_follow, z3_legal_lead,
-    z3_trick_winner,
+    CARDS, HAND_SIZE, INDEX, LEGAL_STATES, LOW_CLUBS, N_CARDS, TRICK_STATES, TRICKS, Compiled, HandEncoding,
+    HandWitness, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead, z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
     recorded,
     Budget, ReplayMismatch, difference_record, hand_encoding, moves_to, positions, replay_single, sat, undecided,
 )
 from cardcanon.proofs.records import hearts_record
+from cardcanon.proofs.variants import hearts_config
 
 
-def rules_for(mutants: Mapping[str, Mapping[str, Any]], mutant: str | None) -> Rules:
-    """The rules as written, or with one named mutation from ``mutants``."""
+def rules_for(mutants: Mapping[str, Mapping[str, Any]], mutant: str | None,
+              bounds: Mapping[str, Any] | None = None, states: Collection[str] = ()) -> Rules:
+    """The rules of one run: the rulebook as written under the run's variant (``bounds``), with
+    one named mutation from ``mutants``, or with one rule left out (``drop:<RULE>``, a vacuity
+    probe; ``states`` are the rules the check's encoding states)."""
+    written = Rules(config=hearts_config(variant_of(bounds or {})))
     if mutant is None:
-        return Rules()
+        return written
+    if dropped(mutant) is not None:
+        return replace(written, drop=Drop.of(mutant, states))
     if mutant not in mutants:
         raise ValueError(f"unknown mutant {mutant!r}; this check knows {', '.join(sorted(mutants))}")
-    return Rules().mutate(mutant, **mutants[mutant])
+    return written.mutate(mutant, **mutants[mutant])
 
 
 def forced_club(dead: Collection[int]) -> int:
@@ -40,8 +48,10 @@ def forced_club(dead: Collection[int]) -> int:
     return next(c for c in LOW_CLUBS if c not in dead)
 
 
-def encoded_legal_cards(state: model.HeartsState, rules: Rules = Rules()) -> frozenset[Card]:
-    """The cards the Z3 legal-move predicates allow in a concrete model state."""
+def encoded_legal_cards(state: model.HeartsState, rules: Rules | None = None) -> frozenset[Card]:
+    """The cards the Z3 legal-move predicates allow in a concrete model state (by default under
+    the state's own variant, as written)."""
+    rules = rules or Rules(config=state.config)
     assert state.to_move is not None  # a position with plays to compare has a player to move
     seat = state.to_move.index
     first = state.tricks_played == 0
@@ -73,13 +83,23 @@ def _count(bits: Sequence[Z3]) -> Z3:
     return z3.Sum([z3.If(b, 1, 0) for b in bits])
 
 
+P1_STATES = LEGAL_STATES + ("HEARTS-DEAL-2",)
+
+
 def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3], Z3]:
-    """(name, constraints) for every kind of position; each must have a legal move (UNSAT)."""
+    """(name, constraints) for every kind of position; each must have a legal move (UNSAT).
+
+    The positions are described by HEARTS-DEAL-2 (two dead cards, 13 cards to each player,
+    one card played per turn, so the hands shrink together) and the legal-move predicates."""
     me = [z3.Bool(f"me{c}") for c in range(N_CARDS)]
     opp = [z3.Bool(f"opp{c}") for c in range(N_CARDS)]
     dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
     broken, n = z3.Bool("broken"), z3.Int("n")
-    base = [z3.AtMost(me[c], opp[c], dead[c], 1) for c in range(N_CARDS)] + [z3.PbEq([(d, 1) for d in dead], 2)]
+
+    def deal(*facts: Z3) -> list[Z3]:  # HEARTS-DEAL-2
+        return [rules.drop.constraint("HEARTS-DEAL-2", fact) for fact in facts]
+
+    base = [z3.AtMost(me[c], opp[c], dead[c], 1) for c in range(N_CARDS)] + deal(z3.PbEq([(d, 1) for d in dead], 2))
 
     def forced_by(f: int) -> list[Z3]:  # HEARTS-LEAD-2: f is the lowest live low club
         return [z3.Not(dead[f])] + [dead[c] for c in LOW_CLUBS if c < f]
@@ -89,13 +109,15 @@ def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3
     later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
                   for c in range(N_CARDS)]
     count_me, count_opp = _count(me), _count(opp)
-    out.append(("lead to a later trick", base + [n >= 1, n <= TRICKS - 1, count_me == n, count_opp == n] + later_lead))
+    out.append(("lead to a later trick", base + [n >= 1, n <= TRICKS - 1] + deal(count_me == n, count_opp == n)
+                + later_lead))
     for f in LOW_CLUBS:  # the first lead: the holder of the forced club leads
         full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
         no_move = [z3.Not(z3_legal_lead(me, c, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules))
                    for c in range(N_CARDS)]
         out.append((f"first lead, forced {CARDS[f].pretty}",
-                    base + forced_by(f) + full + [me[f], count_me == HAND_SIZE, count_opp == HAND_SIZE] + no_move))
+                    base + forced_by(f) + deal(*full, count_me == HAND_SIZE, count_opp == HAND_SIZE) + [me[f]]
+                    + no_move))
     no_follow: dict[tuple[int, bool], list[Z3]] = {}  # the follow predicates depend on the lead only through its suit
     for u in range(4):
         for first in (False, True):
@@ -103,14 +125,14 @@ def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3
                                    for c in range(N_CARDS)]
     for lead in range(N_CARDS):  # a later follow: the leader has played one card more
         gone = [z3.Not(me[lead]), z3.Not(opp[lead]), z3.Not(dead[lead])]
-        out.append((f"follow to {CARDS[lead].pretty}, trick 2-13", base + gone + [
-            n >= 1, n <= TRICKS - 1, count_me == n, count_opp == n - 1] + no_follow[suit(lead), False]))
+        out.append((f"follow to {CARDS[lead].pretty}, trick 2-13", base + gone + [n >= 1, n <= TRICKS - 1]
+                    + deal(count_me == n, count_opp == n - 1) + no_follow[suit(lead), False]))
         for f in LOW_CLUBS:  # the first follow: the lead was a legal first lead
             leader = [z3.Or(opp[c], z3.BoolVal(c == lead)) for c in range(N_CARDS)]
             full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS) if c != lead]
             lead_ok = z3_legal_lead(leader, lead, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules)
             out.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}",
-                        base + gone + forced_by(f) + full + [leader[f], lead_ok, count_me == HAND_SIZE]
+                        base + gone + forced_by(f) + deal(*full, count_me == HAND_SIZE) + [leader[f], lead_ok]
                         + no_follow[suit(lead), True]))
     # every legal card is in the mover's hand: each move removes one card from his hand
     stray = [z3.And(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules), z3.Not(me[c]))
@@ -123,7 +145,7 @@ def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3
 
 def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, int] | None:
     """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
-    enc = hand_encoding(Rules())
+    enc = hand_encoding(rules.written)
     s = z3.Solver()
     s.add(enc.constraints)
     options = []
@@ -146,7 +168,7 @@ def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
                             bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
-    rules, budget = rules_for(P1_MUTANTS, mutant), Budget(timeout)
+    rules, budget = rules_for(P1_MUTANTS, mutant, bounds, P1_STATES), Budget(timeout)
     queries, me, broken = _position_queries(rules)
     solver = z3.Solver()
     for name, constraints in queries:
@@ -162,7 +184,7 @@ def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
             return undecided(solver, name)
         solver.pop()
     try:
-        witness, replayed, note = _witness_with_legal_sets(budget)
+        witness, replayed, note = _witness_with_legal_sets(rules, budget)
     except LegalSetMismatch as err:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
                            records=(err.args[1],))
@@ -176,24 +198,22 @@ def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckRes
     if found is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
     witness, k = found
-    state = replay_single(witness, stop_after=2 * k)
+    state = replay_single(witness, rules.config, stop_after=2 * k)
     legal = model.legal_moves(state)
-    mine = encoded_legal_cards(state, rules)
-    replayed = bool(legal) and not mine
     return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
                        detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "
                               f"{' '.join(m.card.pretty for m in legal)}")
 
 
-def _witness_with_legal_sets(budget: Budget) -> tuple[str | None, bool, str]:
-    """A full hand replayed through the model, comparing the legal sets at all 26 plays. The hand
-    is chosen so that every restriction acts in it: the 2 of clubs is dead (the 4 or 6 must be
-    led, HEARTS-LEAD-2/3), and a later leader holds hearts and other cards before hearts are
+def _witness_with_legal_sets(rules: Rules, budget: Budget) -> tuple[str | None, bool, str]:
+    """Two full hands of the check's encoding replayed through the model, comparing the legal
+    sets at all 26 plays of each. The hands are chosen so that every restriction acts in them:
+    in one the 2 of clubs is live (HEARTS-LEAD-1), in the other it is dead (the 4 or 6 is led,
+    HEARTS-LEAD-2/3), and in both a later leader holds hearts and other cards before hearts are
     broken (HEARTS-BREAK-1)."""
-    enc = hand_encoding(Rules())
+    enc = hand_encoding(rules)
     s = z3.Solver()
     s.add(enc.constraints)
-    s.add(enc.dead[LOW_CLUBS[0]])
     hearts = [c for c in range(N_CARDS) if suit(c) == 2]
     others = [c for c in range(N_CARDS) if suit(c) != 2]
     restricted = []
@@ -202,19 +222,22 @@ def _witness_with_legal_sets(budget: Budget) -> tuple[str | None, bool, str]:
         restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([rem[c] for c in hearts]),
                                  z3.Or([rem[c] for c in others])))
     s.add(z3.Or(restricted))
-    if not sat(budget.check(s)):
-        return None, False, "no witness hand found"
-    witness = enc.decode(s.model())
-    for i, (state, move) in enumerate(positions(witness)):
-        expected = frozenset(m.card for m in model.legal_moves(state))
-        mine = encoded_legal_cards(state)
-        if not expected or mine != expected or move.card not in expected:
-            text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
-            raise LegalSetMismatch(text, difference_record(state, mine, text))
-    final = replay_single(witness)
-    if final.tricks_played != TRICKS or any(final.hands):
-        raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
-    return witness.describe(), True, "witness hand replayed: legal sets agree at all 26 plays, 13 tricks"
+    shown = []
+    for two_dead in (False, True):
+        if not sat(budget.check(s, enc.dead[LOW_CLUBS[0]] == two_dead)):
+            return None, False, "no witness hand found"
+        witness = enc.decode(s.model())
+        for i, (state, move) in enumerate(positions(witness, rules.config)):
+            expected = frozenset(m.card for m in model.legal_moves(state))
+            mine = encoded_legal_cards(state, rules)
+            if not expected or mine != expected or move.card not in expected:
+                text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
+                raise LegalSetMismatch(text, difference_record(state, mine, text))
+        final = replay_single(witness, rules.config)
+        if final.tricks_played != TRICKS or any(final.hands):
+            raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
+        shown.append(witness.describe())
+    return "\n".join(shown), True, "two witness hands replayed: legal sets agree at all 26 plays of each, 13 tricks"
 
 
 class LegalSetMismatch(Exception):
@@ -234,7 +257,7 @@ def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
                        bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
     28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
-    rules, budget = rules_for(P2_MUTANTS, mutant), Budget(timeout)
+    rules, budget = rules_for(P2_MUTANTS, mutant, bounds, TRICK_STATES), Budget(timeout)
     lead, follow = z3.Ints("lead follow")
     w0, w1 = z3_trick_winner(lead, follow, rules=rules)
     s = z3.Solver()
@@ -242,7 +265,8 @@ def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
     answer = budget.check(s)
     if answer == z3.sat:
         a, b = s.model()[lead].as_long(), s.model()[follow].as_long()
-        return _pair_counterexample(a, b, "no winner" if not z3.is_true(s.model().eval(w0)) else "two winners", budget)
+        what = "no winner" if not z3.is_true(s.model().eval(w0, model_completion=True)) else "two winners"
+        return _pair_counterexample(rules, a, b, what, budget)
     if answer != z3.unsat:
         return undecided(s, "trick winner")
     compared, winner = 0, compile_term(w1)
@@ -250,42 +274,44 @@ def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
         mine = winner({"lead": a, "follow": b})
         compared += 1
         if int(mine) != model.trick_winner(CARDS[a], CARDS[b]):
-            return _pair_counterexample(a, b, f"the encoding gives the trick to the {'follower' if mine else 'leader'}",
-                                        budget)
-    witness, replayed = _trump_witness(budget)
+            return _pair_counterexample(rules, a, b, f"the encoding gives the trick to the "
+                                        f"{'follower' if mine else 'leader'}", budget)
+    witness, replayed = _trump_witness(rules, budget)
     return CheckResult(Verdict.PROVED,
                        detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
                        witness=witness, stats={"pairs": compared})
 
 
-def _hand_with(constraint_of: Callable[[HandEncoding], Z3], budget: Budget) -> HandWitness | None:
-    enc = hand_encoding(Rules())
+def _hand_with(rules: Rules, constraint_of: Callable[[HandEncoding], Z3], budget: Budget) -> HandWitness | None:
+    """A hand played by the rules as written (under the run's variant) meeting a constraint."""
+    enc = hand_encoding(rules.written)
     s = z3.Solver()
     s.add(enc.constraints)
     s.add(constraint_of(enc))
     return enc.decode(s.model()) if sat(budget.check(s)) else None
 
 
-def _pair_counterexample(a: int, b: int, what: str, budget: Budget) -> CheckResult:
-    w = _hand_with(lambda e: z3.Or([z3.And(e.pos[a][k][0], e.pos[b][k][1]) for k in range(TRICKS)]), budget)
+def _pair_counterexample(rules: Rules, a: int, b: int, what: str, budget: Budget) -> CheckResult:
+    w = _hand_with(rules, lambda e: z3.Or([z3.And(e.pos[a][k][0], e.pos[b][k][1]) for k in range(TRICKS)]), budget)
     truth = model.trick_winner(CARDS[a], CARDS[b])
     detail = f"{CARDS[a].pretty} led, {CARDS[b].pretty} followed: {what}; the model gives it to the " \
              f"{'follower' if truth else 'leader'}"
     if w is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + " (no legal hand contains this trick)")
-    replay_single(w)  # the model accepts the hand, trick winners included
+    replay_single(w, rules.config)  # the model accepts the hand, trick winners included
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 
 
-def _trump_witness(budget: Budget) -> tuple[str | None, bool]:
+def _trump_witness(rules: Rules, budget: Budget) -> tuple[str | None, bool]:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
     hearts = [c for c in range(N_CARDS) if suit(c) == 2]
     others = [c for c in range(N_CARDS) if suit(c) != 2]
-    w = _hand_with(lambda e: z3.Or([z3.And(z3.Or([e.pos[c][k][0] for c in others]),
-                                           z3.Or([e.pos[h][k][1] for h in hearts])) for k in range(TRICKS)]), budget)
+    w = _hand_with(rules, lambda e: z3.Or([z3.And(z3.Or([e.pos[c][k][0] for c in others]),
+                                                  z3.Or([e.pos[h][k][1] for h in hearts])) for k in range(TRICKS)]),
+                   budget)
     if w is None:
         return None, False
-    replay_single(w)
+    replay_single(w, rules.config)
     assert any(beats(b, a) and suit(b) == 2 != suit(a) for _, a, b in w.tricks)
     return w.describe(), True
 
@@ -293,47 +319,66 @@ def _trump_witness(budget: Budget) -> tuple[str | None, bool]:
 # ---- HEARTS-P3 ---------------------------------------------------------------------------
 
 P3_MUTANTS: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
+P3_STATES = ("HEARTS-LEAD-1", "HEARTS-LEAD-2", "HEARTS-LEAD-3", "HEARTS-DEAL-2")
+NOT_FORCED = -1  # the first leader may lead any card his other rules allow (``first_lead = free``)
 
 
-def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple[Z3, Z3, Z3]:
-    """HEARTS-LEAD-1/2 as written: (seat 0 leads, seat 1 leads, the 6♣ clause fires)."""
+def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple[Z3, Z3, Z3, Z3]:
+    """HEARTS-LEAD-1/2/3 as written: (seat 0 leads, seat 1 leads, the 6♣ clause fires, the
+    card the first leader must lead or ``NOT_FORCED``)."""
     two, four, six = LOW_CLUBS
+    drop = rules.drop
 
     def holds(c: int, p: int) -> Z3:
         return z3.And(z3.Not(dead[c]), hold[c] == bool(p))
 
     def leads(p: int) -> Z3:
-        clauses = [holds(two, p), z3.And(dead[two], holds(four, p))]
+        clauses = [drop.term("HEARTS-LEAD-1", holds(two, p), f"two_leads{p}"),
+                   drop.term("HEARTS-LEAD-2", z3.And(dead[two], holds(four, p)), f"four_leads{p}")]
         if "no-six-clause" not in rules.mutations:
-            clauses.append(z3.And(dead[two], dead[four], holds(six, p)))
+            clauses.append(drop.term("HEARTS-LEAD-2", z3.And(dead[two], dead[four], holds(six, p)), f"six_leads{p}"))
         return z3.Or(clauses)
 
     six_case = z3.And(dead[two], dead[four], z3.Or(holds(six, 0), holds(six, 1)))
-    if "no-six-clause" in rules.mutations:
+    if "no-six-clause" not in rules.mutations:
+        six_case = drop.term("HEARTS-LEAD-2", six_case, "six_case")
+    else:
         six_case = z3.BoolVal(False)
-    return leads(0), leads(1), six_case
+    club = drop.term("HEARTS-LEAD-3", z3.If(dead[four], six, four), "forced_club")
+    if rules.config.first_lead is not model.FirstLead.LOWEST_CLUB:
+        club = z3.IntVal(NOT_FORCED)
+    forced = z3.If(dead[two], club, drop.term("HEARTS-LEAD-1", z3.IntVal(two), "forced_two"))
+    return leads(0), leads(1), six_case, forced
 
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
                        bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
-    6♣ case arises exactly when 2♣ and 4♣ are dead; the model's ``first_leader`` agrees on
-    all 378 dead pairs x every split of the live low clubs."""
-    rules, budget = rules_for(P3_MUTANTS, mutant), Budget(timeout)
+    6♣ case arises exactly when 2♣ and 4♣ are dead; the card he must lead (HEARTS-LEAD-1/3)
+    is the model's ``forced_first_lead`` for all 378 dead pairs (one Z3 query against the
+    model's table); the model's ``first_leader`` agrees on all 378 dead pairs x every split of
+    the live low clubs."""
+    rules, budget = rules_for(P3_MUTANTS, mutant, bounds, P3_STATES), Budget(timeout)
     dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
     hold = [z3.Bool(f"hold{c}") for c in range(N_CARDS)]
-    lead0, lead1, six_case = _leader_terms(dead, hold, rules)
+    lead0, lead1, six_case, forced = _leader_terms(dead, hold, rules)
+    table = []  # the model's forced first lead, for every pair of dead cards
+    for gone in itertools.combinations(range(N_CARDS), 2):
+        card = model.forced_first_lead(tuple(CARDS[c] for c in gone), rules.config)
+        value = NOT_FORCED if card is None else INDEX[card]
+        table.append(z3.And(dead[gone[0]], dead[gone[1]], forced != value))
     s = z3.Solver()
-    s.add(z3.PbEq([(d, 1) for d in dead], 2))
+    s.add(rules.drop.constraint("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in dead], 2)))
     for claim, name in ((lead0 != lead1, "exactly one leader"),
                         (six_case == z3.And(dead[LOW_CLUBS[0]], dead[LOW_CLUBS[1]]),
-                         "6♣ case iff 2♣ and 4♣ dead")):
+                         "6♣ case iff 2♣ and 4♣ dead"),
+                        (z3.Not(z3.Or(table)), "the forced first lead is the model's")):
         answer = budget.check(s, z3.Not(claim))
         if answer == z3.sat:
             m = s.model()
             gone = tuple(c for c in range(N_CARDS) if z3.is_true(m.eval(dead[c], model_completion=True)))
-            return _dead_pair_result(gone, Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
+            return _dead_pair_result(rules, gone, Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
                                      f"{' '.join(CARDS[c].pretty for c in gone)}", budget)
         if answer != z3.unsat:
             return undecided(s, name)
@@ -347,37 +392,47 @@ def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
             for c in rest:
                 hands[0 if len(hands[0]) < HAND_SIZE else 1].add(c)
             leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
-                                           tuple(CARDS[c] for c in gone), model.HeartsConfig())
+                                           tuple(CARDS[c] for c in gone), rules.config)
             env = {f"dead{c}": c in gone for c in range(N_CARDS)} | {f"hold{c}": c in hands[1] for c in range(N_CARDS)}
             mine = leads1(env)
             compared += 1
             if int(mine) != leader.index:
-                return _dead_pair_result(gone, Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}", budget)
-    return _dead_pair_result((LOW_CLUBS[0], LOW_CLUBS[1]), Verdict.PROVED,
-                             f"one leader in every deal; {compared} deals agree with the model", budget,
-                             stats={"dead_pairs": 378, "deals_compared": compared})
+                return _dead_pair_result(rules, gone, Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}",
+                                         budget)
+    return _dead_pair_result(rules, (LOW_CLUBS[0], LOW_CLUBS[1]), Verdict.PROVED,
+                             f"one leader in every deal; the forced first lead agrees with the model on all 378 "
+                             f"dead pairs; {compared} deals agree with the model", budget,
+                             stats={"dead_pairs": len(table), "deals_compared": compared})
 
 
-def _dead_pair_result(gone: Collection[int], verdict: Verdict, detail: str, budget: Budget,
+def _dead_pair_result(rules: Rules, gone: Collection[int], verdict: Verdict, detail: str, budget: Budget,
                       stats: Mapping[str, Any] | None = None) -> CheckResult:
-    """Replay a deal with the given dead cards and report whom the model makes leader."""
-    w = _hand_with(lambda e: z3.And([e.dead[c] for c in gone]), budget)
+    """Replay a deal with the given dead cards and report whom the model makes leader, and what
+    he may lead: only the forced club, or (``first_lead = free``) more than that club."""
+    if len(gone) != 2:
+        return CheckResult(verdict, detail=detail + "; not a deal of the rulebook (HEARTS-DEAL-2)", stats=stats or {})
+    w = _hand_with(rules, lambda e: z3.And([e.dead[c] for c in gone]), budget)
     if w is None:
         return CheckResult(verdict, detail=detail + "; no legal hand with these dead cards", stats=stats or {})
-    state = replay_single(w, stop_after=0)
-    forced = forced_club(set(w.dead))
-    holder = 0 if forced in w.hands()[0] else 1
+    state = replay_single(w, rules.config, stop_after=0)
+    club = forced_club(set(w.dead))
+    forced = model.forced_first_lead(tuple(CARDS[c] for c in w.dead), rules.config)
+    holder = 0 if club in w.hands()[0] else 1
     assert state.to_move is not None  # the first lead waits for its leader
-    ok = state.to_move.index == holder and [m.card for m in model.legal_moves(state)] == [CARDS[forced]]
+    legal = [m.card for m in model.legal_moves(state)]
+    ok = state.to_move.index == holder and (legal == [CARDS[club]] if forced is not None
+                                            else CARDS[club] in legal and len(legal) > 1)
     if not ok:
-        text = f"the model names {state.to_move} to lead; the holder of {CARDS[forced]} is P{holder} and must lead it"
+        text = (f"the model names {state.to_move} to lead and allows {' '.join(c.pretty for c in legal)}; the holder "
+                f"of {CARDS[club]} is P{holder} and must lead {'it' if forced is not None else 'it or another card'}")
         if state.to_move.index == holder:
-            record = difference_record(state, [CARDS[forced]], text)
+            record = difference_record(state, [CARDS[club]], text)
         else:
             record = hearts_record(state.config, moves_to(state), state, label=text,
-                                   rejects=model.Play(SEATS[holder], CARDS[forced]))
+                                   rejects=model.Play(SEATS[holder], CARDS[club]))
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
-    replay_single(w)
-    return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[forced].pretty} "
-                                       f"(P{holder}) lead it", witness=w.describe(),
+    replay_single(w, rules.config)
+    must = "lead it" if forced is not None else f"lead any of {len(legal)} cards"
+    return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[club].pretty} "
+                                       f"(P{holder}) {must}", witness=w.describe(),
                        stats=stats or {})

@@ -12,7 +12,10 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.proofs.base import Z3, CheckResult, Verdict
-from cardcanon.proofs.hearts_encoding import MOON_OTHER, MOON_SHOOTER, CARDS, POINT_CARDS, HandWitness, Rules, Scoring
+from cardcanon.proofs.hearts_encoding import (
+    CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SCORING_STATES,
+    HandWitness, Rules, Scoring,
+)
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
@@ -20,47 +23,60 @@ from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, han
 # ---- HEARTS-P4 ---------------------------------------------------------------------------
 
 P4_MUTANTS = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
+P4_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)
 
 
 @recorded(Verdict.COUNTEREXAMPLE)
 def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
                     bounds: Mapping[str, Any] | None = None) -> CheckResult:
-    """HEARTS-P4, a scoring check: whoever takes which point cards and whichever two cards are
-    dead, the two hand scores add up to the points in play (HEARTS-SCORE-1), or the moon rule
-    applies and they are 0 and 20 (HEARTS-MOON-1/2). The claim does not depend on play: the
-    encoding's play constraints are present but not needed. A moon hand and an ordinary hand
-    are replayed through the model (the runner replays their records)."""
-    rules, budget = rules_for(P4_MUTANTS, mutant), Budget(timeout)
-    enc = hand_encoding(rules)
-    written = Rules()
-    in_play = z3.Sum([z3.If(enc.live[c], written.points(c), 0) for c in POINT_CARDS])  # as written
-    moons = [z3.And([z3.Implies(enc.live[c], enc.took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
-    s0, s1 = enc.score
+    """HEARTS-P4, a scoring check: whichever two cards are dead (HEARTS-DEAL-2) and whoever
+    takes which live point card, the encoding's per-card hand scores add up to the points in
+    play (HEARTS-SCORE-1, QUEEN-1: the rulebook's numbers), or the moon rule applies
+    (HEARTS-MOON-1/2): the shooter scores 0 and the other 20, or the points in play under
+    ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a moon hand
+    and an ordinary hand of legal play are replayed through the model (reachability)."""
+    rules, budget = rules_for(P4_MUTANTS, mutant, bounds, P4_STATES), Budget(timeout)
+    abstraction = ScoreAbstraction(rules)
+    live, took = abstraction.live, abstraction.took
+    in_play = z3.Sum([z3.If(live[c], QUEEN_POINTS if c == QUEEN_OF_SPADES else HEART_POINTS, 0) for c in POINT_CARDS])
+    moons = [z3.And([z3.Implies(live[c], took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
+    other = in_play if rules.config.moon_score is model.MoonScore.POINTS_IN_PLAY else z3.IntVal(MOON_OTHER)
+    s0, s1 = abstraction.scoring.score
     claim = z3.Or(z3.And(z3.Not(moons[0]), z3.Not(moons[1]), s0 + s1 == in_play),
-                  z3.And(moons[0], s0 == MOON_SHOOTER, s1 == MOON_OTHER),
-                  z3.And(moons[1], s0 == MOON_OTHER, s1 == MOON_SHOOTER))
-    s = z3.Solver()
-    s.add(enc.constraints)
+                  z3.And(moons[0], s0 == MOON_SHOOTER, s1 == other),
+                  z3.And(moons[1], s0 == other, s1 == MOON_SHOOTER))
+    s = abstraction.solver
     answer = budget.check(s, z3.Not(claim))
     if answer == z3.sat:
-        w = enc.decode(s.model())
-        state = replay_single(w, check_score=False)
-        truth = state.hand_scores[-1]
-        return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(),
-                           detail=f"the encoding scores a legal hand {w.scores[0]}-{w.scores[1]}; "
-                                  f"the model scores it {truth[0]}-{truth[1]}")
-    if answer != z3.unsat:
-        return undecided(s, "score sum")
+        m = s.model()
+        dead = [c for c in range(len(CARDS)) if not z3.is_true(m.eval(live[c], model_completion=True))]
+        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead
+                  and z3.is_true(m.eval(took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
+        mine = [m.eval(x, model_completion=True).as_long() for x in (s0, s1)]
+        from cardcanon.model.hearts_records import config_to_json
+
+        record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
+                                                          [str(CARDS[c]) for c in dead], config_to_json(rules.config)],
+                                 label=f"the model's scores when P0 takes {' '.join(c.pretty for c in taken[0])} "
+                                       f"and P1 {' '.join(c.pretty for c in taken[1])}")
+        truth = record["returns"]
+        return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
+                           detail=f"with dead {' '.join(CARDS[c].pretty for c in dead)} the encoding scores "
+                                  f"{mine[0]}-{mine[1]}, against the claim; the model scores it {truth[0]}-{truth[1]}")
     shown = []
+    enc = hand_encoding(rules.written)
+    hands = z3.Solver()
+    hands.add(enc.constraints)
     for moon in (True, False):  # reachability: a moon hand and an ordinary hand
-        if not sat(budget.check(s, z3.Or(moons) if moon else z3.Not(z3.Or(moons)))):
+        if not sat(budget.check(hands, z3.Or(enc.moon) if moon else z3.Not(z3.Or(enc.moon)))):
             return CheckResult(Verdict.NO_WITNESS, detail=f"no {'moon' if moon else 'ordinary'} hand exists: the claim "
                                                           f"would be vacuous")
-        w = enc.decode(s.model())
-        replay_single(w)
+        w = enc.decode(hands.model())
+        replay_single(w, rules.config)
         shown.append(w.describe())
-    return CheckResult(Verdict.PROVED, detail="every legal hand scores the points in play, or 0 and 20 on a moon; "
-                                              "a moon hand and an ordinary hand replayed",
+    moon_other = "the points in play" if rules.config.moon_score is model.MoonScore.POINTS_IN_PLAY else MOON_OTHER
+    return CheckResult(Verdict.PROVED, detail=f"every split of the point cards scores the points in play, or 0 and "
+                                              f"{moon_other} on a moon; a moon hand and an ordinary hand replayed",
                        witness="\n".join(shown), stats={"seconds": budget.elapsed()})
 
 
@@ -104,10 +120,11 @@ class ScoreAbstraction:
 
     def __init__(self, rules: Rules) -> None:
         dead = [z3.Bool(f"a_dead{c}") for c in range(len(CARDS))]
-        took = {c: z3.Bool(f"a_took{c}") for c in POINT_CARDS}
-        self.scoring = Scoring(rules, [z3.Not(d) for d in dead], took)
+        self.took = {c: z3.Bool(f"a_took{c}") for c in POINT_CARDS}
+        self.live = [z3.Not(d) for d in dead]
+        self.scoring = Scoring(rules, self.live, self.took)
         self.solver = z3.Solver()
-        self.solver.add(z3.PbEq([(d, 1) for d in dead], 2))  # HEARTS-DEAL-2
+        self.solver.add(rules.drop.constraint("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in dead], 2)))
 
     def allows(self, a: int, b: int, budget: Budget) -> Z3:
         return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
@@ -143,7 +160,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: C
             w = enc.decode(stage2.model())
             if (w.scores[0], w.scores[1]) != (a, b):
                 raise AssertionError(f"decoded scores {w.scores} for pair {a}-{b}")
-            replay_single(w, check_score=rules == Rules())
+            replay_single(w, rules.config, check_score=rules == rules.written)
             witnesses[(a, b)] = w
         elif answer == z3.unsat and mirror is None:
             stats["hand_unsat"] += 1
@@ -192,9 +209,9 @@ def check_score_pairs(*, mutant: str | None = None, timeout: float = 60.0,
     """HEARTS-P5: the exact set of (a, b) per-hand score pairs that legal play can produce,
     each pair decided by Z3 (witness hand replayed through the model, or UNSAT), compared with
     the pairs of every split of the live point cards as the model scores them."""
-    rules = rules_for(P5_MUTANTS, mutant)
+    rules = rules_for(P5_MUTANTS, mutant, bounds)
     limit = int((bounds or {}).get("max_score", 26))
-    predicted = frozenset(p for p in predicted_pairs() if max(p) <= limit)
+    predicted = frozenset(p for p in predicted_pairs(rules.config) if max(p) <= limit)
     witnesses, stats, problem = decide_pairs(rules, limit, timeout, expect=predicted)
     if problem:
         verdict = Verdict.TIMEOUT if "timeout" in problem or "canceled" in problem else Verdict.UNKNOWN
@@ -203,15 +220,15 @@ def check_score_pairs(*, mutant: str | None = None, timeout: float = 60.0,
         a, b = stats["contradiction"]
         if (a, b) in witnesses:
             w = witnesses[(a, b)]
-            truth = replay_single(w, check_score=False).hand_scores[-1]
+            truth = replay_single(w, rules.config, check_score=False).hand_scores[-1]
             return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), stats=stats,
                                detail=f"legal play scores {a}-{b}, which no split of the point cards scores; "
                                       f"the model scores that hand {truth[0]}-{truth[1]}")
         from cardcanon.model.hearts_records import config_to_json
 
-        taken, dead = predicted_splits()[(a, b)]
+        taken, dead = predicted_splits(rules.config)[(a, b)]
         record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken], list(map(str, dead)),
-                                                          config_to_json(model.HeartsConfig())],
+                                                          config_to_json(rules.config)],
                                  label=f"the model scores this split of the point cards {a}-{b}")
         return CheckResult(Verdict.COUNTEREXAMPLE, stats=stats, records=(record,), witness=record["label"],
                            detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
