@@ -274,8 +274,10 @@ class HandEncoding:
             for k in range(TRICKS):  # HEARTS-DEAL-2: each player plays his own 13 cards
                 state("HEARTS-DEAL-2", z3.Implies(pos[c][k][LEAD], hold[c] == lead1[k]))
                 state("HEARTS-DEAL-2", z3.Implies(pos[c][k][FOLLOW], hold[c] == z3.Not(lead1[k])))
+        # two dead cards: implied by 13 tricks of two cards each played once (no rule of its own
+        # is needed for it; stated because it helps the solver count)
+        C.append(z3.PbEq([(d, 1) for d in self.dead], 2))
         # HEARTS-DEAL-2 stated directly (it follows from the above; it helps the solver count)
-        state("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in self.dead], 2))
         for seat in (False, True):
             state("HEARTS-DEAL-2", z3.PbEq([(z3.And(z3.Not(self.dead[c]), hold[c] == seat), 1)
                                             for c in range(N_CARDS)], TRICKS))

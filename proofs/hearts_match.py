@@ -94,7 +94,10 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
         rules, target = rules.written, int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
     budget = Budget(timeout)
     abstraction, pairs = ScoreAbstraction(rules), []
-    for a, b in itertools.product(range(27), repeat=2):  # a superset of P5's set, without play
+    stray = _stray_score(abstraction, budget, hands, target, rules)
+    if stray is not None:
+        return stray
+    for a, b in itertools.product(range(HIGHEST + 1), repeat=2):  # a superset of P5's set, without play
         answer = abstraction.allows(a, b, budget)
         if answer == z3.sat:
             pairs.append((a, b))
@@ -145,6 +148,36 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
               f"{smallest} hands always reach {target}: {hands} is not the smallest bound")
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"{detail}; a {k}-hand match replayed to {last.scores}{scored}",
                        witness=_summary(sequence), stats=result_stats)
+
+
+HIGHEST = 26  # the hand scores P6 counts over are 0..HIGHEST (a lemma of the check, proved first)
+
+
+def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, target: int,
+                 rules: Rules) -> CheckResult | None:
+    """The lemma the counting needs: every hand score lies in 0..HIGHEST. When it fails, a hand
+    whose two scores are both at most ``(target - 1) // hands`` repeated ``hands`` times leaves
+    both players below the target (a counterexample); None when the lemma holds."""
+    s0, s1 = abstraction.scoring.score
+    if budget.check(abstraction.solver, z3.Or(s0 < 0, s1 < 0, s0 > HIGHEST, s1 > HIGHEST)) == z3.unsat:
+        return None
+    low = (target - 1) // hands
+    if budget.check(abstraction.solver, s0 <= low, s1 <= low) != z3.sat:
+        return CheckResult(Verdict.UNKNOWN, detail=f"a hand score lies outside 0..{HIGHEST}, the scores counted")
+    m = abstraction.solver.model()
+    scores = [m.eval(x, model_completion=True).as_long() for x in (s0, s1)]
+    dead = [c for c in range(N_CARDS) if not z3.is_true(m.eval(abstraction.live[c], model_completion=True))]
+    taken = [[str(CARDS[c]) for c in abstraction.took if c not in dead
+              and z3.is_true(m.eval(abstraction.took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
+    from cardcanon.model.hearts_records import config_to_json
+
+    record = function_record("hearts", "score_hand", [taken, [str(CARDS[c]) for c in dead],
+                                                      config_to_json(rules.config)],
+                             label="the model's scores of the hand the encoding scores " f"{scores[0]}-{scores[1]}")
+    return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
+                       detail=f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave both "
+                              f"players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the model "
+                              f"scores that hand {record['returns'][0]}-{record['returns'][1]}")
 
 
 def _realise(rules: Rules, budget: Budget, pair: tuple[int, int],
