@@ -378,7 +378,8 @@ def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
         if answer == z3.sat:
             m = s.model()
             gone = tuple(c for c in range(N_CARDS) if z3.is_true(m.eval(dead[c], model_completion=True)))
-            return _dead_pair_result(rules, gone, Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
+            return _dead_pair_result(rules, gone, m.eval(forced, model_completion=True).as_long(),
+                                     Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
                                      f"{' '.join(CARDS[c].pretty for c in gone)}", budget)
         if answer != z3.unsat:
             return undecided(s, name)
@@ -397,18 +398,26 @@ def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
             mine = leads1(env)
             compared += 1
             if int(mine) != leader.index:
-                return _dead_pair_result(rules, gone, Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}",
-                                         budget)
-    return _dead_pair_result(rules, (LOW_CLUBS[0], LOW_CLUBS[1]), Verdict.PROVED,
+                return _dead_pair_result(rules, gone, _forced_when(s, dead, forced, gone), Verdict.COUNTEREXAMPLE,
+                                         f"dead {gone}: model names {leader}", budget)
+    gone = (LOW_CLUBS[0], LOW_CLUBS[1])
+    return _dead_pair_result(rules, gone, _forced_when(s, dead, forced, gone), Verdict.PROVED,
                              f"one leader in every deal; the forced first lead agrees with the model on all 378 "
                              f"dead pairs; {compared} deals agree with the model", budget,
                              stats={"dead_pairs": len(table), "deals_compared": compared})
 
 
-def _dead_pair_result(rules: Rules, gone: Collection[int], verdict: Verdict, detail: str, budget: Budget,
-                      stats: Mapping[str, Any] | None = None) -> CheckResult:
-    """Replay a deal with the given dead cards and report whom the model makes leader, and what
-    he may lead: only the forced club, or (``first_lead = free``) more than that club."""
+def _forced_when(s: Z3, dead: Sequence[Z3], forced: Z3, gone: Collection[int]) -> int:
+    """The encoding's forced first lead (a card index or ``NOT_FORCED``) when ``gone`` are dead."""
+    assert s.check(*[dead[c] == (c in gone) for c in range(N_CARDS)]) == z3.sat
+    return int(s.model().eval(forced, model_completion=True).as_long())
+
+
+def _dead_pair_result(rules: Rules, gone: Collection[int], encoded: int, verdict: Verdict, detail: str,
+                      budget: Budget, stats: Mapping[str, Any] | None = None) -> CheckResult:
+    """Replay a deal with the given dead cards and compare the model's first leader and first
+    leads with the encoding's: the holder of the lowest live low club leads, and he may lead
+    only the card ``encoded``, or (``NOT_FORCED``) that club and more."""
     if len(gone) != 2:
         return CheckResult(verdict, detail=detail + "; not a deal of the rulebook (HEARTS-DEAL-2)", stats=stats or {})
     w = _hand_with(rules, lambda e: z3.And([e.dead[c] for c in gone]), budget)
@@ -416,23 +425,28 @@ def _dead_pair_result(rules: Rules, gone: Collection[int], verdict: Verdict, det
         return CheckResult(verdict, detail=detail + "; no legal hand with these dead cards", stats=stats or {})
     state = replay_single(w, rules.config, stop_after=0)
     club = forced_club(set(w.dead))
-    forced = model.forced_first_lead(tuple(CARDS[c] for c in w.dead), rules.config)
     holder = 0 if club in w.hands()[0] else 1
     assert state.to_move is not None  # the first lead waits for its leader
     legal = [m.card for m in model.legal_moves(state)]
-    ok = state.to_move.index == holder and (legal == [CARDS[club]] if forced is not None
-                                            else CARDS[club] in legal and len(legal) > 1)
+    free = encoded == NOT_FORCED
+    ok = state.to_move.index == holder and (CARDS[club] in legal and len(legal) > 1 if free
+                                            else legal == [CARDS[encoded]])
     if not ok:
-        text = (f"the model names {state.to_move} to lead and allows {' '.join(c.pretty for c in legal)}; the holder "
-                f"of {CARDS[club]} is P{holder} and must lead {'it' if forced is not None else 'it or another card'}")
-        if state.to_move.index == holder:
-            record = difference_record(state, [CARDS[club]], text)
-        else:
+        text = (f"the model names {state.to_move} to lead and allows {' '.join(c.pretty for c in legal)}; the "
+                f"encoding makes the holder of {CARDS[club]} (P{holder}) lead "
+                f"{'it or another card' if free else CARDS[encoded]}")
+        if state.to_move.index != holder:
             record = hearts_record(state.config, moves_to(state), state, label=text,
                                    rejects=model.Play(SEATS[holder], CARDS[club]))
+        elif not free:
+            record = difference_record(state, [CARDS[encoded]], text)
+        else:  # the model forces a card the encoding leaves free: it refuses another held card
+            other = next(c for c in sorted(w.hands()[holder]) if c != club and suit(c) != 2)
+            record = hearts_record(state.config, moves_to(state), state, label=text,
+                                   rejects=model.Play(SEATS[holder], CARDS[other]))
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
     replay_single(w, rules.config)
-    must = "lead it" if forced is not None else f"lead any of {len(legal)} cards"
+    must = f"lead any of {len(legal)} cards" if free else "lead it"
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[club].pretty} "
                                        f"(P{holder}) {must}", witness=w.describe(),
                        stats=stats or {})
