@@ -16,12 +16,14 @@ import pytest
 import z3
 from hypothesis import given, strategies as st
 
-from cardcanon.manifest import load_manifest, resolve_entry
+from cardcanon.manifest import load_combinations, load_manifest, resolve_entry
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.records import replayed
 from cardcanon.proofs.base import CONTRARY, Verdict
+from cardcanon.proofs.drops import probe_id
+from cardcanon.proofs.variants import hearts_config, plan, variant_name
 from cardcanon.proofs.hearts_encoding import (
     CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, compile_term, z3_trick_winner,
 )
@@ -35,7 +37,8 @@ ALL_VARIANTS = model.HeartsConfig(
     first_lead=model.FirstLead.FREE, break_on=model.BreakOn.VOID,
     first_trick_points=model.FirstTrickPoints.NO_HEARTS, moon_score=model.MoonScore.POINTS_IN_PLAY,
 )
-CONFIGS = [model.HeartsConfig(), ALL_VARIANTS]
+QUEEN_BREAKS = model.HeartsConfig(queen_breaks=model.QueenBreaks.YES)
+CONFIGS = [model.HeartsConfig(), ALL_VARIANTS, QUEEN_BREAKS]
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 
 
@@ -87,7 +90,7 @@ def test_trick_winner_terms_match_model_on_all_pairs():
 
 @pytest.mark.rules("HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-3",
                    "HEARTS-FIRST-1", "HEARTS-QUEEN-2")
-@given(seed=seeds, variants=st.booleans())
+@given(seed=seeds, variants=st.integers(min_value=0, max_value=len(CONFIGS) - 1))
 def test_legal_move_predicates_match_model(seed, variants):
     config = CONFIGS[variants]
     positions, _ = play_hand(seed, config)
@@ -98,7 +101,7 @@ def test_legal_move_predicates_match_model(seed, variants):
 
 @pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3", "HEARTS-FOLLOW-1",
                    "HEARTS-BREAK-1", "HEARTS-LEAD-2", "HEARTS-SCORE-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
-@given(seed=seeds, variants=st.booleans())
+@given(seed=seeds, variants=st.integers(min_value=0, max_value=len(CONFIGS) - 1))
 def test_every_model_hand_satisfies_the_hand_encoding(seed, variants):
     """Model-legal hands are encoding-legal, with the same scores (the encoding forbids nothing legal)."""
     config = CONFIGS[variants]
@@ -110,7 +113,8 @@ def test_every_model_hand_satisfies_the_hand_encoding(seed, variants):
 
 
 @pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-TRICK-2", "HEARTS-SCORE-1")
-@given(seed=seeds, variants=st.booleans(), pinned=st.integers(min_value=0, max_value=8))
+@given(seed=seeds, variants=st.integers(min_value=0, max_value=len(CONFIGS) - 1),
+       pinned=st.integers(min_value=0, max_value=8))
 def test_every_encoding_hand_replays_in_the_model(seed, variants, pinned):
     """Encoding-legal hands are model-legal: pin a model deal and its first tricks, let Z3 play
     the rest, and replay the result (the encoding allows nothing illegal)."""
@@ -225,3 +229,83 @@ def test_check_verdict(check, mutant):
 def test_a_budget_running_out_is_timeout_never_error(entry, budget):
     result = resolve_entry(entry)(mutant=None, timeout=budget, bounds={})
     assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)
+
+
+# ---- every variant, and the vacuity probes -------------------------------------------------------
+
+VARIANTS = plan("hearts", [c for game, c in load_combinations() if game == "hearts"]).variants
+CHEAP = {"HEARTS-P3-first-leader", "HEARTS-P4-score-sum", "HEARTS-P7-match-decision"}
+
+
+def _variant_runs():
+    for check in CHECKS:
+        if check.kind.value == "replay":
+            continue
+        for variant in VARIANTS:
+            marks = [pytest.mark.rules(*check.rules)] + ([] if check.id in CHEAP else [pytest.mark.slow])
+            yield pytest.param(check, variant, marks=marks, id=f"{check.id}-{variant_name(variant)}")
+
+
+@pytest.mark.parametrize(("check", "variant"), list(_variant_runs()))
+def test_check_under_every_variant(check, variant):
+    """Each Z3 check reaches its expected verdict, with its golden numbers, under every variant
+    verify runs (the encoding and the replays under that variant's configuration)."""
+    result = resolve_entry(check.entry)(mutant=None, timeout=120.0,
+                                        bounds={**check.bounds_under(variant, quick=False), "variant": variant})
+    assert result.verdict == check.expected_for(variant), result.detail
+    assert result.records and replayed(result), result.detail
+    assert all(r.get("config", {}) == {} or model_config(r) == hearts_config(variant) for r in result.records)
+    expected = check.stats_for(variant)
+    if expected is not None:
+        assert {k: result.stats.get(k) for k in expected} == dict(expected)
+
+
+def model_config(record):
+    from cardcanon.model.hearts_records import config_from_json
+
+    return config_from_json(record["config"], "record")
+
+
+def test_moon_points_in_play_changes_the_score_pairs():
+    """HEARTS-MOON-2's option: a moon gives the other player the points in play, so pairs such as
+    0-19 and 0-6 appear; every other pair is the same."""
+    default, in_play = predicted_pairs(), predicted_pairs(hearts_config({"moon_score": "points-in-play"}))
+    assert in_play - default == {(0, 6), (0, 7), (0, 18), (0, 19), (6, 0), (7, 0), (18, 0), (19, 0)}
+    assert default <= in_play
+
+
+def _probe_runs():
+    for check in CHECKS:
+        if check.kind.value != "z3-proof":
+            continue
+        for rule in check.rules:
+            marks = [pytest.mark.rules(rule)] + ([] if check.id == "HEARTS-P4-score-sum" else [pytest.mark.slow])
+            yield pytest.param(check, rule, marks=marks, id=f"{check.id}-drop-{rule}")
+
+
+@pytest.mark.parametrize(("check", "rule"), list(_probe_runs()))
+def test_every_drop_probe_is_killed(check, rule):
+    """Each cited rule's constraints, left out of the check's encoding, make the proof fail."""
+    result = resolve_entry(check.entry)(mutant=probe_id(rule), timeout=60.0, bounds=dict(check.bounds_for(quick=False)))
+    assert result.verdict in CONTRARY[check.expected], f"drop:{rule} survived: {result.detail}"
+    assert not result.records or replayed(result), result.detail
+
+
+def test_a_rule_the_encoding_does_not_state_cannot_be_dropped():
+    with pytest.raises(ValueError, match="states nothing of HEARTS-MATCH-1"):
+        check_score_sum(mutant=probe_id("HEARTS-MATCH-1"), timeout=10.0, bounds={})
+
+
+def test_queen_breaks_hearts_in_the_hand_encoding():
+    """HEARTS-QUEEN-2's option: with queen_breaks = yes a heart may be led after the queen of
+    spades was played and no heart was; by default it may not."""
+    queen = INDEX[model.QUEEN_OF_SPADES]
+    hearts = [c for c in range(N_CARDS) if c // 7 == 2]
+    for config, allowed in ((model.HeartsConfig(), False), (QUEEN_BREAKS, True)):
+        enc, solver = hand_solver(config)
+        lead_after_queen = z3.Or([z3.And(enc.played[queen][k], z3.Not(z3.Or([enc.played[h][j] for h in hearts
+                                                                              for j in range(k + 1)])),
+                                         z3.Or([enc.pos[h][k + 1][0] for h in hearts]),
+                                         z3.Not(enc.only_hearts[k + 1]))
+                                  for k in range(12)])
+        assert (solver.check(lead_after_queen) == z3.sat) is allowed
