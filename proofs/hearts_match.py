@@ -93,16 +93,11 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     if mutant in ("target-90", "target-110"):
         rules, target = rules.written, int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
     budget = Budget(timeout)
-    abstraction, pairs = ScoreAbstraction(rules), []
+    abstraction = ScoreAbstraction(rules)
     stray = _stray_score(abstraction, budget, hands, target, rules)
     if stray is not None:
         return stray
-    for a, b in itertools.product(range(HIGHEST + 1), repeat=2):  # a superset of P5's set, without play
-        answer = abstraction.allows(a, b, budget)
-        if answer == z3.sat:
-            pairs.append((a, b))
-        elif answer != z3.unsat:
-            return undecided(abstraction.solver, f"hand score {a}-{b}")
+    pairs = sorted(abstraction.pairs(HIGHEST, budget))  # a superset of P5's set, without play
     count = {p: z3.Int(f"n_{p[0]}_{p[1]}") for p in pairs}
     n = z3.Int("hands")
     s = z3.Solver()

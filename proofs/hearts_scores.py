@@ -129,13 +129,31 @@ class ScoreAbstraction:
     def allows(self, a: int, b: int, budget: Budget) -> Z3:
         return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
 
+    def pairs(self, limit: int, budget: Budget) -> frozenset[tuple[int, int]]:
+        """Every pair (a, b), 0 <= a, b <= limit, that the abstraction allows: Z3 names one
+        pair at a time, each then excluded, until no other pair in range is allowed (UNSAT)."""
+        s0, s1 = self.scoring.score
+        found: list[tuple[int, int]] = []
+        self.solver.push()
+        try:
+            self.solver.add(s0 >= 0, s1 >= 0, s0 <= limit, s1 <= limit)
+            while budget.check(self.solver) == z3.sat:
+                m = self.solver.model()
+                pair = (m.eval(s0, model_completion=True).as_long(), m.eval(s1, model_completion=True).as_long())
+                found.append(pair)
+                self.solver.add(z3.Or(s0 != pair[0], s1 != pair[1]))
+        finally:
+            self.solver.pop()
+        return frozenset(found)
+
 
 def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: Collection[tuple[int, int]] | None = None,
                  ) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any], str | None]:
     """Decide every pair (a, b), 0 <= a, b <= limit: ``(witnesses, stats, undecided)``.
 
     Stage 1 asks a score-only abstraction (dead cards and who took each point card, no play),
-    which over-approximates legal play: UNSAT there is UNSAT for legal play. Stage 2 asks the
+    which over-approximates legal play, for every pair it allows (:meth:`ScoreAbstraction.pairs`):
+    a pair it does not allow is impossible in legal play. Stage 2 asks the
     whole-hand encoding for the pairs left, a <= b first; a pair (b, a) whose mirror (a, b) has
     a witness is checked with the seat-swapped witness pinned in the encoding. Every witness is
     replayed through the model. Both stages are incremental solvers, one push/pop per pair.
@@ -173,15 +191,13 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: C
         return witnesses, stats, None
 
     left: list[tuple[int, int]] = []
+    allowed = stage1.pairs(limit, budget)
     for a, b in itertools.product(range(limit + 1), repeat=2):
         stats["candidates"] += 1
-        answer = stage1.allows(a, b, budget)
-        if answer == z3.unsat:
+        if (a, b) not in allowed:
             stats["abstraction_unsat"] += 1
             if expect is not None and (a, b) in expect:
                 return stop(a, b)
-        elif answer != z3.sat:
-            return witnesses, stats, f"pair {a}-{b} (abstraction): {stage1.solver.reason_unknown()}"
         elif expect is not None and (a, b) not in expect:
             answer = in_hand(a, b)
             if answer == z3.sat:
