@@ -254,6 +254,8 @@ class HandEncoding:
         self.lead1 = [B(f"{n}_lead1_{k}") for k in range(TRICKS)]
         self.took = {c: B(f"{n}_took{c}") for c in POINT_CARDS}
         self.constraints: list[Z3] = []
+        self._card_at = [[z3.Sum([z3.If(self.pos[c][k][r], c, 0) for c in range(N_CARDS)]) for r in (LEAD, FOLLOW)]
+                         for k in range(TRICKS)]  # the card played, read back by decode
         self._build()
 
     def _build(self) -> None:
@@ -368,13 +370,10 @@ class HandEncoding:
         def true(x: Z3) -> bool:
             return bool(z3.is_true(model.eval(x, model_completion=True)))
 
-        where: dict[tuple[int, int], int] = {}
-        for c in range(N_CARDS):
-            for k in range(TRICKS):
-                for r in (LEAD, FOLLOW):
-                    if true(self.pos[c][k][r]):
-                        where[(k, r)] = c
-        tricks = tuple((int(true(self.lead1[k])), where[(k, LEAD)], where[(k, FOLLOW)]) for k in range(TRICKS))
+        def card(k: int, r: int) -> int:  # one card per trick and role (the encoding says so)
+            return int(model.eval(self._card_at[k][r], model_completion=True).as_long())
+
+        tricks = tuple((int(true(self.lead1[k])), card(k, LEAD), card(k, FOLLOW)) for k in range(TRICKS))
         played = {c for _, a, b in tricks for c in (a, b)}
         dead = tuple(sorted(set(range(N_CARDS)) - played))
         scores = tuple(model.eval(s, model_completion=True).as_long() for s in self.score)

@@ -163,11 +163,17 @@ KEEP = 12
 
 
 def _dedupe(notes: list[Record]) -> tuple[Record, ...]:
+    """The notes without repeats, and without a note whose moves begin a later note of the same
+    match (the hands of a replayed match: the whole match's record plays each of them again)."""
     out: list[Record] = []
     seen: set[tuple[int, str, str]] = set()
-    for note in notes:
+    for n, note in enumerate(notes):
         key = (len(note["moves"]), str(note["moves"][-1:]), note["label"])
-        if key not in seen:
+        moves, config = note["moves"], note["config"]
+        continued = "rejects" not in note and any(
+            later["config"] == config and len(later["moves"]) > len(moves) and later["moves"][:len(moves)] == moves
+            for later in notes[n + 1:])
+        if key not in seen and not continued:
             seen.add(key)
             out.append(note)
     return tuple(out)
