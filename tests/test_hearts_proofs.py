@@ -234,7 +234,9 @@ def test_a_budget_running_out_is_timeout_never_error(entry, budget):
 # ---- every variant, and the vacuity probes -------------------------------------------------------
 
 VARIANTS = plan("hearts", [c for game, c in load_combinations() if game == "hearts"]).variants
-CHEAP = {"HEARTS-P3-first-leader", "HEARTS-P4-score-sum", "HEARTS-P7-match-decision"}
+# the quick suite runs the cheapest check under every variant, and P3 where its claim differs
+CHEAP = {("HEARTS-P4-score-sum", variant_name(v)) for v in VARIANTS} | {
+    ("HEARTS-P3-first-leader", "first_lead=free"), ("HEARTS-P3-first-leader", "first_lead=free,first_trick_points=no-hearts")}
 
 
 def _variant_runs():
@@ -242,7 +244,8 @@ def _variant_runs():
         if check.kind.value == "replay":
             continue
         for variant in VARIANTS:
-            marks = [pytest.mark.rules(*check.rules)] + ([] if check.id in CHEAP else [pytest.mark.slow])
+            cheap = (check.id, variant_name(variant)) in CHEAP
+            marks = [pytest.mark.rules(*check.rules)] + ([] if cheap else [pytest.mark.slow])
             yield pytest.param(check, variant, marks=marks, id=f"{check.id}-{variant_name(variant)}")
 
 
