@@ -98,8 +98,8 @@ def check_encoding_equivalence(*, mutant: str | None = None, timeout: float = 30
     shown: list[Record] = []
     try:
         stats = {"score_splits": compare_scoring(rules, config, shown)}
-        stats.update(compare_legal_moves(rules, config, budget, shown))
         stats.update(compare_match(config, rules.mutations, int(bounds.get("window", 30)), budget, shown))
+        stats.update(compare_legal_moves(rules, config, budget, shown))
     except Disagreement as err:
         text, record = err.args
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
