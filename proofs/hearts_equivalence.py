@@ -39,7 +39,7 @@ function compared here; the check runs under it all the same.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -209,6 +209,7 @@ def positions() -> list[Position]:
 
 
 Features = tuple[bool, bool, bool]  # (the card is in the hand, the hand holds the suit led, it holds a non-heart)
+VECTORS: tuple[Features, ...] = tuple((a, b, c) for a in (False, True) for b in (False, True) for c in (False, True))
 
 
 def features(hand: frozenset[int], card: int, led_suit: int | None) -> Features:
@@ -277,8 +278,7 @@ def model_table(config: model.HeartsConfig) -> tuple[Table, dict[Any, Spot]]:
             continue  # one follow per suit led: to its ace
         for card in range(N_CARDS):
             rep = pos if pos.lead != card else Position(pos.first, pos.broken, lead=pos.lead - 1)
-            for want in itertools.product((False, True), (False, True) if pos.lead is not None else (False,),
-                                          (False, True)):
+            for want in VECTORS if pos.lead is not None else tuple(v for v in VECTORS if not v[1]):
                 hand = representative(rep, card, want)
                 if hand is not None:
                     spot = Spot.of(rep, hand)
@@ -318,8 +318,7 @@ def compare_legal_moves(rules: Rules, config: model.HeartsConfig, budget: Budget
                 kind = Position(pos.first, b, pos.forced, pos.lead).kind
                 by_broken.append(z3.Or([z3.And(_literal(hand[card], want[0]), _literal(led, want[1]),
                                                 _literal(other, want[2]))
-                                         for want in itertools.product((False, True), repeat=3)
-                                         if table.get((kind, card, want))]))
+                                         for want in VECTORS if table.get((kind, card, want))]))
             cells[key] = z3.If(broken, by_broken[1], by_broken[0])
         return cells[key]
 
@@ -353,7 +352,7 @@ def _encoded_set(rules: Rules, pos: Position, hand: frozenset[int]) -> frozenset
 
 
 def _legal_disagreement(rules: Rules, config: model.HeartsConfig, pos: Position, hand: frozenset[int],
-                        table: Table, where: Mapping[Any, dict[str, Any]]) -> None:
+                        table: Table, where: Mapping[Any, Spot]) -> None:
     """Raise :class:`Disagreement` at ``hand`` in ``pos`` or, failing that, at the model's
     representative hand of a table cell the encoding contradicts."""
     candidates = [Spot.of(pos, hand)]
@@ -433,14 +432,17 @@ def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window
                 for i in range(3)]
     solver = z3.Solver()
     solver.add(q0 >= 0, q1 >= 0, z3.Or([term != want for term, want in zip(terms, expected)]))
-    args = lambda a, b, before: [[a, b], config_to_json(config), before]  # noqa: E731
+
+    def args(a: int, b: int, before: list[int] | None) -> list[Any]:
+        return [[a, b], config_to_json(config), before]
+
     if budget.check(solver) == z3.sat:
         m = solver.model()
         a, b = (m.eval(q, model_completion=True).as_long() for q in (q0, q1))
         mine = tuple(compile_term(term)({"q0": a, "q1": b}) for term in terms)
-        at = (a, b) if mine != _decision(model.match_result((a, b), config)) else bands[band(a, b)]
+        at: tuple[int, int] = (a, b) if mine != _decision(model.match_result((a, b), config)) else bands[band(a, b)]
         text = f"at {at[0]}-{at[1]} the encoding decides (ends, P0 wins, P1 wins) = {mine}"
-        raise Disagreement(text, function_record("hearts", "match_result", args(*at, None), label=text))
+        raise Disagreement(text, function_record("hearts", "match_result", args(at[0], at[1], None), label=text))
     previous = [None, (t - 6, t - 6), (t, t), (t + 7, t + 7), (t - 20, t - 10)]
     for a, b in grid:
         for before in previous:
