@@ -4,22 +4,26 @@ their whole domains, under the variant of the run.
 - **Scoring** (``Scoring`` of ``hearts_encoding``, HEARTS-SCORE-1, QUEEN-1, MOON-1/2):
   exhaustive. Every way to give each of the 8 point cards to seat 0, to seat 1 or to the dead
   cards, at most 2 dead (3,072 splits): the compiled terms (``compile_term``, the very terms
-  the solver sees) against the model's ``score_hand``.
+  the solver sees) against the model's ``score_hand`` (its piles also hold the other live
+  cards, split between the seats; the dead pair is filled with cards worth nothing).
 - **Legal moves** (``z3_legal_lead`` / ``z3_legal_follow``, HEARTS-LEAD-1/3, FOLLOW-1, BREAK-1,
   FIRST-1): a Z3 equivalence query against the model's tabulated function. A *position* is
   a lead (hearts broken or not; to the first trick with each forced club 2, 4 or 6 of clubs,
   or to a later trick) or a follow (to each of the 28 cards led, first trick or not, hearts
-  broken or not). For every position, every card and every hand of at most 13 cards that
-  the position leaves possible (no dead low club, not the card led), 2^27 hands or so, Z3
-  proves that the encoding allows the card exactly when the model's table does, where the
+  broken or not): 120 positions. For every position, every card and every hand of at most 13
+  cards that the position leaves possible (no dead low club, not the card led; up to
+  114,050,564 hands), Z3 proves that the encoding allows the card exactly when the model's
+  table does, where the
   table is the model's ``legal_moves`` on one small hand per *feature vector*: (the card, it
   is in the hand, the hand holds the suit led, the hand holds a card that is not a heart).
   *Assumption*: the model's legality depends on the hand only through that vector, on the
   card led only through its suit, and on the rest of the position only through the
-  position's parts above. It is tested, not assumed blindly: the model is run on every hand
-  of an 8-card deck (two cards of each suit, with the 2 and 6 of clubs and the queen of
-  spades) in every position kind, with other cards led, other dead cards and another trick
-  number than the table's, and must give the table's answer on every one.
+  position's parts above (not on the other dead cards, the trick number past the first,
+  the other player's cards, the seat to move: seat 0 here). It is tested, not assumed
+  blindly: the model is run on every hand of an 8-card deck (two cards of each suit, with
+  the 2 and 6 of clubs and the queen of spades) in every kind of position, with other cards
+  led, other dead cards and another trick number than the table's (5,632 hands), and must
+  give the table's answer on every one.
 - **The match decision** (``match_terms`` of ``hearts_match``, HEARTS-MATCH-1/2, GOAL-1): a Z3
   equivalence query over all pairs of non-negative integer scores against the model's
   ``match_result`` tabulated by band (each score below the target or not, and their order),
@@ -125,12 +129,22 @@ def splits() -> Iterator[tuple[int, ...]]:
             yield owners
 
 
-def _score_args(owners: Sequence[int], config: model.HeartsConfig) -> list[Any]:
-    """``score_hand``'s arguments (record form) for a split; spare dead cards fill the pair."""
+def _piles(owners: Sequence[int]) -> tuple[tuple[frozenset[Card], frozenset[Card]], list[Card]]:
+    """The cards each seat took and the dead pair, for a split of the point cards: spare cards
+    fill the dead pair, the other cards go to the seats in turn."""
     dead = [c for c, o in zip(POINT_CARDS, owners) if o == DEAD]
     dead += list(SPARE_DEAD[:DEAD_CARDS - len(dead)])
-    taken = [[str(CARDS[c]) for c, o in zip(POINT_CARDS, owners) if o == p] for p in (0, 1)]
-    return [taken, [str(CARDS[c]) for c in dead], config_to_json(config)]
+    owner = dict(zip(POINT_CARDS, owners))
+    rest = [c for c in range(N_CARDS) if c not in owner and c not in dead]
+    owner.update({c: i % 2 for i, c in enumerate(rest)})
+    taken = tuple(frozenset(CARDS[c] for c, o in owner.items() if o == p) for p in (0, 1))
+    return (taken[0], taken[1]), [CARDS[c] for c in dead]
+
+
+def _score_args(owners: Sequence[int], config: model.HeartsConfig) -> list[Any]:
+    """``score_hand``'s arguments (record form) for a split."""
+    taken, dead = _piles(owners)
+    return [[sorted(str(c) for c in pile) for pile in taken], [str(c) for c in dead], config_to_json(config)]
 
 
 def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record]) -> int:
@@ -143,9 +157,8 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
         env = {f"live{c}": o != DEAD for c, o in zip(POINT_CARDS, owners)}
         env.update({f"took{c}": o == 1 for c, o in zip(POINT_CARDS, owners)})
         mine = (score0(env), score1(env))
-        taken = tuple(frozenset(CARDS[c] for c, o in zip(POINT_CARDS, owners) if o == p) for p in (0, 1))
-        dead = [CARDS[c] for c, o in zip(POINT_CARDS, owners) if o == DEAD]
-        truth = model.score_hand(taken, dead + [CARDS[c] for c in SPARE_DEAD[:DEAD_CARDS - len(dead)]], config)
+        taken, dead = _piles(owners)
+        truth = model.score_hand(taken, dead, config)
         compared += 1
         if tuple(truth) != mine:
             text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
