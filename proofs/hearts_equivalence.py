@@ -64,7 +64,7 @@ from cardcanon.proofs.records import Record, function_record, hearts_position
 from cardcanon.proofs.variants import hearts_config
 
 # Encoding probes: a broken encoding the check must catch.
-MUTANTS: dict[str, dict[str, Any]] = {
+PROBES: dict[str, dict[str, Any]] = {
     "no-heart-lead-exception": dict(heart_lead_exception=False),
     "queen-12": dict(queen_points=12),
     "higher-wins": dict(),
@@ -83,9 +83,9 @@ def rules_of(config: model.HeartsConfig, mutant: str | None) -> Rules:
     rules = Rules.from_config(config)
     if mutant is None:
         return rules
-    if mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant {mutant!r}; this check knows {', '.join(sorted(MUTANTS))}")
-    return rules.mutate(mutant, **MUTANTS[mutant])
+    if mutant not in PROBES:
+        raise ValueError(f"unknown mutant {mutant!r}; this check knows {', '.join(sorted(PROBES))}")
+    return rules.mutate(mutant, **PROBES[mutant])
 
 
 def check_encoding_equivalence(*, mutant: str | None = None, timeout: float = 30.0,

@@ -106,3 +106,14 @@ def test_a_model_ignoring_previous_scores_in_a_band_is_caught(monkeypatch):
     monkeypatch.setattr(model, "match_result", match_result)
     result = equivalence.check_encoding_equivalence(bounds={"window": 60})
     assert result.verdict is Verdict.COUNTEREXAMPLE and "150-150" in result.detail
+
+
+@pytest.mark.parametrize("budget", [0.001, 0.05])
+def test_a_budget_running_out_is_timeout_never_error(budget):
+    result = equivalence.check_encoding_equivalence(timeout=budget, bounds={})
+    assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)
+
+
+def test_an_unknown_probe_is_refused():
+    with pytest.raises(ValueError, match="unknown mutant"):
+        equivalence.check_encoding_equivalence(mutant="no-such-probe")
