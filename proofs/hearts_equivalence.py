@@ -13,9 +13,9 @@ their whole domains, under the variant of the run.
   broken or not): 120 positions. For every position, every card and every hand of at most 13
   cards that the position leaves possible (no dead low club, not the card led; up to
   114,050,564 hands), Z3 proves that the encoding allows the card exactly when the model's
-  table does, where the
-  table is the model's ``legal_moves`` on one small hand per *feature vector*: (the card, it
-  is in the hand, the hand holds the suit led, the hand holds a card that is not a heart).
+  table does. The table is the model's ``legal_moves`` on one small hand per *feature
+  vector*: (the card, it is in the hand, the hand holds the suit led, the hand holds a card
+  that is not a heart). The forced club is the one HEARTS-LEAD-2 names from the dead cards.
   *Assumption*: the model's legality depends on the hand only through that vector, on the
   card led only through its suit, and on the rest of the position only through the
   position's parts above (not on the other dead cards, the trick number past the first,
@@ -31,6 +31,12 @@ their whole domains, under the variant of the run.
   previous scores (none, tied below, at or past the target, unequal below). The encoding
   states no "tie broken" label; the model's label is compared there with the rulebook's
   statement of HEARTS-P9 (``rulebook_outcome``) on the same pairs.
+
+Every value of the three functions on these domains is compared, Z3 serving to enumerate the
+hands and the scores, so the manifest calls the check an enumeration; the encodings it reads
+are ``hearts_encoding``'s and ``hearts_match``'s, unchanged. What it adds to HEARTS-P4/P5
+(scores as a sum and as a set of pairs), P7 (the decision on a window, without the label)
+and P9 (one sample per score band) is the comparison value by value on the whole domain.
 
 Counterexamples are function records (``cardcanon.proofs.records``) of the model's
 ``score_hand``, ``legal_moves`` (of the position found) or ``match_result``, which the runner
