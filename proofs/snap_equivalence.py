@@ -49,7 +49,7 @@ from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, Snap
 from cardcanon.proofs.base import CheckResult, Verdict, Z3, variant_of
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, MoveKind, Pile, Position, Shape, SymMove, SymState, legal, position_of, require_mutant,
+    PHASE_CODE, MoveKind, Pile, Position, Shape, SymMove, SymState, legal, require_mutant,
     same_position, select, step,
 )
 from cardcanon.proofs.variants import snap_config, variant_name
@@ -161,20 +161,29 @@ def free_move(shape: Shape, n: int) -> SymMove:
 
 @dataclass(frozen=True)
 class Compiled:
-    """One move shape's encoding, compiled: legality, and the successor's piles, turn and phase."""
+    """The encoding at one table, compiled: the legality of every candidate move (one function
+    of the position), and the successor of each move shape (piles, turn, phase)."""
 
-    legal: Callable[[Mapping[str, Any]], tuple[Any, ...]]
-    step: Callable[[Mapping[str, Any]], tuple[Any, ...]]
+    legality: Callable[[Mapping[str, Any]], tuple[Any, ...]]
+    steps: Mapping[Shape, Callable[[Mapping[str, Any]], tuple[Any, ...]]]
 
 
 @functools.lru_cache(maxsize=None)
-def compiled(n: int, capacity: int, shape: Shape, config: SnapConfig) -> Compiled:
-    """The encoding of ``shape`` at an ``n``-seat table, compiled (the terms depend on the table
-    only through ``n`` and the variant, so a card-less ``config`` is the key)."""
-    st, mv = free_state(n, capacity), free_move(shape, n)
-    post = step(st, mv, config)
-    outputs = [p.length for p in post.zones()] + [p.at(i) for p in post.zones() for i in range(capacity)]
-    return Compiled(compile_terms([legal(st, mv, config)]), compile_terms(outputs + [post.turn, post.phase]))
+def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
+    """The encoding at an ``n``-seat table, compiled (the terms depend on the table only through
+    ``n`` and the variant, so a card-less ``config`` is the key). A candidate move's legality is
+    its shape's ``legal`` term with the move's caller and tied seats put in."""
+    st = free_state(n, capacity)
+    legal_terms, steps = [], {}
+    for _, shape, caller, tied in candidate_moves(n):
+        mv = free_move(shape, n)
+        values = [(mv.caller, z3.IntVal(caller))] + [(mv.tied[s], z3.BoolVal(s in tied)) for s in range(n)]
+        legal_terms.append(z3.substitute(legal(st, mv, config), *values))
+        if shape not in steps:
+            post = step(st, mv, config)
+            outputs = [p.length for p in post.zones()] + [p.at(i) for p in post.zones() for i in range(capacity)]
+            steps[shape] = compile_terms(outputs + [post.turn, post.phase])
+    return Compiled(compile_terms(legal_terms), steps)
 
 
 def _read(values: tuple[Any, ...], n: int, capacity: int) -> Position | None:
@@ -224,7 +233,7 @@ def deck_of(pattern: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def game_phases(n: int, down: tuple[tuple[int, ...], ...], up: tuple[tuple[int, ...], ...]) -> Iterator[tuple[Phase, int]]:
+def game_phases(n: int, down: model.Piles, up: model.Piles) -> Iterator[tuple[Phase, int]]:
     """The (phase, seat) pairs of a game under way at this table (see the module docstring)."""
     holders = [s for s in range(n) if down[s] or up[s]]
     if len(holders) <= 1:
@@ -292,8 +301,8 @@ class Comparison:
     def __init__(self, n: int, capacity: int, variant: Mapping[str, str]) -> None:
         self.n, self.capacity, self.variant = n, capacity, variant
         table = snap_config(variant, players=n)
-        self.candidates = [(move, compiled(n, capacity, shape, table), caller,
-                            {f"tied{s}": s in tied for s in range(n)})
+        self.encoding = compiled(n, capacity, table)
+        self.candidates = [(move, self.encoding.steps[shape], caller, {f"tied{s}": s in tied for s in range(n)})
                            for move, shape, caller, tied in candidate_moves(n)]
         self.index = {move: number for number, (move, *_) in enumerate(self.candidates)}
         self.witnesses: dict[str, Record] = {}
@@ -313,28 +322,28 @@ class Comparison:
         env["turn"], env["phase"] = turn, PHASE_CODE[phase]
         return env
 
-    def position(self, state: SnapState, lengths: tuple[int, ...], pattern: tuple[int, ...], tally: Tally,
-                 ) -> Difference | None:
+    def position(self, state: SnapState, layout: Layout, tally: Tally) -> Difference | None:
         """Compare every candidate move in one position."""
-        env = self.env(lengths, pattern, state.phase, state.player.index)
+        env = self.env(layout.lengths, layout.pattern, state.phase, state.player.index)
         listed = model.legal_moves(state)
         chosen = {self.index.get(move, -1) for move in listed}
         if -1 in chosen:  # a move of no shape the encoding has
             return self.legality_difference(state, next(m for m in listed if m not in self.index), False)
         tally.moves += len(self.candidates)
-        for number, (move, encoding, caller, tied) in enumerate(self.candidates):
-            env["caller"] = caller
-            env.update(tied)
-            says = bool(encoding.legal(env)[0])
-            if says != (number in chosen):
-                return self.legality_difference(state, move, says)
+        for number, says in enumerate(self.encoding.legality(env)):
+            if bool(says) != (number in chosen):
+                return self.legality_difference(state, *self.candidates[number][:1], bool(says))
             if says:
-                found = self.successor(state, move, encoding.step(env), tally)
+                move, encoded_step, caller, tied = self.candidates[number]
+                env["caller"] = caller
+                env.update(tied)
+                found = self.successor(state, layout, move, encoded_step(env), tally)
                 if found is not None:
                     return found
         return None
 
-    def successor(self, state: SnapState, move: Move, values: tuple[Any, ...], tally: Tally) -> Difference | None:
+    def successor(self, state: SnapState, layout: Layout, move: Move, values: tuple[Any, ...], tally: Tally,
+                  ) -> Difference | None:
         encoded = _read(values, self.n, self.capacity)
         try:
             after = model.apply(state, move)
@@ -343,16 +352,25 @@ class Comparison:
             return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
         tally.successors += 1
         tally.endings += after.phase is Phase.OVER
-        if encoded is None or not same_position(encoded, position_of(after)) or (
+        if encoded is None or not same_position(encoded, _named(after, layout.names)) or (
                 encoded_outcome(encoded) != model_outcome(after)):
             text = (f"{move!r} in {_show(state)}: the model reaches {_show(after)} {model_outcome(after)}, "
                     f"the encoding {encoded}")
             return Difference(text, snap_record(state.config, (move,), after, start=state, label=text[:300]))
+        if not self.wanted(move, after):
+            return None
         kind = _witness_kind(state, move, after)
         if kind not in self.witnesses:
             self.witnesses[kind] = snap_record(state.config, (move,), after, start=state,
                                                label=f"{kind}: {move!r} in {_show(state)}"[:300])
         return None
+
+    def wanted(self, move: Move, after: SnapState) -> bool:
+        """Whether a move may be of a kind that has no witness record yet (cheap to ask)."""
+        end = " ending the game" if after.phase is Phase.OVER else ""
+        if isinstance(move, Call):
+            return any(f"{right} {move.kind.value} call{end}" not in self.witnesses for right in ("correct", "wrong"))
+        return True
 
     def legality_difference(self, state: SnapState, move: Move, encoding_says: bool) -> Difference:
         where = f"{move!r} in {_show(state)}"
@@ -365,6 +383,15 @@ class Comparison:
         except IllegalMoveError:
             return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
         return Difference(text, snap_record(state.config, (move,), after, start=state, label=text[:300]))
+
+
+def _named(state: SnapState, names: Mapping[Card, int]) -> Position:
+    """A model position with its cards as names (as :func:`snap_encoding.position_of` gives it)."""
+    def pile(cards: Sequence[Card]) -> tuple[int, ...]:
+        return tuple(names[c] for c in cards)
+
+    return Position(tuple(map(pile, state.down)), tuple(map(pile, state.up)), pile(state.pot),
+                    -1 if state.turn is None else state.turn.index, state.phase)
 
 
 def _witness_kind(state: SnapState, move: Move, after: SnapState) -> str:
@@ -388,23 +415,31 @@ def _show(state: SnapState) -> str:
     return f"{{{state.phase.value}, seat {seat}: {piles}; pot {list(map(str, state.pot))}}}"
 
 
-def positions(n: int, cards: int, ranks: int, variant: Mapping[str, str], tally: Tally,
-              ) -> Iterator[tuple[SnapState, tuple[int, ...], tuple[int, ...]]]:
-    """Every game position under way with ``1..cards`` cards at an ``n``-seat table (module docstring)."""
+@dataclass(frozen=True)
+class Layout:
+    """How a position's cards lie, as the encoding's free constants read it."""
+
+    lengths: tuple[int, ...]  # of each pile: face-down piles, face-up piles, the Snap Pot
+    pattern: tuple[int, ...]  # the rank class of each card (cards named in table order)
+    names: Mapping[Card, int]  # each card's name
+
+
+def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tally,
+              ) -> Iterator[tuple[SnapState, Layout]]:
+    """Every game position under way with ``k`` cards at an ``n``-seat table (module docstring)."""
     zones = 2 * n + 1
-    for k in range(1, cards + 1):
-        for pattern in rank_patterns(k, ranks):
-            deck = deck_of(pattern)
-            config = snap_config(variant, players=n, deck=deck)
-            for lengths in pile_lengths(k, zones):
-                bounds = list(itertools.accumulate(lengths, initial=0))
-                piles = tuple(deck[bounds[z]:bounds[z + 1]] for z in range(zones))
-                names = tuple(tuple(range(bounds[z], bounds[z + 1])) for z in range(zones))
-                down, up, pot = piles[:n], piles[n:2 * n], piles[2 * n]
-                phases = list(game_phases(n, names[:n], names[n:2 * n]))
-                tally.skipped += 2 * n + 1 - len(phases)
-                for phase, seat in phases:
-                    yield (SnapState(config, phase, Seat(0), down, up, pot, Seat(seat), 1), lengths, pattern)
+    for pattern in rank_patterns(k, ranks):
+        deck = deck_of(pattern)
+        config = snap_config(variant, players=n, deck=deck)
+        names = {card: i for i, card in enumerate(deck)}
+        for lengths in pile_lengths(k, zones):
+            edges = list(itertools.accumulate(lengths, initial=0))
+            piles = tuple(deck[edges[z]:edges[z + 1]] for z in range(zones))
+            down, up, pot = piles[:n], piles[n:2 * n], piles[2 * n]
+            phases = list(game_phases(n, down, up))
+            tally.skipped += 2 * n + 1 - len(phases)
+            for phase, seat in phases:
+                yield SnapState(config, phase, Seat(0), down, up, pot, Seat(seat), 1), Layout(lengths, pattern, names)
 
 
 # ---- the check ---------------------------------------------------------------------------------
@@ -419,24 +454,23 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     if len(players) != len(cards):
         raise ValueError("bounds: players and cards must have the same length")
     started = time.monotonic()
-    stats: dict[str, Any] = {}
-    records: list[Record] = []
-    for n, k in zip(players, cards):
-        tally = Tally()
-        comparison = Comparison(n, k, variant)
-        for state, lengths, pattern in positions(n, k, ranks, variant, tally):
-            if time.monotonic() - started > timeout:
-                return CheckResult(Verdict.TIMEOUT, f"{n} players: stopped after {tally.positions} positions",
-                                   stats=stats, records=tuple(records))
-            tally.positions += 1
-            found = comparison.position(state, lengths, pattern, tally)
-            if found is not None:
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {variant_name(variant)}: {found.text}",
-                                   witness=found.text, stats=stats, records=tuple(records) + (found.record,))
-        stats.update({f"positions_{n}p": tally.positions, f"skipped_{n}p": tally.skipped,
-                      f"moves_{n}p": tally.moves, f"successors_{n}p": tally.successors,
-                      f"endings_{n}p": tally.endings})
-        records += comparison.witnesses.values()
+    tallies = {n: Tally() for n in players}
+    comparisons = {n: Comparison(n, k, variant) for n, k in zip(players, cards)}
+    for k in range(1, max(cards) + 1):  # small positions first: a counterexample is found early
+        for n in (n for n, most in zip(players, cards) if k <= most):
+            tally, comparison = tallies[n], comparisons[n]
+            for state, layout in positions(n, k, ranks, variant, tally):
+                if time.monotonic() - started > timeout:
+                    return CheckResult(Verdict.TIMEOUT, f"stopped after {tally.positions} positions of {n} players, "
+                                                        f"{k} cards")
+                tally.positions += 1
+                found = comparison.position(state, layout, tally)
+                if found is not None:
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {variant_name(variant)}: {found.text}",
+                                       witness=found.text, records=(found.record,))
+    stats = {f"{name}_{n}p": getattr(tallies[n], name) for n in players
+             for name in ("positions", "skipped", "moves", "successors", "endings")}
+    records = [record for n in players for record in comparisons[n].witnesses.values()]
     total = sum(v for key, v in stats.items() if key.startswith("positions_"))
     detail = (f"{total} positions ({', '.join(f'{n} players up to {k} cards' for n, k in zip(players, cards))}, "
               f"at most {ranks} ranks): legality and successor agree for every move")
