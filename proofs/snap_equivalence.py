@@ -12,10 +12,11 @@ Here those very terms are compared with :mod:`cardcanon.model.snap` (``legal_mov
   renaming the ranks (a set partition: ranks matter only through equality, SNAP-MATCH-1), with
   at most four cards of a rank (SNAP-DECK-1) and at most ``bounds["ranks"]`` distinct ranks.
   Card identities matter to neither side, so naming the cards in table order loses nothing;
-- every phase and seat: flip (the seat to flip holds cards), call window (the seat that just
-  flipped shows a card), over (at most one seat holds cards). These are the positions of a game
-  under way (SNAP-END-1..3); the other combinations are enumerated, counted as ``skipped`` and
-  left out, since the model is not defined there (a call window without a flipped card).
+- every phase and seat of a game under way (SNAP-END-1..3): a flip by a seat that holds cards
+  or a call window after a flip by a seat that shows a card, while two or more seats hold
+  cards; the game over (whose turn is then immaterial) when at most one does. The other
+  (phase, seat) pairs of each layout are no position of a game (a call window without a flipped
+  card, say) and are counted as ``skipped``. The deal (a chance node) is outside the encoding.
 
 On each position every candidate move is asked of both sides: a flip by each seat, no call, a
 call of each kind by each seat, a tie of each kind by each set of seats. The encoding's legality
@@ -200,6 +201,15 @@ def _read(values: tuple[Any, ...], n: int, capacity: int) -> Position | None:
 
 
 # ---- the domain ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Layout:
+    """How a position's cards lie, as the encoding's free constants read it."""
+
+    lengths: tuple[int, ...]  # of each pile: face-down piles, face-up piles, the Snap Pot
+    pattern: tuple[int, ...]  # the rank class of each card (cards named in table order)
+    names: Mapping[Card, int]  # each card's name
+
+
 def rank_patterns(k: int, ranks: int) -> Iterator[tuple[int, ...]]:
     """Every set partition of ``k`` cards as a restricted growth string (card ``i`` has rank
     class ``p[i]``, classes numbered in order of first use), with at most ``ranks`` classes
@@ -308,6 +318,8 @@ class Comparison:
         self.witnesses: dict[str, Record] = {}
 
     def env(self, lengths: tuple[int, ...], pattern: tuple[int, ...], phase: Phase, turn: int) -> dict[str, Any]:
+        """The free constants' values for a position: card ``i`` of the table is named ``i``; a
+        pile's slots past its length hold ``NO_CARD``, whose rank is one no card has."""
         n, capacity = self.n, self.capacity
         env: dict[str, Any] = {}
         names = [f"down{s}" for s in range(n)] + [f"up{s}" for s in range(n)] + ["pot"]
@@ -332,7 +344,7 @@ class Comparison:
         tally.moves += len(self.candidates)
         for number, says in enumerate(self.encoding.legality(env)):
             if bool(says) != (number in chosen):
-                return self.legality_difference(state, *self.candidates[number][:1], bool(says))
+                return self.legality_difference(state, self.candidates[number][0], bool(says))
             if says:
                 move, encoded_step, caller, tied = self.candidates[number]
                 env["caller"] = caller
@@ -415,15 +427,6 @@ def _show(state: SnapState) -> str:
     return f"{{{state.phase.value}, seat {seat}: {piles}; pot {list(map(str, state.pot))}}}"
 
 
-@dataclass(frozen=True)
-class Layout:
-    """How a position's cards lie, as the encoding's free constants read it."""
-
-    lengths: tuple[int, ...]  # of each pile: face-down piles, face-up piles, the Snap Pot
-    pattern: tuple[int, ...]  # the rank class of each card (cards named in table order)
-    names: Mapping[Card, int]  # each card's name
-
-
 def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tally,
               ) -> Iterator[tuple[SnapState, Layout]]:
     """Every game position under way with ``k`` cards at an ``n``-seat table (module docstring)."""
@@ -447,7 +450,9 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     """Compare the encoding with the model on every position of the domain; see the module docstring.
 
     ``bounds``: ``players`` (a list of table sizes), ``cards`` (the card bound of each, in the
-    same order), ``ranks`` (the most distinct ranks on the table)."""
+    same order), ``ranks`` (the most distinct ranks on the table). Stats, per table size:
+    ``positions`` compared, ``skipped`` (phase, seat) pairs, ``moves`` asked of both sides,
+    ``successors`` compared (the legal moves) and ``endings`` among them."""
     require_mutant(mutant, ())
     variant = variant_of(bounds)
     players, cards, ranks = list(bounds["players"]), list(bounds["cards"]), int(bounds["ranks"])
