@@ -290,6 +290,17 @@ def model_outcome(state: SnapState) -> tuple[str, int | None] | None:
     return outcome.termination.value, None if outcome.winner is None else outcome.winner.index
 
 
+class _Ranks(dict[int, int]):
+    """The rank class of each card name; any other name has a rank no card has."""
+
+    def __init__(self, pattern: tuple[int, ...]) -> None:
+        super().__init__(enumerate(pattern))
+        self.none = len(pattern)
+
+    def __missing__(self, name: int) -> int:
+        return self.none
+
+
 @dataclass(frozen=True)
 class Difference:
     text: str
@@ -316,21 +327,24 @@ class Comparison:
                            for move, shape, caller, tied in candidate_moves(n)]
         self.index = {move: number for number, (move, *_) in enumerate(self.candidates)}
         self.witnesses: dict[str, Record] = {}
+        self.piles: dict[tuple[int, ...], dict[str, int]] = {}  # the pile constants of each layout
 
     def env(self, lengths: tuple[int, ...], pattern: tuple[int, ...], phase: Phase, turn: int) -> dict[str, Any]:
         """The free constants' values for a position: card ``i`` of the table is named ``i``; a
         pile's slots past its length hold ``NO_CARD``, whose rank is one no card has."""
-        n, capacity = self.n, self.capacity
-        env: dict[str, Any] = {}
-        names = [f"down{s}" for s in range(n)] + [f"up{s}" for s in range(n)] + ["pot"]
-        start = 0
-        for name, length in zip(names, lengths):
-            env[f"{name}_len"] = length
-            for i in range(capacity):
-                env[f"{name}_{i}"] = start + i if i < length else NO_CARD
-            start += length
-        unused = len(pattern)  # a rank no card has, for names that are no card
-        env["rank"] = lambda c: pattern[c] if 0 <= c < len(pattern) else unused
+        piles = self.piles.get(lengths)
+        if piles is None:
+            n, capacity = self.n, self.capacity
+            piles = self.piles[lengths] = {}
+            names = [f"down{s}" for s in range(n)] + [f"up{s}" for s in range(n)] + ["pot"]
+            start = 0
+            for name, length in zip(names, lengths):
+                piles[f"{name}_len"] = length
+                for i in range(capacity):
+                    piles[f"{name}_{i}"] = start + i if i < length else NO_CARD
+                start += length
+        env = dict(piles)
+        env["rank"] = _Ranks(pattern).__getitem__
         env["turn"], env["phase"] = turn, PHASE_CODE[phase]
         return env
 
