@@ -343,7 +343,7 @@ class Comparison:
                 for i in range(capacity):
                     piles[f"{name}_{i}"] = start + i if i < length else NO_CARD
                 start += length
-        env = dict(piles)
+        env: dict[str, Any] = dict(piles)
         env["rank"] = _Ranks(pattern).__getitem__
         env["turn"], env["phase"] = turn, PHASE_CODE[phase]
         return env
