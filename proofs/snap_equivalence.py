@@ -17,6 +17,8 @@ Here those very terms are compared with :mod:`cardcanon.model.snap` (``legal_mov
   cards; the game over (whose turn is then immaterial) when at most one does. The other
   (phase, seat) pairs of each layout are no position of a game (a call window without a flipped
   card, say) and are counted as ``skipped``. The deal (a chance node) is outside the encoding.
+  The dealer and the flip count, which neither legality nor a successor's piles, turn, phase
+  or outcome read, are fixed (seat 0, one flip).
 
 On each position every candidate move is asked of both sides: a flip by each seat, no call, a
 call of each kind by each seat, a tie of each kind by each set of seats. The encoding's legality
