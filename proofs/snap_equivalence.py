@@ -87,31 +87,37 @@ def compile_terms(terms: Sequence[Z3]) -> Callable[[Mapping[str, Any]], tuple[An
     """
     lines: list[str] = []
     names: dict[int, str] = {}
+    if not terms:
+        raise ValueError("no terms to compile")
+    ctx = terms[0].ctx.ref()  # the term graph is read through Z3's C API: much faster than ExprRefs
 
-    def emit(term: Z3) -> str:
-        key = term.get_id()
+    def emit(ast: Any) -> str:
+        key = z3.Z3_get_ast_id(ctx, ast)
         if key in names:
             return names[key]
-        kind, decl = term.decl().kind(), term.decl()
+        if z3.Z3_get_ast_kind(ctx, ast) not in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST):
+            raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
+        decl = z3.Z3_get_app_decl(ctx, ast)
+        kind, count = z3.Z3_get_decl_kind(ctx, decl), z3.Z3_get_app_num_args(ctx, ast)
         if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
             names[key] = str(kind == z3.Z3_OP_TRUE)
             return names[key]
         if kind == z3.Z3_OP_ANUM:
-            names[key] = f"({term.as_long()})"
+            names[key] = f"({int(z3.Z3_get_numeral_string(ctx, ast))})"
             return names[key]
-        if kind == z3.Z3_OP_UNINTERPRETED and term.num_args() == 0:
-            code = f"env[{decl.name()!r}]"
+        if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
+            code = f"env[{z3.Z3_get_symbol_string(ctx, z3.Z3_get_decl_name(ctx, decl))!r}]"
         else:
-            args = [emit(a) for a in term.children()]
+            children = [z3.Z3_get_app_arg(ctx, ast, i) for i in range(count)]
+            args = [emit(child) for child in children]
             if kind == z3.Z3_OP_ITE:
                 code = f"{args[1]} if {args[0]} else {args[2]}"
             elif kind in _INFIX:
-                code = f" {_INFIX[kind]} ".join(args) if len(args) > 1 or kind in (z3.Z3_OP_ADD, z3.Z3_OP_MUL) \
-                    else args[0]
-                if kind in (z3.Z3_OP_AND, z3.Z3_OP_OR) and not args:
-                    code = str(kind == z3.Z3_OP_AND)
-                elif kind == z3.Z3_OP_EQ and len(args) != 2:
-                    raise ValueError(f"cannot compile {decl} of {len(args)} arguments")
+                if kind == z3.Z3_OP_EQ and len(args) != 2:
+                    raise ValueError(f"cannot compile = of {len(args)} arguments")
+                if not args:
+                    raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
+                code = f" {_INFIX[kind]} ".join(args)
             elif kind == z3.Z3_OP_NOT:
                 code = f"not {args[0]}"
             elif kind == z3.Z3_OP_IMPLIES:
@@ -124,15 +130,16 @@ def compile_terms(terms: Sequence[Z3]) -> Callable[[Mapping[str, Any]], tuple[An
                 code = f"_smt_mod({args[0]}, {args[1]})"
             elif kind == z3.Z3_OP_IDIV:
                 code = f"_smt_div({args[0]}, {args[1]})"
-            elif kind == z3.Z3_OP_SELECT and z3.is_const(term.arg(0)):
-                code = f"{args[0]}({args[1]})"
+            elif kind == z3.Z3_OP_SELECT and z3.Z3_get_app_num_args(ctx, children[0]) == 0 and \
+                    z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, children[0])) == z3.Z3_OP_UNINTERPRETED:
+                code = f"{args[0]}({args[1]})"  # a free array: a function in env
             else:
-                raise ValueError(f"cannot compile {decl} ({term.sexpr()[:80]})")
+                raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
         names[key] = f"v{len(lines)}"
         lines.append(f"    {names[key]} = {code}")
         return names[key]
 
-    outputs = [emit(t) for t in terms]
+    outputs = [emit(t.as_ast()) for t in terms]
     source = "def evaluate(env):\n" + "\n".join(lines) + f"\n    return ({', '.join(outputs)},)\n"
     scope: dict[str, Any] = {"_smt_mod": _smt_mod, "_smt_div": _smt_div}
     exec(compile(source, "<snap-encoding>", "exec"), scope)  # noqa: S102 - code generated from Z3 terms above
