@@ -26,7 +26,8 @@ GAMES = ("hearts", "snap")
 CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
-_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds", "variants")
+_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds", "variants",
+             "expected_stats_variant")
 _MUTANT_KEYS = ("id", "description", "rule")
 
 
@@ -73,6 +74,28 @@ class CheckSpec:
     variant_bounds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # variant name -> bounds
     variants: tuple[str, ...] | None = None  # the only variants it runs under (None: every variant)
     variants_reason: str = ""
+    expected_stats_variant: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # variant name -> stats
+
+    @property
+    def probes(self) -> tuple[Mutant, ...]:
+        """The encoding probes: the manifest's, then (for a Z3 proof) one dropping each cited rule."""
+        from cardcanon.proofs.drops import probe_id
+
+        if self.kind is not Kind.Z3_PROOF:
+            return self.mutants
+        return self.mutants + tuple(Mutant(probe_id(rule), f"the encoding without the constraints of {rule}", rule)
+                                    for rule in self.rules)
+
+    def variant_names(self) -> set[str]:
+        """Every variant name the entry mentions (in ``expected_variant``, ``variant_bounds``, ...)."""
+        return (set(self.expected_variant) | set(self.variant_bounds) | set(self.expected_stats_variant)
+                | set(self.variants or ()))
+
+    def stats_for(self, variant: Mapping[str, str] | None) -> Mapping[str, Any] | None:
+        """The golden stats under ``variant``: its ``expected_stats_variant`` table, else ``expected_stats``."""
+        from cardcanon.proofs.variants import variant_name
+
+        return self.expected_stats_variant.get(variant_name(variant or {}), self.expected_stats)
 
     def bounds_under(self, variant: Mapping[str, str] | None, quick: bool) -> Mapping[str, Any]:
         """The bounds of a run under ``variant``: its ``variant_bounds`` over :meth:`bounds_for`."""
@@ -240,6 +263,9 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         variants_reason=str(entry["variants"]["reason"]) if "variants" in entry else "",
         variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
+        expected_stats_variant=MappingProxyType({
+            name: _parse_table(table, "expected_stats_variant", fail) for name, table in
+            _parse_table(entry.get("expected_stats_variant", {}), "expected_stats_variant", fail).items()}),
     )
 
 
@@ -277,6 +303,8 @@ def _parse_mutants(value: Any, fail: Callable[[str, str], ManifestError]) -> tup
                 continue
             if not isinstance(item.get(key), str) or not item[key].strip():
                 raise fail("mutant", f"mutant #{number}: '{key}' must be a non-empty string")
+        if item["id"].startswith("drop:"):
+            raise fail("mutant", f"mutant #{number}: IDs starting with 'drop:' are the runner's own probes")
         if any(m.id == item["id"] for m in mutants):
             raise fail("mutant", f"duplicate mutant ID {item['id']!r}")
         mutants.append(Mutant(item["id"], item["description"].strip(), item.get("rule")))

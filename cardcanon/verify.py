@@ -21,7 +21,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
@@ -91,6 +91,12 @@ def run(
         raise ValueError(f"timeout must be positive, not {timeout}")
     declared = combinations() if variants else []
     plans = {game: plan(game, [c for g, c in declared if g == game]) for game in sorted({c.game for c in checks})}
+    for check in checks:
+        known = {variant_name(v) for v in plans[check.game].variants}
+        unknown = sorted(check.variant_names() - known)
+        if unknown:
+            raise ManifestError(f"{check.source}: check {check.id}: names variant(s) {', '.join(unknown)} that "
+                                f"verify does not run (it runs {', '.join(sorted(known))})")
     tasks: list[Task] = []
     layout: list[tuple[CheckSpec, list[int], list[int], list[tuple[str, str, int]]]] = []
     for check in checks:
@@ -106,7 +112,7 @@ def run(
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
                               variant))
         probes = []
-        for mutant in check.mutants if not quick else ():  # a quick run leaves the encoding probes out
+        for mutant in check.probes if not quick else ():  # a quick run leaves the encoding probes out
             probes.append(len(tasks))
             tasks.append(Task(len(tasks), check.id, check.entry, mutant.id, timeout, bounds))
         cells = []
@@ -141,12 +147,12 @@ def run(
     for check, mains, probes, cells in layout:
         variant_results = tuple((tasks[i].variant, results[i]) for i in mains)
         probe_outcomes = tuple(MutantOutcome(m.id, m.description, results[i], check.expected)
-                               for m, i in zip(check.mutants, probes))
-        probes_skipped = quick and bool(check.mutants)
+                               for m, i in zip(check.probes, probes))
+        probes_skipped = quick and bool(check.probes)
         necessity_cells = tuple(
             NecessityCell(rule, key, model_mutants.MUTANTS[key].description if key else "",
                           results[i] if i >= 0 else None, check.expected_for(tasks[i].variant) if i >= 0 else check.expected,
-                          i >= 0 and _stats_differ(check, results[i], quick))
+                          i >= 0 and _stats_differ(check, tasks[i].variant, results[i], quick))
             for rule, key, i in cells)
         outcomes.append(CheckOutcome(check, variant_results[0][1], probe_outcomes, quick, variant_results,
                                      necessity_cells, (necessity and quick and check.ci_bounds is not None)
@@ -155,11 +161,12 @@ def run(
                   {game: p.to_json() for game, p in plans.items()})
 
 
-def _stats_differ(check: CheckSpec, result: RunResult, quick: bool) -> bool:
+def _stats_differ(check: CheckSpec, variant: Mapping[str, str], result: RunResult, quick: bool) -> bool:
     """The run's golden numbers (part of the check's claim) differ from the manifest's."""
-    if check.expected_stats is None or (quick and check.ci_bounds is not None):
+    expected = check.stats_for(variant)
+    if expected is None or (quick and check.ci_bounds is not None):
         return False
-    return any(result.stats.get(key) != value for key, value in check.expected_stats.items())
+    return any(result.stats.get(key) != value for key, value in expected.items())
 
 
 def combinations() -> list[tuple[str, Combination]]:

@@ -83,17 +83,24 @@ class CheckOutcome:
     @property
     def stats_compared(self) -> bool:
         """Golden stats hold for the full bounds; a quick run with ``ci_bounds`` cannot match them."""
-        return self.check.expected_stats is not None and not (self.quick and self.check.ci_bounds is not None)
+        check = self.check
+        return ((check.expected_stats is not None or bool(check.expected_stats_variant))
+                and not (self.quick and check.ci_bounds is not None))
 
     def stats_problems(self) -> list[str]:
+        """Every golden number that came out otherwise, under every variant run."""
+        from cardcanon.proofs.variants import variant_name
+
         if not self.stats_compared:
             return []
         problems = []
-        for key, want in (self.check.expected_stats or {}).items():
-            if key not in self.result.stats:
-                problems.append(f"stat {key!r} missing (expected {want!r})")
-            elif self.result.stats[key] != want:
-                problems.append(f"stat {key!r} is {self.result.stats[key]!r}, expected {want!r}")
+        for variant, result in self.variants or (({}, self.result),):
+            where = "" if not variant else f"[{variant_name(variant)}] "
+            for key, want in (self.check.stats_for(variant) or {}).items():
+                if key not in result.stats:
+                    problems.append(f"{where}stat {key!r} missing (expected {want!r})")
+                elif result.stats[key] != want:
+                    problems.append(f"{where}stat {key!r} is {result.stats[key]!r}, expected {want!r}")
         return problems
 
     @property
@@ -190,6 +197,7 @@ class CheckOutcome:
                 "seconds": round(result.seconds, 3),
                 "detail": result.detail,
                 "stats": dict(result.stats),
+                "expected_stats": _plain(check.stats_for(variant)),
                 "records": list(result.records) if not variant else [],
             } for variant, result in (self.variants or (({}, self.result),))],
             "necessity": [cell.to_json() for cell in self.necessity],

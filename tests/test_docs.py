@@ -182,6 +182,16 @@ def test_per_variant_verdicts_and_necessity_are_shown():
     assert ev._necessity("HEARTS-P1", "HEARTS-LEAD-1") == ""
 
 
+def test_vacuity_probes_are_shown_beside_necessity():
+    cell = {"rule": "HEARTS-QUEEN-2", "mutant": "queen-breaks", "killed": True}
+    probes = [{"id": "drop:HEARTS-QUEEN-2", "killed": True}, {"id": "drop:HEARTS-LEAD-1", "killed": False}]
+    check = {"id": "HEARTS-P1", "mutants": probes,
+             "necessity": [cell, dict(cell, rule="HEARTS-LEAD-1")]}
+    ev = evidence.Evidence(report={"checks": [check]}, report_path="")
+    assert ev._necessity("HEARTS-P1", "HEARTS-QUEEN-2").endswith("; without this rule's constraints the proof fails")
+    assert ev._necessity("HEARTS-P1", "HEARTS-LEAD-1").endswith("`the proof holds without this rule's constraints`")
+
+
 def test_rule_history_comes_from_the_changelog(tmp_path):
     log = tmp_path / "changelog.rst"
     log.write_text("Changelog\n=========\n\nUnreleased\n----------\n\n- :rule:`HEARTS-QUEEN-2` becomes a\n"

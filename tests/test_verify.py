@@ -11,7 +11,7 @@ import time
 import pytest
 
 from cardcanon import cli, verify
-from cardcanon.manifest import default_manifest_dir, load_manifests
+from cardcanon.manifest import ManifestError, default_manifest_dir, load_manifests
 from cardcanon.proofs.base import Verdict
 from cardcanon.verify_runner import Task, grace_seconds
 
@@ -64,14 +64,14 @@ def not_a_result(*, mutant, timeout, bounds):
 
 
 def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", mutants: tuple[str, ...] = ("m1",),
-               extra: str = "") -> str:
+               extra: str = "", kind: str = "enumeration") -> str:
     text = f'''
         [[check]]
         id = "{check_id}"
         game = "snap"
         title = "fake check {check_id}"
         rules = ["SNAP-FLIP-1", "SNAP-MATCH-1"]
-        kind = "z3-proof"
+        kind = "{kind}"
         expected = "{expected}"
         entry = "{FAKE_MODULE}:configurable"
         bounds = {bounds}
@@ -117,6 +117,9 @@ SCENARIOS = [
                expected="no witness"),
     check_toml("SNAP-P11-nowitness", '{witness = ""}'),
     check_toml("SNAP-P12-nomutant", mutants=()),
+    check_toml("SNAP-P13-z3", '{mutants = {"drop:SNAP-MATCH-1" = "proved"}}', kind="z3-proof"),
+    check_toml("SNAP-P14-stats-by-variant", '{stats = {deals = 7}}', extra='''expected_stats = {deals = 7}
+        expected_stats_variant = { "index_card=on" = { deals = 8 } }'''),
 ]
 
 
@@ -153,6 +156,7 @@ def test_passing_check_with_killed_mutants_and_matching_stats(scenario_report):
     ("SNAP-P8-crash", "verdict error, expected proved: worker process died"),
     ("SNAP-P11-nowitness", "no witness"),
     ("SNAP-P12-nomutant", "no mutants: nothing shows that the check can fail"),
+    ("SNAP-P13-z3", "mutant drop:SNAP-MATCH-1 survived: verdict proved"),
 ])
 def test_each_kind_of_failure_fails_the_check(scenario_report, check_id, reason):
     found = outcome(scenario_report, check_id)
@@ -165,9 +169,33 @@ def test_error_detail_keeps_what_the_check_printed(scenario_report):
     assert "(at " in detail and detail.endswith("it printed: ...partial model")
 
 
+def test_a_z3_proof_is_probed_once_per_cited_rule(scenario_report):
+    probed = outcome(scenario_report, "SNAP-P13-z3")
+    assert [m.id for m in probed.mutants] == ["m1", "drop:SNAP-FLIP-1", "drop:SNAP-MATCH-1"]
+    assert [m.killed for m in probed.mutants] == [True, True, False]
+    assert [m.id for m in outcome(scenario_report, "SNAP-P1-pass").mutants] == ["m1", "m2"]  # not a Z3 proof
+
+
+def test_golden_stats_are_compared_under_each_variant(fake_checks, tmp_path):
+    folder = write_manifest(tmp_path / "m", SCENARIOS[-1])
+    report = verify.run(load_manifests(folder), jobs=2, timeout=20, necessity=False)
+    (only,) = report.outcomes
+    assert only.failures() == ["[index_card=on] stat 'deals' is 7, expected 8"]
+    results = {r["variant"]: r for r in only.to_json()["results"]}
+    assert results["index_card=on"]["expected_stats"] == {"deals": 8}
+    assert results["default"]["expected_stats"] == {"deals": 7}
+
+
+def test_a_variant_verify_does_not_run_is_a_manifest_error(fake_checks, tmp_path):
+    bad = check_toml("SNAP-P1-x", extra='expected_variant = { "index_card=maybe" = "no witness" }')
+    checks = load_manifests(write_manifest(tmp_path / "m", bad))
+    with pytest.raises(ManifestError, match="SNAP-P1-x: names variant.s. index_card=maybe that verify does not run"):
+        verify.run(checks, jobs=1, timeout=20, necessity=False)
+
+
 def test_report_totals_and_ok(scenario_report):
     assert not scenario_report.ok
-    assert (scenario_report.passed, scenario_report.failed) == (3, 9)
+    assert (scenario_report.passed, scenario_report.failed) == (4, 10)
     survivor = outcome(scenario_report, "SNAP-P5-survivor")
     assert survivor.mutants_killed == 1 and len(survivor.mutants) == 3
     table = scenario_report.table()
@@ -180,7 +208,7 @@ def test_json_report_fields(scenario_report):
     data = json.loads(json.dumps(scenario_report.to_json()))
     for key in ("z3_version", "cardcanon_version", "python", "started", "totals", "ok", "checks"):
         assert key in data
-    assert data["totals"] == {"checks": 12, "passed": 3, "failed": 9, "mutants_killed": 12, "mutants_total": 14}
+    assert data["totals"] == {"checks": 14, "passed": 4, "failed": 10, "mutants_killed": 15, "mutants_total": 18}
     assert data["necessity"]["cells"] == 0 and "variants" in data
     assert data["ok"] is False
     first = data["checks"][0]
@@ -279,7 +307,7 @@ def test_cli_bad_input_exits_2_with_one_line(fake_checks, tmp_path, capsys, args
 
 
 def test_cli_bad_manifest_is_one_line_naming_file_check_and_field(fake_checks, tmp_path, capsys):
-    folder = write_manifest(tmp_path / "m", check_toml("SNAP-P1-pass").replace('kind = "z3-proof"', 'kind = "vibes"'))
+    folder = write_manifest(tmp_path / "m", check_toml("SNAP-P1-pass", kind="vibes"))
     assert run_cli(["verify", "--manifest-dir", str(folder)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err

@@ -1,12 +1,18 @@
-"""What both environments share: episode seeds, the standard wrappers, text rendering."""
+"""What both environments share: episode seeds, the standard wrappers, options, spaces and the
+per-agent bookkeeping of an episode."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
+import numpy as np
+from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from cardcanon.envs import options as variations
 from cardcanon.model.shuffle import SplitMix64
 
 
@@ -44,3 +50,52 @@ def check_max_steps(max_steps: int | None) -> int | None:
     if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1):
         raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
     return max_steps
+
+
+class CardGameEnv(AECEnv):
+    """An AEC environment over one of the reference models: the rulebook's variation points as
+    keyword arguments, a flat float32 observation with an action mask, one discrete action space."""
+
+    def _options(self, game: str, kwargs: Mapping[str, Any], render_mode: str | None,
+                 max_steps: int | None) -> dict[str, str]:
+        """Check the keyword arguments; returns the chosen options of the variation points."""
+        chosen, unknown = variations.split_options(game, dict(kwargs))
+        if unknown:
+            raise TypeError(f"{game}_v0: unknown keyword arguments {', '.join(sorted(unknown))} "
+                            f"(variation points: {', '.join(chosen)})")
+        self.options = chosen
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.max_steps = check_max_steps(max_steps)
+        return chosen
+
+    def _spaces(self, agents: int, high: np.ndarray[Any, Any], actions: int) -> None:
+        """The agents, and the observation (vector up to ``high``, action mask) and action spaces."""
+        self.possible_agents = [f"player_{i}" for i in range(agents)]
+        self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
+        })
+        self._action_space = spaces.Discrete(actions)
+        self._seeds = EpisodeSeeds()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def _begin_episode(self, seed: int | None) -> None:
+        """The episode's seed and random stream, and a fresh step count."""
+        self.episode_seed = self._seeds.next(seed)
+        self._rng = SplitMix64(self.episode_seed)
+        self.steps = 0
+
+    def _reset_agents(self) -> None:
+        """Every agent in play, with no reward, termination, truncation or info yet."""
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}

@@ -31,15 +31,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
-from cardcanon.envs._common import EpisodeSeeds, check_max_steps, check_render_mode, wrap
+from cardcanon.envs._common import CardGameEnv, wrap
 from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.hearts import DECK, GAME, HeartsConfig, HeartsState, Move, Play
 from cardcanon.model.seats import Seat
-from cardcanon.model.shuffle import SplitMix64
 
 CARDS = len(DECK)
 #: The parts of the observation vector, in order, with their lengths.
@@ -70,55 +68,29 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):
+class raw_env(CardGameEnv):
     metadata: dict[str, Any] = {
         "name": "cardcanon_hearts_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False,
     }
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None, **kwargs: Any) -> None:
         super().__init__()
-        chosen, unknown = variations.split_options("hearts", kwargs)
-        if unknown:
-            raise TypeError(f"hearts_v0: unknown keyword arguments {', '.join(sorted(unknown))} "
-                            f"(variation points: {', '.join(chosen)})")
-        self.options = chosen
+        chosen = self._options("hearts", kwargs, render_mode, max_steps)
         self.config = variations.build_config(HeartsConfig, chosen)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.max_steps = check_max_steps(max_steps)
-        self.possible_agents = ["player_0", "player_1"]
-        self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
         high = np.concatenate([np.full(size, np.inf if name == "scores" else 1, dtype=np.float32)
                                for name, size in OBSERVATION])  # scores are points, the rest are flags
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (CARDS,), dtype=np.int8),
-        })
-        self._action_space = spaces.Discrete(CARDS)
-        self._seeds = EpisodeSeeds()
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._action_space
+        self._spaces(2, high, CARDS)
 
     # ---- episode --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.episode_seed = self._seeds.next(seed)
-        self._rng = SplitMix64(self.episode_seed)
+        self._begin_episode(seed)
         self.state: HeartsState = GAME.new_game(self.config)
         self.moves: list[Move] = []  # every move of the match, chance moves included
-        self.steps = 0
         self._played: list[frozenset[Card]] = [frozenset(), frozenset()]  # the cards each seat played this hand
         self._last_trick: frozenset[Card] = frozenset()
         self._chance()
-        self.agents = list(self.possible_agents)
+        self._reset_agents()
         self.agent_selection = self._to_move()
-        self.rewards = {agent: 0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
 
     def _to_move(self) -> str:
         seat = self.state.to_move

@@ -51,16 +51,14 @@ import enum
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
-from cardcanon.envs._common import EpisodeSeeds, check_max_steps, check_render_mode, wrap
+from cardcanon.envs._common import CardGameEnv, wrap
 from cardcanon.envs.snap_race import call_event, callers_in_order, race_policy
 from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
-from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import GAME, Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Termination
 
 CARDS = len(FULL_DECK)
@@ -95,7 +93,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):
+class raw_env(CardGameEnv):
     metadata: dict[str, Any] = {
         "name": "cardcanon_snap_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False,
     }
@@ -103,52 +101,26 @@ class raw_env(AECEnv):
     def __init__(self, players: int = 2, calling_policy: str = "flipper-first", truncate_on_repeat: bool = True,
                  max_steps: int | None = 10_000, render_mode: str | None = None, **kwargs: Any) -> None:
         super().__init__()
-        chosen, unknown = variations.split_options("snap", kwargs)
-        if unknown:
-            raise TypeError(f"snap_v0: unknown keyword arguments {', '.join(sorted(unknown))} "
-                            f"(variation points: {', '.join(chosen)})")
-        self.options = chosen
+        chosen = self._options("snap", kwargs, render_mode, max_steps)
         self.config = variations.build_config(SnapConfig, chosen, players=players)
         self.policy = race_policy(calling_policy)
         self.truncate_on_repeat = bool(truncate_on_repeat)
-        self.max_steps = check_max_steps(max_steps)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         n = self.config.players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
         high = np.concatenate([np.full(length, CARDS if "size" in name else 1, dtype=np.float32)
                                for name, length in observation_parts(n)])  # sizes count cards, the rest are flags
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (len(SnapAction),), dtype=np.int8),
-        })
-        self._action_space = spaces.Discrete(len(SnapAction))
-        self._seeds = EpisodeSeeds()
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._action_space
+        self._spaces(n, high, len(SnapAction))
 
     # ---- episode --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.episode_seed = self._seeds.next(seed)
-        self._rng = SplitMix64(self.episode_seed)
+        self._begin_episode(seed)
         self.state: SnapState = GAME.new_game(self.config)
         self.moves: list[Move] = []  # every move of the game: the deal, flips and call events
-        self.steps = 0
         self._seen: dict[tuple[Any, ...], int] = {}
         self._legal: tuple[SnapState | None, frozenset[Move]] = (None, frozenset())
         self._window: tuple[Seat, ...] = ()  # who decides in the open call window, in step order
         self._calls: dict[Seat, CallKind | None] = {}  # their decisions so far
         self._apply(GAME.sample_chance(self.state, self._rng))  # SNAP-DEAL-1, SNAP-DEAL-2
-        self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._reset_agents()
         self._start_flip()
 
     def _apply(self, move: Move) -> None:

@@ -104,8 +104,20 @@ class Evidence:
             return ""
         mutants = [c["mutant"] for c in cells if c.get("killed") and c.get("mutant")]
         if mutants:
-            return "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
-        return "; :verdict-bad:`breaking this rule in the model does not make it fail`"
+            text = "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
+        else:
+            text = "; :verdict-bad:`breaking this rule in the model does not make it fail`"
+        return text + self._vacuity(check, rule_id)
+
+    @staticmethod
+    def _vacuity(check: dict, rule_id: str) -> str:
+        """Whether the proof still holds with the rule's constraints dropped (Z3 proofs only)."""
+        probe = next((m for m in check.get("mutants", []) if m.get("id") == f"drop:{rule_id}"), None)
+        if probe is None:
+            return ""
+        if probe.get("killed"):
+            return "; without this rule's constraints the proof fails"
+        return "; :verdict-bad:`the proof holds without this rule's constraints`"
 
     def _cases(self, test: str) -> list[str]:
         """The verdicts of a test's cases in the JUnit report (a parametrized test has several)."""
@@ -183,7 +195,8 @@ class Evidence:
                 killed = [x["mutant"] for x in cells if x.get("killed") and x.get("mutant")]
                 out.append(f"- Necessity, {rule_ref(rule_id)}: " + (
                     "the check fails when the model breaks this rule (" + ", ".join(f"``{m}``" for m in killed) + ")"
-                    if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`") + "\n")
+                    if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`")
+                    + self._vacuity(c, rule_id) + "\n")
             if c.get("witness"):
                 out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
