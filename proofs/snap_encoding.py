@@ -382,10 +382,15 @@ def _penalty(st: SymState, mv: SymMove, mutant: str | None, drop: Drop,
     turn-over (only the offender's are used), and the card (the offender's top face-down card)."""
     n, f, w = st.n, st.turn, mv.caller
     holds = holding(st, drop)
-    right = clockwise_from_turn(st, n)
-    for k in range(n - 1, 0, -1):
-        seat = (f - k) % n
-        right = z3.If(select(holds, seat), seat, right)
+
+    def right_of(flipper: int) -> z3.ArithRef:  # the nearest holder to his right (himself if none)
+        right = z3.IntVal(flipper)
+        for k in range(n - 1, 0, -1):
+            seat = (flipper - k) % n
+            right = z3.If(holds[seat], z3.IntVal(seat), right)
+        return right
+
+    right = select([right_of(s) for s in range(n)], f)  # per concrete flipper: no modular arithmetic
     recipient = z3.If(w != f, _term(drop, ("SNAP-PEN-1",), f, "pen.to-flipper"),
                       _term(drop, ("SNAP-PEN-2",), right, "pen.to-right"))
     turned = [_turn_over(st.down[s], st.up[s], mutant == "penalty-no-turnover", drop, ("SNAP-PEN-3",), f"pen.{s}")
