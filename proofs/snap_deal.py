@@ -143,9 +143,8 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
         if verdict is Verdict.COUNTEREXAMPLE:
             model = solver.model()
             cd = model.eval(d).as_long()
-            encoded = [_value(x, model) for x in _encoded_deal(n, cd, cards, mutant, drop)]
-            modelled = _model_deal(n, cd, cards)
-            label = f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {encoded}, model {modelled}"
+            read = [_value(x, model) for x in _encoded_deal(n, cd, cards, mutant, drop)]
+            label = f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {read}, model {_model_deal(n, cd, cards)}"
             return CheckResult(verdict, label, witness=label, records=(_record(n, cd, cards, label),))
         if verdict is not Verdict.PROVED:
             return CheckResult(verdict, f"{n} players: Z3 gave no answer")
