@@ -229,13 +229,9 @@ def _check(check_id):
     return next(c for c in CHECKS if c.id == check_id)
 
 
-@pytest.mark.parametrize("check_id,rule", [
-    ("SNAP-P1-conservation", "SNAP-TIE-1"), ("SNAP-P1-conservation", "SNAP-TURN-2"), ("SNAP-P2-deal", "SNAP-DEAL-3"),
-    ("SNAP-P3-end2-winner", "SNAP-TIE-2"), ("SNAP-P4-index-no-pot", "SNAP-INDEX-1"), ("SNAP-P6-penalty", "SNAP-PEN-2"),
-])
-def test_drop_probe_is_killed(check_id, rule):
-    check = _check(check_id)
-    assert rule in check.rules
+@pytest.mark.parametrize("check,rule", [_param(c, r) for c in CHECKS if c.kind == "z3-proof" for r in c.rules])
+def test_drop_probe_is_killed(check, rule):
+    """Every rule a Snap Z3 proof cites: the proof fails without it (quick bounds)."""
     result = _run(check, f"drop:{rule}")
     assert result.verdict in CONTRARY[check.expected], (result.verdict, result.detail)
 
@@ -261,7 +257,7 @@ def _encoding_terms(drop):
             out += [p.length for p in post.down + post.up] + [p.at(i) for p in post.down + post.up]
             if shape.move is enc.MoveKind.CALL:
                 out += list(enc.penalty_parts(pre, mv, drop))
-    return [t.sexpr() for t in out]
+    return out
 
 
 def test_every_rule_the_encoding_states_changes_it():
@@ -269,6 +265,6 @@ def test_every_rule_the_encoding_states_changes_it():
     from cardcanon.proofs.drops import Drop
 
     whole = _encoding_terms(Drop())
-    assert all("dropped!" not in t for t in whole)
     for rule in sorted(enc.STATES):
-        assert _encoding_terms(Drop(rule)) != whole, rule
+        terms = _encoding_terms(Drop(rule))
+        assert len(terms) != len(whole) or not all(a.eq(b) for a, b in zip(terms, whole)), rule
