@@ -103,16 +103,17 @@ class Shape:
 
 
 def require_mutant(mutant: str | None, allowed: tuple[str, ...]) -> None:
-    """Reject a mutant ID that the check does not implement (a typo must not pass silently).
-    Drop probes (``drop:<RULE>``) are checked by :func:`probe`."""
-    if mutant is not None and dropped(mutant) is None and mutant not in allowed:
+    """Reject a mutant ID that the check does not implement (a typo must not pass silently)."""
+    if mutant is not None and mutant not in allowed:
         raise ValueError(f"unknown mutant {mutant!r} for this check; expected one of {', '.join(allowed)}")
 
 
 def probe(mutant: str | None, allowed: tuple[str, ...], states: frozenset[str] = STATES) -> Drop:
-    """Validate ``mutant`` (an encoding mutant of the check or a drop probe) and return the drop
-    it asks for; dropping a rule the encoding does not state raises ValueError."""
-    require_mutant(mutant, allowed)
+    """Validate ``mutant`` (an encoding mutant of the check, or a drop probe of a check built on
+    an encoding that states ``states``) and return the drop it asks for; dropping a rule the
+    encoding does not state raises ValueError."""
+    if dropped(mutant) is None:
+        require_mutant(mutant, allowed)
     return Drop.of(mutant, states)
 
 
