@@ -16,7 +16,8 @@ A record is a JSON object:
 - ``label``: a few words saying what the record shows.
 
 A *function record* states one value of a pure rule function of the model instead:
-``{"game", "function", "args", "returns", "label"}`` (see :data:`FUNCTIONS`).
+``{"game", "function", "args", "returns", "label"}`` (see :data:`FUNCTIONS`); ``legal_moves``
+takes a position given by its parts (see :func:`hearts_position`).
 
 :func:`replay` replays a record through whatever model is loaded (the reference model, or a
 mutant of it in a verify worker); ``cardcanon.verify_engine`` asks the compiled engine.
@@ -131,10 +132,32 @@ def _hearts_call(function: str, args: list[Any]) -> Any:
         hands = tuple(frozenset(Card.parse(c) for c in hand) for hand in args[0])
         seat, card = model.first_leader(hands, tuple(Card.parse(c) for c in args[1]), config_from_json(args[2], "record"))
         return [seat.index, None if card is None else str(card)]
+    if function == "legal_moves":
+        where = dict(args[1])
+        lead = where.pop("lead")
+        where.update(hand=[Card.parse(c) for c in where["hand"]], dead=[Card.parse(c) for c in where["dead"]])
+        state = hearts_position(config_from_json(args[0], "record"), lead=None if lead is None else Card.parse(lead),
+                                **where)
+        return [str(play.card) for play in model.legal_moves(state)]
     raise ValueError(f"no such Hearts rule function: {function}")
 
 
-FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader")}
+def hearts_position(config: hearts.HeartsConfig, *, hand: Iterable[Card], dead: Iterable[Card], lead: Card | None,
+                    tricks_played: int, hearts_broken: bool) -> hearts.HeartsState:
+    """A position of the loaded Hearts model with seat 0 to move holding ``hand``: leading, or
+    following seat 1's ``lead``. The ``legal_moves`` function record gives these arguments as
+    ``args[1]`` (cards as strings)."""
+    from cardcanon.model import hearts as model
+    from cardcanon.model.hearts_types import SEATS
+
+    trick = () if lead is None else (model.Play(SEATS[1], lead),)
+    return model.HeartsState(config=config, phase=model.Phase.PLAY, hand_number=1, dealer=SEATS[1],
+                             hands=(frozenset(hand), frozenset()), dead=tuple(dead), trick=trick,
+                             leader=SEATS[0] if lead is None else SEATS[1], to_move=SEATS[0],
+                             hearts_broken=hearts_broken, tricks_played=tricks_played)
+
+
+FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves")}
 
 
 def call(game: str, function: str, args: list[Any]) -> Any:

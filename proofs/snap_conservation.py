@@ -26,15 +26,16 @@ import z3
 from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.snap_encoding import (
-    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, pot_matches, require_mutant, select, select_pile, shapes,
-    step, structural, structural_after,
+    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, pot_matches, probe, select, select_pile,
+    shapes, step, structural, structural_after,
 )
 from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
 from cardcanon.proofs.variants import snap_config
 
 RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2",
-         "SNAP-POT-1", "SNAP-POT-2", "SNAP-POT-3", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")
+         "SNAP-POT-1", "SNAP-POT-2", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")
 
 
 def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
@@ -95,19 +96,19 @@ def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., A
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ("tie-drops-matched", "penalty-no-turnover"))
+    drop = probe(mutant, ("tie-drops-matched", "penalty-no-turnover"))
     variant = tuple(sorted(variant_of(bounds).items()))
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = tuple(bounds.get("players", [2, 3]))
     replay_len = int(bounds.get("replay_pile", 3))
     started = time.monotonic()
-    proof = _prove(players, variant, stride, mutant, timeout)
+    proof = _prove(players, variant, stride, mutant, timeout, drop)
     if proof.result is not None:
         return proof.result
     # reachability witnesses, each a position and move replayed through the model (and by the
     # runner); the model's successor must be the encoding's
     witnesses, records = [], []
-    for found in _witness_moves(players, variant, stride, replay_len, timeout):
+    for found in _witness_moves(players, variant, stride, replay_len, timeout, drop):
         if isinstance(found, CheckResult):
             return found
         n, label, pre, mv, post, model, config = found
@@ -137,10 +138,11 @@ class _Proof:
     result: CheckResult | None = None  # a counterexample or no answer; None: proved
 
 
-def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float) -> _Proof:
+def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float,
+           drop: Drop = Drop()) -> _Proof:
     key = (players, variant, stride, mutant)
     if key not in _PROVED:
-        proof = _prove_now(players, variant, stride, mutant, timeout)
+        proof = _prove_now(players, variant, stride, mutant, timeout, drop)
         if proof.result is not None:
             return proof
         _PROVED[key] = proof
@@ -148,22 +150,23 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
 
 
 _PROVED: dict[tuple[Players, VariantKey, int, str | None], _Proof] = {}
-_WITNESS_MOVES: dict[tuple[Players, VariantKey, int, int], tuple[CheckResult | WitnessMove, ...]] = {}
+_WITNESS_MOVES: dict[tuple[Players, VariantKey, int, int, str | None], tuple[CheckResult | WitnessMove, ...]] = {}
 
 
-def _prove_now(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float) -> _Proof:
+def _prove_now(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float,
+               drop: Drop = Drop()) -> _Proof:
     """The Z3 part, which reads no model code: remembered per process, since every run of the
     necessity matrix asks it again with the same encoding (answers without a verdict are not)."""
     started, queries = time.monotonic(), 0
     for n in players:
         config = snap_config(dict(variant), players=n)
-        for turn, shape, call_ok in cases(config):
+        for turn, shape, call_ok in cases(config, drop):
             pre, mv = replace(slot_state(n, stride), turn=z3.IntVal(turn)), fresh_move(shape, n)
-            post = step(pre, mv, config, mutant)
+            post = step(pre, mv, config, mutant, drop)
             bad = z3.Or(_failure(pre, post, stride), z3.Not(structural_after(post)))
             solver = z3.Solver()
             solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
-            solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant), bad)
+            solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop), bad)
             if call_ok is not None:
                 assert shape.kind is not None  # only calls and ties are split by correctness
                 solver.add(correct(pre, shape.kind) == call_ok)
@@ -178,12 +181,12 @@ def _prove_now(players: Players, variant: VariantKey, stride: int, mutant: str |
 
 
 def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, timeout: float,
-                   ) -> tuple[CheckResult | WitnessMove, ...]:
+                   drop: Drop = Drop()) -> tuple[CheckResult | WitnessMove, ...]:
     """Small positions and moves for each interesting case (Z3 models; no model code),
     remembered per process once all are found."""
-    key = (players, variant, stride, replay_len)
+    key = (players, variant, stride, replay_len, drop.rule)
     if key not in _WITNESS_MOVES:
-        found = _find_witness_moves(players, variant, stride, replay_len, timeout)
+        found = _find_witness_moves(players, variant, stride, replay_len, timeout, drop)
         if found and isinstance(found[0], CheckResult):
             return found
         _WITNESS_MOVES[key] = found
@@ -191,16 +194,16 @@ def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_le
 
 
 def _find_witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, timeout: float,
-                        ) -> tuple[CheckResult | WitnessMove, ...]:
+                        drop: Drop = Drop()) -> tuple[CheckResult | WitnessMove, ...]:
     out: list[WitnessMove] = []
     for n in sorted({min(players), max(players)}):
         config = snap_config(dict(variant), players=n)
         for shape, label, cond in _witness_goals(config):
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
-            post = step(pre, mv, config)
+            post = step(pre, mv, config, drop=drop)
             solver = z3.Solver()
             solver.set(timeout=int(timeout * 1000))
-            solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config), cond(pre, mv))
+            solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config, drop=drop), cond(pre, mv))
             answer = solver.check()
             if answer == z3.unsat:
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
@@ -210,11 +213,11 @@ def _find_witness_moves(players: Players, variant: VariantKey, stride: int, repl
     return tuple(out)
 
 
-def cases(config: SnapConfig) -> Iterator[tuple[int, Shape, bool | None]]:
+def cases(config: SnapConfig, drop: Drop = Drop()) -> Iterator[tuple[int, Shape, bool | None]]:
     """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
     and each call shape split into a correct and a wrong call (smaller, faster queries)."""
     for turn in range(config.players):
-        for shape in shapes(config):
+        for shape in shapes(config, drop):
             for call_ok in ((True, False) if shape.move == "call" else (None,)):
                 yield turn, shape, call_ok
 

@@ -24,7 +24,7 @@ from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_play import explore
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import (
-    MoveKind, Shape, correct, fresh_move, legal, matched, require_mutant, shapes, step, structural,
+    MoveKind, Shape, correct, fresh_move, legal, matched, probe, shapes, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 
@@ -32,18 +32,18 @@ RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ())
+    drop = probe(mutant, ())
     variant = {**variant_of(bounds), "index_card": "on"}
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0
-    key = (tuple(players), stride, tuple(sorted(variant.items())))
+    key = (tuple(players), stride, tuple(sorted(variant.items())), mutant)
     for n in players if key not in _PROVED else ():  # the Z3 part reads no model code: once per process
         config = snap_config(variant, players=n)
-        for shape in shapes(config):
+        for shape in shapes(config, drop):
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
-            post = step(pre, mv, config)
-            assumptions = [in_range(pre, stride), structural(pre), pre.pot.length == 0, legal(pre, mv, config)]
+            post = step(pre, mv, config, drop=drop)
+            assumptions = [in_range(pre, stride), structural(pre), pre.pot.length == 0, legal(pre, mv, config, drop=drop)]
             solver = z3.Solver()
             solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(*assumptions, post.pot.length != 0)
@@ -78,10 +78,10 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     n = min(players)
     config = snap_config(variant, players=n)
     pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, CallKind.HAND), n)
-    post = step(pre, mv, config)
+    post = step(pre, mv, config, drop=drop)
     for label, cond in (("winning hand", z3.And(correct(pre, CallKind.HAND), z3.Or(*matched(pre)))),
                         ("wrong hand", z3.Not(correct(pre, CallKind.HAND)))):
-        found = find_and_replay(pre, mv, post, config, [structural(pre), pre.pot.length == 0, legal(pre, mv, config),
+        found = find_and_replay(pre, mv, post, config, [structural(pre), pre.pot.length == 0, legal(pre, mv, config, drop=drop),
                                                         cond], stride, 3, int(timeout * 1000))
         if found is None:
             return CheckResult(Verdict.NO_WITNESS, f"no reachability witness for a {label}")

@@ -1,11 +1,13 @@
 """SNAP-P6: every penalty is well defined.
 
 Claim (SNAP-PEN-1/2/3 with SNAP-CALL-2 and SNAP-OUT-1): in a call window of a game in
-progress, whenever a wrong call is legal the offender has a card to give (after the SNAP-FLIP-3
-turn-over: he holds at least one card) and the card has a recipient (the flipper, or, when the
-flipper called wrongly, some other player who holds cards: the nearest to his right). Proved
-over symbolic pile sizes for every player count in ``players`` (2 to 12) and every flipper
-and caller. The mutant lets players who are out call; a penalty is then unpayable.
+progress, whenever a wrong call is legal the encoding's penalty can be paid: the offender's
+face-down pile, after the SNAP-FLIP-3 turn-over that SNAP-PEN-3 asks for, has a top card to
+give, and the recipient the encoding names (the flipper, SNAP-PEN-1; when the flipper called
+wrongly, the nearest player to his right who holds cards, SNAP-PEN-2) is another player who
+holds cards (so not out, SNAP-OUT-1). Proved over symbolic pile sizes for every player count in
+``players`` (2 to 12) and every flipper and caller. The mutant lets players who are out call; a
+penalty is then unpayable.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ import z3
 from cardcanon.model.snap import Phase, SnapConfig
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.variants import Variant, snap_config
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, legal, penalty_parts, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe, step, structural,
 )
 from cardcanon.proofs.snap_replay import Replay, find_and_replay, in_range, slot_state
 
@@ -30,7 +33,7 @@ RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", 
 
 
 def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ("out-players-call",))
+    drop = probe(mutant, ("out-players-call",))
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0
@@ -41,8 +44,8 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
             config = SnapConfig(players=n, index_card=index_card)
             for kind in config.kinds:
                 pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
-                has_card, recipient = penalty_parts(pre, mv)
-                assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant),
+                has_card, recipient = penalty_parts(pre, mv, drop)
+                assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop),
                                z3.Not(correct(pre, kind))]
                 solver = z3.Solver()
                 solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
@@ -50,7 +53,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                 queries += 1
                 verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
                 if verdict is Verdict.COUNTEREXAMPLE:
-                    post = step(pre, mv, config, mutant)
+                    post = step(pre, mv, config, mutant, drop)
                     found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(z3.And(has_card, recipient))],
                                             stride, 2, 60_000, expect_same=False)
                     text = found.text if found else "no small instance to replay"
@@ -62,7 +65,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     _PROVED[key] = queries or _PROVED.get(key, 0)
     queries = _PROVED[key]
     detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper and caller, both tables)"
-    replays = _witnesses(stride, min(players), max(players), timeout, variant)
+    replays = _witnesses(stride, min(players), max(players), timeout, variant, drop)
     if replays is None:
         return CheckResult(Verdict.NO_WITNESS, detail + "; no reachability witness")
     for replay in replays:
@@ -77,15 +80,16 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
 _PROVED: dict[tuple[object, ...], int] = {}  # the run's parameters -> queries proved
 
 
-def _witnesses(stride: int, small: int, large: int, timeout: float, variant: Variant) -> list[Replay] | None:
+def _witnesses(stride: int, small: int, large: int, timeout: float, variant: Variant,
+               drop: Drop = Drop()) -> list[Replay] | None:
     """Wrong calls that need each clause: a turn-over, the flipper paying past players who are out."""
     found: list[Replay] = []
     for n, label in ((small, "offender turns his face-up pile over"), (large, "flipper pays past players who are out")):
         config = snap_config(variant, players=n)
         kind = config.kinds[0]
         pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
-        post = step(pre, mv, config)
-        cond = [structural(pre), legal(pre, mv, config), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
+        post = step(pre, mv, config, drop=drop)
+        cond = [structural(pre), legal(pre, mv, config, drop=drop), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
         if n == small:  # two face-up cards at least, so that turning the pile over shows
             cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0, sum_len(pre, mv.caller, "up") >= 2]
         else:

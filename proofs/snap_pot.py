@@ -41,7 +41,7 @@ from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_conservation import cases
 from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, holders, legal, require_mutant, step, structural,
+    PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, holders, legal, probe, require_mutant, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 from cardcanon.proofs.snap_search import Played, play, replay_moves
@@ -131,20 +131,20 @@ def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: 
 
 
 def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ("end-down-only",))
+    drop = probe(mutant, ("end-down-only",))
     variant = variant_of(bounds)
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", [2, 3]))
     started, queries = time.monotonic(), 0
     for n in players:
         config = snap_config(variant, players=n)
-        for turn, shape, call_ok in cases(config):
+        for turn, shape, call_ok in cases(config, drop):
             if shape.move == "flip":
                 continue  # a flip moves no card between players and never ends the game
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
             pre = replace(pre, turn=z3.IntVal(turn))
-            post = step(pre, mv, config, mutant)
-            assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant)]
+            post = step(pre, mv, config, mutant, drop)
+            assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop)]
             if call_ok is not None:
                 assert shape.kind is not None  # only calls and ties are split by correctness
                 assumptions.append(correct(pre, shape.kind) == call_ok)
@@ -166,19 +166,23 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
             if verdict is not Verdict.PROVED:
                 return CheckResult(verdict, f"{n} players, {shape}: Z3 gave no answer", stats={"queries": queries})
     # witnesses, replayed through the model: a move that ends a game with cards stuck in the pot
-    # (one winner), and a move after which a player with only face-up cards plays on
+    # (one winner; a tie onto a pot that holds cards, SNAP-TIE-2, whose stacking the replay
+    # compares with the model's), and a move after which a player with only face-up cards plays on
     n = min(players)
     config = snap_config(variant, players=n)
     records, texts = [], []
     goals: tuple[tuple[str, MoveKind, Callable[[SymState, SymState], list[z3.BoolRef]]], ...] = (
-        ("a move ends the game with cards in the pot", MoveKind.TIE if not config.index_card else MoveKind.CALL,
-         lambda pre, post: [post.phase == PHASE_CODE[Phase.OVER], post.pot.length > 0, holders(post) == 1]),
+        # without the index card a tie onto a pot that already holds cards (SNAP-TIE-2)
+        ("a move ends the game with cards in the pot, which held cards before",
+         MoveKind.TIE if not config.index_card else MoveKind.CALL,
+         lambda pre, post: [post.phase == PHASE_CODE[Phase.OVER], pre.pot.length > 0, post.pot.length > 0,
+                            holders(post) == 1]),
         ("a player with only face-up cards plays on", MoveKind.NOCALL,
          lambda pre, post: [pre.down[0].length == 0, pre.up[0].length >= 1, pre.turn == 1]))
     for label, shape_move, goal in goals:
         pre, mv = slot_state(n, stride), fresh_move(Shape(shape_move, config.kinds[0]), n)
-        post = step(pre, mv, config)
-        cond = [structural(pre), legal(pre, mv, config), *goal(pre, post)]
+        post = step(pre, mv, config, drop=drop)
+        cond = [structural(pre), legal(pre, mv, config, drop=drop), *goal(pre, post)]
         found = find_and_replay(pre, mv, post, config, cond, stride, 3, int(timeout * 1000))
         if found is None:
             return CheckResult(Verdict.NO_WITNESS, f"no reachability witness: {label}")

@@ -222,3 +222,49 @@ def test_conservation_for_four_players():
 
     result = check(mutant=None, timeout=300.0, bounds={"players": [2, 3, 4], "pile_bound": 52})
     assert result.verdict is Verdict.PROVED and replayed(result), result.detail
+
+
+# ---- vacuity probes: a Z3 proof without one of its cited rules ---------------------------------
+def _check(check_id):
+    return next(c for c in CHECKS if c.id == check_id)
+
+
+@pytest.mark.parametrize("check,rule", [_param(c, r) for c in CHECKS if c.kind == "z3-proof" for r in c.rules])
+def test_drop_probe_is_killed(check, rule):
+    """Every rule a Snap Z3 proof cites: the proof fails without it (quick bounds)."""
+    result = _run(check, f"drop:{rule}")
+    assert result.verdict in CONTRARY[check.expected], (result.verdict, result.detail)
+
+
+@pytest.mark.parametrize("check_id,rule", [("SNAP-P1-conservation", "SNAP-DEAL-2"), ("SNAP-P2-deal", "SNAP-TIE-1"),
+                                           ("SNAP-P6-penalty", "SNAP-NO-SUCH-1")])
+def test_dropping_a_rule_the_encoding_does_not_state_is_an_error(check_id, rule):
+    with pytest.raises(ValueError, match="states nothing of"):
+        _run(_check(check_id), f"drop:{rule}")
+
+
+def _encoding_terms(drop):
+    """Every legality constraint, successor and penalty term of the encoding, 3 players, both tables."""
+    from cardcanon.proofs.snap_replay import slot_state
+
+    out, i = [], z3.Int("i")
+    for index_card in (False, True):
+        config = SnapConfig(players=3, index_card=index_card)
+        for shape in enc.shapes(config, drop):
+            pre, mv = slot_state(3, 53), enc.fresh_move(shape, 3)
+            post = enc.step(pre, mv, config, drop=drop)
+            out += [enc.legal(pre, mv, config, drop=drop), post.turn, post.phase, post.pot.length, post.pot.at(i)]
+            out += [p.length for p in post.down + post.up] + [p.at(i) for p in post.down + post.up]
+            if shape.move is enc.MoveKind.CALL:
+                out += list(enc.penalty_parts(pre, mv, drop))
+    return out
+
+
+def test_every_rule_the_encoding_states_changes_it():
+    """A rule in STATES whose drop leaves the encoding as it is would be a probe that drops nothing."""
+    from cardcanon.proofs.drops import Drop
+
+    whole = _encoding_terms(Drop())
+    for rule in sorted(enc.STATES):
+        terms = _encoding_terms(Drop(rule))
+        assert len(terms) != len(whole) or not all(a.eq(b) for a, b in zip(terms, whole)), rule

@@ -1,0 +1,119 @@
+"""HEARTS-P11: the Hearts encodings equal the model's functions on their whole domains.
+
+The check proves under the rulebook and under a variant; a broken encoding and a broken model
+(scoring, legal moves, match decision) are each caught, with a record the runner can replay:
+under the broken model it replays, under the reference model it does not.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from cardcanon.model import hearts as model
+from cardcanon.proofs import hearts_equivalence as equivalence
+from cardcanon.proofs.base import Verdict
+from cardcanon.proofs.hearts_encoding import N_CARDS, z3_legal_follow
+from cardcanon.proofs.mutants import patched
+from cardcanon.proofs.records import replay, replayed
+
+GOLDEN = {"score_splits": 3072, "positions": 120, "feature_cells": 3074, "small_deck_hands": 5632,
+          "match_bands": 8, "match_pairs": 18605}
+
+
+def run(variant=None):
+    return equivalence.check_encoding_equivalence(bounds={"variant": variant or {}})
+
+
+@pytest.mark.parametrize("variant", [{}, {"first_trick_points": "no-hearts", "break_on": "void"}])
+def test_the_encodings_equal_the_model(variant):
+    result = run(variant)
+    assert result.verdict is Verdict.PROVED, result.detail
+    assert {k: result.stats[k] for k in GOLDEN} == GOLDEN
+    assert replayed(result)
+    assert {r["function"] for r in result.records} == {"score_hand", "legal_moves", "match_result"}
+
+
+def test_the_domains_are_whole():
+    assert sum(1 for _ in equivalence.splits()) == 3 ** 8 - sum(
+        len(list(itertools.combinations(range(8), d))) * 2 ** (8 - d) for d in range(3, 9))
+    kinds = {p.kind for p in equivalence.positions()}
+    assert len(equivalence.positions()) == 120 and len(kinds) == 24
+
+
+@pytest.mark.parametrize("pos", equivalence.positions()[:4] + equivalence.positions()[60:64])
+def test_representatives_have_the_features_asked(pos):
+    for card in range(N_CARDS):
+        for want in itertools.product((False, True), repeat=3):
+            hand = equivalence.representative(pos, card, want)
+            if hand is not None:
+                assert equivalence.features(hand, card, pos.led_suit) == want
+                assert not hand & set(pos.out) and len(hand) <= 3
+
+
+def _caught(result, model_mutant=None):
+    """A counterexample whose record is a real disagreement with the reference model."""
+    assert result.verdict is Verdict.COUNTEREXAMPLE, result.detail
+    (record,) = result.records
+    with patched(None if model_mutant is None else f"hearts:{model_mutant}"):
+        assert replay(record).ok, record
+    if model_mutant is not None:
+        assert not replay(record).ok, record
+    return record
+
+
+def test_a_broken_follow_encoding_is_caught(monkeypatch):
+    def follow(hand, card, lead, *, first_trick, rules):  # HEARTS-FOLLOW-1 read as "may always discard"
+        if card // 7 == lead // 7:
+            return z3_legal_follow(hand, card, lead, first_trick=first_trick, rules=rules)
+        return hand[card]
+
+    monkeypatch.setattr(equivalence, "z3_legal_follow", follow)
+    record = _caught(run())
+    assert record["function"] == "legal_moves"
+
+
+@pytest.mark.parametrize(("mutant", "variant", "function"), [
+    ("no-follow", {}, "legal_moves"),
+    ("heart-lead-anytime", {}, "legal_moves"),
+    ("no-hearts-bans-queen", {"first_trick_points": "no-hearts"}, "legal_moves"),
+    ("moon-needs-dead", {}, "score_hand"),
+    ("tie-label-below-target", {}, "match_result"),
+])
+def test_a_broken_model_is_caught(mutant, variant, function):
+    with patched(f"hearts:{mutant}"):
+        result = run(variant)
+    record = _caught(result, mutant)
+    assert record["function"] == function
+
+
+def test_the_queen_rule_is_caught_by_the_small_deck():
+    """The queen mutant agrees with the table's smallest hands: only the small deck sees it."""
+    with patched("hearts:no-hearts-bans-queen"):
+        result = run({"first_trick_points": "no-hearts"})
+    assert "its table" in result.detail
+
+
+def test_a_model_ignoring_previous_scores_in_a_band_is_caught(monkeypatch):
+    original = model.match_result
+
+    def match_result(scores, config=model.HeartsConfig(), previous=None):  # a tie at 150 ends the match
+        if scores == (150, 150):
+            return model.Outcome(model.Termination.BOTH_REACHED_LOWER_WINS, model.SEATS[0], scores)
+        return original(scores, config, previous)
+
+    monkeypatch.setattr(model, "match_result", match_result)
+    result = equivalence.check_encoding_equivalence(bounds={"window": 60})
+    assert result.verdict is Verdict.COUNTEREXAMPLE and "150-150" in result.detail
+
+
+@pytest.mark.parametrize("budget", [0.001, 0.05])
+def test_a_budget_running_out_is_timeout_never_error(budget):
+    result = equivalence.check_encoding_equivalence(timeout=budget, bounds={})
+    assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)
+
+
+def test_an_unknown_probe_is_refused():
+    with pytest.raises(ValueError, match="unknown mutant"):
+        equivalence.check_encoding_equivalence(mutant="no-such-probe")
