@@ -83,8 +83,8 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
 
     The bound is proved over the hand scores of the score-only abstraction of P5 (a superset
-    of the possible ones, so the proof holds for legal play); only the totals matter, so Z3
-    counts how often each pair occurs. The match that falls short is realised hand by hand
+    of the possible ones, so the proof holds for legal play): first that every hand score lies
+    in 0..HIGHEST, then, since only the totals matter, Z3 counts how often each pair occurs. The match that falls short is realised hand by hand
     with the whole-hand encoding; a pair no legal hand gives is dropped and the search
     repeated (``pairs_refuted``)."""
     bounds = bounds or {}
