@@ -205,7 +205,8 @@ class Scoring:
         self.raw = [z3.Sum([z3.If(self.won[p][c], value[c], 0) for c in POINT_CARDS]) for p in (0, 1)]
         self.in_play = z3.Sum([z3.If(self.counted[c], value[c], 0) for c in POINT_CARDS])
         # HEARTS-MOON-1: every point card; HEARTS-MOON-2: every point card in play
-        every = [[z3.Implies(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS] for p in (0, 1)]
+        in_moon = {c: drop.term("HEARTS-MOON-2", self.counted[c], f"moon_counts{c}") for c in POINT_CARDS}
+        every = [[z3.Implies(in_moon[c], took[c] == bool(p)) for c in POINT_CARDS] for p in (0, 1)]
         self.moon = [drop.term("HEARTS-MOON-1", z3.And(every[p]), f"moon{p}") for p in (0, 1)]
         shooter = drop.term("HEARTS-MOON-1", z3.IntVal(MOON_SHOOTER), "moon_shooter")
         if rules.config.moon_score is MoonScore.POINTS_IN_PLAY:
