@@ -86,6 +86,7 @@ def _count(bits: Sequence[Z3]) -> Z3:
 P1_STATES = LEGAL_STATES + ("HEARTS-DEAL-2",)
 
 
+@functools.lru_cache(maxsize=8)  # pure Z3 terms: the same for every run under the same rules
 def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3], Z3]:
     """(name, constraints) for every kind of position; each must have a legal move (UNSAT).
 
