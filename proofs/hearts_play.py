@@ -365,10 +365,10 @@ def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
     hold = [z3.Bool(f"hold{c}") for c in range(N_CARDS)]
     lead0, lead1, six_case, forced = _leader_terms(dead, hold, rules)
     table = []  # the model's forced first lead, for every pair of dead cards
-    for gone in itertools.combinations(range(N_CARDS), 2):
-        card = model.forced_first_lead(tuple(CARDS[c] for c in gone), rules.config)
+    for pair in itertools.combinations(range(N_CARDS), 2):
+        card = model.forced_first_lead(tuple(CARDS[c] for c in pair), rules.config)
         value = NOT_FORCED if card is None else INDEX[card]
-        table.append(z3.And(dead[gone[0]], dead[gone[1]], forced != value))
+        table.append(z3.And(dead[pair[0]], dead[pair[1]], forced != value))
     s = z3.Solver()
     s.add(rules.drop.constraint("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in dead], 2)))
     for claim, name in ((lead0 != lead1, "exactly one leader"),
