@@ -84,9 +84,9 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
 
     The bound is proved over the hand scores of the score-only abstraction of P5 (a superset
     of the possible ones, so the proof holds for legal play): first that every hand score lies
-    in 0..HIGHEST, then, since only the totals matter, Z3 counts how often each pair occurs. The match that falls short is realised hand by hand
-    with the whole-hand encoding; a pair no legal hand gives is dropped and the search
-    repeated (``pairs_refuted``)."""
+    in 0..HIGHEST, then, since only the totals matter, Z3 counts how often each pair occurs.
+    The match that falls short is realised hand by hand with the whole-hand encoding; a pair
+    no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
     bounds = bounds or {}
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
     rules = rules_for(P6_MUTANTS, mutant, bounds, P6_STATES)

@@ -70,7 +70,8 @@ def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
     some_dead = z3.Or([enc.dead[c] for c in POINT_CARDS])
     for moon in (True, False):  # reachability: a moon with a dead point card (HEARTS-MOON-2), and an
         # ordinary hand in which the queen of spades is taken (HEARTS-QUEEN-1)
-        shape = z3.And(z3.Or(enc.moon), some_dead) if moon else z3.And(z3.Not(z3.Or(enc.moon)), enc.live[QUEEN_OF_SPADES])
+        shape = (z3.And(z3.Or(enc.moon), some_dead) if moon
+                 else z3.And(z3.Not(z3.Or(enc.moon)), enc.live[QUEEN_OF_SPADES]))
         if not sat(budget.check(hands, shape)):
             return CheckResult(Verdict.NO_WITNESS, detail=f"no {'moon' if moon else 'ordinary'} hand exists: the claim "
                                                           f"would be vacuous")
