@@ -12,7 +12,8 @@ tied to the trick in which c was played, never summed per trick.
 :class:`Rules` is the rulebook as written (a :class:`HeartsConfig`, one variant) plus optional
 mutations, the deliberately broken rules that the checks must detect, or a :class:`Drop` (a
 vacuity probe): every constraint and term below is tagged with the rule that states it, and
-the ``*_STATES`` tuples list the rules each part of the encoding states.
+the ``*_STATES`` tuples and ``*_states(config)`` functions list the rules each part of the
+encoding states (under a variant: ``first_lead = free`` states no HEARTS-LEAD-3, for instance).
 """
 
 from __future__ import annotations
@@ -148,7 +149,11 @@ def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3
 
 # ---- legal moves of one position (HEARTS-P1, differential tests) -------------------------
 
-LEGAL_STATES = ("HEARTS-LEAD-1", "HEARTS-LEAD-3", "HEARTS-BREAK-1", "HEARTS-FOLLOW-1", "HEARTS-FIRST-1")
+def legal_states(config: HeartsConfig) -> tuple[str, ...]:
+    """The rules :func:`z3_legal_lead` and :func:`z3_legal_follow` state under ``config``."""
+    return (("HEARTS-LEAD-1",) + (("HEARTS-LEAD-3",) if config.first_lead is FirstLead.LOWEST_CLUB else ())
+            + ("HEARTS-BREAK-1", "HEARTS-FOLLOW-1")
+            + (("HEARTS-FIRST-1",) if config.first_trick_points is FirstTrickPoints.NO_HEARTS else ()))
 
 
 def z3_legal_lead(hand: Sequence[Z3], card: int, *, broken: Z3, first_trick: bool, forced: int | None,
@@ -233,9 +238,13 @@ class Scoring:
 
 # ---- one whole hand ----------------------------------------------------------------------
 
-HAND_STATES = ("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-BREAK-1",
-               "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2", "HEARTS-LEAD-3",
-               "HEARTS-FIRST-1") + SCORING_STATES
+def hand_states(config: HeartsConfig) -> tuple[str, ...]:
+    """The rules :class:`HandEncoding` states under ``config``."""
+    return (("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-BREAK-1",
+             "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2")
+            + (("HEARTS-LEAD-3",) if config.first_lead is FirstLead.LOWEST_CLUB else ())
+            + (("HEARTS-FIRST-1",) if config.first_trick_points is FirstTrickPoints.NO_HEARTS else ())
+            + (("HEARTS-QUEEN-2",) if config.queen_breaks is QueenBreaks.YES else ()) + SCORING_STATES)
 
 
 class HandEncoding:

@@ -89,7 +89,7 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
     bounds = bounds or {}
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
-    rules = rules_for(P6_MUTANTS, mutant, bounds, P6_STATES)
+    rules = rules_for(P6_MUTANTS, mutant, bounds, lambda config: P6_STATES)
     if mutant in ("target-90", "target-110"):
         rules, target = rules.written, int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
     budget = Budget(timeout)
@@ -217,7 +217,7 @@ def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
     of P5's set); then compared with the model's ``match_result`` around the target."""
     bounds = bounds or {}
     target, window = int(bounds.get("target", TARGET)), int(bounds.get("window", 30))
-    rules = rules_for(P7_MUTANTS, mutant, bounds, MATCH_STATES)
+    rules = rules_for(P7_MUTANTS, mutant, bounds, lambda config: MATCH_STATES)
     config = replace(rules.config, target=target)
     budget = Budget(timeout)
     p0, p1, a, b = z3.Ints("p0 p1 a b")

@@ -13,12 +13,12 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
-from cardcanon.model.hearts_types import SEATS
+from cardcanon.model.hearts_types import SEATS, HeartsConfig
 from cardcanon.proofs.base import Z3, CheckResult, Verdict, variant_of
 from cardcanon.proofs.drops import Drop, dropped
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, HAND_SIZE, INDEX, LEGAL_STATES, LOW_CLUBS, N_CARDS, TRICK_STATES, TRICKS, Compiled, HandEncoding,
-    HandWitness, Rules, beats, compile_term, suit, z3_legal_follow, z3_legal_lead, z3_trick_winner,
+    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICK_STATES, TRICKS, Compiled, HandEncoding,
+    HandWitness, Rules, beats, compile_term, legal_states, suit, z3_legal_follow, z3_legal_lead, z3_trick_winner,
 )
 from cardcanon.proofs.hearts_replay import (
     recorded,
@@ -29,15 +29,16 @@ from cardcanon.proofs.variants import hearts_config
 
 
 def rules_for(mutants: Mapping[str, Mapping[str, Any]], mutant: str | None,
-              bounds: Mapping[str, Any] | None = None, states: Collection[str] = ()) -> Rules:
+              bounds: Mapping[str, Any] | None = None, states: Callable[[HeartsConfig], Collection[str]] | None = None,
+              ) -> Rules:
     """The rules of one run: the rulebook as written under the run's variant (``bounds``), with
     one named mutation from ``mutants``, or with one rule left out (``drop:<RULE>``, a vacuity
-    probe; ``states`` are the rules the check's encoding states)."""
+    probe; ``states(config)`` are the rules the check's encoding states under the variant)."""
     written = Rules(config=hearts_config(variant_of(bounds or {})))
     if mutant is None:
         return written
     if dropped(mutant) is not None:
-        return replace(written, drop=Drop.of(mutant, states))
+        return replace(written, drop=Drop.of(mutant, states(written.config) if states else ()))
     if mutant not in mutants:
         raise ValueError(f"unknown mutant {mutant!r}; this check knows {', '.join(sorted(mutants))}")
     return written.mutate(mutant, **mutants[mutant])
@@ -83,7 +84,9 @@ def _count(bits: Sequence[Z3]) -> Z3:
     return z3.Sum([z3.If(b, 1, 0) for b in bits])
 
 
-P1_STATES = LEGAL_STATES + ("HEARTS-DEAL-2",)
+def p1_states(config: HeartsConfig) -> tuple[str, ...]:
+    """The rules P1's encoding states: the legal-move predicates and the positions' HEARTS-DEAL-2."""
+    return legal_states(config) + ("HEARTS-DEAL-2",)
 
 
 @functools.lru_cache(maxsize=8)  # pure Z3 terms: the same for every run under the same rules
@@ -169,7 +172,7 @@ def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
                             bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
-    rules, budget = rules_for(P1_MUTANTS, mutant, bounds, P1_STATES), Budget(timeout)
+    rules, budget = rules_for(P1_MUTANTS, mutant, bounds, p1_states), Budget(timeout)
     queries, me, broken = _position_queries(rules)
     solver = z3.Solver()
     for name, constraints in queries:
@@ -258,7 +261,7 @@ def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
                        bounds: Mapping[str, Any] | None = None) -> CheckResult:
     """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
     28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
-    rules, budget = rules_for(P2_MUTANTS, mutant, bounds, TRICK_STATES), Budget(timeout)
+    rules, budget = rules_for(P2_MUTANTS, mutant, bounds, lambda config: TRICK_STATES), Budget(timeout)
     lead, follow = z3.Ints("lead follow")
     w0, w1 = z3_trick_winner(lead, follow, rules=rules)
     s = z3.Solver()
@@ -320,7 +323,10 @@ def _trump_witness(rules: Rules, budget: Budget) -> tuple[str | None, bool]:
 # ---- HEARTS-P3 ---------------------------------------------------------------------------
 
 P3_MUTANTS: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
-P3_STATES = ("HEARTS-LEAD-1", "HEARTS-LEAD-2", "HEARTS-LEAD-3", "HEARTS-DEAL-2")
+def p3_states(config: HeartsConfig) -> tuple[str, ...]:
+    """The rules P3's encoding states (no HEARTS-LEAD-3 under ``first_lead = free``)."""
+    lowest = config.first_lead is model.FirstLead.LOWEST_CLUB
+    return ("HEARTS-LEAD-1", "HEARTS-LEAD-2") + (("HEARTS-LEAD-3",) if lowest else ()) + ("HEARTS-DEAL-2",)
 NOT_FORCED = -1  # the first leader may lead any card his other rules allow (``first_lead = free``)
 
 
@@ -360,7 +366,7 @@ def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
     is the model's ``forced_first_lead`` for all 378 dead pairs (one Z3 query against the
     model's table); the model's ``first_leader`` agrees on all 378 dead pairs x every split of
     the live low clubs."""
-    rules, budget = rules_for(P3_MUTANTS, mutant, bounds, P3_STATES), Budget(timeout)
+    rules, budget = rules_for(P3_MUTANTS, mutant, bounds, p3_states), Budget(timeout)
     dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
     hold = [z3.Bool(f"hold{c}") for c in range(N_CARDS)]
     lead0, lead1, six_case, forced = _leader_terms(dead, hold, rules)

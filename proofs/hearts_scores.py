@@ -35,7 +35,7 @@ def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
     (HEARTS-MOON-1/2): the shooter scores 0 and the other 20, or the points in play under
     ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a moon hand
     and an ordinary hand of legal play are replayed through the model (reachability)."""
-    rules, budget = rules_for(P4_MUTANTS, mutant, bounds, P4_STATES), Budget(timeout)
+    rules, budget = rules_for(P4_MUTANTS, mutant, bounds, lambda config: P4_STATES), Budget(timeout)
     abstraction = ScoreAbstraction(rules)
     live, took = abstraction.live, abstraction.took
     in_play = z3.Sum([z3.If(live[c], QUEEN_POINTS if c == QUEEN_OF_SPADES else HEART_POINTS, 0) for c in POINT_CARDS])

@@ -22,7 +22,12 @@ from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.records import replayed
 from cardcanon.proofs.base import CONTRARY, Verdict
-from cardcanon.proofs.drops import probe_id
+from cardcanon.proofs.drops import Drop, probe_id
+from cardcanon.proofs.hearts_encoding import (
+    LOW_CLUBS, SCORING_STATES, TRICK_STATES, HandEncoding, hand_states, legal_states, z3_legal_follow, z3_legal_lead,
+)
+from cardcanon.proofs.hearts_match import MATCH_STATES
+from cardcanon.proofs.hearts_play import _leader_terms, p3_states
 from cardcanon.proofs.variants import hearts_config, plan, variant_name
 from cardcanon.proofs.hearts_encoding import (
     CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, compile_term, z3_trick_winner,
@@ -312,3 +317,43 @@ def test_queen_breaks_hearts_in_the_hand_encoding():
                                          z3.Not(enc.only_hearts[k + 1]))
                                   for k in range(12)])
         assert (solver.check(lead_after_queen) == z3.sat) is allowed
+
+
+def _stated_terms(part: str, rules: Rules):
+    """The terms one part of the encoding builds under ``rules`` (for the stated-rules test)."""
+    if part == "trick":
+        return list(z3_trick_winner(*z3.Ints("lead follow"), rules=rules))
+    if part == "legal":
+        hand, broken = [z3.Bool(f"hand{c}") for c in range(N_CARDS)], z3.Bool("broken")
+        leads = [z3_legal_lead(hand, c, broken=broken, first_trick=first, forced=forced, rules=rules)
+                 for c in range(N_CARDS) for first, forced in ((False, None), *((True, f) for f in LOW_CLUBS))]
+        return leads + [z3_legal_follow(hand, c, 7 * u, first_trick=z3.Bool("first"), rules=rules)
+                        for c in range(N_CARDS) for u in range(4)]
+    if part == "scoring":
+        scoring = Scoring(rules, [z3.Bool(f"live{c}") for c in range(N_CARDS)], {c: z3.Bool(f"t{c}") for c in POINT_CARDS})
+        return [*scoring.score, *scoring.moon]
+    if part == "leader":
+        dead, hold = [z3.Bool(f"d{c}") for c in range(N_CARDS)], [z3.Bool(f"h{c}") for c in range(N_CARDS)]
+        return list(_leader_terms(dead, hold, rules))
+    if part == "match":
+        return list(match_terms(*z3.Ints("q0 q1"), 100, rules.mutations, rules.drop))
+    enc = HandEncoding(rules)
+    return [*enc.constraints, *enc.score, *enc.broken_before]
+
+
+STATED = {"trick": lambda config: TRICK_STATES, "legal": legal_states, "scoring": lambda config: SCORING_STATES,
+          "leader": lambda config: tuple(r for r in p3_states(config) if r != "HEARTS-DEAL-2"),
+          "match": lambda config: MATCH_STATES, "hand": hand_states}
+
+
+@pytest.mark.parametrize("part", [pytest.param(p, marks=[pytest.mark.slow] if p == "hand" else []) for p in STATED])
+@pytest.mark.parametrize("config", [model.HeartsConfig(), ALL_VARIANTS, QUEEN_BREAKS], ids=["default", "all", "queen"])
+def test_each_stated_rule_is_stated(part, config):
+    """Every rule a part of the encoding declares, under a variant, changes its terms when
+    dropped (so a probe never drops nothing), and no undeclared rule does."""
+    written = _stated_terms(part, Rules(config=config))
+    states = set(STATED[part](config))
+    for rule in sorted(states | {"HEARTS-LEAD-3", "HEARTS-FIRST-1", "HEARTS-QUEEN-2", "HEARTS-MATCH-1"}):
+        dropped = _stated_terms(part, Rules(config=config, drop=Drop(rule)))
+        same = len(dropped) == len(written) and all(a.eq(b) for a, b in zip(dropped, written))
+        assert same != (rule in states), rule
