@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import itertools
 from dataclasses import replace
 from fractions import Fraction
 

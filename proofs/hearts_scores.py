@@ -18,7 +18,7 @@ from cardcanon.proofs.hearts_encoding import (
 )
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
-from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided
+from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat
 
 # ---- HEARTS-P4 ---------------------------------------------------------------------------
 
