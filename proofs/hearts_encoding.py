@@ -18,9 +18,9 @@ encoding states (under a variant: ``first_lead = free`` states no HEARTS-LEAD-3,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeAlias
+from typing import Any
 
 import z3
 
@@ -430,54 +430,3 @@ class HandWitness:
         lines.append("tricks: " + ", ".join(f"P{s}:{name(a)}-{name(b)}" for s, a, b in self.tricks))
         lines.append(f"hand score {self.scores[0]}-{self.scores[1]}")
         return "\n".join(lines)
-
-
-# ---- evaluating terms on concrete values ---------------------------------------------------
-
-Env: TypeAlias = Mapping[str, Any]  # a term's constants by name: ints and Booleans
-Compiled: TypeAlias = Callable[[Env], Any]
-
-_OPS: dict[Any, Callable[..., Any]] = {
-    z3.Z3_OP_AND: lambda *a: all(a), z3.Z3_OP_OR: lambda *a: any(a), z3.Z3_OP_NOT: lambda a: not a,
-    z3.Z3_OP_IMPLIES: lambda a, b: (not a) or b, z3.Z3_OP_XOR: lambda a, b: a != b,
-    z3.Z3_OP_EQ: lambda a, b: a == b, z3.Z3_OP_DISTINCT: lambda *a: len(set(a)) == len(a),
-    z3.Z3_OP_LE: lambda a, b: a <= b, z3.Z3_OP_LT: lambda a, b: a < b, z3.Z3_OP_GE: lambda a, b: a >= b,
-    z3.Z3_OP_GT: lambda a, b: a > b, z3.Z3_OP_ADD: lambda *a: sum(a), z3.Z3_OP_SUB: lambda a, b: a - b,
-    z3.Z3_OP_MUL: lambda a, b: a * b, z3.Z3_OP_UMINUS: lambda a: -a,
-    z3.Z3_OP_IDIV: lambda a, b: a // b, z3.Z3_OP_MOD: lambda a, b: a % b,
-}
-
-
-def compile_term(term: Z3) -> Compiled:
-    """A plain-Python function ``env -> value`` computing a quantifier-free Bool/Int Z3 term,
-    with its constants looked up by name in ``env``.
-
-    It reads the very terms the solver sees, to compare an encoding with the model on
-    thousands of concrete inputs (``z3.substitute`` is far too slow for that)."""
-    kind = term.decl().kind()
-    if kind in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE):
-        value = kind == z3.Z3_OP_TRUE
-        return lambda env: value
-    if kind == z3.Z3_OP_ANUM:
-        number = term.as_long()
-        return lambda env: number
-    if kind == z3.Z3_OP_UNINTERPRETED and term.num_args() == 0:
-        name = term.decl().name()
-        return lambda env: env[name]
-    args = [compile_term(a) for a in term.children()]
-    if kind == z3.Z3_OP_ITE:
-        cond, then, other = args
-        return lambda env: then(env) if cond(env) else other(env)
-    if kind == z3.Z3_OP_AND:
-        return lambda env: all(a(env) for a in args)
-    if kind == z3.Z3_OP_OR:
-        return lambda env: any(a(env) for a in args)
-    op = _OPS.get(kind)
-    if op is None:
-        raise ValueError(f"cannot evaluate {term.decl()}")
-    return lambda env: op(*(a(env) for a in args))
-
-
-def evaluate(term: Z3, env: Env) -> Any:
-    """The value of a term on concrete values (see :func:`compile_term`)."""
-    return compile_term(term)(env)

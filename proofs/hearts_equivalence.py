@@ -60,9 +60,10 @@ from cardcanon.model.cards import Card
 from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import Z3, CheckResult, Verdict, variant_of
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, Rules,
-    Scoring, compile_term, suit, z3_legal_follow, z3_legal_lead,
+    CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES,
+    Rules, Scoring, suit, z3_legal_follow, z3_legal_lead,
 )
+from cardcanon.proofs.z3_eval import compile_term
 from cardcanon.proofs.hearts_match import match_terms
 from cardcanon.proofs.hearts_matches import rulebook_outcome
 from cardcanon.proofs.hearts_replay import Budget

@@ -14,8 +14,9 @@ from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Z3, CheckResult, Verdict
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts_encoding import (
-    TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, SCORING_STATES, HandWitness, Rules, compile_term,
+    TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, SCORING_STATES, HandWitness, Rules,
 )
+from cardcanon.proofs.z3_eval import compile_term
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, replay_match, sat, undecided

@@ -17,9 +17,10 @@ from cardcanon.model.hearts_types import SEATS, HeartsConfig
 from cardcanon.proofs.base import Z3, CheckResult, Verdict, variant_of
 from cardcanon.proofs.drops import Drop, dropped
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICK_STATES, TRICKS, Compiled, HandEncoding,
-    HandWitness, Rules, beats, compile_term, legal_states, suit, z3_legal_follow, z3_legal_lead, z3_trick_winner,
+    CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICK_STATES, TRICKS, HandEncoding, HandWitness, Rules,
+    beats, legal_states, suit, z3_legal_follow, z3_legal_lead, z3_trick_winner,
 )
+from cardcanon.proofs.z3_eval import Compiled, compile_term
 from cardcanon.proofs.hearts_replay import (
     recorded,
     Budget, ReplayMismatch, difference_record, hand_encoding, moves_to, positions, replay_single, sat, undecided,

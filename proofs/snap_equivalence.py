@@ -51,6 +51,7 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
 from cardcanon.proofs.base import CheckResult, Verdict, Z3, variant_of
 from cardcanon.proofs.records import Record, snap_record
+from cardcanon.proofs.z3_eval import compile_terms
 from cardcanon.proofs.snap_encoding import (
     PHASE_CODE, MoveKind, Pile, Position, Shape, SymMove, SymState, legal, require_mutant,
     same_position, select, step,
@@ -60,91 +61,6 @@ from cardcanon.proofs.variants import snap_config, variant_name
 NO_CARD = -1
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)  # a rank's cards, in this order
 PHASES = {code: phase for phase, code in PHASE_CODE.items()}
-
-
-# ---- compiling Z3 terms into Python ------------------------------------------------------------
-_INFIX = {z3.Z3_OP_ADD: "+", z3.Z3_OP_SUB: "-", z3.Z3_OP_MUL: "*", z3.Z3_OP_EQ: "==", z3.Z3_OP_LE: "<=",
-          z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">", z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or",
-          z3.Z3_OP_XOR: "!="}
-
-
-def _smt_mod(a: int, b: int) -> int:
-    """SMT-LIB ``mod``: ``0 <= a mod b < |b|``."""
-    return a % abs(b)
-
-
-def _smt_div(a: int, b: int) -> int:
-    """SMT-LIB ``div``: ``a = b * (a div b) + (a mod b)``."""
-    return (a - _smt_mod(a, b)) // b
-
-
-def compile_terms(terms: Sequence[Z3]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
-    """A plain-Python function ``env -> values`` computing quantifier-free Int/Bool Z3 terms.
-
-    Constants are looked up by name in ``env``; a free array constant (such as ``rank``) is a
-    function there. The terms' shared subterms are computed once each, in one straight-line
-    function generated from the term graph (the terms are the ones the solver sees).
-    """
-    lines: list[str] = []
-    names: dict[int, str] = {}
-    if not terms:
-        raise ValueError("no terms to compile")
-    ctx = terms[0].ctx.ref()  # the term graph is read through Z3's C API: much faster than ExprRefs
-
-    def emit(ast: Any) -> str:
-        key = z3.Z3_get_ast_id(ctx, ast)
-        if key in names:
-            return names[key]
-        if z3.Z3_get_ast_kind(ctx, ast) not in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST):
-            raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
-        decl = z3.Z3_get_app_decl(ctx, ast)
-        kind, count = z3.Z3_get_decl_kind(ctx, decl), z3.Z3_get_app_num_args(ctx, ast)
-        if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
-            names[key] = str(kind == z3.Z3_OP_TRUE)
-            return names[key]
-        if kind == z3.Z3_OP_ANUM:
-            names[key] = f"({int(z3.Z3_get_numeral_string(ctx, ast))})"
-            return names[key]
-        if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
-            code = f"env[{z3.Z3_get_symbol_string(ctx, z3.Z3_get_decl_name(ctx, decl))!r}]"
-        else:
-            children = [z3.Z3_get_app_arg(ctx, ast, i) for i in range(count)]
-            args = [emit(child) for child in children]
-            if kind == z3.Z3_OP_ITE:
-                code = f"{args[1]} if {args[0]} else {args[2]}"
-            elif kind in _INFIX:
-                if kind == z3.Z3_OP_EQ and len(args) != 2:
-                    raise ValueError(f"cannot compile = of {len(args)} arguments")
-                if not args:
-                    raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
-                code = f" {_INFIX[kind]} ".join(args)
-            elif kind == z3.Z3_OP_NOT:
-                code = f"not {args[0]}"
-            elif kind == z3.Z3_OP_IMPLIES:
-                code = f"(not {args[0]}) or {args[1]}"
-            elif kind == z3.Z3_OP_UMINUS:
-                code = f"-{args[0]}"
-            elif kind == z3.Z3_OP_DISTINCT:
-                code = f"len({{{', '.join(args)}}}) == {len(args)}"
-            elif kind == z3.Z3_OP_MOD:
-                code = f"_smt_mod({args[0]}, {args[1]})"
-            elif kind == z3.Z3_OP_IDIV:
-                code = f"_smt_div({args[0]}, {args[1]})"
-            elif kind == z3.Z3_OP_SELECT and z3.Z3_get_app_num_args(ctx, children[0]) == 0 and \
-                    z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, children[0])) == z3.Z3_OP_UNINTERPRETED:
-                code = f"{args[0]}({args[1]})"  # a free array: a function in env
-            else:
-                raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
-        names[key] = f"v{len(lines)}"
-        lines.append(f"    {names[key]} = {code}")
-        return names[key]
-
-    outputs = [emit(t.as_ast()) for t in terms]
-    source = "def evaluate(env):\n" + "\n".join(lines) + f"\n    return ({', '.join(outputs)},)\n"
-    scope: dict[str, Any] = {"_smt_mod": _smt_mod, "_smt_div": _smt_div}
-    exec(compile(source, "<snap-encoding>", "exec"), scope)  # noqa: S102 - code generated from Z3 terms above
-    function: Callable[[Mapping[str, Any]], tuple[Any, ...]] = scope["evaluate"]
-    return function
 
 
 # ---- the encoding on a free position --------------------------------------------------------

@@ -30,8 +30,9 @@ from cardcanon.proofs.hearts_match import MATCH_STATES
 from cardcanon.proofs.hearts_play import _leader_terms, p3_states
 from cardcanon.proofs.variants import hearts_config, plan, variant_name
 from cardcanon.proofs.hearts_encoding import (
-    CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, compile_term, z3_trick_winner,
+    CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, z3_trick_winner,
 )
+from cardcanon.proofs.z3_eval import compile_term
 from cardcanon.proofs.hearts_match import match_terms
 from cardcanon.proofs.hearts_play import encoded_legal_cards
 from cardcanon.proofs.hearts_replay import deal_order, hand_encoding, replay_single, start
