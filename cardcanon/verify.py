@@ -64,7 +64,7 @@ def load_checks(
     for wanted in ids:
         found = [c for c in checks if wanted in (c.id, c.short_id)]
         if not found:
-            known = ", ".join(c.id for c in checks) or "none"
+            known = ", ".join(dict.fromkeys(c.short_id for c in checks)) or "none"
             raise ManifestError(f"unknown check {wanted!r} (checks: {known})")
         chosen.extend(c for c in found if all(c is not d for d in chosen))
     return chosen
