@@ -154,21 +154,15 @@ def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, targ
     whose two scores are both at most ``(target - 1) // hands`` repeated ``hands`` times leaves
     both players below the target (a counterexample); None when the lemma holds."""
     s0, s1 = abstraction.scoring.score
-    if budget.check(abstraction.solver, z3.Or(s0 < 0, s1 < 0, s0 > HIGHEST, s1 > HIGHEST)) == z3.unsat:
+    if abstraction.stray(HIGHEST, budget) == z3.unsat:
         return None
     low = (target - 1) // hands
     if budget.check(abstraction.solver, s0 <= low, s1 <= low) != z3.sat:
         return CheckResult(Verdict.UNKNOWN, detail=f"a hand score lies outside 0..{HIGHEST}, the scores counted")
     m = abstraction.solver.model()
-    scores = [m.eval(x, model_completion=True).as_long() for x in (s0, s1)]
-    dead = [c for c in range(N_CARDS) if not z3.is_true(m.eval(abstraction.live[c], model_completion=True))]
-    taken = [[str(CARDS[c]) for c in abstraction.took if c not in dead
-              and z3.is_true(m.eval(abstraction.took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
-    from cardcanon.model.hearts_records import config_to_json
-
-    record = function_record("hearts", "score_hand", [taken, [str(CARDS[c]) for c in dead],
-                                                      config_to_json(rules.config)],
-                             label="the model's scores of the hand the encoding scores " f"{scores[0]}-{scores[1]}")
+    scores = abstraction.scores_in(m)
+    record = abstraction.model_record(m, rules, "the model's scores of the hand the encoding scores "
+                                                f"{scores[0]}-{scores[1]}")
     return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
                        detail=f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave both "
                               f"players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the model "

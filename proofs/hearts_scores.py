@@ -14,11 +14,13 @@ from cardcanon.model.cards import Card
 from cardcanon.proofs.base import Z3, CheckResult, Verdict
 from cardcanon.proofs.hearts_encoding import (
     CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SCORING_STATES,
-    HandWitness, Rules, Scoring,
+    HandWitness, Rules, Scoring, hand_states,
 )
 from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
-from cardcanon.proofs.hearts_replay import recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat
+from cardcanon.proofs.hearts_replay import (
+    recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided,
+)
 
 # ---- HEARTS-P4 ---------------------------------------------------------------------------
 
@@ -49,16 +51,11 @@ def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
     answer = budget.check(s, z3.Not(claim))
     if answer == z3.sat:
         m = s.model()
-        dead = [c for c in range(len(CARDS)) if not z3.is_true(m.eval(live[c], model_completion=True))]
-        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead
-                  and z3.is_true(m.eval(took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
-        mine = [m.eval(x, model_completion=True).as_long() for x in (s0, s1)]
-        from cardcanon.model.hearts_records import config_to_json
-
-        record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
-                                                          [str(CARDS[c]) for c in dead], config_to_json(rules.config)],
-                                 label=f"the model's scores when P0 takes {' '.join(c.pretty for c in taken[0])} "
-                                       f"and P1 {' '.join(c.pretty for c in taken[1])}")
+        dead, taken = abstraction.split_of(m)
+        mine = abstraction.scores_in(m)
+        record = abstraction.model_record(m, rules, f"the model's scores when P0 takes "
+                                          f"{' '.join(c.pretty for c in taken[0])} and P1 "
+                                          f"{' '.join(c.pretty for c in taken[1])}")
         truth = record["returns"]
         return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
                            detail=f"with dead {' '.join(CARDS[c].pretty for c in dead)} the encoding scores "
@@ -129,6 +126,31 @@ class ScoreAbstraction:
         self.scoring = Scoring(rules, self.live, self.took)
         self.solver = z3.Solver()
         self.solver.add(rules.drop.constraint("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in dead], 2)))
+
+    def split_of(self, m: Z3) -> tuple[list[int], list[list[Card]]]:
+        """The dead cards and the point cards each seat took, in a Z3 model of the abstraction."""
+        dead = [c for c in range(len(CARDS)) if not z3.is_true(m.eval(self.live[c], model_completion=True))]
+        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead
+                  and z3.is_true(m.eval(self.took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
+        return dead, taken
+
+    def scores_in(self, m: Z3) -> tuple[int, int]:
+        s0, s1 = (m.eval(x, model_completion=True).as_long() for x in self.scoring.score)
+        return s0, s1
+
+    def model_record(self, m: Z3, rules: Rules, label: str) -> Mapping[str, Any]:
+        """The model's ``score_hand`` of the split in ``m``, as a record the runner replays."""
+        from cardcanon.model.hearts_records import config_to_json
+
+        dead, taken = self.split_of(m)
+        return function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
+                                                        [str(CARDS[c]) for c in dead], config_to_json(rules.config)],
+                               label=label)
+
+    def stray(self, limit: int, budget: Budget) -> Z3:
+        """Ask for a hand score outside 0..limit (sat: the model of one is the solver's)."""
+        s0, s1 = self.scoring.score
+        return budget.check(self.solver, z3.Or(s0 < 0, s1 < 0, s0 > limit, s1 > limit))
 
     def allows(self, a: int, b: int, budget: Budget) -> Z3:
         return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
@@ -229,8 +251,20 @@ def check_score_pairs(*, mutant: str | None = None, timeout: float = 60.0,
     """HEARTS-P5: the exact set of (a, b) per-hand score pairs that legal play can produce,
     each pair decided by Z3 (witness hand replayed through the model, or UNSAT), compared with
     the pairs of every split of the live point cards as the model scores them."""
-    rules = rules_for(P5_MUTANTS, mutant, bounds)
+    rules = rules_for(P5_MUTANTS, mutant, bounds, hand_states)
     limit = int((bounds or {}).get("max_score", 26))
+    lemma = ScoreAbstraction(rules)  # the pairs asked are all there are: every hand score lies in 0..limit
+    answer = lemma.stray(limit, Budget(timeout))
+    if answer == z3.sat:
+        m = lemma.solver.model()
+        a, b = lemma.scores_in(m)
+        record = lemma.model_record(m, rules, f"the model's scores of a split the encoding scores {a}-{b}")
+        truth = record["returns"]
+        return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
+                           detail=f"the encoding scores a split of the point cards {a}-{b}, outside 0..{limit}; "
+                                  f"the model scores it {truth[0]}-{truth[1]}")
+    if answer != z3.unsat:
+        return undecided(lemma.solver, f"every hand score in 0..{limit}")
     predicted = frozenset(p for p in predicted_pairs(rules.config) if max(p) <= limit)
     witnesses, stats, problem = decide_pairs(rules, limit, timeout, expect=predicted)
     if problem:
