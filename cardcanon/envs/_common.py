@@ -99,3 +99,13 @@ class CardGameEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+
+    def _show(self, text: str) -> str | None:
+        """Render ``text``: printed in ``human`` mode, returned in ``ansi`` mode."""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -180,14 +180,7 @@ class raw_env(CardGameEnv):
             mark = "*" if state.to_move is not None and state.to_move.index == i else " "
             lines.append(f"{mark}{agent}: {format_cards(sorted(state.hands[i]))}")
         lines.append(f" trick: {format_cards(play.card for play in state.trick) or '-'}")
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return self._show("\n".join(lines))
 
 
 raw_env.__doc__ = __doc__ + variations.describe("hearts", HeartsConfig)

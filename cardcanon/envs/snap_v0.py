@@ -249,14 +249,7 @@ class raw_env(CardGameEnv):
             mark = "*" if state.turn is not None and state.turn.index == i else " "
             top = _name(state.up[i][0]) if state.up[i] else "-"
             lines.append(f"{mark}{agent}: {len(state.down[i])} face down, {len(state.up[i])} face up, top {top}")
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return self._show("\n".join(lines))
 
 
 def _name(card: Card) -> str:
