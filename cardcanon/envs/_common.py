@@ -64,6 +64,7 @@ class CardGameEnv(AECEnv):
             raise TypeError(f"{game}_v0: unknown keyword arguments {', '.join(sorted(unknown))} "
                             f"(variation points: {', '.join(chosen)})")
         self.options = chosen
+        self._game = game
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.max_steps = check_max_steps(max_steps)
         return chosen
@@ -84,6 +85,17 @@ class CardGameEnv(AECEnv):
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
+
+    def _live_action(self, action: int | None) -> int | None:
+        """The action of a step by a live agent; ``None`` once the step of an agent that is done
+        has been taken (PettingZoo's dead step). An action outside the action space is refused."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return None
+        if action is None or not self._action_space.contains(action):
+            raise ValueError(f"{self._game}_v0: {action!r} is not an action (0 to {self._action_space.n - 1})")
+        return int(action)
 
     def _begin_episode(self, seed: int | None) -> None:
         """The episode's seed and random stream, and a fresh step count."""

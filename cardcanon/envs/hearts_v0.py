@@ -109,12 +109,10 @@ class raw_env(CardGameEnv):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        chosen = self._live_action(action)
+        if chosen is None:
             return
-        if action is None or not self._action_space.contains(action):
-            raise ValueError(f"hearts_v0: {action!r} is not an action (0 to {CARDS - 1})")
-        seat, card = self.agent_name_mapping[agent], DECK[int(action)]
+        seat, card = self.agent_name_mapping[agent], DECK[chosen]
         lead = self.state.trick[0].card if self.state.trick else None
         self._apply(Play(Seat(seat), card))  # an illegal play raises the model's IllegalMoveError
         self.steps += 1

@@ -142,13 +142,11 @@ class raw_env(CardGameEnv):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        chosen = self._live_action(action)
+        if chosen is None:
             return
-        if action is None or not self._action_space.contains(action):
-            raise ValueError(f"snap_v0: {action!r} is not an action (0 to {len(SnapAction) - 1})")
         seat = Seat(self.agent_name_mapping[agent])
-        action = SnapAction(int(action))
+        action = SnapAction(chosen)
         if not self.action_mask(agent)[action]:
             GAME.apply(self.state, self._move_of(seat, action))  # the model names the broken rule
             raise IllegalMoveError("SNAP-CALL-3", f"{agent} may not {action.name} now")
