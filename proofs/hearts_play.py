@@ -189,7 +189,7 @@ def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
             return undecided(solver, name)
         solver.pop()
     try:
-        witness, replayed, note = _witness_with_legal_sets(rules, budget)
+        witness, note = _witness_with_legal_sets(rules, budget)
     except LegalSetMismatch as err:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
                            records=(err.args[1],))
@@ -210,7 +210,7 @@ def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckRes
                               f"{' '.join(m.card.pretty for m in legal)}")
 
 
-def _witness_with_legal_sets(rules: Rules, budget: Budget) -> tuple[str | None, bool, str]:
+def _witness_with_legal_sets(rules: Rules, budget: Budget) -> tuple[str | None, str]:
     """Two full hands of the check's encoding replayed through the model, comparing the legal
     sets at all 26 plays of each. The hands are chosen so that every restriction acts in them:
     in one the 2 of clubs is live (HEARTS-LEAD-1), in the other it is dead (the 4 or 6 is led,
@@ -230,7 +230,7 @@ def _witness_with_legal_sets(rules: Rules, budget: Budget) -> tuple[str | None, 
     shown = []
     for two_dead in (False, True):
         if not sat(budget.check(s, enc.dead[LOW_CLUBS[0]] == two_dead)):
-            return None, False, "no witness hand found"
+            return None, "no witness hand found"
         witness = enc.decode(s.model())
         for i, (state, move) in enumerate(positions(witness, rules.config)):
             expected = frozenset(m.card for m in model.legal_moves(state))
@@ -242,7 +242,7 @@ def _witness_with_legal_sets(rules: Rules, budget: Budget) -> tuple[str | None, 
         if final.tricks_played != TRICKS or any(final.hands):
             raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
         shown.append(witness.describe())
-    return "\n".join(shown), True, "two witness hands replayed: legal sets agree at all 26 plays of each, 13 tricks"
+    return "\n".join(shown), "two witness hands replayed: legal sets agree at all 26 plays of each, 13 tricks"
 
 
 class LegalSetMismatch(Exception):
@@ -281,7 +281,7 @@ def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
         if int(mine) != model.trick_winner(CARDS[a], CARDS[b]):
             return _pair_counterexample(rules, a, b, f"the encoding gives the trick to the "
                                         f"{'follower' if mine else 'leader'}", budget)
-    witness, replayed = _trump_witness(rules, budget)
+    witness = _trump_witness(rules, budget)
     return CheckResult(Verdict.PROVED,
                        detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
                        witness=witness, stats={"pairs": compared})
@@ -307,7 +307,7 @@ def _pair_counterexample(rules: Rules, a: int, b: int, what: str, budget: Budget
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 
 
-def _trump_witness(rules: Rules, budget: Budget) -> tuple[str | None, bool]:
+def _trump_witness(rules: Rules, budget: Budget) -> str | None:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
     hearts = [c for c in range(N_CARDS) if suit(c) == 2]
     others = [c for c in range(N_CARDS) if suit(c) != 2]
@@ -315,10 +315,10 @@ def _trump_witness(rules: Rules, budget: Budget) -> tuple[str | None, bool]:
                                                   z3.Or([e.pos[h][k][1] for h in hearts])) for k in range(TRICKS)]),
                    budget)
     if w is None:
-        return None, False
+        return None
     replay_single(w, rules.config)
     assert any(beats(b, a) and suit(b) == 2 != suit(a) for _, a, b in w.tricks)
-    return w.describe(), True
+    return w.describe()
 
 
 # ---- HEARTS-P3 ---------------------------------------------------------------------------

@@ -152,9 +152,6 @@ class ScoreAbstraction:
         s0, s1 = self.scoring.score
         return budget.check(self.solver, z3.Or(s0 < 0, s1 < 0, s0 > limit, s1 > limit))
 
-    def allows(self, a: int, b: int, budget: Budget) -> Z3:
-        return budget.check(self.solver, self.scoring.score_is(0, a), self.scoring.score_is(1, b))
-
     def pairs(self, limit: int, budget: Budget) -> frozenset[tuple[int, int]]:
         """Every pair (a, b), 0 <= a, b <= limit, that the abstraction allows: Z3 names one
         pair at a time, each then excluded, until no other pair in range is allowed (UNSAT)."""

@@ -44,7 +44,7 @@ from cardcanon.proofs.snap_encoding import (
     PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, holders, legal, probe, require_mutant, step, structural,
 )
 from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
-from cardcanon.proofs.snap_search import Played, play, replay_moves
+from cardcanon.proofs.snap_search import Played, play
 from cardcanon.proofs.snap_termination import play_seed
 
 RULES = ("SNAP-END-1", "SNAP-END-2", "SNAP-END-3", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-POT-1", "SNAP-OUT-1")
