@@ -1,0 +1,57 @@
+"""Where a result came from: the version, commit, kernel and command that made it.
+
+Every result and benchmark file written by the project carries :func:`provenance` under the key
+``"provenance"``, so a reader can tell which code produced a figure and whether it is current.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import cardcanon
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def commit() -> str:
+    """The git commit of the working tree (with ``-dirty`` when it has changes), or ``unknown``."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=_ROOT, capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=_ROOT,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head}-dirty" if dirty else head
+
+
+def kernel_sha256() -> str:
+    """The SHA-256 of the engine's C source (the kernel a compiled result ran on)."""
+    from cardcanon.engine.build import source_sha256
+
+    return source_sha256()
+
+
+def provenance(command: str | None = None) -> dict[str, Any]:
+    """The provenance record of a result made now by ``command`` (default: this process's argv)."""
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:  # pragma: no cover - not on every platform
+        load = []
+    return {
+        "version": cardcanon.__version__,
+        "commit": commit(),
+        "kernel_sha256": kernel_sha256(),
+        "command": command if command is not None else shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "load_average": load,
+    }
