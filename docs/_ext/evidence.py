@@ -112,7 +112,7 @@ class Evidence:
     @staticmethod
     def _vacuity(check: dict, rule_id: str) -> str:
         """Whether the proof still holds with the rule's constraints dropped (Z3 proofs only)."""
-        probe = next((m for m in check.get("mutants", []) if m.get("id") == f"drop:{rule_id}"), None)
+        probe = next((m for m in _probes(check) if m.get("id") == f"drop:{rule_id}"), None)
         if probe is None:
             return ""
         if probe.get("killed"):
@@ -149,7 +149,7 @@ class Evidence:
             return ("no verdict: this build had no verify report (``python docs/build.py`` makes one)"
                     if self.report is None else "no verdict: missing from the verify report")
         role = "verdict-ok" if check.get("passed", False) else "verdict-bad"
-        mutants = check.get("mutants", [])
+        mutants = _probes(check)
         text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
                 f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
                 + (f", probes killed {sum(m['killed'] for m in mutants)}/{len(mutants)}" if mutants else "") + ")")
@@ -185,7 +185,7 @@ class Evidence:
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
                 out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
-            for m in c.get("mutants", []):
+            for m in _probes(c):
                 out.append(f"- Probe ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")
             lost = {}
@@ -207,6 +207,11 @@ class Evidence:
             for check_id in missing:
                 out.append(f".. _check-{check_id}:\n\n**{check_id}**: {self._verdict(check_id)}.\n\n")
         return "".join(out)
+
+
+def _probes(check: dict) -> list[dict]:
+    """The check's encoding probes (``probes`` in newer reports, ``mutants`` in older ones)."""
+    return list(check.get("probes", check.get("mutants", [])))
 
 
 def _count(n: int, noun: str) -> str:
