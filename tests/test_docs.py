@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import importlib.metadata
 import json
 import os
 import re
@@ -133,38 +132,74 @@ def _pages(site: Path) -> list[Path]:
 
 
 def test_every_page_shows_the_version_and_build_date(site):
-    version = importlib.metadata.version("cardcanon")
+    from cardcanon.version import build_info
+
+    build = build_info()
     for p in _pages(site):
-        assert re.search(f'class="build-info">cardcanon {re.escape(version)} · built \\d{{4}}-\\d\\d-\\d\\d',
-                         p.read_text(encoding="utf-8")), p
+        text = p.read_text(encoding="utf-8")
+        assert re.search(f'class="build-info">cardcanon {re.escape(build.version)} · built \\d{{4}}-\\d\\d-\\d\\d', text), p
+        # the header names the version, and a development build says so at the top of the page
+        assert f"cardcanon {build.version}" in text[:text.index('id="furo-main-content"')], p
+        assert ("Development build " + build.version in text) == (not build.released), p
 
 
 def test_the_version_has_one_source():
+    import tomllib
+
     import yaml
 
     import cardcanon
 
-    version = importlib.metadata.version("cardcanon")  # from pyproject.toml
-    assert cardcanon.__version__ == version
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        version = tomllib.load(handle)["project"]["version"]
+    assert cardcanon.__version__ == version, "the installed metadata is stale: reinstall the package"
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
     assert str(cff["version"]) == version, "CITATION.cff names another version than pyproject.toml"
+    # the released version has its own dated section in the changelog
+    assert re.search(f"^{re.escape(version)} \\(\\d{{4}}-\\d\\d-\\d\\d\\)$",
+                     (ROOT / "docs" / "changelog.rst").read_text(encoding="utf-8"), re.M)
+    assert str(cff["date-released"]) in (ROOT / "docs" / "changelog.rst").read_text(encoding="utf-8")
     # The project has no public address yet: CITATION.cff names none rather than a guessed one.
     assert "github.com/cardcanon" not in (ROOT / "CITATION.cff").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("since_tag, total, dirty, expected", [
+    (0, 270, False, "0.2.0"),
+    (3, 270, False, "0.2.1.dev3+g1a2b3c4"),
+    (0, 270, True, "0.2.1.dev0+g1a2b3c4.dirty"),
+    (None, 270, False, "0.2.0.dev270+g1a2b3c4"),
+    (None, 270, True, "0.2.0.dev270+g1a2b3c4.dirty"),
+])
+def test_the_version_scheme(since_tag, total, dirty, expected):
+    from packaging.version import Version
+
+    from cardcanon.version import version_of
+
+    got = version_of("0.2.0", "1a2b3c4d5e6f", since_tag, total, dirty)
+    assert got == expected
+    assert Version(got).is_devrelease == (got != "0.2.0")  # PEP 440, and a dev build says so
+
+
 def test_downloads(site):
+    from cardcanon.version import build_info
+
+    build = build_info()
     downloads = site / "downloads"
     rules = json.loads((downloads / "rules.json").read_text(encoding="utf-8"))
     assert {r["id"] for r in rules["rules"]} == set(spec.all_rule_ids())
+    assert (rules["version"], rules["commit"], rules["date"]) == (build.version, build.commit, build.date)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", rules["date"]) and re.fullmatch(r"[0-9a-f]{40}(-dirty)?", rules["commit"])
     for schema in (ROOT / "cardcanon" / "schemas").glob("*.schema.json"):
         assert (downloads / schema.name).read_bytes() == schema.read_bytes()
     for data in (ROOT / "results" / "analysis").glob("*.json"):
         assert (downloads / f"analysis-{data.name}").is_file()
     bib = (downloads / "cardcanon.bib").read_text(encoding="utf-8")
-    assert f"version = {{{importlib.metadata.version('cardcanon')}}}" in bib
+    assert f"version = {{{build.version}}}" in bib
     import yaml
 
-    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    cff = yaml.safe_load((downloads / "CITATION.cff").read_text(encoding="utf-8"))
+    assert str(cff["version"]) == build.version
+    assert ("commit" in cff and f"development build of commit {build.commit}" in bib) == (not build.released)
     assert ("url = {" in bib) == bool(cff.get("url") or cff.get("repository-code"))
     text = page(site, "downloads")
     for name in ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json"):
@@ -220,13 +255,41 @@ def test_vacuity_probes_are_shown_beside_necessity():
 
 def test_rule_history_comes_from_the_changelog(tmp_path):
     log = tmp_path / "changelog.rst"
-    log.write_text("Changelog\n=========\n\nUnreleased\n----------\n\n- :rule:`HEARTS-QUEEN-2` becomes a\n"
-                   "  variation point.\n- SNAP-TIE-1 fixes the order of the pot.\n\n0.1.0 (2026-11-29)\n------------------\n\n- First release.\n")
+    log.write_text("Changelog\n=========\n\nUnreleased\n----------\n\n- Wording:\n\n  - :rule:`HEARTS-QUEEN-2` becomes a\n"
+                   "    variation point, unlike HEARTS-LEAD-1.\n  - SNAP-TIE-1 fixes the order of the pot.\n\n"
+                   "- New rules:\n\n  - SNAP-TERM-1…3: terms.\n\n0.1.0 (2026-11-29)\n------------------\n\n- First release.\n")
     hist = history.load(log)
-    assert hist.of("HEARTS-QUEEN-2") == ("- Changed in the next release: :rule:`HEARTS-QUEEN-2` becomes a "
-                                         "variation point.\n")
-    assert hist.of("SNAP-TIE-1") == "- Changed in the next release: SNAP-TIE-1 fixes the order of the pot.\n"
-    assert hist.of("SNAP-DEAL-1") == "Unchanged since the first release, 0.1.0.\n"
+    assert hist.of("HEARTS-QUEEN-2") == ("- Next release (unreleased) — Wording: :rule:`HEARTS-QUEEN-2` becomes a "
+                                         "variation point, unlike HEARTS-LEAD-1.\n")
+    assert hist.of("SNAP-TIE-1") == "- Next release (unreleased) — Wording: SNAP-TIE-1 fixes the order of the pot.\n"
+    assert hist.of("SNAP-TERM-2") == "- Next release (unreleased) — New rules: SNAP-TERM-1…3: terms.\n"
+    # an ID named as context is not a change of that rule; a rule no entry names is unchanged
+    assert hist.of("HEARTS-LEAD-1") == hist.of("SNAP-DEAL-1") == "Unchanged since the first release, 0.1.0.\n"
+
+
+def test_every_rule_history_lists_exactly_its_changes():
+    """Every rule of both rulebooks: its history is the changelog entries whose head names it
+    (runs such as HEARTS-TERM-1…9 expanded), each entry about that rule; no ID stands outside an entry."""
+    log = ROOT / "docs" / "changelog.rst"
+    hist = history.load(log)
+    ids = set(spec.all_rule_ids())
+    assert not hist.stray, f"rule IDs outside a change entry of the changelog: {hist.stray}"
+    for change in hist.changes:
+        assert set(change.rules) <= ids, f"the changelog names unknown rules: {set(change.rules) - ids}"
+    text = log.read_text(encoding="utf-8")
+    for rule_id in sorted(ids):
+        shown = hist.of(rule_id)
+        mine = [c for c in hist.changes if rule_id in c.rules]
+        if not mine:
+            assert shown == f"Unchanged since the first release, {hist.first}.\n", rule_id
+            continue
+        assert shown.splitlines() == [c.line() for c in mine], rule_id
+        for change in mine:  # the entry's head is this rule or a run through it
+            assert history.head_ids(change.text)[0].rsplit("-", 1)[0] == rule_id.rsplit("-", 1)[0], rule_id
+    # the runs that were once shown as "unchanged since 0.1.0"
+    for rule_id in ("HEARTS-TERM-2", "HEARTS-TERM-9", "SNAP-TERM-5", "SNAP-POLICY-3", "SNAP-SEED-2"):
+        assert hist.of(rule_id).startswith("- 0.2.0 — New rules: "), rule_id
+    assert "HEARTS-TERM-1…9" in text
 
 
 def test_inline_source_text_is_isolated():

@@ -4,7 +4,9 @@ conformance vectors, the analysis data, the citation files (BibTeX generated fro
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,22 +16,44 @@ from pathlib import Path
 import yaml
 from rulebook_pages import heading
 
+from cardcanon.version import build_info
+
 ROOT = Path(__file__).resolve().parents[2]
 PDFS = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "How to play Snap",
         "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes"}
 
 
-def bibtex(cff: dict) -> str:
-    """A BibTeX ``@software`` entry with the fields of a CITATION.cff file."""
+def stamped_cff(text: str, build) -> str:
+    """The CITATION.cff of this build: its version, and for a development build its commit and
+    date instead of the release date (it is not the release the file names)."""
+    lines = [f"version: {build.version}" if line.startswith("version:") else line for line in text.splitlines()]
+    if not build.released:
+        lines = [line for line in lines if not line.startswith(("date-released:", "commit:"))]
+        lines.insert(lines.index(f"version: {build.version}") + 1, f'commit: "{build.commit}"')
+    return "\n".join(lines) + "\n"
+
+
+def stamped_rules(text: str, build) -> str:
+    """``cardcanon rules --json`` with the version, commit and date of this build first."""
+    rules = json.loads(text)
+    return json.dumps({"version": build.version, "commit": build.commit, "date": build.date, **rules},
+                      indent=2, ensure_ascii=False) + "\n"
+
+
+def bibtex(cff: dict, date: str = "") -> str:
+    """A BibTeX ``@software`` entry with the fields of a CITATION.cff file; a development build
+    (a ``commit`` and no release date) is dated ``date`` and says which commit it is."""
     authors = " and ".join(
         "{" + a["name"] + "}" if "name" in a else f"{a.get('family-names', '')}, {a.get('given-names', '')}"
         for a in cff.get("authors", []))
-    date = str(cff.get("date-released", ""))
+    date = str(cff.get("date-released", "") or date)
+    note = f"development build of commit {cff['commit']}" if cff.get("commit") else None
     fields = {"author": authors, "title": "{" + cff["title"] + "}", "version": cff.get("version"),
               "year": date[:4] or None, "date": date or None, "url": cff.get("url") or cff.get("repository-code"),
-              "license": cff.get("license")}
+              "license": cff.get("license"), "note": note}
     body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
-    return f"@software{{cardcanon_{cff.get('version', '').replace('.', '_')},\n{body}\n}}\n"
+    key = re.sub(r"[^A-Za-z0-9]+", "_", str(cff.get("version", "")))
+    return f"@software{{cardcanon_{key},\n{body}\n}}\n"
 
 
 def _zip(folder: Path, target: Path, pattern: str = "**/*") -> None:
@@ -55,10 +79,11 @@ def page(out: Path) -> str:
 
     rules = subprocess.run([sys.executable, "-m", "cardcanon", "rules", "--json"], capture_output=True,
                            text=True, check=True, cwd=ROOT).stdout
-    (out / "rules.json").write_text(rules, encoding="utf-8")
+    build = build_info()
+    (out / "rules.json").write_text(stamped_rules(rules, build), encoding="utf-8")
     text.append(heading("The rules", "-") + f"- {_link('rules.json', out / 'rules.json')}: every rule of both "
                 "games with its text, status, source quotes, glosses, discrepancies and variation points, "
-                "as printed by ``cardcanon rules --json``.\n\n")
+                "as printed by ``cardcanon rules --json``, with the version, commit and date of this build.\n\n")
 
     pdf = os.environ.get("CARDCANON_PDF", "")
     text.append(heading("Printable PDFs", "-"))
@@ -104,11 +129,13 @@ def page(out: Path) -> str:
     text.append("\n")
 
     cff_path = ROOT / "CITATION.cff"
-    cff = yaml.safe_load(cff_path.read_text(encoding="utf-8"))
-    shutil.copy2(cff_path, out / "CITATION.cff")
-    (out / "cardcanon.bib").write_text(bibtex(cff), encoding="utf-8")
+    cff_text = stamped_cff(cff_path.read_text(encoding="utf-8"), build)
+    (out / "CITATION.cff").write_text(cff_text, encoding="utf-8")
+    cff = yaml.safe_load(cff_text)
+    (out / "cardcanon.bib").write_text(bibtex(cff, build.date), encoding="utf-8")
     text.append(heading("Citing", "-") + "See :doc:`/citing` for how to cite a rule.\n\n"
                 f"- {_link('CITATION.cff', out / 'CITATION.cff')}\n"
                 f"- {_link('cardcanon.bib', out / 'cardcanon.bib')} (BibTeX, generated from CITATION.cff)\n\n"
-                ".. code-block:: bibtex\n\n" + "".join(f"   {line}\n" for line in bibtex(cff).splitlines()) + "\n")
+                ".. code-block:: bibtex\n\n" + "".join(f"   {line}\n" for line in bibtex(cff, build.date).splitlines())
+                + "\n")
     return "".join(text)
