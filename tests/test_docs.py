@@ -299,14 +299,77 @@ def test_inline_source_text_is_isolated():
     assert "\\ :bdi-he:`מנצח את שתי הערימות`\\ " in out and "\\ :bdi-hy:`կույտ`\\ " in out
 
 
-def test_the_pdfs_carry_the_armenian_and_hebrew_fonts(site):
-    if _chromium() is None:
+def _pdf_fonts(reader) -> set[str]:
+    """The families of the fonts a PDF embeds: ``ABCDEF+NotoSans-Bold`` -> ``NotoSans``."""
+    fonts = set()
+    for pg in reader.pages:
+        for font in (pg.get("/Resources", {}).get("/Font", {}) or {}).values():
+            name = str(font.get_object().get("/BaseFont", ""))
+            fonts.add(name.lstrip("/").split("+")[-1].split("-")[0])
+    return fonts
+
+
+def _outline_titles(outline) -> list[str]:
+    out = []
+    for item in outline:
+        out += _outline_titles(item) if isinstance(item, list) else [item.title]
+    return out
+
+
+def test_the_pdfs(site):
+    """Title, outline, no file:// link, no web footer, the fonts the downloads page names; the
+    rulebook with its contents and one "Verified by" line per rule."""
+    if _chromium_only() is None:
         pytest.skip("the PDFs are printed by chromium, which is not installed")
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: .ci/system-deps.sh installs it")
+    import pdf
+    import pypdf
+
+    from cardcanon.version import build_info
+
+    version = build_info().version
     downloads = site / "downloads"
-    for name in ("play-hearts.pdf", "play-snap.pdf", "rulebook.pdf"):
-        assert (downloads / name).read_bytes().startswith(b"%PDF"), name
-    rulebook = (downloads / "rulebook.pdf").read_bytes()
-    assert b"NotoSansHebrew" in rulebook and b"NotoSansArmenian" in rulebook
+    stated = page(site, "downloads")
+    for name, title in pdf.TITLES.items():
+        data = (downloads / name).read_bytes()
+        assert b"file://" not in data, f"{name}: a file:// link"
+        reader = pypdf.PdfReader(downloads / name)
+        assert reader.metadata.title == f"{title} (cardcanon {version})", name
+        outline = _outline_titles(reader.outline)
+        assert len(outline) >= 3, (name, outline)
+        text = _pdftotext(downloads / name)
+        assert "built 20" not in text and "Made with" not in text, f"{name}: the web footer is printed"
+        assert f"cardcanon {version}" in text
+        fonts = _pdf_fonts(reader)
+        assert fonts <= set(pdf.FONTS), f"{name}: fonts the downloads page does not name: {fonts - set(pdf.FONTS)}"
+        for family in fonts:
+            assert pdf.FONTS[family].split(" for ")[0].split(" and")[0] in stated, family
+    rulebook = pypdf.PdfReader(downloads / "rulebook.pdf")
+    outline = _outline_titles(rulebook.outline)
+    for game in ("snap", "hearts"):
+        book = spec.load(game)
+        for section, rules in book.sections():
+            assert any(t.endswith(section) for t in outline), section
+        assert all(any(t.startswith(rule.id + " ") for t in outline) for rule in book.rules), game
+    text = _pdftotext(downloads / "rulebook.pdf")
+    first = text.split("\f")[0]
+    assert first.startswith("The cardcanon rulebook") and "Contents" in first
+    assert "Each proof, test and place" not in text
+    assert text.count("Verified by:") == len(spec.all_rule_ids()), "not one Verified by line per rule"
+    assert b"NotoSansHebrew" in (downloads / "rulebook.pdf").read_bytes()
+    assert b"NotoSansArmenian" in (downloads / "rulebook.pdf").read_bytes()
+
+
+def _pdftotext(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _chromium_only() -> str | None:
+    import cdp
+
+    return cdp.chromium()
 
 
 def _chromium() -> str | None:

@@ -20,7 +20,8 @@ from cardcanon.version import build_info
 
 ROOT = Path(__file__).resolve().parents[2]
 PDFS = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "How to play Snap",
-        "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes"}
+        "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes, a table of "
+                        "contents and one line per rule on what verifies it"}
 
 
 def stamped_cff(text: str, build) -> str:
@@ -88,14 +89,19 @@ def page(out: Path) -> str:
     pdf = os.environ.get("CARDCANON_PDF", "")
     text.append(heading("Printable PDFs", "-"))
     if pdf == "1":
-        text.append("Printed from this site by headless Chromium, with the Armenian and Hebrew quotes in "
-                    "Noto fonts.\n\n" + "".join(f"- `{name} <../downloads/{name}>`__: {what}\n"
-                                                 for name, what in PDFS.items()) + "\n")
+        site = os.environ.get("CARDCANON_SITE_URL", "")
+        links = (f"links to other pages of the site point at {site}" if site else
+                 "this build names no address for the site, so links to other pages are printed as plain text")
+        text.append("Printed from this site by headless Chromium, set in Noto Sans, with the Armenian and "
+                    "Hebrew quotes in Noto Sans Armenian and Noto Sans Hebrew, the suit signs in DejaVu Sans "
+                    "and code in DejaVu Sans Mono. Each has its title and an outline of its headings; links "
+                    f"within a document work, and {links}.\n\n"
+                    + "".join(f"- `{name} <../downloads/{name}>`__: {what}\n" for name, what in PDFS.items()) + "\n")
     elif pdf == "off":
         text.append("This build was made without the PDFs (``python docs/build.py --no-pdf``).\n\n")
     else:
-        text.append("This build made no PDFs: they are printed by headless Chromium, which "
-                    "``python docs/build.py`` uses when it is installed (``.ci/system-deps.sh``).\n\n")
+        text.append("This build made no PDFs: they are printed by headless Chromium (and need nothing else), "
+                    "which was not installed; ``.ci/system-deps.sh`` installs it.\n\n")
 
     schemas = sorted((ROOT / "cardcanon" / "schemas").glob("*.schema.json"))
     text.append(heading("Game records", "-"))
