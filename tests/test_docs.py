@@ -556,7 +556,79 @@ def test_searching_a_rule_id_lands_on_the_rule(site, browser):
 def test_caveats_page_shows_the_exact_curve_and_the_pot_endings(site):
     text = (site / "caveats.html").read_text(encoding="utf-8")
     exact = json.loads((ROOT / "results" / "exact" / "snap-exact.json").read_text(encoding="utf-8"))
-    assert "snap-exact-curve.png" in text and (site / "_images" / "snap-exact-curve.png").is_file()
+    assert "snap-exact-curve.svg" in text and (site / "_images" / "snap-exact-curve.svg").is_file()
     for cell in exact["cells"]:
         assert cell["never_ends_exact"] in text
     assert "Pot still winnable" in text and "Pot stuck" in text
+
+
+CAVEATS_ON_A_PHONE = r"""(() => {
+  const view = document.documentElement.clientWidth;
+  const inView = (r, box) => r.left >= Math.max(0, box.left) - 0.5 && r.right <= Math.min(view, box.right) + 0.5;
+  const out = {view, page: document.documentElement.scrollWidth, problems: []};
+  // the exact-fractions table: its key column, head and first row, in view without scrolling
+  const table = [...document.querySelectorAll("table")].find(t => /Two players, every deal: exact fraction/.test(t.caption?.textContent));
+  const box = table.closest("div.table-wrapper").getBoundingClientRect();
+  const col = [...table.querySelectorAll("thead th")].findIndex(th => th.textContent.trim() === "Never end (exact)");
+  out.keyColumn = col;
+  for (const cell of [table.querySelectorAll("thead th")[col], table.querySelector("tbody tr").children[col]])
+    if (!inView(cell.getBoundingClientRect(), box)) out.problems.push("exact table: " + cell.textContent.trim());
+  // every box wider than the screen says that it scrolls
+  for (const b of document.querySelectorAll("article div.table-wrapper, article div.wide-figure")) {
+    if (b.scrollWidth <= b.clientWidth + 1) continue;
+    const hint = b.previousElementSibling;
+    if (!b.classList.contains("scrolls") || !hint || !hint.classList.contains("scroll-hint") || hint.hidden)
+      out.problems.push("scrolls without a hint: " + (b.querySelector("caption, img")?.textContent || b.className));
+  }
+  // the pictures' titles and key lines are text that wraps in view
+  for (const c of document.querySelectorAll("p.figure-caption"))
+    if (!inView(c.getBoundingClientRect(), {left: 0, right: view})) out.problems.push("caption: " + c.textContent);
+  const img = (name) => { const i = document.querySelector(`img[src$="${name}"]`); const r = i.getBoundingClientRect();
+    const b = i.closest("div.wide-figure, article").getBoundingClientRect();
+    return {left: r.left, width: r.width, boxLeft: b.left, boxRight: b.right}; };
+  out.tiebreak = img("hearts-tiebreak.svg");
+  out.charts = [...document.querySelectorAll("img.chart")].map(i => [i.getAttribute("src").split("/").pop(),
+                                                                     i.getBoundingClientRect().width]);
+  out.captions = [...document.querySelectorAll("p.figure-caption")].map(c => c.textContent);
+  return out;
+})()"""
+
+
+def _svg_texts(path: Path) -> list[tuple[float, float, str]]:
+    """(x, font size, text) of each text of one of our SVG pictures."""
+    return [(float(x), float(size), html.unescape(t)) for x, size, t in
+            re.findall(r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*>([^<]*)</text>', path.read_text("utf-8"))]
+
+
+def test_the_caveats_page_on_a_phone(site):
+    """At 390 px: no sideways scroll of the page; the key column of the exact-fractions table and
+    the tied scores of the tie-break picture in view; every wide box says it scrolls; the charts'
+    smallest type at least 9 px."""
+    import cdp
+
+    if cdp.chromium() is None:
+        pytest.skip("chromium is not installed (.ci/system-deps.sh installs it)")
+    with cdp.Browser() as browser:
+        tab = browser.open((site / "caveats.html").as_uri(), width=390, height=844, mobile=True)
+        seen = tab.evaluate(CAVEATS_ON_A_PHONE)
+    assert seen["page"] <= seen["view"] == 390, seen["page"]
+    assert seen["keyColumn"] >= 0 and not seen["problems"], seen["problems"]
+    assert any("Seed" in c and "recurs" in c for c in seen["captions"]), "the Snap cycle's title and key line"
+    # the tied scores, drawn in the picture, fall inside the visible part of its box
+    pic = seen["tiebreak"]
+    svg = (site / "_images" / "hearts-tiebreak.svg").read_text(encoding="utf-8")
+    natural = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1))
+    scale = pic["width"] / natural
+    scores = [(x, size, t) for x, size, t in _svg_texts(site / "_images" / "hearts-tiebreak.svg")
+              if re.fullmatch(r"\d+ – \d+", t)]
+    assert len(scores) == 3 and all(int(a) == int(b) for _, _, t in scores for a, b in [t.split(" – ")])
+    for x, size, t in scores:
+        left, right = pic["left"] + x * scale, pic["left"] + (x + 0.62 * size * len(t)) * scale
+        assert pic["boxLeft"] <= left and right <= min(390, pic["boxRight"]), (t, left, right)
+    # charts: the smallest type, scaled to the width drawn, stays legible
+    assert len(seen["charts"]) >= 3
+    for name, width in seen["charts"]:
+        chart = (site / "_images" / name).read_text(encoding="utf-8")
+        view_width = float(re.search(r'viewBox="0 0 ([\d.]+)', chart).group(1))
+        smallest = min(float(s) for s in re.findall(r"font-size: ([\d.]+)px", chart))
+        assert smallest * width / view_width >= 9, (name, smallest * width / view_width)

@@ -114,7 +114,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def _seat(seat: Seat) -> str:
-    return f"P{seat.index}"
+    return f"player {seat.index + 1}"
 
 
 def hearts_trick() -> Example:
@@ -156,8 +156,8 @@ def _trick_example(before, lead, follow, winner, seed: int) -> Example:
                   f" The heart he played breaks hearts ({rule_ref('HEARTS-BREAK-2')}).")
                + (f" With the trick he takes the queen of spades, 13 points ({rule_ref('HEARTS-QUEEN-1')})."
                   if QUEEN_OF_SPADES in (lead.card, follow.card) else ""))
-    alt = (f"{_seat(lead.player)} leads {lead.card} and {_seat(follow.player)}, holding no {suit}, "
-           f"wins the trick with {follow.card}")
+    alt = (f"{_seat(lead.player)} leads {lead.card.pretty} and {_seat(follow.player)}, holding no {suit}, "
+           f"wins the trick with {follow.card.pretty}")
     return Example("play-hearts-trick.svg", svg, alt, caption)
 
 
