@@ -75,7 +75,7 @@ def test_hearts_example_is_a_true_trick(examples):
     assert "HEARTS-TRICK-1" in example.caption and example.rst().startswith(".. figure:: /generated/figures/")
     # the alternative text names the cards: lead of one suit, won by a heart from a player void in it
     lead, heart = re.search(r"leads (\S+) and .* with (\S+)$", example.alt).groups()
-    assert heart.endswith("h") and not lead.endswith("h")
+    assert heart.endswith("♥") and not lead.endswith("♥")  # one card notation: the suit signs
 
 
 def test_snap_examples_replay_in_the_model(examples):
