@@ -632,3 +632,36 @@ def test_the_caveats_page_on_a_phone(site):
         view_width = float(re.search(r'viewBox="0 0 ([\d.]+)', chart).group(1))
         smallest = min(float(s) for s in re.findall(r"font-size: ([\d.]+)px", chart))
         assert smallest * width / view_width >= 9, (name, smallest * width / view_width)
+
+
+def _search(tab, site: Path, query: str) -> list[str]:
+    """The result links of the site's own search for ``query``, in the order shown."""
+    tab.goto((site / "search.html").as_uri() + "?q=" + query.replace(" ", "+"))
+    hrefs, still = [], 0
+    for _ in range(200):
+        now = tab.evaluate("[...document.querySelectorAll('#search-results li a')].map(a => a.getAttribute('href'))")
+        still = still + 1 if now and now == hrefs else 0
+        hrefs = now
+        if still >= 3:
+            break
+        time.sleep(0.05)
+    return hrefs
+
+
+@pytest.mark.parametrize("query, first", [("snap pot", "generated/snap/the-snap-pot.html"),
+                                          ("index card", "generated/snap/eliminating-ties.html"),
+                                          ("moon", "generated/hearts/scoring.html"),
+                                          ("dead card", "generated/hearts/terms-of-play.html")])
+def test_search_ranks_rule_pages_above_the_api(site, query, first):
+    """Players' words find the rules: in the built search index, the page stating the rule comes
+    first, and every rule page comes before every API entry and source listing."""
+    import cdp
+
+    if cdp.chromium() is None:
+        pytest.skip("chromium is not installed (.ci/system-deps.sh installs it)")
+    with cdp.Browser() as browser:
+        hrefs = _search(browser.open("about:blank"), site, query)
+    assert hrefs and hrefs[0].split("#")[0] == first, hrefs[:5]
+    rules = [i for i, h in enumerate(hrefs) if re.match(r"generated/(snap|hearts)/", h)]
+    code = [i for i, h in enumerate(hrefs) if h.startswith(("api.html", "_modules/", "generated/source/"))]
+    assert code and rules and max(rules) < min(code), (query, hrefs)

@@ -42,9 +42,13 @@ def generate(app) -> None:
         pages.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
         pages[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
     pages["verification.rst"] = ev.verification_page()
+    books = [(game, spec.load(game)) for game in ("snap", "hearts")]
     search_scorer.write(Path(app.srcdir) / app.config.html_search_scorer, {
         rule.id: f"generated/{rulebook_pages.section_docname(game, section)}"
-        for game in ("snap", "hearts") for section, rules in spec.load(game).sections() for rule in rules})
+        for game, book in books for section, rules in book.sections() for rule in rules}, {
+        f"generated/{rulebook_pages.section_docname(game, section)}":
+            (f"{book.title}: {section}".lower(), " ".join(rule.title for rule in rules).lower())
+        for game, book in books for section, rules in book.sections()})
     pages.update(sources.pages(ev))
     pages["downloads.rst"] = downloads.page(out / "downloads")
     for name, text in pages.items():
