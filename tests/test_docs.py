@@ -665,3 +665,15 @@ def test_search_ranks_rule_pages_above_the_api(site, query, first):
     rules = [i for i, h in enumerate(hrefs) if re.match(r"generated/(snap|hearts)/", h)]
     code = [i for i, h in enumerate(hrefs) if h.startswith(("api.html", "_modules/", "generated/source/"))]
     assert code and rules and max(rules) < min(code), (query, hrefs)
+
+
+@pytest.mark.parametrize("name", ["caveats", "generated/verification", "generated/play-snap", "generated/play-hearts"])
+def test_reader_pages_use_words_not_code(site, name):
+    """No Python reprs and one card notation (rank and suit sign) on the pages people read."""
+    import words
+
+    text = html.unescape(re.sub(r"<[^>]+>", "", (site / f"{name}.html").read_text(encoding="utf-8")))
+    article = text[text.find("Skip to content"):]
+    assert not words.REPR.search(article), words.REPR.findall(article)[:5]
+    assert not re.search(r"\[(?:(?:10|[2-9TJQKA])[cdhs] ?)+\]", article), "cards written as codes"
+    assert not re.search(r"(?<![\w-])P\d\b", article), "a seat written as P0"
