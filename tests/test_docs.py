@@ -105,7 +105,7 @@ def test_verified_by_comes_from_the_verify_report(site):
     report = json.loads(FIXTURE.read_text(encoding="utf-8"))
     text = page(site, "verification")
     for check in report["checks"]:
-        assert f'id="check-{check["id"].lower()}"' in text
+        assert f'<section id="{check["id"]}">' in text and f'class="headerlink" href="#{check["id"]}"' in text
         assert check["verdict"] in text
 
 
@@ -113,6 +113,7 @@ def test_verified_by_links_each_test_and_proof_to_its_code(site):
     text = rule_page(site, "hearts", "HEARTS-MOON-1").read_text(encoding="utf-8")
     links = re.findall(r'href="(\.\./source/[^"#]+)#([^"]+)"', text)
     assert any(t.startswith("src-tests-") for _, t in links) and any(t.startswith("src-check-") for _, t in links)
+    assert any(t.startswith("src-model-") for _, t in links), "model code citations link to the source listing"
     for href, anchor in links:
         target = (rule_page(site, "hearts", "HEARTS-MOON-1").parent / href).resolve()
         assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), (href, anchor)
@@ -202,7 +203,11 @@ def test_downloads(site):
     assert ("commit" in cff and f"development build of commit {build.commit}" in bib) == (not build.released)
     assert ("url = {" in bib) == bool(cff.get("url") or cff.get("repository-code"))
     text = page(site, "downloads")
-    for name in ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json"):
+    # the Hearts sample record replays through the model
+    from cardcanon.cli import main as cli
+
+    assert cli(["replay", str(downloads / "hearts-sample-record.json")]) == 0
+    for name in ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json", "hearts-sample-record.json"):
         assert f'href="../downloads/{name}"' in text
 
 

@@ -114,6 +114,13 @@ def page(out: Path) -> str:
         text.append("\n")
     else:
         text.append("The JSON Schemas of game records are not part of this version.\n\n")
+    # a whole match of Hearts as a game record, made by this build's model
+    sample = out / "hearts-sample-record.json"
+    subprocess.run([sys.executable, "-m", "cardcanon", "play", "hearts", "--seed", "1", "--strategies", "greedy",
+                    "random", "--record", str(sample)], capture_output=True, text=True, check=True, cwd=ROOT)
+    text.append(f"- {_link(sample.name, sample)}: a sample record, a whole two-player Hearts match (seed 1, a "
+                "greedy player against a random one) as ``cardcanon play hearts --seed 1 --strategies greedy "
+                "random --record FILE`` writes it; ``cardcanon replay FILE`` replays it.\n\n")
     conformance = ROOT / "conformance"
     if conformance.is_dir() and any(conformance.iterdir()):
         _zip(conformance, out / "conformance.zip")

@@ -65,7 +65,7 @@ class Evidence:
             verdict = f": {self.test_verdict(test)}" if self.tests else ""
             lines.append(f"- Test :ref:`{esc(test)} <{sources.test_label(test)}>`{verdict}")
         for ref in (entry.model if entry else ()):
-            lines.append(f"- Model code ``{ref}``")
+            lines.append(f"- Model code :ref:`{ref} <{sources.model_label(ref)}>`")
         if not lines:
             return ("Not verified: " + ("informative text, no effect on play." if not rule.normative
                                         else "no proof or test cites this rule.")) + "\n"
