@@ -616,17 +616,25 @@ def _svg_texts(path: Path) -> list[tuple[float, float, str]]:
             re.findall(r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*>([^<]*)</text>', path.read_text("utf-8"))]
 
 
-def test_the_caveats_page_on_a_phone(site):
-    """At 390 px: no sideways scroll of the page; the key column of the exact-fractions table and
-    the tied scores of the tie-break picture in view; every wide box says it scrolls; the charts'
-    smallest type at least 9 px."""
+@pytest.fixture(scope="module")
+def chromium_pipe():
+    """Headless Chromium over the DevTools pipe (``docs/cdp.py``): it needs no driver."""
     import cdp
 
     if cdp.chromium() is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/system-deps.sh installs it")
         pytest.skip("chromium is not installed (.ci/system-deps.sh installs it)")
     with cdp.Browser() as browser:
-        tab = browser.open((site / "caveats.html").as_uri(), width=390, height=844, mobile=True)
-        seen = tab.evaluate(CAVEATS_ON_A_PHONE)
+        yield browser
+
+
+def test_the_caveats_page_on_a_phone(site, chromium_pipe):
+    """At 390 px: no sideways scroll of the page; the key column of the exact-fractions table and
+    the tied scores of the tie-break picture in view; every wide box says it scrolls; the charts'
+    smallest type at least 9 px."""
+    tab = chromium_pipe.open((site / "caveats.html").as_uri(), width=390, height=844, mobile=True)
+    seen = tab.evaluate(CAVEATS_ON_A_PHONE)
     assert seen["page"] <= seen["view"] == 390, seen["page"]
     assert seen["keyColumn"] >= 0 and not seen["problems"], seen["problems"]
     assert any("Seed" in c and "recurs" in c for c in seen["captions"]), "the Snap cycle's title and key line"
@@ -668,15 +676,10 @@ def _search(tab, site: Path, query: str) -> list[str]:
                                           ("index card", "generated/snap/eliminating-ties.html"),
                                           ("moon", "generated/hearts/scoring.html"),
                                           ("dead card", "generated/hearts/terms-of-play.html")])
-def test_search_ranks_rule_pages_above_the_api(site, query, first):
+def test_search_ranks_rule_pages_above_the_api(site, chromium_pipe, query, first):
     """Players' words find the rules: in the built search index, the page stating the rule comes
     first, and every rule page comes before every API entry and source listing."""
-    import cdp
-
-    if cdp.chromium() is None:
-        pytest.skip("chromium is not installed (.ci/system-deps.sh installs it)")
-    with cdp.Browser() as browser:
-        hrefs = _search(browser.open("about:blank"), site, query)
+    hrefs = _search(chromium_pipe.open("about:blank"), site, query)
     assert hrefs and hrefs[0].split("#")[0] == first, hrefs[:5]
     rules = [i for i, h in enumerate(hrefs) if re.match(r"generated/(snap|hearts)/", h)]
     code = [i for i, h in enumerate(hrefs) if h.startswith(("api.html", "_modules/", "generated/source/"))]
