@@ -28,7 +28,10 @@ class SnapMove(ctypes.Structure):
 
 class HeartsCfg(ctypes.Structure):
     _fields_ = [("lowest_club_lead", ctypes.c_int), ("break_void", ctypes.c_int), ("first_no_hearts", ctypes.c_int),
-                ("moon_in_play", ctypes.c_int), ("target", ctypes.c_int), ("kinds", ctypes.c_int * 2)]
+                ("moon_in_play", ctypes.c_int), ("queen_breaks", ctypes.c_int), ("target", ctypes.c_int),
+                ("kinds", ctypes.c_int * 2), ("queen_points", ctypes.c_int), ("heart_points", ctypes.c_int),
+                ("moon_shooter_points", ctypes.c_int), ("moon_other_points", ctypes.c_int), ("hand_size", ctypes.c_int),
+                ("tricks_per_hand", ctypes.c_int), ("tally_dim", ctypes.c_int)]
 
 
 U8 = P(ctypes.c_uint8)

@@ -294,13 +294,19 @@ i64 snap_enumerate(const SnapCfg *cfg, i64 cap, i64 *tally, i64 *flips_hist, i64
 #define H_POINTS (H_HEARTS | (1u << H_QS))
 
 typedef struct {
-    int lowest_club_lead, break_void, first_no_hearts, moon_in_play, target;
+    int lowest_club_lead, break_void, first_no_hearts, moon_in_play, queen_breaks, target;
     int kinds[2]; /* 0 random, 1 greedy */
+    /* the rulebook's numbers (model/hearts_types.py), passed at run time so that an edit of the
+     * rulebook reaches the kernel: HEARTS-QUEEN-1, HEARTS-SCORE-1, HEARTS-MOON-1, HEARTS-DEAL-2,
+     * HEARTS-TRICK-3; tally_dim = the largest possible hand score + 1 (rows of pair_tally) */
+    int queen_points, heart_points, moon_shooter_points, moon_other_points, hand_size, tricks_per_hand, tally_dim;
 } HeartsCfg;
 
 static inline int popcount28(uint32_t m) { return __builtin_popcount(m); }
 static inline int nth_bit(uint32_t m, int k) { while (k--) m &= m - 1; return __builtin_ctz(m); }
-static inline int h_points(uint32_t m) { return popcount28(m & H_HEARTS) + ((m >> H_QS) & 1 ? 13 : 0); }
+static inline int h_points(const HeartsCfg *cfg, uint32_t m) {
+    return popcount28(m & H_HEARTS) * cfg->heart_points + ((m >> H_QS) & 1 ? cfg->queen_points : 0);
+}
 
 static int greedy_choice(uint32_t legal, int lead) {
     if (lead < 0) { /* leading: the lowest card, non-hearts first (ties by suit) */
@@ -326,10 +332,10 @@ static int greedy_choice(uint32_t legal, int lead) {
 
 /* One match. out[0..7]: hands, termination (0 one-reached, 1 both-reached, 2 tie-broken), winner,
  * score 0, score 1, moons by seat 0, moons by seat 1, first dealer. hand_scores (2 per hand, up to
- * max_hands) and moves (dealer byte, then per hand 28 order bytes and 26 (player, card) pairs),
- * when not NULL. pair_tally[a * 27 + b] counts hand scores (a, b) when not NULL.
+ * max_hands) and moves (dealer byte, then per hand 28 order bytes and 2 * hand_size (player, card) pairs),
+ * when not NULL. pair_tally[a * tally_dim + b] counts hand scores (a, b) when not NULL.
  * Returns 0, -1 if the match has more than max_hands hands, or -2 if a player has no legal
- * card (impossible under the rules; reported rather than played through). */
+ * card or no club can lead (impossible under the rulebook's numbers; reported, not played through). */
 int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 max_hands, i64 *out,
                  int32_t *hand_scores, u8 *moves, i64 *pair_tally) {
     u64 rng = seed, prng[2] = {seed_p0, seed_p1};
@@ -345,12 +351,15 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
         if (moves) { memcpy(moves, order, 28); moves += 28; }
         uint32_t hand[2] = {0, 0}, taken[2] = {0, 0};
         int first = 1 - dealer;   /* HEARTS-DEAL-2 */
-        for (int p = 1; p < 27; p++) hand[p % 2 ? first : dealer] |= 1u << order[p];
-        uint32_t dead = (1u << order[0]) | (1u << order[27]);
-        int club = !(dead & 1) ? 0 : !(dead & 2) ? 1 : 2;  /* HEARTS-LEAD-1/2 */
+        int dealt = 2 * cfg->hand_size;
+        for (int p = 1; p <= dealt; p++) hand[p % 2 ? first : dealer] |= 1u << order[p];
+        uint32_t dead = 1u << order[0];
+        for (int p = dealt + 1; p < 28; p++) dead |= 1u << order[p];
+        if (!(~dead & 0x7Fu)) return -2;           /* every club dead: nobody can lead (as the model) */
+        int club = __builtin_ctz(~dead & 0x7Fu);  /* HEARTS-LEAD-1/2: the lowest live club */
         int forced = (club == 0 || cfg->lowest_club_lead) ? club : -1; /* HEARTS-LEAD-3 */
         int leader = hand[0] >> club & 1 ? 0 : 1, broken = 0;
-        for (int trick = 0; trick < 13; trick++) {
+        for (int trick = 0; trick < cfg->tricks_per_hand; trick++) {
             int lead = -1;
             for (int half = 0; half < 2; half++) {
                 int p = half ? 1 - leader : leader;
@@ -368,7 +377,8 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
                                          : nth_bit(legal, (int)sm_below(&prng[p], (u64)popcount28(legal)));
                 if (moves) { *moves++ = (u8)p; *moves++ = (u8)card; }
                 hand[p] &= ~(1u << card);
-                if (card / 7 == 2 || (half && cfg->break_void && card / 7 != lead / 7)) broken = 1; /* HEARTS-BREAK-2 */
+                if (card / 7 == 2 || (half && cfg->break_void && card / 7 != lead / 7)
+                    || (card == H_QS && cfg->queen_breaks)) broken = 1; /* HEARTS-BREAK-2, HEARTS-QUEEN-2 */
                 if (!half) { lead = card; continue; }
                 /* HEARTS-TRICK-1/2: same suit, the higher wins; else a heart (trump) wins */
                 int follower_wins = card / 7 == lead / 7 ? card > lead : card / 7 == 2;
@@ -381,11 +391,12 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
         int hs[2];
         if ((in_play & taken[0]) == in_play || (in_play & taken[1]) == in_play) {
             int shooter = (in_play & taken[0]) == in_play ? 0 : 1;
-            hs[shooter] = 0; hs[1 - shooter] = cfg->moon_in_play ? h_points(in_play) : 20;
+            hs[shooter] = cfg->moon_shooter_points;
+            hs[1 - shooter] = cfg->moon_in_play ? h_points(cfg, in_play) : cfg->moon_other_points;
             moons[shooter]++;
-        } else { hs[0] = h_points(taken[0]); hs[1] = h_points(taken[1]); }
+        } else { hs[0] = h_points(cfg, taken[0]); hs[1] = h_points(cfg, taken[1]); }
         if (hand_scores) { hand_scores[2 * hands] = hs[0]; hand_scores[2 * hands + 1] = hs[1]; }
-        if (pair_tally) pair_tally[hs[0] * 27 + hs[1]]++;
+        if (pair_tally) pair_tally[hs[0] * cfg->tally_dim + hs[1]]++;
         hands++;
         int prev0 = scores[0], prev1 = scores[1], t = cfg->target;
         scores[0] += hs[0]; scores[1] += hs[1];
@@ -404,7 +415,7 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
 }
 
 /* Matches seeds seed0 .. seed0 + count - 1, random players seeded seed * 2 + 1 and seed * 2 + 2
- * (as `cardcanon play hearts`). out: 8 numbers per match; pair_tally: 27 x 27 counts. */
+ * (as `cardcanon play hearts`). out: 8 numbers per match; pair_tally: tally_dim x tally_dim counts. */
 int hearts_batch(const HeartsCfg *cfg, u64 seed0, i64 count, i64 *out, i64 *pair_tally) {
     for (i64 k = 0; k < count; k++) {
         u64 s = seed0 + (u64)k;
@@ -480,11 +491,20 @@ i64 snap_enumerate_checked(const SnapCfg *cfg, i64 cfg_size, i64 cap, i64 *tally
     return snap_enumerate(cfg, cap, tally, flips_hist, hist_len);
 }
 
-#define H_TALLY (27 * 27)
+#define H_TALLY ((i64)cfg->tally_dim * cfg->tally_dim)
+#define H_MAX_POINTS (1 << 12)
 static int hearts_cfg_ok(const HeartsCfg *cfg, i64 cfg_size) {
     if (cfg_size != (i64)sizeof(HeartsCfg)) return E_ABI;
     if (cfg->target < 1 || cfg->target >= 1 << 24) return E_CONFIG;
     if ((cfg->kinds[0] | cfg->kinds[1]) & ~1) return E_CONFIG;
+    /* the deck is 28 cards, 7 per suit: hands of 1 to 13 cards leave 2 to 26 dead, one trick per card */
+    if (cfg->hand_size < 1 || cfg->hand_size > 13 || cfg->tricks_per_hand != cfg->hand_size) return E_CONFIG;
+    int pts[4] = {cfg->queen_points, cfg->heart_points, cfg->moon_shooter_points, cfg->moon_other_points};
+    for (int i = 0; i < 4; i++) if (pts[i] < 0 || pts[i] > H_MAX_POINTS) return E_CONFIG;
+    int most = 7 * cfg->heart_points + cfg->queen_points;
+    if (cfg->moon_other_points > most) most = cfg->moon_other_points;
+    if (cfg->moon_shooter_points > most) most = cfg->moon_shooter_points;
+    if (cfg->tally_dim != most + 1) return E_CONFIG;
     return 0;
 }
 
