@@ -46,6 +46,23 @@ SIGNATURES: dict[str, tuple[type, list[type]]] = {
                                      U8, i64, P(i64), i64]),
     "hearts_batch_checked": (c_int, [P(HeartsCfg), i64, u64, i64, P(i64), i64, P(i64), i64]),
     "hearts_bench_checked": (i64, [P(HeartsCfg), i64, u64, i64, P(i64)]),
+    # step by step (cardcanon/engine/steps.py); games are byte buffers of the size the kernel reports
+    "hearts_game_size": (i64, []),
+    "snap_game_size": (i64, []),
+    "hearts_game_reset_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, u64]),
+    "hearts_game_step_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, c_int, P(ctypes.c_int32), i64]),
+    "hearts_game_observe_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, c_int, ctypes.c_void_p, i64,
+                                            ctypes.c_void_p, i64, ctypes.c_void_p, i64]),
+    "hearts_vec_reset_checked": (i64, [P(HeartsCfg), i64, ctypes.c_void_p, i64, i64, u64, ctypes.c_void_p,
+                                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64]),
+    "hearts_vec_step_checked": (i64, [P(HeartsCfg), i64, ctypes.c_void_p, i64, i64, ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_void_p, i64]),
+    "snap_game_reset_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, u64, P(ctypes.c_int32), i64, U8, i64]),
+    "snap_game_step_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, ctypes.c_void_p, i64,
+                                       P(ctypes.c_int32), i64, P(ctypes.c_int32), i64]),
+    "snap_game_observe_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, c_int, ctypes.c_void_p, i64,
+                                          ctypes.c_void_p, i64, P(i64)]),
 }
 
 _CODES = {-10: "the library was built from another kernel.c (struct sizes differ)",
