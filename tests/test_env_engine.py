@@ -44,7 +44,7 @@ SNAP = [{**variant, **table} for variant in played_variants("snap")
 def same_step(a: Any, b: Any) -> None:
     assert a.agent_selection == b.agent_selection
     assert a.agents == b.agents
-    for agent in a.possible_agents:
+    for agent in a.agents:  # PettingZoo drops the agents that are done
         seen_a, seen_b = a.observe(agent), b.observe(agent)
         assert seen_a["observation"].dtype == seen_b["observation"].dtype
         assert np.array_equal(seen_a["observation"], seen_b["observation"]), agent

@@ -208,8 +208,9 @@ def test_simultaneous_calls_are_settled_as_the_rulebook_says():
     assert event(both, {s0: pot_, s1: snap_}, race_policy("ties:0")) == snap.Call(s0, pot_)
 
 
-def test_snap_truncates_an_endless_game_at_the_repeated_position():
-    env = snap_v0.raw_env(calling_policy="owner-first")
+@pytest.mark.parametrize("engine", ["kernel", "model"])
+def test_snap_truncates_an_endless_game_at_the_repeated_position(engine):
+    env = snap_v0.raw_env(calling_policy="owner-first", engine=engine)
     env.reset(seed=10)
     last = None
     for agent in env.agent_iter():
@@ -222,7 +223,8 @@ def test_snap_truncates_an_endless_game_at_the_repeated_position():
     assert last == (False, True)
     result = play_game(env.config, 10, "owner-first")
     assert result.endless is not None and result.state == env.state
-    assert env.state.position_key() in env._seen and env._seen[env.state.position_key()] == result.endless.start
+    key = env.state.position_key() if engine == "model" else env._kernel.position_key()
+    assert key in env._seen and env._seen[key] == result.endless.start
 
 
 def test_snap_max_steps_truncates_at_the_next_flip():
