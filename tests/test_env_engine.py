@@ -179,3 +179,15 @@ def test_the_vector_env_refuses_an_illegal_card_and_plays_nothing():
     with pytest.raises(ValueError, match="match 1"):
         vector.step(actions)
     assert np.array_equal(vector.observations, before)
+
+
+def test_the_cheap_action_check_is_gymnasiums():
+    from gymnasium import spaces
+
+    from cardcanon.envs.actions import is_action
+
+    space = spaces.Discrete(28)
+    values = [None, True, False, -1, 0, 27, 28, 3.0, "3", np.int64(5), np.int8(-2), np.uint8(30), np.float32(2),
+              np.array(4), np.array([4]), np.array(2.0), 2**70]
+    for value in values:
+        assert is_action(value, 28) == space.contains(value), repr(value)

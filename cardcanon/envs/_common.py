@@ -92,7 +92,7 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return None
-        if not is_action(action, self._action_space.n):
+        if action is None or not is_action(action, self._action_space.n):
             raise ValueError(f"{self._game}_v0: {action!r} is not an action (0 to {self._action_space.n - 1})")
         return int(action)
 

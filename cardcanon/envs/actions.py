@@ -12,5 +12,5 @@ def is_action(action: Any, n: Any) -> bool:
     if isinstance(action, int):
         return bool(0 <= action < n)
     if isinstance(action, (np.generic, np.ndarray)) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-        return bool(0 <= action < n)
+        return bool(0 <= int(action) < n)
     return False
