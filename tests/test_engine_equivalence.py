@@ -380,3 +380,32 @@ def test_a_snap_variant_the_kernel_lacks_is_reported(monkeypatch):
     assert "next_turn = winner" in (engine_snap.kernel_mismatch(config) or "")
     with pytest.raises(build.EngineUnavailable, match="next_turn"):
         engine_snap._kernel(config)
+
+
+@pytest.mark.parametrize("game", ["hearts", "snap"])
+def test_every_option_the_rulebook_plans_is_played_by_the_kernel_or_reported(game):
+    """Options the model does not play yet cannot be built as configs; forced into one, the kernel
+    reports them rather than playing something else."""
+    import copy
+
+    module, engine = (hearts_types, engine_hearts) if game == "hearts" else (snap, engine_snap)
+    base = hearts.HeartsConfig() if game == "hearts" else snap.SnapConfig()
+    for name, kind in module.VARIATIONS.items():
+        for option in (False, True) if kind is bool else kind:
+            config = copy.copy(base)
+            object.__setattr__(config, name, option)
+            reason = engine.kernel_mismatch(config)
+            if option in module.NOT_MODELLED:
+                assert reason and name in reason, (name, option)
+            else:
+                assert reason is None, (name, option, reason)
+
+
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-LEAD-3", "HEARTS-BREAK-2", "HEARTS-FIRST-1", "HEARTS-MOON-2")
+def test_hearts_every_option_at_once_matches_the_model():
+    config = hearts.HeartsConfig(first_lead=hearts.FirstLead.FREE, break_on=hearts.BreakOn.VOID,
+                                 first_trick_points=hearts.FirstTrickPoints.NO_HEARTS,
+                                 queen_breaks=hearts.QueenBreaks.YES, moon_score=hearts.MoonScore.POINTS_IN_PLAY)
+    for seed in range(4):
+        for kinds in KINDS:
+            check_hearts(seed, kinds, config)

@@ -36,6 +36,7 @@ def played_variants(game: str) -> list[dict[str, str]]:
 
 
 HEARTS = played_variants("hearts")
+HEARTS.append({name: value for variant in HEARTS for name, value in variant.items()})  # every option at once
 SNAP = [{**variant, **table} for variant in played_variants("snap")
         for table in ({"players": 2}, {"players": 4, "calling_policy": "owner-first"},
                       {"players": 3, "calling_policy": "ties:0.5"})]
