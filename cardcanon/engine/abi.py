@@ -1,6 +1,7 @@
 """The C kernel's interface as ctypes sees it: structs, and the signature of every function called.
 
-Python calls only the ``*_checked`` entry points of ``kernel.c``. Each takes the size of its
+Python calls only the ``*_checked`` entry points of ``kernel.c`` (and ``*_game_size``, the size of
+the buffer that holds one game for :mod:`cardcanon.engine.steps`). Each takes the size of its
 config struct and the length of every buffer, so a stale library or a short buffer is an error
 code, never memory corruption; :func:`check` turns the code into :class:`EngineError`.
 """
