@@ -203,3 +203,37 @@ def test_the_cheap_action_check_is_gymnasiums():
               np.array(4), np.array([4]), np.array(2.0), 2**70]
     for value in values:
         assert is_action(value, 28) == space.contains(value), repr(value)
+
+
+@pytest.mark.parametrize("module", [hearts_v0, snap_v0])
+def test_an_environment_on_the_kernel_can_be_copied(module):
+    import copy
+    import pickle
+
+    env = module.raw_env()
+    rng = np.random.default_rng(3)
+    env.reset(seed=8)
+    for _ in range(30):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    twins = (copy.deepcopy(env), pickle.loads(pickle.dumps(env)))
+    for _ in range(60):
+        if any(env.terminations.values()) or any(env.truncations.values()):
+            break
+        action = int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
+        for one in (env, *twins):
+            one.step(action)
+        for twin in twins:
+            same_step(env, twin)
+    assert all(env.moves == twin.moves and env.state == twin.state for twin in twins)
+
+
+def test_the_vector_env_can_be_copied():
+    import copy
+
+    vector = hearts_v0.vector_env(5, 2)
+    twin = copy.deepcopy(vector)
+    for _ in range(300):
+        actions = vector.action_masks.argmax(axis=1)
+        vector.step(actions)
+        twin.step(actions)
+    assert np.array_equal(vector.observations, twin.observations) and np.array_equal(vector.dones, twin.dones)

@@ -30,12 +30,21 @@ def _address(array: np.ndarray[Any, Any]) -> int:
     return int(array.ctypes.data)
 
 
+def _restore(kind: Any, args: tuple[Any, ...], game: bytes, view: bytes) -> Any:
+    """A copy of a game in the kernel (see ``__reduce__``): a fresh holder, the same bytes."""
+    steps = kind(*args)
+    ctypes.memmove(steps.game, game, len(game))
+    ctypes.memmove(steps.view, view, len(view))
+    return steps
+
+
 class HeartsSteps:
     """One Hearts match in the kernel. ``view`` after each call: to move (-1 when over), over,
     winner, dealer, hand number, score 0, score 1, the last step's code (0 a play, 2 a new hand
     dealt, 1 the match is over)."""
 
     def __init__(self, config: HeartsConfig) -> None:
+        self.config = config
         self.lib = engine_hearts._kernel(config)
         self.cfg = engine_hearts._cfg(config, ("random", "random"))
         self.cfg_ref, self.cfg_size = ctypes.byref(self.cfg), ctypes.sizeof(self.cfg)
@@ -46,6 +55,9 @@ class HeartsSteps:
         self.mask = np.zeros(28, dtype=np.int8)
         self.order = np.zeros(28, dtype=np.uint8)
         self._obs, self._mask, self._order = _address(self.obs), _address(self.mask), _address(self.order)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle: the game's bytes
+        return _restore, (HeartsSteps, (self.config,), bytes(self.game), bytes(self.view))
 
     def reset(self, seed: int) -> None:
         abi.check(self.lib.hearts_game_reset_checked(self.cfg_ref, self.cfg_size, self.game, self.size, seed % _TWO64),
@@ -81,7 +93,7 @@ class HeartsVector:
     def __init__(self, n: int, config: HeartsConfig = HeartsConfig()) -> None:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"the number of matches must be a positive integer, not {n!r}")
-        self.n = n
+        self.n, self.config = n, config
         self.lib = engine_hearts._kernel(config)
         self.cfg = engine_hearts._cfg(config, ("random", "random"))
         self.cfg_ref, self.cfg_size = ctypes.byref(self.cfg), ctypes.sizeof(self.cfg)
@@ -96,6 +108,10 @@ class HeartsVector:
         self.actions = np.zeros(n, dtype=np.int32)
         self._a = [_address(a) for a in (self.games, self.streams, self.observations, self.masks, self.to_move,
                                          self.rewards, self.dones, self.actions)]
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle
+        arrays = (self.games, self.streams, self.observations, self.masks, self.to_move, self.rewards, self.dones)
+        return _restore_vector, (self.n, self.config, tuple(a.copy() for a in arrays))
 
     def reset(self, seed: int) -> None:
         games, streams, obs, masks, to_move = self._a[:5]
@@ -113,12 +129,22 @@ class HeartsVector:
         return int(abi.check(code, "hearts vector step"))
 
 
+def _restore_vector(n: int, config: HeartsConfig, arrays: tuple[np.ndarray[Any, Any], ...]) -> HeartsVector:
+    vector = HeartsVector(n, config)
+    mine: tuple[np.ndarray[Any, Any], ...] = (vector.games, vector.streams, vector.observations, vector.masks,
+                                              vector.to_move, vector.rewards, vector.dones)
+    for array, saved in zip(mine, arrays):
+        array[...] = saved
+    return vector
+
+
 class SnapSteps:
     """One Snap game in the kernel, moved by flips and settled call windows. ``view`` after each
     call: phase (0 flip, 1 call window, 2 over), turn, holders (bit mask of seats), dealer, ending
     code (engine/snap.py ENDINGS) and winner when over, pot size."""
 
     def __init__(self, config: SnapConfig, policy: Policy) -> None:
+        self.config, self.policy = config, policy
         self.lib = engine_snap._kernel(config)
         self.players = config.players
         self.cfg = engine_snap._cfg(config, policy)
@@ -134,6 +160,9 @@ class SnapSteps:
         self.position = (ctypes.c_uint8 * (2 + 2 * self.players + 52))()
         self.used = ctypes.c_int64()
         self._obs = _address(self.obs)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle: the game's bytes
+        return _restore, (SnapSteps, (self.config, self.policy), bytes(self.game), bytes(self.view))
 
     def reset(self, seed: int) -> tuple[int, bytes]:
         """Deal from ``seed``: the dealer and the order dealt (card indices, top first)."""
