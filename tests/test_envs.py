@@ -43,13 +43,13 @@ def random_steps(env, seed: int, actions: np.random.Generator | None = None) -> 
 
 
 # ---- the PettingZoo API ----------------------------------------------------------------------
-@pytest.mark.parametrize("kwargs", HEARTS_VARIANTS)
+@pytest.mark.parametrize("kwargs", HEARTS_VARIANTS + [{"engine": "model"}])
 def test_hearts_passes_the_pettingzoo_api_and_seed_tests(kwargs):
     api_test(hearts_v0.env(**kwargs), num_cycles=300)
     seed_test(lambda: hearts_v0.env(**kwargs), num_cycles=300)
 
 
-@pytest.mark.parametrize("kwargs", SNAP_VARIANTS)
+@pytest.mark.parametrize("kwargs", SNAP_VARIANTS + [{"players": 3, "engine": "model"}])
 def test_snap_passes_the_pettingzoo_api_and_seed_tests(kwargs):
     api_test(snap_v0.env(**kwargs), num_cycles=300)
     seed_test(lambda: snap_v0.env(**kwargs), num_cycles=300)
