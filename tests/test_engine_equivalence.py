@@ -323,6 +323,13 @@ def test_a_rulebook_edit_of_the_points_reaches_the_kernel(monkeypatch, numbers):
     for seed in range(3):
         check_hearts(seed, ("random", "greedy"), config)
         check_hearts(seed, ("greedy", "greedy"), hearts.HeartsConfig(queen_breaks=hearts.QueenBreaks.YES))
+    def unavailable():
+        raise build.EngineUnavailable("disabled for this test")
+
+    runs = [engine_hearts.match(seed, ("greedy", "greedy")) for seed in range(3)]
+    with monkeypatch.context() as reference:
+        reference.setattr(engine_hearts, "load", unavailable)
+        assert [engine_hearts.match(seed, ("greedy", "greedy")) for seed in range(3)] == runs  # moons too
     summary = engine_hearts.batch(0, 8, ("random", "greedy"))
     assert summary.pairs == Counter(p for seed in range(8) for p in engine_hearts.match(seed, ("random", "greedy"))
                                     .hand_scores)

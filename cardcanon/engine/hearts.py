@@ -22,8 +22,8 @@ from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model import hearts_types
 from cardcanon.model.cards import Suit
 from cardcanon.model.hearts import (
-    DECK, BreakOn, ChooseDealer, Deal, Dealer, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move, Play,
-    QueenBreaks, Termination, play_match,
+    DECK, POINT_CARDS, BreakOn, ChooseDealer, Deal, Dealer, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState,
+    MoonScore, Move, Play, QueenBreaks, Termination, apply, new_game, play_match,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
 from cardcanon.model.seats import Seat
@@ -137,16 +137,24 @@ def reference_match(seed: int, kinds: tuple[str, str] = ("random", "random"),
     return play_match(seed, players, config)
 
 
-def _moons(hand_scores: Sequence[tuple[int, int]], config: HeartsConfig) -> tuple[int, int]:
-    # a hand where one player scores 0 is a moon: otherwise both take points (the other cannot hold them all)
-    return (sum(1 for a, b in hand_scores if a == 0), sum(1 for a, b in hand_scores if b == 0))
+def _moons(moves: Sequence[Move], config: HeartsConfig) -> tuple[int, int]:
+    """Hands in which seat 0 / seat 1 took every point card in play (HEARTS-MOON-1), by replaying ``moves``."""
+    moons, state, hands = [0, 0], new_game(config), 0
+    for move in moves:
+        state = apply(state, move)
+        if len(state.hand_scores) > hands:  # a hand just ended; taken and dead still show it
+            hands = len(state.hand_scores)
+            in_play = POINT_CARDS.difference(state.dead)
+            for seat in (0, 1):
+                moons[seat] += in_play <= state.taken[seat]
+    return moons[0], moons[1]
 
 
 def _run_from_reference(seed: int, state: HeartsState, moves: Sequence[Move]) -> MatchRun:
     outcome, choice = state.outcome, moves[0]
     assert outcome is not None and isinstance(choice, ChooseDealer)
     return MatchRun(seed, choice.dealer, outcome.termination, outcome.winner, state.scores, state.hand_scores,
-                    _moons(state.hand_scores, state.config))
+                    _moons(moves, state.config))
 
 
 @overload
