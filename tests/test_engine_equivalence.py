@@ -348,7 +348,8 @@ def test_a_rulebook_edit_of_the_hand_size_reaches_the_kernel(monkeypatch):
 
 
 @pytest.mark.parametrize("numbers, says", [({"deck_size": 32}, "deck_size"), ({"queen_points": -13}, "queen_points"),
-                                           ({"hand_size": 14, "tricks_per_hand": 14}, "hand_size")])
+                                           ({"hand_size": 14, "tricks_per_hand": 14}, "hand_size"),
+                                           ({"hand_size": 10, "tricks_per_hand": 10, "dead_cards": 8}, "hand_size")])
 def test_numbers_the_kernel_cannot_play_are_reported(monkeypatch, numbers, says):
     _patch_numbers(monkeypatch, **numbers)
     reason = engine_hearts.kernel_mismatch(hearts.HeartsConfig())
@@ -361,7 +362,8 @@ def test_the_kernel_refuses_numbers_outside_its_limits():
     from cardcanon.engine import abi
 
     lib = build.load()
-    for field, value in (("queen_points", -1), ("hand_size", 14), ("tricks_per_hand", 12), ("tally_dim", 5)):
+    for field, value in (("queen_points", -1), ("hand_size", 14), ("hand_size", 10), ("tricks_per_hand", 12),
+                         ("tally_dim", 5)):
         cfg = engine_hearts._cfg(hearts.HeartsConfig(), ("random", "random"))
         setattr(cfg, field, value)
         code = lib.hearts_bench_checked(ctypes.byref(cfg), ctypes.sizeof(cfg), 0, 1, None)

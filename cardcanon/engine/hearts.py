@@ -62,7 +62,9 @@ KERNEL_PLAYS: dict[str, frozenset[object]] = {
 }
 # The rulebook's numbers the kernel is given with every call (HeartsCfg), by name; the kernel plays
 # any values within these limits (a 28-card deck of 7 ranks per suit, two players).
-KERNEL_LIMITS = {"players": (2, 2), "deck_size": (28, 28), "hand_size": (1, 13), "tricks_per_hand": (1, 13),
+# Hands of fewer than 11 cards leave 7 or more dead cards: every club can be dead, and no rule says
+# who leads then (the model cannot play it either).
+KERNEL_LIMITS = {"players": (2, 2), "deck_size": (28, 28), "hand_size": (11, 13), "tricks_per_hand": (11, 13),
                  "queen_points": (0, 4096), "heart_points": (0, 4096), "moon_shooter_points": (0, 4096),
                  "moon_other_points": (0, 4096)}
 RULES_OF_NUMBERS = {"players": "HEARTS-PLAYERS-1", "deck_size": "HEARTS-DECK-1", "hand_size": "HEARTS-DEAL-2",

@@ -752,8 +752,10 @@ static int hearts_cfg_ok(const HeartsCfg *cfg, i64 cfg_size) {
     if (cfg_size != (i64)sizeof(HeartsCfg)) return E_ABI;
     if (cfg->target < 1 || cfg->target >= 1 << 24) return E_CONFIG;
     if ((cfg->kinds[0] | cfg->kinds[1]) & ~1) return E_CONFIG;
-    /* the deck is 28 cards, 7 per suit: hands of 1 to 13 cards leave 2 to 26 dead, one trick per card */
-    if (cfg->hand_size < 1 || cfg->hand_size > 13 || cfg->tricks_per_hand != cfg->hand_size) return E_CONFIG;
+    /* the deck is 28 cards, 7 per suit: hands of 11 to 13 cards leave 6 to 2 dead, so a club is always
+     * live to lead (HEARTS-LEAD-1/2; with fewer, every club can be dead and no rule names the leader);
+     * one trick per card */
+    if (cfg->hand_size < 11 || cfg->hand_size > 13 || cfg->tricks_per_hand != cfg->hand_size) return E_CONFIG;
     int pts[4] = {cfg->queen_points, cfg->heart_points, cfg->moon_shooter_points, cfg->moon_other_points};
     for (int i = 0; i < 4; i++) if (pts[i] < 0 || pts[i] > H_MAX_POINTS) return E_CONFIG;
     int most = 7 * cfg->heart_points + cfg->queen_points;
