@@ -23,13 +23,15 @@ VERSION = 1
 
 # op -> the request fields besides "id" and "op"
 REQUESTS: dict[str, tuple[str, ...]] = {
-    "hello": ("protocol", "version", "game", "config"),  # answer: protocol, version, implementation | unsupported
+    "hello": ("protocol", "version", "game", "config"),  # answer: protocol, version, implementation
+    # (+ games, the games it plays; + show: true if it answers "show") | unsupported (the reason)
     "shuffle": ("seed",),  # answer: order
     "deal": ("seed",),  # answer: moves, hands, to_move (+ dead for Hearts)
     "position": ("moves",),  # answer: ok | illegal (rule ID) + at (1-based) | invalid + at
     "legal": (),  # answer: chance (true) | moves
     "apply": ("move",),  # answer: ok | illegal (rule ID) | invalid
     "outcome": (),  # answer: outcome (null while the game goes on)
+    "show": (),  # answer: position, the canonical position (cardcanon.conform.positions)
     "perft": ("depth",),  # answer: nodes
     "bye": (),  # answer: ok; then the implementation exits
 }

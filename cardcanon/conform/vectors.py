@@ -12,7 +12,13 @@ with the variation options that have no file and why. Every vector has an ``id``
 - ``illegal``: a position, a move, and the rule the move breaks;
 - ``perft``: a position and the number of legal move sequences of each length up to a depth;
 - ``game``: a complete game (every move, chance included), the legal moves before each move,
-  and the outcome.
+  and the outcome;
+- ``rule``: for one rule that changes a position, the shortest prefix whose last move is the
+  first to apply it (:mod:`cardcanon.conform.steps`), and the position it leads to.
+
+Every vector with a prefix (``moves``) carries ``positions``: the digest of the canonical
+position (:mod:`cardcanon.conform.positions`) after each of its moves, so that the runner can
+compare positions move by move.
 
 Generation is deterministic: the same code and rulebook always write the same bytes.
 """
@@ -25,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcanon.conform import adapter, cases
+from cardcanon.conform import adapter, cases, files, positions
 from cardcanon.conform.adapter import Json, Position
 from cardcanon.conform.cases import Reached
 from cardcanon.conform.protocol import VERSION as PROTOCOL_VERSION
@@ -33,7 +39,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.spec import load as load_rulebook
 
 FORMAT = "cardcanon-conformance"
-VERSION = 1
+VERSION = files.FORMAT_VERSION
 INDEX = "index.json"
 # Seeds of the shuffle, deal, perft and golden-game vectors (0, 1, 2**64 - 1 test the wrap-around).
 SHUFFLE_SEEDS = (0, 1, 42, 2**64 - 1)
@@ -145,6 +151,16 @@ def bank(spec: FileSpec) -> list[Reached]:
 
 
 # ---- vectors -------------------------------------------------------------------------------
+def digests(spec: FileSpec, moves: list[Json] | tuple[Json, ...]) -> list[str]:
+    """The digest of the canonical position after each move."""
+    position = Position.start(spec.game, spec.config)
+    out = []
+    for move in moves:
+        position = position.apply(move)
+        out.append(positions.digest(position.canonical()))
+    return out
+
+
 def shuffle_vectors(spec: FileSpec) -> list[Json]:
     rules = cases.SHUFFLE_RULES[spec.game]
     return [{"id": f"shuffle-seed-{seed}", "kind": "shuffle", "rules": rules, "seed": seed,
@@ -163,7 +179,7 @@ def legal_vector(vector_id: str, about: str, reached: Reached, spec: FileSpec) -
     forbidden = cases.forbidden_moves(position, ties=spec.ties_in_legal)
     rules = sorted(set(cases.context_rules(position)) | {f["rule"] for f in forbidden})
     return {"id": vector_id, "kind": "legal", "about": about, "rules": rules, "moves": list(reached.moves),
-            "expect": expect, "forbidden": forbidden}
+            "positions": digests(spec, reached.moves), "expect": expect, "forbidden": forbidden}
 
 
 def legal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
@@ -198,8 +214,9 @@ def illegal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
             found.append((rule, list(reached.moves), move))
             if len(seen) == ILLEGAL_PER_RULE:
                 break
-    return [{"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves, "move": move,
-             "expect": {"illegal": rule}} for k, (rule, moves, move) in enumerate(found, start=1)]
+    return [{"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves,
+             "positions": digests(spec, moves), "move": move, "expect": {"illegal": rule}}
+            for k, (rule, moves, move) in enumerate(found, start=1)]
 
 
 def perft_vectors(spec: FileSpec) -> list[Json]:
@@ -210,7 +227,8 @@ def perft_vectors(spec: FileSpec) -> list[Json]:
         position = start.apply_all(dealt)
         counts = [position.perft(d) for d in range(1, spec.perft_depth + 1)]
         vectors.append({"id": f"perft-seed-{seed}", "kind": "perft", "rules": cases.PERFT_RULES[spec.game],
-                        "about": f"after the deal of seed {seed}", "moves": dealt, "depth": spec.perft_depth,
+                        "about": f"after the deal of seed {seed}", "moves": dealt,
+                        "positions": digests(spec, dealt), "depth": spec.perft_depth,
                         "expect": {"nodes": counts}})
     return vectors
 
@@ -225,7 +243,7 @@ def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -
     if outcome is None:
         raise ValueError(f"{vector_id}: a golden game must end")
     return {"id": vector_id, "kind": "game", "about": about, "rules": cases.game_rules(spec.game, moves, spec.config),
-            "moves": moves, "legal": steps, "expect": {"outcome": outcome}}
+            "moves": moves, "positions": digests(spec, moves), "legal": steps, "expect": {"outcome": outcome}}
 
 
 def game_vectors(spec: FileSpec) -> list[Json]:
@@ -234,11 +252,51 @@ def game_vectors(spec: FileSpec) -> list[Json]:
     return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
 
 
+def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
+    """For each rule a move can apply (:mod:`cardcanon.conform.steps`), the shortest prefix
+    whose last move is the first to apply it, so that the first position to differ can only
+    come from that rule: among the random games' lines and the lines built by hand."""
+    ends = [r.moves for r, after in zip(positions, positions[1:] + [None])
+            if after is None or len(after.moves) <= len(r.moves)]
+    built = cases.hand_built_lines(spec.game, spec.config, positions)
+    lines = [("", list(moves)) for moves in ends] + built
+    first: dict[str, tuple[list[Json], list[str], str]] = {}
+    for about, line in lines:
+        position, seen = Position.start(spec.game, spec.config), set()
+        for number, move in enumerate(line, start=1):
+            applies = position.step_rules(move)
+            for rule in applies:
+                if rule not in seen and (rule not in first or number < len(first[rule][0])):
+                    first[rule] = (line[:number], applies, about if number == len(line) else "")
+            seen.update(applies)
+            position = position.apply(move)
+    rulebook = load_rulebook(spec.game)
+    vectors = []
+    order = [r for r in rulebook.rules if r.id in first]
+    order.sort(key=lambda r: len(first[r.id][0]))  # shortest first: the first failure is the plainest
+    for rule in order:
+        moves, applies, about = first[rule.id]
+        final = Position.start(spec.game, spec.config).apply_all(moves)
+        text = f"{rule.title}: the last move is the first to apply {rule.id}" + (f" ({about}, built by hand)"
+                                                                                    if about else "")
+        vectors.append({"id": f"rule-{rule.id.lower()}", "kind": "rule", "rules": [rule.id], "about": text,
+                        "applies": applies, "moves": moves, "positions": digests(spec, moves),
+                        "expect": {"position": final.canonical()}})
+    for k, (about, moves) in enumerate(built, start=1):  # each line built by hand, whole
+        before = Position.start(spec.game, spec.config).apply_all(moves[:-1])
+        applies = before.step_rules(moves[-1])
+        vectors.append({"id": f"built-{k}-{applies[0].lower()}", "kind": "rule", "rules": applies,
+                        "about": f"built by hand: {about}", "applies": applies, "moves": moves,
+                        "positions": digests(spec, moves), "expect": {"position": before.apply(moves[-1]).canonical()}})
+    return vectors
+
+
 def file_vectors(spec: FileSpec) -> list[Json]:
     positions = bank(spec)
     vectors = shuffle_vectors(spec) if spec.shuffles else []
     if not spec.variant:
         vectors += deal_vectors(spec)
+    vectors += rule_vectors(spec, positions)
     vectors += legal_vectors(spec, positions)
     vectors += illegal_vectors(spec, positions)
     vectors += perft_vectors(spec)
@@ -291,4 +349,4 @@ def write(directory: Path) -> list[Path]:
 
 
 def load_index(directory: Path) -> Json:
-    return json.loads((directory / INDEX).read_text(encoding="utf-8"))
+    return files.read_json(directory / INDEX)
