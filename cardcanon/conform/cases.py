@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cardcanon.conform import overlaps
 from cardcanon.conform.adapter import Json, NotAMove, Position, config_from_json, deal, illegal_rule
 from cardcanon.model import hearts, hearts_records, snap, snap_policies, snap_records
 from cardcanon.model.cards import Suit
@@ -117,7 +118,8 @@ def forbidden_moves(position: Position, ties: bool = True, chance: bool = False)
     for move in candidate_moves(position, ties, chance):
         rule = illegal_rule(position, move)
         if rule is not None:
-            out.append({"move": move, "rule": rule})
+            also = overlaps.equally_right(position, move, rule)
+            out.append({"move": move, "rule": rule, **({"also": also} if also else {})})
     return out
 
 

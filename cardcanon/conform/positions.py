@@ -25,8 +25,17 @@ def _seat(seat: Seat | None) -> int | None:
     return None if seat is None else seat.index
 
 
+_TEXT: dict[Card, str] = {}  # a card's record name, computed once per card
+
+
 def _pile(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
+    out = []
+    for card in cards:
+        text = _TEXT.get(card)
+        if text is None:
+            text = _TEXT[card] = str(card)
+        out.append(text)
+    return out
 
 
 def hearts_position(state: hearts.HeartsState) -> Json:

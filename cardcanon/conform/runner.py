@@ -13,6 +13,7 @@ that happens at the very first ``hello``, the run stops with one error.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import selectors
@@ -185,7 +186,8 @@ def move_words(move: Json) -> str:
         elif kind == "call":
             text = f"seat {move['caller']} calls {CALLS.get(move['kind'], show(move['kind']))}"
         elif kind == "tie":
-            seats = " and ".join(str(s) for s in move["callers"])
+            names = [str(s) for s in move["callers"]]
+            seats = ", ".join(names[:-1]) + " and " + names[-1]
             text = f"seats {seats} call {CALLS.get(move['kind'], show(move['kind']))} at the same instant"
         elif kind == "deal":
             text = "the deal" + (f" by seat {move['dealer']}" if "dealer" in move else "")
@@ -248,6 +250,15 @@ def _legal_text(moves: list[Json]) -> str:
     return f"{len(moves)} legal moves {show_moves(moves)}"
 
 
+def prefix_keys(moves: list[Json]) -> list[str]:
+    """A key for each prefix of ``moves`` (``moves[:1]``, ``moves[:2]`` ...): a hash chain."""
+    keys, key = [], ""
+    for move in moves:
+        key = hashlib.sha256((key + json.dumps(move, sort_keys=True)).encode("utf-8")).hexdigest()
+        keys.append(key)
+    return keys
+
+
 # ---- one file's session --------------------------------------------------------------------------
 @dataclass
 class Session:
@@ -258,6 +269,7 @@ class Session:
     config: Json
     shows: bool  # it answers "show": positions are compared after every move
     unshown: int = 0  # vectors whose positions could not be compared
+    compared: set[str] = field(default_factory=set)  # prefixes already compared move by move (prefix_keys)
 
     def ask(self, op: str, **fields: Any) -> dict[str, Any]:
         return self.impl.ask(op, **fields)
@@ -281,11 +293,17 @@ class Session:
                 where = f"move {number} of the prefix: {move_words(move)}" if move else "the prefix"
                 raise mismatch(answer.get("illegal") or rules, where, "every move of the prefix accepted", answer)
             return None
-        answer = self.ask("position", moves=[])
+        chain = prefix_keys(moves)
+        known = next((k for k in range(len(moves), 0, -1) if chain[k - 1] in self.compared), 0)
+        answer = self.ask("position", moves=moves[:known])
         if answer.get("ok") is not True:
-            raise mismatch(rules, "the start of the game", "an empty prefix accepted", answer)
+            raise mismatch(rules, at(known), "the prefix accepted (it was before)", answer)
         shown = self.position()
+        if known and positions.digest(shown) != digests[known - 1]:
+            raise self.position_mismatch(moves, known, None, shown, digests[known - 1])
         for number, (move, wanted) in enumerate(zip(moves, digests), start=1):
+            if number <= known:
+                continue
             answer = self.ask("apply", move=move)
             if answer.get("ok") is not True:
                 reference = self.reference(moves[:number - 1])
@@ -295,13 +313,15 @@ class Session:
             got = self.position()
             if positions.digest(got) != wanted:
                 raise self.position_mismatch(moves, number, shown, got, wanted)
+            self.compared.add(chain[number - 1])
             shown = got
         return shown
 
     def reference(self, moves: list[Json]) -> adapter.Position:
         return adapter.Position.start(self.game, self.config).apply_all(moves)
 
-    def position_mismatch(self, moves: list[Json], number: int, before: Json, got: Json, wanted: str) -> Mismatch:
+    def position_mismatch(self, moves: list[Json], number: int, before: Json | None, got: Json,
+                          wanted: str) -> Mismatch:
         """The first position that differs: the move, the position before it, both positions,
         their differences, and the rules the move applies (narrowed to those deciding the
         fields that differ)."""
@@ -309,10 +329,10 @@ class Session:
         previous = self.reference(moves[:number - 1])
         expected = previous.apply(move).canonical()
         applies = previous.step_rules(move)
-        fields = {key for key in set(expected) | set(got) if expected.get(key) != got.get(key)}
-        named = steps.blamed(self.game, applies, fields)
+        named = steps.blamed(self.game, applies, expected, got)
         lines = positions.differences(expected, got)
-        details = [("applies", ", ".join(applies)), ("before", show(before, 2000))]
+        details = [("applies", ", ".join(applies))]
+        details += [("before", show(before, 2000))] if before is not None else []
         if positions.digest(expected) != wanted:
             details.append(("note", "the reference model's position differs from this vector file's: "
                                     "regenerate the vectors (cardcanon conform --write)"))

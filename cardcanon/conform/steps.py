@@ -117,9 +117,29 @@ def step_rules(game: str, before: Any, move: Any, after: Any) -> list[str]:
     return STEPS[game](before, move, after)
 
 
-def blamed(game: str, rules: list[str], fields: set[str]) -> list[str]:
-    """The rules among ``rules`` (a move's) that decide one of the position ``fields`` found
-    different, in order; all of ``rules`` if none does."""
-    decides = FIELDS[game]
-    named = [rule for rule in rules if decides.get(rule, CARD_FIELDS[game]) & fields]
+def snap_holdings(position: Any) -> Any:
+    """Who holds which cards, order aside: each seat's two piles together, and the pot."""
+    seats = [sorted(down + up) for down, up in zip(position.get("down", []), position.get("up", []))]
+    return seats, sorted(position.get("pot", []))
+
+
+# Snap rules that decide the order of cards, not who holds them; a difference in order only
+# (every card with the right holder) names these first. Hearts shows sets, never an order.
+ORDER_RULES = {"snap": {"SNAP-FLIP-3", "SNAP-PEN-3", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-POT-2",
+                        "SNAP-DEAL-3"}, "hearts": set()}
+HOLDINGS: dict[str, Callable[[Any], Any]] = {"snap": snap_holdings}
+
+
+def blamed(game: str, rules: list[str], expected: Any, got: Any) -> list[str]:
+    """The rules among ``rules`` (a move's) that decide what differs between the ``expected``
+    and the ``got`` position, in order: those deciding a field that differs and, when every card
+    has its right holder but not its right place, those deciding an order. All of ``rules`` if
+    none does."""
+    cards, decides = CARD_FIELDS[game], FIELDS[game]
+    fields = {key for key in set(expected) | set(got) if expected.get(key) != got.get(key)}
+    named = [rule for rule in rules if decides.get(rule, cards) & fields]
+    if fields & cards and game in HOLDINGS:
+        order_only = HOLDINGS[game](expected) == HOLDINGS[game](got)
+        named = [rule for rule in named
+                 if (rule in ORDER_RULES[game]) == order_only or not decides.get(rule, cards) & cards] or named
     return named or rules

@@ -25,13 +25,14 @@ Generation is deterministic: the same code and rulebook always write the same by
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcanon.conform import adapter, cases, files, positions
+from cardcanon.conform import adapter, cases, files, overlaps, positions
 from cardcanon.conform.adapter import Json, Position
 from cardcanon.conform.cases import Reached
 from cardcanon.conform.protocol import VERSION as PROTOCOL_VERSION
@@ -151,13 +152,21 @@ def bank(spec: FileSpec) -> list[Reached]:
 
 
 # ---- vectors -------------------------------------------------------------------------------
+_DIGESTS: dict[tuple[str, str], tuple[Position, str]] = {}  # (file, prefix key) -> position, digest
+
+
 def digests(spec: FileSpec, moves: list[Json] | tuple[Json, ...]) -> list[str]:
-    """The digest of the canonical position after each move."""
+    """The digest of the canonical position after each move (prefixes met before are reused)."""
     position = Position.start(spec.game, spec.config)
-    out = []
+    out, key = [], ""
     for move in moves:
-        position = position.apply(move)
-        out.append(positions.digest(position.canonical()))
+        key = hashlib.sha256((key + json.dumps(move, sort_keys=True)).encode("utf-8")).hexdigest()
+        known = _DIGESTS.get((spec.path, key))
+        if known is None:
+            position = position.apply(move)
+            known = _DIGESTS[(spec.path, key)] = (position, positions.digest(position.canonical()))
+        position = known[0]
+        out.append(known[1])
     return out
 
 
@@ -214,9 +223,14 @@ def illegal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
             found.append((rule, list(reached.moves), move))
             if len(seen) == ILLEGAL_PER_RULE:
                 break
-    return [{"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves,
-             "positions": digests(spec, moves), "move": move, "expect": {"illegal": rule}}
-            for k, (rule, moves, move) in enumerate(found, start=1)]
+    start = Position.start(spec.game, spec.config)
+    vectors = []
+    for k, (rule, moves, move) in enumerate(found, start=1):
+        also = overlaps.equally_right(start.apply_all(moves), move, rule)
+        vectors.append({"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves,
+                        "positions": digests(spec, moves), "move": move,
+                        "expect": {"illegal": rule, **({"also": also} if also else {})}})
+    return vectors
 
 
 def perft_vectors(spec: FileSpec) -> list[Json]:
@@ -336,6 +350,7 @@ def build() -> dict[str, str]:
 def write(directory: Path) -> list[Path]:
     """Write the vectors into ``directory`` (replacing its JSON files); returns the paths written."""
     files = build()
+    _DIGESTS.clear()
     for old in directory.glob("**/*.json") if directory.exists() else ():
         if old.relative_to(directory).as_posix() not in files:
             old.unlink()
