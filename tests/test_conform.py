@@ -122,7 +122,9 @@ def test_vectors_cite_real_rules_and_use_record_moves():
 
 def test_every_variation_option_has_a_file_or_a_reason():
     index = vectors.load_index(VECTORS)
-    covered = {(f["game"], p, o) for f in index["files"] for p, o in f["variant"].items()}
+    spelled = {True: "on", False: "off"}  # a switch's config value, as the rulebook names the option
+    covered = {(f["game"], p, spelled.get(o, o) if isinstance(o, bool) else o)
+               for f in index["files"] for p, o in f["variant"].items()}
     covered |= {(s["game"], s["parameter"], s["option"]) for s in index["skipped"]}
     for game in adapter.GAMES:
         for rule in load_rulebook(game).rules:
@@ -193,18 +195,42 @@ def test_errors_are_one_line_without_a_traceback(tmp_path):
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
 
 
-def test_the_worked_example_in_the_docs_is_a_real_session():
-    """The session shown in docs/conformance.rst is what the reference models answer."""
+def test_the_worked_examples_in_the_docs_are_real_sessions():
+    """The sessions shown in docs/conformance.rst (each from its hello) are what the reference
+    models answer."""
     text = (ROOT / "docs" / "conformance.rst").read_text(encoding="utf-8").splitlines()
-    requests = [line[5:] for line in text if line.startswith("   > ")]
-    shown = [json.loads(line[5:]) for line in text if line.startswith("   < ")]
-    assert len(requests) == len(shown) >= 5
-    result = subprocess.run(REFERENCE, input="\n".join(requests) + "\n", capture_output=True, text=True,
-                            timeout=60, cwd=ROOT)
-    answers = [json.loads(line) for line in result.stdout.splitlines()]
-    for answer in answers + shown:
-        answer.pop("implementation", None)  # names the version
-    assert answers == shown
+    sessions: list[tuple[list[str], list[dict]]] = []
+    for line in text:
+        if line.startswith("   > ") and '"op":"hello"' in line:
+            sessions.append(([], []))
+        if line.startswith("   > "):
+            sessions[-1][0].append(line[5:])
+        elif line.startswith("   < "):
+            sessions[-1][1].append(json.loads(line[5:]))
+    assert len(sessions) == 2 and {json.loads(r[0])["game"] for r, _ in sessions} == {"hearts", "snap"}
+    for requests, shown in sessions:
+        assert len(requests) == len(shown) >= 5
+        result = subprocess.run(REFERENCE, input="\n".join(requests) + "\n", capture_output=True, text=True,
+                                timeout=60, cwd=ROOT)
+        answers = [json.loads(line) for line in result.stdout.splitlines()]
+        for answer in answers + shown:
+            answer.pop("implementation", None)  # names the version
+        assert answers == shown
+
+
+def test_the_docs_name_every_termination_position_field_and_op():
+    from cardcanon.conform import positions, protocol
+    from cardcanon.model import hearts, snap
+
+    text = (ROOT / "docs" / "conformance.rst").read_text(encoding="utf-8")
+    for termination in list(hearts.Termination) + list(snap.Termination):
+        assert f'``"{termination.value}"``' in text, termination
+    for op in protocol.REQUESTS:
+        assert f"``{op}``" in text, op
+    start = adapter.Position.start("hearts", adapter.default_config("hearts"))
+    for game, state in (("hearts", start.state), ("snap", adapter.Position.start("snap", adapter.default_config("snap")).state)):
+        for key in positions.position_json(game, state):
+            assert f"``{key}``" in text, (game, key)
 
 
 @pytest.mark.slow

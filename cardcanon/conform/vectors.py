@@ -70,7 +70,7 @@ class FileSpec:
     game: str
     name: str
     config: Json
-    variant: dict[str, str] = field(default_factory=dict)  # parameter -> option, {} for defaults
+    variant: dict[str, Json] = field(default_factory=dict)  # parameter -> its config value, {} for defaults
     shuffles: bool = False
     perft_depth: int = 4
     games: bool = True
@@ -108,7 +108,7 @@ def file_specs() -> tuple[list[FileSpec], list[dict[str, str]]]:
                                     "option": option.value, "reason": reason})
                     continue
                 specs.append(FileSpec(game, f"{variation.parameter}-{option.value}", config,
-                                      {variation.parameter: option.value}, perft_depth=4))
+                                      {variation.parameter: config[variation.parameter]}, perft_depth=4))
     return specs, skipped
 
 
