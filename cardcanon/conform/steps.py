@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardcanon.model import hearts, snap
+from cardcanon.model.hearts_types import TRICKS_PER_HAND
 
 
 def snap_step(before: snap.SnapState, move: snap.Move, after: snap.SnapState) -> list[str]:
@@ -77,7 +78,7 @@ def hearts_step(before: hearts.HeartsState, move: hearts.Move, after: hearts.Hea
         rules += ["HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1", "HEARTS-TRICK-2"]
     if after.hearts_broken and not before.hearts_broken:
         rules.append("HEARTS-BREAK-2")
-    if before.trick and before.tricks_played + 1 == hearts.TRICKS_PER_HAND:
+    if before.trick and before.tricks_played + 1 == TRICKS_PER_HAND:
         rules += ["HEARTS-TRICK-3", "HEARTS-SCORE-1", "HEARTS-QUEEN-1"]
         if 0 in after.hand_scores[-1]:
             rules += ["HEARTS-MOON-1", "HEARTS-MOON-2"]

@@ -286,14 +286,14 @@ def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
             position = position.apply(move)
     rulebook = load_rulebook(spec.game)
     vectors = []
-    order = [r for r in rulebook.rules if r.id in first]
-    order.sort(key=lambda r: len(first[r.id][0]))  # shortest first: the first failure is the plainest
-    for rule in order:
-        moves, applies, about = first[rule.id]
+    chosen = [r for r in rulebook.rules if r.id in first]
+    chosen.sort(key=lambda r: len(first[r.id][0]))  # shortest first: the first failure is the plainest
+    for entry in chosen:
+        moves, applies, about = first[entry.id]
         final = Position.start(spec.game, spec.config).apply_all(moves)
-        text = f"{rule.title}: the last move is the first to apply {rule.id}" + (f" ({about}, built by hand)"
-                                                                                    if about else "")
-        vectors.append({"id": f"rule-{rule.id.lower()}", "kind": "rule", "rules": [rule.id], "about": text,
+        text = f"{entry.title}: the last move is the first to apply {entry.id}" + (f" ({about}, built by hand)"
+                                                                                     if about else "")
+        vectors.append({"id": f"rule-{entry.id.lower()}", "kind": "rule", "rules": [entry.id], "about": text,
                         "applies": applies, "moves": moves, "positions": digests(spec, moves),
                         "expect": {"position": final.canonical()}})
     for k, (about, moves) in enumerate(built, start=1):  # each line built by hand, whole
