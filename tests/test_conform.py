@@ -187,7 +187,7 @@ def test_errors_are_one_line_without_a_traceback(tmp_path):
     (broken / "index.json").write_text('{"files": [{"path": "hearts/x.json"}]}')
     (broken / "hearts").mkdir()
     (broken / "hearts" / "x.json").write_text('{"vectors": [')
-    for args in (["--", str(tmp_path / "missing")], [], ["--write", "--", "x"], ["--timeout", "0", "--", "x"],
+    for args in (["--only", "snap/players-2", "--", str(tmp_path / "missing")], [], ["--write", "--", "x"], ["--timeout", "0", "--", "x"],
                  ["--vectors", str(tmp_path), "--", "x"], ["--only", "chess", "--", *REFERENCE],
                  ["--vectors", str(broken), "--", *REFERENCE]):
         result = conform(*args, timeout=60)

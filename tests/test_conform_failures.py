@@ -86,7 +86,7 @@ def test_nothing_run_is_not_a_pass():
 def test_a_crash_at_start_up_is_one_error_line(tmp_path):
     crash = tmp_path / "crash.py"
     crash.write_text("import sys\nsys.exit('cannot load my engine')\n")
-    result = conform("-q", "--", sys.executable, str(crash), timeout=60)
+    result = conform("-q", "--only", "snap/players-2", "--", sys.executable, str(crash), timeout=60)
     assert result.returncode == 2
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "start-up" in result.stderr and "cannot load my engine" in result.stderr
@@ -95,7 +95,7 @@ def test_a_crash_at_start_up_is_one_error_line(tmp_path):
 def test_a_hang_at_start_up_is_one_error_line(tmp_path):
     silent = tmp_path / "silent.py"
     silent.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n")
-    result = conform("--timeout", "0.5", "--", sys.executable, str(silent), timeout=60)
+    result = conform("--timeout", "0.5", "--only", "snap/players-2", "--", sys.executable, str(silent), timeout=60)
     assert result.returncode == 2
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "no answer to 'hello' within 0.5 s" in result.stderr

@@ -54,18 +54,18 @@ def main(args: argparse.Namespace) -> int:
         written = vectors.write(directory)
         print(f"wrote {len(written)} files to {directory}")
         return 0
+    if args.list and command:
+        raise ValueError("--list takes no command")
+    if not args.list and not command:
+        raise ValueError("no implementation to run: give it after '--', e.g. cardcanon conform -- ./my-adapter")
     if not (directory / vectors.INDEX).exists():
         raise ValueError(f"no conformance vectors in {directory} (missing {vectors.INDEX})")
     files = runner.load(directory, args.only)  # every file validated before any work
     if not files:
         raise ValueError(f"no vectors selected by --only {' '.join(args.only or [])}")
     if args.list:
-        if command:
-            raise ValueError("--list takes no command")
         print("\n".join(list_rules(files)))
         return 0
-    if not command:
-        raise ValueError("no implementation to run: give it after '--', e.g. cardcanon conform -- ./my-adapter")
     return check(command, files, args)
 
 
@@ -120,12 +120,18 @@ def list_rules(files: list[tuple[str, Any]]) -> list[str]:
     lines = []
     for game in games:
         own = [(name, document) for name, document in files if document["game"] == game]
+        applied = {r for _, document in own for v in document["vectors"] for r in v.get("applies", [])}
         for rule in load_rulebook(game).rules:
             if not rule.normative:
                 continue
             with_vector = [name for name, document in own
                            if any(v["kind"] == "rule" and v["rules"][0] == rule.id for v in document["vectors"])]
             cited = sum(rule.id in v["rules"] for _, document in own for v in document["vectors"])
-            where = f"rule vector in {', '.join(with_vector)}" if with_vector else "no rule vector"
+            if with_vector:
+                where = f"rule vector in {', '.join(with_vector)}"
+            elif rule.id in applied:
+                where = "no rule vector (no line of these files applies it first alone)"
+            else:
+                where = "no rule vector (no move applies it: it decides legality, an ending or a number)"
             lines.append(f"{rule.id:<16} {where}; cited by {cited} vectors")
     return lines
