@@ -433,7 +433,15 @@ def hand_built_lines(game: str, config_json: Json, positions: list[Reached]) -> 
     moves). Snap: a correct call and a tie at every named call window (the tied piles' order
     with three or more piles, a tie onto a non-empty pot, a "Snap Pot!" tie, both calls correct
     at once) and the SNAP-END-3 draw."""
-    if game != "snap" or config_from_json(game, config_json).index_card:  # no ties with the index card
+    return HAND_BUILT.get(game, _none_built)(game, config_json, positions)
+
+
+def _none_built(game: str, config_json: Json, positions: list[Reached]) -> list[tuple[str, list[Json]]]:
+    return []
+
+
+def _snap_hand_built(game: str, config_json: Json, positions: list[Reached]) -> list[tuple[str, list[Json]]]:
+    if config_from_json(game, config_json).index_card:  # no ties with the index card
         return []
     lines = []
     for name, about, reached in edge_positions(game, config_json, positions):
@@ -484,3 +492,7 @@ def _snap_draw(config_json: Json) -> list[Json] | None:
         moves.append({"move": "no-call"})
     outcome = position.state.outcome
     return moves if outcome is not None and outcome.termination is snap.Termination.NO_CARDS else None
+
+
+HAND_BUILT: dict[str, Callable[[str, Json, list[Reached]], list[tuple[str, list[Json]]]]] = {
+    "snap": _snap_hand_built}

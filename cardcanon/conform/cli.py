@@ -16,6 +16,7 @@ from typing import Any
 
 from cardcanon.cli_args import integer_range, seconds
 from cardcanon.conform import runner, vectors
+from cardcanon.conform.adapter import GAMES
 from cardcanon.spec import load as load_rulebook
 
 MAX_FAILURES = 5  # failures shown in full per file; the rest are summarised
@@ -100,6 +101,8 @@ def check(command: list[str], files: list[tuple[str, Any]], args: argparse.Names
         print(f"{name}: {len(ids)} more failures not shown (--max-failures {args.max_failures}): {more}")
     for name, (count, reason) in skipped.items():
         print(f"skipped {name} ({count} vectors): {reason}")
+    if progress.games:
+        print(f"the implementation plays: {', '.join(sorted(progress.games))}")
     if progress.unshown:
         print(f"positions not compared in {progress.unshown} vectors: the implementation does not answer 'show' "
               "(a wrong position is then found only when legal moves differ; see docs/conformance.rst)")
@@ -116,7 +119,7 @@ def check(command: list[str], files: list[tuple[str, Any]], args: argparse.Names
 def list_rules(files: list[tuple[str, Any]]) -> list[str]:
     """Each normative rule of the selected games: the files with a ``rule`` vector for it, and
     how many vectors cite it."""
-    games = sorted({document["game"] for _, document in files}, key=["hearts", "snap"].index)
+    games = sorted({document["game"] for _, document in files}, key=GAMES.index)
     lines = []
     for game in games:
         own = [(name, document) for name, document in files if document["game"] == game]

@@ -9,6 +9,8 @@ only when it fails. The full description, with a worked example, is in the docum
 
 Positions are game-record prefixes: a list of moves written exactly as in a game record's
 ``moves`` (``{"move": "play", "player": 0, "card": "Qs"}``), counted from the start of the game.
+An implementation that answers ``show`` (and says ``show: true`` in its ``hello`` answer) gives
+the current position in the canonical form of :mod:`cardcanon.conform.positions`.
 """
 
 from __future__ import annotations
