@@ -256,3 +256,16 @@ def test_the_wheel_ships_the_vectors_and_schemas(tmp_path):
                              sys.executable, "-m", "cardcanon.conform.reference"],
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+
+
+def test_a_seat_past_the_table_is_as_the_docs_say():
+    """Snap: a seat past the table is a well-formed move that a rule refuses; Hearts: invalid."""
+    snap3 = adapter.Position.start("snap", adapter.default_config("snap", players=3))
+    snap3 = snap3.apply_all(adapter.deal("snap", adapter.default_config("snap", players=3), 1)["moves"])
+    assert adapter.illegal_rule(snap3, {"move": "flip", "player": 7}) == "SNAP-TURN-1"
+    assert adapter.illegal_rule(snap3.apply({"move": "flip", "player": snap3.seat_to_move()}),
+                                {"move": "call", "caller": 7, "kind": "snap"}) == "SNAP-CALL-2"
+    hearts = adapter.Position.start("hearts", adapter.default_config("hearts"))
+    hearts = hearts.apply_all(adapter.deal("hearts", adapter.default_config("hearts"), 1)["moves"])
+    with pytest.raises(adapter.NotAMove):
+        hearts.apply({"move": "play", "player": 2, "card": "2c"})
