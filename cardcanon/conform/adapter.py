@@ -103,10 +103,12 @@ class Position:
         """The canonical position (the answer to ``show``)."""
         return positions.position_json(self.game, self.state)
 
-    def step_rules(self, move: Json) -> list[str]:
-        """The rules ``move`` (legal here) applies (:mod:`cardcanon.conform.steps`)."""
+    def step_rules(self, move: Json, after: Position | None = None) -> list[str]:
+        """The rules ``move`` (legal here) applies (:mod:`cardcanon.conform.steps`); ``after``,
+        the position it leads to, if known."""
         parsed = self.move_from_json(move)
-        return steps.step_rules(self.game, self.state, parsed, self._model.apply(self.state, parsed))
+        state = after.state if after is not None else self._model.apply(self.state, parsed)
+        return steps.step_rules(self.game, self.state, parsed, state)
 
     def outcome(self) -> Json:
         """The result of the game in its record form, or None while it goes on."""

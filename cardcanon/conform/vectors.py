@@ -270,20 +270,27 @@ def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
     """For each rule a move can apply (:mod:`cardcanon.conform.steps`), the shortest prefix
     whose last move is the first to apply it, so that the first position to differ can only
     come from that rule: among the random games' lines and the lines built by hand."""
-    ends = [r.moves for r, after in zip(positions, positions[1:] + [None])
-            if after is None or len(after.moves) <= len(r.moves)]
+    walks: list[tuple[str, list[Reached]]] = []  # (what a line built by hand shows, its positions)
+    for reached in positions:  # the random games, each from its start
+        if not reached.moves or not walks:
+            walks.append(("", []))
+        walks[-1][1].append(reached)
     built = cases.hand_built_lines(spec.game, spec.config, positions)
-    lines = [("", list(moves)) for moves in ends] + built
-    first: dict[str, tuple[list[Json], list[str], str]] = {}
-    for about, line in lines:
-        position, seen = Position.start(spec.game, spec.config), set()
+    for about, line in built:
+        walk = [Reached((), Position.start(spec.game, spec.config))]
         for number, move in enumerate(line, start=1):
-            applies = position.step_rules(move)
+            walk.append(Reached(tuple(line[:number]), walk[-1].position.apply(move)))
+        walks.append((about, walk))
+    first: dict[str, tuple[list[Json], list[str], str]] = {}
+    for about, walk in walks:
+        seen: set[str] = set()
+        for before, after in zip(walk, walk[1:]):
+            applies = before.position.step_rules(after.moves[-1], after.position)
+            number = len(after.moves)
             for rule in applies:
                 if rule not in seen and (rule not in first or number < len(first[rule][0])):
-                    first[rule] = (line[:number], applies, about if number == len(line) else "")
+                    first[rule] = (list(after.moves), applies, about if after is walk[-1] else "")
             seen.update(applies)
-            position = position.apply(move)
     rulebook = load_rulebook(spec.game)
     vectors = []
     chosen = [r for r in rulebook.rules if r.id in first]
