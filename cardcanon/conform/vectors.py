@@ -304,11 +304,11 @@ def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
                         "applies": applies, "moves": moves, "positions": digests(spec, moves),
                         "expect": {"position": final.canonical()}})
     for k, (about, moves) in enumerate(built, start=1):  # each line built by hand, whole
-        before = Position.start(spec.game, spec.config).apply_all(moves[:-1])
-        applies = before.step_rules(moves[-1])
+        last = Position.start(spec.game, spec.config).apply_all(moves[:-1])
+        applies = last.step_rules(moves[-1])
         vectors.append({"id": f"built-{k}-{applies[0].lower()}", "kind": "rule", "rules": applies,
                         "about": f"built by hand: {about}", "applies": applies, "moves": moves,
-                        "positions": digests(spec, moves), "expect": {"position": before.apply(moves[-1]).canonical()}})
+                        "positions": digests(spec, moves), "expect": {"position": last.apply(moves[-1]).canonical()}})
     return vectors
 
 
