@@ -3,6 +3,7 @@
 - :mod:`cardcanon.conform.vectors` writes the vectors (``cardcanon conform --write``);
 - :mod:`cardcanon.conform.protocol` is the JSON-lines protocol an implementation speaks;
 - :mod:`cardcanon.conform.runner` runs an implementation and checks it against the vectors;
+- :mod:`cardcanon.conform.process` is the implementation under test, as a subprocess;
 - :mod:`cardcanon.conform.reference` is the reference models behind the protocol;
 - :mod:`cardcanon.conform.adapter` is the models seen through the protocol's JSON terms;
 - :mod:`cardcanon.conform.cases` reads the models' states for the generator: edge positions,
