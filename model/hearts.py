@@ -178,7 +178,7 @@ def follow_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Ref
     return "HEARTS-FOLLOW-1", f"{state.to_move} must follow suit ({suit.name.lower()}) and may not play {card}"
 
 
-# --- HEARTS-TRICK-1, HEARTS-TRICK-2, HEARTS-TRICK-3 -------------------------------------------
+# --- HEARTS-TRICK-1, HEARTS-TRICK-2, HEARTS-TRICK-3, HEARTS-TRICK-4 ---------------------------
 def trick_winner(lead: Card, follow: Card) -> int:
     """HEARTS-TRICK-1: 0 if the leader's card wins the trick, 1 if the follower's. A heart wins
     (HEARTS-TRUMP-1); otherwise the higher card of the suit led (HEARTS-RANK-1)."""
@@ -188,12 +188,13 @@ def trick_winner(lead: Card, follow: Card) -> int:
 
 
 def turn_problem(state: HeartsState, player: Seat) -> Refusal | None:
-    """HEARTS-TRICK-2 (the winner of a trick leads the next; the other player plays second) and,
-    for the first trick, HEARTS-LEAD-1/2 (the holder of the lowest live club leads)."""
+    """HEARTS-TRICK-4 (the other player plays second), HEARTS-TRICK-2 (the winner of a trick
+    leads the next) and, for the first trick, HEARTS-LEAD-1/2 (the holder of the lowest live
+    club leads)."""
     if player == state.to_move:
         return None
     if state.trick:
-        return "HEARTS-TRICK-2", f"{state.to_move} plays second to this trick, not {player}"
+        return "HEARTS-TRICK-4", f"{state.to_move} plays second to this trick, not {player}"
     if state.tricks_played == 0:
         rule = "HEARTS-LEAD-1" if TWO_OF_CLUBS not in state.dead else "HEARTS-LEAD-2"
         return rule, f"{state.to_move} holds the lowest live club and leads the first trick, not {player}"

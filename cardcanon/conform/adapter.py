@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from cardcanon.conform import positions, steps
 from cardcanon.model import hearts, hearts_records, snap, snap_records
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, RecordError
 from cardcanon.model.game import Game
@@ -97,6 +98,17 @@ class Position:
         for move in moves:
             position = position.apply(move)
         return position
+
+    def canonical(self) -> Json:
+        """The canonical position (the answer to ``show``)."""
+        return positions.position_json(self.game, self.state)
+
+    def step_rules(self, move: Json, after: Position | None = None) -> list[str]:
+        """The rules ``move`` (legal here) applies (:mod:`cardcanon.conform.steps`); ``after``,
+        the position it leads to, if known."""
+        parsed = self.move_from_json(move)
+        state = after.state if after is not None else self._model.apply(self.state, parsed)
+        return steps.step_rules(self.game, self.state, parsed, state)
 
     def outcome(self) -> Json:
         """The result of the game in its record form, or None while it goes on."""
