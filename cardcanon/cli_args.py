@@ -107,6 +107,19 @@ def output_file_or_stdout(text: str) -> str:
     return text if text == "-" else output_file(text)
 
 
+def output_folder(text: str) -> Path:
+    """A folder to write into: not empty, not a file, and (where it does not exist yet) one that can be made."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a folder name, not an empty string")
+    path = Path(text)
+    existing = next((p for p in (path.resolve(), *path.resolve().parents) if p.exists()), Path("/"))
+    if not existing.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write into {quoted(text)}: {quoted(str(existing), 60)} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into {quoted(text)}: permission denied")
+    return path
+
+
 def check_output_file(text: str, error: Callable[[str], Exception] = ValueError) -> str:
     """``text`` if a file can be written there (checked before any work starts); ``error`` otherwise."""
     if not text.strip():
