@@ -93,7 +93,7 @@ def _fallback(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(FALLBACK, _fallback)
 
 
-def _use_fallback_where_needed() -> None:
+def use_fallback_where_needed() -> None:
     """Standard output and error that cannot encode a suit symbol write the fallback notation."""
     for stream in (sys.stdout, sys.stderr):
         if not isinstance(stream, io.TextIOWrapper):
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    _use_fallback_where_needed()
+    use_fallback_where_needed()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -18,7 +18,7 @@ from cardcanon.model.snap import (
 from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, parse_policy, play_game
 from cardcanon.model.snap import VARIATIONS
 from cardcanon.model.snap_records import game_record, replay_steps
-from cardcanon.model.snap_text import describe, result_text
+from cardcanon.model.snap_text import describe, result_text, sentence
 from cardcanon.record_file import record_written
 from cardcanon.variants import parse_variants, refuse_both
 
@@ -115,7 +115,7 @@ def _event(before: SnapState, move: Move) -> str:
 def outcome_line(result: GameResult) -> str:
     if result.outcome:
         o = result.outcome
-        line = result_text(o.termination.value, None if o.winner is None else o.winner.index, result.flips)
+        line = sentence(result_text(o.termination.value, None if o.winner is None else o.winner.index, result.flips))
         if o.termination is Termination.STUCK_POT:
             line = line.removesuffix(".") + f"; the Snap Pot keeps {len(result.state.pot)}."
         return line

@@ -56,11 +56,11 @@ def move_text(move: Move) -> str:
 
 
 def result_text(termination: str, winner: int | None, flips: int) -> str:
-    """How a game ended, e.g. ``"Player 1 wins after 87 flips: he holds every card (SNAP-END-1)."``."""
+    """How a game ended, e.g. ``"player 1 wins after 87 flips: he holds every card (SNAP-END-1)."``."""
     reason = ENDINGS.get(termination, termination)
     if winner is None:
         return f"Drawn after {flips} flips: {reason}."
-    return sentence(f"{seat_text(winner)} wins after {flips} flips: {reason}.")
+    return f"{seat_text(winner)} wins after {flips} flips: {reason}."
 
 
 def sentence(text: str) -> str:
