@@ -28,6 +28,7 @@ from cardcanon.engine import snap as engine_snap
 from cardcanon.engine.stats import ChunkFile, Progress, counter_json, distribution, wilson_json
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import HeartsConfig
+from cardcanon.model.hearts_players import PLAYER_KINDS
 from cardcanon.model.snap import SnapConfig
 from cardcanon.model.snap_policies import Policy, parse_policy
 
@@ -137,8 +138,8 @@ def _last_seed_ok(first: int, count: int, option: str) -> None:
 def _pairing(text: str) -> str:
     """``KIND-KIND``, e.g. ``random-greedy`` (an argparse type)."""
     kinds = text.split("-")
-    if len(kinds) != 2 or not all(kind in engine_hearts.PLAYER_KINDS for kind in kinds):
-        raise argparse.ArgumentTypeError(f"expected KIND-KIND with KIND one of {', '.join(engine_hearts.PLAYER_KINDS)}, "
+    if len(kinds) != 2 or not all(kind in PLAYER_KINDS for kind in kinds):
+        raise argparse.ArgumentTypeError(f"expected KIND-KIND with KIND one of {', '.join(PLAYER_KINDS)}, "
                                          f"e.g. random-greedy, not {quoted(text)}")
     return text
 
@@ -361,7 +362,8 @@ def _possible_pairs(config: HeartsConfig) -> tuple[set[tuple[int, int]], str]:
 
 def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
                  possible: set[tuple[int, int]]) -> dict[str, Any]:
-    kinds = tuple(pairing.split("-"))  # checked by the argument type
+    first, second = pairing.split("-")  # checked by the argument type
+    kinds = (first, second)
     chunk = args.chunk or 50_000
     store = ChunkFile(args.out / "chunks" / f"hearts-{pairing}.jsonl",
                       {"game": "hearts", "pairing": pairing, "chunk": chunk, "first_seed": args.first_seed})
