@@ -102,6 +102,10 @@ def output_file(text: str) -> str:
     return check_output_file(text, argparse.ArgumentTypeError)
 
 
+def _stat_error(text: str, exc: OSError) -> str:
+    return f"cannot write {quoted(text)}: {(exc.strerror or str(exc)).lower()}"
+
+
 def output_file_or_stdout(text: str) -> str:
     """As :func:`output_file`, or ``-`` for standard output."""
     return text if text == "-" else output_file(text)
@@ -112,10 +116,15 @@ def output_folder(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("expected a folder name, not an empty string")
     path = Path(text)
-    existing = next((p for p in (path.resolve(), *path.resolve().parents) if p.exists()), Path("/"))
+    try:
+        existing = next((p for p in (path.resolve(), *path.resolve().parents) if p.exists()), Path("/"))
+        usable = existing.is_dir() and os.access(existing, os.W_OK | os.X_OK)
+    except (OSError, ValueError) as exc:  # e.g. a name too long for the file system
+        raise argparse.ArgumentTypeError(_stat_error(text, exc) if isinstance(exc, OSError)
+                                         else f"cannot write into {quoted(text)}") from None
     if not existing.is_dir():
         raise argparse.ArgumentTypeError(f"cannot write into {quoted(text)}: {quoted(str(existing), 60)} is a file")
-    if not os.access(existing, os.W_OK | os.X_OK):
+    if not usable:
         raise argparse.ArgumentTypeError(f"cannot write into {quoted(text)}: permission denied")
     return path
 
@@ -124,14 +133,21 @@ def check_output_file(text: str, error: Callable[[str], Exception] = ValueError)
     """``text`` if a file can be written there (checked before any work starts); ``error`` otherwise."""
     if not text.strip():
         raise error("expected a file name, not an empty string")
+    if text == "-":
+        raise error("expected a file name ('-' for standard output is not offered here)")
     path = Path(text)
-    folder = path.resolve().parent
-    if path.is_dir():
-        raise error(f"{quoted(text)} is a folder, not a file")
-    if not folder.is_dir():
-        raise error(f"cannot write {quoted(text)}: no such folder {quoted(str(folder), 60)}")
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise error(f"cannot write {quoted(text)}: permission denied")
+    try:
+        folder = path.resolve().parent
+        if path.is_dir():
+            raise error(f"{quoted(text)} is a folder, not a file")
+        if not folder.is_dir():
+            raise error(f"cannot write {quoted(text)}: no such folder {quoted(str(folder), 60)}")
+        if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise error(f"cannot write {quoted(text)}: permission denied")
+    except (OSError, ValueError) as exc:  # e.g. a name too long for the file system
+        if isinstance(exc, error):
+            raise
+        raise error(_stat_error(text, exc) if isinstance(exc, OSError) else f"cannot write {quoted(text)}") from None
     return text
 
 

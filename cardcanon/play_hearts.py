@@ -56,10 +56,13 @@ def _strategies(args: argparse.Namespace) -> list[str]:
     kinds = args.strategies
     if args.players is not None:
         if all(word in PLAYER_KINDS for word in args.players):
+            if kinds is not None:
+                raise ValueError(f"--players {' '.join(args.players)[:30]} and --strategies both set the strategies "
+                                 f"(--players KIND is the old name of --strategies); give only --strategies")
+            if len(args.players) > 2:
+                raise ValueError(f"--players takes one or two kinds, not {len(args.players)}")
             print(f"cardcanon: warning: '--players {' '.join(args.players)}' is deprecated; "
                   f"use '--strategies {' '.join(args.players)}' (--players is the number of players)", file=sys.stderr)
-            if kinds is not None:
-                raise ValueError("--players KIND is the old name of --strategies; give only --strategies")
             kinds = args.players
         elif args.players != ["2"]:
             raise ValueError(f"--players {' '.join(args.players)[:30]}: two-player Hearts has 2 players "
@@ -86,8 +89,8 @@ def _target(text: str) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    kinds = _strategies(args)
     config = _config_from_variants(args.variant)
+    kinds = _strategies(args)  # last: it may warn, and a warning is never followed by an error
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     # Each random player has its own stream, derived from the match seed, so the match is reproducible.
     players = (make_player(kinds[0], seed * 2 + 1), make_player(kinds[1], seed * 2 + 2))
