@@ -213,11 +213,29 @@ def test_inline_source_text_is_isolated():
 def test_the_pdfs_carry_the_armenian_and_hebrew_fonts(site):
     if _chromium() is None:
         pytest.skip("the PDFs are printed by chromium, which is not installed")
+    _need_noto_fonts()
     downloads = site / "downloads"
     for name in ("play-hearts.pdf", "play-snap.pdf", "rulebook.pdf"):
         assert (downloads / name).read_bytes().startswith(b"%PDF"), name
     rulebook = (downloads / "rulebook.pdf").read_bytes()
     assert b"NotoSansHebrew" in rulebook and b"NotoSansArmenian" in rulebook
+
+
+NOTO_FONTS = ("Noto Sans Armenian", "Noto Sans Hebrew")
+
+
+def _need_noto_fonts() -> None:
+    """Skip (fail in CI, which installs them) where the Armenian and Hebrew Noto fonts are missing."""
+    try:
+        listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        listed = ""
+    missing = [family for family in NOTO_FONTS if family not in listed]
+    if missing:
+        message = f"fonts not installed: {', '.join(missing)} (fonts-noto-core; run .ci/system-deps.sh)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 def _chromium() -> str | None:
@@ -265,6 +283,8 @@ def _rendered_fonts(driver, selector: str) -> list[dict]:
 @pytest.mark.parametrize("lang", ["hy", "he"])
 def test_quotes_render_with_real_glyphs(site, browser, lang):
     from fontTools.ttLib import TTFont
+
+    _need_noto_fonts()
 
     browser.get(rule_page(site, "snap", "SNAP-DECK-1").as_uri())
     selector = f'blockquote.source-quote[lang="{lang}"]'
