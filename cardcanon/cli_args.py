@@ -141,7 +141,7 @@ def check_output_file(text: str, error: Callable[[str], Exception] = ValueError)
         if path.is_dir():
             raise error(f"{quoted(text)} is a folder, not a file")
         if not folder.is_dir():
-            raise error(f"cannot write {quoted(text)}: no such folder {quoted(str(folder), 60)}")
+            raise error(f"cannot write {quoted(text)}: no such folder {folder}")
         if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
             raise error(f"cannot write {quoted(text)}: permission denied")
     except (OSError, ValueError) as exc:  # e.g. a name too long for the file system

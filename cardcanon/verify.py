@@ -253,9 +253,12 @@ def add_parser(sub: Any) -> None:
 
 
 def _positive_int(text: str) -> int:
-    from cardcanon.cli_args import positive_int  # digits 0-9, at least 1
+    from cardcanon.cli_args import integer  # digits 0-9
 
-    return positive_int(text)
+    value = integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _json_path(text: str) -> str:

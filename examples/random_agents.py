@@ -32,6 +32,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{PROG}: error: {message}\n")
 
 
+def fail(message: str) -> int:
+    """Bad input: one line on standard error, exit status 2."""
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
 def options(game: str, items: list[str]) -> dict[str, str]:
     """``["index_card=on"]`` as ``{"index_card": "on"}``: each NAME a variation point of ``game``, given
     once (the environment checks each VALUE); ValueError otherwise."""
@@ -88,16 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     use_fallback_where_needed()  # cards as "Kc" on a terminal that cannot show "K♣"
     if args.players is not None and args.game == "hearts":
-        parser.error("--players applies to Snap only; two-player Hearts has 2 players")
+        return fail("--players applies to Snap only; two-player Hearts has 2 players")
     if args.seed + args.episodes - 1 > SEED_MAX:
-        parser.error(f"--seed {args.seed} with --episodes {args.episodes} would use seeds above {SEED_MAX}")
+        return fail(f"--seed {args.seed} with --episodes {args.episodes} would use seeds above {SEED_MAX}")
     try:
         kwargs: dict[str, object] = dict(options(args.game, args.option))
         if args.render:
             kwargs["render_mode"] = "human"
         env = hearts_v0.env(**kwargs) if args.game == "hearts" else snap_v0.env(players=args.players or 2, **kwargs)
     except (TypeError, ValueError, NotImplementedError) as error:  # wrong or unplayed options
-        parser.error(str(error).replace("\n", " "))
+        return fail(str(error).replace("\n", " "))
     rng = np.random.default_rng(args.seed)
     for episode in range(args.episodes):
         seed = args.seed + episode
