@@ -129,7 +129,7 @@ def output_folder(text: str) -> Path:
     return path
 
 
-def check_output_file(text: str, error: Callable[[str], Exception] = ValueError) -> str:
+def check_output_file(text: str, error: type[Exception] = ValueError) -> str:
     """``text`` if a file can be written there (checked before any work starts); ``error`` otherwise."""
     if not text.strip():
         raise error("expected a file name, not an empty string")
