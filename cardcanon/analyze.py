@@ -86,7 +86,7 @@ def add_parser(sub: Any) -> None:
     hearts = games.add_parser("hearts", help="match lengths, tie-breaks, moons and hand-score pairs")
     hearts.add_argument("--matches", type=positive_int, default=1_000_000, help="matches per pairing (default 1000000)")
     hearts.add_argument("--pairings", nargs="+", type=_pairing, default=list(HEARTS_PAIRINGS),
-                        help=f"player kinds P0-P1 (default {' '.join(HEARTS_PAIRINGS)})")
+                        help=f"the kinds of player 0 and player 1, KIND-KIND (default {' '.join(HEARTS_PAIRINGS)})")
     hearts.add_argument("--first-seed", type=seed, default=0,
                         help=f"the first seed (default 0); the last, first + matches - 1, is at most {SEED_MAX}")
     _common(hearts)

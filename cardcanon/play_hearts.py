@@ -35,7 +35,7 @@ def add_play_parser(games: Any) -> None:
     parser.add_argument("--hands", action="store_true", help="show the dealt hands and every trick")
     parser.add_argument("--record", metavar="FILE", type=output_file, help="write the match as a JSON record")
     parser.add_argument("--strategies", nargs="+", choices=PLAYER_KINDS, default=None, metavar="KIND",
-                        help="how P0 and P1 play: one or two of random, greedy (default: random random)")
+                        help="how player 0 and player 1 play: one or two of random, greedy (default: random random)")
     parser.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
                         help=f"a rule variation of the rulebook (see `cardcanon rules hearts`), or target=N, "
                              f"the score that ends the match, {low} to {high} (default {HeartsConfig().target}); "
