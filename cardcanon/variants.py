@@ -9,8 +9,8 @@ import cardcanon.spec as spec
 
 def parse_variants(game: str, items: Iterable[str], extra: Iterable[str] = ()) -> dict[str, str]:
     """``["break_on=void", ...]`` as ``{"break_on": "void"}``: each PARAM must be a variation point of
-    ``game``'s rulebook (or one of ``extra``, table settings checked by the caller) and each VALUE
-    one of its options; ValueError otherwise, naming the rule that declares the variation."""
+    ``game``'s rulebook (or one of ``extra``, table settings checked by the caller), given once,
+    and each VALUE one of its options; ValueError otherwise, naming the rule that declares the variation."""
     variations = {variation.parameter: (rule, variation) for rule, variation in spec.load(game).variations()}
     extra = tuple(extra)
     values: dict[str, str] = {}
@@ -25,5 +25,14 @@ def parse_variants(game: str, items: Iterable[str], extra: Iterable[str] = ()) -
             if value not in options:
                 raise ValueError(f"--variant {item!r}: {rule.id} {name}: unknown value {value!r} "
                                  f"(expected one of {', '.join(options)})")
+        if name in values:
+            raise ValueError(f"--variant {name}={values[name]} and --variant {item}: {name} is given twice; "
+                             f"give it once")
         values[name] = value
     return values
+
+
+def refuse_both(option: str, given: bool, name: str, variants: dict[str, str]) -> None:
+    """An option that sets the variation ``name`` as well as ``--variant name=...``: a conflict, named."""
+    if given and name in variants:
+        raise ValueError(f"{option} and --variant {name}={variants[name]} both set {name}; give one of them")

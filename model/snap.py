@@ -177,6 +177,9 @@ class SnapConfig:
 class Deal:
     """Chance (SNAP-DEAL-1, SNAP-DEAL-2): the dealer and the shuffled deck, index 0 = top."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
     dealer: Seat
     order: tuple[Card, ...]
 
@@ -190,6 +193,9 @@ class Deal:
 class Flip:
     """SNAP-FLIP-1 (with the SNAP-FLIP-3 turn-over when the face-down pile is empty)."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
     player: Seat
 
     def __post_init__(self) -> None:
@@ -201,10 +207,16 @@ class Flip:
 class NoCall:
     """SNAP-CALL-3: nobody calls in this call window."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
 
 @dataclass(frozen=True)
 class Call:
     """The first caller of the window; the state decides whether the call is right (SNAP-PEN-1)."""
+
+    def __str__(self) -> str:
+        return _words(self)
 
     caller: Seat
     kind: CallKind
@@ -218,6 +230,9 @@ class Call:
 class Tie:
     """Two or more players make the same correct call at once (SNAP-TIE-1, SNAP-POT-2)."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
     callers: frozenset[Seat]
     kind: CallKind
 
@@ -230,6 +245,13 @@ class Tie:
 Move: TypeAlias = Deal | Flip | NoCall | Call | Tie
 MOVE_TYPES = (Deal, Flip, NoCall, Call, Tie)
 Piles: TypeAlias = tuple[tuple[Card, ...], ...]
+
+
+def _words(move: Move) -> str:
+    """A move as the rulebook names it (the formatter imports this module, hence imported late)."""
+    from cardcanon.model.snap_text import move_text
+
+    return move_text(move)
 
 
 @dataclass(frozen=True)
@@ -387,16 +409,16 @@ def apply(state: SnapState, move: Move) -> SnapState:
     if not isinstance(move, MOVE_TYPES):
         raise InvalidMoveError(f"not a Snap move: {move!r}")
     if state.phase is Phase.OVER:
-        raise IllegalMoveError("SNAP-END-1", f"the game is over; no move is possible ({move!r})")
+        raise IllegalMoveError("SNAP-END-1", f"the game is over; no move is possible ({move})")
     if state.phase is Phase.DEAL:
         if not isinstance(move, Deal):
-            raise IllegalMoveError("SNAP-DEAL-2", f"the cards must be dealt first, not {move!r}")
+            raise IllegalMoveError("SNAP-DEAL-2", f"the cards must be dealt first, not: {move}")
         return _apply_deal(state, move)
     if isinstance(move, Deal):
         raise IllegalMoveError("SNAP-DEAL-2", "the cards have already been dealt")
     if state.phase is Phase.FLIP:
         if not isinstance(move, Flip):
-            raise IllegalMoveError("SNAP-CALL-3", f"no card has been flipped to call on: {move!r}")
+            raise IllegalMoveError("SNAP-CALL-3", f"no card has been flipped to call on: {move}")
         return _apply_flip(state, move)
     if isinstance(move, Flip):
         raise IllegalMoveError("SNAP-CALL-3", "the call window of the last flip must close before the next flip")
@@ -406,7 +428,7 @@ def apply(state: SnapState, move: Move) -> SnapState:
 def _apply_deal(state: SnapState, move: Deal) -> SnapState:
     cfg = state.config
     if not isinstance(move.dealer, Seat) or move.dealer.index >= cfg.players:  # SNAP-DEAL-1
-        raise IllegalMoveError("SNAP-DEAL-1", f"the dealer must be one of the {cfg.players} seats, not {move.dealer!r}")
+        raise IllegalMoveError("SNAP-DEAL-1", f"the dealer must be one of the {cfg.players} seats, not {move.dealer}")
     order = tuple(move.order)
     if len(order) != len(cfg.deck) or Counter(order) != Counter(cfg.deck):  # SNAP-DECK-1
         raise IllegalMoveError("SNAP-DECK-1", "the dealt cards must be the whole deck, each card once")
@@ -435,17 +457,19 @@ def _apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
         raise IllegalMoveError("SNAP-INDEX-1", "with the index card there are no ties")
     if not isinstance(move.kind, CallKind) or move.kind not in state.config.kinds:  # SNAP-INDEX-1
         table = "the index card is in use" if state.config.index_card else "there is no index card"
-        raise IllegalMoveError("SNAP-INDEX-1", f"{move.kind!r} is not a call at this table: {table}")
+        raise IllegalMoveError("SNAP-INDEX-1", f"{_words(move)}: not a call at this table: {table}")
     callers = (move.caller,) if isinstance(move, Call) else tuple(sorted(move.callers))
     for seat in callers:  # SNAP-CALL-2, SNAP-OUT-1
         if not isinstance(seat, Seat) or seat.index >= state.config.players or not state.holds(seat):
-            raise IllegalMoveError("SNAP-CALL-2", f"{seat!r} holds no cards and may not call")
+            who = f"{seat}" if isinstance(seat, Seat) and seat.index < state.config.players else (
+                f"{str(seat)[:30]}, not one of the {state.config.players} players at this table,")
+            raise IllegalMoveError("SNAP-CALL-2", f"{who} holds no cards and may not call")
     correct = correct_kinds(state)
     if isinstance(move, Tie):
         if len(callers) < 2:  # SNAP-CALL-3: a tie is two or more callers
-            raise IllegalMoveError("SNAP-CALL-3", "a tie needs two or more callers; one caller is a Call")
+            raise IllegalMoveError("SNAP-CALL-3", "a tie needs two or more callers; one caller alone makes a call")
         if move.kind not in correct:
-            raise IllegalMoveError("SNAP-CALL-3", f"a tie is of a correct call; {move.kind.value!r} is wrong now")
+            raise IllegalMoveError("SNAP-CALL-3", f"a tie is of a correct call; {_words(move)} is wrong now")
         return _tie(state)
     if move.kind in correct:
         return _win(state, move.caller, won_pot=move.kind is CallKind.SNAP_POT or (
