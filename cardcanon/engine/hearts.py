@@ -74,7 +74,7 @@ RULES_OF_NUMBERS = {"players": "HEARTS-PLAYERS-1", "deck_size": "HEARTS-DECK-1",
 
 
 def rulebook_numbers() -> dict[str, int]:
-    """The rulebook's numbers as the model reads them now (:mod:`cardcanon.model.hearts_types`)."""
+    """The rulebook's numbers as the model reads them now (``cardcanon.model.hearts_types``)."""
     return {"players": hearts_types.PLAYERS, "deck_size": hearts_types.DECK_SIZE, "hand_size": hearts_types.HAND_SIZE,
             "tricks_per_hand": hearts_types.TRICKS_PER_HAND, "queen_points": hearts_types.QUEEN_POINTS,
             "heart_points": hearts_types.HEART_POINTS, "moon_shooter_points": hearts_types.MOON_SHOOTER_POINTS,

@@ -21,7 +21,7 @@ leads, whether this is the first trick of the hand, whether he dealt, and the tw
 (HEARTS-GOAL-1); 0 on every other step. A match has no cap on the number of hands
 (HEARTS-MATCH-3); ``max_steps`` truncates an episode after that many plays if given.
 
-**Engine**: the compiled kernel (:mod:`cardcanon.engine.steps`) plays the episode when it is
+**Engine**: the compiled kernel (``cardcanon.engine.steps``) plays the episode when it is
 present and can play the config; otherwise the reference model does. Both give the same
 episodes, observation for observation (``tests/test_env_engine.py``). ``metadata["engine"]`` says
 which one runs (``"kernel"`` or ``"model"``) and ``metadata["engine_note"]`` why the model does;
@@ -299,7 +299,7 @@ class HeartsVectorEnv:
 
     Match ``i`` of ``vector_env(n, seed)`` is the episodes of ``raw_env`` after ``reset(seed=seed + i)``
     and unseeded resets, played by the same cards. Needs the kernel: raises
-    :class:`~cardcanon.engine.build.EngineUnavailable` without it.
+    ``EngineUnavailable`` without it.
     """
 
     metadata: dict[str, Any] = {"name": "cardcanon_hearts_v0_vector", "engine": "kernel"}

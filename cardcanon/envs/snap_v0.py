@@ -38,7 +38,7 @@ at which the rule lets the players stop and call the game drawn. Agents that cal
 the second time round could still end the game; the truncation is the players' agreement to
 stop, not a proof. ``max_steps`` truncates an episode at the first flip after that many steps.
 
-**Engine**: the compiled kernel (:mod:`cardcanon.engine.steps`) plays the episode when it is
+**Engine**: the compiled kernel (``cardcanon.engine.steps``) plays the episode when it is
 present and can play the config; otherwise the reference model does, with the same episodes,
 observation for observation (``tests/test_env_engine.py``). ``metadata["engine"]`` says which
 (``"kernel"`` or ``"model"``, with ``metadata["engine_note"]`` saying why); ``engine="model"`` or
