@@ -27,7 +27,7 @@ CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
 _OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds", "variants",
-             "expected_stats_variant")
+             "expected_stats_variant", "engine")
 _MUTANT_KEYS = ("id", "description", "rule")
 
 
@@ -75,6 +75,9 @@ class CheckSpec:
     variants: tuple[str, ...] | None = None  # the only variants it runs under (None: every variant)
     variants_reason: str = ""
     expected_stats_variant: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # variant name -> stats
+    # An engine check: the variants (names) the compiled engine is declared to cover; under any
+    # other variant the check is not-applicable. None: not an engine check.
+    engine_covers: tuple[str, ...] | None = None
 
     @property
     def probes(self) -> tuple[Mutant, ...]:
@@ -89,7 +92,16 @@ class CheckSpec:
     def variant_names(self) -> set[str]:
         """Every variant name the entry mentions (in ``expected_variant``, ``variant_bounds``, ...)."""
         return (set(self.expected_variant) | set(self.variant_bounds) | set(self.expected_stats_variant)
-                | set(self.variants or ()))
+                | set(self.variants or ()) | set(self.engine_covers or ()))
+
+    def engine_refuses(self, variant: Mapping[str, str] | None) -> str:
+        """Why this engine check does not cover ``variant`` (the manifest says so), or ""."""
+        from cardcanon.proofs.variants import variant_name
+
+        name = variant_name(variant or {})
+        if self.engine_covers is None or name in self.engine_covers:
+            return ""
+        return f"the manifest does not declare the compiled engine to cover the variant {name}"
 
     def stats_for(self, variant: Mapping[str, str] | None) -> Mapping[str, Any] | None:
         """The golden stats under ``variant``: its ``expected_stats_variant`` table, else ``expected_stats``."""
@@ -236,6 +248,11 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
     if "variants" in entry and (not isinstance(entry["variants"], dict) or set(entry["variants"]) != {"only", "reason"}
                                 or not isinstance(entry["variants"]["only"], list)):
         raise fail("variants", "must be a table { only = [variant names], reason = \"why\" }")
+    engine = entry.get("engine")
+    if engine is not None and (not isinstance(engine, dict) or set(engine) != {"covers"}
+                               or not isinstance(engine["covers"], list)
+                               or not all(isinstance(name, str) for name in engine["covers"])):
+        raise fail("engine", "must be a table { covers = [variant names] }")
     by_variant: dict[str, Verdict] = {}
     for name, verdict in _parse_table(entry.get("expected_variant", {}), "expected_variant", fail).items():
         parsed: Verdict | None
@@ -261,6 +278,7 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         expected_variant=MappingProxyType(by_variant),
         variants=tuple(entry["variants"]["only"]) if "variants" in entry else None,
         variants_reason=str(entry["variants"]["reason"]) if "variants" in entry else "",
+        engine_covers=tuple(engine["covers"]) if engine is not None else None,
         variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
         expected_stats_variant=MappingProxyType({

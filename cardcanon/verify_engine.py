@@ -1,12 +1,14 @@
 """verify and the compiled engine: the engine replays the witness records of the checks, and
 two checks compare it with the reference model on seeded batches (the engine sits above the
-models, so this lives with the commands, not with the proofs).
+models, so this lives with the commands, not with the proofs). Both first ask the engine
+whether it can play the configuration (``require``); when it cannot, the result is
+``not-applicable`` with the reason, never a comparison of the model with itself.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardcanon.model import hearts as hearts_model
@@ -18,7 +20,9 @@ from cardcanon.proofs.variants import hearts_config, snap_config
 
 def engine_replay(record: Record) -> bool | None:
     """Whether the compiled engine plays the record's game as the model does; None when the
-    engine cannot replay it (a record that does not start from a deal, or has no named policy)."""
+    record is not one the engine plays (it does not start from a deal, or has no deterministic
+    policy). Raises :class:`~cardcanon.engine.build.EngineUnavailable` when the kernel cannot
+    play it (not built, disabled, or refusing the configuration): never a silent fallback."""
     policy = record.get("policy")
     if record.get("game") != "snap" or policy is None or "start" in record or not record.get("moves"):
         return None
@@ -33,6 +37,7 @@ def engine_replay(record: Record) -> bool | None:
     assert isinstance(deal, Deal)  # the first move was read as a deal above
     if policy not in records.DETERMINISTIC_POLICIES:
         return None  # random policies draw from the seed's stream, which a record does not carry
+    engine.require(config)
     flips = sum(1 for m in record["moves"] if m.get("move") == "flip")
     cap = flips + 1
     fast = engine.decide_deal(config, deal, policy, max_flips=cap)
@@ -54,6 +59,9 @@ def check_snap(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
     started, compared, records = time.monotonic(), 0, []
     for players in bounds.get("players", [2, 3, 5]):
         config = snap_config(variant, players=players)
+        refused = _refused(lambda: engine.require(config))
+        if refused:
+            return refused
         for policy in bounds.get("policies", ["flipper-first", "owner-first", "ties:0.3", "errors:0.05"]):
             for seed in seeds:
                 fast = engine.decide(config, seed, policy, max_flips=max_flips)
@@ -86,6 +94,9 @@ def check_hearts(*, mutant: str | None = None, timeout: float = 60.0, bounds: Ma
     if mutant is not None:
         raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
     config = hearts_config(variant_of(bounds))
+    refused = _refused(lambda: engine.require(config))
+    if refused:
+        return refused
     seeds = range(*bounds.get("seeds", [0, 10]))
     compared, records = 0, []
     for kinds in (("random", "random"), ("greedy", "random")):
@@ -105,6 +116,18 @@ def check_hearts(*, mutant: str | None = None, timeout: float = 60.0, bounds: Ma
     return CheckResult(Verdict.PROVED, f"{compared} seeded matches: the engine plays each as the model does",
                        witness="\n".join(r["label"] for r in records), records=tuple(records),
                        stats={"compared": compared})
+
+
+def _refused(require: Callable[[], None]) -> CheckResult | None:
+    """A not-applicable result when the engine cannot play the configuration (never a comparison
+    of the model with itself), else None."""
+    from cardcanon.engine.build import EngineUnavailable
+
+    try:
+        require()
+    except EngineUnavailable as exc:
+        return CheckResult(Verdict.NOT_APPLICABLE, f"the compiled engine cannot run this: {exc}")
+    return None
 
 
 def _outcome(outcome: hearts_model.Outcome | None) -> tuple[str, int] | None:

@@ -69,6 +69,17 @@ class RunResult:
     disagreement: bool = False  # model mutant: a record replays under the mutant and not under the model
     engine_replayed: int = 0  # records the compiled engine played as the model does
     engine_disagreed: tuple[str, ...] = ()
+    engine_not_applicable: tuple[str, ...] = ()  # records the engine could not play, with the reason
+
+    @property
+    def engine_verdict(self) -> Verdict | None:
+        """The verdict of the engine replay of the records: None when no record is one the
+        engine plays; never ``proved`` when some record could not be played by it."""
+        if self.engine_disagreed:
+            return Verdict.COUNTEREXAMPLE
+        if self.engine_not_applicable:
+            return Verdict.NOT_APPLICABLE
+        return Verdict.PROVED if self.engine_replayed else None
 
 
 def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, Any],
@@ -79,6 +90,7 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     are replayed under the mutant and then under the reference model: ``disagreement`` says
     whether some record is a game of the mutant that the reference model does not play alike.
     """
+    from cardcanon.engine.build import EngineUnavailable
     from cardcanon.proofs import records as replays
     from cardcanon.verify_engine import engine_replay
     from cardcanon.proofs.mutants import patched
@@ -108,7 +120,7 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
     problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"
                      for n, (r, p) in enumerate(zip(records, mine), 1) if not p.ok)
-    disagreement, engine_ok, engine_bad = False, 0, []
+    disagreement, engine_ok, engine_bad, engine_refused = False, 0, [], []
     if model_mutant is not None:
         reference = [replays.replay(r) for r in records]
         disagreement = any(p.ok and not q.ok for p, q in zip(mine, reference))
@@ -116,6 +128,9 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
         for n, record in enumerate(records, 1):
             try:
                 same = engine_replay(record)
+            except EngineUnavailable as exc:
+                engine_refused.append(f"record {n}: {exc}")
+                continue
             except Exception as exc:  # noqa: BLE001 - the engine may be missing or broken
                 engine_bad.append(f"record {n}: the engine failed: {_describe(exc)}")
                 continue
@@ -135,6 +150,7 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
         disagreement=disagreement,
         engine_replayed=engine_ok,
         engine_disagreed=tuple(engine_bad),
+        engine_not_applicable=tuple(engine_refused),
     )
 
 

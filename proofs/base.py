@@ -32,6 +32,9 @@ class Verdict(str, enum.Enum):
     UNKNOWN = "unknown"
     TIMEOUT = "timeout"
     ERROR = "error"
+    # The run cannot check what it claims (the compiled engine is missing or refuses the
+    # configuration); its detail says why. Never counted as proved, nor as failed.
+    NOT_APPLICABLE = "not-applicable"
 
     def __str__(self) -> str:
         return self.value
