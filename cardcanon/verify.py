@@ -31,7 +31,7 @@ from typing import Any, TextIO
 from cardcanon.manifest import GAMES, CheckSpec, ManifestError, load_manifests
 from cardcanon.proofs.base import Verdict
 from cardcanon.proofs.variants import Combination
-from cardcanon.verify_report import CheckOutcome, MutantOutcome, NecessityCell, Report
+from cardcanon.verify_report import CheckOutcome, ProbeOutcome, NecessityCell, Report
 from cardcanon.verify_runner import RunResult, Task, run_tasks
 
 DEFAULT_TIMEOUT = 120.0  # per run; generous, so that a busy machine does not turn into "timeout"
@@ -118,9 +118,9 @@ def run(
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
                               variant))
         probes = []
-        for mutant in check.probes if not quick else ():  # a quick run leaves the encoding probes out
+        for probe in check.probes if not quick else ():  # a quick run leaves the probes out
             probes.append(len(tasks))
-            tasks.append(Task(len(tasks), check.id, check.entry, mutant.id, timeout, bounds))
+            tasks.append(Task(len(tasks), check.id, check.entry, probe.id, timeout, bounds))
         cells = []
         for rule in check.rules if necessity and not skip_necessity else ():
             for key in model_mutants.for_rule(rule):
@@ -155,7 +155,7 @@ def run(
     outcomes = []
     for check, mains, probes, cells in layout:
         variant_results = tuple((tasks[i].variant, results[i]) for i in mains)
-        probe_outcomes = tuple(MutantOutcome(m.id, m.description, results[i], check.expected)
+        probe_outcomes = tuple(ProbeOutcome(m.id, m.description, results[i], check.expected)
                                for m, i in zip(check.probes, probes))
         probes_skipped = quick and bool(check.probes)
         necessity_cells = tuple(
@@ -194,8 +194,8 @@ def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: boo
     if task.model_mutant is not None:
         cell = NecessityCell("", task.model_mutant, "", result, expected)
         return "" if cell.killed else " -- survived"
-    if task.mutant is not None:
-        return "" if MutantOutcome(task.mutant, "", result, expected).killed else " -- FAIL: probe survived"
+    if task.probe is not None:
+        return "" if ProbeOutcome(task.probe, "", result, expected).killed else " -- FAIL: probe survived"
     if result.verdict != expected:
         return f" -- FAIL: expected {expected.value}"
     problems = [] if result.witness_replayed else ["witness not replayed"]
@@ -242,7 +242,7 @@ class Progress:
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser("verify", help="run the Z3 proofs and searches of the manifests, with their mutants")
+    parser = sub.add_parser("verify", help="run the Z3 proofs and searches of the manifests, with their probes and model mutants")
     parser.add_argument("--game", choices=GAMES, help="only this game's checks")
     parser.add_argument("--check", action="append", default=[], metavar="ID",
                         help="only this check (repeatable; HEARTS-P4 also selects HEARTS-P4-slug)")

@@ -14,8 +14,8 @@ from cardcanon.verify_runner import RunResult
 
 
 @dataclass(frozen=True)
-class MutantOutcome:
-    """An encoding probe: the check's encoding with one rule's constraints dropped or broken."""
+class ProbeOutcome:
+    """A probe: the check's encoding with one rule's constraints dropped or broken."""
 
     id: str
     description: str
@@ -45,7 +45,7 @@ class NecessityCell:
     """One (check, cited rule, model mutant) run of the necessity matrix."""
 
     rule: str
-    mutant: str  # key of the model mutant ("" when the rule has none)
+    model_mutant: str  # key of the model mutant ("" when the rule has none)
     description: str
     result: RunResult | None
     expected: Any
@@ -68,7 +68,7 @@ class NecessityCell:
 
     def to_json(self) -> dict[str, Any]:
         result = self.result
-        return {"rule": self.rule, "mutant": self.mutant, "description": self.description, "killed": self.killed,
+        return {"rule": self.rule, "model_mutant": self.model_mutant, "description": self.description, "killed": self.killed,
                 "not_applicable": self.not_applicable,
                 "verdict": None if result is None else result.verdict.value,
                 "disagreement": None if result is None else result.disagreement,
@@ -80,7 +80,7 @@ class NecessityCell:
 class CheckOutcome:
     check: CheckSpec
     result: RunResult  # under the default variant
-    mutants: tuple[MutantOutcome, ...]  # encoding probes
+    probes: tuple[ProbeOutcome, ...]
     quick: bool = False
     variants: tuple[tuple[Mapping[str, str], RunResult], ...] = ()
     necessity: tuple[NecessityCell, ...] = ()
@@ -114,8 +114,8 @@ class CheckOutcome:
         return bool(self.result.witness) and self.result.witness_replayed
 
     @property
-    def mutants_killed(self) -> int:
-        return sum(m.killed for m in self.mutants)
+    def probes_killed(self) -> int:
+        return sum(m.killed for m in self.probes)
 
     def cited_rules_killed(self) -> dict[str, bool]:
         """Each cited rule: whether some model mutant of it kills the check."""
@@ -127,8 +127,8 @@ class CheckOutcome:
     def rules_not_applicable(self) -> list[str]:
         """Cited rules no mutant kills because every run against their mutants was not applicable."""
         return [rule for rule, killed in self.cited_rules_killed().items()
-                if not killed and all(c.not_applicable for c in self.necessity if c.rule == rule and c.mutant)
-                and any(c.mutant for c in self.necessity if c.rule == rule)]
+                if not killed and all(c.not_applicable for c in self.necessity if c.rule == rule and c.model_mutant)
+                and any(c.model_mutant for c in self.necessity if c.rule == rule)]
 
     def not_applicable(self) -> list[str]:
         """Every reason this check could not be run as it claims (none when it could)."""
@@ -184,18 +184,18 @@ class CheckOutcome:
         for variant, result in runs:
             reasons += self._run_failures(variant, result)
         reasons.extend(self.stats_problems())
-        if not self.mutants and not self.necessity and not self.necessity_skipped:
-            reasons.append("no mutants: nothing shows that the check can fail")
-        for mutant in self.mutants:
-            if not mutant.killed:
-                reasons.append(f"mutant {mutant.id} survived: verdict {mutant.result.verdict.value}"
-                               + (f" ({mutant.result.detail})" if mutant.result.detail else ""))
+        if not self.probes and not self.necessity and not self.necessity_skipped:
+            reasons.append("no probe and no model mutant: nothing shows that the check can fail")
+        for probe in self.probes:
+            if not probe.killed:
+                reasons.append(f"probe {probe.id} survived: verdict {probe.result.verdict.value}"
+                               + (f" ({probe.result.detail})" if probe.result.detail else ""))
         for rule, killed in self.cited_rules_killed().items():
             if not killed and rule not in self.rules_not_applicable():
                 tried = [c for c in self.necessity if c.rule == rule]
-                how = ", ".join(f"{c.mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
+                how = ", ".join(f"{c.model_mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
                                 f"{'' if not c.result or c.result.disagreement else ' without a disagreement'}"
-                                for c in tried if c.mutant) or "no model mutant breaks it"
+                                for c in tried if c.model_mutant) or "no model mutant breaks it"
                 reasons.append(f"cites {rule}, but breaking it in the model does not make the check fail ({how})")
         return reasons
 
@@ -228,7 +228,7 @@ class CheckOutcome:
             "stats": dict(self.result.stats),
             "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
             "stats_compared": self.stats_compared,
-            "mutants": [m.to_json() for m in self.mutants],
+            "probes": [m.to_json() for m in self.probes],
             "results": [{
                 "variant": variant_name(variant),
                 "options": dict(variant),
@@ -299,12 +299,12 @@ class Report:
         return "OK: every check passed"
 
     @property
-    def mutants_killed(self) -> int:
-        return sum(o.mutants_killed for o in self.outcomes)
+    def probes_killed(self) -> int:
+        return sum(o.probes_killed for o in self.outcomes)
 
     @property
-    def mutants_total(self) -> int:
-        return sum(len(o.mutants) for o in self.outcomes)
+    def probes_total(self) -> int:
+        return sum(len(o.probes) for o in self.outcomes)
 
     @property
     def ok(self) -> bool:
@@ -317,7 +317,7 @@ class Report:
                 f"{self.not_applicable} not applicable; "
                 f"engine replays not applicable: {self.engine_not_applicable}; "
                 f"necessity {matrix['killed']}/{matrix['cells']} (check, rule) cells killed by a model mutant; "
-                f"probes killed {self.mutants_killed}/{self.mutants_total}; "
+                f"probes killed {self.probes_killed}/{self.probes_total}; "
                 f"wall time {self.wall_seconds:.1f} s (jobs {self.jobs}{', quick' if self.quick else ''})")
 
     def to_json(self) -> dict[str, Any]:
@@ -336,8 +336,8 @@ class Report:
                 "failed": self.failed,
                 "not_applicable": self.not_applicable,
                 "engine_replays_not_applicable": self.engine_not_applicable,
-                "mutants_killed": self.mutants_killed,
-                "mutants_total": self.mutants_total,
+                "probes_killed": self.probes_killed,
+                "probes_total": self.probes_total,
             },
             "ok": self.ok,
             "variants": dict(self.variants or {}),
@@ -351,7 +351,7 @@ class Report:
         for o in self.outcomes:
             for rule, killed in o.cited_rules_killed().items():
                 cells.append({"check": o.check.id, "rule": rule, "killed": killed,
-                              "mutants": [c.mutant for c in o.necessity if c.rule == rule and c.mutant]})
+                              "model_mutants": [c.model_mutant for c in o.necessity if c.rule == rule and c.model_mutant]})
         return {"checks": len({c["check"] for c in cells}), "rules": len({c["rule"] for c in cells}),
                 "cells": len(cells), "killed": sum(c["killed"] for c in cells), "matrix": cells}
 
@@ -369,7 +369,7 @@ class Report:
                 f"{sum(not o._run_failures(v, r) and r.verdict is not Verdict.NOT_APPLICABLE for v, r in o.variants)}"
                 f"/{len(o.variants)}",
                 f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
-                f"{o.mutants_killed}/{len(o.mutants)}",
+                f"{o.probes_killed}/{len(o.probes)}",
                 {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
             ))
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

@@ -104,7 +104,7 @@ class Evidence:
         cells = [c for c in check.get("necessity", []) if c.get("rule") == rule_id]
         if not cells:
             return ""
-        mutants = [c["mutant"] for c in cells if c.get("killed") and c.get("mutant")]
+        mutants = [c["model_mutant"] for c in cells if c.get("killed") and c.get("model_mutant")]
         if mutants:
             text = "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
         else:
@@ -114,7 +114,7 @@ class Evidence:
     @staticmethod
     def _vacuity(check: dict, rule_id: str) -> str:
         """Whether the proof still holds with the rule's constraints dropped (Z3 proofs only)."""
-        probe = next((m for m in check.get("mutants", []) if m.get("id") == f"drop:{rule_id}"), None)
+        probe = next((m for m in check.get("probes", []) if m.get("id") == f"drop:{rule_id}"), None)
         if probe is None:
             return ""
         if probe.get("killed"):
@@ -154,7 +154,7 @@ class Evidence:
         if check.get("status") == "not-applicable":
             return (":verdict-bad:`not applicable` (neither passed nor failed: it could not run what it claims); "
                     + "; ".join(f"variant {_variant(r)}: {_variant_verdict(r)}" for r in check.get("results", [])))
-        mutants = check.get("mutants", [])
+        mutants = check.get("probes", [])
         text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
                 f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
                 + (f", probes killed {sum(m['killed'] for m in mutants)}/{len(mutants)}" if mutants else "") + ")")
@@ -191,14 +191,14 @@ class Evidence:
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
                 out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
-            for m in c.get("mutants", []):
+            for m in c.get("probes", []):
                 out.append(f"- Probe ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")
             lost = {}
             for cell in c.get("necessity", []):
                 lost.setdefault(cell["rule"], []).append(cell)
             for rule_id, cells in lost.items():
-                killed = [x["mutant"] for x in cells if x.get("killed") and x.get("mutant")]
+                killed = [x["model_mutant"] for x in cells if x.get("killed") and x.get("model_mutant")]
                 out.append(f"- Necessity, {rule_ref(rule_id)}: " + (
                     "the check fails when the model breaks this rule (" + ", ".join(f"``{m}``" for m in killed) + ")"
                     if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`")
