@@ -116,7 +116,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
                 run.records[:] = run.records[-1:]  # the record of the disagreement
             finally:
                 set_caching(True)
-            records = replays.distinct(run.records)
+            records = replays.distinct([*run.records, *result.records])
             mine = [replays.replay(r) for r in records]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()

@@ -67,12 +67,14 @@ CONTRARY = {
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The outcome of one run of a check; its records went to ``run.record``."""
+    """The outcome of one run of a check, with its witnesses and counterexamples as game
+    records (those the check noted on the way went to ``run.record``; the runner takes both)."""
 
     verdict: Verdict
     detail: str = ""
     witness: str | None = None  # the reachability witness, readably
     stats: Mapping[str, Any] = field(default_factory=dict)
+    records: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
