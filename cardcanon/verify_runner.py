@@ -116,8 +116,8 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
                 run.records[:] = run.records[-1:]  # the record of the disagreement
             finally:
                 set_caching(True)
-            records = replays.distinct([*run.records, *result.records])
-            mine = [replays.replay(r) for r in records]
+            noted = replays.distinct([*run.records, *result.records])
+            mine = [replays.replay(r) for r in noted]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
@@ -128,7 +128,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
-        records = tuple(json.loads(json.dumps(list(records))))
+        records: tuple[dict[str, Any], ...] = tuple(json.loads(json.dumps(list(noted))))
     except (ValueError, TypeError) as exc:
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
     problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"

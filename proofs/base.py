@@ -189,6 +189,10 @@ class Run:
         """Hand a witness or counterexample (a game record) to the runner, which replays it."""
         self.records.append(record)
 
+    def keep_last(self, count: int) -> None:
+        """Keep only the last ``count`` records noted (a check that replays many hands)."""
+        del self.records[:-count]
+
     def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``, kept for later runs in this process under the same variant and probe;
         never kept (nor read) while a model mutant is patched. Only for results that read no
