@@ -104,7 +104,7 @@ def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout:
     finally:
         set_caching(True)
     if not isinstance(result, CheckResult):
-        return result  # reported by the caller
+        raise TypeError(f"{run.check} returned {type(result).__name__}, not a CheckResult")
     return replace(result, records=tuple(distinct([*run.records, *result.records])))
 
 
@@ -132,15 +132,13 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant):
             result = run_check(check, probe=probe, timeout=timeout, bounds=bounds, variant=variant,
                                caching=model_mutant is None)
-            noted = list(result.records) if isinstance(result, CheckResult) else []
+            noted = list(result.records)
             mine = [replays.replay(r) for r in noted]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
         return RunResult(Verdict.ERROR, _describe(exc) + tail, seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
-    if not isinstance(result, CheckResult):
-        return RunResult(Verdict.ERROR, f"{entry} returned {type(result).__name__}, not a CheckResult", seconds=seconds)
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
