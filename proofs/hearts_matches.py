@@ -9,7 +9,7 @@ under ``no-hearts``). Then the match decision in every score band, the "tie brok
 included: the model's ``match_result`` against the rulebook's statement, written here
 independently (:func:`rulebook_outcome`). A step that breaks a claim is returned as a record.
 
-The engine check is in ``cardcanon.verify_engine``.
+The engine check is in ``cardcanon.verify.engine``.
 """
 
 from __future__ import annotations

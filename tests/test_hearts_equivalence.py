@@ -15,9 +15,9 @@ from cardcanon.model import hearts as model
 from cardcanon.proofs import hearts_equivalence as equivalence
 from cardcanon.proofs.base import Verdict
 from cardcanon.proofs.hearts_encoding import N_CARDS, z3_legal_follow
-from cardcanon.proofs.mutants import patched
-from cardcanon.proofs.records import replay
-from cardcanon.verify_runner import run_check
+from cardcanon.verify.model_mutants import patched
+from cardcanon.verify.records import replay
+from cardcanon.verify.runner import run_check
 
 GOLDEN = {"score_splits": 3072, "positions": 120, "feature_cells": 3074, "small_deck_hands": 5632,
           "match_bands": 8, "match_pairs": 18605}

@@ -16,12 +16,12 @@ import pytest
 import z3
 from hypothesis import given, strategies as st
 
-from cardcanon.manifest import load_combinations, load_manifest, resolve_entry
+from cardcanon.verify.manifest import load_combinations, load_manifest, resolve_entry
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.records import replay
-from cardcanon.verify_runner import run_check
+from cardcanon.verify.records import replay
+from cardcanon.verify.runner import run_check
 from cardcanon.proofs.base import Run
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.drops import Drop, probe_id
@@ -30,7 +30,7 @@ from cardcanon.proofs.hearts_encoding import (
 )
 from cardcanon.proofs.hearts_match import MATCH_STATES
 from cardcanon.proofs.hearts_play import _leader_terms, p3_states
-from cardcanon.proofs.variants import hearts_config, plan, variant_name
+from cardcanon.verify.variants import hearts_config, plan, variant_name
 from cardcanon.proofs.hearts_encoding import (
     CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, z3_trick_winner,
 )

@@ -15,7 +15,7 @@ import pytest
 import z3
 from hypothesis import given, strategies as st
 
-from cardcanon.manifest import load_manifest, resolve_entry
+from cardcanon.verify.manifest import load_manifest, resolve_entry
 from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
@@ -26,8 +26,8 @@ from cardcanon.model.snap import (
 )
 from cardcanon.model.snap_policies import play_game
 from cardcanon.proofs import snap_encoding as enc
-from cardcanon.proofs.records import replay
-from cardcanon.verify_runner import run_check
+from cardcanon.verify.records import replay
+from cardcanon.verify.runner import run_check
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.snap_termination import find_lasso, play_seed
 

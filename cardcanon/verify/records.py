@@ -1,26 +1,7 @@
-"""Witnesses and counterexamples as game records, replayed by ``cardcanon verify``'s runner.
-
-A check never says that its witness replays; it returns records and the runner replays them.
-A record is a JSON object:
-
-- ``game``: ``snap`` or ``hearts``; ``config``: the model's configuration (record format);
-- ``start`` (Snap only, optional): an explicit position to start from (a record *prefix*: a
-  position found by Z3 rather than reached from a deal), else the game starts from nothing;
-- ``moves``: the moves, in the record format of the game;
-- ``reaches``: the :func:`fingerprint` of the position after the last move, as the check saw it;
-- ``rejects`` (optional): a move the model must refuse (an ``IllegalMoveError``) in that position;
-- ``policy`` (Snap, optional): the calling policy that chose the calls; when it is deterministic
-  the replay checks that every call event is the policy's choice, and the engine replays it;
-- ``repeats`` (Snap, optional): ``[start, length]``: the position before flip ``start + 1``
-  recurs before flip ``start + length + 1`` (SNAP-END-4, by the model's own ``position_key``);
-- ``label``: a few words saying what the record shows.
-
-A *function record* states one value of a pure rule function of the model instead:
-``{"game", "function", "args", "returns", "label"}`` (see :data:`FUNCTIONS`); ``legal_moves``
-takes a position given by its parts (see :func:`hearts_position`).
+"""The runner's replay of the checks' game records (their format: :mod:`cardcanon.proofs.records`).
 
 :func:`replay` replays a record through whatever model is loaded (the reference model, or a
-mutant of it in a verify worker); ``cardcanon.verify_engine`` asks the compiled engine.
+mutant of it in a verify worker); :func:`distinct` drops repeated records.
 """
 
 from __future__ import annotations
@@ -28,141 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
+
+from cardcanon.proofs.records import LoadedState, call, fingerprint
 
 if TYPE_CHECKING:
-    from cardcanon.model import hearts, snap
-    from cardcanon.model.cards import Card
-    from cardcanon.model.seats import Seat
+    from cardcanon.model import snap
     from cardcanon.model.snap_policies import Policy
-
-Record = dict[str, Any]
-# A state of the loaded model (the reference model or a mutant of it) of either game.
-LoadedState: TypeAlias = Any
-
-
-# ---- fingerprints ----------------------------------------------------------------------------
-def _cards(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def snap_fingerprint(state: snap.SnapState) -> dict[str, Any]:
-    outcome = state.outcome
-    return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index,
-            "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up], "pot": _cards(state.pot),
-            "outcome": None if outcome is None else [outcome.termination.value,
-                                                     None if outcome.winner is None else outcome.winner.index]}
-
-
-def hearts_fingerprint(state: hearts.HeartsState) -> dict[str, Any]:
-    outcome = state.outcome
-
-    def seat(s: Seat | None) -> int | None:
-        return None if s is None else s.index
-
-    return {"phase": state.phase.value, "hand_number": state.hand_number, "dealer": seat(state.dealer),
-            "to_move": seat(state.to_move), "scores": list(state.scores),
-            "hand_scores": [list(h) for h in state.hand_scores], "hearts_broken": bool(state.hearts_broken),
-            "tricks_played": state.tricks_played,
-            "outcome": None if outcome is None else [outcome.termination.value, outcome.winner.index]}
-
-
-def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
-    return snap_fingerprint(state) if game == "snap" else hearts_fingerprint(state)
-
-
-# ---- building records --------------------------------------------------------------------------
-def snap_position(state: snap.SnapState) -> dict[str, Any]:
-    return {"phase": state.phase.value, "turn": state.player.index, "dealer": 0 if state.dealer is None else state.dealer.index,
-            "flips": state.flips, "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up],
-            "pot": _cards(state.pot)}
-
-
-def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
-                start: snap.SnapState | None = None, rejects: snap.Move | None = None,
-                policy: str | None = None, repeats: tuple[int, int] | None = None) -> Record:
-    from cardcanon.model.snap_records import config_to_json, move_to_json
-
-    record: Record = {"game": "snap", "label": label, "config": config_to_json(config),
-                      "moves": [move_to_json(m) for m in moves], "reaches": snap_fingerprint(final)}
-    if start is not None:
-        record["start"] = snap_position(start)
-    if rejects is not None:
-        record["rejects"] = move_to_json(rejects)
-    if policy is not None:
-        record["policy"] = policy
-    if repeats is not None:
-        record["repeats"] = list(repeats)
-    return record
-
-
-def hearts_record(config: hearts.HeartsConfig, moves: Sequence[hearts.Move], final: hearts.HeartsState, *, label: str,
-                  rejects: hearts.Move | None = None) -> Record:
-    from cardcanon.model.hearts_records import config_to_json, move_to_json
-
-    record: Record = {"game": "hearts", "label": label, "config": config_to_json(config),
-                      "moves": [move_to_json(m) for m in moves], "reaches": hearts_fingerprint(final)}
-    if rejects is not None:
-        record["rejects"] = move_to_json(rejects)
-    return record
-
-
-def function_record(game: str, function: str, args: list[Any], *, label: str) -> Record:
-    """A record of one value of a model rule function, the value as the loaded model gives it."""
-    return {"game": game, "function": function, "args": args, "returns": call(game, function, args), "label": label}
-
-
-# ---- pure rule functions ----------------------------------------------------------------------
-def _hearts_call(function: str, args: list[Any]) -> Any:
-    from cardcanon.model import hearts as model
-    from cardcanon.model.cards import Card
-    from cardcanon.model.hearts_records import config_from_json
-
-    if function == "trick_winner":
-        return model.trick_winner(Card.parse(args[0]), Card.parse(args[1]))
-    if function == "score_hand":
-        taken = tuple(frozenset(Card.parse(c) for c in pile) for pile in args[0])
-        return list(model.score_hand(taken, tuple(Card.parse(c) for c in args[1]), config_from_json(args[2], "record")))
-    if function == "match_result":
-        outcome = model.match_result(tuple(args[0]), config_from_json(args[1], "record"),
-                                     previous=None if args[2] is None else tuple(args[2]))
-        return None if outcome is None else [outcome.termination.value, outcome.winner.index]
-    if function == "first_leader":
-        hands = tuple(frozenset(Card.parse(c) for c in hand) for hand in args[0])
-        seat, card = model.first_leader(hands, tuple(Card.parse(c) for c in args[1]), config_from_json(args[2], "record"))
-        return [seat.index, None if card is None else str(card)]
-    if function == "legal_moves":
-        where = dict(args[1])
-        lead = where.pop("lead")
-        where.update(hand=[Card.parse(c) for c in where["hand"]], dead=[Card.parse(c) for c in where["dead"]])
-        state = hearts_position(config_from_json(args[0], "record"), lead=None if lead is None else Card.parse(lead),
-                                **where)
-        return [str(play.card) for play in model.legal_moves(state)]
-    raise ValueError(f"no such Hearts rule function: {function}")
-
-
-def hearts_position(config: hearts.HeartsConfig, *, hand: Iterable[Card], dead: Iterable[Card], lead: Card | None,
-                    tricks_played: int, hearts_broken: bool) -> hearts.HeartsState:
-    """A position of the loaded Hearts model with seat 0 to move holding ``hand``: leading, or
-    following seat 1's ``lead``. The ``legal_moves`` function record gives these arguments as
-    ``args[1]`` (cards as strings)."""
-    from cardcanon.model import hearts as model
-    from cardcanon.model.hearts_types import SEATS
-
-    trick = () if lead is None else (model.Play(SEATS[1], lead),)
-    return model.HeartsState(config=config, phase=model.Phase.PLAY, hand_number=1, dealer=SEATS[1],
-                             hands=(frozenset(hand), frozenset()), dead=tuple(dead), trick=trick,
-                             leader=SEATS[0] if lead is None else SEATS[1], to_move=SEATS[0],
-                             hearts_broken=hearts_broken, tricks_played=tricks_played)
-
-
-FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves")}
-
-
-def call(game: str, function: str, args: list[Any]) -> Any:
-    if game != "hearts" or function not in FUNCTIONS["hearts"]:
-        raise ValueError(f"no such {game} rule function: {function}")
-    return _hearts_call(function, args)
 
 
 # ---- replay ------------------------------------------------------------------------------------

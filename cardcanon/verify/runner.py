@@ -21,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cardcanon.manifest import resolve_entry
+from cardcanon.verify.manifest import resolve_entry
 from cardcanon.proofs.base import CheckResult, Verdict
 
 
@@ -46,7 +46,7 @@ class Task:
 
     @property
     def label(self) -> str:
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         where = "" if not self.variant else f" [{variant_name(self.variant)}]"
         if self.model_mutant is not None:
@@ -89,7 +89,7 @@ def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout:
     ``timeout``, a disagreement of the model its verdict with its last record; the result carries
     every record (noted with ``run.record`` or returned). Other exceptions pass through."""
     from cardcanon.proofs.base import Budget, Disagreement, Run, Undecided, parse_probe, set_caching
-    from cardcanon.proofs.records import distinct
+    from cardcanon.verify.records import distinct
 
     run = Run(dict(variant or {}), parse_probe(probe), Budget(timeout), dict(bounds or {}),
               check=f"{getattr(check, '__module__', '')}:{getattr(check, '__qualname__', '')}")
@@ -118,9 +118,9 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
     some record is a game of the mutant that the reference model does not play alike.
     """
     from cardcanon.engine.build import EngineUnavailable
-    from cardcanon.proofs import records as replays
-    from cardcanon.proofs.mutants import patched
-    from cardcanon.verify_engine import engine_replay
+    from cardcanon.verify import records as replays
+    from cardcanon.verify.model_mutants import patched
+    from cardcanon.verify.engine import engine_replay
 
     try:
         check = resolve_entry(entry)
