@@ -388,3 +388,19 @@ def test_cli_explain_prints_the_explanation(fake_checks, tmp_path, capsys):
     assert status == 1  # SNAP-MATCH-1 is cited but no model mutant of it fails the check
     assert "SNAP-P1-flip: fake check SNAP-P1-flip" in printed and "Result: failed" in printed
     assert "check   " not in printed  # the explanation instead of the table
+
+
+def test_necessity_per_variant_binds_every_variant_result(fake_checks, tmp_path):
+    text = check_toml("SNAP-P1-flip", probes=()).replace(":configurable", ":one_flip")
+    checks = load_manifests(write_manifest(tmp_path / "m", text))
+    once = verify.run(checks, jobs=2).outcomes[0]
+    each = verify.run(checks, jobs=2, necessity_per_variant=True).outcomes[0]
+    assert [b.variant for b in once.bindings() if b.rule == "SNAP-FLIP-1" and b.killed_by] == ["default"]
+    bound = [b.variant for b in each.bindings() if b.rule == "SNAP-FLIP-1" and b.killed_by]
+    assert bound == [v for v, _ in ((verify_variant_name(v), r) for v, r in each.variants)] and len(bound) > 1
+
+
+def verify_variant_name(variant):
+    from cardcanon.verify.variants import variant_name
+
+    return variant_name(variant)

@@ -82,6 +82,7 @@ def run(
     progress: Progress | None = None,
     necessity: bool = True,
     variants: bool = True,
+    necessity_per_variant: bool = False,
 ) -> Report:
     """Run ``checks`` (default: every check of the package's manifests) under every variant,
     their encoding probes, and (``necessity``) every model mutant of every rule they cite."""
@@ -124,12 +125,17 @@ def run(
         cells = []
         for rule in check.rules if necessity and not skip_necessity else ():
             for key in model_mutants.for_rule(rule):
-                cells.append((rule, key, len(tasks)))
-                variant = dict(model_mutants.MUTANTS[key].variant)
-                if check.engine_refuses(variant):
-                    given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
-                tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
-                                  variant, key))
+                own = dict(model_mutants.MUTANTS[key].variant)
+                # the mutant under its own variant; with necessity_per_variant, also under every variant
+                # the check runs under that includes it (so each such result can be bound)
+                under = [own] + [dict(v) for v in runs if necessity_per_variant and v != own
+                                 and all(v.get(k) == o for k, o in own.items())]
+                for variant in under:
+                    cells.append((rule, key, len(tasks)))
+                    if check.engine_refuses(variant):
+                        given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
+                    tasks.append(Task(len(tasks), check.id, check.entry, None, timeout,
+                                      check.bounds_under(variant, quick), variant, key))
             if not model_mutants.for_rule(rule):
                 cells.append((rule, "", -1))
         layout.append((check, mains, probes, cells))
@@ -266,6 +272,10 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")
+    parser.add_argument("--necessity-per-variant", action="store_true",
+                        help="run every model mutant under every variant its check runs under, so that each "
+                             "(check, variant) result can be bound (slow; by default a mutant runs under its own "
+                             "variant only and the other results are reported unbound)")
     parser.add_argument("--no-necessity", action="store_true",
                         help="skip the model mutants of the cited rules (not a full verification)")
     parser.set_defaults(handler=_run_verify)
@@ -296,7 +306,8 @@ def _run_verify(args: argparse.Namespace) -> int:
         raise ManifestError(f"no checks to run in {where}" + (f" for {args.game}" if args.game else ""))
     progress = Progress(out, live=out.isatty()) if out.isatty() or not args.explain else None
     report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
-                 necessity=not args.no_necessity, variants=not args.default_variant_only)
+                 necessity=not args.no_necessity, variants=not args.default_variant_only,
+                 necessity_per_variant=args.necessity_per_variant)
     if args.explain:
         for outcome in report.outcomes:
             if args.explain in (outcome.check.id, outcome.check.short_id):
