@@ -32,7 +32,7 @@ from cardcanon.verify.manifest import GAMES, CheckSpec, ManifestError, load_mani
 from cardcanon.proofs.base import Verdict
 from cardcanon.verify.variants import Combination
 from cardcanon.verify.report import CheckOutcome, ProbeOutcome, NecessityCell, Report
-from cardcanon.verify.runner import RunResult, Task, run_tasks
+from cardcanon.verify.runner import RunResult, Task, execute, run_tasks
 
 DEFAULT_TIMEOUT = 120.0  # per run; generous, so that a busy machine does not turn into "timeout"
 
@@ -83,6 +83,7 @@ def run(
     necessity: bool = True,
     variants: bool = True,
     necessity_per_variant: bool = False,
+    in_process: bool = False,
 ) -> Report:
     """Run ``checks`` (default: every check of the package's manifests) under every variant,
     their encoding probes, and (``necessity``) every model mutant of every rule they cite."""
@@ -150,12 +151,19 @@ def run(
         if progress is not None:
             progress.finished(task, result, _note(checks, task, result, quick))
 
-    results = given | run_tasks(
-        runnable,
-        jobs=jobs,
-        on_finish=finished if progress else None,
-        on_tick=progress.tick if progress and progress.live else None,
-    )
+    if in_process:  # every run here, one after the other, without deadlines: for tests of the loaded model
+        results = dict(given)
+        for task in runnable:
+            results[task.key] = execute(task.entry, task.probe, task.timeout, task.bounds, task.variant,
+                                        task.model_mutant)
+            finished(task, results[task.key])
+    else:
+        results = given | run_tasks(
+            runnable,
+            jobs=jobs,
+            on_finish=finished if progress else None,
+            on_tick=progress.tick if progress and progress.live else None,
+        )
     if progress is not None:
         progress.end()
     outcomes = []
