@@ -94,7 +94,7 @@ def run(
         checks = load_checks()
     if timeout <= 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
-    declared = combinations() if variants else []
+    declared = combinations()  # known even when only the defaults run, since manifests name them
     plans = {game: plan(game, [c for g, c in declared if g == game]) for game in sorted({c.game for c in checks})}
     for check in checks:
         known = {variant_name(v) for v in plans[check.game].variants}
