@@ -455,7 +455,8 @@ class Report:
                 f"{o.probes_killed}/{len(o.probes)}",
                 {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
             ))
-        wrapped = [[textwrap.wrap(cell, rules_width) or [""] if i == 1 else [cell] for i, cell in enumerate(row)]
+        wrapped = [[textwrap.wrap(cell, rules_width, break_on_hyphens=False, break_long_words=False) or [""]
+                    if i == 1 else [cell] for i, cell in enumerate(row)]
                    for row in rows]
         widths = [max(len(part) for row in wrapped for part in row[i]) for i in range(len(header))]
         lines = []
