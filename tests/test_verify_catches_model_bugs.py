@@ -1,19 +1,25 @@
 """Six semantic bugs, introduced by hand into the reference model, each make `cardcanon verify` fail.
 
-Each bug is injected into every process (the verify workers included) through a
-``sitecustomize`` module on ``PYTHONPATH``; the source tree is not touched. The bounded form
-runs the check that must catch the bug; the slow form runs the whole quick verification of the
-bug's game (the other game's checks never load the broken model).
+Each bug is applied to the loaded model in this process, and the check that must catch it runs
+through the verify API in process. One end-to-end run per game injects the bug into every
+process (the verify workers included) through a ``sitecustomize`` module on ``PYTHONPATH``; the
+slow form runs the whole quick verification of the bug's game that way. The source tree is not
+touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import textwrap
 
+from collections.abc import Iterator
+
 import pytest
+
+from cardcanon.verify import Report, load_checks, run
 
 PLAYERS_OUT_NOT_SKIPPED = """
     import cardcanon.model.snap as snap
@@ -127,6 +133,7 @@ BUGS = [
 
 
 def verify(tmp_path, sitecustomize: str | None, *args: str) -> subprocess.CompletedProcess:
+    """``cardcanon verify --quick`` in a subprocess whose every process carries the bug."""
     env = dict(os.environ)
     if sitecustomize is not None:
         (tmp_path / "sitecustomize.py").write_text(textwrap.dedent(sitecustomize))
@@ -135,14 +142,46 @@ def verify(tmp_path, sitecustomize: str | None, *args: str) -> subprocess.Comple
                           capture_output=True, text=True, env=env, timeout=1200)
 
 
+@contextlib.contextmanager
+def bug_in_this_process(sitecustomize: str | None) -> Iterator[None]:
+    """The bug applied to the loaded model for the block (its modules' attributes restored after)."""
+    from cardcanon.model import hearts, snap
+
+    saved = {module: dict(vars(module)) for module in (hearts, snap)}
+    if sitecustomize is not None:
+        exec(textwrap.dedent(sitecustomize), {})  # noqa: S102 - the test's own bug, as sitecustomize would run it
+    try:
+        yield
+    finally:
+        for module, attributes in saved.items():
+            for name in set(vars(module)) - set(attributes):
+                delattr(module, name)
+            for name, value in attributes.items():
+                setattr(module, name, value)
+
+
+def verify_here(sitecustomize: str | None, check: str) -> Report:
+    """The quick verification of one check, in this process, through the verify API."""
+    with bug_in_this_process(sitecustomize):
+        return run(load_checks(ids=[check]), quick=True, in_process=True)
+
+
 @pytest.mark.parametrize("check", sorted({"SNAP-P7", "SNAP-P4", "HEARTS-P9"}))
-def test_the_catching_checks_pass_on_the_sound_model(tmp_path, check):
-    sound = verify(tmp_path, None, "--check", check)
-    assert sound.returncode == 0, sound.stdout + sound.stderr
+def test_the_catching_checks_pass_on_the_sound_model(check):
+    report = verify_here(None, check)
+    assert report.failed == 0, report.table()
 
 
 @pytest.mark.parametrize(("bug", "check"), BUGS)
-def test_each_bug_fails_the_check_that_must_catch_it(tmp_path, bug, check):
+def test_each_bug_fails_the_check_that_must_catch_it(bug, check):
+    report = verify_here(bug, check)
+    assert report.failed == 1, report.table()
+    assert report.outcomes[0].failures()
+
+
+@pytest.mark.parametrize(("bug", "check"), [BUGS[0], BUGS[3]], ids=["snap", "hearts"])
+def test_end_to_end_a_bug_in_every_process_fails_verify(tmp_path, bug, check):
+    """One run per game as a user runs it: the bug in every process, the workers included."""
     broken = verify(tmp_path, bug, "--check", check)
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert f"FAIL {check}" in broken.stdout

@@ -290,6 +290,13 @@ def kernel_mismatch(config: SnapConfig) -> str | None:
     return None
 
 
+def require(config: SnapConfig) -> None:
+    """Raise :class:`EngineUnavailable` (with the reason) unless the compiled kernel is loaded
+    and plays ``config`` as the reference model does; callers that compare the engine with the
+    model ask this first, since the other functions here fall back to the model."""
+    _kernel(config)
+
+
 def _kernel(config: SnapConfig) -> ctypes.CDLL:
     """The compiled kernel, its functions declared (:mod:`cardcanon.engine.abi`), loaded at first use;
     EngineUnavailable when it cannot play ``config`` as the reference model does."""

@@ -1,0 +1,507 @@
+"""What ``cardcanon verify`` found: per-check outcomes, the summary table and the JSON report."""
+
+from __future__ import annotations
+
+import platform
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardcanon import __version__
+from cardcanon.verify.manifest import CheckSpec
+from cardcanon.verify.variants import variant_name
+from cardcanon.proofs.base import CONTRARY, DEFINITE, Verdict
+from cardcanon.verify.runner import RunResult
+
+
+@dataclass(frozen=True)
+class ProbeOutcome:
+    """A probe: the check's encoding with one rule's constraints dropped or broken."""
+
+    id: str
+    description: str
+    result: RunResult
+    expected: Any  # the check's expected Verdict
+
+    @property
+    def killed(self) -> bool:
+        """Killed when the broken encoding reaches a contrary verdict whose records (if any)
+        are real games of the reference model."""
+        replayed = not self.result.records or self.result.witness_replayed
+        return self.result.verdict in CONTRARY[self.expected] and replayed
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "description": self.description,
+            "verdict": self.result.verdict.value,
+            "killed": self.killed,
+            "detail": self.result.detail,
+            "seconds": round(self.result.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class NecessityCell:
+    """One (check, cited rule, model mutant) run of the necessity matrix."""
+
+    rule: str
+    model_mutant: str  # key of the model mutant ("" when the rule has none)
+    description: str
+    result: RunResult | None
+    expected: Any
+    stats_differ: bool = False  # the golden numbers of the claim came out otherwise
+    variant: Mapping[str, str] = field(default_factory=dict)  # the variant the run was under
+
+    @property
+    def killed(self) -> bool:
+        """The check failed against the mutant (a contrary verdict, or a definite one with other
+        golden numbers), and one of its records is a game of the mutant that the reference
+        model does not play alike (a real disagreement)."""
+        if self.result is None or not self.result.disagreement:
+            return False
+        verdict = self.result.verdict
+        return verdict in CONTRARY[self.expected] or (verdict in DEFINITE and self.stats_differ)
+
+    @property
+    def not_applicable(self) -> bool:
+        """The run could not check what it claims under this mutant (see ``Verdict.NOT_APPLICABLE``)."""
+        return self.result is not None and self.result.verdict is Verdict.NOT_APPLICABLE
+
+    def to_json(self) -> dict[str, Any]:
+        result = self.result
+        from cardcanon.verify.variants import variant_name
+
+        return {"rule": self.rule, "model_mutant": self.model_mutant, "variant": variant_name(self.variant),
+                "description": self.description, "killed": self.killed,
+                "not_applicable": self.not_applicable,
+                "verdict": None if result is None else result.verdict.value,
+                "disagreement": None if result is None else result.disagreement,
+                "detail": "" if result is None else result.detail[:300],
+                "seconds": 0.0 if result is None else round(result.seconds, 3)}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One (variant, cited rule) result of a check and the model mutants that fail it there."""
+
+    variant: str
+    rule: str
+    killed_by: tuple[str, ...]  # model mutants that make the check fail under this variant
+    tried: tuple[str, ...]  # model mutants run under this variant
+    counts: bool  # the result passed and a model mutant fails it: it counts toward the rule
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.variant, "rule": self.rule, "killed_by": list(self.killed_by),
+                "tried": list(self.tried), "bound": bool(self.killed_by), "counts": self.counts}
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    check: CheckSpec
+    result: RunResult  # under the default variant
+    probes: tuple[ProbeOutcome, ...]
+    quick: bool = False
+    variants: tuple[tuple[Mapping[str, str], RunResult], ...] = ()
+    necessity: tuple[NecessityCell, ...] = ()
+    necessity_skipped: bool = False  # a quick run with smaller bounds: the matrix is the full run's
+
+    @property
+    def stats_compared(self) -> bool:
+        """Golden stats hold for the full bounds; a quick run with ``ci_bounds`` cannot match them."""
+        check = self.check
+        return ((check.expected_stats is not None or bool(check.expected_stats_variant))
+                and not (self.quick and check.ci_bounds is not None))
+
+    def stats_problems(self) -> list[str]:
+        """Every golden number that came out otherwise, under every variant run."""
+        from cardcanon.verify.variants import variant_name
+
+        if not self.stats_compared:
+            return []
+        problems = []
+        for variant, result in self.variants or (({}, self.result),):
+            where = "" if not variant else f"[{variant_name(variant)}] "
+            for key, want in (self.check.stats_for(variant) or {}).items():
+                if key not in result.stats:
+                    problems.append(f"{where}stat {key!r} missing (expected {want!r})")
+                elif result.stats[key] != want:
+                    problems.append(f"{where}stat {key!r} is {result.stats[key]!r}, expected {want!r}")
+        return problems
+
+    @property
+    def witness_ok(self) -> bool:
+        return bool(self.result.witness) and self.result.witness_replayed
+
+    @property
+    def probes_killed(self) -> int:
+        return sum(m.killed for m in self.probes)
+
+    def cited_rules_killed(self) -> dict[str, bool]:
+        """Each cited rule: whether some model mutant of it kills the check."""
+        killed: dict[str, bool] = {}
+        for cell in self.necessity:
+            killed[cell.rule] = killed.get(cell.rule, False) or cell.killed
+        return killed
+
+    def bindings(self) -> list[Binding]:
+        """Each (variant run, cited rule): the model mutants that make the check fail under that
+        same variant. A result no mutant fails is unbound: it does not count toward the rule."""
+        from cardcanon.verify.variants import variant_name
+
+        out: list[Binding] = []
+        if not self.necessity:  # the model mutants were not run (--no-necessity, or a quick run)
+            return out
+        for variant, result in self.variants or (({}, self.result),):
+            name = variant_name(variant)
+            for rule in self.check.rules:
+                killers = tuple(c.model_mutant for c in self.necessity
+                                if c.rule == rule and c.killed and variant_name(c.variant) == name)
+                tried = tuple(c.model_mutant for c in self.necessity
+                              if c.rule == rule and c.model_mutant and variant_name(c.variant) == name)
+                counts = result.verdict is not Verdict.NOT_APPLICABLE and not self._run_failures(variant, result)
+                out.append(Binding(name, rule, killers, tried, counts and bool(killers)))
+        return out
+
+    def rules_not_applicable(self) -> list[str]:
+        """Cited rules no mutant kills because every run against their mutants was not applicable."""
+        return [rule for rule, killed in self.cited_rules_killed().items()
+                if not killed and all(c.not_applicable for c in self.necessity if c.rule == rule and c.model_mutant)
+                and any(c.model_mutant for c in self.necessity if c.rule == rule)]
+
+    def not_applicable(self) -> list[str]:
+        """Every reason this check could not be run as it claims (none when it could)."""
+        from cardcanon.verify.variants import variant_name
+
+        reasons = []
+        for variant, result in self.variants or (({}, self.result),):
+            if result.verdict is Verdict.NOT_APPLICABLE:
+                reasons.append(f"[{variant_name(variant)}] not applicable: {result.detail}")
+        for rule in self.rules_not_applicable():
+            reasons.append(f"necessity of {rule} not applicable: every run against its model mutants was")
+        return reasons
+
+    def engine_not_applicable(self) -> list[str]:
+        """The records the compiled engine could not replay, with the reason."""
+        from cardcanon.verify.variants import variant_name
+
+        return [f"[{variant_name(variant)}] engine replay of {len(result.engine_not_applicable)} record(s): "
+                + result.engine_not_applicable[0].split(": ", 1)[-1]
+                for variant, result in self.variants or (({}, self.result),) if result.engine_not_applicable]
+
+    def explain(self) -> str:
+        """In plain words: what the check states, its scope, per cited rule and variant the model
+        mutant that makes it fail, and its witness (``cardcanon verify --explain``)."""
+        from cardcanon.verify.model_mutants import MUTANTS
+
+        check = self.check
+        lines = [f"{check.id}: {check.title}",
+                 f"  Kind: {check.kind.value}; expected: {check.expected.value}"
+                 + "".join(f"; under {name}: {v.value}" for name, v in check.expected_variant.items()),
+                 f"  Scope: {_scope(check, self.quick)}"]
+        ran = [variant_name(v) for v, _ in self.variants] or ["default"]
+        lines.append("  Variants: " + ", ".join(ran) + (f" (only these: {check.variants_reason})"
+                                                          if check.variants is not None else ""))
+        lines.append("  Cited rules, and per variant the model mutant that makes the check fail there:")
+        for rule in check.rules:
+            lines.append(f"    {rule}:")
+            for b in (b for b in self.bindings() if b.rule == rule):
+                if b.killed_by:
+                    how = "; ".join(f"{k.split(':', 1)[-1]} ({MUTANTS[k].description})" for k in b.killed_by)
+                else:
+                    how = ("unbound: no model mutant run under this variant fails it (does not count)"
+                           if not b.tried else f"unbound: {', '.join(t.split(':', 1)[-1] for t in b.tried)} "
+                                               "leave it passing (does not count)")
+                lines.append(f"      {b.variant}: {how}")
+        if self.probes:
+            lines.append("  Probes: " + ", ".join(f"{p.id} {'killed' if p.killed else 'SURVIVED'}" for p in self.probes))
+        witness = (self.result.witness or "").strip()
+        lines.append("  Witness (replayed by the runner): " + ("none" if not witness else ""))
+        lines += [f"    {line}" for line in witness.splitlines()[:12]]
+        return "\n".join(lines)
+
+    @property
+    def status(self) -> str:
+        """``passed``, ``failed``, or ``not-applicable`` (nothing failed, something could not run)."""
+        if self.failures():
+            return "failed"
+        return "not-applicable" if self.not_applicable() else "passed"
+
+    def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
+        from cardcanon.verify.variants import variant_name
+
+        where = "" if not variant else f"[{variant_name(variant)}] "
+        expected = self.check.expected_for(variant)
+        reasons: list[str] = []
+        if result.verdict is Verdict.NOT_APPLICABLE:
+            return reasons  # neither passed nor failed: see not_applicable()
+        if result.verdict != expected:
+            reasons.append(f"{where}verdict {result.verdict.value}, expected {expected.value}"
+                           + (f": {result.detail}" if result.detail else ""))
+        if result.verdict in DEFINITE and (result.verdict is not Verdict.NO_WITNESS or result.records):
+            if not result.witness or not result.records:
+                reasons.append(f"{where}no witness" if not result.witness else f"{where}no witness record")
+            elif not result.witness_replayed:
+                reasons.append(f"{where}witness not replayed through the model: "
+                               + "; ".join(result.replay_problems)[:300])
+        reasons += [f"{where}engine: {problem}" for problem in result.engine_disagreed]
+        return reasons
+
+    def failures(self) -> list[str]:
+        """Every reason this check fails; empty when it passes."""
+        runs = self.variants or (({}, self.result),)
+        reasons = []
+        for variant, result in runs:
+            reasons += self._run_failures(variant, result)
+        reasons.extend(self.stats_problems())
+        if not self.probes and not self.necessity and not self.necessity_skipped:
+            reasons.append("no probe and no model mutant: nothing shows that the check can fail")
+        for probe in self.probes:
+            if not probe.killed:
+                reasons.append(f"probe {probe.id} survived: verdict {probe.result.verdict.value}"
+                               + (f" ({probe.result.detail})" if probe.result.detail else ""))
+        for rule, killed in self.cited_rules_killed().items():
+            if not killed and rule not in self.rules_not_applicable():
+                tried = [c for c in self.necessity if c.rule == rule]
+                how = ", ".join(f"{c.model_mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
+                                f"{'' if not c.result or c.result.disagreement else ' without a disagreement'}"
+                                for c in tried if c.model_mutant) or "no model mutant breaks it"
+                reasons.append(f"cites {rule}, but breaking it in the model does not make the check fail ({how})")
+        return reasons
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def to_json(self) -> dict[str, Any]:
+        from cardcanon.verify.variants import variant_name
+
+        check = self.check
+        return {
+            "id": check.id,
+            "game": check.game,
+            "title": check.title,
+            "rules": list(check.rules),
+            "kind": check.kind.value,
+            "expected": check.expected.value,
+            "verdict": self.result.verdict.value,
+            "passed": self.passed,
+            "status": self.status,
+            "failures": self.failures(),
+            "not_applicable": self.not_applicable(),
+            "engine_covers": None if check.engine_covers is None else list(check.engine_covers),
+            "seconds": round(self.result.seconds, 3),
+            "detail": self.result.detail,
+            "witness": self.result.witness,
+            "witness_replayed": self.result.witness_replayed,
+            "bounds": _plain(check.bounds_for(self.quick)),
+            "stats": dict(self.result.stats),
+            "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
+            "stats_compared": self.stats_compared,
+            "probes": [m.to_json() for m in self.probes],
+            "results": [{
+                "variant": variant_name(variant),
+                "options": dict(variant),
+                "expected": check.expected_for(variant).value,
+                "verdict": result.verdict.value,
+                "witness_replayed": result.witness_replayed,
+                "replay_problems": list(result.replay_problems),
+                "engine_replayed": result.engine_replayed,
+                "engine_disagreed": list(result.engine_disagreed),
+                "engine_not_applicable": list(result.engine_not_applicable),
+                "engine_replay": None if result.engine_verdict is None else result.engine_verdict.value,
+                "seconds": round(result.seconds, 3),
+                "detail": result.detail,
+                "stats": dict(result.stats),
+                "expected_stats": _plain(check.stats_for(variant)),
+                "records": list(result.records) if not variant else [],
+            } for variant, result in (self.variants or (({}, self.result),))],
+            "necessity": [cell.to_json() for cell in self.necessity],
+            "necessity_skipped": self.necessity_skipped,
+            "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],
+            "bindings": [b.to_json() for b in self.bindings()],
+            "unbound_results": sum(not b.killed_by for b in self.bindings()),
+            "explanation": self.explain(),
+            "manifest": check.source,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    outcomes: tuple[CheckOutcome, ...]
+    started: str  # ISO 8601, UTC
+    wall_seconds: float
+    jobs: int
+    timeout: float
+    quick: bool
+    variants: Mapping[str, Any] | None = None  # game -> the variant plan
+
+
+    @property
+    def passed(self) -> int:
+        return sum(o.passed for o in self.outcomes)
+
+    @property
+    def failed(self) -> int:
+        return sum(o.status == "failed" for o in self.outcomes)
+
+    @property
+    def not_applicable(self) -> int:
+        return sum(o.status == "not-applicable" for o in self.outcomes)
+
+    @property
+    def engine_not_applicable(self) -> int:
+        """Records, over every check, that the compiled engine could not replay."""
+        return sum(len(result.engine_not_applicable) for o in self.outcomes
+                   for _, result in o.variants or (({}, o.result),))
+
+    @property
+    def exit_status(self) -> int:
+        """0 every check passed and ran as it claims; 1 something failed; 3 nothing failed but
+        something (a check, a necessity run, an engine replay) was not applicable."""
+        if not self.outcomes or self.failed:
+            return 1
+        return 3 if self.not_applicable or self.engine_not_applicable else 0
+
+    def conclusion(self) -> str:
+        if self.exit_status == 1:
+            return "FAILED"
+        if self.exit_status == 3:
+            return (f"NOT A FULL VERIFICATION: nothing failed, but {self.not_applicable} check(s) and "
+                    f"{self.engine_not_applicable} engine replay(s) were not applicable (see above)")
+        return "OK: every check passed"
+
+    @property
+    def probes_killed(self) -> int:
+        return sum(o.probes_killed for o in self.outcomes)
+
+    @property
+    def probes_total(self) -> int:
+        return sum(len(o.probes) for o in self.outcomes)
+
+    @property
+    def ok(self) -> bool:
+        """True only when there was something to check, every check passed and all of it ran."""
+        return self.exit_status == 0
+
+    def summary(self) -> str:
+        matrix = self.necessity_json()
+        return (f"{len(self.outcomes)} checks: {self.passed} passed, {self.failed} failed, "
+                f"{self.not_applicable} not applicable; "
+                f"engine replays not applicable: {self.engine_not_applicable}; "
+                f"necessity: {matrix['killed']}/{matrix['cells']} (check, rule, variant) results fail under a "
+                f"model mutant ({matrix['unbound']} unbound, not counted); "
+                f"probes killed {self.probes_killed}/{self.probes_total}; "
+                f"wall time {self.wall_seconds:.1f} s (jobs {self.jobs}{', quick' if self.quick else ''})")
+
+    def to_json(self) -> dict[str, Any]:
+        matrix = self.necessity_json()
+        return {
+            "cardcanon_version": __version__,
+            "z3_version": _z3_version(),
+            "python": platform.python_version(),
+            "started": self.started,
+            "wall_seconds": round(self.wall_seconds, 3),
+            "jobs": self.jobs,
+            "timeout": self.timeout,
+            "quick": self.quick,
+            "totals": {
+                "checks": len(self.outcomes),
+                "passed": self.passed,
+                "failed": self.failed,
+                "not_applicable": self.not_applicable,
+                "engine_replays_not_applicable": self.engine_not_applicable,
+                "probes_killed": self.probes_killed,
+                "probes_total": self.probes_total,
+                "necessity_results": matrix["cells"],
+                "necessity_bound": matrix["killed"],
+                "necessity_unbound": matrix["unbound"],
+                "model_mutant_runs": sum(1 for o in self.outcomes for c in o.necessity if c.model_mutant),
+            },
+            "ok": self.ok,
+            "variants": dict(self.variants or {}),
+            "necessity": matrix,
+            "checks": [o.to_json() for o in self.outcomes],
+        }
+
+    def necessity_json(self) -> dict[str, Any]:
+        """The check x rule x variant matrix: a cell per (check, cited rule, variant run), bound
+        (``killed``) when a model mutant makes the check fail under that variant. ``counts``: the
+        result passed and is bound, so it counts toward the rule's "verified by"."""
+        cells = []
+        for o in self.outcomes:
+            for b in o.bindings():
+                cells.append({"check": o.check.id, "rule": b.rule, "variant": b.variant, "killed": bool(b.killed_by),
+                              "counts": b.counts, "model_mutants": list(b.killed_by)})
+        return {"checks": len({c["check"] for c in cells}), "rules": len({c["rule"] for c in cells}),
+                "cells": len(cells), "killed": sum(c["killed"] for c in cells),
+                "unbound": sum(not c["killed"] for c in cells), "matrix": cells}
+
+    def table(self, rules_width: int = 36) -> str:
+        header = ("check", "rules", "expected", "verdict", "s", "witness", "variants", "necessity", "probes", "result")
+        rows = [header]
+        for o in self.outcomes:
+            rows.append((
+                o.check.id,
+                ", ".join(o.check.rules),
+                o.check.expected.value,
+                o.result.verdict.value,
+                f"{o.result.seconds:.1f}",
+                "replayed" if o.witness_ok else "NO",
+                f"{sum(not o._run_failures(v, r) and r.verdict is not Verdict.NOT_APPLICABLE for v, r in o.variants)}"
+                f"/{len(o.variants)}",
+                f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
+                f"{o.probes_killed}/{len(o.probes)}",
+                {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
+            ))
+        wrapped = [[textwrap.wrap(cell, rules_width, break_on_hyphens=False, break_long_words=False) or [""]
+                    if i == 1 else [cell] for i, cell in enumerate(row)]
+                   for row in rows]
+        widths = [max(len(part) for row in wrapped for part in row[i]) for i in range(len(header))]
+        lines = []
+        for row in wrapped:  # the rules column wraps onto more lines
+            for k in range(max(len(cell) for cell in row)):
+                lines.append("  ".join((cell[k] if k < len(cell) else "").ljust(width)
+                                       for cell, width in zip(row, widths)).rstrip())
+        lines.insert(1, "  ".join("-" * width for width in widths))
+        for o in self.outcomes:
+            for reason in o.failures():
+                lines.append(f"FAIL {o.check.id}: {reason}")
+            for reason in o.not_applicable() + o.engine_not_applicable():
+                lines.append(f"NOT APPLICABLE {o.check.id}: {reason}")
+        return "\n".join(lines)
+
+
+def _scope(check: CheckSpec, quick: bool) -> str:
+    """Players, deck and bounds of a check, in words."""
+    from cardcanon.proofs.rulebook import value
+
+    bounds = dict(check.bounds_for(quick))
+    if check.game == "hearts":
+        players = f"{value('hearts', 'HEARTS-PLAYERS-1', 'players')} players"
+        deck = f"the {value('hearts', 'HEARTS-DECK-1', 'deck_size')}-card deck"
+    else:
+        given = bounds.get("players")
+        players = (f"{given} players" if given is not None else
+                   f"{value('snap', 'SNAP-PLAYERS-1', 'min_players')} to "
+                   f"{value('snap', 'SNAP-PLAYERS-1', 'max_players')} players")
+        deck = ("small decks " + str(bounds["decks"]) if "decks" in bounds else
+                f"up to {bounds['cards']} cards on the table" if "cards" in bounds else
+                f"the {value('snap', 'SNAP-DECK-1', 'deck_size')}-card deck")
+    shown = ", ".join(f"{k} = {v}" for k, v in bounds.items()) or "none"
+    return f"{players}; {deck}; bounds: {shown}"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def _z3_version() -> str:
+    try:
+        import z3
+    except ImportError:
+        return "not installed"
+    return str(z3.get_version_string())
