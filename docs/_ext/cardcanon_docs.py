@@ -69,7 +69,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def _check_ids() -> dict[str, str]:
-    from cardcanon.manifest import load_manifests
+    from cardcanon.verify.manifest import load_manifests
 
     return {check.id.lower(): check.id for check in load_manifests(resolve=False)}
 
