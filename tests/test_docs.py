@@ -43,7 +43,7 @@ def test_the_recorded_report_matches_the_manifests():
     """The recorded report has the manifests' check IDs, rule citations and variants: re-record it
     (``python tests/docs_fixture/record.py``) when a check is added, renamed or cites other rules."""
     from cardcanon import verify
-    from cardcanon.proofs.variants import plan, variant_name
+    from cardcanon.verify.variants import plan, variant_name
 
     report = json.loads(FIXTURE.read_text(encoding="utf-8"))
     checks = verify.load_checks()
