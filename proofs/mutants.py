@@ -453,3 +453,181 @@ _register_hearts()
 def for_rule(rule: str) -> tuple[str, ...]:
     """The keys of the mutants that break ``rule``."""
     return tuple(key for key, mutant in MUTANTS.items() if mutant.rule == rule)
+
+
+# ---- Snap: calling policies, the seeded deal, the table, the endings -------------------------------
+POLICIES = "cardcanon.model.snap_policies"
+
+
+def _pot_not_preferred() -> Changes:
+    from cardcanon.model import snap as m
+
+    def preferred_kind(state: SnapState) -> m.CallKind | None:  # SNAP-POLICY-1 broken: "Snap!" before "Snap Pot!"
+        correct = m.correct_kinds(state)
+        return next((k for k in (m.CallKind.SNAP, m.CallKind.SNAP_POT, m.CallKind.HAND) if k in correct), None)
+
+    return {(POLICIES, "_preferred_kind"): preferred_kind}
+
+
+def _chance_inverted() -> Changes:
+    def draw_chance(rng: Any, rate: float) -> bool:  # SNAP-POLICY-1 broken: succeeds when the number is not below
+        return bool(rng.next() >= int(rate * (1 << 64)))
+
+    return {(POLICIES, "draw_chance"): draw_chance}
+
+
+def _flipper_first_snap() -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    original = p.FlipperFirst.choose
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: "Snap!" when both are correct
+        if m.CallKind.SNAP in m.correct_kinds(state):
+            return m.Call(state.player, m.CallKind.SNAP)
+        return original(self, state, rng)
+
+    return {(POLICIES, "FlipperFirst.choose"): choose}
+
+
+def _flipper_first_left() -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    original = p.FlipperFirst.choose
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: the player to his left calls
+        move = original(self, state, rng)
+        if isinstance(move, m.Call):
+            return m.Call(p._first_caller_from(state, Seat((state.player.index + 1) % state.config.players)), move.kind)
+        return move
+
+    return {(POLICIES, "FlipperFirst.choose"): choose}
+
+
+def _owner_first(*, last: bool = False, owner_pot: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-3 broken
+        kind = p._preferred_kind(state)
+        if kind is None:
+            return m.NoCall()
+        matched = m.matched_seats(state)
+        if matched and (kind is not m.CallKind.SNAP_POT or owner_pot):
+            return m.Call(matched[-1] if last else matched[0], kind)
+        return m.Call(p._first_caller_from(state, state.player), kind)
+
+    return {(POLICIES, "OwnerFirst.choose"): choose}
+
+
+def _ties(*, shuffle_first: bool = False, draw_always: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-4 broken
+        kind = p._preferred_kind(state)
+        if kind is None:
+            if draw_always and not state.config.index_card:
+                p.draw_chance(rng, self.rate)  # a draw although no call is correct
+            return m.NoCall()
+        callers = state.in_game
+        if not state.config.index_card and p.draw_chance(rng, self.rate):
+            if shuffle_first:  # the players shuffled before the number of them is drawn
+                pool = rng.shuffled(callers)
+                size = 2 + rng.below(len(callers) - 1)
+            else:
+                size = 2 + rng.below(len(callers) - 1)
+                pool = rng.shuffled(callers)
+            return m.Tie(frozenset(pool[:size]), kind)
+        return m.Call(p._first_caller_from(state, state.player), kind)
+
+    return {(POLICIES, "Ties.choose"): choose}
+
+
+def _errors_kind_first() -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-5 broken: the kind drawn before the caller
+        wrong = [k for k in state.config.kinds if k not in m.correct_kinds(state)]
+        if wrong and p.draw_chance(rng, self.rate):
+            kind = wrong[rng.below(len(wrong))]
+            callers = state.in_game
+            return m.Call(callers[rng.below(len(callers))], kind)
+        return p.FlipperFirst().choose(state, rng)
+
+    return {(POLICIES, "Errors.choose"): choose}
+
+
+def _seeded_deal(*, dealer_after: bool = False, dealer_range: int = 0) -> Changes:
+    from cardcanon.model import snap as m
+
+    def sample_deal(config: SnapConfig, rng: Any) -> m.Deal:  # SNAP-SEED-2 / SNAP-DEAL-1 broken
+        if dealer_after:
+            order = rng.shuffled(config.deck)
+            return m.Deal(Seat(rng.below(config.players)), order)
+        dealer = Seat(rng.below(max(1, config.players + dealer_range)))
+        return m.Deal(dealer, rng.shuffled(config.deck))
+
+    return {(SNAP, "sample_deal"): sample_deal}
+
+
+def _shuffle_upward() -> Changes:
+    from cardcanon.model.shuffle import SplitMix64
+
+    def shuffled(self: SplitMix64, items: Any) -> tuple[Any, ...]:  # SNAP-SEED-1 broken: Fisher-Yates from the bottom up
+        out = list(items)
+        for i in range(1, len(out)):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    return {("cardcanon.model.shuffle", "SplitMix64.shuffled"): shuffled}
+
+
+def _deck_unchecked() -> Changes:
+    from cardcanon.model import snap as m
+
+    def apply_deal(state: SnapState, move: m.Deal) -> SnapState:  # SNAP-DECK-1 broken: any order of 52 cards is dealt
+        cfg = state.config
+        if move.dealer.index >= cfg.players or len(move.order) != len(cfg.deck):
+            raise m.IllegalMoveError("SNAP-DEAL-1", "not a deal of this table")
+        down = m.deal_piles(cfg, move.dealer, tuple(move.order))
+        return m._next_flip(state, down, ((),) * cfg.players, (), move.dealer, None, first=True)
+
+    return {(SNAP, "_apply_deal"): apply_deal}
+
+
+_POLICY_MUTANTS = (
+    ModelMutant("pot-not-preferred", "snap", "SNAP-POLICY-1",
+                "every policy calls \"Snap!\" when \"Snap Pot!\" is also correct", _pot_not_preferred),
+    ModelMutant("chance-inverted", "snap", "SNAP-POLICY-1", "a random draw succeeds when the number is at least RATE"
+                " times 2^64", _chance_inverted),
+    ModelMutant("flipper-first-snap", "snap", "SNAP-POLICY-2",
+                "flipper-first calls \"Snap!\" when \"Snap Pot!\" is also correct", _flipper_first_snap),
+    ModelMutant("flipper-first-left", "snap", "SNAP-POLICY-2", "under flipper-first the player to the flipper's left"
+                " calls", _flipper_first_left),
+    ModelMutant("owner-first-last-owner", "snap", "SNAP-POLICY-3",
+                "owner-first: the owner of the last matched pile clockwise calls", lambda: _owner_first(last=True)),
+    ModelMutant("owner-first-owner-pot", "snap", "SNAP-POLICY-3",
+                "owner-first: the first owner calls \"Snap Pot!\" too", lambda: _owner_first(owner_pot=True)),
+    ModelMutant("ties-draw-order", "snap", "SNAP-POLICY-4", "ties: the players are shuffled before k is drawn",
+                lambda: _ties(shuffle_first=True)),
+    ModelMutant("ties-draw-on-no-call", "snap", "SNAP-POLICY-4", "ties: a number is drawn when no call is correct",
+                lambda: _ties(draw_always=True)),
+    ModelMutant("errors-kind-first", "snap", "SNAP-POLICY-5", "errors: the wrong kind is drawn before the caller",
+                _errors_kind_first),
+    ModelMutant("dealer-after-shuffle", "snap", "SNAP-SEED-2", "the dealer is drawn after the shuffle",
+                lambda: _seeded_deal(dealer_after=True)),
+    ModelMutant("dealer-never-last-seat", "snap", "SNAP-DEAL-1", "the last seat is never drawn as dealer",
+                lambda: _seeded_deal(dealer_range=-1)),
+    ModelMutant("shuffle-upward", "snap", "SNAP-SEED-1", "Fisher-Yates runs from the bottom of the list up",
+                _shuffle_upward),
+    ModelMutant("deck-unchecked", "snap", "SNAP-DECK-1", "a deal of 52 cards is accepted with a card twice",
+                _deck_unchecked),
+    ModelMutant("thirteen-players", "snap", "SNAP-PLAYERS-1", "13 players may play",
+                lambda: {(SNAP, "MAX_PLAYERS"): 13}),
+    ModelMutant("one-player", "snap", "SNAP-PLAYERS-1", "one player may play", lambda: {(SNAP, "MIN_PLAYERS"): 1}),
+)
+register(*_POLICY_MUTANTS)

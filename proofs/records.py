@@ -11,6 +11,10 @@ A record is a JSON object:
 - ``rejects`` (optional): a move the model must refuse (an ``IllegalMoveError``) in that position;
 - ``policy`` (Snap, optional): the calling policy that chose the calls; when it is deterministic
   the replay checks that every call event is the policy's choice, and the engine replays it;
+- ``seed`` (Snap, optional): the generator the game draws from (SNAP-SEED-1): a deal from
+  nothing must be the one the seed gives (SNAP-SEED-2), and with a ``policy`` every call event,
+  random policies included, must be its choice drawing on from there (SNAP-POLICY-1); from a
+  ``start`` position the policy draws from the seed's generator afresh;
 - ``repeats`` (Snap, optional): ``[start, length]``: the position before flip ``start + 1``
   recurs before flip ``start + length + 1`` (SNAP-END-4, by the model's own ``position_key``);
 - ``label``: a few words saying what the record shows.
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
     from cardcanon.model import hearts, snap
     from cardcanon.model.cards import Card
     from cardcanon.model.seats import Seat
+    from cardcanon.model.shuffle import SplitMix64
     from cardcanon.model.snap_policies import Policy
     from cardcanon.proofs.base import CheckResult
 
@@ -81,7 +86,7 @@ def snap_position(state: snap.SnapState) -> dict[str, Any]:
 
 def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
                 start: snap.SnapState | None = None, rejects: snap.Move | None = None,
-                policy: str | None = None, repeats: tuple[int, int] | None = None) -> Record:
+                policy: str | None = None, repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
     from cardcanon.model.snap_records import config_to_json, move_to_json
 
     record: Record = {"game": "snap", "label": label, "config": config_to_json(config),
@@ -94,6 +99,8 @@ def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap
         record["policy"] = policy
     if repeats is not None:
         record["repeats"] = list(repeats)
+    if seed is not None:
+        record["seed"] = seed
     return record
 
 
@@ -214,13 +221,17 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
     from cardcanon.model.shuffle import SplitMix64
 
     keys: dict[int, tuple[object, ...]] = {}
-    policy = _deterministic_policy(record)
+    policy, rng = _record_policy(record)
     for number, item in enumerate(record["moves"], 1):
         if game == "snap" and state.phase is model.Phase.FLIP:
             keys.setdefault(state.flips, state.position_key())
         move = parse(item, number)
+        if rng is not None and number == 1 and "start" not in record:
+            dealt = model.sample_deal(state.config, rng)
+            if dealt != move:
+                return game, None, f"move 1: the deal is not the one seed {record['seed']} gives"
         if policy is not None and state.phase is model.Phase.CALL:
-            chosen = policy.choose(state, SplitMix64(0))  # a deterministic policy never draws
+            chosen = policy.choose(state, rng or SplitMix64(0))  # a deterministic policy never draws
             if chosen != move:
                 return game, None, f"move {number}: {policy.name} calls {chosen!r} here, not {move!r}"
         try:
@@ -244,6 +255,17 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
 
 
 DETERMINISTIC_POLICIES = ("flipper-first", "owner-first")
+
+
+def _record_policy(record: Mapping[str, Any]) -> tuple[Policy | None, SplitMix64 | None]:
+    """The policy whose choices the replay checks, and the generator of a seeded Snap record."""
+    if record.get("game") != "snap" or record.get("seed") is None:
+        return _deterministic_policy(record), None
+    from cardcanon.model.shuffle import SplitMix64
+    from cardcanon.model.snap_policies import parse_policy
+
+    policy = record.get("policy")
+    return (None if policy is None else parse_policy(policy)), SplitMix64(int(record["seed"]))
 
 
 def _deterministic_policy(record: Mapping[str, Any]) -> Policy | None:

@@ -1,0 +1,181 @@
+"""SNAP-P10: the calling policies choose what the rulebook's text says, on positions built for
+each clause of SNAP-POLICY-1 to SNAP-POLICY-5 and in seeded games of 3 and 4 players.
+
+The positions are made by hand from the text: "Snap!" and "Snap Pot!" both correct; several
+owners of matched piles, clockwise from the flipper and across seat 0; the Snap Pot alone
+matched; nothing matched; a player out of the game, so that a tie draws from 4 of 5 seats. From
+each, a few call windows are played with every named policy, and random policies from several
+seeds; in each window the model's choice and the generator's state after it must equal those
+of :mod:`cardcanon.proofs.snap_text` (the text, written apart from the model). The seeded games
+(3 and 4 players) are compared the same way from the deal on; they include ties among 3 or more
+players. Every run is a record with its policy and seed, which the runner replays by drawing
+again (``cardcanon.proofs.records``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cardcanon.model.cards import Card
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import Flip, Move, Phase, SnapConfig, SnapState, Tie, apply
+from cardcanon.model.snap_policies import parse_policy
+from cardcanon.proofs import snap_text
+from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.records import Record, snap_record
+from cardcanon.proofs.variants import snap_config
+
+RANDOM_POLICIES = ("ties:0.5", "ties:1", "errors:0.5", "errors:1")
+POLICIES = ("flipper-first", "owner-first") + RANDOM_POLICIES
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(c) for c in text.split())
+
+
+@dataclass(frozen=True)
+class Position:
+    """A call window built by hand: ``up``/``down`` per seat as text, top card first."""
+
+    label: str
+    players: int
+    flipper: int
+    up: tuple[str, ...]
+    down: tuple[str, ...]
+    pot: str = ""
+
+    def state(self, config: SnapConfig) -> SnapState:
+        return SnapState(config, Phase.CALL, Seat(0), tuple(map(_cards, self.down)), tuple(map(_cards, self.up)),
+                         _cards(self.pot), Seat(self.flipper), 1)
+
+
+POSITIONS = (
+    Position("\"Snap!\" and \"Snap Pot!\" both correct", 3, 0,
+             ("7c 2d", "7d 2s", "Ks"), ("4c 5c", "4d 5d", "4h 5h"), "7h 3c"),
+    Position("\"Snap!\" and \"Snap Pot!\" both correct, two owners", 4, 1,
+             ("8c", "8d", "8h", "3c"), ("4c 5c", "4d 5d", "4h 5h", "4s 5s"), "8s"),
+    Position("three owners of matched piles, clockwise from the flipper across seat 0", 4, 2,
+             ("5c Td", "5d", "5h 9c", "5s"), ("4c", "4d 6d", "Ac", "As Kd"), ""),
+    Position("two owners of matched piles, the flipper's left not among them", 4, 1,
+             ("9c", "9d", "3h", "9s"), ("4c 6c", "4d 6d", "4h 6h", "4s 6s"), ""),
+    Position("the Snap Pot alone matched", 3, 1,
+             ("2c", "Qd", "3s"), ("4c 5c", "4d 5d", "4h 5h"), "Qc 6c"),
+    Position("nothing matched, then a match", 3, 0,
+             ("Jd", "3c", "Kh"), ("Kc 2c", "2d 4d", "2h 4h"), ""),
+    Position("a player out, four players hold cards", 5, 0,
+             ("Tc", "3h", "Td", "6s", ""), ("4c 5c", "4d 5d", "4h 5h", "4s 5s", ""), "Qc"),
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One policy played in lockstep with the text: the moves, and the first disagreement."""
+
+    moves: tuple[Move, ...]
+    final: SnapState
+    problem: str = ""
+    windows: int = 0
+    big_ties: int = 0  # ties among 3 or more players
+
+
+def lockstep(state: SnapState, policy: str, rng: SplitMix64, text_rng: snap_text.Generator, windows: int) -> Run:
+    """Play ``windows`` call windows from ``state`` (in its call phase, or at a flip). After the
+    first window whose draws differ from the text's, play on (up to ``windows`` more) until a
+    choice differs too, so that the record shows the difference as a move."""
+    chooser = parse_policy(policy)
+    moves: list[Move] = []
+    seen = big = 0
+    drift = ""
+    while state.phase is not Phase.OVER and seen < windows:
+        if state.phase is Phase.FLIP:
+            move: Move = Flip(state.player)
+        else:
+            expected = snap_text.choose(policy, snap_text.window(state), text_rng)
+            move = chooser.choose(state, rng)
+            seen += 1
+            big += isinstance(move, Tie) and len(move.callers) >= 3
+            if move != expected:
+                moves.append(move)
+                what = f"{policy}, window {seen}: the model: {snap_text.words(move)}; the text: {snap_text.words(expected)}"
+                return Run(tuple(moves), apply(state, move), f"{drift}; then {what}" if drift else what, seen, big)
+            if rng.state != text_rng.state and not drift:
+                drift = f"{policy}, window {seen}: the model draws other numbers than the text"
+                windows = seen + windows
+        moves.append(move)
+        state = apply(state, move)
+    return Run(tuple(moves), state, drift, seen, big)
+
+
+def position_runs(config_for: Any, seeds: int, windows: int) -> Iterator[tuple[str, Record, Run]]:
+    """Every hand-built position with every policy (random ones from ``seeds`` seeds)."""
+    for position in POSITIONS:
+        config: SnapConfig = config_for(position.players)
+        start = position.state(config)
+        for policy in POLICIES:
+            for seed in range(seeds if policy in RANDOM_POLICIES else 1):
+                run = lockstep(start, policy, SplitMix64(seed), snap_text.Generator(seed), windows)
+                label = f"{position.label}, {position.players} players, {policy}, seed {seed}"
+                if run.problem:
+                    label += f": {run.problem}"
+                yield label, snap_record(config, run.moves, run.final, label=label, start=start, policy=policy,
+                                         seed=seed), run
+
+
+def game_runs(config_for: Any, players: list[int], seeds: int, max_windows: int,
+              policies: list[str]) -> Iterator[tuple[str, Record, Run]]:
+    """Seeded games from the deal: the deal as SNAP-SEED-2 gives it, then every call window."""
+    from cardcanon.model.snap import new_game, sample_deal
+
+    for n in players:
+        config: SnapConfig = config_for(n)
+        for policy in policies:
+            for seed in range(seeds):
+                rng = SplitMix64(seed)
+                deal = sample_deal(config, rng)
+                text_deal, text_rng = snap_text.deal_from_seed(n, seed)
+                label = f"{n} players, {policy}, seed {seed}"
+                if (deal.dealer.index, deal.order) != (text_deal.dealer, text_deal.order):
+                    state = apply(new_game(config), deal)
+                    run = Run((deal,), state, "the deal is not the one SNAP-SEED-2 gives")
+                else:
+                    run = lockstep(apply(new_game(config), deal), policy, rng, text_rng, max_windows)
+                    run = Run((deal,) + run.moves, run.final, run.problem, run.windows, run.big_ties)
+                if run.problem:
+                    label += f": {run.problem}"
+                yield label, snap_record(config, run.moves, run.final, label=label, policy=policy, seed=seed), run
+
+
+def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+    if mutant is not None:
+        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
+    variant = variant_of(bounds)
+
+    def config_for(players: int) -> SnapConfig:
+        return snap_config(variant, players=players)
+
+    started = time.monotonic()
+    stats = {"runs": 0, "windows": 0, "ties_of_3_or_more": 0}
+    records: list[Record] = []
+    runs = [position_runs(config_for, int(bounds.get("seeds", 6)), int(bounds.get("windows", 4))),
+            game_runs(config_for, list(bounds.get("players", [3, 4])), int(bounds.get("game_seeds", 4)),
+                      int(bounds.get("game_windows", 60)), list(bounds.get("policies", ["ties:0.5", "errors:0.2"])))]
+    for source in runs:
+        for label, record, run in source:
+            stats["runs"] += 1
+            stats["windows"] += run.windows
+            stats["ties_of_3_or_more"] += run.big_ties
+            if run.problem:
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(record,), stats=stats)
+            records.append(record)
+            if time.monotonic() - started > timeout:
+                return CheckResult(Verdict.TIMEOUT, f"{stats['runs']} runs compared", stats=stats)
+    if not variant.get("index_card") == "on" and stats["ties_of_3_or_more"] == 0:
+        return CheckResult(Verdict.NO_WITNESS, "no tie among 3 or more players was played", stats=stats)
+    return CheckResult(Verdict.PROVED, f"{stats['runs']} runs, {stats['windows']} call windows: every choice and draw "
+                                       "is the rulebook's", witness=f"{len(POSITIONS)} positions built for the rule; "
+                                       f"{stats['ties_of_3_or_more']} ties among 3 or more players",
+                       records=tuple(records), stats=stats)
