@@ -22,7 +22,8 @@ from typing import Any
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import Flip, Move, Phase, SnapConfig, SnapState, Tie, apply
+from cardcanon.model import snap as model
+from cardcanon.model.snap import Flip, Move, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs import snap_text
 from cardcanon.proofs.base import CheckResult, Verdict, variant_of
@@ -101,12 +102,12 @@ def lockstep(state: SnapState, policy: str, rng: SplitMix64, text_rng: snap_text
             if move != expected:
                 moves.append(move)
                 what = f"{policy}, window {seen}: the model: {snap_text.words(move)}; the text: {snap_text.words(expected)}"
-                return Run(tuple(moves), apply(state, move), f"{drift}; then {what}" if drift else what, seen, big)
+                return Run(tuple(moves), model.apply(state, move), f"{drift}; then {what}" if drift else what, seen, big)
             if rng.state != text_rng.state and not drift:
                 drift = f"{policy}, window {seen}: the model draws other numbers than the text"
                 windows = seen + windows
         moves.append(move)
-        state = apply(state, move)
+        state = model.apply(state, move)
     return Run(tuple(moves), state, drift, seen, big)
 
 
@@ -128,21 +129,19 @@ def position_runs(config_for: Any, seeds: int, windows: int) -> Iterator[tuple[s
 def game_runs(config_for: Any, players: list[int], seeds: int, max_windows: int,
               policies: list[str]) -> Iterator[tuple[str, Record, Run]]:
     """Seeded games from the deal: the deal as SNAP-SEED-2 gives it, then every call window."""
-    from cardcanon.model.snap import new_game, sample_deal
-
     for n in players:
         config: SnapConfig = config_for(n)
         for policy in policies:
             for seed in range(seeds):
                 rng = SplitMix64(seed)
-                deal = sample_deal(config, rng)
+                deal = model.sample_deal(config, rng)
                 text_deal, text_rng = snap_text.deal_from_seed(n, seed)
                 label = f"{n} players, {policy}, seed {seed}"
                 if (deal.dealer.index, deal.order) != (text_deal.dealer, text_deal.order):
-                    state = apply(new_game(config), deal)
+                    state = model.apply(model.new_game(config), deal)
                     run = Run((deal,), state, "the deal is not the one SNAP-SEED-2 gives")
                 else:
-                    run = lockstep(apply(new_game(config), deal), policy, rng, text_rng, max_windows)
+                    run = lockstep(model.apply(model.new_game(config), deal), policy, rng, text_rng, max_windows)
                     run = Run((deal,) + run.moves, run.final, run.problem, run.windows, run.big_ties)
                 if run.problem:
                     label += f": {run.problem}"
