@@ -631,3 +631,69 @@ _POLICY_MUTANTS = (
     ModelMutant("one-player", "snap", "SNAP-PLAYERS-1", "one player may play", lambda: {(SNAP, "MIN_PLAYERS"): 1}),
 )
 register(*_POLICY_MUTANTS)
+
+
+def _label(part: str) -> Changes:
+    def ending_label(state: SnapState) -> str:  # SNAP-END-5 broken: the label reads part of the holder's cards
+        holders = state.in_game
+        if not holders:
+            return "no-cards"
+        if not state.pot:
+            return "all-cards"
+        piles = {"down": state.down, "up": state.up}
+        held = [c for s in holders for c in (piles[part][s.index] if part in piles else state.up[s.index][:1]
+                                             + state.down[s.index][:1])]
+        return "winnable-pot" if any(c.rank == state.pot[0].rank for c in held) else "stuck-pot"
+
+    return {("cardcanon.model.snap_endings", "ending_label"): ending_label}
+
+
+def _all_cards_winner_dealer() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = vars(m.SnapState)["outcome"]
+
+    def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-1 broken: the dealer is named winner
+        result: Outcome | None = original.fget(self)
+        if result is not None and result.termination is m.Termination.ALL_CARDS:
+            return m.Outcome(m.Termination.ALL_CARDS, self.dealer)
+        return result
+
+    return {(SNAP, "SnapState.outcome"): property(outcome)}
+
+
+def _ends_at_majority() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = m._next_flip
+
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:  # SNAP-GOAL-1 broken: whoever holds most of the deck has won
+        held = [len(d) + len(u) for d, u in zip(down, up)]
+        if not first and max(held) * 4 > 3 * len(state.config.deck):
+            return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
+        return original(state, down, up, pot, after, winner, first)
+
+    return {(SNAP, "_next_flip"): next_flip}
+
+
+def _position_by_sizes() -> Changes:
+    def position_key(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken: piles compared by their sizes
+        return (self.phase, self.turn, tuple(map(len, self.down)), tuple(map(len, self.up)), len(self.pot))
+
+    return {(SNAP, "SnapState.position_key"): position_key}
+
+
+_ENDING_MUTANTS = (
+    ModelMutant("label-face-down-only", "snap", "SNAP-END-5",
+                "the stuck-pot label reads only the holder's face-down pile", lambda: _label("down")),
+    ModelMutant("label-top-cards-only", "snap", "SNAP-END-5",
+                "the stuck-pot label reads only the holder's top cards", lambda: _label("tops")),
+    ModelMutant("all-cards-winner-dealer", "snap", "SNAP-END-1", "a game won with all the cards names the dealer",
+                _all_cards_winner_dealer),
+    ModelMutant("ends-at-three-quarters", "snap", "SNAP-GOAL-1",
+                "a player holding three quarters of the deck has won", _ends_at_majority),
+    ModelMutant("position-by-pile-sizes", "snap", "SNAP-END-4", "positions are compared by the sizes of the piles",
+                _position_by_sizes),
+)
+register(*_ENDING_MUTANTS)

@@ -79,7 +79,7 @@ def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
 
 # ---- building records --------------------------------------------------------------------------
 def snap_position(state: snap.SnapState) -> dict[str, Any]:
-    return {"phase": state.phase.value, "turn": state.player.index, "dealer": 0 if state.dealer is None else state.dealer.index,
+    return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index, "dealer": 0 if state.dealer is None else state.dealer.index,
             "flips": state.flips, "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up],
             "pot": _cards(state.pot)}
 
@@ -164,13 +164,24 @@ def hearts_position(config: hearts.HeartsConfig, *, hand: Iterable[Card], dead: 
                              hearts_broken=hearts_broken, tricks_played=tricks_played)
 
 
-FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves")}
+FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves"),
+             "snap": ("ending_label",)}
+
+
+def _snap_call(function: str, args: list[Any]) -> Any:
+    """``ending_label``: args ``[config, position]``, the position as :func:`snap_position` writes it."""
+    from cardcanon.model import snap_endings
+    from cardcanon.model.snap_records import config_from_json
+
+    if function == "ending_label":
+        return snap_endings.ending_label(_snap_start({"start": args[1]}, config_from_json({"config": args[0]}, "record")))
+    raise ValueError(f"no such Snap rule function: {function}")
 
 
 def call(game: str, function: str, args: list[Any]) -> Any:
-    if game != "hearts" or function not in FUNCTIONS["hearts"]:
+    if function not in FUNCTIONS.get(game, ()):
         raise ValueError(f"no such {game} rule function: {function}")
-    return _hearts_call(function, args)
+    return _hearts_call(function, args) if game == "hearts" else _snap_call(function, args)
 
 
 # ---- replay ------------------------------------------------------------------------------------
@@ -192,7 +203,8 @@ def _snap_start(record: Mapping[str, Any], config: snap.SnapConfig) -> snap.Snap
         return tuple(Card.parse(c) for c in pile)
 
     return SnapState(config, Phase(data["phase"]), Seat(data["dealer"]), tuple(map(cards, data["down"])),
-                     tuple(map(cards, data["up"])), cards(data["pot"]), Seat(data["turn"]), data["flips"])
+                     tuple(map(cards, data["up"])), cards(data["pot"]),
+                     None if data["turn"] is None else Seat(data["turn"]), data["flips"])
 
 
 def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
