@@ -442,9 +442,9 @@ register(*_SNAP_MUTANTS)
 
 
 def _register_hearts() -> None:
-    from cardcanon.proofs.mutants_hearts import _HEARTS_MUTANTS
+    from cardcanon.proofs.mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS
 
-    register(*_HEARTS_MUTANTS)
+    register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
 
 
 _register_hearts()
@@ -697,3 +697,36 @@ _ENDING_MUTANTS = (
                 _position_by_sizes),
 )
 register(*_ENDING_MUTANTS)
+
+
+def _ties_widened(*, single: bool = False, wrong: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+
+    original_legal, original_event = m.legal_moves, m._apply_call_event
+
+    def legal_moves(state: SnapState) -> tuple[Move, ...]:  # SNAP-CALL-3 broken: more ties than the window allows
+        moves = original_legal(state)
+        if state.phase is not m.Phase.CALL or state.config.index_card:
+            return moves
+        correct = m.correct_kinds(state)
+        extra: list[Move] = []
+        if single:  # one caller alone makes a tie
+            extra += [m.Tie(frozenset({p}), k) for p in state.in_game for k in state.config.kinds if k in correct]
+        if wrong and len(state.in_game) >= 2:  # a wrong call made at once by two players is a tie
+            extra += [m.Tie(frozenset(state.in_game[:2]), k) for k in state.config.kinds if k not in correct]
+        return moves + tuple(extra)
+
+    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+        if isinstance(move, m.Tie) and move in legal_moves(state) and move not in original_legal(state):
+            return m._tie(state)
+        return original_event(state, move)
+
+    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
+
+
+register(
+    ModelMutant("tie-of-one", "snap", "SNAP-CALL-3", "one player calling alone makes a tie",
+                lambda: _ties_widened(single=True)),
+    ModelMutant("tie-on-wrong-call", "snap", "SNAP-CALL-3", "two players making the same wrong call at once tie",
+                lambda: _ties_widened(wrong=True)),
+)
