@@ -32,13 +32,13 @@ def grace_seconds(timeout: float) -> float:
 
 @dataclass(frozen=True)
 class Task:
-    """One run: a check under one variant, as written, with an encoding probe (``mutant``, a
-    broken encoding) or against a model mutant (``model_mutant``, a broken reference model)."""
+    """One run: a check under one variant, as written, with a probe (``probe``, a broken
+    encoding) or against a model mutant (``model_mutant``, a broken reference model)."""
 
     key: int
     check_id: str
     entry: str
-    mutant: str | None
+    probe: str | None
     timeout: float
     bounds: Mapping[str, Any] = field(default_factory=dict)
     variant: Mapping[str, str] = field(default_factory=dict)
@@ -51,7 +51,7 @@ class Task:
         where = "" if not self.variant else f" [{variant_name(self.variant)}]"
         if self.model_mutant is not None:
             return f"{self.check_id}{where} model mutant {self.model_mutant.split(':', 1)[1]}"
-        return self.check_id + where if self.mutant is None else f"{self.check_id}{where} probe {self.mutant}"
+        return self.check_id + where if self.probe is None else f"{self.check_id}{where} probe {self.probe}"
 
 
 @dataclass(frozen=True)
@@ -69,19 +69,33 @@ class RunResult:
     disagreement: bool = False  # model mutant: a record replays under the mutant and not under the model
     engine_replayed: int = 0  # records the compiled engine played as the model does
     engine_disagreed: tuple[str, ...] = ()
+    engine_not_applicable: tuple[str, ...] = ()  # records the engine could not play, with the reason
+
+    @property
+    def engine_verdict(self) -> Verdict | None:
+        """The verdict of the engine replay of the records: None when no record is one the
+        engine plays; never ``proved`` when some record could not be played by it."""
+        if self.engine_disagreed:
+            return Verdict.COUNTEREXAMPLE
+        if self.engine_not_applicable:
+            return Verdict.NOT_APPLICABLE
+        return Verdict.PROVED if self.engine_replayed else None
 
 
-def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, Any],
-            model_mutant: str | None = None) -> RunResult:
+def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, Any],
+            variant: Mapping[str, str] | None = None, model_mutant: str | None = None) -> RunResult:
     """Run one check in this process, then replay its records; every failure becomes ``error``.
 
-    With ``model_mutant`` the check runs against that mutant of the reference model, its records
-    are replayed under the mutant and then under the reference model: ``disagreement`` says
-    whether some record is a game of the mutant that the reference model does not play alike.
+    The check gets one :class:`~cardcanon.proofs.base.Run`. With ``model_mutant`` the check runs
+    against that mutant of the reference model (the per-process cache off), its records are
+    replayed under the mutant and then under the reference model: ``disagreement`` says whether
+    some record is a game of the mutant that the reference model does not play alike.
     """
+    from cardcanon.engine.build import EngineUnavailable
     from cardcanon.proofs import records as replays
-    from cardcanon.verify_engine import engine_replay
+    from cardcanon.proofs.base import Budget, Disagreement, Run, Undecided, parse_probe, set_caching
     from cardcanon.proofs.mutants import patched
+    from cardcanon.verify_engine import engine_replay
 
     try:
         check = resolve_entry(entry)
@@ -89,10 +103,21 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
         return RunResult(Verdict.ERROR, f"cannot import {entry}: {_describe(exc)}")
     start = time.perf_counter()
     output = io.StringIO()  # a check's prints would garble the progress display
+    run = Run(dict(variant or {}), parse_probe(probe), Budget(timeout), dict(bounds), check=entry)
     try:
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant):
-            result = check(mutant=mutant, timeout=timeout, bounds=bounds)
-            mine = [replays.replay(r) for r in getattr(result, "records", ())] if isinstance(result, CheckResult) else []
+            set_caching(model_mutant is None)
+            try:
+                result = check(run)
+            except Undecided as err:
+                result, run.records[:] = CheckResult(err.verdict, f"Z3 answered unknown ({err})"), []
+            except Disagreement as err:
+                result = CheckResult(err.verdict, f"the model disagrees with the encoding: {err}", witness=str(err))
+                run.records[:] = run.records[-1:]  # the record of the disagreement
+            finally:
+                set_caching(True)
+            records = replays.distinct([*run.records, *result.records])
+            mine = [replays.replay(r) for r in records]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
@@ -103,19 +128,23 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
-        records = tuple(json.loads(json.dumps(list(result.records))))
+        records = tuple(json.loads(json.dumps(list(records))))
     except (ValueError, TypeError) as exc:
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
     problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"
                      for n, (r, p) in enumerate(zip(records, mine), 1) if not p.ok)
-    disagreement, engine_ok, engine_bad = False, 0, []
+    disagreement, engine_ok, engine_bad, engine_refused = False, 0, [], []
     if model_mutant is not None:
         reference = [replays.replay(r) for r in records]
         disagreement = any(p.ok and not q.ok for p, q in zip(mine, reference))
     else:
         for n, record in enumerate(records, 1):
             try:
-                same = engine_replay(record)
+                with contextlib.redirect_stderr(io.StringIO()):  # the engine's one-line warning
+                    same = engine_replay(record)
+            except EngineUnavailable as exc:
+                engine_refused.append(f"record {n}: {exc}")
+                continue
             except Exception as exc:  # noqa: BLE001 - the engine may be missing or broken
                 engine_bad.append(f"record {n}: the engine failed: {_describe(exc)}")
                 continue
@@ -135,6 +164,7 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
         disagreement=disagreement,
         engine_replayed=engine_ok,
         engine_disagreed=tuple(engine_bad),
+        engine_not_applicable=tuple(engine_refused),
     )
 
 
@@ -160,8 +190,8 @@ class _Slot:
         self.task = task
         self.started = time.monotonic()
         self.deadline = self.started + task.timeout + grace_seconds(task.timeout)
-        bounds = {**_plain(task.bounds), "variant": _plain(task.variant)}
-        self.future = self.executor.submit(execute, task.entry, task.mutant, task.timeout, bounds, task.model_mutant)
+        self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, _plain(task.bounds),
+                                           _plain(task.variant), task.model_mutant)
 
     def release(self) -> Task:
         task, self.task, self.future = self.task, None, None

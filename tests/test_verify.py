@@ -208,7 +208,8 @@ def test_json_report_fields(scenario_report):
     data = json.loads(json.dumps(scenario_report.to_json()))
     for key in ("z3_version", "cardcanon_version", "python", "started", "totals", "ok", "checks"):
         assert key in data
-    assert data["totals"] == {"checks": 14, "passed": 4, "failed": 10, "mutants_killed": 15, "mutants_total": 18}
+    assert data["totals"] == {"checks": 14, "passed": 4, "failed": 10, "not_applicable": 0,
+                              "engine_replays_not_applicable": 0, "mutants_killed": 15, "mutants_total": 18}
     assert data["necessity"]["cells"] == 0 and "variants" in data
     assert data["ok"] is False
     first = data["checks"][0]
