@@ -14,8 +14,7 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardcanon.model import snap as model
@@ -25,7 +24,7 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
 from cardcanon.proofs import snap_text
-from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
 from cardcanon.proofs.snap_search import play
 from cardcanon.proofs.variants import snap_config
@@ -88,11 +87,13 @@ def first_repeat(moves: tuple[model.Move, ...], config: SnapConfig) -> tuple[int
     return None
 
 
-def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    variant = variant_of(bounds)
-    started = time.monotonic()
+def check(run: Run) -> CheckResult:
+    run.no_probe()
+    return compare_endings(run.variant, run.bounds, run.budget.tick)
+
+
+def compare_endings(variant: Mapping[str, str], bounds: Mapping[str, Any], tick: Callable[[], None]) -> CheckResult:
+    """Labels of hand-built positions, seeded endings, and repetitions, against the text."""
     records: list[Record] = []
     stats: dict[str, Any] = {"labels": 0}
     for label, down, up, pot, answer in OVER:  # SNAP-END-5 on positions built by hand
@@ -126,8 +127,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                                    records=(game, label_record(final, label)), stats=stats)
             if stats[tally] == 1:
                 records += [game, label_record(final, f"{label}: {tally}")]
-        if time.monotonic() - started > timeout:
-            return CheckResult(Verdict.TIMEOUT, "seeded games not finished", stats=stats)
+        tick()
     for policy, seed in bounds.get("repeats", [["flipper-first", 47], ["owner-first", 63], ["flipper-first", 0]]):
         config = snap_config(variant, players=2)
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)

@@ -25,7 +25,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model import snap as model
 from cardcanon.model.snap import Deal, SnapConfig
 from cardcanon.proofs import snap_text
-from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.variants import snap_config
@@ -78,10 +78,13 @@ def bad_deals(config: SnapConfig) -> list[tuple[str, Deal]]:
             ("one card short", Deal(Seat(0), tuple(order[:-1])))]
 
 
-def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    variant = variant_of(bounds)
+def check(run: Run) -> CheckResult:
+    run.no_probe()
+    return compare_deals(run.variant, run.bounds)
+
+
+def compare_deals(variant: Mapping[str, str], bounds: Mapping[str, Any]) -> CheckResult:
+    """The table, the seeded deals and the refused deals, against the text."""
     low, high = value("snap", "SNAP-PLAYERS-1", "min_players"), value("snap", "SNAP-PLAYERS-1", "max_players")
     found = table_problem(variant, low, high)
     if found is not None:
