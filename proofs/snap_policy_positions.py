@@ -25,6 +25,7 @@ from cardcanon.model import snap as model
 from cardcanon.model.snap import Flip, Move, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs import snap_text
+from cardcanon.proofs.snap_lockstep import Lockstep, lockstep
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.variants import snap_config
@@ -71,46 +72,7 @@ POSITIONS = (
 )
 
 
-@dataclass(frozen=True)
-class Run:
-    """One policy played in lockstep with the text: the moves, and the first disagreement."""
-
-    moves: tuple[Move, ...]
-    final: SnapState
-    problem: str = ""
-    windows: int = 0
-    big_ties: int = 0  # ties among 3 or more players
-
-
-def lockstep(state: SnapState, policy: str, rng: SplitMix64, text_rng: snap_text.Generator, windows: int) -> Run:
-    """Play ``windows`` call windows from ``state`` (in its call phase, or at a flip). After the
-    first window whose draws differ from the text's, play on (up to ``windows`` more) until a
-    choice differs too, so that the record shows the difference as a move."""
-    chooser = parse_policy(policy)
-    moves: list[Move] = []
-    seen = big = 0
-    drift = ""
-    while state.phase is not Phase.OVER and seen < windows:
-        if state.phase is Phase.FLIP:
-            move: Move = Flip(state.player)
-        else:
-            expected = snap_text.choose(policy, snap_text.window(state), text_rng)
-            move = chooser.choose(state, rng)
-            seen += 1
-            big += isinstance(move, Tie) and len(move.callers) >= 3
-            if move != expected:
-                moves.append(move)
-                what = f"{policy}, window {seen}: the model: {snap_text.words(move)}; the text: {snap_text.words(expected)}"
-                return Run(tuple(moves), model.apply(state, move), f"{drift}; then {what}" if drift else what, seen, big)
-            if rng.state != text_rng.state and not drift:
-                drift = f"{policy}, window {seen}: the model draws other numbers than the text"
-                windows = seen + windows
-        moves.append(move)
-        state = model.apply(state, move)
-    return Run(tuple(moves), state, drift, seen, big)
-
-
-def position_runs(config_for: Any, seeds: int, windows: int) -> Iterator[tuple[str, Record, Run]]:
+def position_runs(config_for: Any, seeds: int, windows: int) -> Iterator[tuple[str, Record, Lockstep]]:
     """Every hand-built position with every policy (random ones from ``seeds`` seeds)."""
     for position in POSITIONS:
         config: SnapConfig = config_for(position.players)
@@ -126,7 +88,7 @@ def position_runs(config_for: Any, seeds: int, windows: int) -> Iterator[tuple[s
 
 
 def game_runs(config_for: Any, players: list[int], seeds: int, max_windows: int,
-              policies: list[str]) -> Iterator[tuple[str, Record, Run]]:
+              policies: list[str]) -> Iterator[tuple[str, Record, Lockstep]]:
     """Seeded games from the deal: the deal as SNAP-SEED-2 gives it, then every call window."""
     for n in players:
         config: SnapConfig = config_for(n)
@@ -138,10 +100,10 @@ def game_runs(config_for: Any, players: list[int], seeds: int, max_windows: int,
                 label = f"{n} players, {policy}, seed {seed}"
                 if (deal.dealer.index, deal.order) != (text_deal.dealer, text_deal.order):
                     state = model.apply(model.new_game(config), deal)
-                    run = Run((deal,), state, "the deal is not the one SNAP-SEED-2 gives")
+                    run = Lockstep((deal,), state, "the deal is not the one SNAP-SEED-2 gives")
                 else:
                     run = lockstep(model.apply(model.new_game(config), deal), policy, rng, text_rng, max_windows)
-                    run = Run((deal,) + run.moves, run.final, run.problem, run.windows, run.big_ties)
+                    run = Lockstep((deal,) + run.moves, run.final, run.problem, run.windows, run.big_ties)
                 if run.problem:
                     label += f": {run.problem}"
                 yield label, snap_record(config, run.moves, run.final, label=label, policy=policy, seed=seed), run
