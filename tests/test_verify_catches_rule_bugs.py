@@ -65,7 +65,12 @@ def _run(check, key, *, model_mutant):
     return execute(check.entry, None, 120.0, bounds, variant, model_mutant=model_mutant), variant
 
 
-@pytest.mark.parametrize("key, check_id", BUGS, ids=[f"{k.split(':')[1]}-{c.split('-')[1]}" for k, c in BUGS])
+ISSUE_BUGS = 5  # the first entries of BUGS run in the quick suite; the others are marked slow
+_CASES = [pytest.param(key, check, marks=() if n < ISSUE_BUGS else pytest.mark.slow,
+                       id=f"{key.split(':')[1]}-{check.split('-')[1]}") for n, (key, check) in enumerate(BUGS)]
+
+
+@pytest.mark.parametrize("key, check_id", _CASES)
 def test_the_bug_fails_the_check(checks, key, check_id):
     check = checks[check_id]
     mutant = mutants.MUTANTS[key]
