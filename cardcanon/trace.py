@@ -172,7 +172,7 @@ def not_applicable_results(report: dict[str, Any]) -> dict[str, list[str]]:
     for check in report.get("checks", []):
         if not isinstance(check, dict):
             continue
-        runs = [run for run in check.get("results", check.get("variants", [])) if isinstance(run, dict)]
+        runs = [run for run in check.get("results") or check.get("variants") or [] if isinstance(run, dict)]
         reasons = [f"[{run.get('variant', 'default')}]: {run.get('detail', '')}".strip()
                    for run in runs if run.get("verdict") == "not-applicable"]
         reasons += [f"[{run.get('variant', 'default')}]: the engine could not replay {len(run['engine_not_applicable'])} "

@@ -148,7 +148,7 @@ def play_hands(config: model.HeartsConfig, bounds: Mapping[str, Any], tick: Call
     stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0}
     for seed in range(int(bounds.get("seeds", 8))):
         rng = SplitMix64(seed)
-        state, moves = model.new_game(config), []
+        state, moves = model.new_game(config), list[model.Move]()
         dealt: dict[int, frozenset[Card]] = {}
         played: dict[int, set[Card]] = {}
         limit = stats["hands"] + int(bounds.get("hands", 3))

@@ -592,7 +592,9 @@ def _deck_unchecked() -> Changes:
     def apply_deal(state: SnapState, move: m.Deal) -> SnapState:  # SNAP-DECK-1 broken: any order of 52 cards is dealt
         cfg = state.config
         if move.dealer.index >= cfg.players or len(move.order) != len(cfg.deck):
-            raise m.IllegalMoveError("SNAP-DEAL-1", "not a deal of this table")
+            from cardcanon.model.errors import IllegalMoveError
+
+            raise IllegalMoveError("SNAP-DEAL-1", "not a deal of this table")
         down = m.deal_piles(cfg, move.dealer, tuple(move.order))
         return m._next_flip(state, down, ((),) * cfg.players, (), move.dealer, None, first=True)
 

@@ -355,7 +355,8 @@ def _queen(*, breaks: bool = False, held_back: bool = False) -> Changes:
         def lead_hearts_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
             if card == qs and not state.trick and not state.hearts_broken and any(c != qs for c in hand):
                 return "HEARTS-QUEEN-2", f"{state.to_move} may not lead the queen of spades before hearts are broken"
-            return original(state, hand, card)
+            refusal: Refusal | None = original(state, hand, card)
+            return refusal
 
         changes[(HEARTS, "lead_hearts_problem")] = lead_hearts_problem
     return changes

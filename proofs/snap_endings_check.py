@@ -131,13 +131,13 @@ def compare_endings(variant: Mapping[str, str], bounds: Mapping[str, Any], tick:
     for policy, seed in bounds.get("repeats", [["flipper-first", 47], ["owner-first", 63], ["flipper-first", 0]]):
         config = snap_config(variant, players=2)
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)
-        text = first_repeat(result.moves, config)
+        found = first_repeat(result.moves, config)
         mine = (result.endless.start, result.endless.length) if result.endless else None
         label = f"2 players, {policy}, seed {seed}: " + (f"repeats from flip {mine[0]}, every {mine[1]} flips"
                                                          if mine else result.status)
         record = snap_record(config, result.moves, result.state, label=label, policy=policy, seed=seed, repeats=mine)
-        if mine != text and not (text is None and result.status == "ended"):
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}; the text's first repeated position: {text}",
+        if mine != found and not (found is None and result.status == "ended"):
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}; the text's first repeated position: {found}",
                                records=(record,), stats=stats)
         stats["endless"] = stats.get("endless", 0) + (mine is not None)
         records.append(record)

@@ -138,7 +138,7 @@ def choose(policy: str, w: Window, rng: Generator) -> Move:
     rate = float(rate_text)
     if head == "ties":  # SNAP-POLICY-4
         call = _flipper_call(w)
-        if isinstance(call, NoCall) or w.index_card or not rng.succeeds(rate):
+        if not isinstance(call, Call) or w.index_card or not rng.succeeds(rate):
             return call
         k = rng.below(len(w.holders) - 1)
         tied = rng.shuffle(w.holders)[:2 + k]
