@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from cardcanon.manifest import load_manifests
-from cardcanon.proofs import mutants
-from cardcanon.verify_report import NecessityCell
-from cardcanon.verify_runner import execute
+from cardcanon.verify.manifest import load_manifests
+from cardcanon.verify import model_mutants as mutants
+from cardcanon.verify.report import NecessityCell
+from cardcanon.verify.runner import execute
 
 # (model mutant, the check that must catch it)
 BUGS = [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rulebook_pages import esc, heading
 
-from cardcanon.manifest import load_manifests
+from cardcanon.verify.manifest import load_manifests
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_DIRS = {"cardcanon.proofs": "proofs", "cardcanon.model": "model", "cardcanon": "cardcanon"}

@@ -31,7 +31,7 @@ from cardcanon.model.snap import Call, Deal, Flip, Phase, SnapConfig, Tie, sampl
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.base import snap_config
 from cardcanon.proofs.snap_encoding import require_mutant
 from cardcanon.proofs.snap_search import Played, play
 

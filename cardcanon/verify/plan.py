@@ -12,7 +12,7 @@ passed nor failed. Exit status: 0 all passed, 1 some failed, 2 bad input (a bad 
 unknown ``--check``), 3 nothing failed but something was not applicable.
 
 Each run runs in a worker process with a deadline enforced here, so a hung solver call ends as
-``timeout``; see :mod:`cardcanon.verify_runner`.
+``timeout``; see :mod:`cardcanon.verify.runner`.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from cardcanon.manifest import GAMES, CheckSpec, ManifestError, load_manifests
+from cardcanon.verify.manifest import GAMES, CheckSpec, ManifestError, load_manifests
 from cardcanon.proofs.base import Verdict
-from cardcanon.proofs.variants import Combination
-from cardcanon.verify_report import CheckOutcome, ProbeOutcome, NecessityCell, Report
-from cardcanon.verify_runner import RunResult, Task, run_tasks
+from cardcanon.verify.variants import Combination
+from cardcanon.verify.report import CheckOutcome, ProbeOutcome, NecessityCell, Report
+from cardcanon.verify.runner import RunResult, Task, run_tasks
 
 DEFAULT_TIMEOUT = 120.0  # per run; generous, so that a busy machine does not turn into "timeout"
 
@@ -85,8 +85,8 @@ def run(
 ) -> Report:
     """Run ``checks`` (default: every check of the package's manifests) under every variant,
     their encoding probes, and (``necessity``) every model mutant of every rule they cite."""
-    from cardcanon.proofs import mutants as model_mutants
-    from cardcanon.proofs.variants import plan, variant_name
+    from cardcanon.verify import model_mutants
+    from cardcanon.verify.variants import plan, variant_name
 
     if checks is None:
         checks = load_checks()
@@ -180,7 +180,7 @@ def _stats_differ(check: CheckSpec, variant: Mapping[str, str], result: RunResul
 
 def combinations() -> list[tuple[str, Combination]]:
     """The interacting option combinations declared by the manifests, as (game, combination)."""
-    from cardcanon.manifest import load_combinations
+    from cardcanon.verify.manifest import load_combinations
 
     return load_combinations()
 

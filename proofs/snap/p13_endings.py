@@ -2,7 +2,7 @@
 
 - SNAP-END-5: the label of ended positions built by hand (the pot's rank held only face down,
   only face up, deep in a pile, not at all; no pot; nobody holding a card) and of every seeded
-  game that ends, equals :func:`cardcanon.proofs.snap_text.ending_label`; each is a function
+  game that ends, equals :func:`cardcanon.proofs.snap.rulebook_text.ending_label`; each is a function
   record the runner asks the model again;
 - SNAP-END-1, SNAP-GOAL-1: a seeded game (2 and 3 players, ties) that ends with an empty pot ends
   with one player holding every card of the deck, the one the outcome names; a game over with
@@ -23,11 +23,11 @@ from cardcanon.model import snap_policies
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
-from cardcanon.proofs import snap_text
+from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
-from cardcanon.proofs.snap_search import play
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.snap.search import play
+from cardcanon.proofs.base import snap_config
 from cardcanon.model.shuffle import SplitMix64
 
 

@@ -3,7 +3,7 @@ figures rest on them: seeded deals, the calling policies with 3 and 4 players, t
 labels and repetition.
 
 The model alone is not the judge (the engine could share its misreading): every answer is
-compared with :mod:`cardcanon.proofs.snap_text`, written from the text apart from both.
+compared with :mod:`cardcanon.proofs.snap.rulebook_text`, written from the text apart from both.
 
 - seeded deals (SNAP-SEED-1, SNAP-SEED-2) for 2 to 12 players: the engine's deal is the text's;
 - policies (SNAP-POLICY-1 to SNAP-POLICY-5): in seeded games of 3 and 4 players the model
@@ -27,10 +27,10 @@ from cardcanon.model import snap as model
 from cardcanon.model import snap_endings, snap_policies
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Move, Phase, SnapConfig
-from cardcanon.proofs import snap_text
+from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
-from cardcanon.proofs.snap_lockstep import lockstep
+from cardcanon.proofs.snap.lockstep import lockstep
 
 
 def check(run: Run) -> CheckResult:

@@ -6,7 +6,7 @@ owners of matched piles, clockwise from the flipper and across seat 0; the Snap 
 matched; nothing matched; a player out of the game, so that a tie draws from 4 of 5 seats. From
 each, a few call windows are played with every named policy, and random policies from several
 seeds; in each window the model's choice and the generator's state after it must equal those
-of :mod:`cardcanon.proofs.snap_text` (the text, written apart from the model). The seeded games
+of :mod:`cardcanon.proofs.snap.rulebook_text` (the text, written apart from the model). The seeded games
 (3 and 4 players) are compared the same way from the deal on; they include ties among 3 or more
 players. Every run is a record with its policy and seed, which the runner replays by drawing
 again (``cardcanon.proofs.records``).
@@ -24,11 +24,11 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model import snap as model
 from cardcanon.model.snap import Flip, Move, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_policies import parse_policy
-from cardcanon.proofs import snap_text
-from cardcanon.proofs.snap_lockstep import Lockstep, lockstep
+from cardcanon.proofs.snap import rulebook_text as snap_text
+from cardcanon.proofs.snap.lockstep import Lockstep, lockstep
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.base import snap_config
 
 RANDOM_POLICIES = ("ties:0.5", "ties:1", "errors:0.5", "errors:1")
 POLICIES = ("flipper-first", "owner-first") + RANDOM_POLICIES

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cardcanon.model import hearts as hearts_model
-from cardcanon.proofs import records
+from cardcanon.verify import records
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, hearts_record, snap_record
 

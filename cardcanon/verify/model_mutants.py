@@ -442,7 +442,7 @@ register(*_SNAP_MUTANTS)
 
 
 def _register_hearts() -> None:
-    from cardcanon.proofs.mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS
+    from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS
 
     register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
 

@@ -38,7 +38,7 @@ from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import CheckResult, Run, Verdict, solve
 from cardcanon.proofs.records import snap_record
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.base import snap_config
 from cardcanon.proofs.snap_conservation import cases
 from cardcanon.proofs.snap_encoding import (
     PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, holders, legal, probe, require_mutant, step, structural,

@@ -20,7 +20,7 @@ from cardcanon.spec.errors import CardcanonError
 from cardcanon.proofs.base import CONTRARY, Verdict
 
 if TYPE_CHECKING:
-    from cardcanon.proofs.variants import Combination
+    from cardcanon.verify.variants import Combination
 
 GAMES = ("hearts", "snap")
 CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
@@ -97,7 +97,7 @@ class CheckSpec:
 
     def engine_refuses(self, variant: Mapping[str, str] | None) -> str:
         """Why this engine check does not cover ``variant`` (the manifest says so), or ""."""
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         name = variant_name(variant or {})
         if self.engine_covers is None or name in self.engine_covers:
@@ -106,19 +106,19 @@ class CheckSpec:
 
     def stats_for(self, variant: Mapping[str, str] | None) -> Mapping[str, Any] | None:
         """The golden stats under ``variant``: its ``expected_stats_variant`` table, else ``expected_stats``."""
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         return self.expected_stats_variant.get(variant_name(variant or {}), self.expected_stats)
 
     def bounds_under(self, variant: Mapping[str, str] | None, quick: bool) -> Mapping[str, Any]:
         """The bounds of a run under ``variant``: its ``variant_bounds`` over :meth:`bounds_for`."""
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         return {**self.bounds_for(quick), **self.variant_bounds.get(variant_name(variant or {}), {})}
 
     def expected_for(self, variant: Mapping[str, str] | None) -> Verdict:
         """The expected verdict under ``variant`` (``expected`` unless the manifest says otherwise)."""
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         return self.expected_variant.get(variant_name(variant or {}), self.expected)
 
@@ -336,7 +336,7 @@ def load_combinations(directory: str | Path | None = None) -> list[tuple[str, Co
     A combination is a set of options of different variation points that interact, run as a
     variant of its own; ``reason`` says why.
     """
-    from cardcanon.proofs.variants import Combination
+    from cardcanon.verify.variants import Combination
 
     folder = Path(directory) if directory is not None else default_manifest_dir()
     found: list[tuple[str, Combination]] = []

@@ -18,10 +18,10 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cardcanon.manifest import resolve_entry
+from cardcanon.verify.manifest import resolve_entry
 from cardcanon.proofs.base import CheckResult, Verdict
 
 
@@ -46,7 +46,7 @@ class Task:
 
     @property
     def label(self) -> str:
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         where = "" if not self.variant else f" [{variant_name(self.variant)}]"
         if self.model_mutant is not None:
@@ -82,6 +82,32 @@ class RunResult:
         return Verdict.PROVED if self.engine_replayed else None
 
 
+def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout: float = 60.0,
+              bounds: Mapping[str, Any] | None = None, variant: Mapping[str, str] | None = None,
+              caching: bool = True) -> CheckResult:
+    """Run one check in this process as verify does: an undecided Z3 call becomes ``unknown`` or
+    ``timeout``, a disagreement of the model its verdict with its last record; the result carries
+    every record (noted with ``run.record`` or returned). Other exceptions pass through."""
+    from cardcanon.proofs.base import Budget, Disagreement, Run, Undecided, parse_probe, set_caching
+    from cardcanon.verify.records import distinct
+
+    run = Run(dict(variant or {}), parse_probe(probe), Budget(timeout), dict(bounds or {}),
+              check=f"{getattr(check, '__module__', '')}:{getattr(check, '__qualname__', '')}")
+    set_caching(caching)
+    try:
+        result = check(run)
+    except Undecided as err:
+        result, run.records[:] = CheckResult(err.verdict, f"Z3 answered unknown ({err})"), []
+    except Disagreement as err:
+        result = CheckResult(err.verdict, f"the model disagrees with the encoding: {err}", witness=str(err))
+        run.records[:] = run.records[-1:]  # the record of the disagreement
+    finally:
+        set_caching(True)
+    if not isinstance(result, CheckResult):
+        raise TypeError(f"{run.check} returned {type(result).__name__}, not a CheckResult")
+    return replace(result, records=tuple(distinct([*run.records, *result.records])))
+
+
 def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, Any],
             variant: Mapping[str, str] | None = None, model_mutant: str | None = None) -> RunResult:
     """Run one check in this process, then replay its records; every failure becomes ``error``.
@@ -92,10 +118,9 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
     some record is a game of the mutant that the reference model does not play alike.
     """
     from cardcanon.engine.build import EngineUnavailable
-    from cardcanon.proofs import records as replays
-    from cardcanon.proofs.base import Budget, Disagreement, Run, Undecided, parse_probe, set_caching
-    from cardcanon.proofs.mutants import patched
-    from cardcanon.verify_engine import engine_replay
+    from cardcanon.verify import records as replays
+    from cardcanon.verify.model_mutants import patched
+    from cardcanon.verify.engine import engine_replay
 
     try:
         check = resolve_entry(entry)
@@ -103,32 +128,21 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
         return RunResult(Verdict.ERROR, f"cannot import {entry}: {_describe(exc)}")
     start = time.perf_counter()
     output = io.StringIO()  # a check's prints would garble the progress display
-    run = Run(dict(variant or {}), parse_probe(probe), Budget(timeout), dict(bounds), check=entry)
     try:
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant):
-            set_caching(model_mutant is None)
-            try:
-                result = check(run)
-            except Undecided as err:
-                result, run.records[:] = CheckResult(err.verdict, f"Z3 answered unknown ({err})"), []
-            except Disagreement as err:
-                result = CheckResult(err.verdict, f"the model disagrees with the encoding: {err}", witness=str(err))
-                run.records[:] = run.records[-1:]  # the record of the disagreement
-            finally:
-                set_caching(True)
-            records = replays.distinct([*run.records, *result.records])
-            mine = [replays.replay(r) for r in records]
+            result = run_check(check, probe=probe, timeout=timeout, bounds=bounds, variant=variant,
+                               caching=model_mutant is None)
+            noted = list(result.records)
+            mine = [replays.replay(r) for r in noted]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
         return RunResult(Verdict.ERROR, _describe(exc) + tail, seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
-    if not isinstance(result, CheckResult):
-        return RunResult(Verdict.ERROR, f"{entry} returned {type(result).__name__}, not a CheckResult", seconds=seconds)
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
-        records = tuple(json.loads(json.dumps(list(records))))
+        records: tuple[dict[str, Any], ...] = tuple(json.loads(json.dumps(list(noted))))
     except (ValueError, TypeError) as exc:
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
     problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"

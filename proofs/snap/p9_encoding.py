@@ -56,7 +56,7 @@ from cardcanon.proofs.snap_encoding import (
     PHASE_CODE, MoveKind, Pile, Position, Shape, SymMove, SymState, legal, require_mutant,
     same_position, select, step,
 )
-from cardcanon.proofs.variants import snap_config, variant_name
+from cardcanon.proofs.base import snap_config, variant_name
 
 NO_CARD = -1
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)  # a rank's cards, in this order

@@ -6,7 +6,7 @@
   a card twice or missing is refused;
 - SNAP-SEED-1, SNAP-SEED-2, SNAP-DEAL-1: for 2 to 12 players and a range of seeds, the dealer,
   the shuffled order, the face-down piles, the first player and the generator's state after the
-  deal are those of :mod:`cardcanon.proofs.snap_text` (the text, written apart from the model),
+  deal are those of :mod:`cardcanon.proofs.snap.rulebook_text` (the text, written apart from the model),
   and every seat is drawn as dealer.
 
 Records: the seeded deals (each with its seed, which the runner checks again), and the refused
@@ -24,11 +24,11 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model import snap as model
 from cardcanon.model.snap import Deal, SnapConfig
-from cardcanon.proofs import snap_text
+from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.base import snap_config
 
 
 def table_problem(variant: Mapping[str, str], low: int, high: int) -> tuple[str, Record] | None:

@@ -32,7 +32,7 @@ from cardcanon.proofs.snap_encoding import (
     shapes, step, structural, structural_after,
 )
 from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.base import snap_config
 
 RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2",
          "SNAP-POT-1", "SNAP-POT-2", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcanon import __version__
-from cardcanon.manifest import CheckSpec
+from cardcanon.verify.manifest import CheckSpec
 from cardcanon.proofs.base import CONTRARY, DEFINITE, Verdict
-from cardcanon.verify_runner import RunResult
+from cardcanon.verify.runner import RunResult
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class CheckOutcome:
 
     def stats_problems(self) -> list[str]:
         """Every golden number that came out otherwise, under every variant run."""
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         if not self.stats_compared:
             return []
@@ -132,7 +132,7 @@ class CheckOutcome:
 
     def not_applicable(self) -> list[str]:
         """Every reason this check could not be run as it claims (none when it could)."""
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         reasons = []
         for variant, result in self.variants or (({}, self.result),):
@@ -144,7 +144,7 @@ class CheckOutcome:
 
     def engine_not_applicable(self) -> list[str]:
         """The records the compiled engine could not replay, with the reason."""
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         return [f"[{variant_name(variant)}] engine replay of {len(result.engine_not_applicable)} record(s): "
                 + result.engine_not_applicable[0].split(": ", 1)[-1]
@@ -158,7 +158,7 @@ class CheckOutcome:
         return "not-applicable" if self.not_applicable() else "passed"
 
     def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         where = "" if not variant else f"[{variant_name(variant)}] "
         expected = self.check.expected_for(variant)
@@ -204,7 +204,7 @@ class CheckOutcome:
         return self.status == "passed"
 
     def to_json(self) -> dict[str, Any]:
-        from cardcanon.proofs.variants import variant_name
+        from cardcanon.verify.variants import variant_name
 
         check = self.check
         return {

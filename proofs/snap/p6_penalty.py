@@ -23,7 +23,7 @@ from cardcanon.model.snap import Phase, SnapConfig
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
-from cardcanon.proofs.variants import Variant, snap_config
+from cardcanon.proofs.base import snap_config
 from cardcanon.proofs.snap_encoding import (
     PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe, step, structural,
 )
@@ -79,7 +79,7 @@ def check(run: Run) -> CheckResult:
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-def _witnesses(stride: int, small: int, large: int, budget: Budget, variant: Variant,
+def _witnesses(stride: int, small: int, large: int, budget: Budget, variant: Mapping[str, str],
                drop: Drop = Drop()) -> list[Replay] | None:
     """Wrong calls that need each clause: a turn-over, the flipper paying past players who are out."""
     found: list[Replay] = []

@@ -1,5 +1,5 @@
 """Playing a Snap position with a named policy in lockstep with the rulebook's text
-(:mod:`cardcanon.proofs.snap_text`): shared by the checks that compare the policies."""
+(:mod:`cardcanon.proofs.snap.rulebook_text`): shared by the checks that compare the policies."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from cardcanon.model import snap as model
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Flip, Move, Phase, SnapState, Tie
 from cardcanon.model.snap_policies import parse_policy
-from cardcanon.proofs import snap_text
+from cardcanon.proofs.snap import rulebook_text as snap_text
 
 
 @dataclass(frozen=True)

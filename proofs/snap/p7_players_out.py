@@ -9,7 +9,7 @@ wrong shows up as a step the claim rejects.
 ``check_players_go_out`` (SNAP-OUT-1, SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2): for 3 to 12
 players, small decks so that players go out: a player who is out never gets the turn, is never
 offered a call and never receives a card; turns skip him. The engine checks are in
-``cardcanon.verify_engine`` (the engine sits above the models).
+``cardcanon.verify.engine`` (the engine sits above the models).
 """
 
 from __future__ import annotations

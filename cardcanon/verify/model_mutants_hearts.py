@@ -1,4 +1,4 @@
-"""Mutants of the Hearts reference model (see :mod:`cardcanon.proofs.mutants`).
+"""Mutants of the Hearts reference model (see :mod:`cardcanon.verify.model_mutants`).
 
 Each patch replaces the model's rule-block function for one rule. The plain model has one
 function per rule block (``beats``, ``next_dealer``, ``follow_problem``, ``score_hand``, ...);
@@ -13,7 +13,7 @@ from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from cardcanon.proofs.mutants import Changes, ModelMutant
+from cardcanon.verify.model_mutants import Changes, ModelMutant
 
 if TYPE_CHECKING:
     from cardcanon.model.cards import Card

@@ -6,7 +6,8 @@ each non-default option of each variation point on its own, and the combinations
 declares (``[[combination]]``, with the reason the options interact). Options the reference
 model does not implement (``not_modelled``) cannot be run; they are listed, not hidden.
 
-:func:`snap_config` and :func:`hearts_config` turn a variant into the model's configuration.
+:func:`cardcanon.proofs.base.snap_config` and ``hearts_config`` turn a variant into the model's
+configuration.
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ if TYPE_CHECKING:
     from cardcanon.model.hearts_types import HeartsConfig
     from cardcanon.model.snap import SnapConfig
 
+from cardcanon.proofs.base import hearts_config, options, snap_config, variant_name
+
 Variant = Mapping[str, str]
-
-
-def variant_name(variant: Variant) -> str:
-    """``default``, or ``param=value`` pairs joined by commas in parameter order."""
-    return ",".join(f"{k}={variant[k]}" for k in sorted(variant)) or "default"
+__all__ = ["Combination", "Variant", "VariantPlan", "config_for", "hearts_config", "modelled", "plan", "points",
+           "snap_config", "variant_name"]
 
 
 @dataclass(frozen=True)
@@ -44,42 +44,9 @@ def points(game: str) -> tuple[Point, ...]:
                  for rule in cardcanon.spec.load(game).rules if rule.variation is not None)
 
 
-def _fields(game: str) -> dict[str, dict[str, Any]]:
-    """parameter -> option -> config value, from the model's own table of variation points."""
-    VARIATIONS: Mapping[str, Any]  # parameter -> its enum (or bool)
-    NOT_MODELLED: Mapping[Any, str]  # option -> why the model leaves it out
-    if game == "snap":
-        from cardcanon.model.snap import NOT_MODELLED, VARIATIONS
-    else:
-        from cardcanon.model.hearts_types import NOT_MODELLED, VARIATIONS
-    table: dict[str, dict[str, Any]] = {}
-    for name, kind in VARIATIONS.items():
-        if kind is bool:
-            table[name] = {"off": False, "on": True}
-        else:
-            table[name] = {member.value: member for member in kind if member not in NOT_MODELLED}
-    return table
-
-
 def modelled(game: str) -> dict[str, dict[str, Any]]:
     """parameter -> option -> the model's config value, for the options the model implements."""
-    return _fields(game)
-
-
-def snap_config(variant: Variant | None = None, **fields: Any) -> SnapConfig:
-    from cardcanon.model.snap import SnapConfig
-
-    table = _fields("snap")
-    values = {name: table[name][option] for name, option in (variant or {}).items()}
-    return SnapConfig(**{**values, **fields})
-
-
-def hearts_config(variant: Variant | None = None, **fields: Any) -> HeartsConfig:
-    from cardcanon.model.hearts_types import HeartsConfig
-
-    table = _fields("hearts")
-    values = {name: table[name][option] for name, option in (variant or {}).items()}
-    return HeartsConfig(**{**values, **fields})
+    return options(game)
 
 
 def config_for(game: str, variant: Variant | None = None, **fields: Any) -> SnapConfig | HeartsConfig:

@@ -23,7 +23,7 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_play import explore
-from cardcanon.proofs.variants import Variant, snap_config
+from cardcanon.proofs.base import snap_config
 from cardcanon.proofs.snap_encoding import (
     MoveKind, Shape, correct, fresh_move, legal, matched, probe, shapes, step, structural,
 )
@@ -32,7 +32,7 @@ from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 
 
-def _prove(players: list[int], stride: int, variant: Variant, drop: Drop, budget: Budget) -> int | CheckResult:
+def _prove(players: list[int], stride: int, variant: Mapping[str, str], drop: Drop, budget: Budget) -> int | CheckResult:
     """The Z3 part: the number of queries proved, or the counterexample."""
     queries = 0
     for n in players:
