@@ -7,7 +7,7 @@
 - SNAP-SEED-1, SNAP-SEED-2, SNAP-DEAL-1: for 2 to 12 players and a range of seeds, the dealer,
   the shuffled order, the face-down piles, the first player and the generator's state after the
   deal are those of :mod:`cardcanon.proofs.snap.rulebook_text` (the text, written apart from the model),
-  and every seat is drawn as dealer.
+  and every seat is drawn as dealer (where there are at least 5 seeds a seat).
 
 Records: the seeded deals (each with its seed, which the runner checks again), and the refused
 deals (``rejects``).
@@ -105,7 +105,7 @@ def compare_deals(variant: Mapping[str, str], bounds: Mapping[str, Any]) -> Chec
             dealers.add(record["moves"][0]["dealer"])
             if seed == 0:
                 records.append(record)
-        if len(dealers) != n:
+        if len(dealers) != n and seeds >= 5 * n:  # every seat drawn, given 5 seeds a seat
             return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players: seats {sorted(set(range(n)) - dealers)} are "
                                                        f"never drawn as dealer in {seeds} seeds", stats=stats)
     config = snap_config(variant, players=low)
