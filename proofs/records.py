@@ -31,16 +31,14 @@ compiled engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from types import ModuleType
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from cardcanon.model import hearts, snap
     from cardcanon.model.cards import Card
     from cardcanon.model.seats import Seat
-    from cardcanon.model.snap_policies import Policy
+
 
 Record = dict[str, Any]
 # A state of the loaded model (the reference model or a mutant of it) of either game.

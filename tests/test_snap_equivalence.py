@@ -17,8 +17,8 @@ import z3
 
 from cardcanon.model import snap as model
 from cardcanon.verify import model_mutants as mutants
-from cardcanon.proofs import snap_encoding as enc
-from cardcanon.proofs import snap_equivalence as eq
+from cardcanon.proofs.snap import encoding as enc
+from cardcanon.proofs.snap import p9_encoding as eq
 from cardcanon.proofs.base import Verdict
 from cardcanon.verify.records import replay
 from cardcanon.verify.runner import run_check

@@ -1,8 +1,7 @@
-"""Mutants of the Hearts reference model (see :mod:`cardcanon.verify.model_mutants`).
+"""Model mutants of the Hearts reference model (see :mod:`cardcanon.verify.model_mutants`).
 
-Each patch replaces the model's rule-block function for one rule. The plain model has one
-function per rule block (``beats``, ``next_dealer``, ``follow_problem``, ``score_hand``, ...);
-where the loaded model predates it, the patch replaces the equivalent table or function.
+Each patch replaces the model's rule-block function for one rule (``beats``, ``next_dealer``,
+``follow_problem``, ``score_hand``, ...).
 """
 
 from __future__ import annotations
@@ -21,18 +20,11 @@ if TYPE_CHECKING:
     from cardcanon.model.hearts_types import Outcome
     from cardcanon.model.seats import Seat
 
-# A state of a loaded model that predates the plain one (hands as bit masks): read dynamically.
-MaskState: TypeAlias = Any
-
 HEARTS = "cardcanon.model.hearts"
 
 
 def _m() -> ModuleType:
     return importlib.import_module(HEARTS)
-
-
-def _plain() -> bool:
-    return hasattr(_m(), "play_problem")
 
 
 # ---- tricks ---------------------------------------------------------------------------------------
@@ -53,14 +45,7 @@ def _beats(rule: str) -> Callable[[Card, Card], bool]:
 
 
 def _trick(rule: str) -> Changes:
-    m = _m()
-    beats = _beats(rule)
-    if _plain():
-        return {(HEARTS, "beats"): beats}
-    deck = m.DECK
-    table = tuple(tuple(beats(deck[f], deck[lead]) for f in range(len(deck))) for lead in range(len(deck)))
-    return {(HEARTS, "_FOLLOWER_WINS"): table,
-            (HEARTS, "trick_winner"): lambda lead, follow: 1 if beats(follow, lead) else 0}
+    return {(HEARTS, "beats"): _beats(rule)}
 
 
 def _tricks_per_hand() -> Changes:
@@ -87,14 +72,7 @@ def _score(*, queen: int = 13, heart: int = 1, moon_other: int = 20, moon_needs_
                 return (0, other) if seat == 0 else (other, 0)
         return points(taken[0]), points(taken[1])
 
-    if _plain():
-        return {(HEARTS, "score_hand"): score_hand}
-
-    def cards(mask: int) -> frozenset[Card]:
-        return frozenset(c for i, c in enumerate(m.DECK) if mask >> i & 1)
-
-    return {(HEARTS, "score_masks"): lambda taken, dead, config: score_hand((cards(taken[0]), cards(taken[1])),
-                                                                           cards(dead), config)}
+    return {(HEARTS, "score_hand"): score_hand}
 
 
 # ---- the match -------------------------------------------------------------------------------------
@@ -130,16 +108,7 @@ def _match(rule: str) -> Changes:
 
 
 def _dealer_stays() -> Changes:
-    m = _m()
-    if _plain():
-        return {(HEARTS, "next_dealer"): lambda state: state.dealer}  # HEARTS-DEAL-1 broken
-    original = m._end_hand
-
-    def end_hand(state: MaskState, *args: Any) -> MaskState:
-        after = original(state, *args)
-        return after if after.phase is m.Phase.OVER else m.evolve(after, dealer=state.dealer)
-
-    return {(HEARTS, "_end_hand"): end_hand}
+    return {(HEARTS, "next_dealer"): lambda state: state.dealer}  # HEARTS-DEAL-1 broken
 
 
 def _broken_carries() -> Changes:
@@ -147,9 +116,7 @@ def _broken_carries() -> Changes:
     original: Callable[[HeartsState, Deal], HeartsState] = m._apply_deal
 
     def apply_deal(state: HeartsState, move: Deal) -> HeartsState:  # hearts stay broken from the hand before
-        after = original(state, move)
-        change = replace if _plain() else m.evolve
-        return change(after, hearts_broken=bool(state.hearts_broken))
+        return replace(original(state, move), hearts_broken=bool(state.hearts_broken))
 
     return {(HEARTS, "_apply_deal"): apply_deal}
 
@@ -157,122 +124,65 @@ def _broken_carries() -> Changes:
 # ---- the deal and the first lead -------------------------------------------------------------------
 def _deal_from_dealer() -> Changes:
     m = _m()
-    if _plain():
-        original = m.deal_hands
-        return {(HEARTS, "deal_hands"): lambda order, dealer: original(order, m.other(dealer))}
-    original = m._split_deal
-    return {(HEARTS, "_split_deal"): lambda order, dealer: original(order, 1 - dealer)}
+    original = m.deal_hands
+    return {(HEARTS, "deal_hands"): lambda order, dealer: original(order, m.other(dealer))}
 
 
 def _no_six_clause() -> Changes:
     m = _m()
     clubs = m.FIRST_LEAD_CLUBS
-    if _plain():
-        from cardcanon.model.cards import Suit
+    from cardcanon.model.cards import Suit
 
-        original: Callable[[Iterable[Card]], Card] = m.first_lead_club
-        every: list[Card] = [c for c in m.DECK if c.suit is Suit.CLUBS]
+    original: Callable[[Iterable[Card]], Card] = m.first_lead_club
+    every: list[Card] = [c for c in m.DECK if c.suit is Suit.CLUBS]
 
-        def first_lead_club(dead: Iterable[Card]) -> Card:  # HEARTS-LEAD-2 without its last sentence: the next club leads
-            dead = tuple(dead)
-            if clubs[0] in dead and clubs[1] in dead:
-                return next(c for c in every[3:] if c not in dead)
-            return original(dead)
+    def first_lead_club(dead: Iterable[Card]) -> Card:  # HEARTS-LEAD-2 without its last sentence: the next club leads
+        dead = tuple(dead)
+        if clubs[0] in dead and clubs[1] in dead:
+            return next(c for c in every[3:] if c not in dead)
+        return original(dead)
 
-        return {(HEARTS, "first_lead_club"): first_lead_club}
-    indices = m._FIRST_LEAD_INDICES
-    return {(HEARTS, "_first_lead_index"): lambda dead: indices[0] if indices[0] not in dead else indices[1]}
+    return {(HEARTS, "first_lead_club"): first_lead_club}
 
 
 def _first_lead(rule: str) -> Changes:
     m = _m()
-    if _plain():
-        original: Callable[[Iterable[Card], HeartsConfig], Card | None] = m.forced_first_lead
+    original: Callable[[Iterable[Card], HeartsConfig], Card | None] = m.forced_first_lead
 
-        def forced(dead: Iterable[Card], config: HeartsConfig) -> Card | None:
-            card = original(dead, config)
-            if rule == "free" or (card is not None and card != m.TWO_OF_CLUBS):
-                return None
-            return card
+    def forced(dead: Iterable[Card], config: HeartsConfig) -> Card | None:
+        card = original(dead, config)
+        if rule == "free" or (card is not None and card != m.TWO_OF_CLUBS):
+            return None
+        return card
 
-        return {(HEARTS, "forced_first_lead"): forced}
-    original_old = m._forced_first_lead
-
-    def forced_old(dead: Any, config: HeartsConfig) -> tuple[Any, Card | None]:
-        club, card = original_old(dead, config)
-        if rule == "free" or (card is not None and card is not m.TWO_OF_CLUBS):
-            return club, None
-        return club, card
-
-    return {(HEARTS, "_forced_first_lead"): forced_old}
+    return {(HEARTS, "forced_first_lead"): forced}
 
 
 # ---- legal play ------------------------------------------------------------------------------------
 def _heart_lead_anytime() -> Changes:
-    m = _m()
-    if _plain():
-        return {(HEARTS, "lead_hearts_problem"): lambda state, hand, card: None}  # HEARTS-BREAK-1 broken
-    return {(HEARTS, "NON_HEARTS_MASK"): m.FULL_MASK, (HEARTS, "_BREAK_1"): ("HEARTS-BREAK-1", m.FULL_MASK)}
+    return {(HEARTS, "lead_hearts_problem"): lambda state, hand, card: None}  # HEARTS-BREAK-1 broken
 
 
 def _no_hearts_bans_queen() -> Changes:
     m = _m()
     qs: Card = m.QUEEN_OF_SPADES
-    if _plain():
-        original: Callable[[HeartsState, frozenset[Card], Card], Refusal | None] = m.first_trick_problem
+    original: Callable[[HeartsState, frozenset[Card], Card], Refusal | None] = m.first_trick_problem
 
-        def first_trick_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
-            refusal = original(state, hand, card)
-            from cardcanon.model.cards import Suit
+    def first_trick_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
+        refusal = original(state, hand, card)
+        from cardcanon.model.cards import Suit
 
-            if refusal or card != qs or state.tricks_played or state.config.first_trick_points.value != "no-hearts":
-                return refusal
-            if any(c.suit is not Suit.HEARTS and c != qs for c in hand):
-                return "HEARTS-FIRST-1", f"{state.to_move} may not play {card} to the first trick"
-            return None
+        if refusal or card != qs or state.tricks_played or state.config.first_trick_points.value != "no-hearts":
+            return refusal
+        if any(c.suit is not Suit.HEARTS and c != qs for c in hand):
+            return "HEARTS-FIRST-1", f"{state.to_move} may not play {card} to the first trick"
+        return None
 
-        return {(HEARTS, "first_trick_problem"): first_trick_problem}
-    original_rules = m._play_rules
-    allowed = m.NON_HEARTS_MASK & ~(1 << m.DECK.index(qs))
-
-    def play_rules(state: MaskState, hand: int) -> list[tuple[str, int]]:
-        rules: list[tuple[str, int]] = original_rules(state, hand)
-        if (state.tricks_played == 0 and state.config.first_trick_points.value == "no-hearts" and hand & allowed):
-            rules.append(("HEARTS-FIRST-1", allowed))
-        return rules
-
-    def legal_moves(state: MaskState) -> tuple[Any, ...]:  # the first trick always goes through every rule block
-        plays: tuple[Any, ...] = original_legal(state)
-        if state.to_move is None or state.tricks_played:
-            return plays
-        return tuple(p for p in plays if p.card != qs or not (state.config.first_trick_points.value == "no-hearts"
-                                                              and state.hand_masks[state.to_move.index] & allowed))
-
-    original_legal = m.legal_moves
-    return {(HEARTS, "_play_rules"): play_rules, (HEARTS, "legal_moves"): legal_moves}
+    return {(HEARTS, "first_trick_problem"): first_trick_problem}
 
 
 def _no_follow() -> Changes:
-    m = _m()
-    if _plain():
-        return {(HEARTS, "follow_problem"): lambda state, hand, card: None}  # HEARTS-FOLLOW-1 broken
-
-    def legal_moves(state: MaskState) -> tuple[Any, ...]:
-        seat = state.to_move
-        if seat is None:
-            return ()
-        hand = state.hand_masks[seat.index]
-        legal = hand
-        if not state.trick:
-            legal = hand & m.NON_HEARTS_MASK or hand if not state.hearts_broken else hand
-        if state.tricks_played == 0:
-            for rule, allowed in m._play_rules(state, hand):
-                if rule != "HEARTS-FOLLOW-1":
-                    legal &= allowed
-        setattr(m, "_last_legal", (state, seat.index, legal))
-        return tuple(m._PLAY[seat.index][i] for i in range(len(m.DECK)) if legal >> i & 1)
-
-    return {(HEARTS, "legal_moves"): legal_moves}
+    return {(HEARTS, "follow_problem"): lambda state, hand, card: None}  # HEARTS-FOLLOW-1 broken
 
 
 _HEARTS_MUTANTS = (

@@ -18,17 +18,22 @@ encoding states (under a variant: ``first_lead = free`` states no HEARTS-LEAD-3,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import z3
 
+from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, QueenBreaks
+from cardcanon.model.hearts_types import HeartsConfig
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.z3_eval import Compiled, compile_term
+
 
 RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -430,3 +435,39 @@ class HandWitness:
         lines.append("tricks: " + ", ".join(f"P{s}:{name(a)}-{name(b)}" for s, a, b in self.tricks))
         lines.append(f"hand score {self.scores[0]}-{self.scores[1]}")
         return "\n".join(lines)
+
+
+def forced_club(dead: Collection[int]) -> int:
+    """HEARTS-LEAD-2: the lowest live club of 2, 4, 6 (card index)."""
+    return next(c for c in LOW_CLUBS if c not in dead)
+
+
+def encoded_legal_cards(state: model.HeartsState, rules: Rules | None = None) -> frozenset[Card]:
+    """The cards the Z3 legal-move predicates allow in a concrete model state (by default under
+    the state's own variant, as written)."""
+    rules = rules or Rules(config=state.config)
+    assert state.to_move is not None  # a position with plays to compare has a player to move
+    seat = state.to_move.index
+    first = state.tricks_played == 0
+    if state.trick:
+        table = _legal_table(rules, "follow", suit(INDEX[state.trick[0].card]), first)
+    else:
+        table = _legal_table(rules, "lead", forced_club({INDEX[c] for c in state.dead}) if first else None, first)
+    env = {f"hand{c}": CARDS[c] in state.hands[seat] for c in range(N_CARDS)} | {"broken": state.hearts_broken}
+    return frozenset(CARDS[c] for c, allowed in enumerate(table) if allowed(env))
+
+
+@functools.lru_cache(maxsize=64)
+def _legal_table(rules: Rules, kind: str, detail: int | None, first: bool) -> tuple[Compiled, ...]:
+    """The legal-move predicate of each card, compiled (see :func:`compile_term`), for one
+    kind of position: a lead (``detail`` = the forced club) or a follow (``detail`` = suit led)."""
+    hand = [z3.Bool(f"hand{c}") for c in range(N_CARDS)]
+    broken = z3.Bool("broken")
+    if kind == "follow":
+        assert detail is not None  # a follow names the suit led
+        terms = [z3_legal_follow(hand, c, 7 * detail, first_trick=z3.BoolVal(first), rules=rules)
+                 for c in range(N_CARDS)]
+    else:
+        terms = [z3_legal_lead(hand, c, broken=broken, first_trick=first, forced=detail, rules=rules)
+                 for c in range(N_CARDS)]
+    return tuple(compile_term(t) for t in terms)

@@ -58,15 +58,15 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_records import config_to_json
-from cardcanon.proofs.base import Z3, Budget, CheckResult, Run, Verdict
-from cardcanon.proofs.hearts_encoding import (
-    CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES,
-    Rules, Scoring, suit, z3_legal_follow, z3_legal_lead,
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.hearts.encoding import (
+    CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, Rules,
+    Scoring, suit, z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.z3_eval import compile_term
-from cardcanon.proofs.hearts_match import match_terms
-from cardcanon.proofs.hearts_matches import rulebook_outcome
+from cardcanon.proofs.hearts.match import match_terms, rulebook_outcome
 from cardcanon.proofs.records import Record, function_record, hearts_position
+from cardcanon.proofs.z3_eval import compile_term
+
 
 # Encoding probes: a broken encoding the check must catch.
 PROBES: dict[str, dict[str, Any]] = {
@@ -84,7 +84,7 @@ class Mismatch(Exception):
     """The encoding and the model differ somewhere: (text, record of the model's value there)."""
 
 
-def check_encoding_equivalence(run: Run) -> CheckResult:
+def check(run: Run) -> CheckResult:
     """HEARTS-P11 (see the module docstring): scoring, legal moves and the match decision, each
     encoding against the model's function on its whole domain, under the run's variant."""
     bounds, budget, config = run.bounds, run.budget, run.hearts_config()

@@ -1,6 +1,6 @@
 """Hearts checks over whole matches, played through the reference model.
 
-``check_match_play`` (HEARTS-DEAL-1, HEARTS-BREAK-2, HEARTS-MATCH-1/2, HEARTS-GOAL-1,
+``check`` (HEARTS-DEAL-1, HEARTS-BREAK-2, HEARTS-MATCH-1/2, HEARTS-GOAL-1,
 HEARTS-QUEEN-2): seeded matches between random players, every variant. Across hands: the
 dealer alternates, "hearts broken" starts false in every hand, the scores are the sums of the
 hand scores, and the match ends exactly when the rulebook says, won by the player it names;
@@ -14,9 +14,7 @@ The engine check is in ``cardcanon.verify.engine``.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import make_player
@@ -24,22 +22,8 @@ from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.hearts.match import rulebook_outcome
 from cardcanon.proofs.records import function_record, hearts_record
-
-
-def rulebook_outcome(scores: tuple[int, ...], previous: tuple[int, ...], target: int) -> tuple[str, int] | None:
-    """HEARTS-MATCH-1/2 and HEARTS-GOAL-1 as the rulebook states them: None (play on), or
-    (termination, winner). The tie is broken only when the scores before were equal at or past
-    the target (equal scores there are what the tie-break plays off)."""
-    a, b = scores
-    if a < target and b < target:
-        return None
-    if a < target or b < target:
-        return ("one-reached-target", 0 if a < target else 1)
-    if a == b:
-        return None
-    tied = previous[0] == previous[1] and previous[0] >= target
-    return ("tie-broken" if tied else "both-reached-lower-wins", 0 if a < b else 1)
 
 
 _LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
@@ -134,7 +118,7 @@ def bands(target: int) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
     ]
 
 
-def check_match_play(run: Run) -> CheckResult:
+def check(run: Run) -> CheckResult:
     run.no_probe()
     bounds, config = run.bounds, run.hearts_config()
     records, hands = [], 0

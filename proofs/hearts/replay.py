@@ -20,10 +20,10 @@ from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
-from cardcanon.proofs.base import Z3, Disagreement, Run, Verdict
+from cardcanon.proofs.base import Budget, Disagreement, Run, Verdict, Z3
 from cardcanon.proofs.drops import Drop
+from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules
 from cardcanon.proofs.records import Record, hearts_record
-from cardcanon.proofs.hearts_encoding import CARDS, HandEncoding, HandWitness, Rules
 
 
 class ReplayMismatch(Disagreement):
@@ -168,3 +168,12 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
 
 def sat(answer: Z3) -> bool:
     return bool(answer == z3.sat)
+
+
+def hand_with(rules: Rules, constraint_of: Callable[[HandEncoding], Z3], budget: Budget) -> HandWitness | None:
+    """A hand played by the rules as written (under the run's variant) meeting a constraint."""
+    enc = hand_encoding(rules.written)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    s.add(constraint_of(enc))
+    return enc.decode(s.model()) if sat(budget.check(s)) else None

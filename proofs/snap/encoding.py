@@ -26,7 +26,7 @@ model is replayed.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -34,11 +34,10 @@ import z3
 
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
-from cardcanon.model.snap import (
-    Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie,
-)
+from cardcanon.model.snap import Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie
 from cardcanon.proofs.drops import Drop, dropped
 from cardcanon.proofs.rulebook import value
+
 
 MUTANTS = {
     "tie-drops-matched": "SNAP-TIE-1/SNAP-CALL-4 broken: a tie puts only the flipper's pile in the pot and drops the matched piles",
@@ -540,3 +539,12 @@ def model_move(mv: SymMove, model: z3.ModelRef, n: int) -> Move:
         return Call(Seat(model.eval(mv.caller, model_completion=True).as_long()), shape.call_kind)
     tied = frozenset(Seat(s) for s in range(n) if z3.is_true(model.eval(mv.tied[s], model_completion=True)))
     return Tie(tied, shape.call_kind)
+
+
+def cases(config: SnapConfig, drop: Drop = Drop()) -> Iterator[tuple[int, Shape, bool | None]]:
+    """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
+    and each call shape split into a correct and a wrong call (smaller, faster queries)."""
+    for turn in range(config.players):
+        for shape in shapes(config, drop):
+            for call_ok in ((True, False) if shape.move == "call" else (None,)):
+                yield turn, shape, call_ok

@@ -5,7 +5,7 @@ Snap Pot, every legal move (a flip, with the SNAP-FLIP-3 turn-over; no call; a c
 each kind; a tie; a wrong call and its penalty; with or without a pot) leads to a position in
 which every card again lies exactly once, and which is again a game in progress or is over.
 
-Encoding (:mod:`cardcanon.proofs.snap_replay`): cards are named by their slots in the position
+Encoding (:mod:`cardcanon.proofs.snap.replay`): cards are named by their slots in the position
 before the move, so "exactly once before" holds by construction, and the rank map is free, so
 the proof covers every deck and every deal. After the move the check asks Z3 for one of:
 the total number of cards changed; a slot that names no card of the position before; two slots
@@ -17,22 +17,22 @@ maps the old slots one-to-one onto the new ones. Pile lengths are bounded by ``p
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
 
-from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
-from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
+from cardcanon.model.snap import CallKind, SnapConfig
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
 from cardcanon.proofs.drops import Drop
-from cardcanon.proofs.snap_encoding import (
-    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, pot_matches, probe, select, select_pile,
-    shapes, step, structural, structural_after,
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.encoding import (
+    MoveKind, Shape, SymMove, SymState, cases, correct, fresh_move, holding, legal, matched, pot_matches, probe,
+    select, select_pile, step, structural, structural_after,
 )
-from cardcanon.proofs.snap_replay import in_range, realisable, replay, slot_state
-from cardcanon.proofs.base import snap_config
+from cardcanon.proofs.snap.replay import in_range, realisable, replay, slot_state
+
 
 RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2",
          "SNAP-POT-1", "SNAP-POT-2", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")
@@ -175,15 +175,6 @@ def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_le
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
             out.append((n, label, pre, mv, post, solver.model(), config))
     return tuple(out)
-
-
-def cases(config: SnapConfig, drop: Drop = Drop()) -> Iterator[tuple[int, Shape, bool | None]]:
-    """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
-    and each call shape split into a correct and a wrong call (smaller, faster queries)."""
-    for turn in range(config.players):
-        for shape in shapes(config, drop):
-            for call_ok in ((True, False) if shape.move == "call" else (None,)):
-                yield turn, shape, call_ok
 
 
 def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymState, config: SnapConfig,

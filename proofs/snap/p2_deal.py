@@ -17,20 +17,20 @@ SNAP-DEAL-3: which card is on top; SNAP-TURN-1: who takes the first turn), so th
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 import z3
 
+from cardcanon.model import snap
 from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.seats import Seat
-from cardcanon.model import snap
 from cardcanon.model.snap import Deal, SnapConfig
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.snap_encoding import probe
+from cardcanon.proofs.snap.encoding import probe
+
 
 # An int or a Z3 integer term: the proof and the model cross-check share the same formulas.
 Num: TypeAlias = Any

@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
 
 import z3
 
 from cardcanon.model.snap import CallKind, Move, SnapState
-from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import snap_record
-from cardcanon.proofs.snap_play import explore
-from cardcanon.proofs.base import snap_config
-from cardcanon.proofs.snap_encoding import (
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.encoding import (
     MoveKind, Shape, correct, fresh_move, legal, matched, probe, shapes, step, structural,
 )
-from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap.replay import find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap.search import explore
+
 
 RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 

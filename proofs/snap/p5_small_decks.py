@@ -8,7 +8,7 @@ snap; seed 63 under ``owner-first``: a 102-flip cycle with 2 snaps in every turn
 games are records; the runner replays them (the repetition by the model's own position) and
 the engine decides the same deals.
 
-``check_small_decks``: the same question settled exhaustively for 2 players and small decks of
+``check``: the same question settled exhaustively for 2 players and small decks of
 ``r`` ranks in ``s`` suits: every dealer and every deal. Suits never matter (SNAP-MATCH-1), so
 deals are enumerated as rank sequences; each stands for ``(s!)**r`` orders of the cards. Each
 game is played to its end or to a repeated position (exact: endless); the counts are golden.
@@ -21,78 +21,20 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import Call, Deal, Flip, Phase, SnapConfig, Tie, sample_deal
+from cardcanon.model.snap import Deal, Phase, SnapConfig
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
-from cardcanon.proofs.base import snap_config
-from cardcanon.proofs.snap_encoding import require_mutant
-from cardcanon.proofs.snap_search import Played, play
+from cardcanon.proofs.snap.search import Played, play
+
 
 RULES = ("SNAP-END-4", "SNAP-FLIP-3", "SNAP-TURN-2", "SNAP-CALL-5")
-
-
-def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played:
-    """Deal from ``seed`` (as ``play_game`` does) and play with a named policy."""
-    chosen = parse_policy(policy)
-    rng = SplitMix64(seed)
-    deal = sample_deal(config, rng)
-    return play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=chosen.deterministic)
-
-
-def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first",
-               max_flips: int = 20_000) -> tuple[int, Played] | None:
-    """The first seed whose game repeats a position, with the play; None if none does."""
-    for seed in seeds:
-        played = play_seed(config, seed, policy, max_flips)
-        if played.cycle is not None:
-            return seed, played
-    return None
-
-
-def check_lasso(run: Run) -> CheckResult:
-    run.no_probe()
-    bounds = run.bounds
-    config = run.snap_config(players=int(bounds.get("players", 2)))
-    max_flips = int(bounds.get("max_flips", 5000))
-    stats: dict[str, Any] = {}
-    records: list[Record] = []
-    texts: list[str] = []
-    for lasso in bounds.get("lassos", [{"seed": 47, "policy": "flipper-first"}, {"seed": 63, "policy": "owner-first"}]):
-        seed, policy = int(lasso["seed"]), str(lasso["policy"])
-        played = play_seed(config, seed, policy, max_flips)
-        if played.cycle is None:
-            how = played.final.outcome.termination.value if played.final.outcome else f"still going after {max_flips} flips"
-            label = f"seed {seed} ({policy}): no repeated position ({how})"
-            return CheckResult(Verdict.NO_WITNESS, label, witness=label,
-                               records=(snap_record(config, played.moves, played.final, label=label),))
-        start, length = played.cycle
-        before = in_cycle = 0
-        flips = 0
-        for move in played.moves:
-            if isinstance(move, Flip):
-                flips += 1
-            elif isinstance(move, (Call, Tie)):
-                before, in_cycle = (before + 1, in_cycle) if flips <= start else (before, in_cycle + 1)
-        deal = played.moves[0]
-        assert isinstance(deal, Deal)  # a played game starts with its deal
-        label = (f"seed {seed} ({policy}): dealer {deal.dealer}; {before} snaps in the first {start} flips, then the "
-                 f"position before flip {start + 1} recurs before flip {start + length + 1}, with {in_cycle} snaps in "
-                 f"the cycle; the policy is deterministic, so play repeats forever")
-        name = policy.replace("-", "_")
-        stats.update({f"{name}_seed": seed, f"{name}_cycle_start": start, f"{name}_cycle_length": length,
-                      f"{name}_snaps_before_cycle": before, f"{name}_snaps_in_cycle": in_cycle})
-        records.append(snap_record(config, played.moves, played.final, label=label, policy=policy,
-                                   repeats=(start, length)))
-        texts.append(label)
-    return CheckResult(Verdict.WITNESS, f"{len(records)} lassos, each replayed by the runner and the engine",
-                       witness="\n".join(texts), records=tuple(records), stats=stats)
 
 
 def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
@@ -128,7 +70,7 @@ def deal_for(ranks_in_order: Sequence[Rank], suits: int, dealer: int) -> Deal:
     return Deal(Seat(dealer), tuple(order))
 
 
-def check_small_decks(run: Run) -> CheckResult:
+def check(run: Run) -> CheckResult:
     run.no_probe()
     bounds = run.bounds
     policy = parse_policy(str(bounds.get("policy", "flipper-first")))

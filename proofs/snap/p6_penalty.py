@@ -15,19 +15,18 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
-from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
 from cardcanon.proofs.drops import Drop
-from cardcanon.proofs.base import snap_config
-from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, MoveKind, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe, step, structural,
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.encoding import (
+    MoveKind, PHASE_CODE, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe, step, structural,
 )
-from cardcanon.proofs.snap_replay import Replay, find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap.replay import Replay, find_and_replay, in_range, slot_state
+
 
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
 

@@ -6,7 +6,7 @@ returned as a record (the game up to and including that move), which the verify 
 replays. The model's own ``legal_moves`` is the only source of calls, so a rule the model gets
 wrong shows up as a step the claim rejects.
 
-``check_players_go_out`` (SNAP-OUT-1, SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2): for 3 to 12
+``check`` (SNAP-OUT-1, SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2): for 3 to 12
 players, small decks so that players go out: a player who is out never gets the turn, is never
 offered a call and never receives a card; turns skip him. The engine checks are in
 ``cardcanon.verify.engine`` (the engine sits above the models).
@@ -14,54 +14,17 @@ offered a call and never receives a card; turns skip him. The engine checks are 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
 
 from cardcanon.model import snap as model
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
-from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.snap.search import explore
+
 
 # (before, move, after) -> what is wrong (and, optionally, a legal move that shows it), or None
-Claim = Callable[[model.SnapState, model.Move, model.SnapState], "str | tuple[str, model.Move] | None"]
-
-
-@dataclass(frozen=True)
-class Explored:
-    moves: tuple[model.Move, ...]
-    final: model.SnapState
-    problem: str | None = None
-
-
-def explore(config: model.SnapConfig, seed: int, claim: Claim, *, max_flips: int = 400) -> Explored:
-    """One game: a seeded deal, then at every call window a seeded pick among the model's legal
-    events; stops at the end, after ``max_flips`` flips, or at the first step ``claim`` rejects."""
-    rng = SplitMix64(seed)
-    state = model.new_game(config)
-    deal = model.sample_deal(config, rng)
-    moves: list[model.Move] = [deal]
-    state = model.apply(state, deal)
-    while state.phase is not model.Phase.OVER and state.flips < max_flips:
-        if state.phase is model.Phase.FLIP:
-            move: model.Move = model.Flip(state.player)
-        else:
-            options = model.legal_moves(state)
-            move = options[rng.below(len(options))]
-        after = model.apply(state, move)
-        moves.append(move)
-        problem = claim(state, move, after)
-        if isinstance(problem, tuple):  # the claim names a move that shows the problem: play it too
-            problem, shown = problem
-            moves.append(shown)
-            after = model.apply(after, shown)
-        if problem:
-            return Explored(tuple(moves), after, problem)
-        state = after
-    return Explored(tuple(moves), state)
 
 
 def small_deck(players: int) -> tuple[Card, ...]:
@@ -107,7 +70,7 @@ def _skipped(before: model.SnapState, after: model.SnapState) -> bool:
     return any(not after.holds(Seat((before.player.index + k) % n)) for k in range(1, step))
 
 
-def check_players_go_out(run: Run) -> CheckResult:
+def check(run: Run) -> CheckResult:
     run.no_probe()
     bounds = run.bounds
     lo, hi = bounds.get("players", [3, 12])

@@ -1,6 +1,6 @@
 """SNAP-P9: the Snap Z3 encoding equals the reference model on every position of a bounded domain.
 
-:mod:`cardcanon.proofs.snap_encoding` states legality (``legal``) and the transition (``step``:
+:mod:`cardcanon.proofs.snap.encoding` states legality (``legal``) and the transition (``step``:
 flip, call window, correct and wrong calls, ties, the turn and the end of the game) as Z3 terms.
 Here those very terms are compared with :mod:`cardcanon.model.snap` (``legal_moves``, ``apply``,
 ``outcome``) on *every* position of a bounded domain, exhaustively:
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,14 +48,13 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
-from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config, variant_name
 from cardcanon.proofs.records import Record, snap_record
-from cardcanon.proofs.z3_eval import compile_terms
-from cardcanon.proofs.snap_encoding import (
-    PHASE_CODE, MoveKind, Pile, Position, Shape, SymMove, SymState, legal, require_mutant,
-    same_position, select, step,
+from cardcanon.proofs.snap.encoding import (
+    MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, legal, same_position, select, step,
 )
-from cardcanon.proofs.base import snap_config, variant_name
+from cardcanon.proofs.z3_eval import compile_terms
+
 
 NO_CARD = -1
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)  # a rank's cards, in this order

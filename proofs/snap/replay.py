@@ -21,9 +21,10 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.snap import SnapConfig, SnapState, apply
 from cardcanon.proofs.base import Budget
 from cardcanon.proofs.records import snap_record
-from cardcanon.proofs.snap_encoding import (
+from cardcanon.proofs.snap.encoding import (
     Pile, Position, SymMove, SymState, evaluate, model_move, position_of, same_position, to_model_state,
 )
+
 
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
