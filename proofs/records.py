@@ -31,7 +31,7 @@ compiled engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
