@@ -210,7 +210,9 @@ def test_json_report_fields(scenario_report):
     for key in ("z3_version", "cardcanon_version", "python", "started", "totals", "ok", "checks"):
         assert key in data
     assert data["totals"] == {"checks": 14, "passed": 4, "failed": 10, "not_applicable": 0,
-                              "engine_replays_not_applicable": 0, "probes_killed": 15, "probes_total": 18}
+                              "engine_replays_not_applicable": 0, "probes_killed": 15, "probes_total": 18,
+                              "necessity_results": 0, "necessity_bound": 0, "necessity_unbound": 0,
+                              "model_mutant_runs": 0}
     assert data["necessity"]["cells"] == 0 and "variants" in data
     assert data["ok"] is False
     first = data["checks"][0]
@@ -262,7 +264,7 @@ def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
     printed = capsys.readouterr().out
     lines = [line for line in printed.splitlines() if line.startswith("[")]
     assert len(lines) == 4 and "\r" not in printed
-    line_format = r"\[[1-4]/4\] SNAP-P[12]-\w+( probe m1)? (proved|counterexample found) \(\d+\.\d s\)"
+    line_format = r"\[[1-4]/4 runs\] SNAP-P[12]-\w+( probe m1)? (proved|counterexample found) \(\d+\.\d s\)"
     assert all(re.fullmatch(line_format, line) for line in lines), lines
     assert "OK: every check passed" in printed and "wall time" in printed
     assert json.loads(out.read_text())["ok"] is True
@@ -270,7 +272,7 @@ def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
     assert cli.main(["verify", "--manifest-dir", str(good), "--check", "SNAP-P2", "--json", "-", *fast]) == 0
     captured = capsys.readouterr()
     assert [c["id"] for c in json.loads(captured.out)["checks"]] == ["SNAP-P2-also"]
-    assert "[2/2]" in captured.err
+    assert "[2/2 runs]" in captured.err
 
     bad = write_manifest(tmp_path / "bad", check_toml("SNAP-P1-wrong", '{verdict = "unknown"}'),
                          check_toml("SNAP-P2-unreplayed", '{replayed = false, probes = {m1 = "unknown"}}'))
@@ -279,7 +281,7 @@ def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
     for expected in (r"SNAP-P1-wrong unknown \(\d+\.\d s\) -- FAIL: expected proved",
                      r"SNAP-P2-unreplayed proved \(\d+\.\d s\) -- FAIL: witness not replayed",
                      r"SNAP-P2-unreplayed probe m1 unknown \(\d+\.\d s\) -- FAIL: probe survived"):
-        assert re.search(r"^\[\d/4\] " + expected + "$", printed, re.M), expected
+        assert re.search(r"^\[\d/4 runs\] " + expected + "$", printed, re.M), expected
     assert printed.rstrip().endswith("FAILED")
 
 
@@ -326,8 +328,8 @@ def test_live_progress_rewrites_one_line():
     progress.finished(Task(1, "SNAP-P1", "m:f", "m1", 1.0), RunResult(Verdict.PROVED), " -- FAIL: probe survived")
     progress.end()
     text = stream.getvalue()
-    assert "\r\x1b[K[0/2] running: SNAP-P1 3 s" in text
-    assert "\r\x1b[K[2/2] SNAP-P1 probe m1 proved (0.0 s) -- FAIL: probe survived\n" in text  # failures stay
+    assert "\r\x1b[K[0/2 runs] running: SNAP-P1 3 s" in text
+    assert "\r\x1b[K[2/2 runs] SNAP-P1 probe m1 proved (0.0 s) -- FAIL: probe survived\n" in text  # failures stay
     assert text.endswith("\r\x1b[K")
 
 
@@ -358,3 +360,31 @@ def test_real_manifests_verify_quick(capsys):
     status = cli.main(["verify", "--quick"])
     printed = capsys.readouterr().out
     assert status == 0, printed
+
+
+def test_explain_states_the_claim_scope_and_killing_mutant_per_variant(fake_checks, tmp_path):
+    text = check_toml("SNAP-P1-flip", probes=()).replace(":configurable", ":one_flip")
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
+    outcome = report.outcomes[0]
+    words = outcome.explain()
+    assert words.startswith("SNAP-P1-flip: fake check SNAP-P1-flip")
+    assert "Scope: 2 to 12 players; the 52-card deck; bounds: none" in words
+    assert "    SNAP-FLIP-1:\n      default: flip-bottom (" in words
+    assert "    SNAP-MATCH-1:\n      default: unbound" in words
+    assert "Witness (replayed by the runner): \n    one flip" in words
+    bindings = {(b.variant, b.rule): b for b in outcome.bindings()}
+    assert bindings["default", "SNAP-FLIP-1"].counts and not bindings["default", "SNAP-MATCH-1"].counts
+    matrix = report.to_json()["necessity"]
+    assert {(c["rule"], c["variant"], c["killed"]) for c in matrix["matrix"]} == {
+        ("SNAP-FLIP-1", "default", True), ("SNAP-MATCH-1", "default", False)}
+    assert report.to_json()["checks"][0]["explanation"] == words
+
+
+def test_cli_explain_prints_the_explanation(fake_checks, tmp_path, capsys):
+    text = check_toml("SNAP-P1-flip", probes=()).replace(":configurable", ":one_flip")
+    folder = write_manifest(tmp_path / "m", text)
+    status = cli.main(["verify", "--manifest-dir", str(folder), "--explain", "SNAP-P1", "--default-variant-only"])
+    printed = capsys.readouterr().out
+    assert status == 1  # SNAP-MATCH-1 is cited but no model mutant of it fails the check
+    assert "SNAP-P1-flip: fake check SNAP-P1-flip" in printed and "Result: failed" in printed
+    assert "check   " not in printed  # the explanation instead of the table

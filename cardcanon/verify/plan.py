@@ -161,7 +161,8 @@ def run(
         necessity_cells = tuple(
             NecessityCell(rule, key, model_mutants.MUTANTS[key].description if key else "",
                           results[i] if i >= 0 else None, check.expected_for(tasks[i].variant) if i >= 0 else check.expected,
-                          i >= 0 and _stats_differ(check, tasks[i].variant, results[i], quick))
+                          i >= 0 and _stats_differ(check, tasks[i].variant, results[i], quick),
+                          dict(tasks[i].variant) if i >= 0 else {})
             for rule, key, i in cells)
         outcomes.append(CheckOutcome(check, variant_results[0][1], probe_outcomes, quick, variant_results,
                                      necessity_cells, (necessity and quick and check.ci_bounds is not None)
@@ -193,7 +194,7 @@ def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: boo
         return f" -- not applicable: {result.detail}"
     if task.model_mutant is not None:
         cell = NecessityCell("", task.model_mutant, "", result, expected)
-        return "" if cell.killed else " -- survived"
+        return ""  # a model mutant that leaves the check passing is no warning: the rule's other mutants may fail it
     if task.probe is not None:
         return "" if ProbeOutcome(task.probe, "", result, expected).killed else " -- FAIL: probe survived"
     if result.verdict != expected:
@@ -211,13 +212,17 @@ class Progress:
         self.last = ""
 
     def begin(self, total: int, jobs: int) -> None:
+        """``total`` runs: each check under each variant, each probe, each model mutant of a cited rule."""
         self.total = total
+        if not self.live:
+            print(f"{total} runs: each check under each variant, its probes, and the model mutants of the rules it "
+                  f"cites; {jobs} worker(s)", file=self.stream, flush=True)
         if self.live:
-            self._show(f"[0/{total}] starting {jobs} worker(s)")
+            self._show(f"[0/{total} runs] starting {jobs} worker(s)")
 
     def finished(self, task: Task, result: RunResult, note: str) -> None:
         self.done += 1
-        line = f"[{self.done}/{self.total}] {task.label} {result.verdict.value} ({result.seconds:.1f} s){note}"
+        line = f"[{self.done}/{self.total} runs] {task.label} {result.verdict.value} ({result.seconds:.1f} s){note}"
         if not self.live:
             print(line, file=self.stream, flush=True)
         elif note:  # keep failures on screen
@@ -229,7 +234,7 @@ class Progress:
 
     def tick(self, running: list[tuple[Task, float]]) -> None:
         now = ", ".join(f"{task.label} {seconds:.0f} s" for task, seconds in running)
-        self._show(f"[{self.done}/{self.total}] running: {now}" if now else self.last)
+        self._show(f"[{self.done}/{self.total} runs] running: {now}" if now else self.last)
 
     def end(self) -> None:
         if self.live:
@@ -255,6 +260,9 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, no "
                              "encoding probes, and the necessity matrix only for checks run with their full bounds")
+    parser.add_argument("--explain", metavar="CHECK",
+                        help="run one check fully and say in words what it states, its scope, which model "
+                             "mutant fails it per cited rule and variant, and its witness")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")
@@ -281,14 +289,21 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.json not in (None, "-") and not Path(args.json).resolve().parent.is_dir():
         raise ValueError(f"--json {args.json}: no such folder {Path(args.json).resolve().parent}")
     games = [args.game] if args.game else None
-    checks = load_checks(games=games, ids=args.check, manifest_dir=args.manifest_dir)
+    checks = load_checks(games=games, ids=[*args.check, *([args.explain] if args.explain else [])],
+                         manifest_dir=args.manifest_dir)
     if not checks:
         where = args.manifest_dir or "the package's manifests"
         raise ManifestError(f"no checks to run in {where}" + (f" for {args.game}" if args.game else ""))
-    progress = Progress(out, live=out.isatty())
+    progress = Progress(out, live=out.isatty()) if out.isatty() or not args.explain else None
     report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
                  necessity=not args.no_necessity, variants=not args.default_variant_only)
-    print(report.table(), file=out)
+    if args.explain:
+        for outcome in report.outcomes:
+            if args.explain in (outcome.check.id, outcome.check.short_id):
+                print(outcome.explain(), file=out)
+                print(f"  Result: {outcome.status}", file=out)
+    else:
+        print(report.table(), file=out)
     print(report.summary(), file=out)
     if args.json:
         text = json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"

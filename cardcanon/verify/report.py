@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import platform
+import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardcanon import __version__
 from cardcanon.verify.manifest import CheckSpec
+from cardcanon.verify.variants import variant_name
 from cardcanon.proofs.base import CONTRARY, DEFINITE, Verdict
 from cardcanon.verify.runner import RunResult
 
@@ -50,6 +52,7 @@ class NecessityCell:
     result: RunResult | None
     expected: Any
     stats_differ: bool = False  # the golden numbers of the claim came out otherwise
+    variant: Mapping[str, str] = field(default_factory=dict)  # the variant the run was under
 
     @property
     def killed(self) -> bool:
@@ -68,12 +71,30 @@ class NecessityCell:
 
     def to_json(self) -> dict[str, Any]:
         result = self.result
-        return {"rule": self.rule, "model_mutant": self.model_mutant, "description": self.description, "killed": self.killed,
+        from cardcanon.verify.variants import variant_name
+
+        return {"rule": self.rule, "model_mutant": self.model_mutant, "variant": variant_name(self.variant),
+                "description": self.description, "killed": self.killed,
                 "not_applicable": self.not_applicable,
                 "verdict": None if result is None else result.verdict.value,
                 "disagreement": None if result is None else result.disagreement,
                 "detail": "" if result is None else result.detail[:300],
                 "seconds": 0.0 if result is None else round(result.seconds, 3)}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One (variant, cited rule) result of a check and the model mutants that fail it there."""
+
+    variant: str
+    rule: str
+    killed_by: tuple[str, ...]  # model mutants that make the check fail under this variant
+    tried: tuple[str, ...]  # model mutants run under this variant
+    counts: bool  # the result passed and a model mutant fails it: it counts toward the rule
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.variant, "rule": self.rule, "killed_by": list(self.killed_by),
+                "tried": list(self.tried), "bound": bool(self.killed_by), "counts": self.counts}
 
 
 @dataclass(frozen=True)
@@ -124,6 +145,25 @@ class CheckOutcome:
             killed[cell.rule] = killed.get(cell.rule, False) or cell.killed
         return killed
 
+    def bindings(self) -> list[Binding]:
+        """Each (variant run, cited rule): the model mutants that make the check fail under that
+        same variant. A result no mutant fails is unbound: it does not count toward the rule."""
+        from cardcanon.verify.variants import variant_name
+
+        out: list[Binding] = []
+        if not self.necessity:  # the model mutants were not run (--no-necessity, or a quick run)
+            return out
+        for variant, result in self.variants or (({}, self.result),):
+            name = variant_name(variant)
+            for rule in self.check.rules:
+                killers = tuple(c.model_mutant for c in self.necessity
+                                if c.rule == rule and c.killed and variant_name(c.variant) == name)
+                tried = tuple(c.model_mutant for c in self.necessity
+                              if c.rule == rule and c.model_mutant and variant_name(c.variant) == name)
+                counts = result.verdict is not Verdict.NOT_APPLICABLE and not self._run_failures(variant, result)
+                out.append(Binding(name, rule, killers, tried, counts and bool(killers)))
+        return out
+
     def rules_not_applicable(self) -> list[str]:
         """Cited rules no mutant kills because every run against their mutants was not applicable."""
         return [rule for rule, killed in self.cited_rules_killed().items()
@@ -149,6 +189,37 @@ class CheckOutcome:
         return [f"[{variant_name(variant)}] engine replay of {len(result.engine_not_applicable)} record(s): "
                 + result.engine_not_applicable[0].split(": ", 1)[-1]
                 for variant, result in self.variants or (({}, self.result),) if result.engine_not_applicable]
+
+    def explain(self) -> str:
+        """In plain words: what the check states, its scope, per cited rule and variant the model
+        mutant that makes it fail, and its witness (``cardcanon verify --explain``)."""
+        from cardcanon.verify.model_mutants import MUTANTS
+
+        check = self.check
+        lines = [f"{check.id}: {check.title}",
+                 f"  Kind: {check.kind.value}; expected: {check.expected.value}"
+                 + "".join(f"; under {name}: {v.value}" for name, v in check.expected_variant.items()),
+                 f"  Scope: {_scope(check, self.quick)}"]
+        ran = [variant_name(v) for v, _ in self.variants] or ["default"]
+        lines.append("  Variants: " + ", ".join(ran) + (f" (only these: {check.variants_reason})"
+                                                          if check.variants is not None else ""))
+        lines.append("  Cited rules, and per variant the model mutant that makes the check fail there:")
+        for rule in check.rules:
+            lines.append(f"    {rule}:")
+            for b in (b for b in self.bindings() if b.rule == rule):
+                if b.killed_by:
+                    how = "; ".join(f"{k.split(':', 1)[-1]} ({MUTANTS[k].description})" for k in b.killed_by)
+                else:
+                    how = ("unbound: no model mutant run under this variant fails it (does not count)"
+                           if not b.tried else f"unbound: {', '.join(t.split(':', 1)[-1] for t in b.tried)} "
+                                               "leave it passing (does not count)")
+                lines.append(f"      {b.variant}: {how}")
+        if self.probes:
+            lines.append("  Probes: " + ", ".join(f"{p.id} {'killed' if p.killed else 'SURVIVED'}" for p in self.probes))
+        witness = (self.result.witness or "").strip()
+        lines.append("  Witness (replayed by the runner): " + ("none" if not witness else ""))
+        lines += [f"    {line}" for line in witness.splitlines()[:12]]
+        return "\n".join(lines)
 
     @property
     def status(self) -> str:
@@ -249,6 +320,9 @@ class CheckOutcome:
             "necessity": [cell.to_json() for cell in self.necessity],
             "necessity_skipped": self.necessity_skipped,
             "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],
+            "bindings": [b.to_json() for b in self.bindings()],
+            "unbound_results": sum(not b.killed_by for b in self.bindings()),
+            "explanation": self.explain(),
             "manifest": check.source,
         }
 
@@ -316,11 +390,13 @@ class Report:
         return (f"{len(self.outcomes)} checks: {self.passed} passed, {self.failed} failed, "
                 f"{self.not_applicable} not applicable; "
                 f"engine replays not applicable: {self.engine_not_applicable}; "
-                f"necessity {matrix['killed']}/{matrix['cells']} (check, rule) cells killed by a model mutant; "
+                f"necessity: {matrix['killed']}/{matrix['cells']} (check, rule, variant) results fail under a "
+                f"model mutant ({matrix['unbound']} unbound, not counted); "
                 f"probes killed {self.probes_killed}/{self.probes_total}; "
                 f"wall time {self.wall_seconds:.1f} s (jobs {self.jobs}{', quick' if self.quick else ''})")
 
     def to_json(self) -> dict[str, Any]:
+        matrix = self.necessity_json()
         return {
             "cardcanon_version": __version__,
             "z3_version": _z3_version(),
@@ -338,22 +414,29 @@ class Report:
                 "engine_replays_not_applicable": self.engine_not_applicable,
                 "probes_killed": self.probes_killed,
                 "probes_total": self.probes_total,
+                "necessity_results": matrix["cells"],
+                "necessity_bound": matrix["killed"],
+                "necessity_unbound": matrix["unbound"],
+                "model_mutant_runs": sum(1 for o in self.outcomes for c in o.necessity if c.model_mutant),
             },
             "ok": self.ok,
             "variants": dict(self.variants or {}),
-            "necessity": self.necessity_json(),
+            "necessity": matrix,
             "checks": [o.to_json() for o in self.outcomes],
         }
 
     def necessity_json(self) -> dict[str, Any]:
-        """The check x rule matrix: a cell per (check, cited rule), killed or not, with its mutants."""
+        """The check x rule x variant matrix: a cell per (check, cited rule, variant run), bound
+        (``killed``) when a model mutant makes the check fail under that variant. ``counts``: the
+        result passed and is bound, so it counts toward the rule's "verified by"."""
         cells = []
         for o in self.outcomes:
-            for rule, killed in o.cited_rules_killed().items():
-                cells.append({"check": o.check.id, "rule": rule, "killed": killed,
-                              "model_mutants": [c.model_mutant for c in o.necessity if c.rule == rule and c.model_mutant]})
+            for b in o.bindings():
+                cells.append({"check": o.check.id, "rule": b.rule, "variant": b.variant, "killed": bool(b.killed_by),
+                              "counts": b.counts, "model_mutants": list(b.killed_by)})
         return {"checks": len({c["check"] for c in cells}), "rules": len({c["rule"] for c in cells}),
-                "cells": len(cells), "killed": sum(c["killed"] for c in cells), "matrix": cells}
+                "cells": len(cells), "killed": sum(c["killed"] for c in cells),
+                "unbound": sum(not c["killed"] for c in cells), "matrix": cells}
 
     def table(self, rules_width: int = 36) -> str:
         header = ("check", "rules", "expected", "verdict", "s", "witness", "variants", "necessity", "probes", "result")
@@ -361,7 +444,7 @@ class Report:
         for o in self.outcomes:
             rows.append((
                 o.check.id,
-                _shorten(", ".join(o.check.rules), rules_width),
+                ", ".join(o.check.rules),
                 o.check.expected.value,
                 o.result.verdict.value,
                 f"{o.result.seconds:.1f}",
@@ -372,8 +455,14 @@ class Report:
                 f"{o.probes_killed}/{len(o.probes)}",
                 {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
             ))
-        widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+        wrapped = [[textwrap.wrap(cell, rules_width) or [""] if i == 1 else [cell] for i, cell in enumerate(row)]
+                   for row in rows]
+        widths = [max(len(part) for row in wrapped for part in row[i]) for i in range(len(header))]
+        lines = []
+        for row in wrapped:  # the rules column wraps onto more lines
+            for k in range(max(len(cell) for cell in row)):
+                lines.append("  ".join((cell[k] if k < len(cell) else "").ljust(width)
+                                       for cell, width in zip(row, widths)).rstrip())
         lines.insert(1, "  ".join("-" * width for width in widths))
         for o in self.outcomes:
             for reason in o.failures():
@@ -383,8 +472,24 @@ class Report:
         return "\n".join(lines)
 
 
-def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _scope(check: CheckSpec, quick: bool) -> str:
+    """Players, deck and bounds of a check, in words."""
+    from cardcanon.proofs.rulebook import value
+
+    bounds = dict(check.bounds_for(quick))
+    if check.game == "hearts":
+        players = f"{value('hearts', 'HEARTS-PLAYERS-1', 'players')} players"
+        deck = f"the {value('hearts', 'HEARTS-DECK-1', 'deck_size')}-card deck"
+    else:
+        given = bounds.get("players")
+        players = (f"{given} players" if given is not None else
+                   f"{value('snap', 'SNAP-PLAYERS-1', 'min_players')} to "
+                   f"{value('snap', 'SNAP-PLAYERS-1', 'max_players')} players")
+        deck = ("small decks " + str(bounds["decks"]) if "decks" in bounds else
+                f"up to {bounds['cards']} cards on the table" if "cards" in bounds else
+                f"the {value('snap', 'SNAP-DECK-1', 'deck_size')}-card deck")
+    shown = ", ".join(f"{k} = {v}" for k, v in bounds.items()) or "none"
+    return f"{players}; {deck}; bounds: {shown}"
 
 
 def _plain(value: Any) -> Any:

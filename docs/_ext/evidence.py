@@ -104,9 +104,14 @@ class Evidence:
         cells = [c for c in check.get("necessity", []) if c.get("rule") == rule_id]
         if not cells:
             return ""
-        mutants = [c["model_mutant"] for c in cells if c.get("killed") and c.get("model_mutant")]
+        mutants = [c["model_mutant"] + (f" under {c['variant']}" if c.get("variant", "default") != "default" else "")
+                   for c in cells if c.get("killed") and c.get("model_mutant")]
+        bindings = [b for b in check.get("bindings", []) if b.get("rule") == rule_id]
+        unbound = [b["variant"] for b in bindings if not b.get("bound")]
         if mutants:
             text = "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
+            if unbound:
+                text += "; unbound (not counted) under " + ", ".join(esc(v) for v in unbound)
         else:
             text = "; :verdict-bad:`breaking this rule in the model does not make it fail`"
         return text + self._vacuity(check, rule_id)
@@ -203,7 +208,10 @@ class Evidence:
                     "the check fails when the model breaks this rule (" + ", ".join(f"``{m}``" for m in killed) + ")"
                     if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`")
                     + self._vacuity(c, rule_id) + "\n")
-            if c.get("witness"):
+            if c.get("explanation"):  # the text of ``cardcanon verify --explain``
+                out.append("\nIn words (``cardcanon verify --explain``)::\n\n"
+                           + "".join(f"   {line}\n" for line in c["explanation"].splitlines()))
+            elif c.get("witness"):
                 out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
         # checks that rules cite but the report lacks still need an anchor for the rule pages' links

@@ -62,17 +62,18 @@ def check(run: Run) -> CheckResult:
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started = time.monotonic()
+    # the witnesses first (replayed through the model), then the proof (Z3 only)
+    replays = _witnesses(stride, min(players), max(players), run.budget, run.variant, drop)
+    for replay in replays or ():
+        if not replay.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {replay.text}",
+                               witness=replay.text, records=(replay.record,))
     queries = run.cached(("proof", tuple(players), stride), lambda: _prove(players, stride, mutant, drop, run.budget))
     if isinstance(queries, CheckResult):
         return queries
     detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper and caller, both tables)"
-    replays = _witnesses(stride, min(players), max(players), run.budget, run.variant, drop)
     if replays is None:
         return CheckResult(Verdict.NO_WITNESS, detail + "; no reachability witness")
-    for replay in replays:
-        if not replay.ok:
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {replay.text}",
-                               witness=replay.text, records=(replay.record,), stats={"queries": queries})
     return CheckResult(Verdict.PROVED, detail, witness="\n".join(r.text for r in replays),
                        records=tuple(r.record for r in replays),
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
