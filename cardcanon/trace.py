@@ -156,13 +156,14 @@ def _folders(root: str | Path | None) -> tuple[Path, dict[str, Path | None]]:
 
 
 def necessity_citations(report: dict[str, Any]) -> list[Citation]:
-    """The (check, rule) cells of a verify report's necessity matrix that a model mutant killed
-    (a cell that was not applicable verifies nothing, even if marked killed)."""
+    """The cells of a verify report's necessity matrix (per check, rule and, in newer reports,
+    variant) that a model mutant killed and that count: a result that was not applicable, or
+    did not pass, verifies nothing even where a mutant failed it."""
     matrix = report.get("necessity", {}).get("matrix")
     if not isinstance(matrix, list):
         raise ValueError("the verify report has no necessity matrix (run `cardcanon verify --json PATH`)")
     return [Citation(Kind.PROOF, cell["rule"], cell["check"]) for cell in matrix
-            if cell.get("killed") and not cell.get("not_applicable")]
+            if cell.get("killed") and cell.get("counts", True) and not cell.get("not_applicable")]
 
 
 def not_applicable_results(report: dict[str, Any]) -> dict[str, list[str]]:

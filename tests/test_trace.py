@@ -142,6 +142,7 @@ def test_a_not_applicable_result_is_shown_as_such_and_verifies_nothing(tmp_path)
     data = {"necessity": {"matrix": [
         {"check": "SNAP-P8", "rule": "SNAP-TURN-2", "killed": True, "not_applicable": True},
         {"check": "SNAP-P2", "rule": "SNAP-FLIP-1", "killed": True},
+        {"check": "SNAP-P9", "rule": "SNAP-TURN-2", "variant": "index_card=on", "killed": True, "counts": False},
     ]}, "checks": [
         {"id": "SNAP-P8", "rules": ["SNAP-TURN-2"], "verdict": "not-applicable", "results": [
             {"variant": "default", "verdict": "not-applicable", "detail": "the compiled kernel is disabled"},
