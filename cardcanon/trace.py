@@ -5,14 +5,17 @@ Sources of citations, found relative to the package:
 - model code: every rule ID written in ``model/**/*.py`` (``file:line``);
 - tests: the arguments of ``pytest.mark.rules(...)`` on test functions, their classes and
   module-level ``pytestmark`` in ``tests/**/*.py``, read with :mod:`ast` (``file::test``);
-- proofs: the rules each check is bound to by the necessity matrix of a ``cardcanon verify
-  --json`` report (``--report``): a check cites a rule only if breaking that rule in the
-  reference model makes the check fail. Without a report, the ``rules`` of each check in
-  ``proofs/manifest/*.toml``, which ``cardcanon verify`` holds to that same standard (it fails
-  when a cited rule's model mutant does not kill the check);
+- verify (``proofs``): the rules each check is bound to by the necessity matrix of a
+  ``cardcanon verify --json`` report (``--report``): a check cites a rule only if breaking that
+  rule in the reference model makes the check fail. A check result that was ``not-applicable``
+  (the engine could not run it, say) verifies nothing: it is listed apart, with its reason.
+  Without a report, the ``rules`` of each check in ``proofs/manifest/*.toml``, which ``cardcanon
+  verify`` holds to that same standard (it fails when a cited rule's model mutant does not
+  kill the check);
 - the rulebook's own cross-references (rule IDs in the text of ``spec/*.toml``).
 
-A normative rule is *covered* when at least one test or proof cites it.
+Test coverage and verify coverage are shown apart. A normative rule is *covered* when at least
+one test or check cites it, and *verified* when a check of verify does.
 """
 
 from __future__ import annotations
@@ -58,12 +61,18 @@ class RuleTrace:
     normative: bool
     model: tuple[str, ...] = ()
     tests: tuple[str, ...] = ()
-    proofs: tuple[str, ...] = ()
+    proofs: tuple[str, ...] = ()  # the checks of verify that verify the rule
+    not_applicable: tuple[str, ...] = ()  # "CHECK [variant]: reason" of results that could not run
 
     @property
     def covered(self) -> bool:
         """Verified somewhere: at least one test or one proof cites the rule."""
         return bool(self.tests or self.proofs)
+
+    @property
+    def verified(self) -> bool:
+        """A check of ``cardcanon verify`` verifies the rule (tests aside)."""
+        return bool(self.proofs)
 
     def gaps(self) -> list[str]:
         """What a normative rule still lacks (informative rules need nothing)."""
@@ -75,7 +84,8 @@ class RuleTrace:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
                 "normative": self.normative, "model": list(self.model), "tests": list(self.tests),
-                "proofs": list(self.proofs), "covered": self.covered, "gaps": self.gaps()}
+                "proofs": list(self.proofs), "verify": list(self.proofs), "not_applicable": list(self.not_applicable),
+                "covered": self.covered, "verified": self.verified, "gaps": self.gaps()}
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,10 @@ class TraceReport:
         """Normative rules that no test and no proof cites."""
         return [rule for rule in self.rules if rule.normative and not rule.covered]
 
+    def unverified(self) -> list[RuleTrace]:
+        """Normative rules no check of verify verifies (whatever the tests do)."""
+        return [rule for rule in self.rules if rule.normative and not rule.verified]
+
     def unknown_citations(self) -> list[Citation]:
         """Citations of rule IDs that are not in the rulebooks."""
         return [c for c in self.citations if c.rule_id not in self.known_ids]
@@ -106,6 +120,7 @@ class TraceReport:
             "problems": list(self.problems),
             "rules": [rule.to_json() for rule in self.rules],
             "uncovered": [rule.id for rule in self.uncovered()],
+            "unverified": [rule.id for rule in self.unverified()],
             "unknown_citations": [{"kind": c.kind.value, "rule": c.rule_id, "where": c.where}
                                   for c in self.unknown_citations()],
         }
@@ -141,11 +156,37 @@ def _folders(root: str | Path | None) -> tuple[Path, dict[str, Path | None]]:
 
 
 def necessity_citations(report: dict[str, Any]) -> list[Citation]:
-    """The (check, rule) cells of a verify report's necessity matrix that a model mutant killed."""
+    """The cells of a verify report's necessity matrix (per check, rule and, in newer reports,
+    variant) that a model mutant killed and that count: a result that was not applicable, or
+    did not pass, verifies nothing even where a mutant failed it."""
     matrix = report.get("necessity", {}).get("matrix")
     if not isinstance(matrix, list):
         raise ValueError("the verify report has no necessity matrix (run `cardcanon verify --json PATH`)")
-    return [Citation(Kind.PROOF, cell["rule"], cell["check"]) for cell in matrix if cell.get("killed")]
+    return [Citation(Kind.PROOF, cell["rule"], cell["check"]) for cell in matrix
+            if cell.get("killed") and cell.get("counts", True) and not cell.get("not_applicable")]
+
+
+def not_applicable_results(report: dict[str, Any]) -> dict[str, list[str]]:
+    """Rule ID -> "CHECK [variant]: reason" for every result of a check citing it that was
+    ``not-applicable``: the check's runs under a variant, or a necessity cell."""
+    found: dict[str, list[str]] = {}
+    for check in report.get("checks", []):
+        if not isinstance(check, dict):
+            continue
+        runs = [run for run in check.get("results") or check.get("variants") or [] if isinstance(run, dict)]
+        reasons = [f"[{run.get('variant', 'default')}]: {run.get('detail', '')}".strip()
+                   for run in runs if run.get("verdict") == "not-applicable"]
+        reasons += [f"[{run.get('variant', 'default')}]: the engine could not replay {len(run['engine_not_applicable'])} "
+                    "record(s)" for run in runs if run.get("engine_not_applicable")]
+        if not reasons and check.get("verdict") == "not-applicable":
+            reasons = [f"[default]: {check.get('detail', '')}"]
+        for rule in check.get("rules", []):
+            found.setdefault(rule, []).extend(f"{check.get('id')} {reason}" for reason in reasons)
+    for cell in report.get("necessity", {}).get("matrix", []):
+        if isinstance(cell, dict) and cell.get("not_applicable"):
+            where = f" [{cell['variant']}]" if cell.get("variant") else ""
+            found.setdefault(cell["rule"], []).append(f"{cell['check']}{where}: its model mutants could not be run")
+    return found
 
 
 def collect(*, games: Iterable[str] | None = None, root: str | Path | None = None,
@@ -172,8 +213,10 @@ def collect(*, games: Iterable[str] | None = None, root: str | Path | None = Non
         found, trouble = scan_tests(_folder(folders, "tests"), base)
         citations += found
         problems += trouble
+    not_applicable: dict[str, list[str]] = {}
     if verify_report is not None:
         citations += necessity_citations(verify_report)
+        not_applicable = not_applicable_results(verify_report)
     elif "proofs/manifest" not in missing:
         citations += [Citation(Kind.PROOF, rule, check.id)
                       for check in load_manifests(folders["proofs/manifest"], resolve=False) for rule in check.rules]
@@ -184,6 +227,7 @@ def collect(*, games: Iterable[str] | None = None, root: str | Path | None = Non
             normative=bool(rule.normative),
             **{kind: tuple(dict.fromkeys(c.where for c in citations if c.kind is k and c.rule_id == rule.id))
                for kind, k in (("model", Kind.MODEL), ("tests", Kind.TEST), ("proofs", Kind.PROOF))},
+            not_applicable=tuple(dict.fromkeys(not_applicable.get(rule.id, ()))),
         )
         for book in rulebooks if book.game in wanted for rule in book.rules
     )
@@ -312,8 +356,10 @@ def render(report: TraceReport, *, only_uncovered: bool = False) -> str:
     for rule in rules:
         kind = "normative" if rule.normative else "not normative"
         lines.append(f"{rule.id}  [{rule.status}, {kind}]  {rule.title}")
-        for label, items in (("model", rule.model), ("tests", rule.tests), ("proofs", rule.proofs)):
+        for label, items in (("model", rule.model), ("tests", rule.tests), ("verify", rule.proofs)):
             lines.append(f"  {label + ':':8}{', '.join(items) if items else '-'}")
+        for item in rule.not_applicable:
+            lines.append(f"  {'n/a:':8}{item} (not applicable: verifies nothing)")
         lines.append(f"  {'gaps:':8}{', '.join(rule.gaps()) or 'none'}")
     lines.append(summary(report))
     return "\n".join(lines)
@@ -323,9 +369,15 @@ def summary(report: TraceReport) -> str:
     normative = [rule for rule in report.rules if rule.normative]
     uncovered = report.uncovered()
     unknown = sorted({f"{c.rule_id} ({c.where})" for c in report.unknown_citations()})
+    unverified = report.unverified()
+    tested = [r for r in normative if r.tests]
     parts = [
         f"{len(report.rules)} rules, {len(normative)} normative: {len(normative) - len(uncovered)} covered by a test "
         f"or proof, {len(uncovered)} uncovered" + _examples([r.id for r in uncovered]),
+        f"verify: {len(normative) - len(unverified)} of {len(normative)} normative rules verified by a check"
+        + _examples([r.id for r in unverified]),
+        f"tests: {len(tested)} of {len(normative)} normative rules cited by a test",
+        f"verify results not applicable: {sum(len(r.not_applicable) for r in report.rules)}",
         f"{sum(not r.model for r in normative)} normative rules cited by no model code",
         f"unknown rule IDs cited: {', '.join(unknown) if unknown else 'none'}",
     ]

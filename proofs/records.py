@@ -12,6 +12,10 @@ A record is a JSON object:
 - ``rejects`` (optional): a move the model must refuse (an ``IllegalMoveError``) in that position;
 - ``policy`` (Snap, optional): the calling policy that chose the calls; when it is deterministic
   the replay checks that every call event is the policy's choice, and the engine replays it;
+- ``seed`` (Snap, optional): the generator the game draws from (SNAP-SEED-1): a deal from
+  nothing must be the one the seed gives (SNAP-SEED-2), and with a ``policy`` every call event,
+  random policies included, must be its choice drawing on from there (SNAP-POLICY-1); from a
+  ``start`` position the policy draws from the seed's generator afresh;
 - ``repeats`` (Snap, optional): ``[start, length]``: the position before flip ``start + 1``
   recurs before flip ``start + length + 1`` (SNAP-END-4, by the model's own ``position_key``);
 - ``label``: a few words saying what the record shows.
@@ -27,7 +31,7 @@ compiled engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
@@ -73,14 +77,14 @@ def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
 
 # ---- building records --------------------------------------------------------------------------
 def snap_position(state: snap.SnapState) -> dict[str, Any]:
-    return {"phase": state.phase.value, "turn": state.player.index, "dealer": 0 if state.dealer is None else state.dealer.index,
+    return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index, "dealer": 0 if state.dealer is None else state.dealer.index,
             "flips": state.flips, "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up],
             "pot": _cards(state.pot)}
 
 
 def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
                 start: snap.SnapState | None = None, rejects: snap.Move | None = None,
-                policy: str | None = None, repeats: tuple[int, int] | None = None) -> Record:
+                policy: str | None = None, repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
     from cardcanon.model.snap_records import config_to_json, move_to_json
 
     record: Record = {"game": "snap", "label": label, "config": config_to_json(config),
@@ -93,6 +97,8 @@ def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap
         record["policy"] = policy
     if repeats is not None:
         record["repeats"] = list(repeats)
+    if seed is not None:
+        record["seed"] = seed
     return record
 
 
@@ -156,10 +162,36 @@ def hearts_position(config: hearts.HeartsConfig, *, hand: Iterable[Card], dead: 
                              hearts_broken=hearts_broken, tricks_played=tricks_played)
 
 
-FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves")}
+FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves"),
+             "snap": ("ending_label",)}
+
+
+def snap_state(config: snap.SnapConfig, position: Mapping[str, Any]) -> snap.SnapState:
+    """A position of the loaded Snap model, as :func:`snap_position` writes it."""
+    from cardcanon.model.cards import Card
+    from cardcanon.model.seats import Seat
+    from cardcanon.model.snap import Phase, SnapState
+
+    def cards(pile: Iterable[str]) -> tuple[Card, ...]:
+        return tuple(Card.parse(c) for c in pile)
+
+    turn = position["turn"]
+    return SnapState(config, Phase(position["phase"]), Seat(position["dealer"]), tuple(map(cards, position["down"])),
+                     tuple(map(cards, position["up"])), cards(position["pot"]), None if turn is None else Seat(turn),
+                     position["flips"])
+
+
+def _snap_call(function: str, args: list[Any]) -> Any:
+    """``ending_label``: args ``[config, position]`` (SNAP-END-5)."""
+    from cardcanon.model import snap_endings
+    from cardcanon.model.snap_records import config_from_json
+
+    if function == "ending_label":
+        return snap_endings.ending_label(snap_state(config_from_json({"config": args[0]}, "record"), args[1]))
+    raise ValueError(f"no such Snap rule function: {function}")
 
 
 def call(game: str, function: str, args: list[Any]) -> Any:
-    if game != "hearts" or function not in FUNCTIONS["hearts"]:
+    if function not in FUNCTIONS.get(game, ()):
         raise ValueError(f"no such {game} rule function: {function}")
-    return _hearts_call(function, args)
+    return _hearts_call(function, args) if game == "hearts" else _snap_call(function, args)

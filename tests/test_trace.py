@@ -137,6 +137,33 @@ def test_proof_citations_from_the_necessity_matrix(tmp_path, capsys):
         collect(root=make_tree(tmp_path), rulebooks=RULEBOOKS, verify_report={"checks": []})
 
 
+def test_a_not_applicable_result_is_shown_as_such_and_verifies_nothing(tmp_path):
+    """An engine check that could not run (no compiler, say) is listed apart, with its reason."""
+    data = {"necessity": {"matrix": [
+        {"check": "SNAP-P8", "rule": "SNAP-TURN-2", "killed": True, "not_applicable": True},
+        {"check": "SNAP-P2", "rule": "SNAP-FLIP-1", "killed": True},
+        {"check": "SNAP-P9", "rule": "SNAP-TURN-2", "variant": "index_card=on", "killed": True, "counts": False},
+    ]}, "checks": [
+        {"id": "SNAP-P8", "rules": ["SNAP-TURN-2"], "verdict": "not-applicable", "results": [
+            {"variant": "default", "verdict": "not-applicable", "detail": "the compiled kernel is disabled"},
+            {"variant": "index_card=on", "verdict": "proved", "detail": "", "engine_not_applicable": ["record 1: x"]}]},
+        {"id": "SNAP-P2", "rules": ["SNAP-FLIP-1"], "verdict": "proved", "results": [
+            {"variant": "default", "verdict": "proved", "detail": ""}]},
+    ]}
+    found = collect(root=make_tree(tmp_path), rulebooks=RULEBOOKS, verify_report=data)
+    turn = found.by_id["SNAP-TURN-2"]
+    assert turn.proofs == () and not turn.verified and turn.tests  # tested, not verified
+    assert turn.not_applicable[0] == "SNAP-P8 [default]: the compiled kernel is disabled"
+    assert "engine could not replay 1 record(s)" in turn.not_applicable[1]
+    assert "SNAP-P8: its model mutants could not be run" in turn.not_applicable[2]
+    assert found.by_id["SNAP-FLIP-1"].verified and found.by_id["SNAP-FLIP-1"].not_applicable == ()
+    text = render(found)
+    assert "  n/a:    SNAP-P8 [default]: the compiled kernel is disabled (not applicable: verifies nothing)" in text
+    assert "verify results not applicable: 3" in text
+    assert "SNAP-TURN-2" in [r.id for r in found.unverified()]
+    assert found.to_json()["rules"][[r.id for r in found.rules].index("SNAP-TURN-2")]["verified"] is False
+
+
 def test_unknown_citations_from_every_source(report):
     unknown = {(c.kind, c.rule_id, c.where) for c in report.unknown_citations()}
     assert unknown == {
@@ -158,8 +185,11 @@ def test_coverage_and_gaps(report):
 def test_render_and_game_filter(tmp_path, report):
     text = render(report)
     assert "SNAP-TURN-2  [stated, normative]  snap-turn-2" in text
-    assert "  proofs: SNAP-P1" in text
+    assert "  verify: SNAP-P1" in text
     assert "8 rules, 6 normative: 5 covered by a test or proof, 1 uncovered (SNAP-PEN-1)" in text
+    unverified = ", ".join(r.id for r in report.unverified())
+    assert f"verify: {6 - len(report.unverified())} of 6 normative rules verified by a check ({unverified})" in text
+    assert f"tests: {sum(bool(r.tests) for r in report.rules if r.normative)} of 6 normative rules cited by a test" in text
     assert "unknown rule IDs cited: SNAP-GHOST-9 (tests/test_fake.py::test_flip)" in text
     only = render(report, only_uncovered=True)
     assert "SNAP-PEN-1  [" in only and "SNAP-TURN-2  [" not in only

@@ -45,7 +45,7 @@ def test_every_check_of_proofs_has_a_module_named_after_it() -> None:
     live with the engine's part of verify (the engine sits above the models)."""
     for check in load_manifests():
         module, _, function = check.entry.partition(":")
-        if module == "cardcanon.verify.engine":
+        if module in ("cardcanon.verify.engine", "cardcanon.verify.engine_text"):
             continue
         slug = check.id.split("-", 1)[1].lower().replace("-", "_")
         assert (module, function) == (f"cardcanon.proofs.{check.game}.{slug}", "check"), check.id

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from cardcanon.engine import abi
 from cardcanon.engine.build import EngineUnavailable, load
+from cardcanon.model import snap_endings
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
@@ -63,19 +64,9 @@ class SnapRun:
 
 
 def ending(state: SnapState) -> str:
-    """How a finished game ended, as the analysis names it: ``all-cards`` (SNAP-END-1),
-    ``no-cards`` (SNAP-END-3), and for SNAP-END-2 (one player holds every card outside a
-    non-empty Snap Pot) ``stuck-pot`` when no card of the pot's top rank is outside the pot, so no
-    flip could ever win it (SNAP-MATCH-2), else ``winnable-pot``: the game ends although the
-    holder's next flips would reach a card that wins the pot."""
-    holders = [i for i in range(state.config.players) if state.down[i] or state.up[i]]
-    if not holders:
-        return "no-cards"
-    if not state.pot:
-        return "all-cards"
-    rank = state.pot[0].rank
-    outside = [c for i in holders for c in state.down[i] + state.up[i]]
-    return "winnable-pot" if any(c.rank == rank for c in outside) else "stuck-pot"
+    """How a finished game ended, as the analysis names it (SNAP-END-5,
+    :func:`cardcanon.model.snap_endings.ending_label`)."""
+    return snap_endings.ending_label(state)
 
 
 def _policy(policy: Policy | str) -> Policy:

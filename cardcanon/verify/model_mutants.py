@@ -442,9 +442,9 @@ register(*_SNAP_MUTANTS)
 
 
 def _register_hearts() -> None:
-    from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS
+    from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS
 
-    register(*_HEARTS_MUTANTS)
+    register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
 
 
 _register_hearts()
@@ -453,3 +453,282 @@ _register_hearts()
 def for_rule(rule: str) -> tuple[str, ...]:
     """The keys of the mutants that break ``rule``."""
     return tuple(key for key, mutant in MUTANTS.items() if mutant.rule == rule)
+
+
+# ---- Snap: calling policies, the seeded deal, the table, the endings -------------------------------
+POLICIES = "cardcanon.model.snap_policies"
+
+
+def _pot_not_preferred() -> Changes:
+    from cardcanon.model import snap as m
+
+    def preferred_kind(state: SnapState) -> m.CallKind | None:  # SNAP-POLICY-1 broken: "Snap!" before "Snap Pot!"
+        correct = m.correct_kinds(state)
+        return next((k for k in (m.CallKind.SNAP, m.CallKind.SNAP_POT, m.CallKind.HAND) if k in correct), None)
+
+    return {(POLICIES, "_preferred_kind"): preferred_kind}
+
+
+def _chance_inverted() -> Changes:
+    def draw_chance(rng: Any, rate: float) -> bool:  # SNAP-POLICY-1 broken: succeeds when the number is not below
+        return bool(rng.next() >= int(rate * (1 << 64)))
+
+    return {(POLICIES, "draw_chance"): draw_chance}
+
+
+def _flipper_first_snap() -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    original = p.FlipperFirst.choose
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: "Snap!" when both are correct
+        if m.CallKind.SNAP in m.correct_kinds(state):
+            return m.Call(state.player, m.CallKind.SNAP)
+        return original(self, state, rng)
+
+    return {(POLICIES, "FlipperFirst.choose"): choose}
+
+
+def _flipper_first_left() -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    original = p.FlipperFirst.choose
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: the player to his left calls
+        move = original(self, state, rng)
+        if isinstance(move, m.Call):
+            return m.Call(p._first_caller_from(state, Seat((state.player.index + 1) % state.config.players)), move.kind)
+        return move
+
+    return {(POLICIES, "FlipperFirst.choose"): choose}
+
+
+def _owner_first(*, last: bool = False, owner_pot: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-3 broken
+        kind = p._preferred_kind(state)
+        if kind is None:
+            return m.NoCall()
+        matched = m.matched_seats(state)
+        if matched and (kind is not m.CallKind.SNAP_POT or owner_pot):
+            return m.Call(matched[-1] if last else matched[0], kind)
+        return m.Call(p._first_caller_from(state, state.player), kind)
+
+    return {(POLICIES, "OwnerFirst.choose"): choose}
+
+
+def _ties(*, shuffle_first: bool = False, draw_always: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-4 broken
+        kind = p._preferred_kind(state)
+        if kind is None:
+            if draw_always and not state.config.index_card:
+                p.draw_chance(rng, self.rate)  # a draw although no call is correct
+            return m.NoCall()
+        callers = state.in_game
+        if not state.config.index_card and p.draw_chance(rng, self.rate):
+            if shuffle_first:  # the players shuffled before the number of them is drawn
+                pool = rng.shuffled(callers)
+                size = 2 + rng.below(len(callers) - 1)
+            else:
+                size = 2 + rng.below(len(callers) - 1)
+                pool = rng.shuffled(callers)
+            return m.Tie(frozenset(pool[:size]), kind)
+        return m.Call(p._first_caller_from(state, state.player), kind)
+
+    return {(POLICIES, "Ties.choose"): choose}
+
+
+def _errors_kind_first() -> Changes:
+    from cardcanon.model import snap as m
+    from cardcanon.model import snap_policies as p
+
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-5 broken: the kind drawn before the caller
+        wrong = [k for k in state.config.kinds if k not in m.correct_kinds(state)]
+        if wrong and p.draw_chance(rng, self.rate):
+            kind = wrong[rng.below(len(wrong))]
+            callers = state.in_game
+            return m.Call(callers[rng.below(len(callers))], kind)
+        return p.FlipperFirst().choose(state, rng)
+
+    return {(POLICIES, "Errors.choose"): choose}
+
+
+def _seeded_deal(*, dealer_after: bool = False, dealer_range: int = 0) -> Changes:
+    from cardcanon.model import snap as m
+
+    def sample_deal(config: SnapConfig, rng: Any) -> m.Deal:  # SNAP-SEED-2 / SNAP-DEAL-1 broken
+        if dealer_after:
+            order = rng.shuffled(config.deck)
+            return m.Deal(Seat(rng.below(config.players)), order)
+        dealer = Seat(rng.below(max(1, config.players + dealer_range)))
+        return m.Deal(dealer, rng.shuffled(config.deck))
+
+    return {(SNAP, "sample_deal"): sample_deal}
+
+
+def _shuffle_upward() -> Changes:
+    from cardcanon.model.shuffle import SplitMix64
+
+    def shuffled(self: SplitMix64, items: Any) -> tuple[Any, ...]:  # SNAP-SEED-1 broken: Fisher-Yates from the bottom up
+        out = list(items)
+        for i in range(1, len(out)):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    return {("cardcanon.model.shuffle", "SplitMix64.shuffled"): shuffled}
+
+
+def _deck_unchecked() -> Changes:
+    from cardcanon.model import snap as m
+
+    def apply_deal(state: SnapState, move: m.Deal) -> SnapState:  # SNAP-DECK-1 broken: any order of 52 cards is dealt
+        cfg = state.config
+        if move.dealer.index >= cfg.players or len(move.order) != len(cfg.deck):
+            from cardcanon.model.errors import IllegalMoveError
+
+            raise IllegalMoveError("SNAP-DEAL-1", "not a deal of this table")
+        down = m.deal_piles(cfg, move.dealer, tuple(move.order))
+        return m._next_flip(state, down, ((),) * cfg.players, (), move.dealer, None, first=True)
+
+    return {(SNAP, "_apply_deal"): apply_deal}
+
+
+_POLICY_MUTANTS = (
+    ModelMutant("pot-not-preferred", "snap", "SNAP-POLICY-1",
+                "every policy calls \"Snap!\" when \"Snap Pot!\" is also correct", _pot_not_preferred),
+    ModelMutant("chance-inverted", "snap", "SNAP-POLICY-1", "a random draw succeeds when the number is at least RATE"
+                " times 2^64", _chance_inverted),
+    ModelMutant("flipper-first-snap", "snap", "SNAP-POLICY-2",
+                "flipper-first calls \"Snap!\" when \"Snap Pot!\" is also correct", _flipper_first_snap),
+    ModelMutant("flipper-first-left", "snap", "SNAP-POLICY-2", "under flipper-first the player to the flipper's left"
+                " calls", _flipper_first_left),
+    ModelMutant("owner-first-last-owner", "snap", "SNAP-POLICY-3",
+                "owner-first: the owner of the last matched pile clockwise calls", lambda: _owner_first(last=True)),
+    ModelMutant("owner-first-owner-pot", "snap", "SNAP-POLICY-3",
+                "owner-first: the first owner calls \"Snap Pot!\" too", lambda: _owner_first(owner_pot=True)),
+    ModelMutant("ties-draw-order", "snap", "SNAP-POLICY-4", "ties: the players are shuffled before k is drawn",
+                lambda: _ties(shuffle_first=True)),
+    ModelMutant("ties-draw-on-no-call", "snap", "SNAP-POLICY-4", "ties: a number is drawn when no call is correct",
+                lambda: _ties(draw_always=True)),
+    ModelMutant("errors-kind-first", "snap", "SNAP-POLICY-5", "errors: the wrong kind is drawn before the caller",
+                _errors_kind_first),
+    ModelMutant("dealer-after-shuffle", "snap", "SNAP-SEED-2", "the dealer is drawn after the shuffle",
+                lambda: _seeded_deal(dealer_after=True)),
+    ModelMutant("dealer-never-last-seat", "snap", "SNAP-DEAL-1", "the last seat is never drawn as dealer",
+                lambda: _seeded_deal(dealer_range=-1)),
+    ModelMutant("shuffle-upward", "snap", "SNAP-SEED-1", "Fisher-Yates runs from the bottom of the list up",
+                _shuffle_upward),
+    ModelMutant("deck-unchecked", "snap", "SNAP-DECK-1", "a deal of 52 cards is accepted with a card twice",
+                _deck_unchecked),
+    ModelMutant("thirteen-players", "snap", "SNAP-PLAYERS-1", "13 players may play",
+                lambda: {(SNAP, "MAX_PLAYERS"): 13}),
+    ModelMutant("one-player", "snap", "SNAP-PLAYERS-1", "one player may play", lambda: {(SNAP, "MIN_PLAYERS"): 1}),
+)
+register(*_POLICY_MUTANTS)
+
+
+def _label(part: str) -> Changes:
+    def ending_label(state: SnapState) -> str:  # SNAP-END-5 broken: the label reads part of the holder's cards
+        holders = state.in_game
+        if not holders:
+            return "no-cards"
+        if not state.pot:
+            return "all-cards"
+        piles = {"down": state.down, "up": state.up}
+        held = [c for s in holders for c in (piles[part][s.index] if part in piles else state.up[s.index][:1]
+                                             + state.down[s.index][:1])]
+        return "winnable-pot" if any(c.rank == state.pot[0].rank for c in held) else "stuck-pot"
+
+    return {("cardcanon.model.snap_endings", "ending_label"): ending_label}
+
+
+def _all_cards_winner_dealer() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = vars(m.SnapState)["outcome"]
+
+    def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-1 broken: the dealer is named winner
+        result: Outcome | None = original.fget(self)
+        if result is not None and result.termination is m.Termination.ALL_CARDS:
+            return m.Outcome(m.Termination.ALL_CARDS, self.dealer)
+        return result
+
+    return {(SNAP, "SnapState.outcome"): property(outcome)}
+
+
+def _ends_at_majority() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = m._next_flip
+
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:  # SNAP-GOAL-1 broken: whoever holds most of the deck has won
+        held = [len(d) + len(u) for d, u in zip(down, up)]
+        if not first and max(held) * 4 > 3 * len(state.config.deck):
+            return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
+        return original(state, down, up, pot, after, winner, first)
+
+    return {(SNAP, "_next_flip"): next_flip}
+
+
+def _position_by_sizes() -> Changes:
+    def position_key(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken: piles compared by their sizes
+        return (self.phase, self.turn, tuple(map(len, self.down)), tuple(map(len, self.up)), len(self.pot))
+
+    return {(SNAP, "SnapState.position_key"): position_key}
+
+
+_ENDING_MUTANTS = (
+    ModelMutant("label-face-down-only", "snap", "SNAP-END-5",
+                "the stuck-pot label reads only the holder's face-down pile", lambda: _label("down")),
+    ModelMutant("label-top-cards-only", "snap", "SNAP-END-5",
+                "the stuck-pot label reads only the holder's top cards", lambda: _label("tops")),
+    ModelMutant("all-cards-winner-dealer", "snap", "SNAP-END-1", "a game won with all the cards names the dealer",
+                _all_cards_winner_dealer),
+    ModelMutant("ends-at-three-quarters", "snap", "SNAP-GOAL-1",
+                "a player holding three quarters of the deck has won", _ends_at_majority),
+    ModelMutant("position-by-pile-sizes", "snap", "SNAP-END-4", "positions are compared by the sizes of the piles",
+                _position_by_sizes),
+)
+register(*_ENDING_MUTANTS)
+
+
+def _ties_widened(*, single: bool = False, wrong: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+
+    original_legal, original_event = m.legal_moves, m._apply_call_event
+
+    def legal_moves(state: SnapState) -> tuple[Move, ...]:  # SNAP-CALL-3 broken: more ties than the window allows
+        moves = original_legal(state)
+        if state.phase is not m.Phase.CALL or state.config.index_card:
+            return moves
+        correct = m.correct_kinds(state)
+        extra: list[Move] = []
+        if single:  # one caller alone makes a tie
+            extra += [m.Tie(frozenset({p}), k) for p in state.in_game for k in state.config.kinds if k in correct]
+        if wrong and len(state.in_game) >= 2:  # a wrong call made at once by two players is a tie
+            extra += [m.Tie(frozenset(state.in_game[:2]), k) for k in state.config.kinds if k not in correct]
+        return moves + tuple(extra)
+
+    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+        if isinstance(move, m.Tie) and move in legal_moves(state) and move not in original_legal(state):
+            return m._tie(state)
+        return original_event(state, move)
+
+    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
+
+
+register(
+    ModelMutant("tie-of-one", "snap", "SNAP-CALL-3", "one player calling alone makes a tie",
+                lambda: _ties_widened(single=True)),
+    ModelMutant("tie-on-wrong-call", "snap", "SNAP-CALL-3", "two players making the same wrong call at once tie",
+                lambda: _ties_widened(wrong=True)),
+)

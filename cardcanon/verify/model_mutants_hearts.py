@@ -226,3 +226,95 @@ _HEARTS_MUTANTS = (
                 {"first_trick_points": "no-hearts"}),
     ModelMutant("no-follow", "hearts", "HEARTS-FOLLOW-1", "the second player need not follow suit", _no_follow),
 )
+
+
+# ---- rules no check cited before ---------------------------------------------------------------------
+def _loser_leads() -> Changes:
+    m = _m()
+    original = m._apply_play
+
+    def apply_play(state: HeartsState, play: Play) -> HeartsState:  # HEARTS-TRICK-2 broken: the loser leads next
+        after: HeartsState = original(state, play)
+        if state.trick and after.phase is m.Phase.PLAY and after.tricks_played == state.tricks_played + 1:
+            loser = m.other(after.leader)
+            return replace(after, leader=loser, to_move=loser)
+        return after
+
+    return {(HEARTS, "_apply_play"): apply_play}
+
+
+def _broken_at_deal() -> Changes:
+    m = _m()
+    original: Callable[[HeartsState, Deal], HeartsState] = m._apply_deal
+
+    def apply_deal(state: HeartsState, move: Deal) -> HeartsState:  # HEARTS-BREAK-3 broken: hands begin broken
+        return replace(original(state, move), hearts_broken=True)
+
+    return {(HEARTS, "_apply_deal"): apply_deal}
+
+
+def _queen(*, breaks: bool = False, held_back: bool = False) -> Changes:
+    m = _m()
+    qs: Card = m.QUEEN_OF_SPADES
+    changes: Changes = {}
+    if breaks:  # HEARTS-QUEEN-2 broken: playing the queen of spades breaks hearts
+        changes[(HEARTS, "queen_breaks_hearts")] = lambda config, card: card == qs
+    if held_back:  # HEARTS-QUEEN-2 broken: the queen may not be led before hearts are broken
+        original = m.lead_hearts_problem
+
+        def lead_hearts_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
+            if card == qs and not state.trick and not state.hearts_broken and any(c != qs for c in hand):
+                return "HEARTS-QUEEN-2", f"{state.to_move} may not lead the queen of spades before hearts are broken"
+            refusal: Refusal | None = original(state, hand, card)
+            return refusal
+
+        changes[(HEARTS, "lead_hearts_problem")] = lead_hearts_problem
+    return changes
+
+
+def _pass_highest() -> Changes:
+    m = _m()
+    original = m.deal_hands
+
+    def deal_hands(order: Sequence[Card], dealer: Seat) -> tuple[tuple[frozenset[Card], frozenset[Card]], tuple[Card, ...]]:
+        (a, b), dead = original(order, dealer)  # HEARTS-PASS-1 broken: each passes his highest card to the other
+        top_a, top_b = max(a), max(b)
+        return (a - {top_a} | {top_b}, b - {top_b} | {top_a}), dead
+
+    return {(HEARTS, "deal_hands"): deal_hands}
+
+
+def _deck_kings() -> Changes:
+    from cardcanon.model.cards import Card as C, Rank
+
+    m = _m()
+    deck = tuple(C(Rank.KING, c.suit) if c.rank is Rank.ACE else c for c in m.DECK)
+    return {(HEARTS, "DECK"): deck, ("cardcanon.model.hearts_types", "DECK"): deck}  # HEARTS-DECK-1 broken
+
+
+def _one_player_tricks() -> Changes:
+    m = _m()
+    original = m._apply_play
+
+    def apply_play(state: HeartsState, play: Play) -> HeartsState:  # HEARTS-PLAYERS-1 broken: the leader plays both cards
+        after: HeartsState = original(state, play)
+        return replace(after, to_move=play.player) if not state.trick else after
+
+    return {(HEARTS, "_apply_play"): apply_play}
+
+
+_UNCITED_MUTANTS = (
+    ModelMutant("leader-plays-alone", "hearts", "HEARTS-PLAYERS-1",
+                "a trick is two cards of the leader: one player plays alone", _one_player_tricks),
+    ModelMutant("loser-leads", "hearts", "HEARTS-TRICK-2", "the loser of a trick leads to the next", _loser_leads),
+    ModelMutant("hand-begins-broken", "hearts", "HEARTS-BREAK-3", "every hand begins with hearts broken",
+                _broken_at_deal),
+    ModelMutant("queen-breaks-hearts", "hearts", "HEARTS-QUEEN-2", "playing the queen of spades breaks hearts",
+                lambda: _queen(breaks=True)),
+    ModelMutant("queen-held-back", "hearts", "HEARTS-QUEEN-2",
+                "the queen of spades may not be led before hearts are broken", lambda: _queen(held_back=True)),
+    ModelMutant("pass-highest-card", "hearts", "HEARTS-PASS-1", "after the deal each player passes his highest card",
+                _pass_highest),
+    ModelMutant("deck-kings-not-aces", "hearts", "HEARTS-DECK-1", "the deck has the kings instead of the aces",
+                _deck_kings),
+)

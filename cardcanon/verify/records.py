@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from cardcanon.proofs.records import LoadedState, call, fingerprint
+from cardcanon.proofs.records import LoadedState, call, fingerprint, snap_state
 
 if TYPE_CHECKING:
     from cardcanon.model import snap
+    from cardcanon.model.shuffle import SplitMix64
     from cardcanon.model.snap_policies import Policy
 
 
@@ -26,18 +27,10 @@ class Replayed:
 
 
 def _snap_start(record: Mapping[str, Any], config: snap.SnapConfig) -> snap.SnapState:
-    from cardcanon.model.cards import Card
-    from cardcanon.model.seats import Seat
-    from cardcanon.model.snap import Phase, SnapState, new_game
+    from cardcanon.model.snap import new_game
 
     data = record.get("start")
-    if data is None:
-        return new_game(config)
-    def cards(pile: Iterable[str]) -> tuple[Card, ...]:
-        return tuple(Card.parse(c) for c in pile)
-
-    return SnapState(config, Phase(data["phase"]), Seat(data["dealer"]), tuple(map(cards, data["down"])),
-                     tuple(map(cards, data["up"])), cards(data["pot"]), Seat(data["turn"]), data["flips"])
+    return new_game(config) if data is None else snap_state(config, data)
 
 
 def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
@@ -66,13 +59,16 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
     from cardcanon.model.shuffle import SplitMix64
 
     keys: dict[int, tuple[object, ...]] = {}
-    policy = _deterministic_policy(record)
+    policy, rng = _record_policy(record)
     for number, item in enumerate(record["moves"], 1):
         if game == "snap" and state.phase is model.Phase.FLIP:
             keys.setdefault(state.flips, state.position_key())
         move = parse(item, number)
+        if rng is not None and number == 1 and "start" not in record:
+            if model.sample_deal(state.config, rng) != move:
+                return game, None, f"move 1: the deal is not the one seed {record['seed']} gives"
         if policy is not None and state.phase is model.Phase.CALL:
-            chosen = policy.choose(state, SplitMix64(0))  # a deterministic policy never draws
+            chosen = policy.choose(state, rng or SplitMix64(0))  # a deterministic policy never draws
             if chosen != move:
                 return game, None, f"move {number}: {policy.name} calls {chosen!r} here, not {move!r}"
         try:
@@ -96,6 +92,18 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
 
 
 DETERMINISTIC_POLICIES = ("flipper-first", "owner-first")
+
+
+def _record_policy(record: Mapping[str, Any]) -> tuple[Policy | None, SplitMix64 | None]:
+    """The policy whose choices the replay checks, and the generator of a seeded Snap record
+    (SNAP-SEED-1: the deal and every random call are drawn again from the record's seed)."""
+    if record.get("game") != "snap" or record.get("seed") is None:
+        return _deterministic_policy(record), None
+    from cardcanon.model.shuffle import SplitMix64
+    from cardcanon.model.snap_policies import parse_policy
+
+    policy = record.get("policy")
+    return (None if policy is None else parse_policy(policy)), SplitMix64(int(record["seed"]))
 
 
 def _deterministic_policy(record: Mapping[str, Any]) -> Policy | None:

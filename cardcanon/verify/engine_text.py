@@ -1,0 +1,165 @@
+"""SNAP-P14: the compiled engine and the model against the rulebook's text, where the published
+figures rest on them: seeded deals, the calling policies with 3 and 4 players, the ending
+labels and repetition.
+
+The model alone is not the judge (the engine could share its misreading): every answer is
+compared with :mod:`cardcanon.proofs.snap.rulebook_text`, written from the text apart from both.
+
+- seeded deals (SNAP-SEED-1, SNAP-SEED-2) for 2 to 12 players: the engine's deal is the text's;
+- policies (SNAP-POLICY-1 to SNAP-POLICY-5): in seeded games of 3 and 4 players the model
+  chooses and draws as the text does in every call window, and the engine plays the very same
+  moves;
+- ending labels (SNAP-END-5): seeded 2-player games with ties: the label the engine reports and
+  the model's label are the text's label of the final position;
+- repetition (SNAP-END-4): on the lasso seeds the engine's cycle and the model's are where the
+  text first finds a position recur.
+
+The engine is asked first (``require``); without it the check is ``not-applicable``, never a
+comparison of the model with itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cardcanon.model import snap as model
+from cardcanon.model import snap_endings, snap_policies
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import Move, Phase, SnapConfig
+from cardcanon.proofs.snap import rulebook_text as snap_text
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
+from cardcanon.proofs.snap.lockstep import lockstep
+
+
+def check(run: Run) -> CheckResult:
+    from cardcanon.engine import snap as engine
+    from cardcanon.engine.build import EngineUnavailable
+
+    run.no_probe()
+    try:
+        engine.require(run.snap_config())
+    except EngineUnavailable as exc:
+        return CheckResult(Verdict.NOT_APPLICABLE, f"the compiled engine cannot play this table: {exc}")
+    return compare(run.snap_config, run.bounds, run.record, run.budget.tick)
+
+
+def compare(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
+            tick: Callable[[], None]) -> CheckResult:
+    stats: dict[str, Any] = {"deals": 0, "games": 0, "windows": 0, "labels": 0, "cycles": 0}
+    for problem in (_deals(config_for, bounds, stats), _policies(config_for, bounds, record, stats, tick),
+                    _labels(config_for, bounds, record, stats, tick), _cycles(config_for, bounds, record, stats)):
+        if problem:
+            return CheckResult(Verdict.COUNTEREXAMPLE, problem, witness=problem, stats=stats)
+    return CheckResult(Verdict.PROVED, f"{stats['deals']} seeded deals, {stats['games']} games ({stats['windows']} call "
+                                       f"windows), {stats['labels']} labels and {stats['cycles']} cycles: engine and "
+                                       "model as the text says", witness="seeded games of 3 and 4 players", stats=stats)
+
+
+def _deals(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], stats: dict[str, Any]) -> str:
+    from cardcanon.engine import snap as engine
+
+    for n in range(2, 13):
+        for seed in range(int(bounds.get("deal_seeds", 5))):
+            _, moves = engine.moves(config_for(players=n), seed, "flipper-first", max_flips=0)
+            deal, (text, _) = moves[0], snap_text.deal_from_seed(n, seed)
+            stats["deals"] += 1
+            if not isinstance(deal, model.Deal) or (deal.dealer.index, deal.order) != (text.dealer, text.order):
+                return f"{n} players, seed {seed}: the engine's deal is not the one SNAP-SEED-2 gives"
+    return ""
+
+
+def _policies(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
+              stats: dict[str, Any], tick: Callable[[], None]) -> str:
+    from cardcanon.engine import snap as engine
+
+    windows = int(bounds.get("windows", 80))
+    for n in bounds.get("players", [3, 4]):
+        config = config_for(players=n)
+        for policy in bounds.get("policies", ["flipper-first", "owner-first", "ties:0.5", "errors:0.2"]):
+            for seed in range(int(bounds.get("seeds", 3))):
+                rng = SplitMix64(seed)
+                deal = model.sample_deal(config, rng)
+                text, text_rng = snap_text.deal_from_seed(n, seed)
+                label = f"{n} players, {policy}, seed {seed}"
+                if (deal.dealer.index, deal.order) != (text.dealer, text.order):
+                    state = model.apply(model.new_game(config), deal)
+                    record(snap_record(config, (deal,), state, label=label, seed=seed))
+                    return f"{label}: the model's deal is not the one SNAP-SEED-2 gives"
+                played = lockstep(model.apply(model.new_game(config), deal), policy, rng, text_rng, windows)
+                moves: tuple[Move, ...] = (deal,) + played.moves
+                game = snap_record(config, moves, played.final, label=label, policy=policy, seed=seed)
+                stats["games"] += 1
+                stats["windows"] += played.windows
+                if played.problem:
+                    record(game)
+                    return f"{label}: {played.problem}"
+                _, fast = engine.moves(config, seed, policy, max_flips=played.final.flips)
+                if tuple(fast) != moves:
+                    record(game)
+                    at = next((i for i, (a, b) in enumerate(zip(fast, moves)) if a != b), min(len(fast), len(moves)))
+                    return f"{label}: the engine's move {at + 1} differs from the text's and the model's"
+                if seed == 0:
+                    record(game)
+                tick()
+    return ""
+
+
+def _labels(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
+            stats: dict[str, Any], tick: Callable[[], None]) -> str:
+    from cardcanon.engine import snap as engine
+    from cardcanon.model.snap_records import config_to_json
+
+    config, policy = config_for(players=2), str(bounds.get("label_policy", "ties:0.3"))
+    seen: set[str] = set()
+    for seed in range(int(bounds.get("label_seeds", 30))):
+        result = snap_policies.play_game(config, seed, policy, max_flips=2000)
+        if result.state.phase is not Phase.OVER:
+            continue
+        text = snap_text.ending_label(result.state)
+        mine = snap_endings.ending_label(result.state)
+        theirs = engine.decide(config, seed, policy, max_flips=2000).ending
+        label = f"2 players, {policy}, seed {seed}: the text says {text}, the model {mine}, the engine {theirs}"
+        stats["labels"] += 1
+        if mine != text or theirs != text or text not in seen:
+            seen.add(text)
+            record(function_record("snap", "ending_label", [config_to_json(config), snap_position(result.state)],
+                                   label=label))
+        if mine != text or theirs != text:
+            return label
+        tick()
+    return ""
+
+
+def _cycles(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
+            stats: dict[str, Any]) -> str:
+    from cardcanon.engine import snap as engine
+
+    config = config_for(players=2)
+    for policy, seed in bounds.get("lassos", [["flipper-first", 47], ["owner-first", 63]]):
+        result = snap_policies.play_game(config, seed, policy, max_flips=5000)
+        text = _first_repeat(result.moves, config)
+        mine = (result.endless.start, result.endless.length) if result.endless else None
+        fast = engine.decide(config, seed, policy, max_flips=5000).cycle
+        theirs = (fast.start, fast.length) if fast else None
+        label = f"2 players, {policy}, seed {seed}: the text's first repetition {text}, the model's {mine}, the engine's {theirs}"
+        record(snap_record(config, result.moves, result.state, label=label, policy=policy, seed=seed, repeats=mine))
+        stats["cycles"] += mine is not None
+        if not (mine == theirs == text):
+            return label
+    return ""
+
+
+def _first_repeat(moves: tuple[Move, ...], config: SnapConfig) -> tuple[int, int] | None:
+    """SNAP-END-4 as the text says: the first flip position (piles, pot, turn) seen before."""
+    state = model.new_game(config)
+    seen: dict[tuple[object, ...], int] = {}
+    for move in moves:
+        state = model.apply(state, move)
+        if state.phase is Phase.FLIP:
+            key = (state.turn, state.down, state.up, state.pot)
+            if key in seen:
+                return seen[key], state.flips - seen[key]
+            seen[key] = state.flips
+    return None

@@ -1,0 +1,181 @@
+"""HEARTS-P12: seeded hands played through the model, every step against the rulebook's text.
+
+The text is written here apart from the model (:func:`text_deck`, :func:`text_deal`,
+:func:`text_trick_winner`). Hands are dealt from seeds and played by a seeded random choice
+among the model's legal plays; at every step:
+
+- HEARTS-PLAYERS-1: each trick is one card from each of the two players;
+- HEARTS-DECK-1: each deal is an order of the 28 cards the text names (2, 4, 6, 8, 10, queen and
+  ace of each suit), each once;
+- HEARTS-PASS-1: right after the deal the hands are the cards the text deals each player, the
+  first trick is led at once, and each player plays exactly the 13 cards dealt to him;
+- HEARTS-BREAK-3: every hand begins with hearts unbroken;
+- HEARTS-TRICK-2: after each trick the text's winner of it is the player to lead;
+- HEARTS-TRICK-3: the hand is scored after the 13th trick and not before;
+- HEARTS-QUEEN-2: playing the queen of spades does not break hearts (unless the ``queen_breaks``
+  option is played), and she may be led whenever a spade may.
+
+A step that breaks one of these is returned as a record (the match up to that move), which the
+runner replays; the witnesses are the first hands of each seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cardcanon.model import hearts as model
+from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.records import Record, hearts_record
+from cardcanon.proofs.rulebook import value
+
+TEXT_RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
+QUEEN = Card(Rank.QUEEN, Suit.SPADES)
+
+
+def text_deck() -> frozenset[Card]:
+    """HEARTS-DECK-1: a standard deck without the 3, 5, 7, 9, jack and king."""
+    return frozenset(Card(rank, suit) for rank in TEXT_RANKS for suit in Suit)
+
+
+def text_deal(order: tuple[Card, ...], dealer: Seat) -> tuple[frozenset[Card], frozenset[Card]]:
+    """HEARTS-DEAL-2 with HEARTS-PASS-1: the top card dead, 13 each alternately from the other
+    player, the last dead; nothing passed. The two hands by seat."""
+    hand = value("hearts", "HEARTS-DEAL-2", "hand_size")
+    dealt = order[1:1 + 2 * hand]
+    first, second = frozenset(dealt[0::2]), frozenset(dealt[1::2])
+    return (second, first) if dealer.index == 0 else (first, second)
+
+
+def text_trick_winner(lead: tuple[Seat, Card], follow: tuple[Seat, Card]) -> Seat:
+    """HEARTS-TRICK-1: the higher heart if a heart is played, else the higher card of the suit led."""
+    (leader, a), (follower, b) = lead, follow
+    if Suit.HEARTS in (a.suit, b.suit):
+        if a.suit is not b.suit:
+            return leader if a.suit is Suit.HEARTS else follower
+        return leader if a.rank > b.rank else follower
+    return follower if b.suit is a.suit and b.rank > a.rank else leader
+
+
+def step_problem(before: model.HeartsState, move: model.Move, after: model.HeartsState,
+                 dealt: dict[int, frozenset[Card]], played: dict[int, set[Card]]) -> str:
+    """What the text says is wrong with one step ('' when nothing); keeps ``dealt``/``played``."""
+    tricks = value("hearts", "HEARTS-TRICK-3", "tricks_per_hand")
+    if isinstance(move, model.Deal):
+        if len(move.order) != len(text_deck()) or frozenset(move.order) != text_deck():
+            return "the deal is not the 28 cards the rulebook names"
+        hands = text_deal(move.order, before.dealer or Seat(0))
+        dealt.clear()
+        dealt.update({0: hands[0], 1: hands[1]})
+        played.clear()
+        played.update({0: set(), 1: set()})
+        if after.phase is not model.Phase.PLAY or after.hands != hands:
+            return "after the deal the hands are not the cards dealt, or play does not begin at once"
+        if after.hearts_broken:
+            return "a hand begins with hearts broken"
+        return ""
+    if not isinstance(move, model.Play):
+        return ""
+    played[move.player.index].add(move.card)
+    if move.card not in dealt.get(move.player.index, frozenset()):
+        return f"{move.player} plays {move.card.pretty}, which was not dealt to him"
+    if move.card == QUEEN and not before.hearts_broken and after.phase is model.Phase.PLAY and after.hearts_broken \
+            and before.config.queen_breaks.value == "no" and (not before.trick or before.trick[0].card.suit is Suit.SPADES
+                                                              or before.config.break_on.value != "void"):
+        return "playing the queen of spades breaks hearts"
+    if not before.trick:
+        return ""
+    if move.player == before.trick[0].player:  # HEARTS-PLAYERS-1: two players, one card each
+        return f"{move.player} plays both cards of a trick"
+    done = before.tricks_played + 1
+    if done < tricks:
+        if after.phase is not model.Phase.PLAY or after.tricks_played != done:
+            return f"the hand ends after {done} tricks"
+        winner = text_trick_winner((before.trick[0].player, before.trick[0].card), (move.player, move.card))
+        if after.to_move != winner:
+            return f"{after.to_move} leads to trick {done + 1}; {winner} won trick {done}"
+        return ""
+    if after.phase is model.Phase.PLAY:
+        return f"the hand goes on after {tricks} tricks"
+    if any(played[s] != dealt[s] for s in (0, 1)):
+        return "a player did not play exactly the cards dealt to him"
+    return ""
+
+
+def queen_lead_problem(state: model.HeartsState) -> str:
+    """HEARTS-QUEEN-2: a leader holding the queen may lead her whenever he may lead a spade."""
+    if state.phase is not model.Phase.PLAY or state.trick or state.to_move is None:
+        return ""
+    legal = {play.card for play in model.legal_moves(state)}
+    if QUEEN in state.hands[state.to_move.index] and any(c.suit is Suit.SPADES for c in legal) and QUEEN not in legal:
+        return f"{state.to_move} may lead a spade but not the queen of spades"
+    return ""
+
+
+def shown(config: model.HeartsConfig, moves: list[model.Move], state: model.HeartsState,
+          dealt: dict[int, frozenset[Card]], rng: SplitMix64, label: str) -> Record:
+    """The record of a counterexample, made to show it as a move: the queen of spades refused as
+    a lead (``rejects``), or play continued until a player plays a card the text did not deal him."""
+    seat = state.to_move
+    if seat is not None and not state.trick and QUEEN in state.hands[seat.index] \
+            and QUEEN not in {p.card for p in model.legal_moves(state)}:
+        return hearts_record(config, moves, state, label=label, rejects=model.Play(seat, QUEEN))
+    moves = list(moves)
+    while dealt and state.phase is model.Phase.PLAY and state.to_move is not None:
+        legal = model.legal_moves(state)
+        if not legal or len(moves) > 200:
+            break
+        foreign = [p for p in legal if p.card not in dealt[p.player.index]]
+        move = foreign[0] if foreign else legal[rng.below(len(legal))]
+        state = model.apply(state, move)
+        moves.append(move)
+        if foreign:
+            break
+    return hearts_record(config, moves, state, label=label)
+
+
+def check(run: Run) -> CheckResult:
+    run.no_probe()
+    return play_hands(run.hearts_config(), run.bounds, run.budget.tick)
+
+
+def play_hands(config: model.HeartsConfig, bounds: Mapping[str, Any], tick: Callable[[], None]) -> CheckResult:
+    """Seeded hands, every step against the text."""
+    records = []
+    stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0}
+    for seed in range(int(bounds.get("seeds", 8))):
+        rng = SplitMix64(seed)
+        state, moves = model.new_game(config), list[model.Move]()
+        dealt: dict[int, frozenset[Card]] = {}
+        played: dict[int, set[Card]] = {}
+        limit = stats["hands"] + int(bounds.get("hands", 3))
+        while state.phase is not model.Phase.OVER and not (state.phase is model.Phase.DEAL and stats["hands"] >= limit):
+            if state.phase in (model.Phase.CHOOSE_DEALER, model.Phase.DEAL):
+                move: model.Move = model.sample_chance(state, rng)
+            else:
+                legal = model.legal_moves(state)
+                if not legal:
+                    label = f"seed {seed}, move {len(moves)}: {state.to_move} is to play and has no legal play"
+                    return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
+                                       records=(hearts_record(config, moves, state, label=label),), stats=stats)
+                move = legal[rng.below(len(legal))]
+            after = model.apply(state, move)
+            moves.append(move)
+            problem = step_problem(state, move, after, dealt, played) or queen_lead_problem(after)
+            stats["hands"] += isinstance(move, model.Deal)
+            stats["tricks"] += isinstance(move, model.Play) and bool(state.trick)
+            stats["queen_plays_unbroken"] += isinstance(move, model.Play) and move.card == QUEEN and not state.hearts_broken
+            if problem:
+                label = f"seed {seed}, move {len(moves)}: {problem}"
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
+                                   records=(shown(config, moves, after, dealt, rng, label),), stats=stats)
+            state = after
+        records.append(hearts_record(config, moves, state, label=f"seed {seed}: {len(moves)} moves as the text says"))
+        tick()
+    if not stats["queen_plays_unbroken"]:
+        return CheckResult(Verdict.NO_WITNESS, "the queen of spades was never played before hearts broke", stats=stats)
+    return CheckResult(Verdict.PROVED, f"{stats['hands']} hands, {stats['tricks']} tricks: every step as the text says",
+                       witness=records[0]["label"], records=tuple(records), stats=stats)
