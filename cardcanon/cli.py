@@ -65,7 +65,8 @@ def one_line(text: str) -> str:
 def _short_word(word: str) -> str:
     if len(word) <= LONGEST_WORD:
         return word
-    return f"{word[:LONGEST_WORD - 30]}...({len(word):,} characters)"
+    keep = (LONGEST_WORD - 30) // 2  # both ends: a long path keeps its file name
+    return f"{word[:keep]}...{word[-keep:]} ({len(word):,} characters)"
 
 
 # Output on a terminal that cannot show them: suit symbols become the record notation's letters
