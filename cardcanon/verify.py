@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from cardcanon.manifest import GAMES, CheckSpec, ManifestError, load_manifests
+from cardcanon.manifest import GAMES, CheckSpec, Kind, ManifestError, load_manifests
 from cardcanon.proofs.variants import Combination
 from cardcanon.verify_report import CheckOutcome, MutantOutcome, NecessityCell, Report
 from cardcanon.verify_runner import RunResult, Task, run_tasks
@@ -79,9 +79,15 @@ def run(
     progress: Progress | None = None,
     necessity: bool = True,
     variants: bool = True,
+    second_solver: bool = True,
+    export_smt: str | Path | None = None,
 ) -> Report:
     """Run ``checks`` (default: every check of the package's manifests) under every variant,
-    their encoding probes, and (``necessity``) every model mutant of every rule they cite."""
+    their encoding probes, and (``necessity``) every model mutant of every rule they cite.
+
+    With ``second_solver`` each run of a ``z3-proof`` check as written (no probe, no model
+    mutant) has cvc5 decide every query again (:mod:`cardcanon.proofs.smt`); ``export_smt``
+    names a folder where those queries are written as SMT-LIB 2 files."""
     from cardcanon.proofs import mutants as model_mutants
     from cardcanon.proofs.variants import plan, variant_name
 
@@ -109,8 +115,10 @@ def run(
         mains = []
         for variant in runs:
             mains.append(len(tasks))
+            paired = second_solver and check.kind is Kind.Z3_PROOF
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
-                              variant))
+                              variant, second_solver=paired,
+                              export_smt=str(export_smt) if paired and export_smt is not None else None))
         probes = []
         for mutant in check.probes if not quick else ():  # a quick run leaves the encoding probes out
             probes.append(len(tasks))
@@ -249,6 +257,11 @@ def add_parser(sub: Any) -> None:
                         help="run the checks under the rulebook's defaults only (not a full verification)")
     parser.add_argument("--no-necessity", action="store_true",
                         help="skip the model mutants of the cited rules (not a full verification)")
+    parser.add_argument("--export-smt", metavar="DIR",
+                        help="write every query a z3-proof verdict rests on to DIR as an SMT-LIB 2 file "
+                             "(re-check them with `cardcanon smt-check DIR` or any SMT-LIB solver)")
+    parser.add_argument("--no-second-solver", action="store_true",
+                        help="decide the z3-proof queries with Z3 alone, not again with cvc5 (not a full verification)")
     parser.set_defaults(handler=_run_verify)
 
 
@@ -274,9 +287,17 @@ def _run_verify(args: argparse.Namespace) -> int:
     if not checks:
         where = args.manifest_dir or "the package's manifests"
         raise ManifestError(f"no checks to run in {where}" + (f" for {args.game}" if args.game else ""))
+    if args.export_smt is not None:
+        folder = Path(args.export_smt)
+        if folder.exists() and (not folder.is_dir() or any(folder.glob("*.smt2"))):
+            raise ValueError(f"--export-smt {args.export_smt}: not an empty folder (it would mix two runs' queries)")
+        if args.no_second_solver:
+            raise ValueError("--export-smt writes the queries the second solver decides; drop --no-second-solver")
+        folder.mkdir(parents=True, exist_ok=True)
     progress = Progress(out, live=out.isatty())
     report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
-                 necessity=not args.no_necessity, variants=not args.default_variant_only)
+                 necessity=not args.no_necessity, variants=not args.default_variant_only,
+                 second_solver=not args.no_second_solver, export_smt=args.export_smt)
     print(report.table(), file=out)
     print(report.summary(), file=out)
     if args.json:

@@ -134,7 +134,20 @@ class CheckOutcome:
                 reasons.append(f"{where}witness not replayed through the model: "
                                + "; ".join(result.replay_problems)[:300])
         reasons += [f"{where}engine: {problem}" for problem in result.engine_disagreed]
+        pair = result.second_solver
+        if pair is not None and result.verdict is Verdict.PROVED and not pair.get("queries"):
+            reasons.append(f"{where}proved, but no query went to the second solver")
         return reasons
+
+    def second_solver(self) -> dict[str, Any] | None:
+        """Both solvers' answers over every variant run (None: Z3 alone)."""
+        pairs = [r.second_solver for _, r in self.variants or (({}, self.result),) if r.second_solver is not None]
+        if not pairs:
+            return None
+        return {"solvers": ["z3", "cvc5"], "queries": sum(p["queries"] for p in pairs),
+                "agree": all(p["agree"] for p in pairs),
+                "cvc5_seconds": round(sum(p["cvc5_seconds"] for p in pairs), 3),
+                "problems": [problem for p in pairs for problem in p["problems"]]}
 
     def failures(self) -> list[str]:
         """Every reason this check fails; empty when it passes."""
@@ -180,6 +193,7 @@ class CheckOutcome:
             "detail": self.result.detail,
             "witness": self.result.witness,
             "witness_replayed": self.result.witness_replayed,
+            "second_solver": self.second_solver(),
             "bounds": _plain(check.bounds_for(self.quick)),
             "stats": dict(self.result.stats),
             "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
@@ -195,6 +209,7 @@ class CheckOutcome:
                 "engine_replayed": result.engine_replayed,
                 "engine_disagreed": list(result.engine_disagreed),
                 "seconds": round(result.seconds, 3),
+                "second_solver": None if result.second_solver is None else dict(result.second_solver),
                 "detail": result.detail,
                 "stats": dict(result.stats),
                 "expected_stats": _plain(check.stats_for(variant)),
@@ -250,6 +265,7 @@ class Report:
         return {
             "cardcanon_version": __version__,
             "z3_version": _z3_version(),
+            "cvc5_version": _cvc5_version(),
             "python": platform.python_version(),
             "started": self.started,
             "wall_seconds": round(self.wall_seconds, 3),
@@ -280,7 +296,8 @@ class Report:
                 "cells": len(cells), "killed": sum(c["killed"] for c in cells), "matrix": cells}
 
     def table(self, rules_width: int = 36) -> str:
-        header = ("check", "rules", "expected", "verdict", "s", "witness", "variants", "necessity", "probes", "result")
+        header = ("check", "rules", "expected", "verdict", "s", "witness", "variants", "necessity", "probes", "cvc5",
+                  "result")
         rows = [header]
         for o in self.outcomes:
             rows.append((
@@ -293,6 +310,7 @@ class Report:
                 f"{sum(not o._run_failures(v, r) for v, r in o.variants)}/{len(o.variants)}",
                 f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
                 f"{o.mutants_killed}/{len(o.mutants)}",
+                _pair_cell(o.second_solver()),
                 "ok" if o.passed else "FAIL",
             ))
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -302,6 +320,21 @@ class Report:
             for reason in o.failures():
                 lines.append(f"FAIL {o.check.id}: {reason}")
         return "\n".join(lines)
+
+
+def _pair_cell(pair: Mapping[str, Any] | None) -> str:
+    """The second solver's column: how many queries cvc5 decided alike ("-": Z3 alone)."""
+    if pair is None:
+        return "-"
+    return f"{pair['queries']} agree" if pair["agree"] else "DISAGREE"
+
+
+def _cvc5_version() -> str:
+    try:
+        import cvc5
+    except ImportError:
+        return "not installed"
+    return str(getattr(cvc5, "__version__", "unknown"))
 
 
 def _shorten(text: str, width: int) -> str:

@@ -81,6 +81,8 @@ def z3_verdict(answer: Z3, *, unsat: Verdict, sat: Verdict, reason: str = "") ->
 
 def solve(solver: Z3, *, unsat: Verdict, sat: Verdict) -> Verdict:
     """Run ``solver.check()`` and map the answer honestly (see :func:`z3_verdict`)."""
-    answer = solver.check()
+    from cardcanon.proofs.smt import decide
+
+    answer = decide(solver)
     reason = solver.reason_unknown() if str(answer) == "unknown" else ""
     return z3_verdict(answer, unsat=unsat, sat=sat, reason=reason)

@@ -25,6 +25,7 @@ import z3
 
 from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.smt import active as paired_run
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.snap_encoding import (
@@ -141,7 +142,7 @@ class _Proof:
 def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float,
            drop: Drop = Drop()) -> _Proof:
     key = (players, variant, stride, mutant)
-    if key not in _PROVED:
+    if key not in _PROVED or paired_run():
         proof = _prove_now(players, variant, stride, mutant, timeout, drop)
         if proof.result is not None:
             return proof

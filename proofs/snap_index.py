@@ -19,6 +19,7 @@ import z3
 
 from cardcanon.model.snap import CallKind, Move, SnapState
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.smt import active as paired_run
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_play import explore
@@ -38,7 +39,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     players = list(bounds.get("players", range(2, 13)))
     started, queries = time.monotonic(), 0
     key = (tuple(players), stride, tuple(sorted(variant.items())), mutant)
-    for n in players if key not in _PROVED else ():  # the Z3 part reads no model code: once per process
+    for n in players if key not in _PROVED or paired_run() else ():  # the Z3 part reads no model code: once per process
         config = snap_config(variant, players=n)
         for shape in shapes(config, drop):
             pre, mv = slot_state(n, stride), fresh_move(shape, n)

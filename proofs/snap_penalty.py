@@ -21,6 +21,7 @@ import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.smt import active as paired_run
 from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.variants import Variant, snap_config
@@ -39,7 +40,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     started, queries = time.monotonic(), 0
     variant = variant_of(bounds)
     key = (tuple(players), stride, mutant)
-    for n in players if key not in _PROVED else ():  # the Z3 part reads no model code: once per process
+    for n in players if key not in _PROVED or paired_run() else ():  # the Z3 part reads no model code: once per process
         for index_card in (False, True):
             config = SnapConfig(players=n, index_card=index_card)
             for kind in config.kinds:
