@@ -24,7 +24,7 @@ from typing import Any
 
 from cardcanon.manifest import resolve_entry
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.smt import SolverPair, paired
+from cardcanon.proofs.smt import ANSWERS, SolverPair, paired
 
 
 def grace_seconds(timeout: float) -> float:

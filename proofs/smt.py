@@ -1,9 +1,13 @@
 """A second solver: every deciding Z3 query is exported as SMT-LIB 2 and decided again by cvc5.
 
 A run of a ``z3-proof`` check as written (no probe, no model mutant) opens a :class:`SolverPair`.
-Every query the check decides through :func:`decide` is then written as SMT-LIB 2 text (the
-assertions Z3 saw, and the assumptions of that call as further assertions) and parsed and
-decided by cvc5 from that text, in the same process. Each answer pair is kept; a disagreement,
+Every query the check decides through :func:`decide` that Z3 answers ``unsat`` is then written
+as SMT-LIB 2 text (the assertions Z3 saw, and the assumptions of that call as further
+assertions) and parsed and decided by cvc5 from that text, in the same process. An ``unsat``
+is what a proof rests on and comes with no certificate; a ``sat`` comes with a model, which the
+check turns into a witness or counterexample that the runner replays through the reference
+model (or into numbers compared with the manifest's golden stats), so it is counted, not
+decided twice (the large witness queries would cost cvc5 seconds each). Each answer pair is kept; a disagreement,
 or a cvc5 answer that is neither ``sat`` nor ``unsat``, is a *solver problem*: the runner fails
 the check and the query is saved as a file for a bug report. Probes and model mutants run with
 Z3 alone (no pair is open).
@@ -55,12 +59,17 @@ class SolverPair:
     problem_dir: Path | None = None
     query_seconds: float = 60.0  # cvc5's limit per query; running out is a solver problem
     answers: list[PairAnswer] = field(default_factory=list)
+    models: int = 0  # sat answers: their models become witnesses the runner replays
+    linear: _Linear = field(default_factory=lambda: _Linear(), repr=False, compare=False)  # shared by the queries
 
     def confirm(self, solver: Z3, extra: tuple[Z3, ...], answer: str) -> PairAnswer:
         """Decide ``solver``'s query (with ``extra`` asserted) again with cvc5, from SMT-LIB text."""
         started = time.perf_counter()
-        text = smtlib(solver, extra)
-        second = cvc5_decide(text, self.query_seconds)
+        text = smtlib(solver, extra, self.linear)
+        try:
+            second = cvc5_decide(text, self.query_seconds)
+        except RuntimeError as exc:  # cvc5 refused the text: a problem to report, never a pass
+            second = f"error ({' '.join(str(exc).split())[:200]})"
         number = len(self.answers) + 1
         file = None
         pair = PairAnswer(number, answer, second, time.perf_counter() - started)
@@ -82,7 +91,7 @@ class SolverPair:
         counts: dict[str, int] = {}
         for a in self.answers:
             counts[f"z3 {a.z3}, cvc5 {a.cvc5}"] = counts.get(f"z3 {a.z3}, cvc5 {a.cvc5}", 0) + 1
-        return {"solvers": ["z3", "cvc5"], "queries": len(self.answers), "answers": counts,
+        return {"solvers": ["z3", "cvc5"], "queries": len(self.answers), "answers": counts, "z3_sat_models": self.models,
                 "agree": all(a.agrees for a in self.answers), "cvc5_seconds": round(sum(a.seconds for a in self.answers), 3),
                 "problems": self.problems()}
 
@@ -105,18 +114,21 @@ def active() -> SolverPair | None:
 
 
 def decide(solver: Z3, *extra: Z3) -> Z3:
-    """``solver.check(*extra)``; inside :func:`paired`, a sat or unsat answer is decided again by cvc5."""
+    """``solver.check(*extra)``; inside :func:`paired`, an unsat answer is decided again by cvc5."""
     answer = solver.check(*extra)
     pair = _ACTIVE.get()
-    if pair is not None and answer in (z3.sat, z3.unsat):
+    if pair is not None and answer == z3.unsat:
         pair.confirm(solver, extra, str(answer))
+    elif pair is not None and answer == z3.sat:
+        pair.models += 1
     return answer
 
 
-def smtlib(solver: Z3, extra: tuple[Z3, ...] = ()) -> str:
-    """The query as an SMT-LIB 2 script: all theories, the solver's assertions, ``extra``, check-sat."""
+def smtlib(solver: Z3, extra: tuple[Z3, ...] = (), linear: _Linear | None = None) -> str:
+    """The query as an SMT-LIB 2 script: all theories, the solver's assertions, ``extra``, check-sat.
+    ``linear`` (one per run) remembers the rewritten terms that many queries share."""
+    linear = linear or _Linear()
     query = z3.Solver(ctx=solver.ctx)
-    linear = _Linear()
     query.add(*[linear(f) for f in (*solver.assertions(), *extra)])
     return "(set-logic ALL)\n" + query.to_smt2()
 
@@ -125,19 +137,27 @@ _PSEUDO_BOOLEAN = {z3.Z3_OP_PB_EQ: "==", z3.Z3_OP_PB_LE: "<=", z3.Z3_OP_PB_GE: "
                    z3.Z3_OP_PB_AT_MOST: "<=", z3.Z3_OP_PB_AT_LEAST: ">="}
 
 
+_EMPTY = {z3.Z3_OP_OR: False, z3.Z3_OP_AND: True}  # Z3 prints Or() as a bare "or", which is not SMT-LIB
+
+
 class _Linear:
-    """A formula with Z3's pseudo-Boolean constraints (``(_ pbeq ...)``, ``(_ at-most ...)``,
-    which only Z3 reads) written as the same sums of 0/1 terms in standard integer arithmetic."""
+    """A formula in standard SMT-LIB: Z3's pseudo-Boolean constraints (``(_ pbeq ...)``,
+    ``(_ at-most ...)``, which only Z3 reads) become the same sums of 0/1 terms in integer
+    arithmetic, and an empty ``or``/``and`` its value; a ``+`` of one term, that term."""
 
     def __init__(self) -> None:
-        self.done: dict[int, Z3] = {}
+        self.done: dict[int, tuple[Z3, Z3]] = {}  # the term is kept, so that its id is not reused
 
     def __call__(self, term: Z3) -> Z3:
         key = term.get_id()
         if key in self.done:
-            return self.done[key]
+            return self.done[key][1]
         result = term
-        if z3.is_app(term) and term.num_args():
+        if z3.is_app(term) and not term.num_args() and term.decl().kind() in _EMPTY:
+            result = z3.BoolVal(_EMPTY[term.decl().kind()], term.ctx)
+        elif z3.is_app(term) and term.num_args() == 1 and term.decl().kind() in (z3.Z3_OP_ADD, z3.Z3_OP_MUL):
+            result = self(term.arg(0))
+        elif z3.is_app(term) and term.num_args():
             args = [self(arg) for arg in term.children()]
             kind = term.decl().kind()
             if kind in _PSEUDO_BOOLEAN:
@@ -149,7 +169,7 @@ class _Linear:
                 result = total == bound if op == "==" else total <= bound if op == "<=" else total >= bound
             elif any(a.get_id() != b.get_id() for a, b in zip(args, term.children())):
                 result = term.decl()(*args)
-        self.done[key] = result
+        self.done[key] = (term, result)
         return result
 
 
