@@ -27,7 +27,7 @@ CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
 _OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds", "variants",
-             "expected_stats_variant")
+             "expected_stats_variant", "scope")
 _MUTANT_KEYS = ("id", "description", "rule")
 
 
@@ -75,6 +75,7 @@ class CheckSpec:
     variants: tuple[str, ...] | None = None  # the only variants it runs under (None: every variant)
     variants_reason: str = ""
     expected_stats_variant: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # variant name -> stats
+    scope: Mapping[str, Any] | None = None  # what the check covers (cardcanon.scope); None: not stated
 
     @property
     def probes(self) -> tuple[Mutant, ...]:
@@ -108,6 +109,12 @@ class CheckSpec:
         from cardcanon.proofs.variants import variant_name
 
         return self.expected_variant.get(variant_name(variant or {}), self.expected)
+
+    def scope_for(self, quick: bool) -> dict[str, Any]:
+        """The scope of a run with the full (or quick) bounds, as data and in words."""
+        from cardcanon.scope import describe
+
+        return describe(self.game, self.scope, self.bounds_for(quick), self.variants, self.variants_reason)
 
     def bounds_for(self, quick: bool) -> Mapping[str, Any]:
         """The bounds of a run: ``ci_bounds`` for a quick run when given, else ``bounds``."""
@@ -236,6 +243,15 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
     if "variants" in entry and (not isinstance(entry["variants"], dict) or set(entry["variants"]) != {"only", "reason"}
                                 or not isinstance(entry["variants"]["only"], list)):
         raise fail("variants", "must be a table { only = [variant names], reason = \"why\" }")
+    scope = None
+    if "scope" in entry:
+        from cardcanon.scope import problems
+
+        for bound in (bounds, ci_bounds or bounds):
+            found = problems(entry["scope"], bound)
+            if found:
+                raise fail("scope", "; ".join(found))
+        scope = MappingProxyType(dict(entry["scope"]))
     by_variant: dict[str, Verdict] = {}
     for name, verdict in _parse_table(entry.get("expected_variant", {}), "expected_variant", fail).items():
         parsed: Verdict | None
@@ -263,6 +279,7 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         variants_reason=str(entry["variants"]["reason"]) if "variants" in entry else "",
         variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
+        scope=scope,
         expected_stats_variant=MappingProxyType({
             name: _parse_table(table, "expected_stats_variant", fail) for name, table in
             _parse_table(entry.get("expected_stats_variant", {}), "expected_stats_variant", fail).items()}),

@@ -156,6 +156,8 @@ class CheckOutcome:
         for variant, result in runs:
             reasons += self._run_failures(variant, result)
         reasons.extend(self.stats_problems())
+        if self.check.scope is None:
+            reasons.append("no scope in the manifest: what the check covers is not stated")
         if not self.mutants and not self.necessity and not self.necessity_skipped:
             reasons.append("no mutants: nothing shows that the check can fail")
         for mutant in self.mutants:
@@ -195,6 +197,7 @@ class CheckOutcome:
             "witness_replayed": self.result.witness_replayed,
             "second_solver": self.second_solver(),
             "bounds": _plain(check.bounds_for(self.quick)),
+            "scope": check.scope_for(self.quick),
             "stats": dict(self.result.stats),
             "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
             "stats_compared": self.stats_compared,
@@ -296,7 +299,7 @@ class Report:
                 "cells": len(cells), "killed": sum(c["killed"] for c in cells), "matrix": cells}
 
     def table(self, rules_width: int = 36) -> str:
-        header = ("check", "rules", "expected", "verdict", "s", "witness", "variants", "necessity", "probes", "cvc5",
+        header = ("check", "rules", "expected", "verdict", "players", "s", "witness", "variants", "necessity", "probes", "cvc5",
                   "result")
         rows = [header]
         for o in self.outcomes:
@@ -305,6 +308,7 @@ class Report:
                 _shorten(", ".join(o.check.rules), rules_width),
                 o.check.expected.value,
                 o.result.verdict.value,
+                _players_cell(o.check.scope_for(self.quick)),
                 f"{o.result.seconds:.1f}",
                 "replayed" if o.witness_ok else "NO",
                 f"{sum(not o._run_failures(v, r) for v, r in o.variants)}/{len(o.variants)}",
@@ -316,10 +320,21 @@ class Report:
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
         lines.insert(1, "  ".join("-" * width for width in widths))
+        lines += [f"scope {o.check.id}: {o.check.scope_for(self.quick)['words']}" for o in self.outcomes]
         for o in self.outcomes:
             for reason in o.failures():
                 lines.append(f"FAIL {o.check.id}: {reason}")
         return "\n".join(lines)
+
+
+def _players_cell(scope: Mapping[str, Any]) -> str:
+    """The player counts a check covers, and the rulebook's when it covers fewer."""
+    from cardcanon.scope import span
+
+    if not scope["stated"]:
+        return "NOT STATED"
+    mine = span(scope["players"])
+    return mine if scope["covers_rulebook_players"] else f"{mine} of {span(scope['rulebook_players'])}"
 
 
 def _pair_cell(pair: Mapping[str, Any] | None) -> str:

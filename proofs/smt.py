@@ -18,6 +18,7 @@ Z3 alone (no pair is open).
 from __future__ import annotations
 
 import contextvars
+import hashlib
 import re
 import tempfile
 import time
@@ -60,16 +61,24 @@ class SolverPair:
     query_seconds: float = 60.0  # cvc5's limit per query; running out is a solver problem
     answers: list[PairAnswer] = field(default_factory=list)
     models: int = 0  # sat answers: their models become witnesses the runner replays
+    repeated: int = 0  # queries whose very text cvc5 already decided in this process
     linear: _Linear = field(default_factory=lambda: _Linear(), repr=False, compare=False)  # shared by the queries
 
     def confirm(self, solver: Z3, extra: tuple[Z3, ...], answer: str) -> PairAnswer:
         """Decide ``solver``'s query (with ``extra`` asserted) again with cvc5, from SMT-LIB text."""
         started = time.perf_counter()
         text = smtlib(solver, extra, self.linear)
-        try:
-            second = cvc5_decide(text, self.query_seconds)
-        except RuntimeError as exc:  # cvc5 refused the text: a problem to report, never a pass
-            second = f"error ({' '.join(str(exc).split())[:200]})"
+        key = hashlib.sha256(text.encode()).hexdigest()
+        second = _DECIDED.get(key)
+        if second is None:
+            try:
+                second = cvc5_decide(text, self.query_seconds)
+            except RuntimeError as exc:  # cvc5 refused the text: a problem to report, never a pass
+                second = f"error ({' '.join(str(exc).split())[:200]})"
+            if second in ANSWERS:
+                _DECIDED[key] = second
+        else:
+            self.repeated += 1
         number = len(self.answers) + 1
         file = None
         pair = PairAnswer(number, answer, second, time.perf_counter() - started)
@@ -92,9 +101,14 @@ class SolverPair:
         for a in self.answers:
             counts[f"z3 {a.z3}, cvc5 {a.cvc5}"] = counts.get(f"z3 {a.z3}, cvc5 {a.cvc5}", 0) + 1
         return {"solvers": ["z3", "cvc5"], "queries": len(self.answers), "answers": counts, "z3_sat_models": self.models,
+                "cvc5_repeated": self.repeated,
                 "agree": all(a.agrees for a in self.answers), "cvc5_seconds": round(sum(a.seconds for a in self.answers), 3),
                 "problems": self.problems()}
 
+
+# cvc5's answers by the SHA-256 of the query's SMT-LIB text: the same text is the same query, so
+# its answer holds wherever it comes again (the variants of a check often ask identical queries)
+_DECIDED: dict[str, str] = {}
 
 _ACTIVE: contextvars.ContextVar[SolverPair | None] = contextvars.ContextVar("solver_pair", default=None)
 
