@@ -26,9 +26,9 @@ GAMES = ("hearts", "snap")
 CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
-_OPTIONAL = ("bounds", "ci_bounds", "mutant", "expected_stats", "expected_variant", "variant_bounds", "variants",
-             "expected_stats_variant", "scope")
-_MUTANT_KEYS = ("id", "description", "rule")
+_OPTIONAL = ("bounds", "ci_bounds", "probe", "expected_stats", "expected_variant", "variant_bounds", "variants",
+             "expected_stats_variant", "engine", "scope")
+_PROBE_KEYS = ("id", "description", "rule")
 
 
 class ManifestError(CardcanonError):
@@ -46,8 +46,9 @@ class Kind(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class Mutant:
-    """An encoding probe: the check's own encoding with one rule's constraints dropped or broken."""
+class ProbeSpec:
+    """A probe: the check's own encoding with one rule's constraints broken (``[[check.probe]]``)
+    or dropped (``drop:<RULE>``, made by verify for every rule a Z3 proof cites)."""
 
     id: str
     description: str
@@ -67,7 +68,7 @@ class CheckSpec:
     entry: str  # "module:function"
     bounds: Mapping[str, Any] = field(default_factory=dict)
     ci_bounds: Mapping[str, Any] | None = None
-    mutants: tuple[Mutant, ...] = ()
+    declared_probes: tuple[ProbeSpec, ...] = ()  # the manifest's [[check.probe]]
     expected_stats: Mapping[str, Any] | None = None
     source: str = ""  # the manifest file it came from
     expected_variant: Mapping[str, Verdict] = field(default_factory=dict)  # variant name -> verdict
@@ -75,22 +76,34 @@ class CheckSpec:
     variants: tuple[str, ...] | None = None  # the only variants it runs under (None: every variant)
     variants_reason: str = ""
     expected_stats_variant: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # variant name -> stats
+    # An engine check: the variants (names) the compiled engine is declared to cover; under any
+    # other variant the check is not-applicable. None: not an engine check.
+    engine_covers: tuple[str, ...] | None = None
     scope: Mapping[str, Any] | None = None  # what the check covers (cardcanon.scope); None: not stated
 
     @property
-    def probes(self) -> tuple[Mutant, ...]:
-        """The encoding probes: the manifest's, then (for a Z3 proof) one dropping each cited rule."""
-        from cardcanon.proofs.drops import probe_id
+    def probes(self) -> tuple[ProbeSpec, ...]:
+        """The probes: the manifest's, then (for a Z3 proof) one dropping each cited rule."""
+        from cardcanon.proofs.base import RuleDrop
 
         if self.kind is not Kind.Z3_PROOF:
-            return self.mutants
-        return self.mutants + tuple(Mutant(probe_id(rule), f"the encoding without the constraints of {rule}", rule)
-                                    for rule in self.rules)
+            return self.declared_probes
+        return self.declared_probes + tuple(
+            ProbeSpec(RuleDrop(rule).id, f"the encoding without the constraints of {rule}", rule) for rule in self.rules)
 
     def variant_names(self) -> set[str]:
         """Every variant name the entry mentions (in ``expected_variant``, ``variant_bounds``, ...)."""
         return (set(self.expected_variant) | set(self.variant_bounds) | set(self.expected_stats_variant)
-                | set(self.variants or ()))
+                | set(self.variants or ()) | set(self.engine_covers or ()))
+
+    def engine_refuses(self, variant: Mapping[str, str] | None) -> str:
+        """Why this engine check does not cover ``variant`` (the manifest says so), or ""."""
+        from cardcanon.proofs.variants import variant_name
+
+        name = variant_name(variant or {})
+        if self.engine_covers is None or name in self.engine_covers:
+            return ""
+        return f"the manifest does not declare the compiled engine to cover the variant {name}"
 
     def stats_for(self, variant: Mapping[str, str] | None) -> Mapping[str, Any] | None:
         """The golden stats under ``variant``: its ``expected_stats_variant`` table, else ``expected_stats``."""
@@ -243,6 +256,11 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
     if "variants" in entry and (not isinstance(entry["variants"], dict) or set(entry["variants"]) != {"only", "reason"}
                                 or not isinstance(entry["variants"]["only"], list)):
         raise fail("variants", "must be a table { only = [variant names], reason = \"why\" }")
+    engine = entry.get("engine")
+    if engine is not None and (not isinstance(engine, dict) or set(engine) != {"covers"}
+                               or not isinstance(engine["covers"], list)
+                               or not all(isinstance(name, str) for name in engine["covers"])):
+        raise fail("engine", "must be a table { covers = [variant names] }")
     scope = None
     if "scope" in entry:
         from cardcanon.scope import problems
@@ -272,11 +290,12 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         entry=entry["entry"],
         bounds=bounds,
         ci_bounds=ci_bounds,
-        mutants=_parse_mutants(entry.get("mutant", []), fail),
+        declared_probes=_parse_probes(entry.get("probe", []), fail),
         expected_stats=stats,
         expected_variant=MappingProxyType(by_variant),
         variants=tuple(entry["variants"]["only"]) if "variants" in entry else None,
         variants_reason=str(entry["variants"]["reason"]) if "variants" in entry else "",
+        engine_covers=tuple(engine["covers"]) if engine is not None else None,
         variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
         scope=scope,
@@ -307,25 +326,25 @@ def _parse_table(value: Any, key: str, fail: Callable[[str, str], ManifestError]
     return MappingProxyType(dict(value))
 
 
-def _parse_mutants(value: Any, fail: Callable[[str, str], ManifestError]) -> tuple[Mutant, ...]:
+def _parse_probes(value: Any, fail: Callable[[str, str], ManifestError]) -> tuple[ProbeSpec, ...]:
     if not isinstance(value, list) or not all(isinstance(m, dict) for m in value):
-        raise fail("mutant", "must be an array of tables ([[check.mutant]])")
-    mutants: list[Mutant] = []
+        raise fail("probe", "must be an array of tables ([[check.probe]])")
+    probes: list[ProbeSpec] = []
     for number, item in enumerate(value, 1):
-        unknown = sorted(set(item) - set(_MUTANT_KEYS))
+        unknown = sorted(set(item) - set(_PROBE_KEYS))
         if unknown:
-            raise fail("mutant", f"mutant #{number}: unknown key(s) {', '.join(unknown)}")
-        for key in _MUTANT_KEYS:
+            raise fail("probe", f"probe #{number}: unknown key(s) {', '.join(unknown)}")
+        for key in _PROBE_KEYS:
             if key == "rule" and key not in item:
                 continue
             if not isinstance(item.get(key), str) or not item[key].strip():
-                raise fail("mutant", f"mutant #{number}: '{key}' must be a non-empty string")
+                raise fail("probe", f"probe #{number}: '{key}' must be a non-empty string")
         if item["id"].startswith("drop:"):
-            raise fail("mutant", f"mutant #{number}: IDs starting with 'drop:' are the runner's own probes")
-        if any(m.id == item["id"] for m in mutants):
-            raise fail("mutant", f"duplicate mutant ID {item['id']!r}")
-        mutants.append(Mutant(item["id"], item["description"].strip(), item.get("rule")))
-    return tuple(mutants)
+            raise fail("probe", f"probe #{number}: IDs starting with 'drop:' are the runner's own probes")
+        if any(m.id == item["id"] for m in probes):
+            raise fail("probe", f"duplicate probe ID {item['id']!r}")
+        probes.append(ProbeSpec(item["id"], item["description"].strip(), item.get("rule")))
+    return tuple(probes)
 
 
 def load_combinations(directory: str | Path | None = None) -> list[tuple[str, Combination]]:

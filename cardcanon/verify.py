@@ -6,8 +6,10 @@ and its records (witnesses, counterexamples) replay through the reference model,
 (not the check) finds; its golden stats (if any) match exactly; every encoding probe is
 killed; and every rule it cites is necessary: some mutant of the reference model breaking that
 rule makes the check fail with a record that the mutant and the model play differently.
-``unknown``, ``timeout`` and ``error`` are failures. Exit status: 0 all passed, 1 some failed,
-2 bad input (a bad manifest, an unknown ``--check``).
+``unknown``, ``timeout`` and ``error`` are failures. A run that cannot check what it claims
+(the compiled engine is missing or refuses the configuration) is ``not-applicable``: neither
+passed nor failed. Exit status: 0 all passed, 1 some failed, 2 bad input (a bad manifest, an
+unknown ``--check``), 3 nothing failed but something was not applicable.
 
 Each run runs in a worker process with a deadline enforced here, so a hung solver call ends as
 ``timeout``; see :mod:`cardcanon.verify_runner`.
@@ -27,8 +29,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cardcanon.manifest import GAMES, CheckSpec, Kind, ManifestError, load_manifests
+from cardcanon.proofs.base import Verdict
 from cardcanon.proofs.variants import Combination
-from cardcanon.verify_report import CheckOutcome, MutantOutcome, NecessityCell, Report
+from cardcanon.verify_report import CheckOutcome, ProbeOutcome, NecessityCell, Report
 from cardcanon.verify_runner import RunResult, Task, run_tasks
 
 DEFAULT_TIMEOUT = 120.0  # per run; generous, so that a busy machine does not turn into "timeout"
@@ -104,6 +107,7 @@ def run(
             raise ManifestError(f"{check.source}: check {check.id}: names variant(s) {', '.join(unknown)} that "
                                 f"verify does not run (it runs {', '.join(sorted(known))})")
     tasks: list[Task] = []
+    given: dict[int, RunResult] = {}  # runs decided without running: not-applicable by the manifest
     layout: list[tuple[CheckSpec, list[int], list[int], list[tuple[str, str, int]]]] = []
     for check in checks:
         bounds = check.bounds_for(quick)
@@ -116,35 +120,40 @@ def run(
         for variant in runs:
             mains.append(len(tasks))
             paired = second_solver and check.kind is Kind.Z3_PROOF
+            if check.engine_refuses(variant):
+                given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
                               variant, second_solver=paired,
                               export_smt=str(export_smt) if paired and export_smt is not None else None))
         probes = []
-        for mutant in check.probes if not quick else ():  # a quick run leaves the encoding probes out
+        for probe in check.probes if not quick else ():  # a quick run leaves the probes out
             probes.append(len(tasks))
-            tasks.append(Task(len(tasks), check.id, check.entry, mutant.id, timeout, bounds))
+            tasks.append(Task(len(tasks), check.id, check.entry, probe.id, timeout, bounds))
         cells = []
         for rule in check.rules if necessity and not skip_necessity else ():
             for key in model_mutants.for_rule(rule):
                 cells.append((rule, key, len(tasks)))
                 variant = dict(model_mutants.MUTANTS[key].variant)
+                if check.engine_refuses(variant):
+                    given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
                 tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
                                   variant, key))
             if not model_mutants.for_rule(rule):
                 cells.append((rule, "", -1))
         layout.append((check, mains, probes, cells))
-    jobs = max(1, min(jobs or default_jobs(), len(tasks) or 1))
+    runnable = [task for task in tasks if task.key not in given]
+    jobs = max(1, min(jobs or default_jobs(), len(runnable) or 1))
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.perf_counter()
     if progress is not None:
-        progress.begin(len(tasks), jobs)
+        progress.begin(len(runnable), jobs)
 
     def finished(task: Task, result: RunResult) -> None:
         if progress is not None:
             progress.finished(task, result, _note(checks, task, result, quick))
 
-    results = run_tasks(
-        tasks,
+    results = given | run_tasks(
+        runnable,
         jobs=jobs,
         on_finish=finished if progress else None,
         on_tick=progress.tick if progress and progress.live else None,
@@ -154,7 +163,7 @@ def run(
     outcomes = []
     for check, mains, probes, cells in layout:
         variant_results = tuple((tasks[i].variant, results[i]) for i in mains)
-        probe_outcomes = tuple(MutantOutcome(m.id, m.description, results[i], check.expected)
+        probe_outcomes = tuple(ProbeOutcome(m.id, m.description, results[i], check.expected)
                                for m, i in zip(check.probes, probes))
         probes_skipped = quick and bool(check.probes)
         necessity_cells = tuple(
@@ -188,11 +197,13 @@ def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: boo
     """What is wrong with one finished run, for the progress display ("" when nothing)."""
     check = next(c for c in checks if c.id == task.check_id)
     expected = check.expected_for(task.variant)
+    if result.verdict is Verdict.NOT_APPLICABLE:
+        return f" -- not applicable: {result.detail}"
     if task.model_mutant is not None:
         cell = NecessityCell("", task.model_mutant, "", result, expected)
         return "" if cell.killed else " -- survived"
-    if task.mutant is not None:
-        return "" if MutantOutcome(task.mutant, "", result, expected).killed else " -- FAIL: probe survived"
+    if task.probe is not None:
+        return "" if ProbeOutcome(task.probe, "", result, expected).killed else " -- FAIL: probe survived"
     if result.verdict != expected:
         return f" -- FAIL: expected {expected.value}"
     problems = [] if result.witness_replayed else ["witness not replayed"]
@@ -239,7 +250,7 @@ class Progress:
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser("verify", help="run the Z3 proofs and searches of the manifests, with their mutants")
+    parser = sub.add_parser("verify", help="run the Z3 proofs and searches of the manifests, with their probes and model mutants")
     parser.add_argument("--game", choices=GAMES, help="only this game's checks")
     parser.add_argument("--check", action="append", default=[], metavar="ID",
                         help="only this check (repeatable; HEARTS-P4 also selects HEARTS-P4-slug)")
@@ -306,5 +317,5 @@ def _run_verify(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
         else:
             Path(args.json).write_text(text, encoding="utf-8")
-    print("OK: every check passed" if report.ok else "FAILED", file=out)
-    return 0 if report.ok else 1
+    print(report.conclusion(), file=out)
+    return report.exit_status

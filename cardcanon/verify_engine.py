@@ -1,24 +1,25 @@
 """verify and the compiled engine: the engine replays the witness records of the checks, and
 two checks compare it with the reference model on seeded batches (the engine sits above the
-models, so this lives with the commands, not with the proofs).
+models, so this lives with the commands, not with the proofs). Both first ask the engine
+whether it can play the configuration (``require``); when it cannot, the result is
+``not-applicable`` with the reason, never a comparison of the model with itself.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
 
 from cardcanon.model import hearts as hearts_model
 from cardcanon.proofs import records
-from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, hearts_record, snap_record
-from cardcanon.proofs.variants import hearts_config, snap_config
 
 
 def engine_replay(record: Record) -> bool | None:
     """Whether the compiled engine plays the record's game as the model does; None when the
-    engine cannot replay it (a record that does not start from a deal, or has no named policy)."""
+    record is not one the engine plays (it does not start from a deal, or has no deterministic
+    policy). Raises :class:`~cardcanon.engine.build.EngineUnavailable` when the kernel cannot
+    play it (not built, disabled, or refusing the configuration): never a silent fallback."""
     policy = record.get("policy")
     if record.get("game") != "snap" or policy is None or "start" in record or not record.get("moves"):
         return None
@@ -33,6 +34,7 @@ def engine_replay(record: Record) -> bool | None:
     assert isinstance(deal, Deal)  # the first move was read as a deal above
     if policy not in records.DETERMINISTIC_POLICIES:
         return None  # random policies draw from the seed's stream, which a record does not carry
+    engine.require(config)
     flips = sum(1 for m in record["moves"] if m.get("move") == "flip")
     cap = flips + 1
     fast = engine.decide_deal(config, deal, policy, max_flips=cap)
@@ -40,20 +42,22 @@ def engine_replay(record: Record) -> bool | None:
     return fast == slow
 
 
-def check_snap(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+def check_snap(run: Run) -> CheckResult:
     """The compiled engine against the model on a seeded batch (every named policy)."""
     from cardcanon.engine import snap as engine
     from cardcanon.model.snap_policies import play_game
     from cardcanon.model.snap_records import game_record
 
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    variant = variant_of(bounds)
+    run.no_probe()
+    bounds = run.bounds
     seeds = range(*bounds.get("seeds", [0, 20]))
     max_flips = int(bounds.get("max_flips", 3000))
-    started, compared, records = time.monotonic(), 0, []
+    compared, shown = 0, []
     for players in bounds.get("players", [2, 3, 5]):
-        config = snap_config(variant, players=players)
+        config = run.snap_config(players=players)
+        refused = _refused(lambda: engine.require(config))
+        if refused:
+            return refused
         for policy in bounds.get("policies", ["flipper-first", "owner-first", "ties:0.3", "errors:0.05"]):
             for seed in seeds:
                 fast = engine.decide(config, seed, policy, max_flips=max_flips)
@@ -68,26 +72,29 @@ def check_snap(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
                 record = snap_record(config, slow.moves, slow.state, label=f"{players} players, {policy}, seed {seed}",
                                      policy=policy if slow.outcome or slow.endless else None)
                 if mine != theirs:
+                    run.record(record)
                     return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: model {mine}, engine {theirs}",
-                                       witness=str(data["result"]), records=(record,), stats={"compared": compared})
+                                       witness=str(data["result"]), stats={"compared": compared})
                 if seed == seeds.start and policy in ("flipper-first", "owner-first"):
-                    records.append(record)
-                if time.monotonic() - started > timeout:
-                    return CheckResult(Verdict.TIMEOUT, f"{compared} deals compared", stats={"compared": compared})
+                    run.record(record)
+                    shown.append(record["label"])
+                run.budget.tick()
     return CheckResult(Verdict.PROVED, f"{compared} seeded deals: the engine plays each as the model does",
-                       witness="\n".join(r["label"] for r in records), records=tuple(records),
-                       stats={"compared": compared})
+                       witness="\n".join(shown), stats={"compared": compared})
 
 
-def check_hearts(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+def check_hearts(run: Run) -> CheckResult:
     """The compiled engine against the model on seeded matches (random and greedy players)."""
     from cardcanon.engine import hearts as engine
 
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    config = hearts_config(variant_of(bounds))
+    run.no_probe()
+    bounds = run.bounds
+    config = run.hearts_config()
+    refused = _refused(lambda: engine.require(config))
+    if refused:
+        return refused
     seeds = range(*bounds.get("seeds", [0, 10]))
-    compared, records = 0, []
+    compared, shown = 0, []
     for kinds in (("random", "random"), ("greedy", "random")):
         for seed in seeds:
             fast, fast_moves = engine.match(seed, kinds, config, with_moves=True)
@@ -98,13 +105,27 @@ def check_hearts(*, mutant: str | None = None, timeout: float = 60.0, bounds: Ma
             mine = (_outcome(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
             theirs = ((fast.termination.value, fast.winner.index), fast.scores, tuple(map(tuple, fast.hand_scores)))
             if mine != theirs or list(fast_moves) != list(moves):
+                run.record(record)
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {mine[:2]}, engine {theirs[:2]}",
-                                   witness=label, records=(record,), stats={"compared": compared})
+                                   witness=label, stats={"compared": compared})
             if seed == seeds.start:
-                records.append(record)
+                run.record(record)
+                shown.append(record["label"])
+            run.budget.tick()
     return CheckResult(Verdict.PROVED, f"{compared} seeded matches: the engine plays each as the model does",
-                       witness="\n".join(r["label"] for r in records), records=tuple(records),
-                       stats={"compared": compared})
+                       witness="\n".join(shown), stats={"compared": compared})
+
+
+def _refused(require: Callable[[], None]) -> CheckResult | None:
+    """A not-applicable result when the engine cannot play the configuration (never a comparison
+    of the model with itself), else None."""
+    from cardcanon.engine.build import EngineUnavailable
+
+    try:
+        require()
+    except EngineUnavailable as exc:
+        return CheckResult(Verdict.NOT_APPLICABLE, f"the compiled engine cannot run this: {exc}")
+    return None
 
 
 def _outcome(outcome: hearts_model.Outcome | None) -> tuple[str, int] | None:

@@ -14,8 +14,8 @@ from cardcanon.verify_runner import RunResult
 
 
 @dataclass(frozen=True)
-class MutantOutcome:
-    """An encoding probe: the check's encoding with one rule's constraints dropped or broken."""
+class ProbeOutcome:
+    """A probe: the check's encoding with one rule's constraints dropped or broken."""
 
     id: str
     description: str
@@ -45,7 +45,7 @@ class NecessityCell:
     """One (check, cited rule, model mutant) run of the necessity matrix."""
 
     rule: str
-    mutant: str  # key of the model mutant ("" when the rule has none)
+    model_mutant: str  # key of the model mutant ("" when the rule has none)
     description: str
     result: RunResult | None
     expected: Any
@@ -61,9 +61,15 @@ class NecessityCell:
         verdict = self.result.verdict
         return verdict in CONTRARY[self.expected] or (verdict in DEFINITE and self.stats_differ)
 
+    @property
+    def not_applicable(self) -> bool:
+        """The run could not check what it claims under this mutant (see ``Verdict.NOT_APPLICABLE``)."""
+        return self.result is not None and self.result.verdict is Verdict.NOT_APPLICABLE
+
     def to_json(self) -> dict[str, Any]:
         result = self.result
-        return {"rule": self.rule, "mutant": self.mutant, "description": self.description, "killed": self.killed,
+        return {"rule": self.rule, "model_mutant": self.model_mutant, "description": self.description, "killed": self.killed,
+                "not_applicable": self.not_applicable,
                 "verdict": None if result is None else result.verdict.value,
                 "disagreement": None if result is None else result.disagreement,
                 "detail": "" if result is None else result.detail[:300],
@@ -74,7 +80,7 @@ class NecessityCell:
 class CheckOutcome:
     check: CheckSpec
     result: RunResult  # under the default variant
-    mutants: tuple[MutantOutcome, ...]  # encoding probes
+    probes: tuple[ProbeOutcome, ...]
     quick: bool = False
     variants: tuple[tuple[Mapping[str, str], RunResult], ...] = ()
     necessity: tuple[NecessityCell, ...] = ()
@@ -108,8 +114,8 @@ class CheckOutcome:
         return bool(self.result.witness) and self.result.witness_replayed
 
     @property
-    def mutants_killed(self) -> int:
-        return sum(m.killed for m in self.mutants)
+    def probes_killed(self) -> int:
+        return sum(m.killed for m in self.probes)
 
     def cited_rules_killed(self) -> dict[str, bool]:
         """Each cited rule: whether some model mutant of it kills the check."""
@@ -118,12 +124,47 @@ class CheckOutcome:
             killed[cell.rule] = killed.get(cell.rule, False) or cell.killed
         return killed
 
+    def rules_not_applicable(self) -> list[str]:
+        """Cited rules no mutant kills because every run against their mutants was not applicable."""
+        return [rule for rule, killed in self.cited_rules_killed().items()
+                if not killed and all(c.not_applicable for c in self.necessity if c.rule == rule and c.model_mutant)
+                and any(c.model_mutant for c in self.necessity if c.rule == rule)]
+
+    def not_applicable(self) -> list[str]:
+        """Every reason this check could not be run as it claims (none when it could)."""
+        from cardcanon.proofs.variants import variant_name
+
+        reasons = []
+        for variant, result in self.variants or (({}, self.result),):
+            if result.verdict is Verdict.NOT_APPLICABLE:
+                reasons.append(f"[{variant_name(variant)}] not applicable: {result.detail}")
+        for rule in self.rules_not_applicable():
+            reasons.append(f"necessity of {rule} not applicable: every run against its model mutants was")
+        return reasons
+
+    def engine_not_applicable(self) -> list[str]:
+        """The records the compiled engine could not replay, with the reason."""
+        from cardcanon.proofs.variants import variant_name
+
+        return [f"[{variant_name(variant)}] engine replay of {len(result.engine_not_applicable)} record(s): "
+                + result.engine_not_applicable[0].split(": ", 1)[-1]
+                for variant, result in self.variants or (({}, self.result),) if result.engine_not_applicable]
+
+    @property
+    def status(self) -> str:
+        """``passed``, ``failed``, or ``not-applicable`` (nothing failed, something could not run)."""
+        if self.failures():
+            return "failed"
+        return "not-applicable" if self.not_applicable() else "passed"
+
     def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
         from cardcanon.proofs.variants import variant_name
 
         where = "" if not variant else f"[{variant_name(variant)}] "
         expected = self.check.expected_for(variant)
-        reasons = []
+        reasons: list[str] = []
+        if result.verdict is Verdict.NOT_APPLICABLE:
+            return reasons  # neither passed nor failed: see not_applicable()
         if result.verdict != expected:
             reasons.append(f"{where}verdict {result.verdict.value}, expected {expected.value}"
                            + (f": {result.detail}" if result.detail else ""))
@@ -158,24 +199,24 @@ class CheckOutcome:
         reasons.extend(self.stats_problems())
         if self.check.scope is None:
             reasons.append("no scope in the manifest: what the check covers is not stated")
-        if not self.mutants and not self.necessity and not self.necessity_skipped:
-            reasons.append("no mutants: nothing shows that the check can fail")
-        for mutant in self.mutants:
-            if not mutant.killed:
-                reasons.append(f"mutant {mutant.id} survived: verdict {mutant.result.verdict.value}"
-                               + (f" ({mutant.result.detail})" if mutant.result.detail else ""))
+        if not self.probes and not self.necessity and not self.necessity_skipped:
+            reasons.append("no probe and no model mutant: nothing shows that the check can fail")
+        for probe in self.probes:
+            if not probe.killed:
+                reasons.append(f"probe {probe.id} survived: verdict {probe.result.verdict.value}"
+                               + (f" ({probe.result.detail})" if probe.result.detail else ""))
         for rule, killed in self.cited_rules_killed().items():
-            if not killed:
+            if not killed and rule not in self.rules_not_applicable():
                 tried = [c for c in self.necessity if c.rule == rule]
-                how = ", ".join(f"{c.mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
+                how = ", ".join(f"{c.model_mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
                                 f"{'' if not c.result or c.result.disagreement else ' without a disagreement'}"
-                                for c in tried if c.mutant) or "no model mutant breaks it"
+                                for c in tried if c.model_mutant) or "no model mutant breaks it"
                 reasons.append(f"cites {rule}, but breaking it in the model does not make the check fail ({how})")
         return reasons
 
     @property
     def passed(self) -> bool:
-        return not self.failures()
+        return self.status == "passed"
 
     def to_json(self) -> dict[str, Any]:
         from cardcanon.proofs.variants import variant_name
@@ -190,7 +231,10 @@ class CheckOutcome:
             "expected": check.expected.value,
             "verdict": self.result.verdict.value,
             "passed": self.passed,
+            "status": self.status,
             "failures": self.failures(),
+            "not_applicable": self.not_applicable(),
+            "engine_covers": None if check.engine_covers is None else list(check.engine_covers),
             "seconds": round(self.result.seconds, 3),
             "detail": self.result.detail,
             "witness": self.result.witness,
@@ -201,7 +245,7 @@ class CheckOutcome:
             "stats": dict(self.result.stats),
             "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
             "stats_compared": self.stats_compared,
-            "mutants": [m.to_json() for m in self.mutants],
+            "probes": [m.to_json() for m in self.probes],
             "results": [{
                 "variant": variant_name(variant),
                 "options": dict(variant),
@@ -211,6 +255,8 @@ class CheckOutcome:
                 "replay_problems": list(result.replay_problems),
                 "engine_replayed": result.engine_replayed,
                 "engine_disagreed": list(result.engine_disagreed),
+                "engine_not_applicable": list(result.engine_not_applicable),
+                "engine_replay": None if result.engine_verdict is None else result.engine_verdict.value,
                 "seconds": round(result.seconds, 3),
                 "second_solver": None if result.second_solver is None else dict(result.second_solver),
                 "detail": result.detail,
@@ -242,26 +288,54 @@ class Report:
 
     @property
     def failed(self) -> int:
-        return len(self.outcomes) - self.passed
+        return sum(o.status == "failed" for o in self.outcomes)
 
     @property
-    def mutants_killed(self) -> int:
-        return sum(o.mutants_killed for o in self.outcomes)
+    def not_applicable(self) -> int:
+        return sum(o.status == "not-applicable" for o in self.outcomes)
 
     @property
-    def mutants_total(self) -> int:
-        return sum(len(o.mutants) for o in self.outcomes)
+    def engine_not_applicable(self) -> int:
+        """Records, over every check, that the compiled engine could not replay."""
+        return sum(len(result.engine_not_applicable) for o in self.outcomes
+                   for _, result in o.variants or (({}, o.result),))
+
+    @property
+    def exit_status(self) -> int:
+        """0 every check passed and ran as it claims; 1 something failed; 3 nothing failed but
+        something (a check, a necessity run, an engine replay) was not applicable."""
+        if not self.outcomes or self.failed:
+            return 1
+        return 3 if self.not_applicable or self.engine_not_applicable else 0
+
+    def conclusion(self) -> str:
+        if self.exit_status == 1:
+            return "FAILED"
+        if self.exit_status == 3:
+            return (f"NOT A FULL VERIFICATION: nothing failed, but {self.not_applicable} check(s) and "
+                    f"{self.engine_not_applicable} engine replay(s) were not applicable (see above)")
+        return "OK: every check passed"
+
+    @property
+    def probes_killed(self) -> int:
+        return sum(o.probes_killed for o in self.outcomes)
+
+    @property
+    def probes_total(self) -> int:
+        return sum(len(o.probes) for o in self.outcomes)
 
     @property
     def ok(self) -> bool:
-        """True only when there was something to check and every check passed."""
-        return bool(self.outcomes) and self.failed == 0
+        """True only when there was something to check, every check passed and all of it ran."""
+        return self.exit_status == 0
 
     def summary(self) -> str:
         matrix = self.necessity_json()
-        return (f"{len(self.outcomes)} checks: {self.passed} passed, {self.failed} failed; "
+        return (f"{len(self.outcomes)} checks: {self.passed} passed, {self.failed} failed, "
+                f"{self.not_applicable} not applicable; "
+                f"engine replays not applicable: {self.engine_not_applicable}; "
                 f"necessity {matrix['killed']}/{matrix['cells']} (check, rule) cells killed by a model mutant; "
-                f"probes killed {self.mutants_killed}/{self.mutants_total}; "
+                f"probes killed {self.probes_killed}/{self.probes_total}; "
                 f"wall time {self.wall_seconds:.1f} s (jobs {self.jobs}{', quick' if self.quick else ''})")
 
     def to_json(self) -> dict[str, Any]:
@@ -279,8 +353,10 @@ class Report:
                 "checks": len(self.outcomes),
                 "passed": self.passed,
                 "failed": self.failed,
-                "mutants_killed": self.mutants_killed,
-                "mutants_total": self.mutants_total,
+                "not_applicable": self.not_applicable,
+                "engine_replays_not_applicable": self.engine_not_applicable,
+                "probes_killed": self.probes_killed,
+                "probes_total": self.probes_total,
             },
             "ok": self.ok,
             "variants": dict(self.variants or {}),
@@ -294,7 +370,7 @@ class Report:
         for o in self.outcomes:
             for rule, killed in o.cited_rules_killed().items():
                 cells.append({"check": o.check.id, "rule": rule, "killed": killed,
-                              "mutants": [c.mutant for c in o.necessity if c.rule == rule and c.mutant]})
+                              "model_mutants": [c.model_mutant for c in o.necessity if c.rule == rule and c.model_mutant]})
         return {"checks": len({c["check"] for c in cells}), "rules": len({c["rule"] for c in cells}),
                 "cells": len(cells), "killed": sum(c["killed"] for c in cells), "matrix": cells}
 
@@ -311,11 +387,12 @@ class Report:
                 _players_cell(o.check.scope_for(self.quick)),
                 f"{o.result.seconds:.1f}",
                 "replayed" if o.witness_ok else "NO",
-                f"{sum(not o._run_failures(v, r) for v, r in o.variants)}/{len(o.variants)}",
+                f"{sum(not o._run_failures(v, r) and r.verdict is not Verdict.NOT_APPLICABLE for v, r in o.variants)}"
+                f"/{len(o.variants)}",
                 f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
-                f"{o.mutants_killed}/{len(o.mutants)}",
+                f"{o.probes_killed}/{len(o.probes)}",
                 _pair_cell(o.second_solver()),
-                "ok" if o.passed else "FAIL",
+                {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
             ))
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
@@ -324,6 +401,8 @@ class Report:
         for o in self.outcomes:
             for reason in o.failures():
                 lines.append(f"FAIL {o.check.id}: {reason}")
+            for reason in o.not_applicable() + o.engine_not_applicable():
+                lines.append(f"NOT APPLICABLE {o.check.id}: {reason}")
         return "\n".join(lines)
 
 

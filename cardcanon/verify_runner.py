@@ -18,7 +18,7 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +34,13 @@ def grace_seconds(timeout: float) -> float:
 
 @dataclass(frozen=True)
 class Task:
-    """One run: a check under one variant, as written, with an encoding probe (``mutant``, a
-    broken encoding) or against a model mutant (``model_mutant``, a broken reference model)."""
+    """One run: a check under one variant, as written, with a probe (``probe``, a broken
+    encoding) or against a model mutant (``model_mutant``, a broken reference model)."""
 
     key: int
     check_id: str
     entry: str
-    mutant: str | None
+    probe: str | None
     timeout: float
     bounds: Mapping[str, Any] = field(default_factory=dict)
     variant: Mapping[str, str] = field(default_factory=dict)
@@ -55,7 +55,7 @@ class Task:
         where = "" if not self.variant else f" [{variant_name(self.variant)}]"
         if self.model_mutant is not None:
             return f"{self.check_id}{where} model mutant {self.model_mutant.split(':', 1)[1]}"
-        return self.check_id + where if self.mutant is None else f"{self.check_id}{where} probe {self.mutant}"
+        return self.check_id + where if self.probe is None else f"{self.check_id}{where} probe {self.probe}"
 
 
 @dataclass(frozen=True)
@@ -74,21 +74,61 @@ class RunResult:
     engine_replayed: int = 0  # records the compiled engine played as the model does
     engine_disagreed: tuple[str, ...] = ()
     second_solver: Mapping[str, Any] | None = None  # both solvers' answers (cardcanon.proofs.smt)
+    engine_not_applicable: tuple[str, ...] = ()  # records the engine could not play, with the reason
+
+    @property
+    def engine_verdict(self) -> Verdict | None:
+        """The verdict of the engine replay of the records: None when no record is one the
+        engine plays; never ``proved`` when some record could not be played by it."""
+        if self.engine_disagreed:
+            return Verdict.COUNTEREXAMPLE
+        if self.engine_not_applicable:
+            return Verdict.NOT_APPLICABLE
+        return Verdict.PROVED if self.engine_replayed else None
 
 
-def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, Any],
-            model_mutant: str | None = None, pair: SolverPair | None = None) -> RunResult:
+def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout: float = 60.0,
+              bounds: Mapping[str, Any] | None = None, variant: Mapping[str, str] | None = None,
+              caching: bool = True) -> CheckResult:
+    """Run one check in this process as verify does: an undecided Z3 call becomes ``unknown`` or
+    ``timeout``, a disagreement of the model its verdict with its last record; the result carries
+    every record (noted with ``run.record`` or returned). Other exceptions pass through."""
+    from cardcanon.proofs.base import Budget, Disagreement, Run, Undecided, parse_probe, set_caching
+    from cardcanon.proofs.records import distinct
+
+    run = Run(dict(variant or {}), parse_probe(probe), Budget(timeout), dict(bounds or {}),
+              check=f"{getattr(check, '__module__', '')}:{getattr(check, '__qualname__', '')}")
+    set_caching(caching)
+    try:
+        result = check(run)
+    except Undecided as err:
+        result, run.records[:] = CheckResult(err.verdict, f"Z3 answered unknown ({err})"), []
+    except Disagreement as err:
+        result = CheckResult(err.verdict, f"the model disagrees with the encoding: {err}", witness=str(err))
+        run.records[:] = run.records[-1:]  # the record of the disagreement
+    finally:
+        set_caching(True)
+    if not isinstance(result, CheckResult):
+        return result  # reported by the caller
+    return replace(result, records=tuple(distinct([*run.records, *result.records])))
+
+
+def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, Any],
+            variant: Mapping[str, str] | None = None, model_mutant: str | None = None,
+            pair: SolverPair | None = None) -> RunResult:
     """Run one check in this process, then replay its records; every failure becomes ``error``.
 
-    With ``model_mutant`` the check runs against that mutant of the reference model, its records
-    are replayed under the mutant and then under the reference model: ``disagreement`` says
-    whether some record is a game of the mutant that the reference model does not play alike.
+    The check gets one :class:`~cardcanon.proofs.base.Run`. With ``model_mutant`` the check runs
+    against that mutant of the reference model (the per-process cache off), its records are
+    replayed under the mutant and then under the reference model: ``disagreement`` says whether
+    some record is a game of the mutant that the reference model does not play alike.
     With ``pair`` every query the check decides is decided again by cvc5; a disagreement or a
     cvc5 ``unknown`` turns the verdict into ``error`` or ``unknown``.
     """
+    from cardcanon.engine.build import EngineUnavailable
     from cardcanon.proofs import records as replays
-    from cardcanon.verify_engine import engine_replay
     from cardcanon.proofs.mutants import patched
+    from cardcanon.verify_engine import engine_replay
 
     try:
         check = resolve_entry(entry)
@@ -99,8 +139,10 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     try:
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant), \
                 paired(pair):
-            result = check(mutant=mutant, timeout=timeout, bounds=bounds)
-            mine = [replays.replay(r) for r in getattr(result, "records", ())] if isinstance(result, CheckResult) else []
+            result = run_check(check, probe=probe, timeout=timeout, bounds=bounds, variant=variant,
+                               caching=model_mutant is None)
+            noted = list(result.records) if isinstance(result, CheckResult) else []
+            mine = [replays.replay(r) for r in noted]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
@@ -111,19 +153,23 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
-        records = tuple(json.loads(json.dumps(list(result.records))))
+        records: tuple[dict[str, Any], ...] = tuple(json.loads(json.dumps(list(noted))))
     except (ValueError, TypeError) as exc:
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
     problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"
                      for n, (r, p) in enumerate(zip(records, mine), 1) if not p.ok)
-    disagreement, engine_ok, engine_bad = False, 0, []
+    disagreement, engine_ok, engine_bad, engine_refused = False, 0, [], []
     if model_mutant is not None:
         reference = [replays.replay(r) for r in records]
         disagreement = any(p.ok and not q.ok for p, q in zip(mine, reference))
     else:
         for n, record in enumerate(records, 1):
             try:
-                same = engine_replay(record)
+                with contextlib.redirect_stderr(io.StringIO()):  # the engine's one-line warning
+                    same = engine_replay(record)
+            except EngineUnavailable as exc:
+                engine_refused.append(f"record {n}: {exc}")
+                continue
             except Exception as exc:  # noqa: BLE001 - the engine may be missing or broken
                 engine_bad.append(f"record {n}: the engine failed: {_describe(exc)}")
                 continue
@@ -148,6 +194,7 @@ def execute(entry: str, mutant: str | None, timeout: float, bounds: dict[str, An
         disagreement=disagreement,
         engine_replayed=engine_ok,
         engine_disagreed=tuple(engine_bad),
+        engine_not_applicable=tuple(engine_refused),
         second_solver=None if pair is None else pair.summary(),
     )
 
@@ -174,7 +221,6 @@ class _Slot:
         self.task = task
         self.started = time.monotonic()
         self.deadline = self.started + task.timeout + grace_seconds(task.timeout)
-        bounds = {**_plain(task.bounds), "variant": _plain(task.variant)}
         pair = None
         if task.second_solver:
             from cardcanon.proofs.variants import variant_name
@@ -182,8 +228,8 @@ class _Slot:
             label = task.check_id + ("" if not task.variant else f"-{variant_name(task.variant)}")
             pair = SolverPair(label, None if task.export_smt is None else Path(task.export_smt),
                               query_seconds=task.timeout)
-        self.future = self.executor.submit(execute, task.entry, task.mutant, task.timeout, bounds, task.model_mutant,
-                                           pair)
+        self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, _plain(task.bounds),
+                                           _plain(task.variant), task.model_mutant, pair)
 
     def release(self) -> Task:
         task, self.task, self.future = self.task, None, None

@@ -1,24 +1,38 @@
-"""What every check returns, and the honest mapping of Z3 answers onto verdicts.
+"""What a check receives (one :class:`Run`) and returns (a :class:`CheckResult`), and the
+honest mapping of Z3 answers onto verdicts.
 
-A check is a function ``check(*, mutant: str | None, timeout: float, bounds: dict) ->
-CheckResult``. ``bounds["variant"]`` (when present) names the options of the rulebook's
-variation points the run is under (``cardcanon.proofs.variants``). With ``mutant=None`` it
-checks the rulebook as written; with a probe ID from the manifest it drops or breaks one rule's
-constraints in its own encoding (the vacuity probe), and must then reach a contrary verdict.
-Every check also returns game records (``cardcanon.proofs.records``): its reachability
-witnesses (the property is not vacuously true) and any counterexample. The check never says
-that they replay: the verify runner replays every record through the reference model (and
-through a mutant of the model, when the run is against one).
+A check is a function ``check(run: Run) -> CheckResult``. The run says everything about it:
 
-Z3 ``unknown`` and timeouts are verdicts of their own and never count as proved.
+- ``run.variant``: the options of the rulebook's variation points it runs under (``{}``: the
+  rulebook's defaults; ``run.snap_config()`` / ``run.hearts_config()`` build the model's);
+- ``run.probe``: ``None`` (the rulebook as written), an :class:`EncodingProbe` (the check's own
+  encoding broken as the manifest's ``[[check.probe]]`` says) or a :class:`RuleDrop` (the
+  encoding without one cited rule's constraints); under a probe the check must reach a
+  contrary verdict;
+- ``run.budget``: the time it may take; ``run.budget.check(solver)`` raises :class:`Undecided`
+  on a Z3 ``unknown`` or when the time is up, which the runner turns into ``unknown`` or
+  ``timeout``, never ``proved``;
+- ``run.bounds``: the manifest's bounds for this run;
+- ``run.record(record)``: a witness or counterexample as a game record
+  (``cardcanon.proofs.records``); the runner, not the check, replays every one;
+- ``run.cached(key, compute)``: the one per-process cache; its key includes the check, the
+  variant and the probe, and it is off while a model mutant is patched.
+
+A check that finds the reference model disagreeing with its encoding may raise
+:class:`Disagreement` with the verdict that disagreement means (e.g. ``counterexample found``).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+if TYPE_CHECKING:
+    from cardcanon.model.hearts_types import HeartsConfig
+    from cardcanon.model.snap import SnapConfig
 
 # A Z3 object (term, sort, model or solver). z3 ships no type information, so this is Any.
 Z3: TypeAlias = Any
@@ -32,6 +46,9 @@ class Verdict(str, enum.Enum):
     UNKNOWN = "unknown"
     TIMEOUT = "timeout"
     ERROR = "error"
+    # The run cannot check what it claims (the compiled engine is missing or refuses the
+    # configuration); its detail says why. Never counted as proved, nor as failed.
+    NOT_APPLICABLE = "not-applicable"
 
     def __str__(self) -> str:
         return self.value
@@ -50,39 +67,185 @@ CONTRARY = {
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The outcome of one run of a check (the rules as written, or one mutant)."""
+    """The outcome of one run of a check, with its witnesses and counterexamples as game
+    records (those the check noted on the way went to ``run.record``; the runner takes both)."""
 
     verdict: Verdict
     detail: str = ""
     witness: str | None = None  # the reachability witness, readably
     stats: Mapping[str, Any] = field(default_factory=dict)
-    records: tuple[Mapping[str, Any], ...] = ()  # witnesses and counterexamples as game records
+    records: tuple[Mapping[str, Any], ...] = ()
 
 
-class Check(Protocol):
-    def __call__(self, *, mutant: str | None, timeout: float, bounds: Mapping[str, Any]) -> CheckResult: ...
+@dataclass(frozen=True)
+class EncodingProbe:
+    """A probe of the manifest (``[[check.probe]]``): the check's encoding broken on purpose."""
+
+    id: str
+
+    def __str__(self) -> str:
+        return self.id
 
 
-def variant_of(bounds: Mapping[str, Any]) -> dict[str, str]:
-    """The variant a run is under (``{}``: the rulebook's defaults)."""
-    return dict(bounds.get("variant") or {})
+@dataclass(frozen=True)
+class RuleDrop:
+    """A vacuity probe: the check's encoding without the constraints of one cited ``rule``."""
+
+    rule: str
+
+    @property
+    def id(self) -> str:
+        return "drop:" + self.rule
+
+    def __str__(self) -> str:
+        return self.id
 
 
-def z3_verdict(answer: Z3, *, unsat: Verdict, sat: Verdict, reason: str = "") -> Verdict:
-    """Map a Z3 ``check()`` answer to a verdict; ``unknown`` becomes UNKNOWN or TIMEOUT."""
-    import z3
-
-    if answer == z3.unsat:
-        return unsat
-    if answer == z3.sat:
-        return sat
-    return Verdict.TIMEOUT if "timeout" in reason or "canceled" in reason else Verdict.UNKNOWN
+Probe: TypeAlias = EncodingProbe | RuleDrop
 
 
-def solve(solver: Z3, *, unsat: Verdict, sat: Verdict) -> Verdict:
-    """Run ``solver.check()`` and map the answer honestly (see :func:`z3_verdict`)."""
-    from cardcanon.proofs.smt import decide
+def parse_probe(probe_id: str | None) -> Probe | None:
+    """The probe a probe ID names: ``drop:<RULE>`` is a :class:`RuleDrop`, any other an :class:`EncodingProbe`."""
+    if probe_id is None:
+        return None
+    return RuleDrop(probe_id[len("drop:"):]) if probe_id.startswith("drop:") else EncodingProbe(probe_id)
 
-    answer = decide(solver)
-    reason = solver.reason_unknown() if str(answer) == "unknown" else ""
-    return z3_verdict(answer, unsat=unsat, sat=sat, reason=reason)
+
+class Undecided(Exception):
+    """Z3 answered neither sat nor unsat, or the run's time is up: the run ends as ``unknown``
+    or ``timeout`` (see :attr:`verdict`), never ``proved``."""
+
+    @property
+    def verdict(self) -> Verdict:
+        reason = str(self)
+        return Verdict.TIMEOUT if "timeout" in reason or "canceled" in reason else Verdict.UNKNOWN
+
+
+class Disagreement(Exception):
+    """The reference model disagrees with the check's encoding; ``verdict`` is what that means
+    for the check (e.g. ``counterexample found`` for a proof)."""
+
+    def __init__(self, verdict: Verdict, detail: str) -> None:
+        super().__init__(detail)
+        self.verdict = verdict
+
+
+class Budget:
+    """The wall-clock time of one run, shared by all its solver calls and searches."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.started = time.monotonic()
+        self.deadline = self.started + seconds
+
+    def remaining_ms(self) -> int:
+        return max(1, int((self.deadline - time.monotonic()) * 1000))
+
+    def check(self, solver: Z3, *extra: Z3) -> Z3:
+        """``solver.check(*extra)`` within the remaining time: ``sat`` or ``unsat``; raises
+        :class:`Undecided` on anything else (Z3 gave up, or the time ran out)."""
+        self.tick()
+        from cardcanon.proofs.smt import decide  # cvc5 decides an unsat again in a paired run
+
+        solver.set("timeout", self.remaining_ms())
+        answer = decide(solver, *extra)
+        if str(answer) not in ("sat", "unsat"):
+            raise Undecided(solver.reason_unknown())
+        return answer
+
+    def tick(self) -> None:
+        """Raise :class:`Undecided` (a timeout) when the time is up; searches call it as they go."""
+        if time.monotonic() > self.deadline:
+            raise Undecided(f"timeout: the run's {self.seconds:g} s are up")
+
+    def elapsed(self) -> float:
+        return round(time.monotonic() - self.started, 3)
+
+
+# The one per-process cache (see Run.cached): the key names the check, variant and probe.
+_CACHE: dict[tuple[object, ...], Any] = {}
+_caching = True
+
+
+def set_caching(on: bool) -> None:
+    """Turn the per-process cache on or off (the runner turns it off while a model mutant is patched)."""
+    global _caching
+    _caching = on
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class Run:
+    """One run of one check: under a variant, with or without a probe, within a budget."""
+
+    variant: Mapping[str, str] = field(default_factory=dict)
+    probe: Probe | None = None
+    budget: Budget = field(default_factory=lambda: Budget(60.0))
+    bounds: Mapping[str, Any] = field(default_factory=dict)
+    records: list[Mapping[str, Any]] = field(default_factory=list)  # the recorder: see record()
+    check: str = ""  # the check's entry point, part of every cache key
+
+    def record(self, record: Mapping[str, Any]) -> None:
+        """Hand a witness or counterexample (a game record) to the runner, which replays it."""
+        self.records.append(record)
+
+    def keep_last(self, count: int) -> None:
+        """Keep only the last ``count`` records noted (a check that replays many hands)."""
+        del self.records[:-count]
+
+    def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, kept for later runs in this process under the same variant and probe;
+        never kept (nor read) while a model mutant is patched. Only for results that read no
+        model code, such as a Z3 proof over the encoding."""
+        from cardcanon.proofs.smt import active
+
+        if not _caching or active() is not None:  # a paired run asks every query of its own
+            return compute()
+        full = (self.check, tuple(sorted(self.variant.items())), self.probe_id, key)
+        if full not in _CACHE:
+            _CACHE[full] = compute()
+        value: T = _CACHE[full]
+        return value
+
+    @property
+    def probe_id(self) -> str | None:
+        return None if self.probe is None else self.probe.id
+
+    @property
+    def dropped(self) -> str | None:
+        """The rule a :class:`RuleDrop` leaves out, else None."""
+        return self.probe.rule if isinstance(self.probe, RuleDrop) else None
+
+    def encoding_probe(self, known: Collection[str]) -> str | None:
+        """The ID of an :class:`EncodingProbe` (one of ``known``), else None; raises on an unknown one."""
+        if not isinstance(self.probe, EncodingProbe):
+            return None
+        if self.probe.id not in known:
+            raise ValueError(f"unknown probe {self.probe.id!r}; this check knows {', '.join(sorted(known)) or 'none'}")
+        return self.probe.id
+
+    def no_probe(self) -> None:
+        """Refuse any probe (a check without an encoding)."""
+        if self.probe is not None:
+            raise ValueError(f"unknown probe {self.probe.id!r}: this check has no encoding")
+
+    def snap_config(self, **fields: Any) -> SnapConfig:
+        from cardcanon.proofs.variants import snap_config
+
+        return snap_config(self.variant, **fields)
+
+    def hearts_config(self, **fields: Any) -> HeartsConfig:
+        from cardcanon.proofs.variants import hearts_config
+
+        return hearts_config(self.variant, **fields)
+
+
+Check: TypeAlias = Callable[[Run], CheckResult]
+
+
+def solve(solver: Z3, budget: Budget, *, unsat: Verdict, sat: Verdict) -> Verdict:
+    """``unsat`` or ``sat`` by the solver's answer within the budget; raises :class:`Undecided` otherwise."""
+    answer = budget.check(solver)
+    return unsat if str(answer) == "unsat" else sat

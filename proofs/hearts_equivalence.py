@@ -58,7 +58,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_records import config_to_json
-from cardcanon.proofs.base import Z3, CheckResult, Verdict, variant_of
+from cardcanon.proofs.base import Z3, Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts_encoding import (
     CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES,
     Rules, Scoring, suit, z3_legal_follow, z3_legal_lead,
@@ -66,9 +66,7 @@ from cardcanon.proofs.hearts_encoding import (
 from cardcanon.proofs.z3_eval import compile_term
 from cardcanon.proofs.hearts_match import match_terms
 from cardcanon.proofs.hearts_matches import rulebook_outcome
-from cardcanon.proofs.hearts_replay import Budget
 from cardcanon.proofs.records import Record, function_record, hearts_position
-from cardcanon.proofs.variants import hearts_config
 
 # Encoding probes: a broken encoding the check must catch.
 PROBES: dict[str, dict[str, Any]] = {
@@ -82,41 +80,24 @@ DEAD = 2  # a point card's owner in a split: seat 0, seat 1, or dead
 SPARE_DEAD = (INDEX[Card.parse("AD")], INDEX[Card.parse("AS")])  # dead cards that are not point cards
 
 
-class Disagreement(Exception):
+class Mismatch(Exception):
     """The encoding and the model differ somewhere: (text, record of the model's value there)."""
 
 
-def rules_of(config: model.HeartsConfig, mutant: str | None) -> Rules:
-    rules = Rules.from_config(config)
-    if mutant is None:
-        return rules
-    if mutant not in PROBES:
-        raise ValueError(f"unknown mutant {mutant!r}; this check knows {', '.join(sorted(PROBES))}")
-    return rules.mutate(mutant, **PROBES[mutant])
-
-
-def check_encoding_equivalence(*, mutant: str | None = None, timeout: float = 30.0,
-                               bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_encoding_equivalence(run: Run) -> CheckResult:
     """HEARTS-P11 (see the module docstring): scoring, legal moves and the match decision, each
-    encoding against the model's function on its whole domain, under ``bounds["variant"]``."""
-    from cardcanon.proofs.base import z3_verdict
-    from cardcanon.proofs.hearts_replay import Undecided
-
-    bounds = bounds or {}
-    config = hearts_config(variant_of(bounds))
-    rules = rules_of(config, mutant)
-    budget = Budget(timeout)
+    encoding against the model's function on its whole domain, under the run's variant."""
+    bounds, budget, config = run.bounds, run.budget, run.hearts_config()
+    name = run.encoding_probe(PROBES)
+    rules = Rules.from_config(config) if name is None else Rules.from_config(config).mutate(name, **PROBES[name])
     shown: list[Record] = []
     try:
         stats = {"score_splits": compare_scoring(rules, config, shown)}
         stats.update(compare_match(config, rules.mutations, int(bounds.get("window", 30)), budget, shown))
         stats.update(compare_legal_moves(rules, config, budget, shown))
-    except Disagreement as err:
+    except Mismatch as err:
         text, record = err.args
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
-    except Undecided as err:
-        verdict = z3_verdict(z3.unknown, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE, reason=str(err))
-        return CheckResult(verdict, detail=f"Z3 answered unknown ({err})")
     detail = (f"scoring: {stats['score_splits']} splits of the point cards agree; legal moves: "
               f"{stats['positions']} positions x 28 cards x every hand of at most {HAND_SIZE} cards agree with "
               f"the model's table of {stats['feature_cells']} feature cells (Z3), and the model agrees with its "
@@ -169,7 +150,7 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
         compared += 1
         if tuple(truth) != mine:
             text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
-            raise Disagreement(text, function_record("hearts", "score_hand", _score_args(owners, config), label=text))
+            raise Mismatch(text, function_record("hearts", "score_hand", _score_args(owners, config), label=text))
     moon = (0,) * len(POINT_CARDS)
     ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else DEAD if c == 20 else 0
                      for c in POINT_CARDS)
@@ -373,7 +354,7 @@ def _encoded_set(rules: Rules, pos: Position, hand: frozenset[int]) -> frozenset
 
 def _legal_disagreement(rules: Rules, config: model.HeartsConfig, pos: Position, hand: frozenset[int],
                         table: Table, where: Mapping[Any, Spot]) -> None:
-    """Raise :class:`Disagreement` at ``hand`` in ``pos`` or, failing that, at the model's
+    """Raise :class:`Mismatch` at ``hand`` in ``pos`` or, failing that, at the model's
     representative hand of a table cell the encoding contradicts."""
     candidates = [Spot.of(pos, hand)]
     candidates += [where[key] for key in ((pos.kind, card, features(hand, card, pos.led_suit))
@@ -383,7 +364,7 @@ def _legal_disagreement(rules: Rules, config: model.HeartsConfig, pos: Position,
         if mine != truth:
             text = (f"{spot.pos.text()}, hand {_cards(spot.hand)}: the encoding allows {_cards(mine)}, "
                     f"the model {_cards(truth)}")
-            raise Disagreement(text, spot.record(config, text))
+            raise Mismatch(text, spot.record(config, text))
     raise RuntimeError(f"{pos.text()}: the encoding contradicts the model's table, yet agrees with the model at the "
                        f"hands tried: a feature the table lacks")
 
@@ -418,7 +399,7 @@ def _small_deck(rules: Rules, config: model.HeartsConfig, table: Table) -> int:
                     mine = _encoded_set(rules, pos, hand)
                     text = (f"{pos.text()}, hand {_cards(hand)}: the encoding allows {_cards(mine)}, the model "
                             f"{_cards(truth)} (its table: {_cards(want)})")
-                    raise Disagreement(text, spot.record(config, text))
+                    raise Mismatch(text, spot.record(config, text))
     return tested
 
 
@@ -462,7 +443,7 @@ def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window
         mine = tuple(compile_term(term)({"q0": a, "q1": b}) for term in terms)
         at: tuple[int, int] = (a, b) if mine != _decision(model.match_result((a, b), config)) else bands[band(a, b)]
         text = f"at {at[0]}-{at[1]} the encoding decides (ends, P0 wins, P1 wins) = {mine}"
-        raise Disagreement(text, function_record("hearts", "match_result", args(at[0], at[1], None), label=text))
+        raise Mismatch(text, function_record("hearts", "match_result", args(at[0], at[1], None), label=text))
     previous = [None, (t - 6, t - 6), (t, t), (t + 7, t + 7), (t - 20, t - 10)]
     for a, b in grid:
         for before in previous:
@@ -472,7 +453,7 @@ def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window
             if _decision(outcome) != decided[band(a, b)] or label != want:
                 text = (f"at {a}-{b} after {before}: the model says {label}, its band {decided[band(a, b)]}, "
                         f"the rulebook {want}")
-                raise Disagreement(text, function_record("hearts", "match_result",
+                raise Mismatch(text, function_record("hearts", "match_result",
                                                          args(a, b, None if before is None else list(before)),
                                                          label=text))
     shown.append(function_record("hearts", "match_result", args(t + 9, t + 10, [t + 7, t + 7]),

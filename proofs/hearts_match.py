@@ -11,15 +11,14 @@ from fractions import Fraction
 import z3
 
 from cardcanon.model import hearts as model
-from cardcanon.proofs.base import Z3, CheckResult, Verdict
+from cardcanon.proofs.base import Z3, Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts_encoding import (
     TARGET, CARDS, HEARTS, N_CARDS, QUEEN_OF_SPADES, SCORING_STATES, HandWitness, Rules,
 )
 from cardcanon.proofs.z3_eval import compile_term
-from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
-from cardcanon.proofs.hearts_replay import recorded, Budget, hand_encoding, replay_match, sat, undecided
+from cardcanon.proofs.hearts_replay import ReplayMismatch, hand_encoding, replay_match, rules_for, sat
 from cardcanon.proofs.hearts_scores import ScoreAbstraction
 
 
@@ -45,22 +44,18 @@ def match_terms(q0: Z3, q1: Z3, target: int, mutations: tuple[str, ...] = (), dr
     return ends, win0, win1
 
 
-def _tie_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], Z3 | None]:
+def _tie_hands(rules: Rules, budget: Budget) -> dict[tuple[int, ...], HandWitness]:
     """Hands with equal scores, one per pair of dead cards that allows one (blocking loop)."""
     enc = hand_encoding(rules)
     s = z3.Solver()
     s.add(enc.constraints)
     s.add(enc.score[0] == enc.score[1])
     found: dict[tuple[int, ...], HandWitness] = {}
-    while True:
-        answer = budget.check(s)
-        if answer == z3.unsat:
-            return found, None
-        if answer != z3.sat:
-            return found, s
+    while budget.check(s) == z3.sat:
         w = enc.decode(s.model())
         found[w.dead] = w
         s.add(z3.Not(z3.And([enc.dead[c] for c in w.dead])))
+    return found
 
 
 def _hand(rules: Rules, budget: Budget, a: int, b: int) -> HandWitness | None:
@@ -72,13 +67,11 @@ def _hand(rules: Rules, budget: Budget, a: int, b: int) -> HandWitness | None:
 
 # ---- HEARTS-P6 ---------------------------------------------------------------------------
 
-P6_MUTANTS = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
+P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
 P6_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the score abstraction of P5
 
 
-@recorded(Verdict.COUNTEREXAMPLE)
-def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
-                      bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_match_bound(run: Run) -> CheckResult:
     """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
     ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
 
@@ -87,12 +80,11 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     in 0..HIGHEST, then, since only the totals matter, Z3 counts how often each pair occurs.
     The match that falls short is realised hand by hand with the whole-hand encoding; a pair
     no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
-    bounds = bounds or {}
+    bounds, budget = run.bounds, run.budget
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
-    rules = rules_for(P6_MUTANTS, mutant, bounds, lambda config: P6_STATES)
-    if mutant in ("target-90", "target-110"):
-        rules, target = rules.written, int(mutant.split("-")[1])  # HEARTS-MATCH-1 misread
-    budget = Budget(timeout)
+    rules = rules_for(run, P6_PROBES, lambda config: P6_STATES)
+    if run.probe_id in ("target-90", "target-110"):
+        rules, target = rules.written, int(run.probe_id.split("-")[1])  # HEARTS-MATCH-1 misread
     abstraction = ScoreAbstraction(rules)
     stray = _stray_score(abstraction, budget, hands, target, rules)
     if stray is not None:
@@ -109,16 +101,12 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     while True:
         smallest = None
         for k in range(1, hands + 1):  # the smallest number of hands that always suffices
-            answer = budget.check(s, n == k)
-            if answer == z3.unsat:
+            if budget.check(s, n == k) == z3.unsat:
                 smallest = k
                 break
-            if answer != z3.sat:
-                return undecided(s, f"{k} hands")
         # the longest match below the target that matters, realised hand by hand
         k = hands - 1 if smallest == hands else hands if smallest is None else smallest - 1
-        if budget.check(s, n == k) != z3.sat:
-            return undecided(s, f"{k} hands")
+        budget.check(s, n == k)  # sat: k is below the smallest number of hands that always suffices
         chosen = s.model()
         used = [p for p, c in count.items() if chosen.eval(c, model_completion=True).as_long() > 0]
         missing = [p for p in used if _realise(rules, budget, p, witnesses) is None]
@@ -130,7 +118,7 @@ def check_match_bound(*, mutant: str | None = None, timeout: float = 60.0,
     config = replace(rules.config, target=target)
     written = rules == rules.written
     sequence = _sequence(chosen, count, witnesses)
-    last = replay_match(sequence, config, check_score=written)[-1]
+    last = replay_match(run, sequence, config, check_score=written)[-1].state
     if smallest == hands:
         if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
             return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"the replayed {k}-hand match reached {last.scores}")
@@ -198,22 +186,19 @@ def _summary(sequence: Sequence[HandWitness]) -> str:
 
 # ---- HEARTS-P7 ---------------------------------------------------------------------------
 
-P7_MUTANTS: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins": dict()}
+P7_PROBES: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins": dict()}
 
 
-@recorded(Verdict.COUNTEREXAMPLE)
-def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
-                         bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_match_decision(run: Run) -> CheckResult:
     """HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who
     has the lower score and whose opponent has reached the target ("the first to reach 100
     loses" and "the lowest score wins" agree). Z3 over all integer scores before the hand
     (any position where the match is still on) and all non-negative hand scores (a superset
     of P5's set); then compared with the model's ``match_result`` around the target."""
-    bounds = bounds or {}
+    bounds, budget = run.bounds, run.budget
     target, window = int(bounds.get("target", TARGET)), int(bounds.get("window", 30))
-    rules = rules_for(P7_MUTANTS, mutant, bounds, lambda config: MATCH_STATES)
+    rules = rules_for(run, P7_PROBES, lambda config: MATCH_STATES)
     config = replace(rules.config, target=target)
-    budget = Budget(timeout)
     p0, p1, a, b = z3.Ints("p0 p1 a b")
     q0, q1 = p0 + a, p1 + b
     ends, win0, win1 = match_terms(q0, q1, target, rules.mutations, rules.drop)
@@ -232,10 +217,8 @@ def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
             m = s.model()
             got = tuple(m.eval(x, model_completion=True).as_long() for x in (q0, q1))
             truth = model.match_result(got, config)
-            return _with_tie_match(Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
-                                   f"{_outcome(truth)}", budget, rules, config)
-        if answer != z3.unsat:
-            return undecided(s, name)
+            return _with_tie_match(run, Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
+                                   f"{_outcome(truth)}", rules, config)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
     e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, rules.mutations, rules.drop))
     compared = 0
@@ -252,24 +235,24 @@ def check_match_decision(*, mutant: str | None = None, timeout: float = 30.0,
                                          label=f"the model's decision at {v0}-{v1}")
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
                                    f"{_outcome(truth)}", witness=record["label"], records=(record,))
-    return _with_tie_match(Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
-                           budget, rules, config, stats={"compared": compared})
+    return _with_tie_match(run, Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
+                           rules, config, stats={"compared": compared})
 
 
 def _outcome(outcome: model.Outcome | None) -> str:
     return "play on" if outcome is None else f"{outcome.winner} wins ({outcome.termination})"
 
 
-def _with_tie_match(verdict: Verdict, detail: str, budget: Budget, rules: Rules, config: model.HeartsConfig,
+def _with_tie_match(run: Run, verdict: Verdict, detail: str, rules: Rules, config: model.HeartsConfig,
                     stats: Mapping[str, Any] | None = None) -> CheckResult:
     """Replay a match (under the run's variant, as written) that ties past the target and then
     breaks the tie."""
     target = config.target
-    tie, other = _hand(rules.written, budget, 3, 3), _hand(rules.written, budget, 2, 4)
+    tie, other = _hand(rules.written, run.budget, 3, 3), _hand(rules.written, run.budget, 2, 4)
     if tie is None or other is None:
         return CheckResult(verdict, detail=detail + "; no tie-break match found to replay", stats=stats or {})
     k = -(-target // 3)  # hands of 3-3 until both pass the target
-    states = replay_match([tie] * k + [other], config)
+    states = [at.state for at in replay_match(run, [tie] * k + [other], config)]
     tied, last = states[-2], states[-1]
     ok = tied.outcome is None and last.outcome is not None and last.outcome.winner.index == 0
     if not ok:
@@ -282,14 +265,11 @@ def _with_tie_match(verdict: Verdict, detail: str, budget: Budget, rules: Rules,
 
 # ---- HEARTS-P8 ---------------------------------------------------------------------------
 
-_TIED: dict[Rules, tuple[dict[tuple[int, ...], HandWitness], bool]] = {}  # Rules -> (the tied hands by dead pair, whether every tied hand has the one shape)
 
-P8_MUTANTS = {"widow": dict(widow=True), "tie-ends-match": dict()}
+P8_PROBES = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 
-@recorded(Verdict.NO_WITNESS)
-def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
-                      bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_endless_tie(run: Run) -> CheckResult:
     """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands.
     Invariant: after a hand the scores are equal and at least the target, so the match goes on.
     Z3 finds every pair of dead cards that allows a hand with equal scores, proves that every
@@ -297,28 +277,33 @@ def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
     that a tied hand keeps the invariant (the step, over the encoded match rule); the base and
     two steps are replayed through the model. The scores grow, so no position repeats: it is
     an inductive argument, not a lasso."""
-    bounds = bounds or {}
-    target = int(bounds.get("target", TARGET))
-    rules = rules_for(P8_MUTANTS, mutant, bounds)
-    if mutant == "tie-ends-match":  # a mutation of the match rule, not of the hand
+    try:
+        return _endless_tie(run)
+    except ReplayMismatch as err:  # the model does not play the tie as the encoding does
+        raise ReplayMismatch(str(err), Verdict.NO_WITNESS) from err
+
+
+def _tied_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
+    """The tied hands by dead pair, and whether every tied hand has the one shape (Z3 only)."""
+    ties = _tie_hands(rules, budget)
+    enc = hand_encoding(rules)
+    hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
+    one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
+    shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    return ties, budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape)) == z3.unsat
+
+
+def _endless_tie(run: Run) -> CheckResult:
+    target, budget = int(run.bounds.get("target", TARGET)), run.budget
+    rules = rules_for(run, P8_PROBES)
+    if run.probe_id == "tie-ends-match":  # a mutation of the match rule, not of the hand
         rules = rules.written
-    budget = Budget(timeout)
-    if rules not in _TIED:  # Z3 only, no model code: found once per process
-        ties, stuck = _tie_hands(rules, budget)
-        if stuck is not None:
-            return undecided(stuck, "hands with equal scores")
-        enc = hand_encoding(rules)
-        hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
-        one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
-        shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
-        s = z3.Solver()
-        s.add(enc.constraints)
-        answer = budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape))
-        _TIED[rules] = (ties, answer == z3.unsat)
-    ties, only_shape = _TIED[rules]
+    ties, only_shape = run.cached("tied hands", lambda: _tied_hands(rules, budget))
     # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so
     q, a = z3.Ints("q a")
-    mutations = (mutant,) if mutant == "tie-ends-match" else ()
+    mutations = ("tie-ends-match",) if run.probe_id == "tie-ends-match" else ()
     ends, _, _ = match_terms(q, q, target, mutations)
     ends_after, _, _ = match_terms(q + a, q + a, target, mutations)
     tied_scores = sorted({w.scores[0] for w in ties.values()})
@@ -330,8 +315,6 @@ def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
     if answer == z3.unsat:
         return CheckResult(Verdict.NO_WITNESS, stats=stats,
                            detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")
-    if answer != z3.sat:
-        return undecided(lasso, "lasso")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
     stats["p_tie_continues"] = str(keep_going)
     stats["p_tie_ends_at_least"] = str(1 - keep_going)
@@ -339,7 +322,7 @@ def check_endless_tie(*, mutant: str | None = None, timeout: float = 60.0,
     if w.scores[0] <= 0:
         return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
     k = -(-target // w.scores[0])
-    states = replay_match([w] * (k + 2), replace(rules.config, target=target))
+    states = [at.state for at in replay_match(run, [w] * (k + 2), replace(rules.config, target=target))]
     loop = states[k - 1:]
     same = all(st.outcome is None and st.scores[0] == st.scores[1] >= target for st in loop)
     same = same and loop[0].dealer == loop[2].dealer

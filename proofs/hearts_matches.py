@@ -23,9 +23,8 @@ from cardcanon.model.hearts_players import make_player
 from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import function_record, hearts_record
-from cardcanon.proofs.variants import hearts_config
 
 
 def rulebook_outcome(scores: tuple[int, ...], previous: tuple[int, ...], target: int) -> tuple[str, int] | None:
@@ -135,11 +134,10 @@ def bands(target: int) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
     ]
 
 
-def check_match_play(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    config = hearts_config(variant_of(bounds))
-    started, records, hands = time.monotonic(), [], 0
+def check_match_play(run: Run) -> CheckResult:
+    run.no_probe()
+    bounds, config = run.bounds, run.hearts_config()
+    records, hands = [], 0
     seeds = range(*bounds.get("seeds", [0, 20]))
     for seed in seeds:
         dealers: list[Seat | None] = []
@@ -155,8 +153,7 @@ def check_match_play(*, mutant: str | None = None, timeout: float = 60.0, bounds
         if seed - seeds.start < 2:
             records.append(hearts_record(config, moves, final, label=f"seed {seed}: a whole match, "
                                          f"{final.hand_number} hands, {_outcome(final.outcome)}"))
-        if time.monotonic() - started > timeout:
-            return CheckResult(Verdict.TIMEOUT, f"{seed - seeds.start} matches played")
+        run.budget.tick()
     from cardcanon.model.hearts_records import config_to_json
 
     for label, previous, scores in bands(config.target):

@@ -14,35 +14,16 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_types import SEATS, HeartsConfig
-from cardcanon.proofs.base import Z3, CheckResult, Verdict, variant_of
-from cardcanon.proofs.drops import Drop, dropped
+from cardcanon.proofs.base import Z3, Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts_encoding import (
     CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, TRICK_STATES, TRICKS, HandEncoding, HandWitness, Rules,
     beats, legal_states, suit, z3_legal_follow, z3_legal_lead, z3_trick_winner,
 )
 from cardcanon.proofs.z3_eval import Compiled, compile_term
 from cardcanon.proofs.hearts_replay import (
-    recorded,
-    Budget, ReplayMismatch, difference_record, hand_encoding, moves_to, positions, replay_single, sat, undecided,
+    ReplayMismatch, difference_record, hand_encoding, positions, replay_single, rules_for, sat,
 )
 from cardcanon.proofs.records import hearts_record
-from cardcanon.proofs.variants import hearts_config
-
-
-def rules_for(mutants: Mapping[str, Mapping[str, Any]], mutant: str | None,
-              bounds: Mapping[str, Any] | None = None, states: Callable[[HeartsConfig], Collection[str]] | None = None,
-              ) -> Rules:
-    """The rules of one run: the rulebook as written under the run's variant (``bounds``), with
-    one named mutation from ``mutants``, or with one rule left out (``drop:<RULE>``, a vacuity
-    probe; ``states(config)`` are the rules the check's encoding states under the variant)."""
-    written = Rules(config=hearts_config(variant_of(bounds or {})))
-    if mutant is None:
-        return written
-    if dropped(mutant) is not None:
-        return replace(written, drop=Drop.of(mutant, states(written.config) if states else ()))
-    if mutant not in mutants:
-        raise ValueError(f"unknown mutant {mutant!r}; this check knows {', '.join(sorted(mutants))}")
-    return written.mutate(mutant, **mutants[mutant])
 
 
 def forced_club(dead: Collection[int]) -> int:
@@ -168,12 +149,10 @@ def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, 
     raise AssertionError("no option holds in the model")  # pragma: no cover
 
 
-@recorded(Verdict.COUNTEREXAMPLE)
-def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
-                            bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_legal_move_exists(run: Run) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
-    rules, budget = rules_for(P1_MUTANTS, mutant, bounds, p1_states), Budget(timeout)
+    rules, budget = rules_for(run, P1_PROBES, p1_states), run.budget
     queries, me, broken = _position_queries(rules)
     solver = z3.Solver()
     for name, constraints in queries:
@@ -184,12 +163,10 @@ def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
             m = solver.model()
             hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
             detail = f"{name}: no legal move with hand {hand} (hearts broken: {m.eval(broken, model_completion=True)})"
-            return _stuck_counterexample(rules, budget, detail)
-        if answer != z3.sat and answer != z3.unsat:
-            return undecided(solver, name)
+            return _stuck_counterexample(run, rules, detail)
         solver.pop()
     try:
-        witness, note = _witness_with_legal_sets(rules, budget)
+        witness, note = _witness_with_legal_sets(run, rules)
     except LegalSetMismatch as err:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
                            records=(err.args[1],))
@@ -198,19 +175,19 @@ def check_legal_move_exists(*, mutant: str | None = None, timeout: float = 30.0,
                                                                           "seconds": budget.elapsed()})
 
 
-def _stuck_counterexample(rules: Rules, budget: Budget, detail: str) -> CheckResult:
-    found = _reachable_stuck_leader(rules, budget)
+def _stuck_counterexample(run: Run, rules: Rules, detail: str) -> CheckResult:
+    found = _reachable_stuck_leader(rules, run.budget)
     if found is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
     witness, k = found
-    state = replay_single(witness, rules.config, stop_after=2 * k)
+    state = replay_single(run, witness, rules.config, stop_after=2 * k).state
     legal = model.legal_moves(state)
     return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
                        detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "
                               f"{' '.join(m.card.pretty for m in legal)}")
 
 
-def _witness_with_legal_sets(rules: Rules, budget: Budget) -> tuple[str | None, str]:
+def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
     """Two full hands of the check's encoding replayed through the model, comparing the legal
     sets at all 26 plays of each. The hands are chosen so that every restriction acts in them:
     in one the 2 of clubs is live (HEARTS-LEAD-1), in the other it is dead (the 4 or 6 is led,
@@ -229,16 +206,16 @@ def _witness_with_legal_sets(rules: Rules, budget: Budget) -> tuple[str | None, 
     s.add(z3.Or(restricted))
     shown = []
     for two_dead in (False, True):
-        if not sat(budget.check(s, enc.dead[LOW_CLUBS[0]] == two_dead)):
+        if not sat(run.budget.check(s, enc.dead[LOW_CLUBS[0]] == two_dead)):
             return None, "no witness hand found"
         witness = enc.decode(s.model())
-        for i, (state, move) in enumerate(positions(witness, rules.config)):
-            expected = frozenset(m.card for m in model.legal_moves(state))
-            mine = encoded_legal_cards(state, rules)
+        for i, (at, move) in enumerate(positions(run, witness, rules.config)):
+            expected = frozenset(m.card for m in model.legal_moves(at.state))
+            mine = encoded_legal_cards(at.state, rules)
             if not expected or mine != expected or move.card not in expected:
                 text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
-                raise LegalSetMismatch(text, difference_record(state, mine, text))
-        final = replay_single(witness, rules.config)
+                raise LegalSetMismatch(text, difference_record(at, mine, text))
+        final = replay_single(run, witness, rules.config).state
         if final.tricks_played != TRICKS or any(final.hands):
             raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
         shown.append(witness.describe())
@@ -249,20 +226,18 @@ class LegalSetMismatch(Exception):
     """The model's legal plays differ from the encoding's: (text, record)."""
 
 
-P1_MUTANTS = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
+P1_PROBES = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
 
 
 # ---- HEARTS-P2 ---------------------------------------------------------------------------
 
-P2_MUTANTS = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
+P2_PROBES = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
 
 
-@recorded(Verdict.COUNTEREXAMPLE)
-def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
-                       bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_trick_winner(run: Run) -> CheckResult:
     """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
     28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
-    rules, budget = rules_for(P2_MUTANTS, mutant, bounds, lambda config: TRICK_STATES), Budget(timeout)
+    rules, budget = rules_for(run, P2_PROBES, lambda config: TRICK_STATES), run.budget
     lead, follow = z3.Ints("lead follow")
     w0, w1 = z3_trick_winner(lead, follow, rules=rules)
     s = z3.Solver()
@@ -271,17 +246,15 @@ def check_trick_winner(*, mutant: str | None = None, timeout: float = 30.0,
     if answer == z3.sat:
         a, b = s.model()[lead].as_long(), s.model()[follow].as_long()
         what = "no winner" if not z3.is_true(s.model().eval(w0, model_completion=True)) else "two winners"
-        return _pair_counterexample(rules, a, b, what, budget)
-    if answer != z3.unsat:
-        return undecided(s, "trick winner")
+        return _pair_counterexample(run, rules, a, b, what)
     compared, winner = 0, compile_term(w1)
     for a, b in itertools.permutations(range(N_CARDS), 2):
         mine = winner({"lead": a, "follow": b})
         compared += 1
         if int(mine) != model.trick_winner(CARDS[a], CARDS[b]):
-            return _pair_counterexample(rules, a, b, f"the encoding gives the trick to the "
-                                        f"{'follower' if mine else 'leader'}", budget)
-    witness = _trump_witness(rules, budget)
+            return _pair_counterexample(run, rules, a, b, f"the encoding gives the trick to the "
+                                        f"{'follower' if mine else 'leader'}")
+    witness = _trump_witness(run, rules)
     return CheckResult(Verdict.PROVED,
                        detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
                        witness=witness, stats={"pairs": compared})
@@ -296,34 +269,34 @@ def _hand_with(rules: Rules, constraint_of: Callable[[HandEncoding], Z3], budget
     return enc.decode(s.model()) if sat(budget.check(s)) else None
 
 
-def _pair_counterexample(rules: Rules, a: int, b: int, what: str, budget: Budget) -> CheckResult:
-    w = _hand_with(rules, lambda e: z3.Or([z3.And(e.pos[a][k][0], e.pos[b][k][1]) for k in range(TRICKS)]), budget)
+def _pair_counterexample(run: Run, rules: Rules, a: int, b: int, what: str) -> CheckResult:
+    w = _hand_with(rules, lambda e: z3.Or([z3.And(e.pos[a][k][0], e.pos[b][k][1]) for k in range(TRICKS)]), run.budget)
     truth = model.trick_winner(CARDS[a], CARDS[b])
     detail = f"{CARDS[a].pretty} led, {CARDS[b].pretty} followed: {what}; the model gives it to the " \
              f"{'follower' if truth else 'leader'}"
     if w is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + " (no legal hand contains this trick)")
-    replay_single(w, rules.config)  # the model accepts the hand, trick winners included
+    replay_single(run, w, rules.config)  # the model accepts the hand, trick winners included
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 
 
-def _trump_witness(rules: Rules, budget: Budget) -> str | None:
+def _trump_witness(run: Run, rules: Rules) -> str | None:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
     hearts = [c for c in range(N_CARDS) if suit(c) == 2]
     others = [c for c in range(N_CARDS) if suit(c) != 2]
     w = _hand_with(rules, lambda e: z3.Or([z3.And(z3.Or([e.pos[c][k][0] for c in others]),
                                                   z3.Or([e.pos[h][k][1] for h in hearts])) for k in range(TRICKS)]),
-                   budget)
+                   run.budget)
     if w is None:
         return None
-    replay_single(w, rules.config)
+    replay_single(run, w, rules.config)
     assert any(beats(b, a) and suit(b) == 2 != suit(a) for _, a, b in w.tricks)
     return w.describe()
 
 
 # ---- HEARTS-P3 ---------------------------------------------------------------------------
 
-P3_MUTANTS: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
+P3_PROBES: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
 def p3_states(config: HeartsConfig) -> tuple[str, ...]:
     """The rules P3's encoding states (no HEARTS-LEAD-3 under ``first_lead = free``)."""
     lowest = config.first_lead is model.FirstLead.LOWEST_CLUB
@@ -359,15 +332,13 @@ def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple
     return leads(0), leads(1), six_case, forced
 
 
-@recorded(Verdict.COUNTEREXAMPLE)
-def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
-                       bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_first_leader(run: Run) -> CheckResult:
     """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
     6♣ case arises exactly when 2♣ and 4♣ are dead; the card he must lead (HEARTS-LEAD-1/3)
     is the model's ``forced_first_lead`` for all 378 dead pairs (one Z3 query against the
     model's table); the model's ``first_leader`` agrees on all 378 dead pairs x every split of
     the live low clubs."""
-    rules, budget = rules_for(P3_MUTANTS, mutant, bounds, p3_states), Budget(timeout)
+    rules, budget = rules_for(run, P3_PROBES, p3_states), run.budget
     dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
     hold = [z3.Bool(f"hold{c}") for c in range(N_CARDS)]
     lead0, lead1, six_case, forced = _leader_terms(dead, hold, rules)
@@ -386,11 +357,9 @@ def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
         if answer == z3.sat:
             m = s.model()
             gone = tuple(c for c in range(N_CARDS) if z3.is_true(m.eval(dead[c], model_completion=True)))
-            return _dead_pair_result(rules, gone, m.eval(forced, model_completion=True).as_long(),
+            return _dead_pair_result(run, rules, gone, m.eval(forced, model_completion=True).as_long(),
                                      Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
-                                     f"{' '.join(CARDS[c].pretty for c in gone)}", budget)
-        if answer != z3.unsat:
-            return undecided(s, name)
+                                     f"{' '.join(CARDS[c].pretty for c in gone)}")
     compared, leads1 = 0, compile_term(lead1)
     for gone in itertools.combinations(range(N_CARDS), 2):
         live_low = [c for c in LOW_CLUBS if c not in gone]
@@ -406,12 +375,12 @@ def check_first_leader(*, mutant: str | None = None, timeout: float = 30.0,
             mine = leads1(env)
             compared += 1
             if int(mine) != leader.index:
-                return _dead_pair_result(rules, gone, _forced_when(s, dead, forced, gone), Verdict.COUNTEREXAMPLE,
-                                         f"dead {gone}: model names {leader}", budget)
+                return _dead_pair_result(run, rules, gone, _forced_when(s, dead, forced, gone),
+                                         Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}")
     gone = (LOW_CLUBS[0], LOW_CLUBS[1])
-    return _dead_pair_result(rules, gone, _forced_when(s, dead, forced, gone), Verdict.PROVED,
+    return _dead_pair_result(run, rules, gone, _forced_when(s, dead, forced, gone), Verdict.PROVED,
                              f"one leader in every deal; the forced first lead agrees with the model on all 378 "
-                             f"dead pairs; {compared} deals agree with the model", budget,
+                             f"dead pairs; {compared} deals agree with the model",
                              stats={"dead_pairs": len(table), "deals_compared": compared})
 
 
@@ -421,17 +390,18 @@ def _forced_when(s: Z3, dead: Sequence[Z3], forced: Z3, gone: Collection[int]) -
     return int(s.model().eval(forced, model_completion=True).as_long())
 
 
-def _dead_pair_result(rules: Rules, gone: Collection[int], encoded: int, verdict: Verdict, detail: str,
-                      budget: Budget, stats: Mapping[str, Any] | None = None) -> CheckResult:
+def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: int, verdict: Verdict, detail: str,
+                      stats: Mapping[str, Any] | None = None) -> CheckResult:
     """Replay a deal with the given dead cards and compare the model's first leader and first
     leads with the encoding's: the holder of the lowest live low club leads, and he may lead
     only the card ``encoded``, or (``NOT_FORCED``) that club and more."""
     if len(gone) != 2:
         return CheckResult(verdict, detail=detail + "; not a deal of the rulebook (HEARTS-DEAL-2)", stats=stats or {})
-    w = _hand_with(rules, lambda e: z3.And([e.dead[c] for c in gone]), budget)
+    w = _hand_with(rules, lambda e: z3.And([e.dead[c] for c in gone]), run.budget)
     if w is None:
         return CheckResult(verdict, detail=detail + "; no legal hand with these dead cards", stats=stats or {})
-    state = replay_single(w, rules.config, stop_after=0)
+    at = replay_single(run, w, rules.config, stop_after=0)
+    state = at.state
     club = forced_club(set(w.dead))
     holder = 0 if club in w.hands()[0] else 1
     assert state.to_move is not None  # the first lead waits for its leader
@@ -444,16 +414,16 @@ def _dead_pair_result(rules: Rules, gone: Collection[int], encoded: int, verdict
                 f"encoding makes the holder of {CARDS[club]} (P{holder}) lead "
                 f"{'it or another card' if free else CARDS[encoded]}")
         if state.to_move.index != holder:
-            record = hearts_record(state.config, moves_to(state), state, label=text,
+            record = hearts_record(state.config, at.moves, state, label=text,
                                    rejects=model.Play(SEATS[holder], CARDS[club]))
         elif not free:
-            record = difference_record(state, [CARDS[encoded]], text)
+            record = difference_record(at, [CARDS[encoded]], text)
         else:  # the model forces a card the encoding leaves free: it refuses another held card
             other = next(c for c in sorted(w.hands()[holder]) if c != club and suit(c) != 2)
-            record = hearts_record(state.config, moves_to(state), state, label=text,
+            record = hearts_record(state.config, at.moves, state, label=text,
                                    rejects=model.Play(SEATS[holder], CARDS[other]))
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
-    replay_single(w, rules.config)
+    replay_single(run, w, rules.config)
     must = f"lead any of {len(legal)} cards" if free else "lead it"
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[club].pretty} "
                                        f"(P{holder}) {must}", witness=w.describe(),

@@ -11,33 +11,28 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
-from cardcanon.proofs.base import Z3, CheckResult, Verdict
+from cardcanon.proofs.base import Z3, Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts_encoding import (
     CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SCORING_STATES,
     HandWitness, Rules, Scoring, hand_states,
 )
-from cardcanon.proofs.hearts_play import rules_for
 from cardcanon.proofs.records import function_record
-from cardcanon.proofs.hearts_replay import (
-    recorded, Budget, ReplayMismatch, hand_encoding, replay_single, sat, undecided,
-)
+from cardcanon.proofs.hearts_replay import ReplayMismatch, hand_encoding, replay_single, rules_for, sat
 
 # ---- HEARTS-P4 ---------------------------------------------------------------------------
 
-P4_MUTANTS = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
+P4_PROBES = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
 P4_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)
 
 
-@recorded(Verdict.COUNTEREXAMPLE)
-def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
-                    bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_score_sum(run: Run) -> CheckResult:
     """HEARTS-P4, a scoring check: whichever two cards are dead (HEARTS-DEAL-2) and whoever
     takes which live point card, the encoding's per-card hand scores add up to the points in
     play (HEARTS-SCORE-1, QUEEN-1: the rulebook's numbers), or the moon rule applies
     (HEARTS-MOON-1/2): the shooter scores 0 and the other 20, or the points in play under
     ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a moon hand
     and an ordinary hand of legal play are replayed through the model (reachability)."""
-    rules, budget = rules_for(P4_MUTANTS, mutant, bounds, lambda config: P4_STATES), Budget(timeout)
+    rules, budget = rules_for(run, P4_PROBES, lambda config: P4_STATES), run.budget
     abstraction = ScoreAbstraction(rules)
     live, took = abstraction.live, abstraction.took
     in_play = z3.Sum([z3.If(live[c], QUEEN_POINTS if c == QUEEN_OF_SPADES else HEART_POINTS, 0) for c in POINT_CARDS])
@@ -73,7 +68,7 @@ def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
             return CheckResult(Verdict.NO_WITNESS, detail=f"no {'moon' if moon else 'ordinary'} hand exists: the claim "
                                                           f"would be vacuous")
         w = enc.decode(hands.model())
-        replay_single(w, rules.config)
+        replay_single(run, w, rules.config)
         shown.append(w.describe())
     moon_other = "the points in play" if rules.config.moon_score is model.MoonScore.POINTS_IN_PLAY else MOON_OTHER
     return CheckResult(Verdict.PROVED, detail=f"every split of the point cards scores the points in play, or 0 and "
@@ -83,7 +78,7 @@ def check_score_sum(*, mutant: str | None = None, timeout: float = 30.0,
 
 # ---- HEARTS-P5 ---------------------------------------------------------------------------
 
-P5_MUTANTS: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
+P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
 
 
 # (the cards each seat took, the dead cards): one way to split the point cards
@@ -170,9 +165,9 @@ class ScoreAbstraction:
         return frozenset(found)
 
 
-def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: Collection[tuple[int, int]] | None = None,
-                 ) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any], str | None]:
-    """Decide every pair (a, b), 0 <= a, b <= limit: ``(witnesses, stats, undecided)``.
+def decide_pairs(run: Run, rules: Rules, limit: int = 26, expect: Collection[tuple[int, int]] | None = None,
+                 ) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any]]:
+    """Decide every pair (a, b), 0 <= a, b <= limit: ``(witnesses, stats)``.
 
     Stage 1 asks a score-only abstraction (dead cards and who took each point card, no play),
     which over-approximates legal play, for every pair it allows (:meth:`ScoreAbstraction.pairs`):
@@ -184,7 +179,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: C
     With ``expect`` (a set of pairs) it stops at the first pair decided against it and names
     it in ``stats["contradiction"]``: pairs outside ``expect`` go to stage 2 at once.
     """
-    budget = Budget(timeout)
+    budget = run.budget
     stage1 = ScoreAbstraction(rules)
     enc = hand_encoding(rules)
     stage2 = z3.Solver()
@@ -201,7 +196,7 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: C
             w = enc.decode(stage2.model())
             if (w.scores[0], w.scores[1]) != (a, b):
                 raise AssertionError(f"decoded scores {w.scores} for pair {a}-{b}")
-            replay_single(w, rules.config, check_score=rules == rules.written)
+            replay_single(run, w, rules.config, check_score=rules == rules.written)
             witnesses[(a, b)] = w
         elif answer == z3.unsat and mirror is None:
             stats["hand_unsat"] += 1
@@ -209,9 +204,9 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: C
             raise ReplayMismatch(f"the seat-swapped witness of {b}-{a} does not score {a}-{b}")
         return answer
 
-    def stop(a: int, b: int) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any], None]:
+    def stop(a: int, b: int) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any]]:
         stats["contradiction"] = [a, b]
-        return witnesses, stats, None
+        return witnesses, stats
 
     left: list[tuple[int, int]] = []
     allowed = stage1.pairs(limit, budget)
@@ -222,36 +217,28 @@ def decide_pairs(rules: Rules, limit: int = 26, timeout: float = 60.0, expect: C
             if expect is not None and (a, b) in expect:
                 return stop(a, b)
         elif expect is not None and (a, b) not in expect:
-            answer = in_hand(a, b)
-            if answer == z3.sat:
+            if in_hand(a, b) == z3.sat:
                 return stop(a, b)
-            if answer != z3.unsat:
-                return witnesses, stats, f"pair {a}-{b} (whole hand): {stage2.reason_unknown()}"
         else:
             left.append((a, b))
     stats["abstraction_seconds"] = budget.elapsed()
     left.sort(key=lambda p: (p[0] > p[1], p))
     for a, b in left:
-        answer = in_hand(a, b)
-        if answer == z3.unsat and expect is not None:
+        if in_hand(a, b) == z3.unsat and expect is not None:
             return stop(a, b)
-        if answer not in (z3.sat, z3.unsat):
-            return witnesses, stats, f"pair {a}-{b} (whole hand): {stage2.reason_unknown()}"
     stats["possible_pairs"] = len(witnesses)
     stats["seconds"] = budget.elapsed()
-    return witnesses, stats, None
+    return witnesses, stats
 
 
-@recorded(Verdict.COUNTEREXAMPLE)
-def check_score_pairs(*, mutant: str | None = None, timeout: float = 60.0,
-                      bounds: Mapping[str, Any] | None = None) -> CheckResult:
+def check_score_pairs(run: Run) -> CheckResult:
     """HEARTS-P5: the exact set of (a, b) per-hand score pairs that legal play can produce,
     each pair decided by Z3 (witness hand replayed through the model, or UNSAT), compared with
     the pairs of every split of the live point cards as the model scores them."""
-    rules = rules_for(P5_MUTANTS, mutant, bounds, hand_states)
-    limit = int((bounds or {}).get("max_score", 26))
+    rules = rules_for(run, P5_PROBES, hand_states)
+    limit = int(run.bounds.get("max_score", 26))
     lemma = ScoreAbstraction(rules)  # the pairs asked are all there are: every hand score lies in 0..limit
-    answer = lemma.stray(limit, Budget(timeout))
+    answer = lemma.stray(limit, run.budget)
     if answer == z3.sat:
         m = lemma.solver.model()
         a, b = lemma.scores_in(m)
@@ -260,18 +247,13 @@ def check_score_pairs(*, mutant: str | None = None, timeout: float = 60.0,
         return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
                            detail=f"the encoding scores a split of the point cards {a}-{b}, outside 0..{limit}; "
                                   f"the model scores it {truth[0]}-{truth[1]}")
-    if answer != z3.unsat:
-        return undecided(lemma.solver, f"every hand score in 0..{limit}")
     predicted = frozenset(p for p in predicted_pairs(rules.config) if max(p) <= limit)
-    witnesses, stats, problem = decide_pairs(rules, limit, timeout, expect=predicted)
-    if problem:
-        verdict = Verdict.TIMEOUT if "timeout" in problem or "canceled" in problem else Verdict.UNKNOWN
-        return CheckResult(verdict, detail=problem, stats=stats)
+    witnesses, stats = decide_pairs(run, rules, limit, expect=predicted)
     if "contradiction" in stats:
         a, b = stats["contradiction"]
         if (a, b) in witnesses:
             w = witnesses[(a, b)]
-            truth = replay_single(w, rules.config, check_score=False).hand_scores[-1]
+            truth = replay_single(run, w, rules.config, check_score=False).state.hand_scores[-1]
             return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), stats=stats,
                                detail=f"legal play scores {a}-{b}, which no split of the point cards scores; "
                                       f"the model scores that hand {truth[0]}-{truth[1]}")
@@ -288,6 +270,7 @@ def check_score_pairs(*, mutant: str | None = None, timeout: float = 60.0,
                        for a, b in sorted(witnesses)[:3])
     if found != predicted:  # cannot happen when every pair was decided against ``predicted``
         raise AssertionError(f"pairs {sorted(found ^ predicted)} escaped the comparison")
+    run.keep_last(12)  # every witness hand was replayed as it was found; a dozen of them stay as records
     pairs = " ".join(f"{a}-{b}" for a, b in sorted(found))
     return CheckResult(Verdict.PROVED, detail=f"{len(found)} possible hand-score pairs, each replayed; all "
                                               f"{stats['candidates'] - len(found)} others impossible: {pairs}",

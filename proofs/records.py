@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from cardcanon.model.cards import Card
     from cardcanon.model.seats import Seat
     from cardcanon.model.snap_policies import Policy
-    from cardcanon.proofs.base import CheckResult
 
 Record = dict[str, Any]
 # A state of the loaded model (the reference model or a mutant of it) of either game.
@@ -277,7 +276,15 @@ def replay(record: Mapping[str, Any]) -> Replayed:
 
 
 
-
-def replayed(result: CheckResult) -> bool:
-    """Whether a check result has records and every one replays through the loaded model."""
-    return bool(result.records) and all(replay(record).ok for record in result.records)
+def distinct(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The records without repeats, and without a Hearts record whose moves begin a later one of
+    the same match (the hands of a replayed match: the whole match's record plays them again)."""
+    out: list[Mapping[str, Any]] = []
+    for n, record in enumerate(records):
+        moves = record.get("moves")
+        continued = (record.get("game") == "hearts" and moves is not None and "rejects" not in record and any(
+            later.get("config") == record.get("config") and len(later.get("moves") or ()) > len(moves)
+            and later["moves"][:len(moves)] == moves for later in records[n + 1:]))
+        if record not in out and not continued:
+            out.append(record)
+    return out

@@ -25,8 +25,7 @@ import z3
 
 from cardcanon.model.snap import CallKind, NextTurn, SnapConfig
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.smt import active as paired_run
-from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.snap_encoding import (
     MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, pot_matches, probe, select, select_pile,
@@ -96,22 +95,23 @@ def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., A
     return [g for g in goals if not (g[0].kind is CallKind.SNAP_POT and "without a pot" in g[1])]
 
 
-def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+def check(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
     drop = probe(mutant, ("tie-drops-matched", "penalty-no-turnover"))
-    variant = tuple(sorted(variant_of(bounds).items()))
+    variant = tuple(sorted(run.variant.items()))
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = tuple(bounds.get("players", [2, 3]))
     replay_len = int(bounds.get("replay_pile", 3))
     started = time.monotonic()
-    proof = _prove(players, variant, stride, mutant, timeout, drop)
+    proof = run.cached(("proof", players, stride), lambda: _prove(players, variant, stride, mutant, run.budget, drop))
     if proof.result is not None:
         return proof.result
     # reachability witnesses, each a position and move replayed through the model (and by the
     # runner); the model's successor must be the encoding's
     witnesses, records = [], []
-    for found in _witness_moves(players, variant, stride, replay_len, timeout, drop):
-        if isinstance(found, CheckResult):
-            return found
+    found_moves = run.cached(("witness moves", players, stride, replay_len),
+                             lambda: _witness_moves(players, variant, stride, replay_len, run.budget, drop))
+    for found in found_moves:
         n, label, pre, mv, post, model, config = found
         result = replay(pre, mv, post, model, config)
         if not result.ok:
@@ -139,26 +139,10 @@ class _Proof:
     result: CheckResult | None = None  # a counterexample or no answer; None: proved
 
 
-def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float,
+def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, budget: Budget,
            drop: Drop = Drop()) -> _Proof:
-    key = (players, variant, stride, mutant)
-    if key not in _PROVED or paired_run():
-        proof = _prove_now(players, variant, stride, mutant, timeout, drop)
-        if proof.result is not None:
-            return proof
-        _PROVED[key] = proof
-    return _PROVED[key]
-
-
-_PROVED: dict[tuple[Players, VariantKey, int, str | None], _Proof] = {}
-_WITNESS_MOVES: dict[tuple[Players, VariantKey, int, int, str | None], tuple[CheckResult | WitnessMove, ...]] = {}
-
-
-def _prove_now(players: Players, variant: VariantKey, stride: int, mutant: str | None, timeout: float,
-               drop: Drop = Drop()) -> _Proof:
-    """The Z3 part, which reads no model code: remembered per process, since every run of the
-    necessity matrix asks it again with the same encoding (answers without a verdict are not)."""
-    started, queries = time.monotonic(), 0
+    """The Z3 part: every inductive-step query, or the first counterexample."""
+    queries = 0
     for n in players:
         config = snap_config(dict(variant), players=n)
         for turn, shape, call_ok in cases(config, drop):
@@ -166,36 +150,19 @@ def _prove_now(players: Players, variant: VariantKey, stride: int, mutant: str |
             post = step(pre, mv, config, mutant, drop)
             bad = z3.Or(_failure(pre, post, stride), z3.Not(structural_after(post)))
             solver = z3.Solver()
-            solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop), bad)
             if call_ok is not None:
                 assert shape.kind is not None  # only calls and ties are split by correctness
                 solver.add(correct(pre, shape.kind) == call_ok)
             queries += 1
-            verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
-            if verdict is Verdict.COUNTEREXAMPLE:
-                return _Proof(queries, _counterexample(solver, pre, mv, post, config, mutant, stride, 3, queries))
-            if verdict is not Verdict.PROVED:
-                return _Proof(queries, CheckResult(verdict, f"{config!r}, {shape}: Z3 gave no answer",
-                                                   stats={"queries": queries}))
+            if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                return _Proof(queries, _counterexample(solver, pre, mv, post, config, budget, stride, 3, queries))
     return _Proof(queries)
 
 
-def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, timeout: float,
-                   drop: Drop = Drop()) -> tuple[CheckResult | WitnessMove, ...]:
-    """Small positions and moves for each interesting case (Z3 models; no model code),
-    remembered per process once all are found."""
-    key = (players, variant, stride, replay_len, drop.rule)
-    if key not in _WITNESS_MOVES:
-        found = _find_witness_moves(players, variant, stride, replay_len, timeout, drop)
-        if found and isinstance(found[0], CheckResult):
-            return found
-        _WITNESS_MOVES[key] = found
-    return _WITNESS_MOVES[key]
-
-
-def _find_witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, timeout: float,
-                        drop: Drop = Drop()) -> tuple[CheckResult | WitnessMove, ...]:
+def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, budget: Budget,
+                   drop: Drop = Drop()) -> tuple[WitnessMove, ...]:
+    """Small positions and moves for each interesting case (Z3 models; no model code)."""
     out: list[WitnessMove] = []
     for n in sorted({min(players), max(players)}):
         config = snap_config(dict(variant), players=n)
@@ -203,13 +170,9 @@ def _find_witness_moves(players: Players, variant: VariantKey, stride: int, repl
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
             post = step(pre, mv, config, drop=drop)
             solver = z3.Solver()
-            solver.set(timeout=int(timeout * 1000))
             solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config, drop=drop), cond(pre, mv))
-            answer = solver.check()
-            if answer == z3.unsat:
+            if budget.check(solver) == z3.unsat:
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
-            if answer != z3.sat:
-                return (CheckResult(Verdict.TIMEOUT, f"witness for {label} ({config!r}): no answer"),)
             out.append((n, label, pre, mv, post, solver.model(), config))
     return tuple(out)
 
@@ -224,11 +187,10 @@ def cases(config: SnapConfig, drop: Drop = Drop()) -> Iterator[tuple[int, Shape,
 
 
 def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymState, config: SnapConfig,
-                    mutant: str | None, stride: int, replay_len: int, queries: int) -> CheckResult:
+                    budget: Budget, stride: int, replay_len: int, queries: int) -> CheckResult:
     """A broken step: a small realisable instance, as the model plays it (the model must differ)."""
-    solver.set(timeout=60_000)
     solver.add(realisable(pre, stride, replay_len))
-    if solver.check() != z3.sat:
+    if budget.check(solver) != z3.sat:
         return CheckResult(Verdict.COUNTEREXAMPLE, f"{config!r}, {mv.shape}: conservation fails (no small replay)",
                            stats={"queries": queries})
     result = replay(pre, mv, post, solver.model(), config, expect_same=False)

@@ -26,8 +26,7 @@ from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.seats import Seat
 from cardcanon.model import snap
 from cardcanon.model.snap import Deal, SnapConfig
-from cardcanon.proofs.smt import active as paired_run
-from cardcanon.proofs.base import CheckResult, Verdict, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
@@ -59,9 +58,6 @@ def _first_turn(n: int, d: Num, drop: Drop = Drop()) -> Num:
 def _offset(s: Num, n: int, d: Num) -> Num:
     """How far clockwise seat ``s`` is from the dealer's left (0 = the dealer's left)."""
     return (s - d - 1 + n) % n
-
-
-_PROVED: set[tuple[int, int, int, str | None]] = set()
 
 
 def _if(cond: Num, a: Num, b: Num) -> Num:
@@ -112,15 +108,10 @@ def _record(n: int, d: int, cards: int, label: str) -> Record:
     return snap_record(state.config, [Deal(Seat(d), state.config.deck)], state, label=label)
 
 
-def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    drop = probe(mutant, ("deal-from-dealer",), STATES)
-    cards = int(bounds.get("cards", value("snap", "SNAP-DEAL-2", "deck_size")))
-    lo = int(bounds.get("min_players", value("snap", "SNAP-PLAYERS-1", "min_players")))
-    hi = int(bounds.get("max_players", value("snap", "SNAP-PLAYERS-1", "max_players")))
-    started = time.monotonic()
+def _prove(lo: int, hi: int, cards: int, mutant: str | None, drop: Drop, budget: Budget) -> CheckResult | None:
+    """The Z3 part for every number of players: None when proved, else the counterexample."""
     d, s1, s2 = z3.Ints("dealer seat1 seat2")
-    key = (lo, hi, cards, mutant)  # the Z3 part reads no model code: proved once per process
-    for n in range(lo, hi + 1) if key not in _PROVED or paired_run() else ():  # n concrete: symbolic n is nonlinear
+    for n in range(lo, hi + 1):  # n concrete: symbolic n is nonlinear
         def seat(s: Num) -> Num:
             return z3.And(0 <= s, s < n)
 
@@ -136,20 +127,27 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                        first == (d + 1) % n, _first_turn(n, d, drop) == first)
         for part in (claim, last_on_top):  # two queries: faster than one
             solver = z3.Solver()
-            solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(seat(d), seat(s1), seat(s2), z3.Not(part))
-            verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
-            if verdict is not Verdict.PROVED:
-                break
-        if verdict is Verdict.COUNTEREXAMPLE:
-            model = solver.model()
-            cd = model.eval(d).as_long()
-            read = [_value(x, model) for x in _encoded_deal(n, cd, cards, mutant, drop)]
-            label = f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {read}, model {_model_deal(n, cd, cards)}"
-            return CheckResult(verdict, label, witness=label, records=(_record(n, cd, cards, label),))
-        if verdict is not Verdict.PROVED:
-            return CheckResult(verdict, f"{n} players: Z3 gave no answer")
-    _PROVED.add(key)
+            if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                model = solver.model()
+                cd = model.eval(d).as_long()
+                read = [_value(x, model) for x in _encoded_deal(n, cd, cards, mutant, drop)]
+                label = (f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {read}, "
+                         f"model {_model_deal(n, cd, cards)}")
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(_record(n, cd, cards, label),))
+    return None
+
+
+def check(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
+    drop = probe(mutant, ("deal-from-dealer",), STATES)
+    cards = int(bounds.get("cards", value("snap", "SNAP-DEAL-2", "deck_size")))
+    lo = int(bounds.get("min_players", value("snap", "SNAP-PLAYERS-1", "min_players")))
+    hi = int(bounds.get("max_players", value("snap", "SNAP-PLAYERS-1", "max_players")))
+    started = time.monotonic()
+    counterexample = run.cached(("proof", lo, hi, cards), lambda: _prove(lo, hi, cards, mutant, drop, run.budget))
+    if counterexample is not None:
+        return counterexample
     # cross-check every table with the model, and record a deal with unequal piles (non-vacuity)
     compared, uneven = 0, None
     for players in range(lo, hi + 1):

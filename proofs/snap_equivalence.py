@@ -49,7 +49,7 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
-from cardcanon.proofs.base import CheckResult, Verdict, Z3, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.z3_eval import compile_terms
 from cardcanon.proofs.snap_encoding import (
@@ -385,28 +385,25 @@ def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tal
 
 
 # ---- the check ---------------------------------------------------------------------------------
-def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+def check(run: Run) -> CheckResult:
     """Compare the encoding with the model on every position of the domain; see the module docstring.
 
     ``bounds``: ``players`` (a list of table sizes), ``cards`` (the card bound of each, in the
     same order), ``ranks`` (the most distinct ranks on the table). Stats, per table size:
     ``positions`` compared, ``skipped`` (phase, seat) pairs, ``moves`` asked of both sides,
     ``successors`` compared (the legal moves) and ``endings`` among them."""
-    require_mutant(mutant, ())
-    variant = variant_of(bounds)
+    run.no_probe()
+    variant, bounds = run.variant, run.bounds
     players, cards, ranks = list(bounds["players"]), list(bounds["cards"]), int(bounds["ranks"])
     if len(players) != len(cards):
         raise ValueError("bounds: players and cards must have the same length")
-    started = time.monotonic()
     tallies = {n: Tally() for n in players}
     comparisons = {n: Comparison(n, k, variant) for n, k in zip(players, cards)}
     for k in range(1, max(cards) + 1):  # small positions first: a counterexample is found early
         for n in (n for n, most in zip(players, cards) if k <= most):
             tally, comparison = tallies[n], comparisons[n]
             for state, layout in positions(n, k, ranks, variant, tally):
-                if time.monotonic() - started > timeout:
-                    return CheckResult(Verdict.TIMEOUT, f"stopped after {tally.positions} positions of {n} players, "
-                                                        f"{k} cards")
+                run.budget.tick()
                 tally.positions += 1
                 found = comparison.position(state, layout, tally)
                 if found is not None:

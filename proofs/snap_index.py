@@ -19,11 +19,11 @@ import z3
 
 from cardcanon.model.snap import CallKind, Move, SnapState
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.smt import active as paired_run
-from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
+from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_play import explore
-from cardcanon.proofs.variants import snap_config
+from cardcanon.proofs.variants import Variant, snap_config
 from cardcanon.proofs.snap_encoding import (
     MoveKind, Shape, correct, fresh_move, legal, matched, probe, shapes, step, structural,
 )
@@ -32,34 +32,37 @@ from cardcanon.proofs.snap_replay import find_and_replay, in_range, slot_state
 RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 
 
-def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    drop = probe(mutant, ())
-    variant = {**variant_of(bounds), "index_card": "on"}
-    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
-    players = list(bounds.get("players", range(2, 13)))
-    started, queries = time.monotonic(), 0
-    key = (tuple(players), stride, tuple(sorted(variant.items())), mutant)
-    for n in players if key not in _PROVED or paired_run() else ():  # the Z3 part reads no model code: once per process
+def _prove(players: list[int], stride: int, variant: Variant, drop: Drop, budget: Budget) -> int | CheckResult:
+    """The Z3 part: the number of queries proved, or the counterexample."""
+    queries = 0
+    for n in players:
         config = snap_config(variant, players=n)
         for shape in shapes(config, drop):
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
             post = step(pre, mv, config, drop=drop)
             assumptions = [in_range(pre, stride), structural(pre), pre.pot.length == 0, legal(pre, mv, config, drop=drop)]
             solver = z3.Solver()
-            solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(*assumptions, post.pot.length != 0)
             queries += 1
-            verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
-            if verdict is Verdict.COUNTEREXAMPLE:
+            if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
                 found = find_and_replay(pre, mv, post, config, assumptions + [post.pot.length != 0], stride, 3,
-                                        60_000, expect_same=False)
-                return CheckResult(verdict, f"{n} players, {shape}: the pot is no longer empty",
+                                        budget, expect_same=False)
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {shape}: the pot is no longer empty",
                                    witness=found.text if found else "no small instance to replay",
                                    records=(found.record,) if found and found.ok else (), stats={"queries": queries})
-            if verdict is not Verdict.PROVED:
-                return CheckResult(verdict, f"{n} players, {shape}: Z3 gave no answer", stats={"queries": queries})
-    _PROVED[key] = queries or _PROVED.get(key, 0)
-    queries = _PROVED[key]
+    return queries
+
+
+def check(run: Run) -> CheckResult:
+    bounds = run.bounds
+    drop = probe(run.probe_id, ())
+    variant = {**run.variant, "index_card": "on"}
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
+    players = list(bounds.get("players", range(2, 13)))
+    started = time.monotonic()
+    queries = run.cached(("proof", tuple(players), stride), lambda: _prove(players, stride, variant, drop, run.budget))
+    if isinstance(queries, CheckResult):
+        return queries
     # the model: index-card games in which every call event the model offers may happen
     games = int(bounds.get("games", 10))
     records, texts = [], []
@@ -83,7 +86,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
     for label, cond in (("winning hand", z3.And(correct(pre, CallKind.HAND), z3.Or(*matched(pre)))),
                         ("wrong hand", z3.Not(correct(pre, CallKind.HAND)))):
         found = find_and_replay(pre, mv, post, config, [structural(pre), pre.pot.length == 0, legal(pre, mv, config, drop=drop),
-                                                        cond], stride, 3, int(timeout * 1000))
+                                                        cond], stride, 3, run.budget)
         if found is None:
             return CheckResult(Verdict.NO_WITNESS, f"no reachability witness for a {label}")
         if not found.ok:
@@ -95,9 +98,6 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
               f"{games} model games each of {min(players)} and {max(players)} players keep the pot empty")
     return CheckResult(Verdict.PROVED, detail, witness="\n".join(texts), records=tuple(records),
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
-
-
-_PROVED: dict[tuple[object, ...], int] = {}  # the run's parameters -> queries proved
 
 
 def _pot_stays_empty(before: SnapState, move: Move, after: SnapState) -> str | tuple[str, Move] | None:

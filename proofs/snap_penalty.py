@@ -21,8 +21,7 @@ import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.smt import active as paired_run
-from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.variants import Variant, snap_config
 from cardcanon.proofs.snap_encoding import (
@@ -33,14 +32,10 @@ from cardcanon.proofs.snap_replay import Replay, find_and_replay, in_range, slot
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
 
 
-def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    drop = probe(mutant, ("out-players-call",))
-    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
-    players = list(bounds.get("players", range(2, 13)))
-    started, queries = time.monotonic(), 0
-    variant = variant_of(bounds)
-    key = (tuple(players), stride, mutant)
-    for n in players if key not in _PROVED or paired_run() else ():  # the Z3 part reads no model code: once per process
+def _prove(players: list[int], stride: int, mutant: str | None, drop: Drop, budget: Budget) -> int | CheckResult:
+    """The Z3 part: the number of queries proved, or the counterexample."""
+    queries = 0
+    for n in players:
         for index_card in (False, True):
             config = SnapConfig(players=n, index_card=index_card)
             for kind in config.kinds:
@@ -49,24 +44,30 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                 assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop),
                                z3.Not(correct(pre, kind))]
                 solver = z3.Solver()
-                solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
                 solver.add(*assumptions, z3.Not(z3.And(has_card, recipient)))
                 queries += 1
-                verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
-                if verdict is Verdict.COUNTEREXAMPLE:
+                if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
                     post = step(pre, mv, config, mutant, drop)
                     found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(z3.And(has_card, recipient))],
-                                            stride, 2, 60_000, expect_same=False)
+                                            stride, 2, budget, expect_same=False)
                     text = found.text if found else "no small instance to replay"
-                    return CheckResult(verdict, f"{n} players, wrong {kind.value}: the penalty cannot be paid",
-                                       witness=text, records=(found.record,) if found and found.ok else (),
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, wrong {kind.value}: the penalty cannot "
+                                       "be paid", witness=text, records=(found.record,) if found and found.ok else (),
                                        stats={"queries": queries})
-                if verdict is not Verdict.PROVED:
-                    return CheckResult(verdict, f"{n} players, {kind.value}: Z3 gave no answer", stats={"queries": queries})
-    _PROVED[key] = queries or _PROVED.get(key, 0)
-    queries = _PROVED[key]
+    return queries
+
+
+def check(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
+    drop = probe(mutant, ("out-players-call",))
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
+    players = list(bounds.get("players", range(2, 13)))
+    started = time.monotonic()
+    queries = run.cached(("proof", tuple(players), stride), lambda: _prove(players, stride, mutant, drop, run.budget))
+    if isinstance(queries, CheckResult):
+        return queries
     detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper and caller, both tables)"
-    replays = _witnesses(stride, min(players), max(players), timeout, variant, drop)
+    replays = _witnesses(stride, min(players), max(players), run.budget, run.variant, drop)
     if replays is None:
         return CheckResult(Verdict.NO_WITNESS, detail + "; no reachability witness")
     for replay in replays:
@@ -78,10 +79,7 @@ def check(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[s
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-_PROVED: dict[tuple[object, ...], int] = {}  # the run's parameters -> queries proved
-
-
-def _witnesses(stride: int, small: int, large: int, timeout: float, variant: Variant,
+def _witnesses(stride: int, small: int, large: int, budget: Budget, variant: Variant,
                drop: Drop = Drop()) -> list[Replay] | None:
     """Wrong calls that need each clause: a turn-over, the flipper paying past players who are out."""
     found: list[Replay] = []
@@ -95,7 +93,7 @@ def _witnesses(stride: int, small: int, large: int, timeout: float, variant: Var
             cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0, sum_len(pre, mv.caller, "up") >= 2]
         else:
             cond += [mv.caller == pre.turn, pre.turn == 0, z3.Not(pre.holds(n - 1)), z3.Not(pre.holds(n - 2))]
-        replay = find_and_replay(pre, mv, post, config, cond, stride, 3, int(timeout * 1000))
+        replay = find_and_replay(pre, mv, post, config, cond, stride, 3, budget)
         if replay is None:
             return None
         found.append(replace(replay, text=f"{n} players, {label}: {replay.text}"))

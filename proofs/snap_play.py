@@ -23,9 +23,8 @@ from cardcanon.model import snap as model
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
-from cardcanon.proofs.variants import snap_config
 
 # (before, move, after) -> what is wrong (and, optionally, a legal move that shows it), or None
 Claim = Callable[[model.SnapState, model.Move, model.SnapState], "str | tuple[str, model.Move] | None"]
@@ -108,15 +107,14 @@ def _skipped(before: model.SnapState, after: model.SnapState) -> bool:
     return any(not after.holds(Seat((before.player.index + k) % n)) for k in range(1, step))
 
 
-def check_players_go_out(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    if mutant is not None:
-        raise ValueError(f"unknown probe {mutant!r}: this check has no encoding")
-    variant = variant_of(bounds)
+def check_players_go_out(run: Run) -> CheckResult:
+    run.no_probe()
+    bounds = run.bounds
     lo, hi = bounds.get("players", [3, 12])
     games, max_flips = int(bounds.get("games", 20)), int(bounds.get("max_flips", 300))
-    started, records, stats = time.monotonic(), [], {"games": 0, "skipped_turns": 0}
+    records, stats = [], {"games": 0, "skipped_turns": 0}
     for n in range(lo, hi + 1):
-        config = snap_config(variant, players=n, deck=small_deck(n))
+        config = run.snap_config(players=n, deck=small_deck(n))
         first_skip = None
         for seed in range(games):
             skip_at: list[int] = []
@@ -140,8 +138,7 @@ def check_players_go_out(*, mutant: str | None = None, timeout: float = 60.0, bo
             stats["skipped_turns"] += len(skip_at)
             if first_skip is None and skip_at:
                 first_skip = (seed, played)
-            if time.monotonic() - started > timeout:
-                return CheckResult(Verdict.TIMEOUT, f"{n} players: not finished", stats=stats)
+            run.budget.tick()
         if first_skip is None:
             return CheckResult(Verdict.NO_WITNESS, f"{n} players: no game in which a turn skips a player who is out",
                                stats=stats)

@@ -36,7 +36,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import CallKind, Phase, SnapConfig, SnapState, Termination, Tie, sample_deal
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.base import CheckResult, Verdict, solve, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict, solve
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_conservation import cases
@@ -67,9 +67,9 @@ def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int
     return played if played.stopped else None
 
 
-def _search(bounds: Mapping[str, Any], goal: Callable[[SnapConfig, int, str, int], Played | None],
-            ) -> tuple[int, Any] | None:
-    config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
+def _search(run: Run, goal: Callable[[SnapConfig, int, str, int], Played | None]) -> tuple[int, Any] | None:
+    bounds = run.bounds
+    config = run.snap_config(players=int(bounds.get("players", 2)))
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
     first, last = bounds.get("seeds", [0, 100])
     for seed in range(first, last):
@@ -79,9 +79,10 @@ def _search(bounds: Mapping[str, Any], goal: Callable[[SnapConfig, int, str, int
     return None
 
 
-def _searched(bounds: Mapping[str, Any], label: str) -> CheckResult:
+def _searched(run: Run, label: str) -> CheckResult:
     """No witness: the searched games themselves are the records (as the loaded model plays them)."""
-    config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
+    bounds = run.bounds
+    config = run.snap_config(players=int(bounds.get("players", 2)))
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
     first, last = bounds.get("seeds", [0, 100])
     records = []
@@ -91,11 +92,11 @@ def _searched(bounds: Mapping[str, Any], label: str) -> CheckResult:
     return CheckResult(Verdict.NO_WITNESS, label, witness=f"seeds {first} to {last - 1}, {policy}", records=tuple(records))
 
 
-def check_stuck_pot(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ())
-    found = _search(bounds, play_to_stuck_pot)
+def check_stuck_pot(run: Run) -> CheckResult:
+    run.no_probe()
+    found = _search(run, play_to_stuck_pot)
     if found is None:
-        return _searched(bounds, "no seed in range reaches a stuck pot")
+        return _searched(run, "no seed in range reaches a stuck pot")
     seed, played = found
     final = played.final
     top = final.pot[0]
@@ -106,17 +107,17 @@ def check_stuck_pot(*, mutant: str | None = None, timeout: float = 60.0, bounds:
                        stats={"seed": seed, "flips": final.flips})
 
 
-def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ())
+def check_no_cards(run: Run) -> CheckResult:
+    run.no_probe()
 
     def goal(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played | None:
         played = play_seed(config, seed, policy, max_flips)
         outcome = played.final.outcome
         return played if outcome is not None and outcome.termination is Termination.NO_CARDS else None
 
-    found = _search(bounds, goal)
+    found = _search(run, goal)
     if found is None:
-        return _searched(bounds, "no seed in range ends with no player holding a card")
+        return _searched(run, "no seed in range ends with no player holding a card")
     seed, played = found
     final = played.final
     if final.outcome.winner is not None or not isinstance(played.moves[-1], Tie):
@@ -130,14 +131,14 @@ def check_no_cards(*, mutant: str | None = None, timeout: float = 60.0, bounds: 
                        records=(record,), stats={"seed": seed, "flips": final.flips})
 
 
-def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
+def check_end2(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
     drop = probe(mutant, ("end-down-only",))
-    variant = variant_of(bounds)
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", [2, 3]))
     started, queries = time.monotonic(), 0
     for n in players:
-        config = snap_config(variant, players=n)
+        config = run.snap_config(players=n)
         for turn, shape, call_ok in cases(config, drop):
             if shape.move == "flip":
                 continue  # a flip moves no card between players and never ends the game
@@ -153,23 +154,19 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
             bad = z3.Or(z3.And(post.phase == PHASE_CODE[Phase.OVER], holders(post) > 1),
                         z3.And(post.phase != PHASE_CODE[Phase.OVER], holders(post) <= 1))
             solver = z3.Solver()
-            solver.set(timeout=max(1, int((timeout - (time.monotonic() - started)) * 1000)))
             solver.add(*assumptions, bad)
             queries += 1
-            verdict = solve(solver, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE)
-            if verdict is Verdict.COUNTEREXAMPLE:
-                found = find_and_replay(pre, mv, post, config, assumptions + [bad], stride, 3, 60_000,
+            if solve(solver, run.budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                found = find_and_replay(pre, mv, post, config, assumptions + [bad], stride, 3, run.budget,
                                         expect_same=False)
-                return CheckResult(verdict, f"{n} players, {shape}: the game ends with two players holding cards",
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {shape}: the game ends with two players holding cards",
                                    witness=found.text if found else "no small instance to replay",
                                    records=(found.record,) if found and found.ok else (), stats={"queries": queries})
-            if verdict is not Verdict.PROVED:
-                return CheckResult(verdict, f"{n} players, {shape}: Z3 gave no answer", stats={"queries": queries})
     # witnesses, replayed through the model: a move that ends a game with cards stuck in the pot
     # (one winner; a tie onto a pot that holds cards, SNAP-TIE-2, whose stacking the replay
     # compares with the model's), and a move after which a player with only face-up cards plays on
     n = min(players)
-    config = snap_config(variant, players=n)
+    config = run.snap_config(players=n)
     records, texts = [], []
     goals: tuple[tuple[str, MoveKind, Callable[[SymState, SymState], list[z3.BoolRef]]], ...] = (
         # without the index card a tie onto a pot that already holds cards (SNAP-TIE-2)
@@ -183,7 +180,7 @@ def check_end2(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapp
         pre, mv = slot_state(n, stride), fresh_move(Shape(shape_move, config.kinds[0]), n)
         post = step(pre, mv, config, drop=drop)
         cond = [structural(pre), legal(pre, mv, config, drop=drop), *goal(pre, post)]
-        found = find_and_replay(pre, mv, post, config, cond, stride, 3, int(timeout * 1000))
+        found = find_and_replay(pre, mv, post, config, cond, stride, 3, run.budget)
         if found is None:
             return CheckResult(Verdict.NO_WITNESS, f"no reachability witness: {label}")
         if not found.ok:

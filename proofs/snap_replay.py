@@ -19,6 +19,7 @@ import z3
 from cardcanon.model.cards import Card, Rank, Suit, format_cards
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.snap import SnapConfig, SnapState, apply
+from cardcanon.proofs.base import Budget
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap_encoding import (
     Pile, Position, SymMove, SymState, evaluate, model_move, position_of, same_position, to_model_state,
@@ -108,11 +109,10 @@ def in_range(st: SymState, stride: int) -> z3.BoolRef:
 
 
 def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions: Iterable[z3.BoolRef],
-                    stride: int, max_len: int, timeout_ms: int, expect_same: bool = True) -> Replay | None:
+                    stride: int, max_len: int, budget: Budget, expect_same: bool = True) -> Replay | None:
     """A small realisable position satisfying ``conditions``, replayed; None if there is none."""
     solver = z3.Solver()
-    solver.set(timeout=timeout_ms)
     solver.add(realisable(pre, stride, max_len), *conditions)
-    if solver.check() != z3.sat:
+    if budget.check(solver) != z3.sat:
         return None
     return replay(pre, mv, post, solver.model(), config, expect_same=expect_same)

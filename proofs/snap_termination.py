@@ -29,7 +29,7 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Call, Deal, Flip, Phase, SnapConfig, Tie, sample_deal
 from cardcanon.model.snap_policies import parse_policy
-from cardcanon.proofs.base import CheckResult, Verdict, variant_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.variants import snap_config
 from cardcanon.proofs.snap_encoding import require_mutant
@@ -56,9 +56,10 @@ def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first",
     return None
 
 
-def check_lasso(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ())
-    config = snap_config(variant_of(bounds), players=int(bounds.get("players", 2)))
+def check_lasso(run: Run) -> CheckResult:
+    run.no_probe()
+    bounds = run.bounds
+    config = run.snap_config(players=int(bounds.get("players", 2)))
     max_flips = int(bounds.get("max_flips", 5000))
     stats: dict[str, Any] = {}
     records: list[Record] = []
@@ -127,9 +128,9 @@ def deal_for(ranks_in_order: Sequence[Rank], suits: int, dealer: int) -> Deal:
     return Deal(Seat(dealer), tuple(order))
 
 
-def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bounds: Mapping[str, Any]) -> CheckResult:
-    require_mutant(mutant, ())
-    variant = variant_of(bounds)
+def check_small_decks(run: Run) -> CheckResult:
+    run.no_probe()
+    bounds = run.bounds
     policy = parse_policy(str(bounds.get("policy", "flipper-first")))
     players = int(bounds.get("players", 2))
     max_flips = int(bounds.get("max_flips", 100))
@@ -139,7 +140,7 @@ def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bound
     sample: list[tuple[SnapConfig, Played]] = []
     sample_size = int(bounds.get("sample", 24))  # the first games, as records too
     for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
-        config = snap_config(variant, players=players, deck=small_deck(ranks, suits))
+        config = run.snap_config(players=players, deck=small_deck(ranks, suits))
         counts: Counter[str] = Counter()
         for seq in rank_sequences(ranks, suits):
             for dealer in range(players):
@@ -151,8 +152,7 @@ def check_small_decks(*, mutant: str | None = None, timeout: float = 60.0, bound
                 first.setdefault(kind, (config, played))
                 if len(sample) < sample_size:
                     sample.append((config, played))
-            if time.monotonic() - started > timeout:
-                return CheckResult(Verdict.TIMEOUT, f"enumeration of {ranks}x{suits} not finished")
+            run.budget.tick()
         stats[f"endless_{ranks}x{suits}"] = counts["endless"]
         stats[f"ending_{ranks}x{suits}"] = counts["ending"]
         if counts["capped"]:

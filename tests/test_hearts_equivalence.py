@@ -16,14 +16,15 @@ from cardcanon.proofs import hearts_equivalence as equivalence
 from cardcanon.proofs.base import Verdict
 from cardcanon.proofs.hearts_encoding import N_CARDS, z3_legal_follow
 from cardcanon.proofs.mutants import patched
-from cardcanon.proofs.records import replay, replayed
+from cardcanon.proofs.records import replay
+from cardcanon.verify_runner import run_check
 
 GOLDEN = {"score_splits": 3072, "positions": 120, "feature_cells": 3074, "small_deck_hands": 5632,
           "match_bands": 8, "match_pairs": 18605}
 
 
 def run(variant=None):
-    return equivalence.check_encoding_equivalence(bounds={"variant": variant or {}})
+    return run_check(equivalence.check_encoding_equivalence, variant=variant)
 
 
 @pytest.mark.parametrize("variant", [{}, {"first_trick_points": "no-hearts", "break_on": "void"}])
@@ -31,7 +32,7 @@ def test_the_encodings_equal_the_model(variant):
     result = run(variant)
     assert result.verdict is Verdict.PROVED, result.detail
     assert {k: result.stats[k] for k in GOLDEN} == GOLDEN
-    assert replayed(result)
+    assert result.records and all(replay(r).ok for r in result.records)
     assert {r["function"] for r in result.records} == {"score_hand", "legal_moves", "match_result"}
 
 
@@ -104,16 +105,16 @@ def test_a_model_ignoring_previous_scores_in_a_band_is_caught(monkeypatch):
         return original(scores, config, previous)
 
     monkeypatch.setattr(model, "match_result", match_result)
-    result = equivalence.check_encoding_equivalence(bounds={"window": 60})
+    result = run_check(equivalence.check_encoding_equivalence, bounds={"window": 60})
     assert result.verdict is Verdict.COUNTEREXAMPLE and "150-150" in result.detail
 
 
 @pytest.mark.parametrize("budget", [0.001, 0.05])
 def test_a_budget_running_out_is_timeout_never_error(budget):
-    result = equivalence.check_encoding_equivalence(timeout=budget, bounds={})
+    result = run_check(equivalence.check_encoding_equivalence, timeout=budget)
     assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)
 
 
 def test_an_unknown_probe_is_refused():
-    with pytest.raises(ValueError, match="unknown mutant"):
-        equivalence.check_encoding_equivalence(mutant="no-such-probe")
+    with pytest.raises(ValueError, match="unknown probe"):
+        run_check(equivalence.check_encoding_equivalence, probe="no-such-probe")

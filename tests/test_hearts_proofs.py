@@ -20,7 +20,9 @@ from cardcanon.manifest import load_combinations, load_manifest, resolve_entry
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.records import replayed
+from cardcanon.proofs.records import replay
+from cardcanon.verify_runner import run_check
+from cardcanon.proofs.base import Run
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.drops import Drop, probe_id
 from cardcanon.proofs.hearts_encoding import (
@@ -50,7 +52,7 @@ seeds = st.integers(min_value=0, max_value=2**64 - 1)
 
 def play_hand(seed: int, config: model.HeartsConfig):
     """One hand dealt from ``seed`` and played by seeded players: (positions, final state)."""
-    state = start(config, dealer=seed % 2)
+    state = start(config, dealer=seed % 2).state
     state = model.apply(state, model.Deal(SplitMix64(seed).shuffled(model.DECK)))
     players = (RandomPlayer(seed), GreedyPlayer() if seed % 3 == 0 else RandomPlayer(seed + 1))
     positions = []
@@ -134,7 +136,7 @@ def test_every_encoding_hand_replays_in_the_model(seed, variants, pinned):
     assert solver.check(*pins) == z3.sat
     found = enc.decode(solver.model())
     assert found.hands() == hands and found.dead == witness.dead
-    replay_single(found, config)  # raises if a play is illegal or the score differs
+    replay_single(Run(), found, config)  # raises if a play is illegal or the score differs
 
 
 @pytest.mark.rules("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
@@ -195,8 +197,12 @@ def test_point_card_splits_give_49_pairs():
 
 
 def test_an_undecided_solver_is_never_proved():
-    result = check_score_sum(mutant=None, timeout=0.001, bounds={})
+    result = run_check(check_score_sum, probe=None, timeout=0.001, bounds={})
     assert result.verdict in (Verdict.TIMEOUT, Verdict.UNKNOWN)
+
+
+def replayed(result):
+    return bool(result.records) and all(replay(r).ok for r in result.records)
 
 
 # ---- the manifest's checks and mutants --------------------------------------------------------
@@ -210,15 +216,14 @@ SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", "widow"),
 
 def _runs():
     for check in CHECKS:
-        for mutant in (None, *(m.id for m in check.mutants)):
+        for mutant in (None, *(m.id for m in check.declared_probes)):
             marks = [pytest.mark.rules(*check.rules)] + ([pytest.mark.slow] if (check.id, mutant) in SLOW else [])
             yield pytest.param(check, mutant, marks=marks, id=f"{check.id}-{mutant or 'as-written'}")
 
 
 @pytest.mark.parametrize(("check", "mutant"), list(_runs()))
 def test_check_verdict(check, mutant):
-    run = resolve_entry(check.entry)
-    result = run(mutant=mutant, timeout=120.0, bounds=dict(check.bounds_for(quick=True)))
+    result = run_check(resolve_entry(check.entry), probe=mutant, timeout=120.0, bounds=dict(check.bounds_for(quick=True)))
     if mutant is None:
         assert result.verdict == check.expected, result.detail
         assert result.witness and replayed(result), result.detail
@@ -233,7 +238,7 @@ def test_check_verdict(check, mutant):
                                    "cardcanon.proofs.hearts_scores:check_score_pairs",
                                    "cardcanon.proofs.hearts_match:check_match_bound"])
 def test_a_budget_running_out_is_timeout_never_error(entry, budget):
-    result = resolve_entry(entry)(mutant=None, timeout=budget, bounds={})
+    result = run_check(resolve_entry(entry), probe=None, timeout=budget, bounds={})
     assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)
 
 
@@ -259,8 +264,8 @@ def _variant_runs():
 def test_check_under_every_variant(check, variant):
     """Each Z3 check reaches its expected verdict, with its golden numbers, under every variant
     verify runs (the encoding and the replays under that variant's configuration)."""
-    result = resolve_entry(check.entry)(mutant=None, timeout=120.0,
-                                        bounds={**check.bounds_under(variant, quick=False), "variant": variant})
+    result = run_check(resolve_entry(check.entry), probe=None, timeout=120.0,
+                                        bounds={**check.bounds_under(variant, quick=False), }, variant=variant)
     assert result.verdict == check.expected_for(variant), result.detail
     assert result.records and replayed(result), result.detail
     assert all(r.get("config", {}) == {} or model_config(r) == hearts_config(variant) for r in result.records)
@@ -295,14 +300,14 @@ def _probe_runs():
 @pytest.mark.parametrize(("check", "rule"), list(_probe_runs()))
 def test_every_drop_probe_is_killed(check, rule):
     """Each cited rule's constraints, left out of the check's encoding, make the proof fail."""
-    result = resolve_entry(check.entry)(mutant=probe_id(rule), timeout=60.0, bounds=dict(check.bounds_for(quick=False)))
+    result = run_check(resolve_entry(check.entry), probe=probe_id(rule), timeout=60.0, bounds=dict(check.bounds_for(quick=False)))
     assert result.verdict in CONTRARY[check.expected], f"drop:{rule} survived: {result.detail}"
     assert not result.records or replayed(result), result.detail
 
 
 def test_a_rule_the_encoding_does_not_state_cannot_be_dropped():
     with pytest.raises(ValueError, match="states nothing of HEARTS-MATCH-1"):
-        check_score_sum(mutant=probe_id("HEARTS-MATCH-1"), timeout=10.0, bounds={})
+        run_check(check_score_sum, probe=probe_id("HEARTS-MATCH-1"), timeout=10.0, bounds={})
 
 
 def test_queen_breaks_hearts_in_the_hand_encoding():

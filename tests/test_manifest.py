@@ -20,14 +20,14 @@ GOOD = textwrap.dedent('''
     rules = ["SNAP-FLIP-1", "SNAP-MATCH-1"]
     kind = "z3-proof"
     expected = "proved"
-    entry = "cardcanon.proofs.base:z3_verdict"
+    entry = "cardcanon.proofs.base:solve"
     bounds = {players = 3, deck = {ranks = 4}}
     ci_bounds = {players = 2, deck = {ranks = 2}}
     expected_stats = {states = 12}
-    [[check.mutant]]
+    [[check.probe]]
     id = "no-move"
     description = "  the flip leaves the card in place "
-    [[check.mutant]]
+    [[check.probe]]
     id = "two-cards"
     description = "the flip moves two cards"
 ''')
@@ -45,7 +45,7 @@ def test_good_manifest_loads(tmp_path):
     assert check.id == "SNAP-P1-flip" and check.short_id == "SNAP-P1" and check.game == "snap"
     assert check.rules == ("SNAP-FLIP-1", "SNAP-MATCH-1")
     assert check.kind is Kind.Z3_PROOF and check.expected is Verdict.PROVED
-    assert [(m.id, m.description) for m in check.mutants] == [("no-move", "the flip leaves the card in place"),
+    assert [(m.id, m.description) for m in check.declared_probes] == [("no-move", "the flip leaves the card in place"),
                                                                ("two-cards", "the flip moves two cards")]
     assert check.bounds_for(False) == {"players": 3, "deck": {"ranks": 4}}
     assert check.bounds_for(True) == {"players": 2, "deck": {"ranks": 2}}
@@ -71,14 +71,14 @@ def test_bounds_used_for_quick_runs_without_ci_bounds(tmp_path):
     ('game = "snap"', 'game = "poker"', "field 'game': 'poker' is not one of hearts, snap"),
     ('id = "SNAP-P1-flip"', 'id = "SNAP-1"', "field 'id': 'SNAP-1' is not of the form"),
     ('id = "SNAP-P1-flip"', 'id = "HEARTS-P1"', "field 'id': 'HEARTS-P1' does not belong to game 'snap'"),
-    ('base:z3_verdict"', 'base:no_such_function"',
+    ('base:solve"', 'base:no_such_function"',
      "field 'entry': cannot import cardcanon.proofs.base:no_such_function"),
     ('cardcanon.proofs.base:', 'cardcanon.no_such_module:', "field 'entry': cannot import cardcanon.no_such_module"),
-    ('base:z3_verdict"', 'base.z3_verdict"', "field 'entry': 'cardcanon.proofs.base.z3_verdict' is not of the form"),
+    ('base:solve"', 'base.z3_verdict"', "field 'entry': 'cardcanon.proofs.base.z3_verdict' is not of the form"),
     ("bounds = {players", "bounds = 3\nx = {players", "unknown key(s) x"),
-    ('id = "two-cards"', 'id = "no-move"', "field 'mutant': duplicate mutant ID 'no-move'"),
-    ('description = "the flip moves two cards"', 'why = "x"', "field 'mutant': mutant #2: unknown key(s) why"),
-    ('description = "the flip moves two cards"', "", "field 'mutant': mutant #2: 'description' must be a non-empty"),
+    ('id = "two-cards"', 'id = "no-move"', "field 'probe': duplicate probe ID 'no-move'"),
+    ('description = "the flip moves two cards"', 'why = "x"', "field 'probe': probe #2: unknown key(s) why"),
+    ('description = "the flip moves two cards"', "", "field 'probe': probe #2: 'description' must be a non-empty"),
     ("expected_stats = {states = 12}", "expected_stats = 12", "field 'expected_stats': must be a table"),
 ])
 def test_bad_check_is_reported_with_file_check_and_field(tmp_path, old, new, problem):
@@ -121,7 +121,7 @@ def test_missing_file(tmp_path):
 
 def test_resolve_false_skips_imports(tmp_path):
     path = write(tmp_path, GOOD.replace("cardcanon.proofs.base:", "cardcanon.no_such_module:"))
-    assert load_manifest(path, resolve=False)[0].entry == "cardcanon.no_such_module:z3_verdict"
+    assert load_manifest(path, resolve=False)[0].entry == "cardcanon.no_such_module:solve"
 
 
 @pytest.mark.skipif(not list(default_manifest_dir().glob("*.toml")), reason="no manifests yet")

@@ -21,6 +21,7 @@ from cardcanon.proofs import snap_encoding as enc
 from cardcanon.proofs import snap_equivalence as eq
 from cardcanon.proofs.base import Verdict
 from cardcanon.proofs.records import replay
+from cardcanon.verify_runner import run_check
 from cardcanon.proofs.z3_eval import compile_terms
 
 TINY = {"players": [2, 3], "cards": [3, 2], "ranks": 3}
@@ -29,7 +30,7 @@ RULES = pytest.mark.rules("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CAL
 
 
 def run(variant: dict[str, str] | None = None, **bounds: Any) -> Any:
-    return eq.check(mutant=None, timeout=60.0, bounds={**TINY, **bounds, "variant": variant or {}})
+    return run_check(eq.check, timeout=60.0, bounds={**TINY, **bounds}, variant=variant)
 
 
 @pytest.fixture
@@ -128,6 +129,6 @@ def test_a_term_it_cannot_compile_is_an_error() -> None:
 
 def test_bounds_and_probes_are_checked() -> None:
     with pytest.raises(ValueError):
-        eq.check(mutant="drop:SNAP-FLIP-1", timeout=60.0, bounds=TINY)
+        run_check(eq.check, probe="drop:SNAP-FLIP-1", timeout=60.0, bounds=TINY)
     with pytest.raises(ValueError):
-        eq.check(mutant=None, timeout=60.0, bounds={**TINY, "cards": [3]})
+        run_check(eq.check, timeout=60.0, bounds={**TINY, "cards": [3]})

@@ -26,7 +26,8 @@ from cardcanon.model.snap import (
 )
 from cardcanon.model.snap_policies import play_game
 from cardcanon.proofs import snap_encoding as enc
-from cardcanon.proofs.records import replayed
+from cardcanon.proofs.records import replay
+from cardcanon.verify_runner import run_check
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.snap_termination import find_lasso, play_seed
 
@@ -182,7 +183,11 @@ def test_lasso_search_and_stored_seed_agree_with_play_game():
 
 def _run(check, mutant, quick=True):
     bounds = check.bounds_for(quick)
-    return resolve_entry(check.entry)(mutant=mutant, timeout=120.0, bounds=bounds)
+    return run_check(resolve_entry(check.entry), probe=mutant, timeout=120.0, bounds=bounds)
+
+
+def replayed(result):
+    return bool(result.records) and all(replay(r).ok for r in result.records)
 
 
 def _param(check, *rest):
@@ -199,7 +204,7 @@ def test_check_gives_expected_verdict(check):
         assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
 
 
-@pytest.mark.parametrize("check,mutant", [_param(c, m.id) for c in CHECKS for m in c.mutants])
+@pytest.mark.parametrize("check,mutant", [_param(c, m.id) for c in CHECKS for m in c.declared_probes])
 def test_mutant_is_killed(check, mutant):
     result = _run(check, mutant)
     assert result.verdict in CONTRARY[check.expected], (result.verdict, result.detail)
@@ -220,7 +225,7 @@ def test_full_bounds_reproduce_golden_stats(check):
 def test_conservation_for_four_players():
     from cardcanon.proofs.snap_conservation import check
 
-    result = check(mutant=None, timeout=300.0, bounds={"players": [2, 3, 4], "pile_bound": 52})
+    result = run_check(check, timeout=300.0, bounds={"players": [2, 3, 4], "pile_bound": 52})
     assert result.verdict is Verdict.PROVED and replayed(result), result.detail
 
 

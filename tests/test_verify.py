@@ -26,10 +26,11 @@ def _record(valid):
     return {"game": "hearts", "function": "trick_winner", "args": ["2c", "4c"], "returns": 1 if valid else 0,
             "label": "fake"}
 
-def configurable(*, mutant, timeout, bounds):
-    """Behaves as its bounds say; mutants answer bounds['mutants'][id] (default: a kill)."""
-    if mutant is not None:
-        return CheckResult(Verdict(bounds.get("mutants", {}).get(mutant, "counterexample found")))
+def configurable(run):
+    """Behaves as its bounds say; probes answer bounds['probes'][id] (default: a kill)."""
+    bounds = run.bounds
+    if run.probe is not None:
+        return CheckResult(Verdict(bounds.get("probes", {}).get(run.probe.id, "counterexample found")))
     if "sleep" in bounds:
         time.sleep(bounds["sleep"])
     if "raise" in bounds:
@@ -43,7 +44,7 @@ def configurable(*, mutant, timeout, bounds):
                        stats=bounds.get("stats", {}))
 
 
-def one_flip(*, mutant, timeout, bounds):
+def one_flip(run):
     """Claims that a flip turns up the top card of the face-down pile, through the loaded model."""
     from cardcanon.model import snap
     from cardcanon.model.seats import Seat
@@ -58,12 +59,12 @@ def one_flip(*, mutant, timeout, bounds):
     verdict = Verdict.PROVED if after.up[1][0] == top else Verdict.COUNTEREXAMPLE
     return CheckResult(verdict, witness="one flip", records=(record,))
 
-def not_a_result(*, mutant, timeout, bounds):
+def not_a_result(run):
     return 42
 '''
 
 
-def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", mutants: tuple[str, ...] = ("m1",),
+def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", probes: tuple[str, ...] = ("m1",),
                extra: str = "", kind: str = "enumeration") -> str:
     text = f'''
         [[check]]
@@ -77,11 +78,11 @@ def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", m
         bounds = {bounds}
         {extra}
     '''
-    for mutant in mutants:
+    for probe in probes:
         text += f'''
-        [[check.mutant]]
-        id = "{mutant}"
-        description = "broken rule {mutant}"
+        [[check.probe]]
+        id = "{probe}"
+        description = "broken rule {probe}"
         '''
     return textwrap.dedent(text)
 
@@ -103,21 +104,21 @@ def write_manifest(folder, *checks: str):
 
 
 SCENARIOS = [
-    check_toml("SNAP-P1-pass", '{stats = {deals = 7}}', mutants=("m1", "m2"), extra="expected_stats = {deals = 7}"),
+    check_toml("SNAP-P1-pass", '{stats = {deals = 7}}', probes=("m1", "m2"), extra="expected_stats = {deals = 7}"),
     check_toml("SNAP-P2-wrong", '{verdict = "counterexample found"}'),
     check_toml("SNAP-P3-unknown", '{verdict = "unknown"}'),
     check_toml("SNAP-P4-error", '{raise = "solver exploded"}'),
-    check_toml("SNAP-P5-survivor", '{mutants = {m2 = "proved", m3 = "unknown"}}', mutants=("m1", "m2", "m3")),
+    check_toml("SNAP-P5-survivor", '{probes = {m2 = "proved", m3 = "unknown"}}', probes=("m1", "m2", "m3")),
     check_toml("SNAP-P6-unreplayed", '{replayed = false}'),
     check_toml("SNAP-P7-stats", '{stats = {deals = 8}}', extra="expected_stats = {deals = 7, tricks = 2}"),
     check_toml("SNAP-P8-crash", '{exit = 3}'),
-    check_toml("SNAP-P9-witness", '{verdict = "witness found", mutants = {m1 = "no witness"}}',
+    check_toml("SNAP-P9-witness", '{verdict = "witness found", probes = {m1 = "no witness"}}',
                expected="witness found"),
-    check_toml("SNAP-P10-nowitness", '{verdict = "no witness", mutants = {m1 = "witness found"}}',
+    check_toml("SNAP-P10-nowitness", '{verdict = "no witness", probes = {m1 = "witness found"}}',
                expected="no witness"),
     check_toml("SNAP-P11-nowitness", '{witness = ""}'),
-    check_toml("SNAP-P12-nomutant", mutants=()),
-    check_toml("SNAP-P13-z3", '{mutants = {"drop:SNAP-MATCH-1" = "proved"}}', kind="z3-proof"),
+    check_toml("SNAP-P12-nomutant", probes=()),
+    check_toml("SNAP-P13-z3", '{probes = {"drop:SNAP-MATCH-1" = "proved"}}', kind="z3-proof"),
     check_toml("SNAP-P14-stats-by-variant", '{stats = {deals = 7}}', extra='''expected_stats = {deals = 7}
         expected_stats_variant = { "index_card=on" = { deals = 8 } }'''),
 ]
@@ -138,7 +139,7 @@ def test_passing_check_with_killed_mutants_and_matching_stats(scenario_report):
     passing = outcome(scenario_report, "SNAP-P1-pass")
     assert passing.passed, passing.failures()
     assert passing.result.verdict is Verdict.PROVED
-    assert passing.mutants_killed == 2 and all(m.killed for m in passing.mutants)
+    assert passing.probes_killed == 2 and all(m.killed for m in passing.probes)
     assert passing.stats_compared and passing.witness_ok
     for check_id in ("SNAP-P9-witness", "SNAP-P10-nowitness"):
         assert outcome(scenario_report, check_id).passed, outcome(scenario_report, check_id).failures()
@@ -148,15 +149,15 @@ def test_passing_check_with_killed_mutants_and_matching_stats(scenario_report):
     ("SNAP-P2-wrong", "verdict counterexample found, expected proved"),
     ("SNAP-P3-unknown", "verdict unknown, expected proved"),
     ("SNAP-P4-error", "verdict error, expected proved: RuntimeError: solver exploded"),
-    ("SNAP-P5-survivor", "mutant m2 survived: verdict proved"),
-    ("SNAP-P5-survivor", "mutant m3 survived: verdict unknown"),
+    ("SNAP-P5-survivor", "probe m2 survived: verdict proved"),
+    ("SNAP-P5-survivor", "probe m3 survived: verdict unknown"),
     ("SNAP-P6-unreplayed", "witness not replayed through the model"),
     ("SNAP-P7-stats", "stat 'deals' is 8, expected 7"),
     ("SNAP-P7-stats", "stat 'tricks' missing (expected 2)"),
     ("SNAP-P8-crash", "verdict error, expected proved: worker process died"),
     ("SNAP-P11-nowitness", "no witness"),
-    ("SNAP-P12-nomutant", "no mutants: nothing shows that the check can fail"),
-    ("SNAP-P13-z3", "mutant drop:SNAP-MATCH-1 survived: verdict proved"),
+    ("SNAP-P12-nomutant", "no probe and no model mutant: nothing shows that the check can fail"),
+    ("SNAP-P13-z3", "probe drop:SNAP-MATCH-1 survived: verdict proved"),
 ])
 def test_each_kind_of_failure_fails_the_check(scenario_report, check_id, reason):
     found = outcome(scenario_report, check_id)
@@ -171,9 +172,9 @@ def test_error_detail_keeps_what_the_check_printed(scenario_report):
 
 def test_a_z3_proof_is_probed_once_per_cited_rule(scenario_report):
     probed = outcome(scenario_report, "SNAP-P13-z3")
-    assert [m.id for m in probed.mutants] == ["m1", "drop:SNAP-FLIP-1", "drop:SNAP-MATCH-1"]
-    assert [m.killed for m in probed.mutants] == [True, True, False]
-    assert [m.id for m in outcome(scenario_report, "SNAP-P1-pass").mutants] == ["m1", "m2"]  # not a Z3 proof
+    assert [m.id for m in probed.probes] == ["m1", "drop:SNAP-FLIP-1", "drop:SNAP-MATCH-1"]
+    assert [m.killed for m in probed.probes] == [True, True, False]
+    assert [m.id for m in outcome(scenario_report, "SNAP-P1-pass").probes] == ["m1", "m2"]  # not a Z3 proof
 
 
 def test_golden_stats_are_compared_under_each_variant(fake_checks, tmp_path):
@@ -197,7 +198,7 @@ def test_report_totals_and_ok(scenario_report):
     assert not scenario_report.ok
     assert (scenario_report.passed, scenario_report.failed) == (4, 10)
     survivor = outcome(scenario_report, "SNAP-P5-survivor")
-    assert survivor.mutants_killed == 1 and len(survivor.mutants) == 3
+    assert survivor.probes_killed == 1 and len(survivor.probes) == 3
     table = scenario_report.table()
     assert re.search(r"^SNAP-P5-survivor .* 1/3\s+FAIL$", table, re.M)
     assert re.search(r"^SNAP-P1-pass .* 2/2\s+ok$", table, re.M)
@@ -208,19 +209,20 @@ def test_json_report_fields(scenario_report):
     data = json.loads(json.dumps(scenario_report.to_json()))
     for key in ("z3_version", "cardcanon_version", "python", "started", "totals", "ok", "checks"):
         assert key in data
-    assert data["totals"] == {"checks": 14, "passed": 4, "failed": 10, "mutants_killed": 15, "mutants_total": 18}
+    assert data["totals"] == {"checks": 14, "passed": 4, "failed": 10, "not_applicable": 0,
+                              "engine_replays_not_applicable": 0, "probes_killed": 15, "probes_total": 18}
     assert data["necessity"]["cells"] == 0 and "variants" in data
     assert data["ok"] is False
     first = data["checks"][0]
     for key in ("id", "game", "title", "rules", "kind", "expected", "verdict", "seconds", "detail", "witness",
-                "witness_replayed", "stats", "expected_stats", "mutants", "results", "necessity"):
+                "witness_replayed", "stats", "expected_stats", "probes", "results", "necessity"):
         assert key in first
     assert first["results"][0]["variant"] == "default" and first["results"][0]["witness_replayed"] is True
     assert first["results"][0]["records"][0]["function"] == "trick_winner"
     assert first["rules"] == ["SNAP-FLIP-1", "SNAP-MATCH-1"]
     assert first["stats"] == {"deals": 7} and first["expected_stats"] == {"deals": 7}
-    assert first["mutants"][0] == {"id": "m1", "description": "broken rule m1", "verdict": "counterexample found",
-                                   "killed": True, "detail": "", "seconds": first["mutants"][0]["seconds"]}
+    assert first["probes"][0] == {"id": "m1", "description": "broken rule m1", "verdict": "counterexample found",
+                                   "killed": True, "detail": "", "seconds": first["probes"][0]["seconds"]}
 
 
 def test_hung_check_becomes_timeout_without_hanging(fake_checks, tmp_path):
@@ -246,7 +248,7 @@ def test_quick_uses_ci_bounds_and_skips_golden_stats(fake_checks, tmp_path):
 
 
 def test_check_returning_something_else_is_an_error(fake_checks, tmp_path):
-    text = check_toml("SNAP-P1-odd", mutants=()).replace(":configurable", ":not_a_result")
+    text = check_toml("SNAP-P1-odd", probes=()).replace(":configurable", ":not_a_result")
     report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=1, necessity=False, variants=False)
     assert report.outcomes[0].result.verdict is Verdict.ERROR
     assert "returned int, not a CheckResult" in report.outcomes[0].result.detail
@@ -271,7 +273,7 @@ def test_cli_exit_codes_json_and_plain_progress(fake_checks, tmp_path, capsys):
     assert "[2/2]" in captured.err
 
     bad = write_manifest(tmp_path / "bad", check_toml("SNAP-P1-wrong", '{verdict = "unknown"}'),
-                         check_toml("SNAP-P2-unreplayed", '{replayed = false, mutants = {m1 = "unknown"}}'))
+                         check_toml("SNAP-P2-unreplayed", '{replayed = false, probes = {m1 = "unknown"}}'))
     assert cli.main(["verify", "--manifest-dir", str(bad), *fast]) == 1
     printed = capsys.readouterr().out
     for expected in (r"SNAP-P1-wrong unknown \(\d+\.\d s\) -- FAIL: expected proved",
@@ -330,7 +332,7 @@ def test_live_progress_rewrites_one_line():
 
 
 def test_necessity_matrix_cites_only_rules_whose_model_mutant_kills(fake_checks, tmp_path):
-    text = check_toml("SNAP-P1-flip", mutants=()).replace(":configurable", ":one_flip")
+    text = check_toml("SNAP-P1-flip", probes=()).replace(":configurable", ":one_flip")
     report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
     outcome = report.outcomes[0]
     assert outcome.result.verdict is Verdict.PROVED and outcome.result.witness_replayed
@@ -345,7 +347,7 @@ def test_necessity_matrix_cites_only_rules_whose_model_mutant_kills(fake_checks,
 
 def test_a_counterexample_that_does_not_disagree_kills_nothing(fake_checks, tmp_path):
     """A check that fails against a mutant for a reason its records do not show is not a kill."""
-    text = check_toml("SNAP-P1-any", '{verdict = "counterexample found"}', mutants=())
+    text = check_toml("SNAP-P1-any", '{verdict = "counterexample found"}', probes=())
     report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
     assert not any(cell.killed for cell in report.outcomes[0].necessity)
 

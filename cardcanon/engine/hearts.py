@@ -219,6 +219,13 @@ def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) 
     return plays, hands.value
 
 
+def require(config: HeartsConfig) -> None:
+    """Raise :class:`EngineUnavailable` (with the reason) unless the compiled kernel is loaded and
+    plays ``config`` as the reference model does; callers that compare the engine with the
+    model ask this first, since the other functions here fall back to the model."""
+    _kernel(config)
+
+
 def _kernel(config: HeartsConfig) -> ctypes.CDLL:
     """The compiled kernel, its functions declared (:mod:`cardcanon.engine.abi`), loaded at first use;
     EngineUnavailable when it cannot play ``config`` as the reference model does."""
@@ -228,4 +235,4 @@ def _kernel(config: HeartsConfig) -> ctypes.CDLL:
     return load()
 
 
-__all__ = ["BatchSummary", "MatchRun", "batch", "bench", "match", "reference_match"]
+__all__ = ["BatchSummary", "MatchRun", "batch", "bench", "match", "reference_match", "require"]

@@ -264,6 +264,15 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
             "endless": tally[3], "capped": tally[6], "lengths": lengths}
 
 
+def require(config: SnapConfig) -> None:
+    """Raise :class:`EngineUnavailable` (with the reason) unless the compiled kernel is loaded
+    and can play ``config``; callers that compare the engine with the model ask this first,
+    since the other functions here fall back to the model."""
+    _kernel()
+    if len(config.deck) > 52:
+        raise EngineUnavailable(f"the kernel plays decks of at most 52 cards, not {len(config.deck)}")
+
+
 def _kernel() -> ctypes.CDLL:
     """The compiled kernel, its functions declared (:mod:`cardcanon.engine.abi`), loaded at first use."""
     return load()

@@ -101,6 +101,8 @@ class Evidence:
         check = self.checks.get(check_id)
         if check is None:
             return "no verdict"
+        if check.get("status") == "not-applicable":
+            return "not applicable"
         return check["verdict"] if check.get("passed") else "failed"
 
     def _necessity(self, check_id: str, rule_id: str) -> str:
@@ -109,7 +111,7 @@ class Evidence:
         cells = [c for c in check.get("necessity", []) if c.get("rule") == rule_id]
         if not cells:
             return ""
-        mutants = [c["mutant"] for c in cells if c.get("killed") and c.get("mutant")]
+        mutants = [c["model_mutant"] for c in cells if c.get("killed") and c.get("model_mutant")]
         if mutants:
             text = "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
         else:
@@ -119,7 +121,7 @@ class Evidence:
     @staticmethod
     def _vacuity(check: dict, rule_id: str) -> str:
         """Whether the proof still holds with the rule's constraints dropped (Z3 proofs only)."""
-        probe = next((m for m in check.get("mutants", []) if m.get("id") == f"drop:{rule_id}"), None)
+        probe = next((m for m in check.get("probes", []) if m.get("id") == f"drop:{rule_id}"), None)
         if probe is None:
             return ""
         if probe.get("killed"):
@@ -156,7 +158,10 @@ class Evidence:
             return ("no verdict: this build had no verify report (``python docs/build.py`` makes one)"
                     if self.report is None else "no verdict: missing from the verify report")
         role = "verdict-ok" if check.get("passed", False) else "verdict-bad"
-        mutants = check.get("mutants", [])
+        if check.get("status") == "not-applicable":
+            return (":verdict-bad:`not applicable` (neither passed nor failed: it could not run what it claims); "
+                    + "; ".join(f"variant {_variant(r)}: {_variant_verdict(r)}" for r in check.get("results", [])))
+        mutants = check.get("probes", [])
         text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
                 f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
                 + (f", probes killed {sum(m['killed'] for m in mutants)}/{len(mutants)}" if mutants else "") + ")")
@@ -174,7 +179,8 @@ class Evidence:
             r = self.report
             t = r["totals"]
             out.append(f"Report of ``cardcanon verify`` started {r['started']}: {t['checks']} checks, "
-                       f"{t['passed']} passed, {t['failed']} failed; z3 {r['z3_version']}, Python {r['python']}"
+                       f"{t['passed']} passed, {t['failed']} failed, {t.get('not_applicable', 0)} not applicable "
+                       f"(neither passed nor failed: the check could not run what it claims); z3 {r['z3_version']}, Python {r['python']}"
                        + (", quick bounds" if r.get("quick") else "") + ".\n\n")
         out.append("Test verdicts: " + (f"{len(self.tests)} test cases in the JUnit report of this build.\n\n"
                                          if self.tests else
@@ -194,14 +200,14 @@ class Evidence:
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
                 out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
-            for m in c.get("mutants", []):
+            for m in c.get("probes", []):
                 out.append(f"- Probe ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")
             lost = {}
             for cell in c.get("necessity", []):
                 lost.setdefault(cell["rule"], []).append(cell)
             for rule_id, cells in lost.items():
-                killed = [x["mutant"] for x in cells if x.get("killed") and x.get("mutant")]
+                killed = [x["model_mutant"] for x in cells if x.get("killed") and x.get("model_mutant")]
                 out.append(f"- Necessity, {rule_ref(rule_id)}: " + (
                     "the check fails when the model breaks this rule (" + ", ".join(f"``{m}``" for m in killed) + ")"
                     if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`")
@@ -225,7 +231,7 @@ def _count(n: int, noun: str) -> str:
 def _tally(words: list[str]) -> str:
     """``["proved", "proved", "failed"]`` -> "2 proved, 1 failed", a failure marked as such."""
     counts = {w: words.count(w) for w in dict.fromkeys(words)}
-    return ", ".join(f":verdict-bad:`{n} {w}`" if w in ("failed", "error") else
+    return ", ".join(f":verdict-bad:`{n} {w}`" if w in ("failed", "error", "not applicable") else
                      (f"{n} {w}" if w in ("no verdict", "skipped") else f":verdict-ok:`{n} {w}`")
                      for w, n in counts.items())
 
@@ -241,8 +247,12 @@ def _variant_verdict(result: dict) -> str:
     ok = (result.get("verdict") == result.get("expected") and not result.get("replay_problems")
           and not result.get("engine_disagreed"))
     role = "verdict-ok" if ok else "verdict-bad"
+    if result.get("verdict") == "not-applicable":
+        return f":verdict-bad:`not applicable` ({esc(' '.join(str(result.get('detail', '')).split()))})"
+    engine = result.get("engine_replay")
     return (f":{role}:`{result.get('verdict')}` (expected {result.get('expected')}"
-            + (", witness replayed" if result.get("witness_replayed") else "") + ")")
+            + (", witness replayed" if result.get("witness_replayed") else "")
+            + (f", engine replay {engine}" if engine else "") + ")")
 
 
 def _junit_verdicts(path: Path) -> dict[str, str]:
