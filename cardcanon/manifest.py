@@ -27,7 +27,8 @@ CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
 _OPTIONAL = ("bounds", "ci_bounds", "probe", "expected_stats", "expected_variant", "variant_bounds", "variants",
-             "expected_stats_variant", "engine", "scope")
+             "expected_stats_variant", "engine", "scope",
+             "no_drop_probes")
 _PROBE_KEYS = ("id", "description", "rule")
 
 
@@ -80,6 +81,7 @@ class CheckSpec:
     # other variant the check is not-applicable. None: not an engine check.
     engine_covers: tuple[str, ...] | None = None
     scope: Mapping[str, Any] | None = None  # what the check covers (cardcanon.scope); None: not stated
+    no_drop_probes: str = ""  # why a check that is no z3-proof has no drop:RULE probes ("": not stated)
 
     @property
     def probes(self) -> tuple[ProbeSpec, ...]:
@@ -299,10 +301,20 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
         scope=scope,
+        no_drop_probes=_reason(entry.get("no_drop_probes", ""), kind, fail),
         expected_stats_variant=MappingProxyType({
             name: _parse_table(table, "expected_stats_variant", fail) for name, table in
             _parse_table(entry.get("expected_stats_variant", {}), "expected_stats_variant", fail).items()}),
     )
+
+
+def _reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -> str:
+    """``no_drop_probes``: why a check gets no drop probes; a z3-proof always gets them."""
+    if not isinstance(value, str):
+        raise fail("no_drop_probes", "must be a string: why no drop probe applies")
+    if value and kind is Kind.Z3_PROOF:
+        raise fail("no_drop_probes", "a z3-proof check always gets its drop probes")
+    return " ".join(value.split())
 
 
 def _parse_rules(value: Any, game: str, rule_ids: Collection[str] | None, fail: Callable[[str, str], ManifestError]) -> tuple[str, ...]:

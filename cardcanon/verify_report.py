@@ -242,6 +242,7 @@ class CheckOutcome:
             "second_solver": self.second_solver(),
             "bounds": _plain(check.bounds_for(self.quick)),
             "scope": check.scope_for(self.quick),
+            "no_drop_probes": check.no_drop_probes or None,
             "stats": dict(self.result.stats),
             "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
             "stats_compared": self.stats_compared,

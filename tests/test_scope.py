@@ -54,3 +54,19 @@ def test_the_manifest_refuses_a_bad_scope(tmp_path) -> None:  # type: ignore[no-
                     '[check.scope]\ndeck = "rulebook"\nabstracted = "nothing"\n', encoding="utf-8")
     with pytest.raises(ManifestError, match="scope.*players"):
         load_manifest(path)
+
+
+@pytest.mark.parametrize("check_id", ["HEARTS-P8-endless-tie", "HEARTS-P11-encoding", "SNAP-P9-encoding"])
+def test_encoding_checks_without_drop_probes_say_why(check_id: str) -> None:
+    check = next(c for c in load_checks() if c.id == check_id)
+    has_drops = any(p.id.startswith("drop:") for p in check.probes)
+    assert has_drops or len(check.no_drop_probes.split()) >= 20
+
+
+def test_a_z3_proof_cannot_opt_out_of_drop_probes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "snap.toml"
+    path.write_text('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1"]\n'
+                    'kind = "z3-proof"\nexpected = "proved"\nentry = "cardcanon.proofs.snap_pot:check_end2"\n'
+                    'no_drop_probes = "because"\n', encoding="utf-8")
+    with pytest.raises(ManifestError, match="no_drop_probes"):
+        load_manifest(path)

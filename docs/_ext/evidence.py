@@ -195,6 +195,8 @@ class Evidence:
                        f"- Verdict: {self._verdict(check_id)}\n")
             if c.get("scope"):
                 out.append(f"- Scope: {esc(c['scope'].get('words', ''))}\n")
+            if c.get("no_drop_probes"):
+                out.append(f"- No drop probes: {esc(c['no_drop_probes'])}\n")
             if c.get("detail"):
                 out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
