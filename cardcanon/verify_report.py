@@ -426,7 +426,7 @@ def _pair_cell(pair: Mapping[str, Any] | None) -> str:
 
 def _cvc5_version() -> str:
     try:
-        import cvc5
+        import cvc5  # type: ignore[import-untyped]  # cvc5 ships no type information
     except ImportError:
         return "not installed"
     return str(getattr(cvc5, "__version__", "unknown"))

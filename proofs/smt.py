@@ -144,7 +144,7 @@ def smtlib(solver: Z3, extra: tuple[Z3, ...] = (), linear: _Linear | None = None
     linear = linear or _Linear()
     query = z3.Solver(ctx=solver.ctx)
     query.add(*[linear(f) for f in (*solver.assertions(), *extra)])
-    return "(set-logic ALL)\n" + query.to_smt2()
+    return "(set-logic ALL)\n" + str(query.to_smt2())
 
 
 _PSEUDO_BOOLEAN = {z3.Z3_OP_PB_EQ: "==", z3.Z3_OP_PB_LE: "<=", z3.Z3_OP_PB_GE: ">=",
@@ -196,7 +196,7 @@ def write_query(folder: Path, stem: str, text: str, expected: str) -> str:
 
 def cvc5_decide(text: str, seconds: float | None = None, name: str = "query") -> str:
     """cvc5's answer to an SMT-LIB 2 script (the last check-sat): ``sat``, ``unsat``, or what it said."""
-    import cvc5
+    import cvc5  # type: ignore[import-untyped]  # cvc5 ships no type information
 
     manager = cvc5.TermManager()
     solver = cvc5.Solver(manager)

@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from cardcanon.model import snap as model
-from cardcanon.model.cards import FULL_DECK, Card, Rank
+from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
 from cardcanon.proofs.base import CheckResult, Run, Verdict
@@ -68,11 +68,11 @@ def check(run: Run) -> CheckResult:
     for _ in range(int(bounds.get("samples", 300))):
         run.budget.tick()
         config = run.snap_config(players=rng.randint(low, high))
-        state = random_position(config, rng, rng.randint(2, len(FULL_DECK)))
-        if state is None:
+        sampled = random_position(config, rng, rng.randint(2, len(FULL_DECK)))
+        if sampled is None:
             continue
         counts["random_positions"] += 1
-        found = _compare(config, state, [random_substitution(state, rng) for _ in range(3)], counts)
+        found = _compare(config, sampled, [random_substitution(sampled, rng) for _ in range(3)], counts)
         if found is not None:
             return found
     detail = (f"{counts['exhaustive_positions']} small positions (every layout of at most "
@@ -227,7 +227,7 @@ def _small_positions(config: SnapConfig, cards: int) -> Iterator[tuple[SnapState
                 yield state, swaps
 
 
-def _suits() -> tuple[object, ...]:
+def _suits() -> tuple[Suit, ...]:
     return tuple(dict.fromkeys(c.suit for c in FULL_DECK))
 
 
