@@ -28,7 +28,7 @@ RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
 _OPTIONAL = ("bounds", "ci_bounds", "probe", "expected_stats", "expected_variant", "variant_bounds", "variants",
              "expected_stats_variant", "engine", "scope",
-             "no_drop_probes")
+             "no_drop_probes", "no_second_solver")
 _PROBE_KEYS = ("id", "description", "rule")
 
 
@@ -82,6 +82,7 @@ class CheckSpec:
     engine_covers: tuple[str, ...] | None = None
     scope: Mapping[str, Any] | None = None  # what the check covers (cardcanon.scope); None: not stated
     no_drop_probes: str = ""  # why a check that is no z3-proof has no drop:RULE probes ("": not stated)
+    no_second_solver: str = ""  # why a z3-proof's queries are decided by Z3 alone ("": cvc5 decides them too)
 
     @property
     def probes(self) -> tuple[ProbeSpec, ...]:
@@ -302,6 +303,7 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
         scope=scope,
         no_drop_probes=_reason(entry.get("no_drop_probes", ""), kind, fail),
+        no_second_solver=_solver_reason(entry.get("no_second_solver", ""), kind, fail),
         expected_stats_variant=MappingProxyType({
             name: _parse_table(table, "expected_stats_variant", fail) for name, table in
             _parse_table(entry.get("expected_stats_variant", {}), "expected_stats_variant", fail).items()}),
@@ -314,6 +316,15 @@ def _reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -
         raise fail("no_drop_probes", "must be a string: why no drop probe applies")
     if value and kind is Kind.Z3_PROOF:
         raise fail("no_drop_probes", "a z3-proof check always gets its drop probes")
+    return " ".join(value.split())
+
+
+def _solver_reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -> str:
+    """``no_second_solver``: why cvc5 does not decide this z3-proof's queries (measured, in words)."""
+    if not isinstance(value, str):
+        raise fail("no_second_solver", "must be a string: why cvc5 does not decide the queries")
+    if value and kind is not Kind.Z3_PROOF:
+        raise fail("no_second_solver", "only a z3-proof check has queries for a second solver")
     return " ".join(value.split())
 
 

@@ -119,7 +119,9 @@ def run(
         mains = []
         for variant in runs:
             mains.append(len(tasks))
-            paired = second_solver and check.kind is Kind.Z3_PROOF
+            # a check cvc5 is too slow for is paired only when its queries are asked for (--export-smt)
+            paired = second_solver and check.kind is Kind.Z3_PROOF and (not check.no_second_solver
+                                                                         or export_smt is not None)
             if check.engine_refuses(variant):
                 given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),

@@ -239,7 +239,8 @@ class CheckOutcome:
             "detail": self.result.detail,
             "witness": self.result.witness,
             "witness_replayed": self.result.witness_replayed,
-            "second_solver": self.second_solver(),
+            "second_solver": self.second_solver() or (
+                {"solvers": ["z3"], "off": check.no_second_solver} if check.no_second_solver else None),
             "bounds": _plain(check.bounds_for(self.quick)),
             "scope": check.scope_for(self.quick),
             "no_drop_probes": check.no_drop_probes or None,
@@ -392,13 +393,15 @@ class Report:
                 f"/{len(o.variants)}",
                 f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
                 f"{o.probes_killed}/{len(o.probes)}",
-                _pair_cell(o.second_solver()),
+                _pair_cell(o.second_solver()) if o.second_solver() or not o.check.no_second_solver else "off",
                 {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
             ))
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
         lines.insert(1, "  ".join("-" * width for width in widths))
         lines += [f"scope {o.check.id}: {o.check.scope_for(self.quick)['words']}" for o in self.outcomes]
+        lines += [f"second solver off for {o.check.id}: {o.check.no_second_solver}" for o in self.outcomes
+                  if o.check.no_second_solver and not o.second_solver()]
         for o in self.outcomes:
             for reason in o.failures():
                 lines.append(f"FAIL {o.check.id}: {reason}")

@@ -220,7 +220,9 @@ class _Slot:
             self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         self.task = task
         self.started = time.monotonic()
-        self.deadline = self.started + task.timeout + grace_seconds(task.timeout)
+        # a paired run has its timeout for Z3 and as much again for cvc5
+        seconds = task.timeout * (2 if task.second_solver else 1)
+        self.deadline = self.started + seconds + grace_seconds(seconds)
         pair = None
         if task.second_solver:
             from cardcanon.proofs.variants import variant_name

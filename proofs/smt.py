@@ -215,6 +215,7 @@ def cvc5_decide(text: str, seconds: float | None = None, name: str = "query") ->
             said = out or "no answer"
     if said.startswith("unknown"):
         reason = solver.getInfo("reason-unknown") if _has_reason(solver) else ""
+        reason = reason.decode() if isinstance(reason, bytes) else str(reason)
         return f"unknown ({reason})" if reason else "unknown"
     return said
 

@@ -195,6 +195,12 @@ class Evidence:
                        f"- Verdict: {self._verdict(check_id)}\n")
             if c.get("scope"):
                 out.append(f"- Scope: {esc(c['scope'].get('words', ''))}\n")
+            pair = c.get("second_solver") or {}
+            if pair.get("off"):
+                out.append(f"- Second solver: off: {esc(pair['off'])}\n")
+            elif pair.get("queries") is not None:
+                out.append(f"- Second solver: cvc5 decided {pair['queries']} queries again, "
+                           + ("all alike\n" if pair.get("agree") else ":verdict-bad:`not all alike`\n"))
             if c.get("no_drop_probes"):
                 out.append(f"- No drop probes: {esc(c['no_drop_probes'])}\n")
             if c.get("detail"):
