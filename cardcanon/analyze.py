@@ -302,12 +302,12 @@ def run_snap(args: argparse.Namespace) -> int:
 # ---- Hearts --------------------------------------------------------------------------------
 def _possible_pairs(config: HeartsConfig) -> tuple[set[tuple[int, int]], str]:
     """The hand-score pairs the proofs predict: every split of the live point cards for every
-    pair of dead cards, scored by the model (``cardcanon.proofs.hearts_scores.predicted_pairs``)."""
+    pair of dead cards, scored by the model (``cardcanon.proofs.hearts.scores.predicted_pairs``)."""
     try:
-        from cardcanon.proofs.hearts_scores import predicted_pairs
+        from cardcanon.proofs.hearts.scores import predicted_pairs
     except ImportError:
-        return set(), "unavailable (cardcanon.proofs.hearts_scores not importable)"
-    return set(predicted_pairs(config)), "cardcanon.proofs.hearts_scores.predicted_pairs (HEARTS-P5)"
+        return set(), "unavailable (cardcanon.proofs.hearts.scores not importable)"
+    return set(predicted_pairs(config)), "cardcanon.proofs.hearts.scores.predicted_pairs (HEARTS-P5)"
 
 
 def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,

@@ -25,7 +25,7 @@ _SUBCOMMANDS = {
     "trace": "cardcanon.trace",
     "analyze": "cardcanon.analyze",
     "conform": "cardcanon.conform.cli",
-    "smt-check": "cardcanon.smt_check",
+    "smt-check": "cardcanon.verify.smt_check",
 }
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcanon.manifest import GAMES, RULE_ID, load_manifests
+from cardcanon.verify.manifest import GAMES, RULE_ID, load_manifests
 
 _ID_LINE = re.compile(r"^\s*id\s*=")
 

@@ -232,17 +232,50 @@ class Run:
             raise ValueError(f"unknown probe {self.probe.id!r}: this check has no encoding")
 
     def snap_config(self, **fields: Any) -> SnapConfig:
-        from cardcanon.proofs.variants import snap_config
-
         return snap_config(self.variant, **fields)
 
     def hearts_config(self, **fields: Any) -> HeartsConfig:
-        from cardcanon.proofs.variants import hearts_config
-
         return hearts_config(self.variant, **fields)
 
 
 Check: TypeAlias = Callable[[Run], CheckResult]
+
+
+# ---- variants: the options of the rulebook's variation points a run is under -------------------
+def variant_name(variant: Mapping[str, str]) -> str:
+    """``default``, or ``param=value`` pairs joined by commas in parameter order."""
+    return ",".join(f"{k}={variant[k]}" for k in sorted(variant)) or "default"
+
+
+def options(game: str) -> dict[str, dict[str, Any]]:
+    """parameter -> option -> the model's config value, for the options the model implements."""
+    VARIATIONS: Mapping[str, Any]  # parameter -> its enum (or bool)
+    NOT_MODELLED: Mapping[Any, str]  # option -> why the model leaves it out
+    if game == "snap":
+        from cardcanon.model.snap import NOT_MODELLED, VARIATIONS
+    else:
+        from cardcanon.model.hearts_types import NOT_MODELLED, VARIATIONS
+    table: dict[str, dict[str, Any]] = {}
+    for name, kind in VARIATIONS.items():
+        if kind is bool:
+            table[name] = {"off": False, "on": True}
+        else:
+            table[name] = {member.value: member for member in kind if member not in NOT_MODELLED}
+    return table
+
+
+def snap_config(variant: Mapping[str, str] | None = None, **fields: Any) -> SnapConfig:
+    from cardcanon.model.snap import SnapConfig
+
+    table = options("snap")
+    return SnapConfig(**{**{name: table[name][option] for name, option in (variant or {}).items()}, **fields})
+
+
+def hearts_config(variant: Mapping[str, str] | None = None, **fields: Any) -> HeartsConfig:
+    from cardcanon.model.hearts_types import HeartsConfig
+
+    table = options("hearts")
+    return HeartsConfig(**{**{name: table[name][option] for name, option in (variant or {}).items()}, **fields})
 
 
 def solve(solver: Z3, budget: Budget, *, unsat: Verdict, sat: Verdict) -> Verdict:

@@ -12,19 +12,19 @@ import itertools
 import pytest
 
 from cardcanon.model import hearts as model
-from cardcanon.proofs import hearts_equivalence as equivalence
+from cardcanon.proofs.hearts import p11_encoding as equivalence
 from cardcanon.proofs.base import Verdict
-from cardcanon.proofs.hearts_encoding import N_CARDS, z3_legal_follow
-from cardcanon.proofs.mutants import patched
-from cardcanon.proofs.records import replay
-from cardcanon.verify_runner import run_check
+from cardcanon.proofs.hearts.encoding import N_CARDS, z3_legal_follow
+from cardcanon.verify.model_mutants import patched
+from cardcanon.verify.records import replay
+from cardcanon.verify.runner import run_check
 
 GOLDEN = {"score_splits": 3072, "positions": 120, "feature_cells": 3074, "small_deck_hands": 5632,
           "match_bands": 8, "match_pairs": 18605}
 
 
 def run(variant=None):
-    return run_check(equivalence.check_encoding_equivalence, variant=variant)
+    return run_check(equivalence.check, variant=variant)
 
 
 @pytest.mark.parametrize("variant", [{}, {"first_trick_points": "no-hearts", "break_on": "void"}])
@@ -105,16 +105,16 @@ def test_a_model_ignoring_previous_scores_in_a_band_is_caught(monkeypatch):
         return original(scores, config, previous)
 
     monkeypatch.setattr(model, "match_result", match_result)
-    result = run_check(equivalence.check_encoding_equivalence, bounds={"window": 60})
+    result = run_check(equivalence.check, bounds={"window": 60})
     assert result.verdict is Verdict.COUNTEREXAMPLE and "150-150" in result.detail
 
 
 @pytest.mark.parametrize("budget", [0.001, 0.05])
 def test_a_budget_running_out_is_timeout_never_error(budget):
-    result = run_check(equivalence.check_encoding_equivalence, timeout=budget)
+    result = run_check(equivalence.check, timeout=budget)
     assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)
 
 
 def test_an_unknown_probe_is_refused():
     with pytest.raises(ValueError, match="unknown probe"):
-        run_check(equivalence.check_encoding_equivalence, probe="no-such-probe")
+        run_check(equivalence.check, probe="no-such-probe")

@@ -16,29 +16,30 @@ import pytest
 import z3
 from hypothesis import given, strategies as st
 
-from cardcanon.manifest import load_combinations, load_manifest, resolve_entry
+from cardcanon.verify.manifest import load_combinations, load_manifest, resolve_entry
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.records import replay
-from cardcanon.verify_runner import run_check
+from cardcanon.verify.records import replay
+from cardcanon.verify.runner import run_check
 from cardcanon.proofs.base import Run
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.drops import Drop, probe_id
-from cardcanon.proofs.hearts_encoding import (
+from cardcanon.proofs.hearts.encoding import (
     LOW_CLUBS, SCORING_STATES, TRICK_STATES, HandEncoding, hand_states, legal_states, z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts_match import MATCH_STATES
-from cardcanon.proofs.hearts_play import _leader_terms, p3_states
-from cardcanon.proofs.variants import hearts_config, plan, variant_name
-from cardcanon.proofs.hearts_encoding import (
+from cardcanon.proofs.hearts.match import MATCH_STATES
+from cardcanon.proofs.hearts.p3_first_leader import _leader_terms, p3_states
+from cardcanon.verify.variants import hearts_config, plan, variant_name
+from cardcanon.proofs.hearts.encoding import (
     CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, z3_trick_winner,
 )
 from cardcanon.proofs.z3_eval import compile_term
-from cardcanon.proofs.hearts_match import match_terms
-from cardcanon.proofs.hearts_play import encoded_legal_cards
-from cardcanon.proofs.hearts_replay import deal_order, hand_encoding, replay_single, start
-from cardcanon.proofs.hearts_scores import check_score_sum, predicted_pairs
+from cardcanon.proofs.hearts.match import match_terms
+from cardcanon.proofs.hearts.encoding import encoded_legal_cards
+from cardcanon.proofs.hearts.replay import deal_order, hand_encoding, replay_single, start
+from cardcanon.proofs.hearts.p4_score_sum import check as check_score_sum
+from cardcanon.proofs.hearts.scores import predicted_pairs
 
 MANIFEST = Path(__file__).resolve().parent.parent / "proofs" / "manifest" / "hearts.toml"
 ALL_VARIANTS = model.HeartsConfig(
@@ -234,9 +235,9 @@ def test_check_verdict(check, mutant):
 
 
 @pytest.mark.parametrize("budget", [0.05, 0.2, 0.25, 0.5, 1.0])
-@pytest.mark.parametrize("entry", ["cardcanon.proofs.hearts_scores:check_score_sum",
-                                   "cardcanon.proofs.hearts_scores:check_score_pairs",
-                                   "cardcanon.proofs.hearts_match:check_match_bound"])
+@pytest.mark.parametrize("entry", ["cardcanon.proofs.hearts.p4_score_sum:check",
+                                   "cardcanon.proofs.hearts.p5_score_pairs:check",
+                                   "cardcanon.proofs.hearts.p6_match_bound:check"])
 def test_a_budget_running_out_is_timeout_never_error(entry, budget):
     result = run_check(resolve_entry(entry), probe=None, timeout=budget, bounds={})
     assert result.verdict in (Verdict.TIMEOUT, Verdict.PROVED), (result.verdict, result.detail)

@@ -40,7 +40,7 @@ def _allowed(module: str, allowed: tuple[str, ...]) -> bool:
 @pytest.mark.parametrize("folder", LAYERS)
 def test_layers_import_downward_only(folder):
     _, allowed = LAYERS[folder]
-    files = sorted((ROOT / folder).glob("*.py"))
+    files = sorted((ROOT / folder).rglob("*.py"))
     assert files
     wrong = [f"{path.relative_to(ROOT)}:{line}: imports {module}" for path in files
              for line, module in imported_modules(path) if not _allowed(module, allowed)]

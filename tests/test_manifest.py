@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 import cardcanon.spec
-from cardcanon.manifest import Kind, ManifestError, default_manifest_dir, load_manifest, load_manifests
+from cardcanon.verify.manifest import Kind, ManifestError, default_manifest_dir, load_manifest, load_manifests
 from cardcanon.proofs.base import Verdict
 
 RULES = frozenset({"SNAP-FLIP-1", "SNAP-MATCH-1", "HEARTS-BREAK-1"})

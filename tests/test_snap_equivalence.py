@@ -16,12 +16,12 @@ import pytest
 import z3
 
 from cardcanon.model import snap as model
-from cardcanon.proofs import mutants
-from cardcanon.proofs import snap_encoding as enc
-from cardcanon.proofs import snap_equivalence as eq
+from cardcanon.verify import model_mutants as mutants
+from cardcanon.proofs.snap import encoding as enc
+from cardcanon.proofs.snap import p9_encoding as eq
 from cardcanon.proofs.base import Verdict
-from cardcanon.proofs.records import replay
-from cardcanon.verify_runner import run_check
+from cardcanon.verify.records import replay
+from cardcanon.verify.runner import run_check
 from cardcanon.proofs.z3_eval import compile_terms
 
 TINY = {"players": [2, 3], "cards": [3, 2], "ranks": 3}

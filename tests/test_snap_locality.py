@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from cardcanon.model import snap as model
 from cardcanon.proofs.base import Run
-from cardcanon.proofs.mutants import patched
-from cardcanon.proofs.snap_locality import _broken_block, check, random_position, random_substitution, substitute
-from cardcanon.proofs.variants import snap_config
+from cardcanon.verify.model_mutants import patched
+from cardcanon.proofs.snap.p9_locality import _broken_block, check, random_position, random_substitution, substitute
+from cardcanon.proofs.base import snap_config
 
 
 @settings(max_examples=60, deadline=None)

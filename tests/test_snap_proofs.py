@@ -15,7 +15,7 @@ import pytest
 import z3
 from hypothesis import given, strategies as st
 
-from cardcanon.manifest import load_manifest, resolve_entry
+from cardcanon.verify.manifest import load_manifest, resolve_entry
 from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
@@ -25,11 +25,12 @@ from cardcanon.model.snap import (
     sample_deal,
 )
 from cardcanon.model.snap_policies import play_game
-from cardcanon.proofs import snap_encoding as enc
-from cardcanon.proofs.records import replay
-from cardcanon.verify_runner import run_check
+from cardcanon.proofs.snap import encoding as enc
+from cardcanon.verify.records import replay
+from cardcanon.verify.runner import run_check
 from cardcanon.proofs.base import CONTRARY, Verdict
-from cardcanon.proofs.snap_termination import find_lasso, play_seed
+from cardcanon.proofs.snap.p5_lasso import find_lasso
+from cardcanon.proofs.snap.search import play_seed
 
 MANIFEST = Path(__file__).resolve().parent.parent / "proofs" / "manifest" / "snap.toml"
 CHECKS = load_manifest(MANIFEST)
@@ -223,7 +224,7 @@ def test_full_bounds_reproduce_golden_stats(check):
 @pytest.mark.slow
 @pytest.mark.rules("SNAP-FLIP-3", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-PEN-2", "SNAP-PEN-3")
 def test_conservation_for_four_players():
-    from cardcanon.proofs.snap_conservation import check
+    from cardcanon.proofs.snap.p1_conservation import check
 
     result = run_check(check, timeout=300.0, bounds={"players": [2, 3, 4], "pile_bound": 52})
     assert result.verdict is Verdict.PROVED and replayed(result), result.detail
@@ -250,7 +251,7 @@ def test_dropping_a_rule_the_encoding_does_not_state_is_an_error(check_id, rule)
 
 def _encoding_terms(drop):
     """Every legality constraint, successor and penalty term of the encoding, 3 players, both tables."""
-    from cardcanon.proofs.snap_replay import slot_state
+    from cardcanon.proofs.snap.replay import slot_state
 
     out, i = [], z3.Int("i")
     for index_card in (False, True):

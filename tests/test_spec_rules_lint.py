@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 import cardcanon.spec as spec
-from cardcanon.manifest import load_manifests
+from cardcanon.verify.manifest import load_manifests
 from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64

@@ -11,9 +11,9 @@ import time
 import pytest
 
 from cardcanon import cli, verify
-from cardcanon.manifest import ManifestError, default_manifest_dir, load_manifests
+from cardcanon.verify.manifest import ManifestError, default_manifest_dir, load_manifests
 from cardcanon.proofs.base import Verdict
-from cardcanon.verify_runner import Task, grace_seconds
+from cardcanon.verify.runner import RunResult, Task, grace_seconds
 
 FAKE_MODULE = "cardcanon_fake_checks"
 FAKE_CHECKS = '''
@@ -77,6 +77,10 @@ def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", p
         entry = "{FAKE_MODULE}:configurable"
         bounds = {bounds}
         {extra}
+        [check.scope]
+        players = [2]
+        deck = "rulebook"
+        abstracted = "nothing"
     '''
     for probe in probes:
         text += f'''
@@ -322,8 +326,8 @@ def test_live_progress_rewrites_one_line():
     progress.begin(2, 1)
     task = Task(0, "SNAP-P1", "m:f", None, 1.0)
     progress.tick([(task, 3.2)])
-    progress.finished(task, verify.RunResult(Verdict.PROVED, seconds=1.0), "")
-    progress.finished(Task(1, "SNAP-P1", "m:f", "m1", 1.0), verify.RunResult(Verdict.PROVED), " -- FAIL: probe survived")
+    progress.finished(task, RunResult(Verdict.PROVED, seconds=1.0), "")
+    progress.finished(Task(1, "SNAP-P1", "m:f", "m1", 1.0), RunResult(Verdict.PROVED), " -- FAIL: probe survived")
     progress.end()
     text = stream.getvalue()
     assert "\r\x1b[K[0/2] running: SNAP-P1 3 s" in text

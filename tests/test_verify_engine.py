@@ -10,7 +10,7 @@ import pytest
 from cardcanon import verify
 from cardcanon.engine import build
 from cardcanon.proofs.base import Verdict
-from cardcanon.verify_runner import execute
+from cardcanon.verify.runner import execute
 
 ENGINE_CHECKS = ("HEARTS-P10", "SNAP-P8")
 REPLAYED = "SNAP-P5-lasso"  # its records are Snap games played by a deterministic policy

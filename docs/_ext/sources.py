@@ -10,10 +10,12 @@ from pathlib import Path
 
 from rulebook_pages import esc, heading
 
-from cardcanon.manifest import load_manifests
+from cardcanon.verify.manifest import load_manifests
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE_DIRS = {"cardcanon.proofs": "proofs", "cardcanon.model": "model", "cardcanon": "cardcanon"}
+PACKAGE_DIRS = {"cardcanon.proofs": "proofs", "cardcanon.proofs.hearts": "proofs/hearts",
+                "cardcanon.proofs.snap": "proofs/snap", "cardcanon.model": "model", "cardcanon": "cardcanon",
+                "cardcanon.verify": "cardcanon/verify"}
 
 
 def label(name: str) -> str:
@@ -65,7 +67,7 @@ def _listing(path: str, obj: str) -> str:
 
 
 def entry_path(entry: str) -> tuple[str, str]:
-    """``cardcanon.proofs.snap_pot:check`` -> (``proofs/snap_pot.py``, ``check``)."""
+    """``cardcanon.proofs.snap.p6_penalty:check`` -> (``proofs/snap/p6_penalty.py``, ``check``)."""
     module, func = entry.split(":")
     package, _, leaf = module.rpartition(".")
     return f"{PACKAGE_DIRS[package]}/{leaf}.py", func

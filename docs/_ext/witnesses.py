@@ -122,8 +122,8 @@ def snap_cycle(out: Path, ev) -> str:
     if ev.report is None:
         return _no_report("SNAP-P5")
     from cardcanon.model.snap import Phase
-    from cardcanon.proofs.snap_search import replay_moves
-    from cardcanon.proofs.snap_termination import play_seed
+    from cardcanon.proofs.snap.search import replay_moves
+    from cardcanon.proofs.snap.search import play_seed
 
     check = _check(ev, "SNAP-P5-lasso")
     bounds, st = check["bounds"], check["stats"]
@@ -150,9 +150,9 @@ def snap_cycle(out: Path, ev) -> str:
 def snap_pot(out: Path, ev) -> str:
     if ev.report is None:
         return _no_report("SNAP-P3")
-    from cardcanon.proofs.snap_pot import play_to_stuck_pot, stuck
-    from cardcanon.proofs.snap_search import replay_moves
-    from cardcanon.proofs.snap_termination import play_seed
+    from cardcanon.proofs.snap.p3_stuck_pot import play_to_stuck_pot, stuck
+    from cardcanon.proofs.snap.search import replay_moves
+    from cardcanon.proofs.snap.search import play_seed
 
     check = _check(ev, "SNAP-P3-stuck-pot")
     b, seed = check["bounds"], int(check["stats"]["seed"])

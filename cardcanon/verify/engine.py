@@ -1,0 +1,132 @@
+"""verify and the compiled engine: the engine replays the witness records of the checks, and
+two checks compare it with the reference model on seeded batches (the engine sits above the
+models, so this lives with the commands, not with the proofs). Both first ask the engine
+whether it can play the configuration (``require``); when it cannot, the result is
+``not-applicable`` with the reason, never a comparison of the model with itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardcanon.model import hearts as hearts_model
+from cardcanon.verify import records
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.records import Record, hearts_record, snap_record
+
+
+def engine_replay(record: Record) -> bool | None:
+    """Whether the compiled engine plays the record's game as the model does; None when the
+    record is not one the engine plays (it does not start from a deal, or has no deterministic
+    policy). Raises :class:`~cardcanon.engine.build.EngineUnavailable` when the kernel cannot
+    play it (not built, disabled, or refusing the configuration): never a silent fallback."""
+    policy = record.get("policy")
+    if record.get("game") != "snap" or policy is None or "start" in record or not record.get("moves"):
+        return None
+    if record["moves"][0].get("move") != "deal":
+        return None
+    from cardcanon.engine import snap as engine
+    from cardcanon.model.snap import Deal
+    from cardcanon.model.snap_records import config_from_json, move_from_json
+
+    config = config_from_json(record, "record")
+    deal = move_from_json(record["moves"][0], "record: move 1")
+    assert isinstance(deal, Deal)  # the first move was read as a deal above
+    if policy not in records.DETERMINISTIC_POLICIES:
+        return None  # random policies draw from the seed's stream, which a record does not carry
+    engine.require(config)
+    flips = sum(1 for m in record["moves"] if m.get("move") == "flip")
+    cap = flips + 1
+    fast = engine.decide_deal(config, deal, policy, max_flips=cap)
+    slow = engine.reference_play_deal(config, deal, policy, max_flips=cap)
+    return fast == slow
+
+
+def check_snap(run: Run) -> CheckResult:
+    """The compiled engine against the model on a seeded batch (every named policy)."""
+    from cardcanon.engine import snap as engine
+    from cardcanon.model.snap_policies import play_game
+    from cardcanon.model.snap_records import game_record
+
+    run.no_probe()
+    bounds = run.bounds
+    seeds = range(*bounds.get("seeds", [0, 20]))
+    max_flips = int(bounds.get("max_flips", 3000))
+    compared, shown = 0, []
+    for players in bounds.get("players", [2, 3, 5]):
+        config = run.snap_config(players=players)
+        refused = _refused(lambda: engine.require(config))
+        if refused:
+            return refused
+        for policy in bounds.get("policies", ["flipper-first", "owner-first", "ties:0.3", "errors:0.05"]):
+            for seed in seeds:
+                fast = engine.decide(config, seed, policy, max_flips=max_flips)
+                slow = play_game(config, seed, policy, max_flips=max_flips)
+                mine = (slow.status, slow.flips, slow.outcome.termination if slow.outcome else None,
+                        slow.outcome.winner if slow.outcome else None,
+                        (slow.endless.start, slow.endless.length) if slow.endless else None)
+                theirs = (fast.status, fast.flips, fast.termination, fast.winner,
+                          (fast.cycle.start, fast.cycle.length) if fast.cycle else None)
+                compared += 1
+                data = game_record(slow)
+                record = snap_record(config, slow.moves, slow.state, label=f"{players} players, {policy}, seed {seed}",
+                                     policy=policy if slow.outcome or slow.endless else None)
+                if mine != theirs:
+                    run.record(record)
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: model {mine}, engine {theirs}",
+                                       witness=str(data["result"]), stats={"compared": compared})
+                if seed == seeds.start and policy in ("flipper-first", "owner-first"):
+                    run.record(record)
+                    shown.append(record["label"])
+                run.budget.tick()
+    return CheckResult(Verdict.PROVED, f"{compared} seeded deals: the engine plays each as the model does",
+                       witness="\n".join(shown), stats={"compared": compared})
+
+
+def check_hearts(run: Run) -> CheckResult:
+    """The compiled engine against the model on seeded matches (random and greedy players)."""
+    from cardcanon.engine import hearts as engine
+
+    run.no_probe()
+    bounds = run.bounds
+    config = run.hearts_config()
+    refused = _refused(lambda: engine.require(config))
+    if refused:
+        return refused
+    seeds = range(*bounds.get("seeds", [0, 10]))
+    compared, shown = 0, []
+    for kinds in (("random", "random"), ("greedy", "random")):
+        for seed in seeds:
+            fast, fast_moves = engine.match(seed, kinds, config, with_moves=True)
+            state, moves = engine.reference_match(seed, kinds, config)
+            compared += 1
+            label = f"{'-'.join(kinds)} seed {seed}"
+            record = hearts_record(config, moves, state, label=f"{label}: {_outcome(state.outcome)}")
+            mine = (_outcome(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
+            theirs = ((fast.termination.value, fast.winner.index), fast.scores, tuple(map(tuple, fast.hand_scores)))
+            if mine != theirs or list(fast_moves) != list(moves):
+                run.record(record)
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {mine[:2]}, engine {theirs[:2]}",
+                                   witness=label, stats={"compared": compared})
+            if seed == seeds.start:
+                run.record(record)
+                shown.append(record["label"])
+            run.budget.tick()
+    return CheckResult(Verdict.PROVED, f"{compared} seeded matches: the engine plays each as the model does",
+                       witness="\n".join(shown), stats={"compared": compared})
+
+
+def _refused(require: Callable[[], None]) -> CheckResult | None:
+    """A not-applicable result when the engine cannot play the configuration (never a comparison
+    of the model with itself), else None."""
+    from cardcanon.engine.build import EngineUnavailable
+
+    try:
+        require()
+    except EngineUnavailable as exc:
+        return CheckResult(Verdict.NOT_APPLICABLE, f"the compiled engine cannot run this: {exc}")
+    return None
+
+
+def _outcome(outcome: hearts_model.Outcome | None) -> tuple[str, int] | None:
+    return None if outcome is None else (outcome.termination.value, outcome.winner.index)

@@ -1,0 +1,472 @@
+"""Mutants of the reference model: each breaks one rule by replacing the model's rule-block
+function for it, in the process that runs a check (a verify worker). The checks and the
+checker's machinery (encodings, searches, cycle detection, stop predicates) are never touched.
+
+A check may cite a rule only if some mutant of that rule makes the check fail, with a
+counterexample record that replays as a real disagreement between the mutant and the model;
+``cardcanon verify`` computes this check x rule matrix (see :mod:`cardcanon.verify`).
+
+Each mutant names its game, the rule it breaks, the variant it is run under (a rule that only
+acts under a variation option, such as SNAP-INDEX-1, is broken where it acts) and a patch: a
+function that returns ``{(module, attribute): replacement}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from cardcanon.model.seats import Seat
+
+if TYPE_CHECKING:
+    from cardcanon.model.cards import Card
+    from cardcanon.model.snap import Call, Flip, Move, NoCall, Outcome, Piles, SnapConfig, SnapState, Tie
+
+# A mutant's replacements: (module, attribute) -> the new function (or property).
+Changes = dict[tuple[str, str], Any]
+Patch = Callable[[], Changes]
+SNAP = "cardcanon.model.snap"
+
+
+@dataclass(frozen=True)
+class ModelMutant:
+    id: str
+    game: str
+    rule: str
+    description: str
+    patch: Patch = field(repr=False, compare=False)
+    variant: Mapping[str, str] = field(default_factory=dict)
+
+
+@contextlib.contextmanager
+def patched(mutant_id: str | None) -> Iterator[None]:
+    """Apply the mutant's patch for the duration of the block (nothing for ``None``)."""
+    if mutant_id is None:
+        yield
+        return
+    changes = MUTANTS[mutant_id].patch()
+    saved: dict[tuple[Any, str], Any] = {}
+    for (module_name, attribute), value in changes.items():
+        owner: Any = importlib.import_module(module_name)
+        path = attribute.split(".")
+        for part in path[:-1]:
+            owner = getattr(owner, part)
+        saved[(owner, path[-1])] = owner.__dict__[path[-1]]
+        setattr(owner, path[-1], value)
+    try:
+        yield
+    finally:
+        for (owner, name), value in saved.items():
+            setattr(owner, name, value)
+
+
+# ---- Snap ---------------------------------------------------------------------------------------
+def _flip_bottom() -> Changes:
+    from cardcanon.model import snap as m
+
+
+    def apply_flip(state: SnapState, move: Flip) -> SnapState:  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
+        i = state.player.index
+        down_i, up_i = state.down[i], state.up[i]
+        if not down_i:
+            down_i, up_i = tuple(reversed(up_i)), ()
+        down = m._put(state.down, i, down_i[:-1])
+        up = m._put(state.up, i, (down_i[-1],) + up_i)
+        return m.SnapState(state.config, m.Phase.CALL, state.dealer, down, up, state.pot, state.turn, state.flips + 1)
+
+    original = m._apply_flip
+    return {(SNAP, "_apply_flip"): lambda state, move: apply_flip(state, move) if move.player == state.turn
+            else original(state, move)}
+
+
+def _turnover_unreversed() -> Changes:
+    from cardcanon.model import snap as m
+
+    original_flip, original_penalty = m._apply_flip, m._penalty
+
+    def unreversed(state: SnapState, seat: Seat) -> SnapState:
+        i = seat.index
+        if state.down[i]:
+            return state
+        return replace(state, down=m._put(state.down, i, tuple(state.up[i])), up=m._put(state.up, i, ()))
+
+    return {(SNAP, "_apply_flip"): lambda state, move: original_flip(unreversed(state, state.player), move),
+            (SNAP, "_penalty"): lambda state, offender: original_penalty(unreversed(state, offender), offender)}
+
+
+def _first_turn_dealer() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = m._next_flip
+
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
+        if first:  # SNAP-TURN-1 broken: the dealer flips first
+            after = Seat((after.index - 1) % state.config.players)
+            result = original(state, down, up, pot, after, winner, first)
+            return replace(result, dealer=Seat((after.index + 1) % state.config.players))
+        return original(state, down, up, pot, after, winner, first)
+
+    return {(SNAP, "_next_flip"): next_flip}
+
+
+def _turn_swapped() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = m._next_flip
+
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
+        # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
+        swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
+        probe = replace(state, config=replace(state.config, next_turn=swapped))
+        result = original(probe, down, up, pot, after, winner, first)
+        return replace(result, config=state.config)
+
+    return {(SNAP, "_next_flip"): next_flip}
+
+
+def _out_not_skipped() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = m._next_flip
+
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
+        result = original(state, down, up, pot, after, winner, first)
+        if result.phase is m.Phase.FLIP and not first and (winner is None or state.config.next_turn is m.NextTurn.CLOCKWISE):
+            return replace(result, turn=Seat((after.index + 1) % state.config.players))  # SNAP-OUT-1 broken
+        return result
+
+    def apply_flip(state: SnapState, move: Flip) -> SnapState:  # a player who is out "flips" nothing
+        if not state.holds(state.player):
+            return m.SnapState(state.config, m.Phase.CALL, state.dealer, state.down, state.up, state.pot, state.turn,
+                               state.flips + 1)
+        return original_flip(state, move)
+
+    original_flip = m._apply_flip
+    return {(SNAP, "_next_flip"): next_flip, (SNAP, "_apply_flip"): apply_flip}
+
+
+def _out_players_call() -> Changes:
+    from cardcanon.model import snap as m
+
+    original_legal, original_event = m.legal_moves, m._apply_call_event
+
+    def legal_moves(state: SnapState) -> tuple[Move, ...]:
+        moves = original_legal(state)
+        if state.phase is not m.Phase.CALL:
+            return moves
+        out = [Seat(i) for i in range(state.config.players) if not state.holds(Seat(i))]
+        return moves + tuple(m.Call(p, k) for p in out for k in state.config.kinds)
+
+    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:  # SNAP-CALL-2 broken: a player who is out may call
+        if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
+            return m._next_flip(state, state.down, state.up, state.pot, state.player, None)  # nothing to pay
+        if isinstance(move, m.Call) and not state.holds(move.caller):
+            return m._win(state, move.caller, won_pot=move.kind is m.CallKind.SNAP_POT)
+        return original_event(state, move)
+
+    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
+
+
+def _win_without_flipper() -> Changes:
+    from cardcanon.model import snap as m
+
+
+    def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:  # SNAP-CALL-1 broken: the flipper's pile is not won
+        up = list(state.up)
+        gained: list[Card] = []
+        for seat in m.matched_seats(state):
+            gained.extend(reversed(up[seat.index]))
+            up[seat.index] = ()
+        pot = state.pot
+        if won_pot:
+            gained.extend(reversed(pot))
+            pot = ()
+        down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
+        return m._next_flip(state, down, tuple(up), pot, state.player, winner)
+
+    return {(SNAP, "_win"): win}
+
+
+def _win_variant(*, first_match_only: bool = False, unturned: bool = False, never_pot: bool = False,
+                 snap_takes_pot: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+
+
+    def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
+        flipper = state.player
+        matched = m.matched_seats(state)
+        won = (flipper,) + (matched[:1] if first_match_only else matched)
+        up = list(state.up)
+        gained: list[Card] = []
+        for seat in won:
+            gained.extend(up[seat.index] if unturned else reversed(up[seat.index]))
+            up[seat.index] = ()
+        pot = state.pot
+        if snap_takes_pot:
+            won_pot = won_pot or m.pot_matches(state)
+        if won_pot and not never_pot:
+            gained.extend(pot if unturned else reversed(pot))
+            pot = ()
+        down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
+        return m._next_flip(state, down, tuple(up), pot, flipper, winner)
+
+    return {(SNAP, "_win"): win}
+
+
+def _tie_variant(*, drop_matched: bool = False, under_pot: bool = False, pot_tie_flipper_only: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+
+    original_event = m._apply_call_event
+
+    def tie(state: SnapState, only_flipper: bool = False) -> SnapState:
+        up = list(state.up)
+        added: list[Card] = []
+        seats = (state.player,) if (drop_matched or only_flipper) else (state.player,) + m.matched_seats(state)
+        for seat in seats:
+            added.extend(up[seat.index])
+            up[seat.index] = ()
+        pot = state.pot + tuple(added) if under_pot else tuple(added) + state.pot
+        return m._next_flip(state, state.down, tuple(up), pot, state.player, None)
+
+    changes: Changes = {(SNAP, "_tie"): tie}
+    if pot_tie_flipper_only:
+        def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:  # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
+            if isinstance(move, m.Tie) and move.kind is m.CallKind.SNAP_POT and m.CallKind.SNAP_POT in m.correct_kinds(state):
+                return tie(state, only_flipper=True)
+            return original_event(state, move)
+
+        changes = {(SNAP, "_apply_call_event"): apply_call_event}
+    return changes
+
+
+def _index_ties() -> Changes:
+    from cardcanon.model import snap as m
+
+    original_legal, original_event = m.legal_moves, m._apply_call_event
+
+    def legal_moves(state: SnapState) -> tuple[Move, ...]:  # SNAP-INDEX-1 broken: players may tie on the index card
+        moves = original_legal(state)
+        if state.phase is not m.Phase.CALL or not state.config.index_card or not m.correct_kinds(state):
+            return moves
+        import itertools
+
+        callers = state.in_game
+        return moves + tuple(m.Tie(frozenset(c), m.CallKind.HAND) for size in range(2, len(callers) + 1)
+                             for c in itertools.combinations(callers, size))
+
+    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+        if isinstance(move, m.Tie) and state.config.index_card and move.kind in m.correct_kinds(state):
+            return m._tie(state)
+        return original_event(state, move)
+
+    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
+
+
+def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool = False, on_top: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+
+
+    def penalty(state: SnapState, offender: Seat) -> SnapState:
+        n, flipper = state.config.players, state.player
+        if free:  # SNAP-PEN-1 broken: a wrong call costs nothing
+            return m._next_flip(state, state.down, state.up, state.pot, flipper, None)
+        if offender != flipper:
+            recipient = flipper
+        else:
+            side = 1 if to_left else -1
+            seats = [Seat((flipper.index + side * k) % n) for k in range(1, n)]
+            recipient = seats[0] if to_out else next(s for s in seats if state.holds(s))
+        i = offender.index
+        down_i, up_i = state.down[i], state.up[i]
+        if not down_i:
+            down_i, up_i = tuple(reversed(up_i)), ()
+        down = m._put(state.down, i, down_i[1:])
+        pile = down[recipient.index]
+        down = m._put(down, recipient.index, (down_i[0],) + pile if on_top else pile + (down_i[0],))
+        up = m._put(state.up, i, up_i)
+        return m._next_flip(state, down, up, state.pot, flipper, None)
+
+    return {(SNAP, "_penalty"): penalty}
+
+
+def _end_down_only() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = m._next_flip
+
+    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
+                  first: bool = False) -> SnapState:
+        # SNAP-END-2 broken: the game ends when at most one player has a face-down card
+        if sum(1 for pile in down if pile) <= 1 and not first:
+            return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
+        return original(state, down, up, pot, after, winner, first)
+
+    return {(SNAP, "_next_flip"): next_flip}
+
+
+def _draw_has_winner() -> Changes:
+    from cardcanon.model import snap as m
+
+    original = vars(m.SnapState)["outcome"]  # the property itself
+
+    def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-3 broken: when nobody holds cards the last flipper wins
+        result: Outcome | None = original.fget(self)
+        if result is not None and result.termination is m.Termination.NO_CARDS:
+            return m.Outcome(m.Termination.NO_CARDS, self.dealer)
+        return result
+
+    return {(SNAP, "SnapState.outcome"): property(outcome)}
+
+
+def _position_without_turn() -> Changes:
+    def position_key(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken: a position without whose turn it is
+        return (self.phase, self.down, self.up, self.pot)
+
+    return {(SNAP, "SnapState.position_key"): position_key}
+
+
+def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Changes:
+    from cardcanon.model import snap as m
+
+
+    def deal_piles(config: SnapConfig, dealer: Seat, order: tuple[Card, ...]) -> Piles:
+        n = config.players
+        piles: list[list[Card]] = [[] for _ in range(n)]
+        for i, card in enumerate(order):
+            piles[(dealer.index + (0 if from_dealer else 1) + i) % n].append(card)
+        return tuple(tuple(p) if first_on_top else tuple(reversed(p)) for p in piles)
+
+    return {(SNAP, "deal_piles"): deal_piles}
+
+
+def _match_colour() -> Changes:
+    from cardcanon.model import snap as m
+
+
+    def same(a: Card, b: Card) -> bool:  # SNAP-MATCH-1 broken: cards match only in rank and colour
+        return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour") if hasattr(a.suit, "colour") else (
+            a.rank == b.rank and (a.suit.name in ("HEARTS", "DIAMONDS")) == (b.suit.name in ("HEARTS", "DIAMONDS")))
+
+    def matched_seats(state: SnapState) -> tuple[Seat, ...]:
+        card = m.flipped_card(state)
+        if card is None:
+            return ()
+        n, f = state.config.players, state.player.index
+        return tuple(Seat((f + k) % n) for k in range(1, n)
+                     if state.up[(f + k) % n] and same(state.up[(f + k) % n][0], card))
+
+    def pot_matches(state: SnapState) -> bool:
+        card = m.flipped_card(state)
+        return card is not None and bool(state.pot) and same(state.pot[0], card)
+
+    return {(SNAP, "matched_seats"): matched_seats, (SNAP, "pot_matches"): pot_matches}
+
+
+def _match_any_up_card() -> Changes:
+    from cardcanon.model import snap as m
+
+
+    def pot_matches(state: SnapState) -> bool:  # SNAP-MATCH-2 broken: any card of the pot matches, not only its top card
+        card = m.flipped_card(state)
+        return card is not None and any(c.rank == card.rank for c in state.pot)
+
+    return {(SNAP, "pot_matches"): pot_matches}
+
+
+def _match_second_card() -> Changes:
+    from cardcanon.model import snap as m
+
+    def matched_seats(state: SnapState) -> tuple[Seat, ...]:  # SNAP-MATCH-1 broken: reads below the top
+        card = m.flipped_card(state)
+        if card is None:
+            return ()
+        n, f = state.config.players, state.player.index
+        piles = [(Seat((f + k) % n), state.up[(f + k) % n]) for k in range(1, n)]
+        return tuple(seat for seat, pile in piles if pile and pile[min(1, len(pile) - 1)].rank == card.rank)
+
+    return {(SNAP, "matched_seats"): matched_seats}
+
+
+_INDEX = {"index_card": "on"}
+_SNAP_MUTANTS = (
+    ModelMutant("flip-bottom", "snap", "SNAP-FLIP-1", "the bottom card of the face-down pile is flipped", _flip_bottom),
+    ModelMutant("turnover-unreversed", "snap", "SNAP-FLIP-3",
+                "an empty face-down pile is replaced by the face-up pile without turning it over", _turnover_unreversed),
+    ModelMutant("dealer-flips-first", "snap", "SNAP-TURN-1", "the dealer takes the first turn", _first_turn_dealer),
+    ModelMutant("turn-swapped", "snap", "SNAP-TURN-2",
+                "the turn order of the other next_turn option (winner instead of clockwise and back)", _turn_swapped),
+    ModelMutant("out-not-skipped", "snap", "SNAP-OUT-1", "players who are out are not skipped: they get turns",
+                _out_not_skipped),
+    ModelMutant("out-players-call", "snap", "SNAP-CALL-2", "players who are out may call", _out_players_call),
+    ModelMutant("win-without-flipper", "snap", "SNAP-CALL-1", "a correct call does not win the flipper's pile",
+                _win_without_flipper),
+    ModelMutant("win-one-match", "snap", "SNAP-CALL-4", "a correct call wins only the first matched pile",
+                lambda: _win_variant(first_match_only=True)),
+    ModelMutant("won-piles-unturned", "snap", "SNAP-CALL-5", "won piles go under the face-down pile unturned",
+                lambda: _win_variant(unturned=True)),
+    ModelMutant("pot-never-won", "snap", "SNAP-POT-1", "a correct \"Snap Pot!\" does not win the pot",
+                lambda: _win_variant(never_pot=True)),
+    ModelMutant("snap-takes-pot", "snap", "SNAP-POT-3", "a correct \"Snap!\" also wins a matching pot",
+                lambda: _win_variant(snap_takes_pot=True)),
+    ModelMutant("tie-drops-matched", "snap", "SNAP-TIE-1", "a tie puts only the flipper's pile in the pot",
+                lambda: _tie_variant(drop_matched=True)),
+    ModelMutant("tie-under-pot", "snap", "SNAP-TIE-2", "tied piles go under the Snap Pot", lambda: _tie_variant(under_pot=True)),
+    ModelMutant("pot-tie-flipper-only", "snap", "SNAP-POT-2", "a \"Snap Pot!\" tie moves only the flipper's pile",
+                lambda: _tie_variant(pot_tie_flipper_only=True)),
+    ModelMutant("index-tie", "snap", "SNAP-INDEX-1", "players may tie on the index card", _index_ties, _INDEX),
+    ModelMutant("wrong-call-free", "snap", "SNAP-PEN-1", "a wrong call costs nothing", lambda: _penalty_variant(free=True)),
+    ModelMutant("penalty-to-left", "snap", "SNAP-PEN-2", "a flipper's penalty card goes to his left",
+                lambda: _penalty_variant(to_left=True)),
+    ModelMutant("penalty-to-out", "snap", "SNAP-OUT-1", "a flipper's penalty card may go to a player who is out",
+                lambda: _penalty_variant(to_out=True)),
+    ModelMutant("penalty-on-top", "snap", "SNAP-PEN-3", "the penalty card goes on top of the recipient's pile",
+                lambda: _penalty_variant(on_top=True)),
+    ModelMutant("end-down-only", "snap", "SNAP-END-2", "the game ends when at most one player has a face-down card",
+                _end_down_only),
+    ModelMutant("draw-has-winner", "snap", "SNAP-END-3", "a game where nobody holds cards names a winner",
+                _draw_has_winner),
+    ModelMutant("position-without-turn", "snap", "SNAP-END-4", "a position leaves out whose turn it is",
+                _position_without_turn),
+    ModelMutant("deal-from-dealer", "snap", "SNAP-DEAL-2", "the deal starts with the dealer", lambda: _deal(from_dealer=True)),
+    ModelMutant("first-dealt-on-top", "snap", "SNAP-DEAL-3", "the first card dealt is the top of the pile",
+                lambda: _deal(first_on_top=True)),
+    ModelMutant("match-colour", "snap", "SNAP-MATCH-1", "cards match only in rank and colour", _match_colour),
+    ModelMutant("pot-matches-any", "snap", "SNAP-MATCH-2", "any card of the pot matches, not only its top",
+                _match_any_up_card),
+    ModelMutant("match-second-card", "snap", "SNAP-MATCH-1",
+                "a face-up pile matches by its second card (the card under its top), when it has one",
+                _match_second_card),
+)
+
+MUTANTS: dict[str, ModelMutant] = {}
+
+
+def register(*mutants: ModelMutant) -> None:
+    for mutant in mutants:
+        key = f"{mutant.game}:{mutant.id}"
+        if key in MUTANTS:
+            raise ValueError(f"duplicate model mutant {key}")
+        MUTANTS[key] = mutant
+
+
+register(*_SNAP_MUTANTS)
+
+
+def _register_hearts() -> None:
+    from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS
+
+    register(*_HEARTS_MUTANTS)
+
+
+_register_hearts()
+
+
+def for_rule(rule: str) -> tuple[str, ...]:
+    """The keys of the mutants that break ``rule``."""
+    return tuple(key for key, mutant in MUTANTS.items() if mutant.rule == rule)

@@ -1,0 +1,228 @@
+"""Model mutants of the Hearts reference model (see :mod:`cardcanon.verify.model_mutants`).
+
+Each patch replaces the model's rule-block function for one rule (``beats``, ``next_dealer``,
+``follow_problem``, ``score_hand``, ...).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from cardcanon.verify.model_mutants import Changes, ModelMutant
+
+if TYPE_CHECKING:
+    from cardcanon.model.cards import Card
+    from cardcanon.model.hearts import Deal, HeartsConfig, HeartsState, Play, Refusal
+    from cardcanon.model.hearts_types import Outcome
+    from cardcanon.model.seats import Seat
+
+HEARTS = "cardcanon.model.hearts"
+
+
+def _m() -> ModuleType:
+    return importlib.import_module(HEARTS)
+
+
+# ---- tricks ---------------------------------------------------------------------------------------
+def _beats(rule: str) -> Callable[[Card, Card], bool]:
+    """A broken ``beats(card, other)``: whether the follower's ``card`` wins."""
+    from cardcanon.model.cards import Suit
+
+    def beats(card: Card, other: Card) -> bool:
+        if rule == "no-trump":  # HEARTS-TRUMP-1 broken
+            return card.suit is other.suit and card.rank > other.rank
+        if rule == "lower-wins":  # HEARTS-RANK-1 broken
+            if card.suit is other.suit:
+                return card.rank < other.rank
+            return card.suit is Suit.HEARTS
+        return card.rank > other.rank  # HEARTS-TRICK-1 broken: the higher card, whatever its suit
+
+    return beats
+
+
+def _trick(rule: str) -> Changes:
+    return {(HEARTS, "beats"): _beats(rule)}
+
+
+def _tricks_per_hand() -> Changes:
+    return {(HEARTS, "TRICKS_PER_HAND"): _m().TRICKS_PER_HAND - 1}
+
+
+# ---- scoring ---------------------------------------------------------------------------------------
+def _score(*, queen: int = 13, heart: int = 1, moon_other: int = 20, moon_needs_all: bool = False) -> Changes:
+    m = _m()
+    from cardcanon.model.cards import Suit
+
+    qs: Card = m.QUEEN_OF_SPADES
+
+    def points(cards: Iterable[Card]) -> int:
+        return sum(queen if c == qs else heart if c.suit is Suit.HEARTS else 0 for c in cards)
+
+    def score_hand(taken: Sequence[Iterable[Card]], dead: Iterable[Card], config: HeartsConfig) -> tuple[int, int]:
+        taken = (frozenset(taken[0]), frozenset(taken[1]))
+        every = frozenset(c for c in m.DECK if c == qs or c.suit is Suit.HEARTS)
+        in_play = every if moon_needs_all else every - frozenset(dead)
+        for seat in (0, 1):
+            if in_play <= taken[seat]:
+                other = moon_other if config.moon_score.value == "twenty" else points(in_play)
+                return (0, other) if seat == 0 else (other, 0)
+        return points(taken[0]), points(taken[1])
+
+    return {(HEARTS, "score_hand"): score_hand}
+
+
+# ---- the match -------------------------------------------------------------------------------------
+def _match(rule: str) -> Changes:
+    m = _m()
+    from cardcanon.model.hearts_types import Outcome, Termination
+
+    seats = m.SEATS
+
+    def match_result(scores: tuple[int, int], config: HeartsConfig | None = None,
+                     previous: tuple[int, int] | None = None) -> Outcome | None:
+        a, b = scores
+        target = (config or m.HeartsConfig()).target
+        if a < target and b < target:
+            return None
+        if a < target or b < target:
+            loser = 0 if a >= target else 1
+            winner = loser if rule == "reached-wins" else 1 - loser  # HEARTS-MATCH-1 broken
+            return Outcome(Termination.ONE_REACHED_TARGET, seats[winner], (a, b))
+        if a == b:
+            if rule == "tie-ends":  # HEARTS-MATCH-2 broken: a tie past the target ends the match
+                return Outcome(Termination.BOTH_REACHED_LOWER_WINS, seats[0], (a, b))
+            return None
+        tied_before = previous is not None and previous[0] == previous[1]
+        if rule != "tie-label":  # the label bug: a tie below the target counts as one broken
+            tied_before = tied_before and previous is not None and previous[0] >= target
+        lower = 0 if a < b else 1
+        winner = 1 - lower if rule == "higher-wins" else lower  # HEARTS-GOAL-1 broken
+        return Outcome(Termination.TIE_BROKEN if tied_before else Termination.BOTH_REACHED_LOWER_WINS,
+                       seats[winner], (a, b))
+
+    return {(HEARTS, "match_result"): match_result}
+
+
+def _dealer_stays() -> Changes:
+    return {(HEARTS, "next_dealer"): lambda state: state.dealer}  # HEARTS-DEAL-1 broken
+
+
+def _broken_carries() -> Changes:
+    m = _m()
+    original: Callable[[HeartsState, Deal], HeartsState] = m._apply_deal
+
+    def apply_deal(state: HeartsState, move: Deal) -> HeartsState:  # hearts stay broken from the hand before
+        return replace(original(state, move), hearts_broken=bool(state.hearts_broken))
+
+    return {(HEARTS, "_apply_deal"): apply_deal}
+
+
+# ---- the deal and the first lead -------------------------------------------------------------------
+def _deal_from_dealer() -> Changes:
+    m = _m()
+    original = m.deal_hands
+    return {(HEARTS, "deal_hands"): lambda order, dealer: original(order, m.other(dealer))}
+
+
+def _no_six_clause() -> Changes:
+    m = _m()
+    clubs = m.FIRST_LEAD_CLUBS
+    from cardcanon.model.cards import Suit
+
+    original: Callable[[Iterable[Card]], Card] = m.first_lead_club
+    every: list[Card] = [c for c in m.DECK if c.suit is Suit.CLUBS]
+
+    def first_lead_club(dead: Iterable[Card]) -> Card:  # HEARTS-LEAD-2 without its last sentence: the next club leads
+        dead = tuple(dead)
+        if clubs[0] in dead and clubs[1] in dead:
+            return next(c for c in every[3:] if c not in dead)
+        return original(dead)
+
+    return {(HEARTS, "first_lead_club"): first_lead_club}
+
+
+def _first_lead(rule: str) -> Changes:
+    m = _m()
+    original: Callable[[Iterable[Card], HeartsConfig], Card | None] = m.forced_first_lead
+
+    def forced(dead: Iterable[Card], config: HeartsConfig) -> Card | None:
+        card = original(dead, config)
+        if rule == "free" or (card is not None and card != m.TWO_OF_CLUBS):
+            return None
+        return card
+
+    return {(HEARTS, "forced_first_lead"): forced}
+
+
+# ---- legal play ------------------------------------------------------------------------------------
+def _heart_lead_anytime() -> Changes:
+    return {(HEARTS, "lead_hearts_problem"): lambda state, hand, card: None}  # HEARTS-BREAK-1 broken
+
+
+def _no_hearts_bans_queen() -> Changes:
+    m = _m()
+    qs: Card = m.QUEEN_OF_SPADES
+    original: Callable[[HeartsState, frozenset[Card], Card], Refusal | None] = m.first_trick_problem
+
+    def first_trick_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Refusal | None:
+        refusal = original(state, hand, card)
+        from cardcanon.model.cards import Suit
+
+        if refusal or card != qs or state.tricks_played or state.config.first_trick_points.value != "no-hearts":
+            return refusal
+        if any(c.suit is not Suit.HEARTS and c != qs for c in hand):
+            return "HEARTS-FIRST-1", f"{state.to_move} may not play {card} to the first trick"
+        return None
+
+    return {(HEARTS, "first_trick_problem"): first_trick_problem}
+
+
+def _no_follow() -> Changes:
+    return {(HEARTS, "follow_problem"): lambda state, hand, card: None}  # HEARTS-FOLLOW-1 broken
+
+
+_HEARTS_MUTANTS = (
+    ModelMutant("hearts-not-trump", "hearts", "HEARTS-TRUMP-1", "a heart on another suit does not win",
+                lambda: _trick("no-trump")),
+    ModelMutant("lower-card-wins", "hearts", "HEARTS-RANK-1", "the lower card of the suit led wins",
+                lambda: _trick("lower-wins")),
+    ModelMutant("higher-rank-any-suit", "hearts", "HEARTS-TRICK-1", "the higher card wins whatever its suit",
+                lambda: _trick("any-suit")),
+    ModelMutant("twelve-tricks", "hearts", "HEARTS-TRICK-3", "a hand ends after 12 tricks", _tricks_per_hand),
+    ModelMutant("queen-12", "hearts", "HEARTS-QUEEN-1", "the queen of spades is worth 12", lambda: _score(queen=12)),
+    ModelMutant("hearts-two", "hearts", "HEARTS-SCORE-1", "each heart is worth 2", lambda: _score(heart=2)),
+    ModelMutant("moon-26", "hearts", "HEARTS-MOON-1", "shooting the moon gives the other player 26",
+                lambda: _score(moon_other=26)),
+    ModelMutant("moon-needs-dead", "hearts", "HEARTS-MOON-2", "a moon needs every point card, dead ones too",
+                lambda: _score(moon_needs_all=True)),
+    ModelMutant("reached-wins", "hearts", "HEARTS-MATCH-1", "the player who reaches the target wins",
+                lambda: _match("reached-wins")),
+    ModelMutant("tie-ends-match", "hearts", "HEARTS-MATCH-2", "equal scores past the target end the match",
+                lambda: _match("tie-ends")),
+    ModelMutant("tie-label-below-target", "hearts", "HEARTS-MATCH-2",
+                "a match is labelled tie-broken when the scores before were equal, even below the target",
+                lambda: _match("tie-label")),
+    ModelMutant("higher-wins", "hearts", "HEARTS-GOAL-1", "when both pass the target the higher score wins",
+                lambda: _match("higher-wins")),
+    ModelMutant("dealer-stays", "hearts", "HEARTS-DEAL-1", "the dealer never changes", _dealer_stays),
+    ModelMutant("broken-carries", "hearts", "HEARTS-BREAK-2", "hearts broken in one hand stay broken in the next",
+                _broken_carries),
+    ModelMutant("deal-from-dealer", "hearts", "HEARTS-DEAL-2", "the dealer deals the first card to himself",
+                _deal_from_dealer),
+    ModelMutant("no-six-clause", "hearts", "HEARTS-LEAD-2", "with the 2 and 4 of clubs dead, the next club above the"
+                " 6 names the leader", _no_six_clause),
+    ModelMutant("first-lead-free", "hearts", "HEARTS-LEAD-1", "the first leader may lead any card",
+                lambda: _first_lead("free")),
+    ModelMutant("only-two-forced", "hearts", "HEARTS-LEAD-3", "only the 2 of clubs must be led; the 4 or 6 need not",
+                lambda: _first_lead("two-only")),
+    ModelMutant("heart-lead-anytime", "hearts", "HEARTS-BREAK-1", "hearts may be led before they are broken",
+                _heart_lead_anytime),
+    ModelMutant("no-hearts-bans-queen", "hearts", "HEARTS-FIRST-1",
+                "the no-hearts option also keeps the queen of spades off the first trick", _no_hearts_bans_queen,
+                {"first_trick_points": "no-hearts"}),
+    ModelMutant("no-follow", "hearts", "HEARTS-FOLLOW-1", "the second player need not follow suit", _no_follow),
+)

@@ -1,0 +1,453 @@
+"""What ``cardcanon verify`` found: per-check outcomes, the summary table and the JSON report."""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cardcanon import __version__
+from cardcanon.verify.manifest import CheckSpec
+from cardcanon.proofs.base import CONTRARY, DEFINITE, Verdict
+from cardcanon.verify.runner import RunResult
+
+
+@dataclass(frozen=True)
+class ProbeOutcome:
+    """A probe: the check's encoding with one rule's constraints dropped or broken."""
+
+    id: str
+    description: str
+    result: RunResult
+    expected: Any  # the check's expected Verdict
+
+    @property
+    def killed(self) -> bool:
+        """Killed when the broken encoding reaches a contrary verdict whose records (if any)
+        are real games of the reference model."""
+        replayed = not self.result.records or self.result.witness_replayed
+        return self.result.verdict in CONTRARY[self.expected] and replayed
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "description": self.description,
+            "verdict": self.result.verdict.value,
+            "killed": self.killed,
+            "detail": self.result.detail,
+            "seconds": round(self.result.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class NecessityCell:
+    """One (check, cited rule, model mutant) run of the necessity matrix."""
+
+    rule: str
+    model_mutant: str  # key of the model mutant ("" when the rule has none)
+    description: str
+    result: RunResult | None
+    expected: Any
+    stats_differ: bool = False  # the golden numbers of the claim came out otherwise
+
+    @property
+    def killed(self) -> bool:
+        """The check failed against the mutant (a contrary verdict, or a definite one with other
+        golden numbers), and one of its records is a game of the mutant that the reference
+        model does not play alike (a real disagreement)."""
+        if self.result is None or not self.result.disagreement:
+            return False
+        verdict = self.result.verdict
+        return verdict in CONTRARY[self.expected] or (verdict in DEFINITE and self.stats_differ)
+
+    @property
+    def not_applicable(self) -> bool:
+        """The run could not check what it claims under this mutant (see ``Verdict.NOT_APPLICABLE``)."""
+        return self.result is not None and self.result.verdict is Verdict.NOT_APPLICABLE
+
+    def to_json(self) -> dict[str, Any]:
+        result = self.result
+        return {"rule": self.rule, "model_mutant": self.model_mutant, "description": self.description, "killed": self.killed,
+                "not_applicable": self.not_applicable,
+                "verdict": None if result is None else result.verdict.value,
+                "disagreement": None if result is None else result.disagreement,
+                "detail": "" if result is None else result.detail[:300],
+                "seconds": 0.0 if result is None else round(result.seconds, 3)}
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    check: CheckSpec
+    result: RunResult  # under the default variant
+    probes: tuple[ProbeOutcome, ...]
+    quick: bool = False
+    variants: tuple[tuple[Mapping[str, str], RunResult], ...] = ()
+    necessity: tuple[NecessityCell, ...] = ()
+    necessity_skipped: bool = False  # a quick run with smaller bounds: the matrix is the full run's
+
+    @property
+    def stats_compared(self) -> bool:
+        """Golden stats hold for the full bounds; a quick run with ``ci_bounds`` cannot match them."""
+        check = self.check
+        return ((check.expected_stats is not None or bool(check.expected_stats_variant))
+                and not (self.quick and check.ci_bounds is not None))
+
+    def stats_problems(self) -> list[str]:
+        """Every golden number that came out otherwise, under every variant run."""
+        from cardcanon.verify.variants import variant_name
+
+        if not self.stats_compared:
+            return []
+        problems = []
+        for variant, result in self.variants or (({}, self.result),):
+            where = "" if not variant else f"[{variant_name(variant)}] "
+            for key, want in (self.check.stats_for(variant) or {}).items():
+                if key not in result.stats:
+                    problems.append(f"{where}stat {key!r} missing (expected {want!r})")
+                elif result.stats[key] != want:
+                    problems.append(f"{where}stat {key!r} is {result.stats[key]!r}, expected {want!r}")
+        return problems
+
+    @property
+    def witness_ok(self) -> bool:
+        return bool(self.result.witness) and self.result.witness_replayed
+
+    @property
+    def probes_killed(self) -> int:
+        return sum(m.killed for m in self.probes)
+
+    def cited_rules_killed(self) -> dict[str, bool]:
+        """Each cited rule: whether some model mutant of it kills the check."""
+        killed: dict[str, bool] = {}
+        for cell in self.necessity:
+            killed[cell.rule] = killed.get(cell.rule, False) or cell.killed
+        return killed
+
+    def rules_not_applicable(self) -> list[str]:
+        """Cited rules no mutant kills because every run against their mutants was not applicable."""
+        return [rule for rule, killed in self.cited_rules_killed().items()
+                if not killed and all(c.not_applicable for c in self.necessity if c.rule == rule and c.model_mutant)
+                and any(c.model_mutant for c in self.necessity if c.rule == rule)]
+
+    def not_applicable(self) -> list[str]:
+        """Every reason this check could not be run as it claims (none when it could)."""
+        from cardcanon.verify.variants import variant_name
+
+        reasons = []
+        for variant, result in self.variants or (({}, self.result),):
+            if result.verdict is Verdict.NOT_APPLICABLE:
+                reasons.append(f"[{variant_name(variant)}] not applicable: {result.detail}")
+        for rule in self.rules_not_applicable():
+            reasons.append(f"necessity of {rule} not applicable: every run against its model mutants was")
+        return reasons
+
+    def engine_not_applicable(self) -> list[str]:
+        """The records the compiled engine could not replay, with the reason."""
+        from cardcanon.verify.variants import variant_name
+
+        return [f"[{variant_name(variant)}] engine replay of {len(result.engine_not_applicable)} record(s): "
+                + result.engine_not_applicable[0].split(": ", 1)[-1]
+                for variant, result in self.variants or (({}, self.result),) if result.engine_not_applicable]
+
+    @property
+    def status(self) -> str:
+        """``passed``, ``failed``, or ``not-applicable`` (nothing failed, something could not run)."""
+        if self.failures():
+            return "failed"
+        return "not-applicable" if self.not_applicable() else "passed"
+
+    def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
+        from cardcanon.verify.variants import variant_name
+
+        where = "" if not variant else f"[{variant_name(variant)}] "
+        expected = self.check.expected_for(variant)
+        reasons: list[str] = []
+        if result.verdict is Verdict.NOT_APPLICABLE:
+            return reasons  # neither passed nor failed: see not_applicable()
+        if result.verdict != expected:
+            reasons.append(f"{where}verdict {result.verdict.value}, expected {expected.value}"
+                           + (f": {result.detail}" if result.detail else ""))
+        if result.verdict in DEFINITE and (result.verdict is not Verdict.NO_WITNESS or result.records):
+            if not result.witness or not result.records:
+                reasons.append(f"{where}no witness" if not result.witness else f"{where}no witness record")
+            elif not result.witness_replayed:
+                reasons.append(f"{where}witness not replayed through the model: "
+                               + "; ".join(result.replay_problems)[:300])
+        reasons += [f"{where}engine: {problem}" for problem in result.engine_disagreed]
+        pair = result.second_solver
+        if pair is not None and result.verdict is Verdict.PROVED and not pair.get("queries"):
+            reasons.append(f"{where}proved, but no query went to the second solver")
+        return reasons
+
+    def second_solver(self) -> dict[str, Any] | None:
+        """Both solvers' answers over every variant run (None: Z3 alone)."""
+        pairs = [r.second_solver for _, r in self.variants or (({}, self.result),) if r.second_solver is not None]
+        if not pairs:
+            return None
+        return {"solvers": ["z3", "cvc5"], "queries": sum(p["queries"] for p in pairs),
+                "agree": all(p["agree"] for p in pairs),
+                "cvc5_seconds": round(sum(p["cvc5_seconds"] for p in pairs), 3),
+                "problems": [problem for p in pairs for problem in p["problems"]]}
+
+    def failures(self) -> list[str]:
+        """Every reason this check fails; empty when it passes."""
+        runs = self.variants or (({}, self.result),)
+        reasons = []
+        for variant, result in runs:
+            reasons += self._run_failures(variant, result)
+        reasons.extend(self.stats_problems())
+        if self.check.scope is None:
+            reasons.append("no scope in the manifest: what the check covers is not stated")
+        if not self.probes and not self.necessity and not self.necessity_skipped:
+            reasons.append("no probe and no model mutant: nothing shows that the check can fail")
+        for probe in self.probes:
+            if not probe.killed:
+                reasons.append(f"probe {probe.id} survived: verdict {probe.result.verdict.value}"
+                               + (f" ({probe.result.detail})" if probe.result.detail else ""))
+        for rule, killed in self.cited_rules_killed().items():
+            if not killed and rule not in self.rules_not_applicable():
+                tried = [c for c in self.necessity if c.rule == rule]
+                how = ", ".join(f"{c.model_mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
+                                f"{'' if not c.result or c.result.disagreement else ' without a disagreement'}"
+                                for c in tried if c.model_mutant) or "no model mutant breaks it"
+                reasons.append(f"cites {rule}, but breaking it in the model does not make the check fail ({how})")
+        return reasons
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def to_json(self) -> dict[str, Any]:
+        from cardcanon.verify.variants import variant_name
+
+        check = self.check
+        return {
+            "id": check.id,
+            "game": check.game,
+            "title": check.title,
+            "rules": list(check.rules),
+            "kind": check.kind.value,
+            "expected": check.expected.value,
+            "verdict": self.result.verdict.value,
+            "passed": self.passed,
+            "status": self.status,
+            "failures": self.failures(),
+            "not_applicable": self.not_applicable(),
+            "engine_covers": None if check.engine_covers is None else list(check.engine_covers),
+            "seconds": round(self.result.seconds, 3),
+            "detail": self.result.detail,
+            "witness": self.result.witness,
+            "witness_replayed": self.result.witness_replayed,
+            "second_solver": self.second_solver() or (
+                {"solvers": ["z3"], "off": check.no_second_solver} if check.no_second_solver else None),
+            "bounds": _plain(check.bounds_for(self.quick)),
+            "scope": check.scope_for(self.quick),
+            "no_drop_probes": check.no_drop_probes or None,
+            "stats": dict(self.result.stats),
+            "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
+            "stats_compared": self.stats_compared,
+            "probes": [m.to_json() for m in self.probes],
+            "results": [{
+                "variant": variant_name(variant),
+                "options": dict(variant),
+                "expected": check.expected_for(variant).value,
+                "verdict": result.verdict.value,
+                "witness_replayed": result.witness_replayed,
+                "replay_problems": list(result.replay_problems),
+                "engine_replayed": result.engine_replayed,
+                "engine_disagreed": list(result.engine_disagreed),
+                "engine_not_applicable": list(result.engine_not_applicable),
+                "engine_replay": None if result.engine_verdict is None else result.engine_verdict.value,
+                "seconds": round(result.seconds, 3),
+                "second_solver": None if result.second_solver is None else dict(result.second_solver),
+                "detail": result.detail,
+                "stats": dict(result.stats),
+                "expected_stats": _plain(check.stats_for(variant)),
+                "records": list(result.records) if not variant else [],
+            } for variant, result in (self.variants or (({}, self.result),))],
+            "necessity": [cell.to_json() for cell in self.necessity],
+            "necessity_skipped": self.necessity_skipped,
+            "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],
+            "manifest": check.source,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    outcomes: tuple[CheckOutcome, ...]
+    started: str  # ISO 8601, UTC
+    wall_seconds: float
+    jobs: int
+    timeout: float
+    quick: bool
+    variants: Mapping[str, Any] | None = None  # game -> the variant plan
+
+
+    @property
+    def passed(self) -> int:
+        return sum(o.passed for o in self.outcomes)
+
+    @property
+    def failed(self) -> int:
+        return sum(o.status == "failed" for o in self.outcomes)
+
+    @property
+    def not_applicable(self) -> int:
+        return sum(o.status == "not-applicable" for o in self.outcomes)
+
+    @property
+    def engine_not_applicable(self) -> int:
+        """Records, over every check, that the compiled engine could not replay."""
+        return sum(len(result.engine_not_applicable) for o in self.outcomes
+                   for _, result in o.variants or (({}, o.result),))
+
+    @property
+    def exit_status(self) -> int:
+        """0 every check passed and ran as it claims; 1 something failed; 3 nothing failed but
+        something (a check, a necessity run, an engine replay) was not applicable."""
+        if not self.outcomes or self.failed:
+            return 1
+        return 3 if self.not_applicable or self.engine_not_applicable else 0
+
+    def conclusion(self) -> str:
+        if self.exit_status == 1:
+            return "FAILED"
+        if self.exit_status == 3:
+            return (f"NOT A FULL VERIFICATION: nothing failed, but {self.not_applicable} check(s) and "
+                    f"{self.engine_not_applicable} engine replay(s) were not applicable (see above)")
+        return "OK: every check passed"
+
+    @property
+    def probes_killed(self) -> int:
+        return sum(o.probes_killed for o in self.outcomes)
+
+    @property
+    def probes_total(self) -> int:
+        return sum(len(o.probes) for o in self.outcomes)
+
+    @property
+    def ok(self) -> bool:
+        """True only when there was something to check, every check passed and all of it ran."""
+        return self.exit_status == 0
+
+    def summary(self) -> str:
+        matrix = self.necessity_json()
+        return (f"{len(self.outcomes)} checks: {self.passed} passed, {self.failed} failed, "
+                f"{self.not_applicable} not applicable; "
+                f"engine replays not applicable: {self.engine_not_applicable}; "
+                f"necessity {matrix['killed']}/{matrix['cells']} (check, rule) cells killed by a model mutant; "
+                f"probes killed {self.probes_killed}/{self.probes_total}; "
+                f"wall time {self.wall_seconds:.1f} s (jobs {self.jobs}{', quick' if self.quick else ''})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cardcanon_version": __version__,
+            "z3_version": _z3_version(),
+            "cvc5_version": _cvc5_version(),
+            "python": platform.python_version(),
+            "started": self.started,
+            "wall_seconds": round(self.wall_seconds, 3),
+            "jobs": self.jobs,
+            "timeout": self.timeout,
+            "quick": self.quick,
+            "totals": {
+                "checks": len(self.outcomes),
+                "passed": self.passed,
+                "failed": self.failed,
+                "not_applicable": self.not_applicable,
+                "engine_replays_not_applicable": self.engine_not_applicable,
+                "probes_killed": self.probes_killed,
+                "probes_total": self.probes_total,
+            },
+            "ok": self.ok,
+            "variants": dict(self.variants or {}),
+            "necessity": self.necessity_json(),
+            "checks": [o.to_json() for o in self.outcomes],
+        }
+
+    def necessity_json(self) -> dict[str, Any]:
+        """The check x rule matrix: a cell per (check, cited rule), killed or not, with its mutants."""
+        cells = []
+        for o in self.outcomes:
+            for rule, killed in o.cited_rules_killed().items():
+                cells.append({"check": o.check.id, "rule": rule, "killed": killed,
+                              "model_mutants": [c.model_mutant for c in o.necessity if c.rule == rule and c.model_mutant]})
+        return {"checks": len({c["check"] for c in cells}), "rules": len({c["rule"] for c in cells}),
+                "cells": len(cells), "killed": sum(c["killed"] for c in cells), "matrix": cells}
+
+    def table(self, rules_width: int = 36) -> str:
+        header = ("check", "rules", "expected", "verdict", "players", "s", "witness", "variants", "necessity", "cvc5", "probes",
+                  "result")
+        rows = [header]
+        for o in self.outcomes:
+            rows.append((
+                o.check.id,
+                _shorten(", ".join(o.check.rules), rules_width),
+                o.check.expected.value,
+                o.result.verdict.value,
+                _players_cell(o.check.scope_for(self.quick)),
+                f"{o.result.seconds:.1f}",
+                "replayed" if o.witness_ok else "NO",
+                f"{sum(not o._run_failures(v, r) and r.verdict is not Verdict.NOT_APPLICABLE for v, r in o.variants)}"
+                f"/{len(o.variants)}",
+                f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
+                _pair_cell(o.second_solver()) if o.second_solver() or not o.check.no_second_solver else "off",
+                f"{o.probes_killed}/{len(o.probes)}",
+                {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
+            ))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+        lines.insert(1, "  ".join("-" * width for width in widths))
+        lines += [f"scope {o.check.id}: {o.check.scope_for(self.quick)['words']}" for o in self.outcomes]
+        lines += [f"second solver off for {o.check.id}: {o.check.no_second_solver}" for o in self.outcomes
+                  if o.check.no_second_solver and not o.second_solver()]
+        for o in self.outcomes:
+            for reason in o.failures():
+                lines.append(f"FAIL {o.check.id}: {reason}")
+            for reason in o.not_applicable() + o.engine_not_applicable():
+                lines.append(f"NOT APPLICABLE {o.check.id}: {reason}")
+        return "\n".join(lines)
+
+
+def _players_cell(scope: Mapping[str, Any]) -> str:
+    """The player counts a check covers, and the rulebook's when it covers fewer."""
+    from cardcanon.verify.scope import span
+
+    if not scope["stated"]:
+        return "NOT STATED"
+    mine = span(scope["players"])
+    return mine if scope["covers_rulebook_players"] else f"{mine} of {span(scope['rulebook_players'])}"
+
+
+def _pair_cell(pair: Mapping[str, Any] | None) -> str:
+    """The second solver's column: how many queries cvc5 decided alike ("-": Z3 alone)."""
+    if pair is None:
+        return "-"
+    return f"{pair['queries']} agree" if pair["agree"] else "DISAGREE"
+
+
+def _cvc5_version() -> str:
+    try:
+        import cvc5  # type: ignore[import-untyped]  # cvc5 ships no type information
+    except ImportError:
+        return "not installed"
+    return str(getattr(cvc5, "__version__", "unknown"))
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def _z3_version() -> str:
+    try:
+        import z3
+    except ImportError:
+        return "not installed"
+    return str(z3.get_version_string())

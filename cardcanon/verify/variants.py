@@ -1,0 +1,98 @@
+"""The variants every check runs under: the rulebook's variation points, read from the spec.
+
+A *variant* is a mapping ``parameter -> option`` of the parameters that differ from the
+rulebook's defaults (the default variant is ``{}``). The variants of a game are the default,
+each non-default option of each variation point on its own, and the combinations a manifest
+declares (``[[combination]]``, with the reason the options interact). Options the reference
+model does not implement (``not_modelled``) cannot be run; they are listed, not hidden.
+
+:func:`cardcanon.proofs.base.snap_config` and ``hearts_config`` turn a variant into the model's
+configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardcanon.model.hearts_types import HeartsConfig
+    from cardcanon.model.snap import SnapConfig
+
+from cardcanon.proofs.base import hearts_config, options, snap_config, variant_name
+
+Variant = Mapping[str, str]
+__all__ = ["Combination", "Variant", "VariantPlan", "config_for", "hearts_config", "modelled", "plan", "points",
+           "snap_config", "variant_name"]
+
+
+@dataclass(frozen=True)
+class Point:
+    rule: str
+    parameter: str
+    default: str
+    options: tuple[str, ...]
+
+
+def points(game: str) -> tuple[Point, ...]:
+    """The variation points of ``game``'s rulebook, in rulebook order."""
+    import cardcanon.spec
+
+    return tuple(Point(rule.id, rule.variation.parameter, rule.variation.default,
+                       tuple(option.value for option in rule.variation.options))
+                 for rule in cardcanon.spec.load(game).rules if rule.variation is not None)
+
+
+def modelled(game: str) -> dict[str, dict[str, Any]]:
+    """parameter -> option -> the model's config value, for the options the model implements."""
+    return options(game)
+
+
+def config_for(game: str, variant: Variant | None = None, **fields: Any) -> SnapConfig | HeartsConfig:
+    return snap_config(variant, **fields) if game == "snap" else hearts_config(variant, **fields)
+
+
+@dataclass(frozen=True)
+class Combination:
+    options: Mapping[str, str]
+    reason: str
+
+
+@dataclass(frozen=True)
+class VariantPlan:
+    """What one game's checks run under, and what cannot be run."""
+
+    game: str
+    variants: tuple[Mapping[str, str], ...]
+    reasons: Mapping[str, str] = field(default_factory=dict)  # variant name -> why it is run
+    not_modelled: tuple[str, ...] = ()  # "parameter=option" the model does not implement
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variants": [{"name": variant_name(v), "options": dict(v), "reason": self.reasons[variant_name(v)]}
+                             for v in self.variants],
+                "not_modelled": list(self.not_modelled)}
+
+
+def plan(game: str, combinations: Iterable[Combination] = ()) -> VariantPlan:
+    """The default, every modelled non-default option on its own, and the declared combinations."""
+    table = modelled(game)
+    variants: list[dict[str, str]] = [{}]
+    reasons = {"default": "the rulebook's defaults"}
+    missing = []
+    for point in points(game):
+        for option in point.options:
+            if option == point.default:
+                continue
+            if point.parameter in table and option in table[point.parameter]:
+                variants.append({point.parameter: option})
+                reasons[variant_name(variants[-1])] = f"{point.rule}: option {option}"
+            else:
+                missing.append(f"{point.parameter}={option}")
+    for combination in combinations:
+        for parameter, option in combination.options.items():
+            if parameter not in table or option not in table[parameter]:
+                raise ValueError(f"combination {dict(combination.options)}: {parameter}={option} is not modelled")
+        variants.append(dict(combination.options))
+        reasons[variant_name(combination.options)] = combination.reason
+    return VariantPlan(game, tuple(variants), reasons, tuple(missing))

@@ -1,0 +1,473 @@
+"""Shared Z3 encoding of two-player Hearts: cards, tricks, legal play and per-card scoring.
+
+Cards are the integers 0..27 in the canonical order of the 28-card deck (HEARTS-DECK-1):
+clubs, diamonds, hearts, spades, each 2, 4, 6, 8, 10, Q, A. ``suit = i // 7`` and
+``rank = i % 7`` (0 = two ... 6 = ace, HEARTS-RANK-1).
+
+:class:`HandEncoding` encodes one whole hand (deal and 13 tricks) with one Boolean per
+(card, trick, role): ``pos[c][k][0]`` "card c is led to trick k", ``pos[c][k][1]`` "card c
+follows to trick k". Scores are linked per card: ``took[c]`` says which seat won card c,
+tied to the trick in which c was played, never summed per trick.
+
+:class:`Rules` is the rulebook as written (a :class:`HeartsConfig`, one variant) plus optional
+mutations, the deliberately broken rules that the checks must detect, or a :class:`Drop` (a
+vacuity probe): every constraint and term below is tagged with the rule that states it, and
+the ``*_STATES`` tuples and ``*_states(config)`` functions list the rules each part of the
+encoding states (under a variant: ``first_lead = free`` states no HEARTS-LEAD-3, for instance).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import z3
+
+from cardcanon.model import hearts as model
+from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, QueenBreaks
+from cardcanon.model.hearts_types import HeartsConfig
+from cardcanon.proofs.base import Z3
+from cardcanon.proofs.drops import Drop
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.z3_eval import Compiled, compile_term
+
+
+RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
+SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)  # HEARTS-DECK-1
+INDEX = {card: i for i, card in enumerate(CARDS)}
+N_CARDS = value("hearts", "HEARTS-DECK-1", "deck_size")
+TRICKS = value("hearts", "HEARTS-TRICK-3", "tricks_per_hand")
+HAND_SIZE = value("hearts", "HEARTS-DEAL-2", "hand_size")
+DEAD_CARDS = value("hearts", "HEARTS-DEAL-2", "dead_cards")
+QUEEN_POINTS = value("hearts", "HEARTS-QUEEN-1", "queen_points")
+HEART_POINTS = value("hearts", "HEARTS-SCORE-1", "heart_points")
+MOON_SHOOTER = value("hearts", "HEARTS-MOON-1", "moon_shooter_points")
+MOON_OTHER = value("hearts", "HEARTS-MOON-1", "moon_other_points")
+TARGET = value("hearts", "HEARTS-MATCH-1", "target")
+HEARTS_SUIT = 2
+assert len(CARDS) == N_CARDS, "HEARTS-DECK-1: the deck the encoding names is the rulebook's deck"
+HEARTS = tuple(range(14, 21))
+QUEEN_OF_SPADES = INDEX[Card(Rank.QUEEN, Suit.SPADES)]
+LOW_CLUBS = (0, 1, 2)  # 2♣, 4♣, 6♣ (HEARTS-LEAD-1/2)
+POINT_CARDS = HEARTS + (QUEEN_OF_SPADES,)
+LEAD, FOLLOW = 0, 1
+
+
+def suit(i: int) -> int:
+    return i // 7
+
+
+def rank(i: int) -> int:
+    return i % 7
+
+
+def beats(follow: int, lead: int, *, hearts_trump: bool = True) -> bool:
+    """Whether the follower's card wins the trick (HEARTS-TRICK-1, HEARTS-TRUMP-1)."""
+    if hearts_trump and HEARTS_SUIT in (suit(follow), suit(lead)):
+        return suit(follow) == HEARTS_SUIT and (suit(lead) != HEARTS_SUIT or rank(follow) > rank(lead))
+    return suit(follow) == suit(lead) and rank(follow) > rank(lead)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules an encoding follows: the configuration and the mutations applied to it.
+
+    Mutations (each breaks one rule; the manifest lists which check must detect which):
+    ``queen_points`` (HEARTS-QUEEN-1), ``moon_other`` (score of the other player on a moon,
+    HEARTS-MOON-1/2), ``heart_lead_exception=False`` (HEARTS-BREAK-1 without "unless the
+    leader holds nothing but hearts"), ``widow`` (the dead cards go to the winner of the last
+    trick, against HEARTS-DEAL-2), ``hearts_trump=False`` (HEARTS-TRUMP-1). Mutations without a
+    field are named in ``mutations`` only: ``higher-rank-any-suit`` (HEARTS-TRICK-1 read as "the
+    higher card wins", :func:`z3_trick_winner`), ``no-six-clause`` (HEARTS-LEAD-2, HEARTS-P3).
+    """
+
+    config: HeartsConfig = HeartsConfig()  # the variation points (HEARTS-LEAD-3, BREAK-2, FIRST-1, MOON-2)
+    queen_points: int = QUEEN_POINTS
+    moon_other: int | None = None
+    heart_lead_exception: bool = True
+    widow: bool = False
+    hearts_trump: bool = True
+    mutations: tuple[str, ...] = field(default=())
+    drop: Drop = Drop()  # the rule a vacuity probe leaves out (none: every rule stated)
+
+    @classmethod
+    def from_config(cls, config: HeartsConfig) -> Rules:
+        return cls(config=config)
+
+    def mutate(self, name: str, **changes: Any) -> Rules:
+        return replace(self, mutations=self.mutations + (name,), **changes)
+
+    @property
+    def written(self) -> Rules:
+        """The rules as written under the same variant: no mutation, nothing dropped."""
+        return Rules(config=self.config)
+
+    def points(self, card: int) -> int:
+        """Points of one card (HEARTS-SCORE-1, HEARTS-QUEEN-1)."""
+        if card == QUEEN_OF_SPADES:
+            return self.queen_points
+        return HEART_POINTS if suit(card) == HEARTS_SUIT else 0
+
+    def point_term(self, card: int) -> Z3:
+        """The points of one card as a term: a fresh constant when its rule is dropped."""
+        if card == QUEEN_OF_SPADES:
+            return self.drop.term("HEARTS-QUEEN-1", z3.IntVal(self.queen_points), "queen_points")
+        if suit(card) == HEARTS_SUIT:
+            return self.drop.term("HEARTS-SCORE-1", z3.IntVal(HEART_POINTS), "heart_points")
+        return z3.IntVal(0)
+
+
+TRICK_STATES = ("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")  # what z3_trick_winner states
+
+
+def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3, Z3]:
+    """Z3 terms ``(leader_wins, follower_wins)`` for integer card terms (HEARTS-TRICK-1).
+
+    Each side's predicate is the rule text applied to that side's card on its own: "if a
+    heart is played, the higher heart wins; otherwise the higher card of the suit led".
+    """
+    drop = rules.drop
+
+    def s(x: Z3) -> Z3:
+        return x / 7
+
+    def higher(me: Z3, other: Z3, name: str) -> Z3:  # HEARTS-RANK-1: rank order within a suit
+        return drop.term("HEARTS-RANK-1", me % 7 > other % 7, f"higher_{name}")
+
+    trump = z3.Or(s(lead) == HEARTS_SUIT, s(follow) == HEARTS_SUIT) if rules.hearts_trump else z3.BoolVal(False)
+    any_heart = drop.term("HEARTS-TRUMP-1", trump, "heart_played")
+
+    def wins(me: Z3, other: Z3, name: str) -> Z3:
+        heart_case = z3.And(s(me) == HEARTS_SUIT, z3.Or(s(other) != HEARTS_SUIT, higher(me, other, name)))
+        led = s(lead)
+        suit_case = z3.And(s(me) == led, z3.Or(s(other) != led, higher(me, other, name)))
+        if "higher-rank-any-suit" in rules.mutations:
+            suit_case = higher(me, other, name)
+        return drop.term("HEARTS-TRICK-1", z3.If(any_heart, heart_case, suit_case), f"{name}_wins")
+
+    return wins(lead, follow, "leader"), wins(follow, lead, "follower")
+
+
+# ---- legal moves of one position (HEARTS-P1, differential tests) -------------------------
+
+def legal_states(config: HeartsConfig) -> tuple[str, ...]:
+    """The rules :func:`z3_legal_lead` and :func:`z3_legal_follow` state under ``config``."""
+    return (("HEARTS-LEAD-1",) + (("HEARTS-LEAD-3",) if config.first_lead is FirstLead.LOWEST_CLUB else ())
+            + ("HEARTS-BREAK-1", "HEARTS-FOLLOW-1")
+            + (("HEARTS-FIRST-1",) if config.first_trick_points is FirstTrickPoints.NO_HEARTS else ()))
+
+
+def z3_legal_lead(hand: Sequence[Z3], card: int, *, broken: Z3, first_trick: bool, forced: int | None,
+                  rules: Rules) -> Z3:
+    """Whether the leader may lead ``card``; ``hand`` is a list of 28 Boolean terms.
+
+    HEARTS-LEAD-1 (the 2 of clubs is led first: ``forced`` is the club that made him leader),
+    HEARTS-LEAD-3 (the 4 or 6 of clubs that made him leader is led first; not with
+    ``first_lead = free``), HEARTS-BREAK-1 (no heart lead before hearts are broken unless the
+    hand is all hearts), HEARTS-FIRST-1 (no-hearts variant).
+    """
+    lowest_club = rules.config.first_lead is FirstLead.LOWEST_CLUB
+    if first_trick and forced is not None and (lowest_club or forced == LOW_CLUBS[0]):
+        rule = "HEARTS-LEAD-1" if forced == LOW_CLUBS[0] else "HEARTS-LEAD-3"
+        if rules.drop.keeps(rule):
+            return z3.And(hand[card], z3.BoolVal(card == forced))
+    if suit(card) != HEARTS_SUIT:
+        return hand[card]
+    only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+    exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
+    allowed = rules.drop.constraint("HEARTS-BREAK-1", z3.Or(broken, exception))
+    if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and first_trick:
+        allowed = z3.And(allowed, rules.drop.constraint("HEARTS-FIRST-1", only_hearts))
+    return z3.And(hand[card], allowed)
+
+
+def z3_legal_follow(hand: Sequence[Z3], card: int, lead: int, *, first_trick: Z3, rules: Rules) -> Z3:
+    """Whether the follower may play ``card`` to ``lead`` (HEARTS-FOLLOW-1, HEARTS-FIRST-1)."""
+    has_suit = z3.Or([hand[c] for c in range(N_CARDS) if suit(c) == suit(lead)])
+    follows = rules.drop.constraint("HEARTS-FOLLOW-1", z3.Or(suit(card) == suit(lead), z3.Not(has_suit)))
+    ok = z3.And(hand[card], follows)
+    if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and suit(card) == HEARTS_SUIT:
+        only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+        ok = z3.And(ok, rules.drop.constraint("HEARTS-FIRST-1", z3.Or(z3.Not(first_trick), only_hearts)))
+    return ok
+
+
+# ---- scoring ----------------------------------------------------------------------------
+
+SCORING_STATES = ("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
+
+
+class Scoring:
+    """Hand scores from per-card terms: ``live[c]`` (card c was dealt) and ``took[c]`` (seat 1
+    won it), HEARTS-SCORE-1, HEARTS-QUEEN-1, HEARTS-MOON-1/2. With the ``widow`` mutation the
+    dead point cards count too, for whoever ``took`` says (the last trick's winner)."""
+
+    def __init__(self, rules: Rules, live: Sequence[Z3], took: Mapping[int, Z3]) -> None:
+        self.rules = rules
+        drop = rules.drop
+        value = {c: rules.point_term(c) for c in POINT_CARDS}
+        self.counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
+        self.won = [{c: z3.And(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS} for p in (0, 1)]
+        self.raw = [z3.Sum([z3.If(self.won[p][c], value[c], 0) for c in POINT_CARDS]) for p in (0, 1)]
+        self.in_play = z3.Sum([z3.If(self.counted[c], value[c], 0) for c in POINT_CARDS])
+        # HEARTS-MOON-1: every point card; HEARTS-MOON-2: every point card in play
+        in_moon = {c: drop.term("HEARTS-MOON-2", self.counted[c], f"moon_counts{c}") for c in POINT_CARDS}
+        every = [[z3.Implies(in_moon[c], took[c] == bool(p)) for c in POINT_CARDS] for p in (0, 1)]
+        self.moon = [drop.term("HEARTS-MOON-1", z3.And(every[p]), f"moon{p}") for p in (0, 1)]
+        shooter = drop.term("HEARTS-MOON-1", z3.IntVal(MOON_SHOOTER), "moon_shooter")
+        if rules.config.moon_score is MoonScore.POINTS_IN_PLAY:
+            self.other = drop.term("HEARTS-MOON-2", self.in_play, "moon_other")
+        else:
+            self.other = drop.term("HEARTS-MOON-1", z3.IntVal(MOON_OTHER), "moon_other")
+        if rules.moon_other is not None:
+            self.other = z3.IntVal(rules.moon_other)
+        self.score = [z3.If(self.moon[p], shooter, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
+        self.exact = drop.rule not in SCORING_STATES
+
+    def score_is(self, p: int, value: int) -> Z3:
+        """``score[p] == value`` as pseudo-Boolean constraints (much faster to solve)."""
+        if not self.exact:  # a dropped rule left a constant free: the plain equation
+            return self.score[p] == value
+        pts = self.rules.points
+        if self.rules.config.moon_score is MoonScore.POINTS_IN_PLAY and self.rules.moon_other is None:
+            other = z3.PbEq([(self.counted[c], pts(c)) for c in POINT_CARDS], value)
+        else:
+            other = z3.BoolVal(self.other.as_long() == value)
+        raw = z3.PbEq([(self.won[p][c], pts(c)) for c in POINT_CARDS], value) if value >= 0 else z3.BoolVal(False)
+        return z3.If(self.moon[p], z3.BoolVal(value == 0), z3.If(self.moon[1 - p], other, raw))
+
+
+# ---- one whole hand ----------------------------------------------------------------------
+
+def hand_states(config: HeartsConfig) -> tuple[str, ...]:
+    """The rules :class:`HandEncoding` states under ``config``."""
+    return (("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-BREAK-1",
+             "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2")
+            + (("HEARTS-LEAD-3",) if config.first_lead is FirstLead.LOWEST_CLUB else ())
+            + (("HEARTS-FIRST-1",) if config.first_trick_points is FirstTrickPoints.NO_HEARTS else ())
+            + (("HEARTS-QUEEN-2",) if config.queen_breaks is QueenBreaks.YES else ()) + SCORING_STATES)
+
+
+class HandEncoding:
+    """A deal and a full 13-trick hand played by the rules, as Z3 constraints.
+
+    Seats are Booleans: ``True`` is seat 1. ``hold[c]`` is the seat holding card c (meaningless
+    for dead cards), ``lead1[k]`` whether seat 1 leads trick k, ``took[c]`` the seat that won
+    point card c, ``score[p]`` the hand score of seat p (HEARTS-SCORE-1, MOON-1, MOON-2).
+    """
+
+    def __init__(self, rules: Rules = Rules(), prefix: str = "h") -> None:
+        self.rules = rules
+        B = z3.Bool
+        n = prefix
+        self.pos = [[[B(f"{n}_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
+        self.hold = [B(f"{n}_hold{c}") for c in range(N_CARDS)]
+        self.lead1 = [B(f"{n}_lead1_{k}") for k in range(TRICKS)]
+        self.took = {c: B(f"{n}_took{c}") for c in POINT_CARDS}
+        self.constraints: list[Z3] = []
+        self._card_at = [[z3.Sum([z3.If(self.pos[c][k][r], c, 0) for c in range(N_CARDS)]) for r in (LEAD, FOLLOW)]
+                         for k in range(TRICKS)]  # the card played, read back by decode
+        self._build()
+
+    def _build(self) -> None:
+        C, pos, hold, lead1, rules = self.constraints, self.pos, self.hold, self.lead1, self.rules
+        drop = rules.drop
+
+        def state(rule: str, constraint: Z3) -> None:
+            C.append(drop.constraint(rule, constraint))
+
+        played = [[z3.Or(pos[c][k]) for k in range(TRICKS)] for c in range(N_CARDS)]
+        self.dead = [z3.Not(z3.Or([played[c][k] for k in range(TRICKS)])) for c in range(N_CARDS)]
+        for k in range(TRICKS):
+            for r in (LEAD, FOLLOW):
+                C.append(z3.PbEq([(pos[c][k][r], 1) for c in range(N_CARDS)], 1))
+        for c in range(N_CARDS):
+            C.append(z3.AtMost(*[pos[c][k][r] for k in range(TRICKS) for r in (LEAD, FOLLOW)], 1))
+            C.append(z3.Implies(self.dead[c], z3.Not(hold[c])))  # canonical value for dead cards
+            for k in range(TRICKS):  # HEARTS-DEAL-2: each player plays his own 13 cards
+                state("HEARTS-DEAL-2", z3.Implies(pos[c][k][LEAD], hold[c] == lead1[k]))
+                state("HEARTS-DEAL-2", z3.Implies(pos[c][k][FOLLOW], hold[c] == z3.Not(lead1[k])))
+        # two dead cards: implied by 13 tricks of two cards each played once (no rule of its own
+        # is needed for it; stated because it helps the solver count)
+        C.append(z3.PbEq([(d, 1) for d in self.dead], 2))
+        # HEARTS-DEAL-2 stated directly (it follows from the above; it helps the solver count)
+        for seat in (False, True):
+            state("HEARTS-DEAL-2", z3.PbEq([(z3.And(z3.Not(self.dead[c]), hold[c] == seat), 1)
+                                            for c in range(N_CARDS)], TRICKS))
+        # "played after trick k", built backwards
+        after: list[list[Z3]] = [[None] * TRICKS for _ in range(N_CARDS)]
+        for c in range(N_CARDS):
+            acc = z3.BoolVal(False)
+            for k in reversed(range(TRICKS)):
+                after[c][k] = acc
+                acc = z3.Or(played[c][k], acc)
+        def of_suit(k: int, u: int, role: int) -> Z3:
+            return z3.Or([pos[c][k][role] for c in range(N_CARDS) if suit(c) == u])
+
+        led_suit = [[of_suit(k, u, LEAD) for u in range(4)] for k in range(TRICKS)]
+        fol_suit = [[of_suit(k, u, FOLLOW) for u in range(4)] for k in range(TRICKS)]
+        void = [z3.Or([z3.And(led_suit[k][u], z3.Not(fol_suit[k][u])) for u in range(4)]) for k in range(TRICKS)]
+        heart_played = [z3.Or([played[c][k] for c in HEARTS]) for k in range(TRICKS)]
+        # HEARTS-FOLLOW-1: a follower who does not follow holds no card of the suit led
+        for k in range(TRICKS):
+            for u in range(4):
+                for c in range(N_CARDS):
+                    if suit(c) == u and k < TRICKS - 1:
+                        failed = z3.And(led_suit[k][u], z3.Not(fol_suit[k][u]), after[c][k])
+                        state("HEARTS-FOLLOW-1", z3.Implies(failed, hold[c] == lead1[k]))
+        # HEARTS-TRICK-1 / TRICK-2: the winner leads the next trick
+        self.played, self.after, self.heart_played, self.led_suit = played, after, heart_played, led_suit
+        self.follower_wins: list[Z3] = []
+        for k in range(TRICKS):
+            w = z3.Or([z3.And(pos[d][k][FOLLOW], z3.Or([pos[c][k][LEAD] for c in range(N_CARDS)
+                                                         if c != d and beats(d, c, hearts_trump=rules.hearts_trump)]))
+                       for d in range(N_CARDS)])
+            self.follower_wins.append(drop.term("HEARTS-TRICK-1", w, f"follower_wins{k}"))
+        self.winner1 = [z3.Xor(lead1[k], self.follower_wins[k]) for k in range(TRICKS)]
+        for k in range(TRICKS - 1):
+            state("HEARTS-TRICK-2", lead1[k + 1] == self.winner1[k])
+        # HEARTS-BREAK-1: no heart lead before hearts are broken, unless only hearts remain;
+        # HEARTS-BREAK-2: broken by a heart played (``void``: or by any failure to follow);
+        # HEARTS-QUEEN-2 (``queen_breaks = yes``): or by the queen of spades played
+        self.broken_before: list[Z3] = []
+        self.only_hearts: list[Z3] = []
+        for k in range(TRICKS):
+            breaks = [heart_played[j] for j in range(k)]
+            if rules.config.break_on is BreakOn.VOID:
+                breaks += [void[j] for j in range(k)]
+            if rules.config.queen_breaks is QueenBreaks.YES:
+                queen = z3.Or([played[QUEEN_OF_SPADES][j] for j in range(k)])
+                breaks.append(drop.term("HEARTS-QUEEN-2", queen, f"queen_broke{k}"))
+            broken = drop.term("HEARTS-BREAK-2", z3.Or(breaks), f"broken{k}")
+            only_hearts = z3.And([z3.Not(z3.And(hold[c] == lead1[k], z3.Or(played[c][k], after[c][k])))
+                                  for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+            exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
+            state("HEARTS-BREAK-1", z3.Implies(led_suit[k][HEARTS_SUIT], z3.Or(broken, exception)))
+            self.broken_before.append(broken)
+            self.only_hearts.append(only_hearts)
+        # HEARTS-LEAD-1/2/3: the first leader and the first lead
+        live = self.live = [z3.Not(d) for d in self.dead]
+        two, four, six = LOW_CLUBS
+        by2, by4 = live[two], z3.And(self.dead[two], live[four])
+        by6 = z3.And(self.dead[two], self.dead[four])
+        state("HEARTS-LEAD-1", z3.Implies(by2, lead1[0] == hold[two]))
+        state("HEARTS-LEAD-2", z3.Implies(by4, lead1[0] == hold[four]))
+        state("HEARTS-LEAD-2", z3.Implies(by6, lead1[0] == hold[six]))
+        state("HEARTS-LEAD-1", z3.Implies(by2, pos[two][0][LEAD]))
+        if rules.config.first_lead is FirstLead.LOWEST_CLUB:
+            state("HEARTS-LEAD-3", z3.Implies(by4, pos[four][0][LEAD]))
+            state("HEARTS-LEAD-3", z3.Implies(by6, pos[six][0][LEAD]))
+        if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS:  # HEARTS-FIRST-1 variant
+            for r, seat in ((LEAD, lead1[0]), (FOLLOW, z3.Not(lead1[0]))):
+                has_other = z3.Or([z3.And(live[c], hold[c] == seat) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+                state("HEARTS-FIRST-1", z3.Implies(z3.Or([pos[h][0][r] for h in HEARTS]), z3.Not(has_other)))
+        # per-card scoring: who took each point card
+        last_winner = self.winner1[TRICKS - 1]
+        for c in POINT_CARDS:
+            for k in range(TRICKS):
+                C.append(z3.Implies(played[c][k], self.took[c] == self.winner1[k]))
+            if rules.widow:
+                C.append(z3.Implies(self.dead[c], self.took[c] == last_winner))
+            else:
+                C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
+        self.scoring = Scoring(rules, live, self.took)
+        self.score, self.moon, self.in_play = self.scoring.score, self.scoring.moon, self.scoring.in_play
+
+    def score_is(self, p: int, value: int) -> Z3:
+        return self.scoring.score_is(p, value)
+
+    def decode(self, model: Z3) -> HandWitness:
+        """Read one hand from a Z3 model."""
+        def true(x: Z3) -> bool:
+            return bool(z3.is_true(model.eval(x, model_completion=True)))
+
+        def card(k: int, r: int) -> int:  # one card per trick and role (the encoding says so)
+            return int(model.eval(self._card_at[k][r], model_completion=True).as_long())
+
+        tricks = tuple((int(true(self.lead1[k])), card(k, LEAD), card(k, FOLLOW)) for k in range(TRICKS))
+        played = {c for _, a, b in tricks for c in (a, b)}
+        dead = tuple(sorted(set(range(N_CARDS)) - played))
+        scores = tuple(model.eval(s, model_completion=True).as_long() for s in self.score)
+        return HandWitness(tricks=tricks, dead=dead, scores=scores)
+
+    def fix(self, witness: HandWitness) -> list[Z3]:
+        """Constraints pinning this encoding to one concrete hand (for differential tests)."""
+        out: list[Z3] = []
+        for k, (leader, a, b) in enumerate(witness.tricks):
+            out += [self.pos[a][k][LEAD], self.pos[b][k][FOLLOW], self.lead1[k] == bool(leader)]
+        return out
+
+
+@dataclass(frozen=True)
+class HandWitness:
+    """A concrete hand: ``tricks[k] = (leader seat, led card, followed card)``, cards as ints."""
+
+    tricks: tuple[tuple[int, int, int], ...]
+    dead: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def hands(self) -> tuple[frozenset[int], frozenset[int]]:
+        held: list[set[int]] = [set(), set()]
+        for leader, a, b in self.tricks:
+            held[leader].add(a)
+            held[1 - leader].add(b)
+        return frozenset(held[0]), frozenset(held[1])
+
+    def swapped(self) -> HandWitness:
+        """The same hand with the seats exchanged."""
+        return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
+
+    def summary(self) -> str:
+        dead = " ".join(CARDS[c].pretty for c in self.dead)
+        return f"a hand with dead {dead}, scoring {self.scores[0]}-{self.scores[1]}"
+
+    def describe(self) -> str:
+        def name(c: int) -> str:
+            return CARDS[c].pretty
+
+        h0, h1 = self.hands()
+        lines = [f"dead {' '.join(name(c) for c in self.dead)}; P0 {' '.join(name(c) for c in sorted(h0))}; "
+                 f"P1 {' '.join(name(c) for c in sorted(h1))}"]
+        lines.append("tricks: " + ", ".join(f"P{s}:{name(a)}-{name(b)}" for s, a, b in self.tricks))
+        lines.append(f"hand score {self.scores[0]}-{self.scores[1]}")
+        return "\n".join(lines)
+
+
+def forced_club(dead: Collection[int]) -> int:
+    """HEARTS-LEAD-2: the lowest live club of 2, 4, 6 (card index)."""
+    return next(c for c in LOW_CLUBS if c not in dead)
+
+
+def encoded_legal_cards(state: model.HeartsState, rules: Rules | None = None) -> frozenset[Card]:
+    """The cards the Z3 legal-move predicates allow in a concrete model state (by default under
+    the state's own variant, as written)."""
+    rules = rules or Rules(config=state.config)
+    assert state.to_move is not None  # a position with plays to compare has a player to move
+    seat = state.to_move.index
+    first = state.tricks_played == 0
+    if state.trick:
+        table = _legal_table(rules, "follow", suit(INDEX[state.trick[0].card]), first)
+    else:
+        table = _legal_table(rules, "lead", forced_club({INDEX[c] for c in state.dead}) if first else None, first)
+    env = {f"hand{c}": CARDS[c] in state.hands[seat] for c in range(N_CARDS)} | {"broken": state.hearts_broken}
+    return frozenset(CARDS[c] for c, allowed in enumerate(table) if allowed(env))
+
+
+@functools.lru_cache(maxsize=64)
+def _legal_table(rules: Rules, kind: str, detail: int | None, first: bool) -> tuple[Compiled, ...]:
+    """The legal-move predicate of each card, compiled (see :func:`compile_term`), for one
+    kind of position: a lead (``detail`` = the forced club) or a follow (``detail`` = suit led)."""
+    hand = [z3.Bool(f"hand{c}") for c in range(N_CARDS)]
+    broken = z3.Bool("broken")
+    if kind == "follow":
+        assert detail is not None  # a follow names the suit led
+        terms = [z3_legal_follow(hand, c, 7 * detail, first_trick=z3.BoolVal(first), rules=rules)
+                 for c in range(N_CARDS)]
+    else:
+        terms = [z3_legal_lead(hand, c, broken=broken, first_trick=first, forced=detail, rules=rules)
+                 for c in range(N_CARDS)]
+    return tuple(compile_term(t) for t in terms)

@@ -1,0 +1,194 @@
+"""HEARTS-P1 (a legal move always exists; 13 tricks), P2 (trick winner), P3 (first leader)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import z3
+
+from cardcanon.model import hearts as model
+from cardcanon.model.hearts_types import HeartsConfig
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.hearts.encoding import (
+    CARDS, HAND_SIZE, HandWitness, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states, suit,
+    z3_legal_follow, z3_legal_lead,
+)
+from cardcanon.proofs.hearts.replay import (
+    ReplayMismatch, difference_record, hand_encoding, positions, replay_single, rules_for, sat,
+)
+
+
+def _count(bits: Sequence[Z3]) -> Z3:
+    return z3.Sum([z3.If(b, 1, 0) for b in bits])
+
+
+def p1_states(config: HeartsConfig) -> tuple[str, ...]:
+    """The rules P1's encoding states: the legal-move predicates and the positions' HEARTS-DEAL-2."""
+    return legal_states(config) + ("HEARTS-DEAL-2",)
+
+
+@functools.lru_cache(maxsize=8)  # pure Z3 terms: the same for every run under the same rules
+def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3], Z3]:
+    """(name, constraints) for every kind of position; each must have a legal move (UNSAT).
+
+    The positions are described by HEARTS-DEAL-2 (two dead cards, 13 cards to each player,
+    one card played per turn, so the hands shrink together) and the legal-move predicates."""
+    me = [z3.Bool(f"me{c}") for c in range(N_CARDS)]
+    opp = [z3.Bool(f"opp{c}") for c in range(N_CARDS)]
+    dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
+    broken, n = z3.Bool("broken"), z3.Int("n")
+
+    def deal(*facts: Z3) -> list[Z3]:  # HEARTS-DEAL-2
+        return [rules.drop.constraint("HEARTS-DEAL-2", fact) for fact in facts]
+
+    base = [z3.AtMost(me[c], opp[c], dead[c], 1) for c in range(N_CARDS)] + deal(z3.PbEq([(d, 1) for d in dead], 2))
+
+    def forced_by(f: int) -> list[Z3]:  # HEARTS-LEAD-2: f is the lowest live low club
+        return [z3.Not(dead[f])] + [dead[c] for c in LOW_CLUBS if c < f]
+
+    out: list[tuple[str, list[Z3]]] = []
+    # a later lead: both hands hold n cards, hearts broken or not (an over-approximation)
+    later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
+                  for c in range(N_CARDS)]
+    count_me, count_opp = _count(me), _count(opp)
+    out.append(("lead to a later trick", base + [n >= 1, n <= TRICKS - 1] + deal(count_me == n, count_opp == n)
+                + later_lead))
+    for f in LOW_CLUBS:  # the first lead: the holder of the forced club leads
+        full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
+        no_move = [z3.Not(z3_legal_lead(me, c, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules))
+                   for c in range(N_CARDS)]
+        out.append((f"first lead, forced {CARDS[f].pretty}",
+                    base + forced_by(f) + deal(*full, count_me == HAND_SIZE, count_opp == HAND_SIZE) + [me[f]]
+                    + no_move))
+    no_follow: dict[tuple[int, bool], list[Z3]] = {}  # the follow predicates depend on the lead only through its suit
+    for u in range(4):
+        for first in (False, True):
+            no_follow[u, first] = [z3.Not(z3_legal_follow(me, c, 7 * u, first_trick=z3.BoolVal(first), rules=rules))
+                                   for c in range(N_CARDS)]
+    for lead in range(N_CARDS):  # a later follow: the leader has played one card more
+        gone = [z3.Not(me[lead]), z3.Not(opp[lead]), z3.Not(dead[lead])]
+        out.append((f"follow to {CARDS[lead].pretty}, trick 2-13", base + gone + [n >= 1, n <= TRICKS - 1]
+                    + deal(count_me == n, count_opp == n - 1) + no_follow[suit(lead), False]))
+        for f in LOW_CLUBS:  # the first follow: the lead was a legal first lead
+            leader = [z3.Or(opp[c], z3.BoolVal(c == lead)) for c in range(N_CARDS)]
+            full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS) if c != lead]
+            lead_ok = z3_legal_lead(leader, lead, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules)
+            out.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}",
+                        base + gone + forced_by(f) + deal(*full, count_me == HAND_SIZE) + [leader[f], lead_ok]
+                        + no_follow[suit(lead), True]))
+    # every legal card is in the mover's hand: each move removes one card from his hand
+    stray = [z3.And(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules), z3.Not(me[c]))
+             for c in range(N_CARDS)]
+    stray += [z3.And(z3_legal_follow(me, c, 7 * u, first_trick=z3.Bool("first"), rules=rules), z3.Not(me[c]))
+              for c in range(N_CARDS) for u in range(4)]
+    out.append(("a legal card outside the hand", base + [z3.Or(stray)]))
+    return out, me, broken
+
+
+def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, int] | None:
+    """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
+    enc = hand_encoding(rules.written)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    options = []
+    for k in range(1, TRICKS):
+        rem = [z3.And(enc.hold[c] == enc.lead1[k], z3.Or(enc.played[c][k], enc.after[c][k])) for c in range(N_CARDS)]
+        options.append(z3.And([z3.Not(z3_legal_lead(rem, c, broken=enc.broken_before[k], first_trick=False,
+                                                     forced=None, rules=rules)) for c in range(N_CARDS)]))
+    s.add(z3.Or(options))
+    if not sat(budget.check(s)):
+        return None
+    witness = enc.decode(s.model())
+    for k in range(1, TRICKS):
+        if z3.is_true(s.model().eval(options[k - 1], model_completion=True)):
+            return witness, k
+    raise AssertionError("no option holds in the model")  # pragma: no cover
+
+
+def check(run: Run) -> CheckResult:
+    """HEARTS-P1: in every reachable position the player to move has a legal move, and each
+    move removes one card from his hand, so a hand ends after exactly 13 tricks."""
+    rules, budget = rules_for(run, P1_PROBES, p1_states), run.budget
+    queries, me, broken = _position_queries(rules)
+    solver = z3.Solver()
+    for name, constraints in queries:
+        solver.push()
+        solver.add(constraints)
+        answer = budget.check(solver)
+        if answer == z3.sat:
+            m = solver.model()
+            hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
+            detail = f"{name}: no legal move with hand {hand} (hearts broken: {m.eval(broken, model_completion=True)})"
+            return _stuck_counterexample(run, rules, detail)
+        solver.pop()
+    try:
+        witness, note = _witness_with_legal_sets(run, rules)
+    except LegalSetMismatch as err:
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
+                           records=(err.args[1],))
+    return CheckResult(Verdict.PROVED, detail=f"{len(queries)} position kinds have a legal move; {note}",
+                       witness=witness, stats={"position_kinds": len(queries),
+                                                                          "seconds": budget.elapsed()})
+
+
+def _stuck_counterexample(run: Run, rules: Rules, detail: str) -> CheckResult:
+    found = _reachable_stuck_leader(rules, run.budget)
+    if found is None:
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
+    witness, k = found
+    state = replay_single(run, witness, rules.config, stop_after=2 * k).state
+    legal = model.legal_moves(state)
+    return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
+                       detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "
+                              f"{' '.join(m.card.pretty for m in legal)}")
+
+
+def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
+    """Two full hands of the check's encoding replayed through the model, comparing the legal
+    sets at all 26 plays of each. The hands are chosen so that every restriction acts in them:
+    in one the 2 of clubs is live (HEARTS-LEAD-1), in the other it is dead (the 4 or 6 is led,
+    HEARTS-LEAD-2/3), and in both a later leader holds hearts and other cards before hearts are
+    broken (HEARTS-BREAK-1)."""
+    enc = hand_encoding(rules)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    hearts = [c for c in range(N_CARDS) if suit(c) == 2]
+    others = [c for c in range(N_CARDS) if suit(c) != 2]
+    restricted = []
+    for k in range(1, TRICKS):
+        rem = [z3.And(enc.hold[c] == enc.lead1[k], z3.Or(enc.played[c][k], enc.after[c][k])) for c in range(N_CARDS)]
+        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([rem[c] for c in hearts]),
+                                 z3.Or([rem[c] for c in others])))
+    s.add(z3.Or(restricted))
+    shown = []
+    for two_dead in (False, True):
+        if not sat(run.budget.check(s, enc.dead[LOW_CLUBS[0]] == two_dead)):
+            return None, "no witness hand found"
+        witness = enc.decode(s.model())
+        for i, (at, move) in enumerate(positions(run, witness, rules.config)):
+            expected = frozenset(m.card for m in model.legal_moves(at.state))
+            mine = encoded_legal_cards(at.state, rules)
+            if not expected or mine != expected or move.card not in expected:
+                text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
+                raise LegalSetMismatch(text, difference_record(at, mine, text))
+        final = replay_single(run, witness, rules.config).state
+        if final.tricks_played != TRICKS or any(final.hands):
+            raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
+        shown.append(witness.describe())
+    return "\n".join(shown), "two witness hands replayed: legal sets agree at all 26 plays of each, 13 tricks"
+
+
+class LegalSetMismatch(Exception):
+    """The model's legal plays differ from the encoding's: (text, record)."""
+
+
+P1_PROBES = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
+
+
+# ---- HEARTS-P2 ---------------------------------------------------------------------------
+
+
+# ---- HEARTS-P3 ---------------------------------------------------------------------------
+
+

@@ -1,0 +1,142 @@
+"""HEARTS-P6 (the match bound), P7 (the 100-point decision) and P8 (the endless tie-break)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import z3
+
+from cardcanon.model import hearts as model
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.hearts.encoding import HandWitness, Rules, SCORING_STATES, TARGET
+from cardcanon.proofs.hearts.match import hand_scoring
+from cardcanon.proofs.hearts.replay import replay_match, rules_for
+from cardcanon.proofs.hearts.scores import ScoreAbstraction
+
+
+# ---- HEARTS-P6 ---------------------------------------------------------------------------
+
+P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
+P6_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the score abstraction of P5
+
+
+def check(run: Run) -> CheckResult:
+    """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
+    ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
+
+    The bound is proved over the hand scores of the score-only abstraction of P5 (a superset
+    of the possible ones, so the proof holds for legal play): first that every hand score lies
+    in 0..HIGHEST, then, since only the totals matter, Z3 counts how often each pair occurs.
+    The match that falls short is realised hand by hand with the whole-hand encoding; a pair
+    no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
+    bounds, budget = run.bounds, run.budget
+    hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
+    rules = rules_for(run, P6_PROBES, lambda config: P6_STATES)
+    if run.probe_id in ("target-90", "target-110"):
+        rules, target = rules.written, int(run.probe_id.split("-")[1])  # HEARTS-MATCH-1 misread
+    abstraction = ScoreAbstraction(rules)
+    stray = _stray_score(abstraction, budget, hands, target, rules)
+    if stray is not None:
+        return stray
+    pairs = sorted(abstraction.pairs(HIGHEST, budget))  # a superset of P5's set, without play
+    count = {p: z3.Int(f"n_{p[0]}_{p[1]}") for p in pairs}
+    n = z3.Int("hands")
+    s = z3.Solver()
+    s.add(*[c >= 0 for c in count.values()], z3.Sum(list(count.values())) == n)
+    for seat in (0, 1):
+        s.add(z3.Sum([c * p[seat] for p, c in count.items()]) < target)
+    witnesses: dict[tuple[int, int], HandWitness] = {}
+    refuted = 0
+    while True:
+        smallest = None
+        for k in range(1, hands + 1):  # the smallest number of hands that always suffices
+            if budget.check(s, n == k) == z3.unsat:
+                smallest = k
+                break
+        # the longest match below the target that matters, realised hand by hand
+        k = hands - 1 if smallest == hands else hands if smallest is None else smallest - 1
+        budget.check(s, n == k)  # sat: k is below the smallest number of hands that always suffices
+        chosen = s.model()
+        used = [p for p, c in count.items() if chosen.eval(c, model_completion=True).as_long() > 0]
+        missing = [p for p in used if _realise(rules, budget, p, witnesses) is None]
+        if not missing:
+            break
+        refuted += len(missing)  # a score no legal hand gives: drop it and search again
+        s.add(*[count[p] == 0 for p in missing])
+    result_stats = {"min_hands": smallest, "abstract_pairs": len(pairs), "pairs_refuted": refuted}
+    config = replace(rules.config, target=target)
+    written = rules == rules.written
+    sequence = _sequence(chosen, count, witnesses)
+    last = replay_match(run, sequence, config, check_score=written)[-1].state
+    if smallest == hands:
+        if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
+            return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"the replayed {k}-hand match reached {last.scores}")
+        return CheckResult(Verdict.PROVED, witness=_summary(sequence) + f"; replayed, scores {last.scores}", stats=result_stats,
+                           detail=f"within {hands} hands a player always reaches {target} (Z3, over {len(pairs)} "
+                                  f"hand scores, a superset of the possible ones); {k} hands can leave both at "
+                                  f"{last.scores}, each hand a replayed legal hand")
+    scored = "" if written else " (legal hands; the model scores them by the rules as written)"
+    detail = (f"{hands} hands can leave both players below {target}" if smallest is None else
+              f"{smallest} hands always reach {target}: {hands} is not the smallest bound")
+    return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"{detail}; a {k}-hand match replayed to {last.scores}{scored}",
+                       witness=_summary(sequence), stats=result_stats)
+
+
+HIGHEST = 26  # the hand scores P6 counts over are 0..HIGHEST (a lemma of the check, proved first)
+
+
+def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, target: int,
+                 rules: Rules) -> CheckResult | None:
+    """The lemma the counting needs: every hand score lies in 0..HIGHEST. When it fails, a hand
+    whose two scores are both at most ``(target - 1) // hands`` repeated ``hands`` times leaves
+    both players below the target (a counterexample); None when the lemma holds."""
+    s0, s1 = abstraction.scoring.score
+    if abstraction.stray(HIGHEST, budget) == z3.unsat:
+        return None
+    low = (target - 1) // hands
+    if budget.check(abstraction.solver, s0 <= low, s1 <= low) != z3.sat:
+        return CheckResult(Verdict.UNKNOWN, detail=f"a hand score lies outside 0..{HIGHEST}, the scores counted")
+    m = abstraction.solver.model()
+    scores = abstraction.scores_in(m)
+    record = abstraction.model_record(m, rules, "the model's scores of the hand the encoding scores "
+                                                f"{scores[0]}-{scores[1]}")
+    return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
+                       detail=f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave both "
+                              f"players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the model "
+                              f"scores that hand {record['returns'][0]}-{record['returns'][1]}")
+
+
+def _realise(rules: Rules, budget: Budget, pair: tuple[int, int],
+             witnesses: dict[tuple[int, int], HandWitness]) -> HandWitness | None:
+    """A legal hand scoring ``pair`` (remembered in ``witnesses``), or None if there is none."""
+    if pair not in witnesses:
+        w = hand_scoring(rules, budget, *pair)
+        if w is None:
+            return None
+        witnesses[pair] = w
+    return witnesses[pair]
+
+
+def _sequence(m: Z3, count: Mapping[tuple[int, int], Z3],
+              witnesses: Mapping[tuple[int, int], HandWitness]) -> list[HandWitness]:
+    out: list[HandWitness] = []
+    for p, c in count.items():
+        times = m.eval(c, model_completion=True).as_long()
+        out += [witnesses[p]] * times if times else []
+    return out
+
+
+def _summary(sequence: Sequence[HandWitness]) -> str:
+    tally: dict[tuple[int, ...], int] = {}
+    for w in sequence:
+        tally[w.scores] = tally.get(w.scores, 0) + 1
+    return f"{len(sequence)} hands: " + ", ".join(f"{k} x {a}-{b}" for (a, b), k in sorted(tally.items()))
+
+
+# ---- HEARTS-P7 ---------------------------------------------------------------------------
+
+
+# ---- HEARTS-P8 ---------------------------------------------------------------------------
+
+

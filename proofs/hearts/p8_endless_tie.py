@@ -1,0 +1,96 @@
+"""HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
+from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS, QUEEN_OF_SPADES, Rules, TARGET
+from cardcanon.proofs.hearts.match import match_terms, tie_hands
+from cardcanon.proofs.hearts.replay import ReplayMismatch, hand_encoding, replay_match, rules_for
+
+
+P8_PROBES = {"widow": dict(widow=True), "tie-ends-match": dict()}
+
+
+def check(run: Run) -> CheckResult:
+    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands.
+    Invariant: after a hand the scores are equal and at least the target, so the match goes on.
+    Z3 finds every pair of dead cards that allows a hand with equal scores, proves that every
+    such hand has the queen of spades and one heart dead and three hearts to each player, and
+    that a tied hand keeps the invariant (the step, over the encoded match rule); the base and
+    two steps are replayed through the model. The scores grow, so no position repeats: it is
+    an inductive argument, not a lasso."""
+    try:
+        return _endless_tie(run)
+    except ReplayMismatch as err:  # the model does not play the tie as the encoding does
+        raise ReplayMismatch(str(err), Verdict.NO_WITNESS) from err
+
+
+def _tied_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
+    """The tied hands by dead pair, and whether every tied hand has the one shape (Z3 only)."""
+    ties = tie_hands(rules, budget)
+    enc = hand_encoding(rules)
+    hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
+    one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
+    shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
+    s = z3.Solver()
+    s.add(enc.constraints)
+    return ties, budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape)) == z3.unsat
+
+
+def _endless_tie(run: Run) -> CheckResult:
+    target, budget = int(run.bounds.get("target", TARGET)), run.budget
+    rules = rules_for(run, P8_PROBES)
+    if run.probe_id == "tie-ends-match":  # a mutation of the match rule, not of the hand
+        rules = rules.written
+    ties, only_shape = run.cached("tied hands", lambda: _tied_hands(rules, budget))
+    # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so
+    q, a = z3.Ints("q a")
+    mutations = ("tie-ends-match",) if run.probe_id == "tie-ends-match" else ()
+    ends, _, _ = match_terms(q, q, target, mutations)
+    ends_after, _, _ = match_terms(q + a, q + a, target, mutations)
+    tied_scores = sorted({w.scores[0] for w in ties.values()})
+    lasso = z3.Solver()
+    lasso.add(q >= target, z3.Not(ends), z3.Or([a == t for t in tied_scores] or [z3.BoolVal(False)]),
+              z3.Not(ends_after))
+    answer = budget.check(lasso)
+    stats: dict[str, Any] = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape}
+    if answer == z3.unsat:
+        return CheckResult(Verdict.NO_WITNESS, stats=stats,
+                           detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")
+    keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
+    stats["p_tie_continues"] = str(keep_going)
+    stats["p_tie_ends_at_least"] = str(1 - keep_going)
+    w = max(ties.values(), key=lambda t: t.scores[0])
+    if w.scores[0] <= 0:
+        return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
+    k = -(-target // w.scores[0])
+    states = [at.state for at in replay_match(run, [w] * (k + 2), replace(rules.config, target=target))]
+    loop = states[k - 1:]
+    same = all(st.outcome is None and st.scores[0] == st.scores[1] >= target for st in loop)
+    same = same and loop[0].dealer == loop[2].dealer
+    if not same:
+        return CheckResult(Verdict.NO_WITNESS, detail=f"the model does not keep the tie: {[st.scores for st in loop]}")
+    stats["witness_hand"] = {  # the tied hand, for pictures; replayed above
+        "dead": [str(CARDS[c]) for c in w.dead],
+        "tricks": [[seat, str(CARDS[a]), str(CARDS[b])] for seat, a, b in w.tricks],
+        "scores": list(w.scores),
+        "hands_to_target": k,
+    }
+    dead_pairs = ", ".join(" ".join(CARDS[c].pretty for c in d) for d in sorted(ties))
+    return CheckResult(
+        Verdict.WITNESS, stats=stats,
+        witness=f"invariant: the scores are equal and at least {target} after a hand, so the match goes on "
+                f"(HEARTS-MATCH-2). Base: {k} hands of {w.scores[0]}-{w.scores[1]} reach {loop[0].scores}. Step: the "
+                f"hand below keeps it ({loop[1].scores}, then {loop[2].scores}, replayed), and so does the same hand "
+                f"from any such scores; the scores grow, so it is an induction, not a repeated position.\n"
+                f"{w.describe()}",
+        detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); every tied hand has Q♠ and one heart "
+               f"dead and 3 hearts each: {only_shape}. Each hand keeps a tie with probability at most {keep_going}, "
+               f"so it ends the tie-break with probability at least {1 - keep_going}: the tie-break ends with "
+               f"probability 1 but has no bound")

@@ -1,0 +1,156 @@
+"""Hearts checks over whole matches, played through the reference model.
+
+``check`` (HEARTS-DEAL-1, HEARTS-BREAK-2, HEARTS-MATCH-1/2, HEARTS-GOAL-1,
+HEARTS-QUEEN-2): seeded matches between random players, every variant. Across hands: the
+dealer alternates, "hearts broken" starts false in every hand, the scores are the sums of the
+hand scores, and the match ends exactly when the rulebook says, won by the player it names;
+on the first trick a player who cannot follow suit may discard the queen of spades (also
+under ``no-hearts``). Then the match decision in every score band, the "tie broken" label
+included: the model's ``match_result`` against the rulebook's statement, written here
+independently (:func:`rulebook_outcome`). A step that breaks a claim is returned as a record.
+
+The engine check is in ``cardcanon.verify.engine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardcanon.model import hearts as model
+from cardcanon.model.hearts_players import make_player
+from cardcanon.model.hearts_types import SEATS
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.hearts.match import rulebook_outcome
+from cardcanon.proofs.records import function_record, hearts_record
+
+
+_LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
+
+
+def _outcome(outcome: model.Outcome | None) -> tuple[str, int] | None:
+    return None if outcome is None else (outcome.termination.value, outcome.winner.index)
+
+
+def _first_trick_queen(state: model.HeartsState) -> model.Play | None:
+    """A discard of the queen of spades the model refuses on the first trick, or None."""
+    if state.phase is not model.Phase.PLAY or state.tricks_played or not state.trick:
+        return None
+    seat = state.to_move
+    assert seat is not None  # a trick under way has a player to move
+    hand = state.hands[seat.index]
+    queen = model.QUEEN_OF_SPADES
+    led = state.trick[0].card.suit
+    if queen not in hand or any(card.suit is led for card in hand):
+        return None
+    if any(play.card == queen for play in model.legal_moves(state)):
+        return None
+    return model.Play(seat, queen)
+
+
+def _play(config: model.HeartsConfig, seed: int, max_hands: int,
+          ) -> Iterator[tuple[model.HeartsState, model.Move, model.HeartsState, list[model.Move]]]:
+    """A seeded match; yields (state before, move, state after) with the moves so far."""
+    rng = SplitMix64(seed)
+    players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
+    state = model.new_game(config)
+    moves: list[model.Move] = []
+    while state.phase is not model.Phase.OVER and state.hand_number <= max_hands and (
+            state.is_chance or model.legal_moves(state)):
+        if state.is_chance:
+            move = model.sample_chance(state, rng)
+        else:
+            assert state.to_move is not None  # a position with legal moves has a player to move
+            move = players[state.to_move.index](state, model.legal_moves(state))
+        after = model.apply(state, move)
+        moves.append(move)
+        yield state, move, after, moves
+        state = after
+
+
+def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsState,
+            dealers: list[Seat | None]) -> tuple[str, model.Play | None] | None:
+    """What is wrong with one step (and a refused move that shows it), or None."""
+    target = after.config.target
+    if isinstance(move, model.Deal):
+        club = next(c for c in _LOW_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2, as the rulebook says
+        holder = next(s for s in SEATS if club in after.hands[s.index])
+        if after.to_move != holder:
+            return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club}", None
+        if after.hearts_broken:
+            return f"hand {after.hand_number} starts with hearts broken", None
+        dealers.append(after.dealer)
+        if len(dealers) >= 2 and dealers[-1] == dealers[-2]:
+            return f"{after.dealer} deals hand {after.hand_number} after dealing hand {after.hand_number - 1}", None
+    if after.phase is model.Phase.PLAY and not model.legal_moves(after):
+        club = next(c for c in model.FIRST_LEAD_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2
+        holder = next(s for s in SEATS if club in after.hands[s.index])
+        return f"{after.to_move} has no legal move", model.Play(holder, club) if not after.tricks_played else None
+    refused = _first_trick_queen(after)
+    if refused is not None:
+        return f"{refused.player} cannot follow suit on the first trick and may not discard the queen of spades", refused
+    if isinstance(move, model.Play) and after.tricks_played != before.tricks_played and (
+            after.phase is not model.Phase.PLAY):
+        totals = tuple(sum(h[i] for h in after.hand_scores) for i in (0, 1))
+        if tuple(after.scores) != totals:
+            return f"scores {after.scores} are not the sums of the hand scores {totals}", None
+        want = rulebook_outcome(tuple(after.scores), tuple(before.scores), target)
+        if _outcome(after.outcome) != want:
+            return f"after hand {after.hand_number} at {after.scores} the model says {_outcome(after.outcome)}, " \
+                   f"the rulebook {want}", None
+    return None
+
+
+def bands(target: int) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+    """(label, previous scores, scores after a hand) in every score band of the match decision."""
+    t = target
+    return [
+        ("both below the target", (t - 30, t - 20), (t - 10, t - 1)),
+        ("seat 0 reaches it", (t - 10, t - 20), (t, t - 5)),
+        ("seat 1 passes it", (t - 20, t - 10), (t - 1, t + 6)),
+        ("both pass, seat 0 lower", (t - 10, t - 5), (t + 3, t + 9)),
+        ("both pass, seat 1 lower", (t - 2, t - 9), (t + 13, t + 2)),
+        ("both pass with equal scores: play on", (t - 6, t - 6), (t + 7, t + 7)),
+        ("equal below the target, both pass unequal: not a broken tie", (t - 6, t - 6), (t + 1, t + 14)),
+        ("equal past the target, then unequal: the tie is broken", (t + 7, t + 7), (t + 9, t + 10)),
+        ("equal past the target, still equal", (t + 7, t + 7), (t + 10, t + 10)),
+    ]
+
+
+def check(run: Run) -> CheckResult:
+    run.no_probe()
+    bounds, config = run.bounds, run.hearts_config()
+    records, hands = [], 0
+    seeds = range(*bounds.get("seeds", [0, 20]))
+    for seed in seeds:
+        dealers: list[Seat | None] = []
+        for before, move, after, moves in _play(config, seed, int(bounds.get("max_hands", 60))):
+            problem = _claims(before, move, after, dealers)
+            if problem is not None:
+                text, refused = problem
+                label = f"seed {seed}: {text}"
+                record = hearts_record(config, moves, after, label=label, rejects=refused)
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(record,))
+            final = after
+        hands += final.hand_number
+        if seed - seeds.start < 2:
+            records.append(hearts_record(config, moves, final, label=f"seed {seed}: a whole match, "
+                                         f"{final.hand_number} hands, {_outcome(final.outcome)}"))
+        run.budget.tick()
+    from cardcanon.model.hearts_records import config_to_json
+
+    for label, previous, scores in bands(config.target):
+        args = [list(scores), config_to_json(config), list(previous)]
+        record = function_record("hearts", "match_result", args, label=label)
+        want = rulebook_outcome(scores, previous, config.target)
+        if (None if record["returns"] is None else tuple(record["returns"])) != want:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: {previous} -> {scores}: the model says "
+                               f"{record['returns']}, the rulebook {want}", witness=label, records=(record,))
+        records.append(record)
+    return CheckResult(Verdict.PROVED, f"{len(seeds)} matches ({hands} hands) checked at every step; the match "
+                                       f"decision agrees with the rulebook in {len(bands(config.target))} score bands",
+                       witness="\n".join(r["label"] for r in records), records=tuple(records),
+                       stats={"matches": len(seeds), "hands": hands})
+
+

@@ -1,0 +1,550 @@
+"""A symbolic Snap position and the Z3 encoding of every call-window and flip transition.
+
+A position has ``n`` seats (a concrete number). Cards are integer names; ``rank`` (a Z3 array)
+maps a name to its rank and is left free in proofs, so a proof covers every deck whatever its
+ranks. Each pile (a face-down or face-up pile of a seat, or the Snap Pot) is a :class:`Pile`:
+a term builder ``at(i)`` for the card at position ``i`` and a symbolic length, index 0 the top,
+exactly as in :mod:`cardcanon.model.snap`. The flipper ``turn`` is a symbolic seat (the proofs
+fix it to each seat in turn, which keeps the queries small).
+
+The transitions follow the model's rules one to one (SNAP-FLIP-1/3, SNAP-CALL-1..5,
+SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-INDEX-1, SNAP-PEN-1..3, SNAP-OUT-1, SNAP-TURN-2,
+SNAP-END-1..3). A *shape* fixes the kind of move (flip, no call, a call or a tie of one call
+kind); the caller and the tied players are symbolic. The mutants of the encoding
+(deliberately broken rules) are named by the keys of :data:`MUTANTS`.
+
+Every constraint and term is tagged with the rule that states it, so that a vacuity probe
+(:mod:`cardcanon.proofs.drops`, ``drop=Drop("SNAP-TIE-1")``) can leave that rule out: its
+constraints become ``True`` and the terms it defines (a pile, a seat, a truth value) fresh,
+unconstrained constants. :data:`STATES` lists the rules the encoding states.
+
+:func:`concrete_state` and :func:`evaluate` turn a model :class:`SnapState` into a symbolic one
+and back, which is how the encoding is checked against the model's ``apply`` and how every Z3
+model is replayed.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import z3
+
+from cardcanon.model.cards import Card
+from cardcanon.model.seats import Seat
+from cardcanon.model.snap import Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie
+from cardcanon.proofs.drops import Drop, dropped
+from cardcanon.proofs.rulebook import value
+
+
+MUTANTS = {
+    "tie-drops-matched": "SNAP-TIE-1/SNAP-CALL-4 broken: a tie puts only the flipper's pile in the pot and drops the matched piles",
+    "penalty-no-turnover": "SNAP-PEN-3 broken: a wrong caller with an empty face-down pile pays without turning his face-up pile over",
+    "index-tie": "SNAP-INDEX-1 broken: players may tie on the index card",
+    "out-players-call": "SNAP-CALL-2 broken: players who are out may call",
+    "end-down-only": "SNAP-END-2 broken: the game ends when at most one player has a face-down card",
+}
+
+# The rules whose constraints and terms a drop probe can leave out of this encoding.
+STATES = frozenset({
+    "SNAP-MATCH-1", "SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-2", "SNAP-CALL-4", "SNAP-CALL-5",
+    "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-POT-1", "SNAP-POT-2", "SNAP-POT-3", "SNAP-INDEX-1", "SNAP-PEN-1",
+    "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-TURN-2", "SNAP-OUT-1", "SNAP-END-2", "SNAP-END-3",
+})
+# The rule that states what a correct call of each kind wins, and what a tie of each kind does.
+WINS = {CallKind.SNAP: "SNAP-CALL-1", CallKind.SNAP_POT: "SNAP-POT-1", CallKind.HAND: "SNAP-INDEX-1"}
+TIES = {CallKind.SNAP: "SNAP-TIE-1", CallKind.SNAP_POT: "SNAP-POT-2", CallKind.HAND: "SNAP-TIE-1"}
+
+PHASE_CODE = {Phase.FLIP: 0, Phase.CALL: 1, Phase.OVER: 2}
+_NO_CARD = -1
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A pile as a term builder: ``at(i)`` is the card at position ``i`` (0 = top).
+
+    Piles are built by composing Python functions rather than Z3 lambdas, so every formula
+    is quantifier-free (Z3 models of lambda-built piles proved unreliable).
+    """
+
+    at: Callable[[Any], z3.ArithRef]
+    length: z3.ArithRef
+
+
+class MoveKind(str, enum.Enum):
+    FLIP = "flip"
+    NOCALL = "nocall"
+    CALL = "call"
+    TIE = "tie"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The kind of move: ``flip``, ``nocall``, ``call`` or ``tie`` (with a call kind)."""
+
+    move: MoveKind
+    kind: CallKind | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "move", MoveKind(self.move))
+
+    @property
+    def call_kind(self) -> CallKind:
+        """The call kind of a ``call`` or ``tie`` shape."""
+        if self.kind is None:
+            raise ValueError(f"a {self.move.value} shape has no call kind")
+        return self.kind
+
+    def __str__(self) -> str:
+        return self.move.value if self.kind is None else f"{self.move.value}:{self.kind.value}"
+
+
+def require_mutant(mutant: str | None, allowed: tuple[str, ...]) -> None:
+    """Reject a mutant ID that the check does not implement (a typo must not pass silently)."""
+    if mutant is not None and mutant not in allowed:
+        raise ValueError(f"unknown mutant {mutant!r} for this check; expected one of {', '.join(allowed)}")
+
+
+def probe(mutant: str | None, allowed: tuple[str, ...], states: frozenset[str] = STATES) -> Drop:
+    """Validate ``mutant`` (an encoding mutant of the check, or a drop probe of a check built on
+    an encoding that states ``states``) and return the drop it asks for; dropping a rule the
+    encoding does not state raises ValueError."""
+    if dropped(mutant) is None:
+        require_mutant(mutant, allowed)
+    return Drop.of(mutant, states)
+
+
+def shapes(config: SnapConfig, drop: Drop = Drop()) -> tuple[Shape, ...]:
+    """Every move shape of the table (ties only without the index card, SNAP-INDEX-1)."""
+    out = [Shape(MoveKind.FLIP), Shape(MoveKind.NOCALL)] + [Shape(MoveKind.CALL, k) for k in config.kinds]
+    if not config.index_card or not drop.keeps("SNAP-INDEX-1"):
+        out += [Shape(MoveKind.TIE, k) for k in config.kinds]
+    return tuple(out)
+
+
+# ---- tagging: what a drop probe leaves out ---------------------------------------------------
+def _gone(drop: Drop, rules: Sequence[str]) -> str | None:
+    """The one of ``rules`` that ``drop`` leaves out, if any."""
+    return next((r for r in rules if not drop.keeps(r)), None)
+
+
+def _term(drop: Drop, rules: Sequence[str], term: Any, name: str) -> Any:
+    """``term``, stated by each of ``rules``; a fresh constant when one of them is dropped."""
+    rule = _gone(drop, rules)
+    return term if rule is None else drop.term(rule, term, name)
+
+
+def _fact(drop: Drop, rules: Sequence[str], constraint: Any) -> Any:
+    """A constraint stated by each of ``rules``; ``True`` when one of them is dropped."""
+    rule = _gone(drop, rules)
+    return constraint if rule is None else drop.constraint(rule, constraint)
+
+
+def _pile(drop: Drop, rules: Sequence[str], pile: Pile, name: str) -> Pile:
+    """A pile stated by ``rules``; when one is dropped, a fresh pile (free cards, free length)."""
+    rule = _gone(drop, rules)
+    if rule is None:
+        return pile
+    cards = z3.Array(f"dropped!{rule}!{name}.cards", z3.IntSort(), z3.IntSort())
+    return Pile(lambda i: cards[i], drop.term(rule, pile.length, name + ".length"))
+
+
+@dataclass(frozen=True)
+class SymState:
+    n: int
+    down: tuple[Pile, ...]
+    up: tuple[Pile, ...]
+    pot: Pile
+    turn: z3.ArithRef  # FLIP: who flips; CALL: who just flipped
+    phase: z3.ArithRef  # PHASE_CODE
+    rank: z3.ArrayRef  # card name -> rank
+
+    def holds(self, s: int) -> z3.BoolRef:
+        return self.down[s].length + self.up[s].length > 0
+
+    def zones(self) -> tuple[Pile, ...]:
+        return self.down + self.up + (self.pot,)
+
+
+@dataclass(frozen=True)
+class SymMove:
+    """A symbolic move of a given shape: the caller, and for a tie the set of tied players."""
+
+    shape: Shape
+    caller: z3.ArithRef
+    tied: tuple[z3.BoolRef, ...]
+
+
+# ---- pile operations ------------------------------------------------------------------------
+def empty() -> Pile:
+    return Pile(lambda i: z3.IntVal(_NO_CARD), z3.IntVal(0))
+
+
+def cat(p: Pile, q: Pile) -> Pile:
+    return Pile(lambda i: z3.If(i < p.length, p.at(i), q.at(i - p.length)), p.length + q.length)
+
+
+def rev(p: Pile) -> Pile:
+    """A pile turned over as a whole: its top becomes its bottom."""
+    return Pile(lambda i: p.at(p.length - 1 - i), p.length)
+
+
+def tail(p: Pile) -> Pile:
+    return Pile(lambda i: p.at(i + 1), p.length - 1)
+
+
+def cons(card: z3.ArithRef, p: Pile) -> Pile:
+    return Pile(lambda i: z3.If(i == 0, card, p.at(i - 1)), p.length + 1)
+
+
+def snoc(p: Pile, card: z3.ArithRef) -> Pile:
+    return Pile(lambda i: z3.If(i == p.length, card, p.at(i)), p.length + 1)
+
+
+def ite(c: z3.BoolRef, p: Pile, q: Pile) -> Pile:
+    return Pile(lambda i: z3.If(c, p.at(i), q.at(i)), z3.If(c, p.length, q.length))
+
+
+T = TypeVar("T")
+
+
+def select(items: Sequence[T], index: z3.ArithRef, combine: Callable[[z3.BoolRef, T, T], T] = z3.If) -> T:
+    """``items[index]`` for a symbolic index (the last item is the fallback)."""
+    out = items[-1]
+    for s in range(len(items) - 2, -1, -1):
+        out = combine(index == s, items[s], out)
+    return out
+
+
+def select_pile(piles: Sequence[Pile], index: z3.ArithRef) -> Pile:
+    return select(list(piles), index, ite)
+
+
+# ---- the table in the call window -----------------------------------------------------------
+def flipped(st: SymState) -> z3.ArithRef:
+    return select_pile(st.up, st.turn).at(0)
+
+
+def matched(st: SymState, drop: Drop = Drop()) -> tuple[z3.BoolRef, ...]:
+    """SNAP-MATCH-1/2: seat s (not the flipper) shows a card of the flipped card's rank."""
+    r = st.rank[flipped(st)]
+    return tuple(_term(drop, ("SNAP-MATCH-1",), z3.And(st.turn != s, st.up[s].length > 0, st.rank[st.up[s].at(0)] == r),
+                       f"matched.{s}") for s in range(st.n))
+
+
+def holding(st: SymState, drop: Drop = Drop(), where: str = "pre") -> list[z3.BoolRef]:
+    """SNAP-OUT-1: who holds cards (is not out), as the transitions read it; ``where`` names the
+    position for the fresh constants of a drop probe."""
+    return [_term(drop, ("SNAP-OUT-1",), st.holds(s), f"holds.{where}.{s}") for s in range(st.n)]
+
+
+def pot_matches(st: SymState) -> z3.BoolRef:
+    return z3.And(st.pot.length > 0, st.rank[st.pot.at(0)] == st.rank[flipped(st)])
+
+
+def correct(st: SymState, kind: CallKind, drop: Drop = Drop()) -> z3.BoolRef:
+    """SNAP-CALL-1, SNAP-POT-1/3, SNAP-INDEX-1, SNAP-PEN-1."""
+    piles, pot = z3.Or(*matched(st, drop)), pot_matches(st)
+    term = {CallKind.SNAP: piles, CallKind.SNAP_POT: pot, CallKind.HAND: z3.Or(piles, pot)}[kind]
+    return _term(drop, (WINS[kind],), term, f"correct.{kind.value}")
+
+
+def clockwise_from_turn(st: SymState, k: int) -> z3.ArithRef:
+    return (st.turn + k) % st.n
+
+
+def holders(st: SymState) -> z3.ArithRef:
+    return z3.Sum([z3.If(st.holds(s), 1, 0) for s in range(st.n)])
+
+
+# ---- legality (the model's legal_moves, symbolically) ---------------------------------------
+def legal(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = None, drop: Drop = Drop()) -> z3.BoolRef:
+    n, shape = st.n, mv.shape
+    holds = holding(st, drop)
+    def may_call(s: int) -> z3.BoolRef:  # SNAP-CALL-2 (players who are out, SNAP-OUT-1, may not)
+        return z3.BoolVal(True) if mutant == "out-players-call" else _fact(drop, ("SNAP-CALL-2",), holds[s])
+    if shape.move == "flip":  # SNAP-FLIP-1: only the player whose turn it is flips
+        return z3.And(st.phase == PHASE_CODE[Phase.FLIP], _fact(drop, ("SNAP-FLIP-1",), mv.caller == st.turn))
+    in_call = st.phase == PHASE_CODE[Phase.CALL]
+    if shape.move == "nocall":
+        return in_call
+    valid = shape.kind in config.kinds
+    if shape.move == "call":
+        return z3.And(in_call, valid, 0 <= mv.caller, mv.caller < n, select([may_call(s) for s in range(n)], mv.caller))
+    ties_allowed = _fact(drop, ("SNAP-INDEX-1",), z3.BoolVal(not config.index_card or mutant == "index-tie"))
+    tie = _fact(drop, (TIES[shape.call_kind],), z3.And(correct(st, shape.call_kind, drop),
+                                                       z3.Sum([z3.If(t, 1, 0) for t in mv.tied]) >= 2))
+    return z3.And(in_call, valid, ties_allowed, tie, *[z3.Implies(mv.tied[s], may_call(s)) for s in range(n)])
+
+
+# ---- transitions ----------------------------------------------------------------------------
+def _turn_over(down: Pile, up: Pile, mutant_skip: bool = False, drop: Drop = Drop(), rules: Sequence[str] = (),
+               name: str = "") -> tuple[Pile, Pile]:
+    """SNAP-FLIP-3: an empty face-down pile is replaced by the face-up pile turned over (also
+    stated by each of ``rules``, the rules that call for the turn-over)."""
+    if mutant_skip:
+        return down, up
+    needed = down.length == 0
+    rules = ("SNAP-FLIP-3", *rules)
+    return (_pile(drop, rules, ite(needed, rev(up), down), f"{name}.turned-down"),
+            _pile(drop, rules, ite(needed, empty(), up), f"{name}.turned-up"))
+
+
+def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pile, winner: z3.ArithRef | None,
+                 config: SnapConfig, mutant: str | None, drop: Drop = Drop(), where: str = "post") -> SymState:
+    """SNAP-TURN-2, SNAP-OUT-1, SNAP-END-1..3: pass the turn or end the game."""
+    n = st.n
+    post = SymState(n, tuple(down), tuple(up), pot, st.turn, st.phase, st.rank)
+    holds = holding(post, drop, where)
+    nxt = clockwise_from_turn(st, n)  # only the flipper left: the game is over anyway
+    for k in range(n - 1, 0, -1):
+        seat = clockwise_from_turn(st, k)
+        nxt = z3.If(select(holds, seat), seat, nxt)
+    if winner is not None and config.next_turn is NextTurn.WINNER:
+        nxt = winner
+    nxt = _term(drop, ("SNAP-TURN-2",), nxt, f"{where}.turn")
+    count = holders(post)
+    over = z3.Or(_term(drop, ("SNAP-END-2",), count == 1, f"{where}.one-holder-ends"),
+                 _term(drop, ("SNAP-END-3",), count == 0, f"{where}.no-holder-ends"))
+    if mutant == "end-down-only":
+        over = z3.Sum([z3.If(post.down[s].length > 0, 1, 0) for s in range(n)]) <= 1
+    phase = z3.If(over, PHASE_CODE[Phase.OVER], PHASE_CODE[Phase.FLIP])
+    return SymState(n, post.down, post.up, pot, nxt, phase, st.rank)
+
+
+def _matched_block(st: SymState, m: Sequence[z3.BoolRef], turned: bool, drop: Drop, name: str) -> Pile:
+    """SNAP-CALL-4: every matched pile other than the flipper's, clockwise from the flipper
+    (each turned over as a whole for a winner, SNAP-CALL-5)."""
+    block = empty()
+    for k in range(1, st.n):
+        seat = clockwise_from_turn(st, k)
+        pile = select_pile(st.up, seat)
+        block = cat(block, ite(select(list(m), seat), rev(pile) if turned else pile, empty()))
+    return _pile(drop, ("SNAP-CALL-4",), block, name)
+
+
+def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = None, drop: Drop = Drop()) -> SymState:
+    """The position after ``mv`` (meaningful where :func:`legal` holds)."""
+    n, shape, f = st.n, mv.shape, st.turn
+    if shape.move == "flip":  # SNAP-FLIP-1/3
+        down, up = [], []
+        for s in range(n):
+            d, u = _turn_over(st.down[s], st.up[s], drop=drop, name=f"flip.{s}")
+            me = f == s
+            down.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), tail(d), f"flip.down.{s}"), st.down[s]))
+            up.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), cons(d.at(0), u), f"flip.up.{s}"), st.up[s]))
+        return SymState(n, tuple(down), tuple(up), st.pot, f, z3.IntVal(PHASE_CODE[Phase.CALL]), st.rank)
+    if shape.move == "nocall":  # SNAP-CALL-3
+        return _after_event(st, st.down, st.up, st.pot, None, config, mutant, drop, "nocall")
+    m = matched(st, drop)
+    taken = [z3.Or(f == s, m[s]) for s in range(n)]  # flipper's pile and matched piles (SNAP-CALL-4)
+    if shape.move == "tie":  # SNAP-TIE-1/2, SNAP-POT-2: flipper's pile uppermost, then clockwise
+        rule = TIES[shape.call_kind]
+        pile = select_pile(st.up, f)
+        if mutant != "tie-drops-matched":
+            pile = cat(pile, _matched_block(st, m, False, drop, "tie.matched"))
+        pile = _pile(drop, (rule,), pile, "tie.piles")
+        cleared = [_pile(drop, (rule,), ite(taken[s], empty(), st.up[s]), f"tie.up.{s}") for s in range(n)]
+        pot = cat(pile, st.pot)  # SNAP-TIE-2: onto the pot, if there is one
+        if not drop.keeps("SNAP-TIE-2"):
+            pot = ite(st.pot.length == 0, pile, _pile(drop, ("SNAP-TIE-2",), pot, "tie.onto-pot"))
+        return _after_event(st, st.down, cleared, pot, None, config, mutant, drop, "tie")
+    kind, w = shape.call_kind, mv.caller
+    ok = correct(st, kind, drop)
+    # a correct call (SNAP-CALL-1/5, SNAP-POT-1/3, SNAP-INDEX-1): won piles turned over, in order
+    won_pot = {CallKind.SNAP: _term(drop, ("SNAP-POT-3",), z3.BoolVal(False), "snap-wins-pot"),
+               CallKind.SNAP_POT: _term(drop, ("SNAP-POT-1",), z3.BoolVal(True), "snap-pot-wins-pot"),
+               CallKind.HAND: _term(drop, ("SNAP-INDEX-1",), pot_matches(st), "hand-wins-pot")}[kind]
+    won = cat(rev(select_pile(st.up, f)), _matched_block(st, m, True, drop, "won.matched"))
+    won = _pile(drop, ("SNAP-CALL-5",), cat(won, ite(won_pot, rev(st.pot), empty())), "won")
+    win_down = [ite(w == s, _pile(drop, ("SNAP-CALL-5",), cat(st.down[s], won), f"win.down.{s}"), st.down[s])
+                for s in range(n)]
+    win_up = [_pile(drop, (WINS[kind],), ite(taken[s], empty(), st.up[s]), f"win.up.{s}") for s in range(n)]
+    win = _after_event(st, win_down, win_up, ite(won_pot, empty(), st.pot), w, config, mutant, drop, "win")
+    # a wrong call (SNAP-PEN-1/2/3): the offender's top face-down card, under the recipient's pile
+    recipient, turned, card = _penalty(st, mv, mutant, drop)
+    pen_down = [ite(w == s, _pile(drop, ("SNAP-PEN-1",), tail(turned[s][0]), f"pen.offender-down.{s}"),
+                    ite(recipient == s, _pile(drop, ("SNAP-PEN-3",), snoc(st.down[s], card), f"pen.recipient-down.{s}"),
+                        st.down[s]))
+                for s in range(n)]
+    pen_up = [ite(w == s, turned[s][1], st.up[s]) for s in range(n)]
+    pen = _after_event(st, pen_down, pen_up, st.pot, None, config, mutant, drop, "pen")
+    return SymState(n, tuple(ite(ok, a, b) for a, b in zip(win.down, pen.down)),
+                    tuple(ite(ok, a, b) for a, b in zip(win.up, pen.up)), ite(ok, win.pot, pen.pot),
+                    z3.If(ok, win.turn, pen.turn), z3.If(ok, win.phase, pen.phase), st.rank)
+
+
+def _penalty(st: SymState, mv: SymMove, mutant: str | None, drop: Drop,
+             ) -> tuple[z3.ArithRef, list[tuple[Pile, Pile]], z3.ArithRef]:
+    """SNAP-PEN-1/2/3: who receives the penalty card, every seat's piles after the SNAP-FLIP-3
+    turn-over (only the offender's are used), and the card (the offender's top face-down card)."""
+    n, f, w = st.n, st.turn, mv.caller
+    holds = holding(st, drop)
+
+    def right_of(flipper: int) -> z3.ArithRef:  # the nearest holder to his right (himself if none)
+        right = z3.IntVal(flipper)
+        for k in range(n - 1, 0, -1):
+            seat = (flipper - k) % n
+            right = z3.If(holds[seat], z3.IntVal(seat), right)
+        return right
+
+    right = select([right_of(s) for s in range(n)], f)  # per concrete flipper: no modular arithmetic
+    recipient = z3.If(w != f, _term(drop, ("SNAP-PEN-1",), f, "pen.to-flipper"),
+                      _term(drop, ("SNAP-PEN-2",), right, "pen.to-right"))
+    turned = [_turn_over(st.down[s], st.up[s], mutant == "penalty-no-turnover", drop, ("SNAP-PEN-3",), f"pen.{s}")
+              for s in range(n)]
+    card = _term(drop, ("SNAP-PEN-1",), select([turned[s][0].at(0) for s in range(n)], w), "pen.card")
+    return recipient, turned, card
+
+
+def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop()) -> tuple[z3.BoolRef, z3.BoolRef]:
+    """SNAP-PEN-1/2/3 as the encoding pays a wrong call: whether the offender's face-down pile,
+    after the SNAP-FLIP-3 turn-over, has a card to give, and whether the recipient is another
+    player who holds cards."""
+    n, w = st.n, mv.caller
+    recipient, turned, _ = _penalty(st, mv, None, drop)
+    has_card = select([turned[s][0].length >= 1 for s in range(n)], w)
+    receives = z3.And(0 <= recipient, recipient < n, recipient != w, select([st.holds(s) for s in range(n)], recipient))
+    return has_card, receives
+
+
+# ---- symbolic moves and the structural invariant ---------------------------------------------
+def fresh_move(shape: Shape, n: int, prefix: str = "") -> SymMove:
+    return SymMove(shape, z3.Int(prefix + "caller"), tuple(z3.Bool(f"{prefix}tied{s}") for s in range(n)))
+
+
+def structural(st: SymState) -> z3.BoolRef:
+    """The position is a game in progress: a flipper who holds cards (FLIP) or shows the card
+    just flipped (CALL), and at least two players hold cards (SNAP-END-1/2/3)."""
+    n = st.n
+    return z3.And(0 <= st.turn, st.turn < n, z3.Or(st.phase == 0, st.phase == 1), holders(st) >= 2,
+                  z3.Implies(st.phase == 0, select([st.holds(s) for s in range(n)], st.turn)),
+                  z3.Implies(st.phase == 1, select_pile(st.up, st.turn).length >= 1))
+
+
+def structural_after(st: SymState) -> z3.BoolRef:
+    """After a move: either the game is over (at most one holder) or the position is structural."""
+    return z3.Or(z3.And(st.phase == PHASE_CODE[Phase.OVER], holders(st) <= 1), structural(st))
+
+
+# ---- concrete positions ---------------------------------------------------------------------
+def _concrete_pile(cards: Sequence[Card], ids: Mapping[Card, int]) -> Pile:
+    names = [ids[c] for c in cards]
+
+    def at(i: int | z3.ArithRef) -> z3.ArithRef:
+        index = i if isinstance(i, int) else z3.simplify(i)
+        if not isinstance(index, int) and z3.is_int_value(index):
+            index = index.as_long()
+        if isinstance(index, int):
+            return z3.IntVal(names[index] if 0 <= index < len(names) else _NO_CARD)
+        return select([z3.IntVal(c) for c in names] + [z3.IntVal(_NO_CARD)], index)
+
+    return Pile(at, z3.IntVal(len(cards)))
+
+
+def concrete_state(state: SnapState) -> SymState:
+    """A model position (FLIP or CALL phase) as a fully concrete symbolic state."""
+    deck = state.config.deck
+    ids = {c: i for i, c in enumerate(deck)}
+    rank = z3.K(z3.IntSort(), z3.IntVal(0))
+    for i, c in enumerate(deck):
+        rank = z3.Store(rank, i, int(c.rank))
+    return SymState(state.config.players, tuple(_concrete_pile(p, ids) for p in state.down),
+                    tuple(_concrete_pile(p, ids) for p in state.up), _concrete_pile(state.pot, ids),
+                    z3.IntVal(state.player.index), z3.IntVal(PHASE_CODE[state.phase]), rank)
+
+
+def concrete_move(move: Move, n: int) -> SymMove:
+    if isinstance(move, Flip):
+        return SymMove(Shape(MoveKind.FLIP), z3.IntVal(move.player.index), tuple(z3.BoolVal(False) for _ in range(n)))
+    if isinstance(move, NoCall):
+        return SymMove(Shape(MoveKind.NOCALL), z3.IntVal(-1), tuple(z3.BoolVal(False) for _ in range(n)))
+    if isinstance(move, Call):
+        return SymMove(Shape(MoveKind.CALL, move.kind), z3.IntVal(move.caller.index),
+                       tuple(z3.BoolVal(False) for _ in range(n)))
+    if isinstance(move, Tie):
+        seats = {s.index for s in move.callers}
+        return SymMove(Shape(MoveKind.TIE, move.kind), z3.IntVal(-1), tuple(z3.BoolVal(s in seats) for s in range(n)))
+    raise TypeError(f"not a call-window or flip move: {move!r}")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A symbolic state read back under a Z3 model (or by simplification): piles of card names."""
+
+    down: tuple[tuple[int, ...], ...]
+    up: tuple[tuple[int, ...], ...]
+    pot: tuple[int, ...]
+    turn: int
+    phase: Phase
+
+
+def evaluate(st: SymState, model: z3.ModelRef | None = None) -> Position:
+    """Read a symbolic state back, under ``model`` or (for concrete states) by simplification.
+
+    A pile longer than a deck (possible only for a free pile of a drop probe) is read up to one
+    card more than a deck: that is enough to tell it from every real pile."""
+    limit = value("snap", "SNAP-DECK-1", "deck_size") + 1
+
+    def val(term: z3.ArithRef) -> int:
+        term = model.eval(term, model_completion=True) if model is not None else z3.simplify(term)
+        return int(term.as_long())
+
+    def pile(p: Pile) -> tuple[int, ...]:
+        return tuple(val(p.at(z3.IntVal(i))) for i in range(min(val(p.length), limit)))
+
+    phase = {v: k for k, v in PHASE_CODE.items()}[val(st.phase)]
+    return Position(tuple(pile(p) for p in st.down), tuple(pile(p) for p in st.up), pile(st.pot),
+                    val(st.turn), phase)
+
+
+def position_of(state: SnapState) -> Position:
+    """A model position in the same form (card names = deck positions)."""
+    ids = {c: i for i, c in enumerate(state.config.deck)}
+    def names(pile: Sequence[Card]) -> tuple[int, ...]:
+        return tuple(ids[c] for c in pile)
+
+    turn = state.turn.index if state.turn is not None else -1
+    return Position(tuple(map(names, state.down)), tuple(map(names, state.up)), names(state.pot), turn, state.phase)
+
+
+def same_position(encoded: Position, modelled: Position) -> bool:
+    """Equal piles, phase and, while the game goes on, turn (the model clears it at the end)."""
+    if (encoded.down, encoded.up, encoded.pot, encoded.phase) != (
+            modelled.down, modelled.up, modelled.pot, modelled.phase):
+        return False
+    return encoded.phase is Phase.OVER or encoded.turn == modelled.turn
+
+
+def to_model_state(pos: Position, config: SnapConfig) -> SnapState:
+    """A :class:`SnapState` for a position read from a Z3 model (card names = deck positions)."""
+    deck = config.deck
+    def cards(pile: Sequence[int]) -> tuple[Card, ...]:
+        return tuple(deck[i] for i in pile)
+
+    return SnapState(config, pos.phase, Seat(0), tuple(map(cards, pos.down)), tuple(map(cards, pos.up)),
+                     cards(pos.pot), Seat(pos.turn), 1)
+
+
+def model_move(mv: SymMove, model: z3.ModelRef, n: int) -> Move:
+    """The concrete move a Z3 model picks for a symbolic move."""
+    shape = mv.shape
+    if shape.move == "flip":
+        return Flip(Seat(model.eval(mv.caller, model_completion=True).as_long()))
+    if shape.move == "nocall":
+        return NoCall()
+    if shape.move == "call":
+        return Call(Seat(model.eval(mv.caller, model_completion=True).as_long()), shape.call_kind)
+    tied = frozenset(Seat(s) for s in range(n) if z3.is_true(model.eval(mv.tied[s], model_completion=True)))
+    return Tie(tied, shape.call_kind)
+
+
+def cases(config: SnapConfig, drop: Drop = Drop()) -> Iterator[tuple[int, Shape, bool | None]]:
+    """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
+    and each call shape split into a correct and a wrong call (smaller, faster queries)."""
+    for turn in range(config.players):
+        for shape in shapes(config, drop):
+            for call_ok in ((True, False) if shape.move == "call" else (None,)):
+                yield turn, shape, call_ok

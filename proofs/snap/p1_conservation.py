@@ -1,0 +1,189 @@
+"""SNAP-P1: card conservation is an inductive invariant of every Snap move.
+
+Claim: from any game in progress in which every card lies exactly once in some pile or the
+Snap Pot, every legal move (a flip, with the SNAP-FLIP-3 turn-over; no call; a correct call of
+each kind; a tie; a wrong call and its penalty; with or without a pot) leads to a position in
+which every card again lies exactly once, and which is again a game in progress or is over.
+
+Encoding (:mod:`cardcanon.proofs.snap.replay`): cards are named by their slots in the position
+before the move, so "exactly once before" holds by construction, and the rank map is free, so
+the proof covers every deck and every deal. After the move the check asks Z3 for one of:
+the total number of cards changed; a slot that names no card of the position before; two slots
+naming the same card. ``unsat`` for every shape, seat count and variant is the proof: the move
+maps the old slots one-to-one onto the new ones. Pile lengths are bounded by ``pile_bound``
+(52 by default: one deck), which bounds nothing else.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import z3
+
+from cardcanon.model.snap import CallKind, SnapConfig
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
+from cardcanon.proofs.drops import Drop
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.encoding import (
+    MoveKind, Shape, SymMove, SymState, cases, correct, fresh_move, holding, legal, matched, pot_matches, probe,
+    select, select_pile, step, structural, structural_after,
+)
+from cardcanon.proofs.snap.replay import in_range, realisable, replay, slot_state
+
+
+RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2",
+         "SNAP-POT-1", "SNAP-POT-2", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")
+
+
+def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
+    """Cards are not conserved: total changed, a slot names no old card, or two slots collide."""
+    zones_pre, zones_post = pre.zones(), post.zones()
+    def total(st: SymState) -> z3.ArithRef:
+        return z3.Sum([p.length for p in st.zones()])
+
+    z1, i1, z2, i2 = z3.Ints("slot_zone1 slot_pos1 slot_zone2 slot_pos2")
+
+    def slot(z: z3.ArithRef, i: z3.ArithRef) -> tuple[z3.BoolRef, z3.ArithRef]:
+        length = select([p.length for p in zones_post], z)
+        card = select([p.at(i) for p in zones_post], z)
+        return z3.And(0 <= z, z < len(zones_post), 0 <= i, i < length), card
+
+    in1, c1 = slot(z1, i1)
+    in2, c2 = slot(z2, i2)
+    names_old = z3.Or(*[z3.And(z * stride <= c1, c1 < z * stride + p.length) for z, p in enumerate(zones_pre)])
+    return z3.Or(total(post) != total(pre), z3.And(in1, z3.Not(names_old)),
+                 z3.And(in1, in2, z3.Or(z1 != z2, i1 != i2), c1 == c2))
+
+
+def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., Any]]]:
+    """Interesting cases for the reachability witnesses: (shape, label, condition)."""
+    goals: list[tuple[Shape, str, Callable[..., Any]]] = [(Shape(MoveKind.FLIP), "flip with turn-over", lambda st, mv: select_pile(st.down, st.turn).length == 0),
+             (Shape(MoveKind.FLIP), "flip", lambda st, mv: select_pile(st.down, st.turn).length > 0),
+             (Shape(MoveKind.NOCALL), "no call", lambda st, mv: z3.BoolVal(True))]
+    for kind in config.kinds:
+        goals += [
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} winning two piles of two cards", lambda st, mv, k=kind: z3.And(
+                correct(st, k), z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2,
+                select_pile(st.up, st.turn).length >= 2)),
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} winning a pot of two cards", lambda st, mv, k=kind: z3.And(
+                correct(st, k), pot_matches(st), st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2)),
+            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper, paid to his right past a player who is out",
+             lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn, st.turn == 0,
+                                           *([z3.Not(st.holds(st.n - 1))] if st.n >= 3 else []))),
+        ]
+        goals += [
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
+                correct(st, k), st.pot.length > 0, z3.Or(*matched(st)))),
+            (Shape(MoveKind.CALL, kind), f"correct {kind.value} without a pot",
+             lambda st, mv, k=kind: z3.And(correct(st, k), st.pot.length == 0)),
+            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} with turn-over", lambda st, mv, k=kind: z3.And(
+                z3.Not(correct(st, k)), select_pile(st.down, mv.caller).length == 0, mv.caller != st.turn)),
+            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper, everyone holding cards",
+             lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn,
+                                           *[st.holds(s) for s in range(st.n)])),
+        ]
+        if not config.index_card:
+            goals += [(Shape(MoveKind.TIE, kind), f"tie on {kind.value} with two matched piles and a pot",
+                       lambda st, mv: z3.And(st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2,
+                                             z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2)),
+                      (Shape(MoveKind.TIE, kind), f"tie on {kind.value} with a pot",
+                       lambda st, mv: z3.And(st.pot.length > 0, z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 1)),
+                      (Shape(MoveKind.TIE, kind), f"tie on {kind.value} without a pot", lambda st, mv: st.pot.length == 0)]
+    return [g for g in goals if not (g[0].kind is CallKind.SNAP_POT and "without a pot" in g[1])]
+
+
+def check(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
+    drop = probe(mutant, ("tie-drops-matched", "penalty-no-turnover"))
+    variant = tuple(sorted(run.variant.items()))
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
+    players = tuple(bounds.get("players", [2, 3]))
+    replay_len = int(bounds.get("replay_pile", 3))
+    started = time.monotonic()
+    proof = run.cached(("proof", players, stride), lambda: _prove(players, variant, stride, mutant, run.budget, drop))
+    if proof.result is not None:
+        return proof.result
+    # reachability witnesses, each a position and move replayed through the model (and by the
+    # runner); the model's successor must be the encoding's
+    witnesses, records = [], []
+    found_moves = run.cached(("witness moves", players, stride, replay_len),
+                             lambda: _witness_moves(players, variant, stride, replay_len, run.budget, drop))
+    for found in found_moves:
+        n, label, pre, mv, post, model, config = found
+        result = replay(pre, mv, post, model, config)
+        if not result.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{n}p {label}: the model's move differs from the "
+                               f"encoding's: {result.text}", witness=result.text, records=(result.record,),
+                               stats={"queries": proof.queries})
+        records.append(result.record)
+        witnesses.append(f"{n}p {label}: {result.text}")
+    detail = (f"{proof.queries} inductive-step queries unsat (players {list(players)}, every flipper, piles of at "
+              f"most {stride - 1} cards); {len(records)} witness moves agree with the model")
+    return CheckResult(Verdict.PROVED, detail, witness="\n".join(witnesses), records=tuple(records),
+                       stats={"queries": proof.queries, "witnesses": len(witnesses),
+                              "seconds": round(time.monotonic() - started, 2)})
+
+
+Players = tuple[int, ...]  # the numbers of players checked
+VariantKey = tuple[tuple[str, str], ...]  # a variant as sorted (parameter, option) pairs
+# (players, label, position, move, successor, Z3 model, config): one witness move to replay
+WitnessMove = tuple[int, str, SymState, SymMove, SymState, z3.ModelRef, SnapConfig]
+
+
+@dataclass(frozen=True)
+class _Proof:
+    queries: int
+    result: CheckResult | None = None  # a counterexample or no answer; None: proved
+
+
+def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, budget: Budget,
+           drop: Drop = Drop()) -> _Proof:
+    """The Z3 part: every inductive-step query, or the first counterexample."""
+    queries = 0
+    for n in players:
+        config = snap_config(dict(variant), players=n)
+        for turn, shape, call_ok in cases(config, drop):
+            pre, mv = replace(slot_state(n, stride), turn=z3.IntVal(turn)), fresh_move(shape, n)
+            post = step(pre, mv, config, mutant, drop)
+            bad = z3.Or(_failure(pre, post, stride), z3.Not(structural_after(post)))
+            solver = z3.Solver()
+            solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop), bad)
+            if call_ok is not None:
+                assert shape.kind is not None  # only calls and ties are split by correctness
+                solver.add(correct(pre, shape.kind) == call_ok)
+            queries += 1
+            if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                return _Proof(queries, _counterexample(solver, pre, mv, post, config, budget, stride, 3, queries))
+    return _Proof(queries)
+
+
+def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, budget: Budget,
+                   drop: Drop = Drop()) -> tuple[WitnessMove, ...]:
+    """Small positions and moves for each interesting case (Z3 models; no model code)."""
+    out: list[WitnessMove] = []
+    for n in sorted({min(players), max(players)}):
+        config = snap_config(dict(variant), players=n)
+        for shape, label, cond in _witness_goals(config):
+            pre, mv = slot_state(n, stride), fresh_move(shape, n)
+            post = step(pre, mv, config, drop=drop)
+            solver = z3.Solver()
+            solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config, drop=drop), cond(pre, mv))
+            if budget.check(solver) == z3.unsat:
+                continue  # a goal this table cannot reach (two matched piles with 2 players)
+            out.append((n, label, pre, mv, post, solver.model(), config))
+    return tuple(out)
+
+
+def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymState, config: SnapConfig,
+                    budget: Budget, stride: int, replay_len: int, queries: int) -> CheckResult:
+    """A broken step: a small realisable instance, as the model plays it (the model must differ)."""
+    solver.add(realisable(pre, stride, replay_len))
+    if budget.check(solver) != z3.sat:
+        return CheckResult(Verdict.COUNTEREXAMPLE, f"{config!r}, {mv.shape}: conservation fails (no small replay)",
+                           stats={"queries": queries})
+    result = replay(pre, mv, post, solver.model(), config, expect_same=False)
+    return CheckResult(Verdict.COUNTEREXAMPLE, f"{config!r}, {mv.shape}: conservation fails",
+                       witness=result.text, records=(result.record,) if result.ok else (), stats={"queries": queries})

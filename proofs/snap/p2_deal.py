@@ -1,0 +1,170 @@
+"""SNAP-P2: the deal (SNAP-DEAL-2/3, SNAP-TURN-1).
+
+For every player count ``n`` from 2 to 12 (one query each) and every dealer ``d`` (symbolic), dealing the
+52 cards one at a time clockwise from the dealer's left gives card ``k`` (``k = 0`` first) to
+the seat ``(d + 1 + k) mod n``. Z3 proves: pile sizes differ by at most one; a seat nearer the
+dealer's left never has fewer cards than one farther on (so the extra cards go to the seats
+nearest the dealer's left); the first card goes to the dealer's left, and the player who gets it
+takes the first turn; the top card of every pile is the last card dealt to it. The sizes and the
+top card of every pile are then evaluated for every ``n``, dealer and seat and compared with the
+model's ``deal_piles`` and first turn. The mutant starts the deal with the dealer himself.
+
+Each term is tagged with the rule that states it (SNAP-DEAL-2: who receives each card;
+SNAP-DEAL-3: which card is on top; SNAP-TURN-1: who takes the first turn), so that a drop probe
+(:mod:`cardcanon.proofs.drops`) can make it a free constant.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, TypeAlias
+
+import z3
+
+from cardcanon.model import snap
+from cardcanon.model.cards import FULL_DECK
+from cardcanon.model.seats import Seat
+from cardcanon.model.snap import Deal, SnapConfig
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
+from cardcanon.proofs.drops import Drop
+from cardcanon.proofs.records import Record, snap_record
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.encoding import probe
+
+
+# An int or a Z3 integer term: the proof and the model cross-check share the same formulas.
+Num: TypeAlias = Any
+
+RULES = ("SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1", "SNAP-PLAYERS-1")
+STATES = frozenset({"SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"})  # the rules a drop probe can leave out
+
+
+def _stated(drop: Drop, rule: str, term: Num, name: str) -> Num:
+    """``term`` (an int when every argument is concrete), or a free integer when ``rule`` is dropped."""
+    return term if drop.keeps(rule) else drop.term(rule, z3.IntVal(0), name)
+
+
+def _receiver(k: Num, n: int, d: Num, mutant: str | None, drop: Drop = Drop()) -> Num:
+    """The seat that receives the ``k``-th card dealt (SNAP-DEAL-2)."""
+    first = 0 if mutant == "deal-from-dealer" else 1
+    return _stated(drop, "SNAP-DEAL-2", (d + first + k) % n, f"receiver.{k}")
+
+
+def _first_turn(n: int, d: Num, drop: Drop = Drop()) -> Num:
+    """The seat that takes the first turn: the dealer's left (SNAP-TURN-1)."""
+    return _stated(drop, "SNAP-TURN-1", (d + 1) % n, "first-turn")
+
+
+def _offset(s: Num, n: int, d: Num) -> Num:
+    """How far clockwise seat ``s`` is from the dealer's left (0 = the dealer's left)."""
+    return (s - d - 1 + n) % n
+
+
+def _if(cond: Num, a: Num, b: Num) -> Num:
+    """``If`` that folds at once when every argument is concrete (the model cross-check)."""
+    return (a if cond else b) if isinstance(cond, bool) else z3.If(cond, a, b)
+
+
+def _size(s: Num, n: int, d: Num, cards: int, mutant: str | None, drop: Drop = Drop()) -> Num:
+    return sum(_if(_receiver(k, n, d, mutant, drop) == s, 1, 0) for k in range(cards))
+
+
+def _top(s: Num, n: int, d: Num, cards: int, mutant: str | None, drop: Drop = Drop(), name: str = "") -> Num:
+    """The number of the last card dealt to ``s`` (its top card, SNAP-DEAL-3), or -1."""
+    top: Num = -1
+    for k in range(cards):
+        top = _if(_receiver(k, n, d, mutant, drop) == s, k, top)
+    return _stated(drop, "SNAP-DEAL-3", top, f"top.{name}")
+
+
+def _encoded_deal(n: int, d: int, cards: int, mutant: str | None, drop: Drop = Drop(),
+                  ) -> tuple[list[Num], list[Num], Num]:
+    """Concrete pile sizes, top cards and first turn, from the same formulas as the proof."""
+    return ([_size(s, n, d, cards, mutant, drop) for s in range(n)],
+            [_top(s, n, d, cards, mutant, drop, str(s)) for s in range(n)], _first_turn(n, d, drop))
+
+
+def _value(x: Num, model: z3.ModelRef) -> Any:
+    """A formula of the deal (or a list of them) read under ``model``; ints as they are."""
+    if isinstance(x, list):
+        return [_value(y, model) for y in x]
+    return model.eval(x, model_completion=True).as_long() if z3.is_expr(x) else x
+
+
+def _model_deal(n: int, d: int, cards: int) -> tuple[list[int], list[int], int]:
+    state = _dealt(n, d, cards)
+    return ([len(p) for p in state.down], [state.config.deck.index(p[0]) if p else -1 for p in state.down],
+            state.turn.index if state.turn is not None else -1)
+
+
+def _dealt(n: int, d: int, cards: int) -> snap.SnapState:
+    """The model's position after dealing the first ``cards`` cards of the deck in order."""
+    config = SnapConfig(players=n, deck=FULL_DECK[:cards])
+    return snap.apply(snap.new_game(config), Deal(Seat(d), config.deck))
+
+
+def _record(n: int, d: int, cards: int, label: str) -> Record:
+    state = _dealt(n, d, cards)
+    return snap_record(state.config, [Deal(Seat(d), state.config.deck)], state, label=label)
+
+
+def _prove(lo: int, hi: int, cards: int, mutant: str | None, drop: Drop, budget: Budget) -> CheckResult | None:
+    """The Z3 part for every number of players: None when proved, else the counterexample."""
+    d, s1, s2 = z3.Ints("dealer seat1 seat2")
+    for n in range(lo, hi + 1):  # n concrete: symbolic n is nonlinear
+        def seat(s: Num) -> Num:
+            return z3.And(0 <= s, s < n)
+
+        size1, size2 = _size(s1, n, d, cards, mutant, drop), _size(s2, n, d, cards, mutant, drop)
+        top1 = _top(s1, n, d, cards, mutant, drop, "seat1")
+        first = _receiver(0, n, d, mutant, drop)
+        # the top card of a pile is the last card dealt to it (seats with at least one card): it
+        # went to that seat, and the seat's next card, a round of n cards later, is past the deck
+        last_on_top = z3.Implies(size1 >= 1, z3.And(0 <= top1, top1 < cards, cards <= top1 + n,
+                                                    _receiver(top1, n, d, mutant) == s1))
+        claim = z3.And(size1 - size2 <= 1,
+                       z3.Implies(_offset(s1, n, d) < _offset(s2, n, d), size1 >= size2),
+                       first == (d + 1) % n, _first_turn(n, d, drop) == first)
+        for part in (claim, last_on_top):  # two queries: faster than one
+            solver = z3.Solver()
+            solver.add(seat(d), seat(s1), seat(s2), z3.Not(part))
+            if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                model = solver.model()
+                cd = model.eval(d).as_long()
+                read = [_value(x, model) for x in _encoded_deal(n, cd, cards, mutant, drop)]
+                label = (f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {read}, "
+                         f"model {_model_deal(n, cd, cards)}")
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(_record(n, cd, cards, label),))
+    return None
+
+
+def check(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
+    drop = probe(mutant, ("deal-from-dealer",), STATES)
+    cards = int(bounds.get("cards", value("snap", "SNAP-DEAL-2", "deck_size")))
+    lo = int(bounds.get("min_players", value("snap", "SNAP-PLAYERS-1", "min_players")))
+    hi = int(bounds.get("max_players", value("snap", "SNAP-PLAYERS-1", "max_players")))
+    started = time.monotonic()
+    counterexample = run.cached(("proof", lo, hi, cards), lambda: _prove(lo, hi, cards, mutant, drop, run.budget))
+    if counterexample is not None:
+        return counterexample
+    # cross-check every table with the model, and record a deal with unequal piles (non-vacuity)
+    compared, uneven = 0, None
+    for players in range(lo, hi + 1):
+        for dealer in range(players):
+            encoded, modelled = _encoded_deal(players, dealer, cards, mutant), _model_deal(players, dealer, cards)
+            if encoded != modelled:
+                label = f"{players} players, dealer P{dealer}: encoded (sizes, tops, first) {encoded}, model {modelled}"
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
+                                   records=(_record(players, dealer, cards, label),))
+            compared += players
+            if uneven is None and len(set(modelled[0])) > 1:
+                uneven = (players, dealer,
+                          f"{players} players, dealer P{dealer}: pile sizes {modelled[0]}, first turn P{modelled[2]}")
+    if uneven is None:
+        return CheckResult(Verdict.NO_WITNESS, "no deal with unequal piles: the extra-card clause is vacuous")
+    return CheckResult(Verdict.PROVED, f"proved for n in {lo}..{hi}, every dealer; {compared} piles match the model's deal",
+                       witness=uneven[2], records=(_record(uneven[0], uneven[1], cards, uneven[2]),),
+                       stats={"piles_compared": compared, "seconds": round(time.monotonic() - started, 2)})
+
+

@@ -1,0 +1,104 @@
+"""SNAP-P3: the stuck Snap Pot and the two unusual endings (SNAP-END-2, SNAP-END-3).
+
+``check_stuck_pot``: a position reached from a real deal in which the Snap Pot holds cards and
+every card of the pot's top rank is in the pot, so no "Snap Pot!" call can be correct until a
+tie changes the pot's top card. Found by playing seeded deals with a tie-making policy through
+the model (the first such seed is golden).
+
+``check``: whenever a move ends the game, at most one player holds cards (Z3, every move
+shape, flipper and player count in ``players``); when exactly one does, every card outside the
+pot is his (conservation, SNAP-P1) and the model's outcome names him as the only winner. The
+witness is a move that ends a game with cards stuck in the pot, replayed through the model.
+Mutant: the game ends when at most one player has a *face-down* card.
+
+``check_no_cards``: a position where no player holds a card is reachable from a real deal: a
+tie sends the last cards of the last two players into the pot; the model ends it as SNAP-END-3's
+draw. Found by seeded search (the first seed is golden).
+
+Under the index-card variant (SNAP-INDEX-1) nobody can tie, so no pot ever forms and the
+manifest expects neither search to find a witness. The Z3 part of ``check`` restates the
+encoding's own end test (it ends the game exactly when at most one player holds cards); its
+content is that the model does the same: its witnesses, a move that ends a game with cards in
+the pot and a move after which a player holding only face-up cards plays on, are replayed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+import z3
+
+from cardcanon.model.snap import Phase
+from cardcanon.proofs.base import CheckResult, Run, Verdict, solve
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.encoding import (
+    MoveKind, PHASE_CODE, Shape, SymState, cases, correct, fresh_move, holders, legal, probe, step, structural,
+)
+from cardcanon.proofs.snap.replay import find_and_replay, in_range, slot_state
+
+
+RULES = ("SNAP-END-1", "SNAP-END-2", "SNAP-END-3", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-POT-1", "SNAP-OUT-1")
+
+
+def check(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
+    drop = probe(mutant, ("end-down-only",))
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
+    players = list(bounds.get("players", [2, 3]))
+    started, queries = time.monotonic(), 0
+    for n in players:
+        config = run.snap_config(players=n)
+        for turn, shape, call_ok in cases(config, drop):
+            if shape.move == "flip":
+                continue  # a flip moves no card between players and never ends the game
+            pre, mv = slot_state(n, stride), fresh_move(shape, n)
+            pre = replace(pre, turn=z3.IntVal(turn))
+            post = step(pre, mv, config, mutant, drop)
+            assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop)]
+            if call_ok is not None:
+                assert shape.kind is not None  # only calls and ties are split by correctness
+                assumptions.append(correct(pre, shape.kind) == call_ok)
+            # the claim, stated apart from the encoding's own end test: when a move ends the game at
+            # most one player holds cards, and while two do the game goes on
+            bad = z3.Or(z3.And(post.phase == PHASE_CODE[Phase.OVER], holders(post) > 1),
+                        z3.And(post.phase != PHASE_CODE[Phase.OVER], holders(post) <= 1))
+            solver = z3.Solver()
+            solver.add(*assumptions, bad)
+            queries += 1
+            if solve(solver, run.budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                found = find_and_replay(pre, mv, post, config, assumptions + [bad], stride, 3, run.budget,
+                                        expect_same=False)
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {shape}: the game ends with two players holding cards",
+                                   witness=found.text if found else "no small instance to replay",
+                                   records=(found.record,) if found and found.ok else (), stats={"queries": queries})
+    # witnesses, replayed through the model: a move that ends a game with cards stuck in the pot
+    # (one winner; a tie onto a pot that holds cards, SNAP-TIE-2, whose stacking the replay
+    # compares with the model's), and a move after which a player with only face-up cards plays on
+    n = min(players)
+    config = run.snap_config(players=n)
+    records, texts = [], []
+    goals: tuple[tuple[str, MoveKind, Callable[[SymState, SymState], list[z3.BoolRef]]], ...] = (
+        # without the index card a tie onto a pot that already holds cards (SNAP-TIE-2)
+        ("a move ends the game with cards in the pot, which held cards before",
+         MoveKind.TIE if not config.index_card else MoveKind.CALL,
+         lambda pre, post: [post.phase == PHASE_CODE[Phase.OVER], pre.pot.length > 0, post.pot.length > 0,
+                            holders(post) == 1]),
+        ("a player with only face-up cards plays on", MoveKind.NOCALL,
+         lambda pre, post: [pre.down[0].length == 0, pre.up[0].length >= 1, pre.turn == 1]))
+    for label, shape_move, goal in goals:
+        pre, mv = slot_state(n, stride), fresh_move(Shape(shape_move, config.kinds[0]), n)
+        post = step(pre, mv, config, drop=drop)
+        cond = [structural(pre), legal(pre, mv, config, drop=drop), *goal(pre, post)]
+        found = find_and_replay(pre, mv, post, config, cond, stride, 3, run.budget)
+        if found is None:
+            return CheckResult(Verdict.NO_WITNESS, f"no reachability witness: {label}")
+        if not found.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: the model differs from the encoding: {found.text}",
+                               witness=found.text, records=(found.record,), stats={"queries": queries})
+        records.append(found.record)
+        texts.append(f"{label}: {found.text}")
+    return CheckResult(Verdict.PROVED, f"{queries} queries unsat (players {players}, every flipper and move shape)",
+                       witness="\n".join(texts), records=tuple(records),
+                       stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})

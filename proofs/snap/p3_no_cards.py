@@ -1,0 +1,32 @@
+"""SNAP-P3 (no cards): a game ends with every card in the pot and no winner (SNAP-END-3)."""
+
+from __future__ import annotations
+
+from cardcanon.model.snap import SnapConfig, Termination, Tie
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.snap.search import Played, play_seed, search_seeds, searched_games
+
+
+def check(run: Run) -> CheckResult:
+    run.no_probe()
+
+    def goal(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played | None:
+        played = play_seed(config, seed, policy, max_flips)
+        outcome = played.final.outcome
+        return played if outcome is not None and outcome.termination is Termination.NO_CARDS else None
+
+    found = search_seeds(run, goal)
+    if found is None:
+        return searched_games(run, "no seed in range ends with no player holding a card")
+    seed, played = found
+    final = played.final
+    if final.outcome.winner is not None or not isinstance(played.moves[-1], Tie):
+        label = f"seed {seed}: the game ends with every card in the pot, outcome {final.outcome}"
+        return CheckResult(Verdict.NO_WITNESS, label, witness=label,
+                           records=(snap_record(final.config, played.moves, final, label=label),))
+    witness = (f"seed {seed}: {played.moves[-1]!r} after flip {final.flips} empties the last hands; "
+               f"pot of {len(final.pot)} cards; model outcome {final.outcome}")
+    record = snap_record(final.config, played.moves, final, label=witness)
+    return CheckResult(Verdict.WITNESS, f"draw with every card in the pot, seed {seed}", witness=witness,
+                       records=(record,), stats={"seed": seed, "flips": final.flips})

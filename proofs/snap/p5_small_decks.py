@@ -1,0 +1,130 @@
+"""SNAP-P5: Snap need not end (SNAP-END-4).
+
+``check_lasso``: for each deterministic calling policy, a full 52-card, 2-player deal that never
+ends: players snap (SNAP-CALL-5 and SNAP-TURN-2 act), then the position before one flip recurs a
+fixed number of flips later, and since the policy is deterministic, play repeats from there
+forever (a lasso). Seed 47 under ``flipper-first``: 6 snaps, then a 52-flip cycle without a
+snap; seed 63 under ``owner-first``: a 102-flip cycle with 2 snaps in every turn of it. The
+games are records; the runner replays them (the repetition by the model's own position) and
+the engine decides the same deals.
+
+``check``: the same question settled exhaustively for 2 players and small decks of
+``r`` ranks in ``s`` suits: every dealer and every deal. Suits never matter (SNAP-MATCH-1), so
+deals are enumerated as rank sequences; each stands for ``(s!)**r`` orders of the cards. Each
+game is played to its end or to a repeated position (exact: endless); the counts are golden.
+
+A model with a broken rule plays these deals otherwise: the golden numbers differ, and the
+records of its games do not replay through the reference model.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import Deal, Phase, SnapConfig
+from cardcanon.model.snap_policies import parse_policy
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.records import Record, snap_record
+from cardcanon.proofs.snap.search import Played, play
+
+
+RULES = ("SNAP-END-4", "SNAP-FLIP-3", "SNAP-TURN-2", "SNAP-CALL-5")
+
+
+def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
+    return tuple(Card(r, s) for r in list(Rank)[:ranks] for s in list(Suit)[:suits])
+
+
+def rank_sequences(ranks: int, suits: int) -> Iterator[tuple[Rank, ...]]:
+    """Every distinct sequence of a deck's ranks (a multiset permutation), in a fixed order."""
+    left = Counter({r: suits for r in list(Rank)[:ranks]})
+    total, prefix = ranks * suits, list[Rank]()
+
+    def rec() -> Iterator[tuple[Rank, ...]]:
+        if len(prefix) == total:
+            yield tuple(prefix)
+            return
+        for r in sorted(left):
+            if left[r]:
+                left[r] -= 1
+                prefix.append(r)
+                yield from rec()
+                prefix.pop()
+                left[r] += 1
+
+    yield from rec()
+
+
+def deal_for(ranks_in_order: Sequence[Rank], suits: int, dealer: int) -> Deal:
+    used: Counter[Rank] = Counter()
+    order: list[Card] = []
+    for r in ranks_in_order:
+        order.append(Card(r, list(Suit)[used[r]]))
+        used[r] += 1
+    return Deal(Seat(dealer), tuple(order))
+
+
+def check(run: Run) -> CheckResult:
+    run.no_probe()
+    bounds = run.bounds
+    policy = parse_policy(str(bounds.get("policy", "flipper-first")))
+    players = int(bounds.get("players", 2))
+    max_flips = int(bounds.get("max_flips", 100))
+    started = time.monotonic()
+    stats: dict[str, Any] = {}
+    first: dict[str, tuple[SnapConfig, Played]] = {}  # kind -> the first game of that kind
+    sample: list[tuple[SnapConfig, Played]] = []
+    sample_size = int(bounds.get("sample", 24))  # the first games, as records too
+    for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
+        config = run.snap_config(players=players, deck=small_deck(ranks, suits))
+        counts: Counter[str] = Counter()
+        for seq in rank_sequences(ranks, suits):
+            for dealer in range(players):
+                deal = deal_for(seq, suits, dealer)
+                played = play(config, deal, policy.choose, SplitMix64(0), max_flips=max_flips,
+                              deterministic=policy.deterministic)
+                kind = "endless" if played.cycle is not None else "ending" if played.final.phase is Phase.OVER else "capped"
+                counts[kind] += 1
+                first.setdefault(kind, (config, played))
+                if len(sample) < sample_size:
+                    sample.append((config, played))
+            run.budget.tick()
+        stats[f"endless_{ranks}x{suits}"] = counts["endless"]
+        stats[f"ending_{ranks}x{suits}"] = counts["ending"]
+        if counts["capped"]:
+            stats[f"capped_{ranks}x{suits}"] = counts["capped"]
+    if "endless" not in first:
+        return CheckResult(Verdict.NO_WITNESS, "no deal repeats a position", stats=stats)
+    records: list[Record] = []
+    texts: list[str] = []
+    for kind in ("endless", "ending"):
+        if kind not in first:
+            continue
+        config, played = first[kind]
+        opening = played.moves[0]
+        assert isinstance(opening, Deal)  # a played game starts with its deal
+        if kind == "endless":
+            assert played.cycle is not None
+            how = f"position before flip {played.cycle[0] + 1} recurs before flip {sum(played.cycle) + 1}"
+        else:
+            assert played.final.outcome is not None
+            how = f"ends ({played.final.outcome.termination.value})"
+        text = f"{len(config.deck)} cards, dealer {opening.dealer}, order {' '.join(map(str, opening.order))}: " + how
+        records.append(snap_record(config, played.moves, played.final, label=text, policy=policy.name,
+                                   repeats=played.cycle))
+        texts.append(text)
+    for config, played in sample:
+        opening = played.moves[0]
+        assert isinstance(opening, Deal)  # a played game starts with its deal
+        records.append(snap_record(config, played.moves, played.final, policy=policy.name, repeats=played.cycle,
+                                   label=f"{len(config.deck)} cards, dealer {opening.dealer}, "
+                                         f"order {' '.join(map(str, opening.order))}"))
+    stats["seconds"] = round(time.monotonic() - started, 2)
+    return CheckResult(Verdict.WITNESS, "exact counts of (dealer, rank sequence) deals; each stands for (s!)**r card orders",
+                       witness="\n".join(texts), records=tuple(records), stats=stats)

@@ -1,0 +1,104 @@
+"""SNAP-P6: every penalty is well defined.
+
+Claim (SNAP-PEN-1/2/3 with SNAP-CALL-2 and SNAP-OUT-1): in a call window of a game in
+progress, whenever a wrong call is legal the encoding's penalty can be paid: the offender's
+face-down pile, after the SNAP-FLIP-3 turn-over that SNAP-PEN-3 asks for, has a top card to
+give, and the recipient the encoding names (the flipper, SNAP-PEN-1; when the flipper called
+wrongly, the nearest player to his right who holds cards, SNAP-PEN-2) is another player who
+holds cards (so not out, SNAP-OUT-1). Proved over symbolic pile sizes for every player count in
+``players`` (2 to 12) and every flipper and caller. The mutant lets players who are out call; a
+penalty is then unpayable.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import replace
+
+import z3
+
+from cardcanon.model.snap import Phase, SnapConfig
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
+from cardcanon.proofs.drops import Drop
+from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.encoding import (
+    MoveKind, PHASE_CODE, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe, step, structural,
+)
+from cardcanon.proofs.snap.replay import Replay, find_and_replay, in_range, slot_state
+
+
+RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
+
+
+def _prove(players: list[int], stride: int, mutant: str | None, drop: Drop, budget: Budget) -> int | CheckResult:
+    """The Z3 part: the number of queries proved, or the counterexample."""
+    queries = 0
+    for n in players:
+        for index_card in (False, True):
+            config = SnapConfig(players=n, index_card=index_card)
+            for kind in config.kinds:
+                pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
+                has_card, recipient = penalty_parts(pre, mv, drop)
+                assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop),
+                               z3.Not(correct(pre, kind))]
+                solver = z3.Solver()
+                solver.add(*assumptions, z3.Not(z3.And(has_card, recipient)))
+                queries += 1
+                if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                    post = step(pre, mv, config, mutant, drop)
+                    found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(z3.And(has_card, recipient))],
+                                            stride, 2, budget, expect_same=False)
+                    text = found.text if found else "no small instance to replay"
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, wrong {kind.value}: the penalty cannot "
+                                       "be paid", witness=text, records=(found.record,) if found and found.ok else (),
+                                       stats={"queries": queries})
+    return queries
+
+
+def check(run: Run) -> CheckResult:
+    mutant, bounds = run.probe_id, run.bounds
+    drop = probe(mutant, ("out-players-call",))
+    stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
+    players = list(bounds.get("players", range(2, 13)))
+    started = time.monotonic()
+    queries = run.cached(("proof", tuple(players), stride), lambda: _prove(players, stride, mutant, drop, run.budget))
+    if isinstance(queries, CheckResult):
+        return queries
+    detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper and caller, both tables)"
+    replays = _witnesses(stride, min(players), max(players), run.budget, run.variant, drop)
+    if replays is None:
+        return CheckResult(Verdict.NO_WITNESS, detail + "; no reachability witness")
+    for replay in replays:
+        if not replay.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {replay.text}",
+                               witness=replay.text, records=(replay.record,), stats={"queries": queries})
+    return CheckResult(Verdict.PROVED, detail, witness="\n".join(r.text for r in replays),
+                       records=tuple(r.record for r in replays),
+                       stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
+
+
+def _witnesses(stride: int, small: int, large: int, budget: Budget, variant: Mapping[str, str],
+               drop: Drop = Drop()) -> list[Replay] | None:
+    """Wrong calls that need each clause: a turn-over, the flipper paying past players who are out."""
+    found: list[Replay] = []
+    for n, label in ((small, "offender turns his face-up pile over"), (large, "flipper pays past players who are out")):
+        config = snap_config(variant, players=n)
+        kind = config.kinds[0]
+        pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
+        post = step(pre, mv, config, drop=drop)
+        cond = [structural(pre), legal(pre, mv, config, drop=drop), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
+        if n == small:  # two face-up cards at least, so that turning the pile over shows
+            cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0, sum_len(pre, mv.caller, "up") >= 2]
+        else:
+            cond += [mv.caller == pre.turn, pre.turn == 0, z3.Not(pre.holds(n - 1)), z3.Not(pre.holds(n - 2))]
+        replay = find_and_replay(pre, mv, post, config, cond, stride, 3, budget)
+        if replay is None:
+            return None
+        found.append(replace(replay, text=f"{n} players, {label}: {replay.text}"))
+    return found
+
+
+def sum_len(st: SymState, seat: z3.ArithRef, which: str) -> z3.ArithRef:
+    piles = st.down if which == "down" else st.up
+    return z3.Sum([z3.If(seat == s, piles[s].length, 0) for s in range(st.n)])

@@ -1,0 +1,115 @@
+"""Snap checks played through the reference model move by move: every call event the model
+lists in a call window is a possible choice, and a seeded stream picks one.
+
+``explore`` plays such games and asks a claim of every step; the first step that breaks it is
+returned as a record (the game up to and including that move), which the verify runner
+replays. The model's own ``legal_moves`` is the only source of calls, so a rule the model gets
+wrong shows up as a step the claim rejects.
+
+``check`` (SNAP-OUT-1, SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2): for 3 to 12
+players, small decks so that players go out: a player who is out never gets the turn, is never
+offered a call and never receives a card; turns skip him. The engine checks are in
+``cardcanon.verify.engine`` (the engine sits above the models).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardcanon.model import snap as model
+from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.seats import Seat
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.snap.search import explore
+
+
+# (before, move, after) -> what is wrong (and, optionally, a legal move that shows it), or None
+
+
+def small_deck(players: int) -> tuple[Card, ...]:
+    """Four suits of the lowest ranks, about two cards a player: players go out early."""
+    ranks = list(Rank)[: max(2, (2 * players + 3) // 4)]
+    return tuple(Card(r, s) for r in ranks for s in Suit)
+
+
+# ---- SNAP-OUT-1 -------------------------------------------------------------------------------
+def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState) -> str | None:
+    """SNAP-OUT-1 with SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2 on one step."""
+    n = before.config.players
+    out_before = [s for s in map(Seat, range(n)) if not before.holds(s)] if before.phase is not model.Phase.DEAL else []
+    for seat in out_before:
+        if after.holds(seat):
+            return f"{seat} was out and holds cards again after {move!r}"
+    if after.phase is model.Phase.FLIP and not after.holds(after.player):
+        return f"{after.turn} is out but has the turn"
+    if after.phase is model.Phase.CALL:
+        for option in model.legal_moves(after):
+            callers = (option.caller,) if isinstance(option, model.Call) else getattr(option, "callers", ())
+            for seat in callers:
+                if not after.holds(seat):
+                    return f"{seat} is out but may call: {option!r}"
+    return None
+
+
+def _call_by_out_player(state: model.SnapState) -> model.Call | None:
+    if state.phase is not model.Phase.CALL:
+        return None
+    for option in model.legal_moves(state):
+        if isinstance(option, model.Call) and not state.holds(option.caller):
+            return option
+    return None
+
+
+def _skipped(before: model.SnapState, after: model.SnapState) -> bool:
+    """The turn passed over a player who is out."""
+    if before.phase is not model.Phase.CALL or after.phase is not model.Phase.FLIP:
+        return False
+    n = before.config.players
+    step = (after.player.index - before.player.index) % n
+    return any(not after.holds(Seat((before.player.index + k) % n)) for k in range(1, step))
+
+
+def check(run: Run) -> CheckResult:
+    run.no_probe()
+    bounds = run.bounds
+    lo, hi = bounds.get("players", [3, 12])
+    games, max_flips = int(bounds.get("games", 20)), int(bounds.get("max_flips", 300))
+    records, stats = [], {"games": 0, "skipped_turns": 0}
+    for n in range(lo, hi + 1):
+        config = run.snap_config(players=n, deck=small_deck(n))
+        first_skip = None
+        for seed in range(games):
+            skip_at: list[int] = []
+
+            def claim(before: model.SnapState, move: model.Move, after: model.SnapState) -> str | None:
+                problem = out_claim(before, move, after)
+                if problem is None and _skipped(before, after):
+                    skip_at.append(after.flips)
+                return problem
+
+            played = explore(config, seed, claim, max_flips=max_flips)
+            stats["games"] += 1
+            if played.problem:
+                moves, final = played.moves, played.final
+                call = _call_by_out_player(final)
+                if call is not None:  # the record ends with the call itself
+                    moves, final = moves + (call,), model.apply(final, call)
+                record = snap_record(config, moves, final, label=f"{n} players, seed {seed}: {played.problem}")
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, seed {seed}: {played.problem}",
+                                   witness=record["label"], records=(record,), stats=stats)
+            stats["skipped_turns"] += len(skip_at)
+            if first_skip is None and skip_at:
+                first_skip = (seed, played)
+            run.budget.tick()
+        if first_skip is None:
+            return CheckResult(Verdict.NO_WITNESS, f"{n} players: no game in which a turn skips a player who is out",
+                               stats=stats)
+        seed, played = first_skip
+        records.append(snap_record(config, played.moves, played.final,
+                                   label=f"{n} players, seed {seed}: players go out and their turns are skipped"))
+    return CheckResult(Verdict.PROVED, f"{stats['games']} games of {lo} to {hi} players, every step checked; "
+                                       f"{stats['skipped_turns']} turns skipped a player who is out",
+                       witness="\n".join(r["label"] for r in records), records=tuple(records), stats=stats)
+
+

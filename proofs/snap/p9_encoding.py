@@ -1,0 +1,417 @@
+"""SNAP-P9: the Snap Z3 encoding equals the reference model on every position of a bounded domain.
+
+:mod:`cardcanon.proofs.snap.encoding` states legality (``legal``) and the transition (``step``:
+flip, call window, correct and wrong calls, ties, the turn and the end of the game) as Z3 terms.
+Here those very terms are compared with :mod:`cardcanon.model.snap` (``legal_moves``, ``apply``,
+``outcome``) on *every* position of a bounded domain, exhaustively:
+
+- ``n`` seats (each number in ``bounds["players"]``) and ``k`` cards on the table, ``1 <= k <=``
+  the card bound of that ``n``;
+- every distribution of the ``k`` cards over the ``2n + 1`` piles (each seat's face-down and
+  face-up pile, the Snap Pot), in every order, and every rank pattern of the cards up to
+  renaming the ranks (a set partition: ranks matter only through equality, SNAP-MATCH-1), with
+  at most four cards of a rank (SNAP-DECK-1) and at most ``bounds["ranks"]`` distinct ranks.
+  Card identities matter to neither side, so naming the cards in table order loses nothing;
+- every phase and seat of a game under way (SNAP-END-1..3): a flip by a seat that holds cards
+  or a call window after a flip by a seat that shows a card, while two or more seats hold
+  cards; the game over (whose turn is then immaterial) when at most one does. The other
+  (phase, seat) pairs of each layout are no position of a game (a call window without a flipped
+  card, say) and are counted as ``skipped``. The deal (a chance node) is outside the encoding.
+  The dealer and the flip count, which neither legality nor a successor's piles, turn, phase
+  or outcome read, are fixed (seat 0, one flip).
+
+On each position every candidate move is asked of both sides: a flip by each seat, no call, a
+call of each kind by each seat, a tie of each kind by each set of seats. The encoding's legality
+must equal membership in ``legal_moves``, and for every move both call legal, the encoding's
+successor (every pile, the pot, whose turn it is, the phase) must equal ``apply``'s, and the
+outcome ``outcome`` names must be the one the encoded end position names (SNAP-END-1..3).
+
+Evaluating a Z3 term by ``z3.simplify`` costs ~0.1 s, so the terms are built once per table
+size on a *free* symbolic position (free cards, lengths, ranks, turn, phase, caller) and
+compiled into plain Python functions (:func:`compile_terms`), which then run on each position.
+Any difference is a counterexample, returned as a record (the position, the move and what the
+loaded model does) for the verify runner to replay.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from cardcanon.model import snap as model
+from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.seats import Seat
+from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
+from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config, variant_name
+from cardcanon.proofs.records import Record, snap_record
+from cardcanon.proofs.snap.encoding import (
+    MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, legal, same_position, select, step,
+)
+from cardcanon.proofs.z3_eval import compile_terms
+
+
+NO_CARD = -1
+SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)  # a rank's cards, in this order
+PHASES = {code: phase for phase, code in PHASE_CODE.items()}
+
+
+# ---- the encoding on a free position --------------------------------------------------------
+def free_state(n: int, capacity: int) -> SymState:
+    """A position whose every pile holds free cards ``<pile>_<i>`` (``i < capacity``) and has a
+    free length ``<pile>_len``; turn, phase and the rank array are free too."""
+    def pile(name: str) -> Pile:
+        cards = [z3.Int(f"{name}_{i}") for i in range(capacity)]
+
+        def at(i: int | z3.ArithRef) -> z3.ArithRef:
+            if isinstance(i, int):
+                return cards[i] if 0 <= i < capacity else z3.IntVal(NO_CARD)
+            return select(cards + [z3.IntVal(NO_CARD)], i)
+
+        return Pile(at, z3.Int(f"{name}_len"))
+
+    return SymState(n, tuple(pile(f"down{s}") for s in range(n)), tuple(pile(f"up{s}") for s in range(n)),
+                    pile("pot"), z3.Int("turn"), z3.Int("phase"), z3.Array("rank", z3.IntSort(), z3.IntSort()))
+
+
+def free_move(shape: Shape, n: int) -> SymMove:
+    return SymMove(shape, z3.Int("caller"), tuple(z3.Bool(f"tied{s}") for s in range(n)))
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The encoding at one table, compiled: the legality of every candidate move (one function
+    of the position), and the successor of each move shape (piles, turn, phase)."""
+
+    legality: Callable[[Mapping[str, Any]], tuple[Any, ...]]
+    steps: Mapping[Shape, Callable[[Mapping[str, Any]], tuple[Any, ...]]]
+
+
+@functools.lru_cache(maxsize=None)
+def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
+    """The encoding at an ``n``-seat table, compiled (the terms depend on the table only through
+    ``n`` and the variant, so a card-less ``config`` is the key). A candidate move's legality is
+    its shape's ``legal`` term with the move's caller and tied seats put in."""
+    st = free_state(n, capacity)
+    legal_terms, steps = [], {}
+    for _, shape, caller, tied in candidate_moves(n):
+        mv = free_move(shape, n)
+        values = [(mv.caller, z3.IntVal(caller))] + [(mv.tied[s], z3.BoolVal(s in tied)) for s in range(n)]
+        legal_terms.append(z3.substitute(legal(st, mv, config), *values))
+        if shape not in steps:
+            post = step(st, mv, config)
+            outputs = [p.length for p in post.zones()] + [p.at(i) for p in post.zones() for i in range(capacity)]
+            steps[shape] = compile_terms(outputs + [post.turn, post.phase])
+    return Compiled(compile_terms(legal_terms), steps)
+
+
+def _read(values: tuple[Any, ...], n: int, capacity: int) -> Position | None:
+    """The successor read from a compiled step (None: a pile length outside ``0..capacity``)."""
+    zones = 2 * n + 1
+    lengths, cards = values[:zones], values[zones:zones + zones * capacity]
+    if any(not 0 <= length <= capacity for length in lengths):
+        return None
+    piles = tuple(tuple(cards[z * capacity:z * capacity + lengths[z]]) for z in range(zones))
+    phase = PHASES.get(values[-1])
+    if phase is None:
+        return None
+    return Position(piles[:n], piles[n:2 * n], piles[2 * n], values[-2], phase)
+
+
+# ---- the domain ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Layout:
+    """How a position's cards lie, as the encoding's free constants read it."""
+
+    lengths: tuple[int, ...]  # of each pile: face-down piles, face-up piles, the Snap Pot
+    pattern: tuple[int, ...]  # the rank class of each card (cards named in table order)
+    names: Mapping[Card, int]  # each card's name
+
+
+def rank_patterns(k: int, ranks: int) -> Iterator[tuple[int, ...]]:
+    """Every set partition of ``k`` cards as a restricted growth string (card ``i`` has rank
+    class ``p[i]``, classes numbered in order of first use), with at most ``ranks`` classes
+    and at most four cards in a class (a rank has four suits, SNAP-DECK-1)."""
+    def grow(prefix: list[int], used: int) -> Iterator[tuple[int, ...]]:
+        if len(prefix) == k:
+            yield tuple(prefix)
+            return
+        for r in range(min(used + 1, ranks)):
+            if prefix.count(r) < len(SUITS):
+                yield from grow(prefix + [r], max(used, r + 1))
+
+    return grow([], 0)
+
+
+def pile_lengths(k: int, piles: int) -> Iterator[tuple[int, ...]]:
+    """Every way to share ``k`` cards among ``piles`` ordered piles (lengths, in pile order)."""
+    for bars in itertools.combinations(range(k + piles - 1), piles - 1):
+        edges = (-1,) + bars + (k + piles - 1,)
+        yield tuple(edges[i + 1] - edges[i] - 1 for i in range(piles))
+
+
+def deck_of(pattern: tuple[int, ...]) -> tuple[Card, ...]:
+    """Card ``i`` of the pattern as a real card: rank class ``r`` is rank ``2 + r``, suits in
+    order of appearance."""
+    seen: dict[int, int] = {}
+    cards = []
+    for r in pattern:
+        cards.append(Card(Rank(2 + r), SUITS[seen.get(r, 0)]))
+        seen[r] = seen.get(r, 0) + 1
+    return tuple(cards)
+
+
+def game_phases(n: int, down: model.Piles, up: model.Piles) -> Iterator[tuple[Phase, int]]:
+    """The (phase, seat) pairs of a game under way at this table (see the module docstring)."""
+    holders = [s for s in range(n) if down[s] or up[s]]
+    if len(holders) <= 1:
+        yield Phase.OVER, 0
+        return
+    for s in holders:
+        yield Phase.FLIP, s
+    for s in range(n):
+        if up[s]:
+            yield Phase.CALL, s
+
+
+# ---- the comparison ----------------------------------------------------------------------------
+def candidate_moves(n: int) -> tuple[tuple[Move, Shape, int, frozenset[int]], ...]:
+    """Every move asked of both sides, with its shape, caller and tied seats."""
+    seats = range(n)
+    out: list[tuple[Move, Shape, int, frozenset[int]]] = [(Flip(Seat(s)), Shape(MoveKind.FLIP), s, frozenset())
+                                                          for s in seats]
+    out.append((NoCall(), Shape(MoveKind.NOCALL), -1, frozenset()))
+    for kind in CallKind:
+        out += [(Call(Seat(s), kind), Shape(MoveKind.CALL, kind), s, frozenset()) for s in seats]
+        for size in range(n + 1):
+            for tied in itertools.combinations(seats, size):
+                out.append((Tie(frozenset(map(Seat, tied)), kind), Shape(MoveKind.TIE, kind), -1, frozenset(tied)))
+    return tuple(out)
+
+
+def encoded_outcome(pos: Position) -> tuple[str, int | None] | None:
+    """The outcome an encoded end position names: nobody holds cards, a draw (SNAP-END-3); else
+    the one holder wins, by a stuck pot (SNAP-END-2) or with every card (SNAP-END-1)."""
+    if pos.phase is not Phase.OVER:
+        return None
+    holders = [s for s in range(len(pos.down)) if pos.down[s] or pos.up[s]]
+    if not holders:
+        return model.Termination.NO_CARDS.value, None
+    ending = model.Termination.STUCK_POT if pos.pot else model.Termination.ALL_CARDS
+    return ending.value, holders[0]
+
+
+def model_outcome(state: SnapState) -> tuple[str, int | None] | None:
+    outcome = model.outcome(state)
+    if outcome is None:
+        return None
+    return outcome.termination.value, None if outcome.winner is None else outcome.winner.index
+
+
+class _Ranks(dict[int, int]):
+    """The rank class of each card name; any other name has a rank no card has."""
+
+    def __init__(self, pattern: tuple[int, ...]) -> None:
+        super().__init__(enumerate(pattern))
+        self.none = len(pattern)
+
+    def __missing__(self, name: int) -> int:
+        return self.none
+
+
+@dataclass(frozen=True)
+class Difference:
+    text: str
+    record: Record
+
+
+@dataclass
+class Tally:
+    positions: int = 0  # positions compared
+    skipped: int = 0  # distributions that are no game position under way
+    moves: int = 0  # (position, candidate move) pairs whose legality was compared
+    successors: int = 0  # legal moves whose successors were compared
+    endings: int = 0  # of which the game ends
+
+
+class Comparison:
+    """One table size under one variant: the compiled encoding and the model, side by side."""
+
+    def __init__(self, n: int, capacity: int, variant: Mapping[str, str]) -> None:
+        self.n, self.capacity, self.variant = n, capacity, variant
+        table = snap_config(variant, players=n)
+        self.encoding = compiled(n, capacity, table)
+        self.candidates = [(move, self.encoding.steps[shape], caller, {f"tied{s}": s in tied for s in range(n)})
+                           for move, shape, caller, tied in candidate_moves(n)]
+        self.index = {move: number for number, (move, *_) in enumerate(self.candidates)}
+        self.witnesses: dict[str, Record] = {}
+        self.piles: dict[tuple[int, ...], dict[str, int]] = {}  # the pile constants of each layout
+
+    def env(self, lengths: tuple[int, ...], pattern: tuple[int, ...], phase: Phase, turn: int) -> dict[str, Any]:
+        """The free constants' values for a position: card ``i`` of the table is named ``i``; a
+        pile's slots past its length hold ``NO_CARD``, whose rank is one no card has."""
+        piles = self.piles.get(lengths)
+        if piles is None:
+            n, capacity = self.n, self.capacity
+            piles = self.piles[lengths] = {}
+            names = [f"down{s}" for s in range(n)] + [f"up{s}" for s in range(n)] + ["pot"]
+            start = 0
+            for name, length in zip(names, lengths):
+                piles[f"{name}_len"] = length
+                for i in range(capacity):
+                    piles[f"{name}_{i}"] = start + i if i < length else NO_CARD
+                start += length
+        env: dict[str, Any] = dict(piles)
+        env["rank"] = _Ranks(pattern).__getitem__
+        env["turn"], env["phase"] = turn, PHASE_CODE[phase]
+        return env
+
+    def position(self, state: SnapState, layout: Layout, tally: Tally) -> Difference | None:
+        """Compare every candidate move in one position."""
+        env = self.env(layout.lengths, layout.pattern, state.phase, state.player.index)
+        listed = model.legal_moves(state)
+        chosen = {self.index.get(move, -1) for move in listed}
+        if -1 in chosen:  # a move of no shape the encoding has
+            return self.legality_difference(state, next(m for m in listed if m not in self.index), False)
+        tally.moves += len(self.candidates)
+        for number, says in enumerate(self.encoding.legality(env)):
+            if bool(says) != (number in chosen):
+                return self.legality_difference(state, self.candidates[number][0], bool(says))
+            if says:
+                move, encoded_step, caller, tied = self.candidates[number]
+                env["caller"] = caller
+                env.update(tied)
+                found = self.successor(state, layout, move, encoded_step(env), tally)
+                if found is not None:
+                    return found
+        return None
+
+    def successor(self, state: SnapState, layout: Layout, move: Move, values: tuple[Any, ...], tally: Tally,
+                  ) -> Difference | None:
+        encoded = _read(values, self.n, self.capacity)
+        try:
+            after = model.apply(state, move)
+        except IllegalMoveError as err:
+            text = f"{move!r} is listed by legal_moves but apply refuses it ({err.rule_id})"
+            return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
+        tally.successors += 1
+        tally.endings += after.phase is Phase.OVER
+        if encoded is None or not same_position(encoded, _named(after, layout.names)) or (
+                encoded_outcome(encoded) != model_outcome(after)):
+            text = (f"{move!r} in {_show(state)}: the model reaches {_show(after)} {model_outcome(after)}, "
+                    f"the encoding {encoded}")
+            return Difference(text, snap_record(state.config, (move,), after, start=state, label=text[:300]))
+        if not self.wanted(move, after):
+            return None
+        kind = _witness_kind(state, move, after)
+        if kind not in self.witnesses:
+            self.witnesses[kind] = snap_record(state.config, (move,), after, start=state,
+                                               label=f"{kind}: {move!r} in {_show(state)}"[:300])
+        return None
+
+    def wanted(self, move: Move, after: SnapState) -> bool:
+        """Whether a move may be of a kind that has no witness record yet (cheap to ask)."""
+        end = " ending the game" if after.phase is Phase.OVER else ""
+        if isinstance(move, Call):
+            return any(f"{right} {move.kind.value} call{end}" not in self.witnesses for right in ("correct", "wrong"))
+        return True
+
+    def legality_difference(self, state: SnapState, move: Move, encoding_says: bool) -> Difference:
+        where = f"{move!r} in {_show(state)}"
+        if encoding_says:
+            text = f"the encoding allows {where}; legal_moves does not list it"
+            return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
+        text = f"legal_moves lists {where}; the encoding does not allow it"
+        try:
+            after = model.apply(state, move)
+        except IllegalMoveError:
+            return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
+        return Difference(text, snap_record(state.config, (move,), after, start=state, label=text[:300]))
+
+
+def _named(state: SnapState, names: Mapping[Card, int]) -> Position:
+    """A model position with its cards as names (as :func:`snap_encoding.position_of` gives it)."""
+    def pile(cards: Sequence[Card]) -> tuple[int, ...]:
+        return tuple(names[c] for c in cards)
+
+    return Position(tuple(map(pile, state.down)), tuple(map(pile, state.up)), pile(state.pot),
+                    -1 if state.turn is None else state.turn.index, state.phase)
+
+
+def _witness_kind(state: SnapState, move: Move, after: SnapState) -> str:
+    """Which kind of transition a compared move is (one witness record per kind)."""
+    end = " ending the game" if after.phase is Phase.OVER else ""
+    if isinstance(move, Flip):
+        return "flip turning the face-up pile over" if not state.down[move.player.index] else "flip"
+    if isinstance(move, NoCall):
+        return "no call" + end
+    if isinstance(move, Tie):
+        return f"tie on {move.kind.value}" + end
+    assert isinstance(move, Call)
+    right = move.kind in model.correct_kinds(state)
+    return f"{'correct' if right else 'wrong'} {move.kind.value} call" + end
+
+
+def _show(state: SnapState) -> str:
+    piles = "; ".join(f"P{s} down {list(map(str, state.down[s]))} up {list(map(str, state.up[s]))}"
+                      for s in range(state.config.players))
+    seat = "-" if state.turn is None else state.turn.index
+    return f"{{{state.phase.value}, seat {seat}: {piles}; pot {list(map(str, state.pot))}}}"
+
+
+def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tally,
+              ) -> Iterator[tuple[SnapState, Layout]]:
+    """Every game position under way with ``k`` cards at an ``n``-seat table (module docstring)."""
+    zones = 2 * n + 1
+    for pattern in rank_patterns(k, ranks):
+        deck = deck_of(pattern)
+        config = snap_config(variant, players=n, deck=deck)
+        names = {card: i for i, card in enumerate(deck)}
+        for lengths in pile_lengths(k, zones):
+            edges = list(itertools.accumulate(lengths, initial=0))
+            piles = tuple(deck[edges[z]:edges[z + 1]] for z in range(zones))
+            down, up, pot = piles[:n], piles[n:2 * n], piles[2 * n]
+            phases = list(game_phases(n, down, up))
+            tally.skipped += 2 * n + 1 - len(phases)
+            for phase, seat in phases:
+                yield SnapState(config, phase, Seat(0), down, up, pot, Seat(seat), 1), Layout(lengths, pattern, names)
+
+
+# ---- the check ---------------------------------------------------------------------------------
+def check(run: Run) -> CheckResult:
+    """Compare the encoding with the model on every position of the domain; see the module docstring.
+
+    ``bounds``: ``players`` (a list of table sizes), ``cards`` (the card bound of each, in the
+    same order), ``ranks`` (the most distinct ranks on the table). Stats, per table size:
+    ``positions`` compared, ``skipped`` (phase, seat) pairs, ``moves`` asked of both sides,
+    ``successors`` compared (the legal moves) and ``endings`` among them."""
+    run.no_probe()
+    variant, bounds = run.variant, run.bounds
+    players, cards, ranks = list(bounds["players"]), list(bounds["cards"]), int(bounds["ranks"])
+    if len(players) != len(cards):
+        raise ValueError("bounds: players and cards must have the same length")
+    tallies = {n: Tally() for n in players}
+    comparisons = {n: Comparison(n, k, variant) for n, k in zip(players, cards)}
+    for k in range(1, max(cards) + 1):  # small positions first: a counterexample is found early
+        for n in (n for n, most in zip(players, cards) if k <= most):
+            tally, comparison = tallies[n], comparisons[n]
+            for state, layout in positions(n, k, ranks, variant, tally):
+                run.budget.tick()
+                tally.positions += 1
+                found = comparison.position(state, layout, tally)
+                if found is not None:
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {variant_name(variant)}: {found.text}",
+                                       witness=found.text, records=(found.record,))
+    stats = {f"{name}_{n}p": getattr(tallies[n], name) for n in players
+             for name in ("positions", "skipped", "moves", "successors", "endings")}
+    records = [record for n in players for record in comparisons[n].witnesses.values()]
+    total = sum(v for key, v in stats.items() if key.startswith("positions_"))
+    detail = (f"{total} positions ({', '.join(f'{n} players up to {k} cards' for n, k in zip(players, cards))}, "
+              f"at most {ranks} ranks): legality and successor agree for every move")
+    return CheckResult(Verdict.PROVED, detail, witness=f"{len(records)} kinds of transition compared",
+                       stats=stats, records=tuple(records))

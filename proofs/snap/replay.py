@@ -1,0 +1,119 @@
+"""Replaying Z3 models of the Snap encoding through the reference model.
+
+Proofs over piles use a *slot-named* position: the card at position ``i`` of zone ``z`` (zones
+are the face-down piles, then the face-up piles, then the Snap Pot) is named ``z * stride + i``
+and the rank map is free. Every position in which each card lies exactly once is such a
+position up to renaming the cards, so a claim about slot-named positions holds for all
+positions. To replay a Z3 model, the slot names are turned into real cards: ranks 2 to 14, at
+most four cards of a rank, so that a small deck of distinct cards exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from cardcanon.model.cards import Card, Rank, Suit, format_cards
+from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.snap import SnapConfig, SnapState, apply
+from cardcanon.proofs.base import Budget
+from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.snap.encoding import (
+    Pile, Position, SymMove, SymState, evaluate, model_move, position_of, same_position, to_model_state,
+)
+
+
+_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+
+
+def slot_state(n: int, stride: int, prefix: str = "") -> SymState:
+    """A position whose cards are named by their slots; lengths and ranks are free."""
+    def pile(zone: int, name: str) -> Pile:
+        return Pile(lambda i: zone * stride + i, z3.Int(prefix + name + "_len"))
+
+    down = tuple(pile(s, f"down{s}") for s in range(n))
+    up = tuple(pile(n + s, f"up{s}") for s in range(n))
+    return SymState(n, down, up, pile(2 * n, "pot"), z3.Int(prefix + "turn"), z3.Int(prefix + "phase"),
+                    z3.Array(prefix + "rank", z3.IntSort(), z3.IntSort()))
+
+
+def realisable(st: SymState, stride: int, max_len: int) -> z3.BoolRef:
+    """Piles of at most ``max_len`` cards whose ranks fit a standard deck (for replay)."""
+    out, slots = [], []
+    for z, pile in enumerate(st.zones()):
+        out += [pile.length >= 0, pile.length <= max_len]
+        slots += [(i < pile.length, z * stride + i) for i in range(max_len)]
+    for used, name in slots:
+        out.append(z3.Implies(used, z3.And(st.rank[name] >= 2, st.rank[name] <= 14)))
+    for r in Rank:
+        out.append(z3.Sum([z3.If(z3.And(used, st.rank[name] == int(r)), 1, 0) for used, name in slots]) <= 4)
+    return z3.And(*out)
+
+
+@dataclass(frozen=True)
+class Replay:
+    ok: bool  # the model agrees with the encoding (with ``expect_same=False``: disagrees)
+    text: str
+    after: SnapState | None  # the model's position after the move
+    record: dict[str, Any]  # the position and move as a record prefix, as the model plays it
+
+
+def _rename(pos: Position, names: dict[int, int]) -> Position:
+    def rn(pile: Iterable[int]) -> tuple[int, ...]:
+        return tuple(names.get(c, -1) for c in pile)
+
+    return Position(tuple(map(rn, pos.down)), tuple(map(rn, pos.up)), rn(pos.pot), pos.turn, pos.phase)
+
+
+def replay(pre: SymState, mv: SymMove, post: SymState, model: z3.ModelRef, base: SnapConfig,
+           expect_same: bool = True) -> Replay:
+    """Build the model's position and move from a Z3 model, apply the move with the reference
+    model and compare with the encoding's successor. ``expect_same=False`` is for a mutant's
+    counterexample: the model must then differ from the (broken) encoding."""
+    position = evaluate(pre, model)
+    slots = sorted(c for pile in position.down + position.up + (position.pot,) for c in pile)
+    per_rank: dict[int, int] = {}
+    deck: list[Card] = []
+    for c in slots:
+        r = model.eval(pre.rank[c], model_completion=True).as_long()
+        deck.append(Card(Rank(r), _SUITS[per_rank.get(r, 0)]))
+        per_rank[r] = per_rank.get(r, 0) + 1
+    names = {c: i for i, c in enumerate(slots)}
+    config = SnapConfig(players=base.players, index_card=base.index_card, next_turn=base.next_turn, deck=tuple(deck))
+    state = to_model_state(_rename(position, names), config)
+    move = model_move(mv, model, pre.n)
+    try:
+        after = apply(state, move)
+    except IllegalMoveError as err:
+        text = f"model rejects {move!r} in {_show(state)}: {err}"
+        return Replay(not expect_same, text, None, snap_record(config, (), state, start=state, rejects=move, label=text))
+    encoded = _rename(evaluate(post, model), names)
+    same = same_position(encoded, position_of(after))
+    text = f"{move!r} in {_show(state)} -> {_show(after)}"
+    text = text if same else f"{text}; encoding gives {encoded}"
+    return Replay(same == expect_same, text, after, snap_record(config, (move,), after, start=state, label=text[:300]))
+
+
+def _show(state: SnapState) -> str:
+    piles = "; ".join(f"P{s}: down [{format_cards(state.down[s], False)}] up [{format_cards(state.up[s], False)}]"
+                      for s in range(state.config.players))
+    turn = state.turn if state.turn is not None else "-"
+    return f"{{{state.phase.value}, turn {turn}, {piles}; pot [{format_cards(state.pot, False)}]}}"
+
+
+def in_range(st: SymState, stride: int) -> z3.BoolRef:
+    """Every pile has between 0 and ``stride - 1`` cards (slot names stay distinct)."""
+    return z3.And(*[z3.And(p.length >= 0, p.length < stride) for p in st.zones()])
+
+
+def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions: Iterable[z3.BoolRef],
+                    stride: int, max_len: int, budget: Budget, expect_same: bool = True) -> Replay | None:
+    """A small realisable position satisfying ``conditions``, replayed; None if there is none."""
+    solver = z3.Solver()
+    solver.add(realisable(pre, stride, max_len), *conditions)
+    if budget.check(solver) != z3.sat:
+        return None
+    return replay(pre, mv, post, solver.model(), config, expect_same=expect_same)

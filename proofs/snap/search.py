@@ -1,0 +1,137 @@
+"""Concrete play through the reference model, for the Snap searches and replays.
+
+Every move is applied with :func:`cardcanon.model.snap.apply`, so a game found here is a
+replay through the model by construction; :func:`replay_moves` replays a recorded game once
+more from the first position, with no policy involved.
+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cardcanon.model import snap as model
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import Deal, Flip, Move, Phase, SnapConfig, SnapState, apply, new_game, sample_deal
+from cardcanon.model.snap_policies import parse_policy
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.records import snap_record
+
+
+@dataclass(frozen=True)
+class Played:
+    moves: tuple[Move, ...]
+    final: SnapState
+    cycle: tuple[int, int] | None = None  # (flips before the repeated position, flips per cycle)
+    stopped: bool = False  # the ``stop`` predicate held at ``final``
+
+    @property
+    def capped(self) -> bool:
+        return self.final.phase is not Phase.OVER and self.cycle is None and not self.stopped
+
+
+def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64], Move], rng: SplitMix64, *,
+         max_flips: int, deterministic: bool = True, stop: Callable[[SnapState], bool] | None = None) -> Played:
+    """Play ``deal`` with a calling policy until the end, a repeated position (deterministic
+    play only), ``stop`` or ``max_flips`` flips."""
+    state = apply(new_game(config), deal)
+    moves: list[Move] = [deal]
+    seen: dict[tuple[object, ...], int] | None = {} if deterministic else None
+    while state.phase is not Phase.OVER:
+        if stop is not None and stop(state):
+            return Played(tuple(moves), state, stopped=True)
+        if state.phase is Phase.FLIP:
+            if seen is not None:
+                key = state.position_key()
+                if key in seen:
+                    return Played(tuple(moves), state, cycle=(seen[key], state.flips - seen[key]))
+                seen[key] = state.flips
+            if state.flips >= max_flips:
+                break
+            move: Move = Flip(state.player)
+        else:
+            move = choose(state, rng)
+        state = apply(state, move)
+        moves.append(move)
+    return Played(tuple(moves), state)
+
+
+def replay_moves(config: SnapConfig, moves: tuple[Move, ...]) -> list[SnapState]:
+    """Every position of a recorded game, from the deal on, applied with the model."""
+    states = [new_game(config)]
+    for move in moves:
+        states.append(apply(states[-1], move))
+    return states
+
+
+def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played | None]) -> tuple[int, Any] | None:
+    bounds = run.bounds
+    config = run.snap_config(players=int(bounds.get("players", 2)))
+    policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
+    first, last = bounds.get("seeds", [0, 100])
+    for seed in range(first, last):
+        played = goal(config, seed, policy, max_flips)
+        if played is not None:
+            return seed, played
+    return None
+
+
+def searched_games(run: Run, label: str) -> CheckResult:
+    """No witness: the searched games themselves are the records (as the loaded model plays them)."""
+    bounds = run.bounds
+    config = run.snap_config(players=int(bounds.get("players", 2)))
+    policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
+    first, last = bounds.get("seeds", [0, 100])
+    records = []
+    for seed in range(first, last):
+        played = play_seed(config, seed, policy, max_flips)
+        records.append(snap_record(config, played.moves, played.final, label=f"seed {seed}, {policy}"))
+    return CheckResult(Verdict.NO_WITNESS, label, witness=f"seeds {first} to {last - 1}, {policy}", records=tuple(records))
+
+
+def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played:
+    """Deal from ``seed`` (as ``play_game`` does) and play with a named policy."""
+    chosen = parse_policy(policy)
+    rng = SplitMix64(seed)
+    deal = sample_deal(config, rng)
+    return play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=chosen.deterministic)
+
+
+# a claim about one step (before, move, after): what is wrong, with a move the model should refuse, or None
+Claim = Callable[[model.SnapState, model.Move, model.SnapState], "str | tuple[str, model.Move] | None"]
+
+
+@dataclass(frozen=True)
+class Explored:
+    moves: tuple[model.Move, ...]
+    final: model.SnapState
+    problem: str | None = None
+
+
+def explore(config: model.SnapConfig, seed: int, claim: Claim, *, max_flips: int = 400) -> Explored:
+    """One game: a seeded deal, then at every call window a seeded pick among the model's legal
+    events; stops at the end, after ``max_flips`` flips, or at the first step ``claim`` rejects."""
+    rng = SplitMix64(seed)
+    state = model.new_game(config)
+    deal = model.sample_deal(config, rng)
+    moves: list[model.Move] = [deal]
+    state = model.apply(state, deal)
+    while state.phase is not model.Phase.OVER and state.flips < max_flips:
+        if state.phase is model.Phase.FLIP:
+            move: model.Move = model.Flip(state.player)
+        else:
+            options = model.legal_moves(state)
+            move = options[rng.below(len(options))]
+        after = model.apply(state, move)
+        moves.append(move)
+        problem = claim(state, move, after)
+        if isinstance(problem, tuple):  # the claim names a move that shows the problem: play it too
+            problem, shown = problem
+            moves.append(shown)
+            after = model.apply(after, shown)
+        if problem:
+            return Explored(tuple(moves), after, problem)
+        state = after
+    return Explored(tuple(moves), state)

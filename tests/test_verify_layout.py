@@ -1,0 +1,51 @@
+"""The layout of the checks: one module per check ID under ``proofs/<game>/``, and no check
+imports another check (shared pieces live in the per-game common modules)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from cardcanon.verify.manifest import load_manifests
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECK_MODULE = re.compile(r"^p\d+_\w+$")
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_no_check_imports_another_check() -> None:
+    wrong = []
+    for path in sorted(ROOT.glob("proofs/*/*.py")):
+        for module in _imports(path):
+            parts = module.split(".")
+            if parts[:2] == ["cardcanon", "proofs"] and any(CHECK_MODULE.match(p) for p in parts[3:4]):
+                wrong.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert wrong == []
+
+
+def test_the_checker_sees_a_check_import(tmp_path: Path) -> None:
+    bad = tmp_path / "p1_bad.py"
+    bad.write_text("from cardcanon.proofs.snap.p2_deal import check\n", encoding="utf-8")
+    assert "cardcanon.proofs.snap.p2_deal" in _imports(bad)
+
+
+def test_every_check_of_proofs_has_a_module_named_after_it() -> None:
+    """``SNAP-P3-end2-winner`` is ``cardcanon.proofs.snap.p3_end2_winner:check``; the engine checks
+    live with the engine's part of verify (the engine sits above the models)."""
+    for check in load_manifests():
+        module, _, function = check.entry.partition(":")
+        if module == "cardcanon.verify.engine":
+            continue
+        slug = check.id.split("-", 1)[1].lower().replace("-", "_")
+        assert (module, function) == (f"cardcanon.proofs.{check.game}.{slug}", "check"), check.id
