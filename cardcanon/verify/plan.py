@@ -89,8 +89,8 @@ def run(
     their encoding probes, and (``necessity``) every model mutant of every rule they cite.
 
     With ``second_solver`` each run of a ``z3-proof`` check as written (no probe, no model
-    mutant) has cvc5 decide every query again (:mod:`cardcanon.proofs.smt`); ``export_smt``
-    names a folder where those queries are written as SMT-LIB 2 files."""
+    mutant) has cvc5 decide every query again (:mod:`cardcanon.proofs.smt`), except in a quick
+    run; ``export_smt`` names a folder where those queries are written as SMT-LIB 2 files."""
     from cardcanon.verify import model_mutants
     from cardcanon.verify.variants import plan, variant_name
 
@@ -120,8 +120,9 @@ def run(
         for variant in runs:
             mains.append(len(tasks))
             # a check cvc5 is too slow for is paired only when its queries are asked for (--export-smt)
-            paired = second_solver and check.kind is Kind.Z3_PROOF and (not check.no_second_solver
-                                                                         or export_smt is not None)
+            # a quick run is Z3 alone, unless the queries are asked for (--export-smt)
+            paired = second_solver and check.kind is Kind.Z3_PROOF and (
+                export_smt is not None or not (quick or check.no_second_solver))
             if check.engine_refuses(variant):
                 given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
@@ -264,7 +265,7 @@ def add_parser(sub: Any) -> None:
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, no "
-                             "encoding probes, and the necessity matrix only for checks run with their full bounds")
+                             "encoding probes, Z3 alone (no second solver), and the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")
