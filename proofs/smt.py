@@ -100,10 +100,10 @@ class SolverPair:
         counts: dict[str, int] = {}
         for a in self.answers:
             counts[f"z3 {a.z3}, cvc5 {a.cvc5}"] = counts.get(f"z3 {a.z3}, cvc5 {a.cvc5}", 0) + 1
-        return {"solvers": ["z3", "cvc5"], "queries": len(self.answers), "answers": counts, "z3_sat_models": self.models,
-                "cvc5_repeated": self.repeated,
-                "agree": all(a.agrees for a in self.answers), "cvc5_seconds": round(sum(a.seconds for a in self.answers), 3),
-                "problems": self.problems()}
+        return {"solvers": ["z3", "cvc5"], "queries": len(self.answers), "answers": counts,
+                "z3_sat_models": self.models, "cvc5_repeated": self.repeated,
+                "agree": all(a.agrees for a in self.answers),
+                "cvc5_seconds": round(sum(a.seconds for a in self.answers), 3), "problems": self.problems()}
 
 
 # cvc5's answers by the SHA-256 of the query's SMT-LIB text: the same text is the same query, so

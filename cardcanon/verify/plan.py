@@ -265,7 +265,8 @@ def add_parser(sub: Any) -> None:
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, no "
-                             "encoding probes, Z3 alone (no second solver), and the necessity matrix only for checks run with their full bounds")
+                             "encoding probes, Z3 alone (no second solver), and"
+                             " the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")
