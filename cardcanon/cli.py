@@ -29,6 +29,7 @@ _SUBCOMMANDS = {
     "trace": "cardcanon.trace",
     "analyze": "cardcanon.analyze",
     "conform": "cardcanon.conform.cli",
+    "smt-check": "cardcanon.verify.smt_check",
 }
 
 

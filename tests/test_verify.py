@@ -77,6 +77,10 @@ def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", p
         entry = "{FAKE_MODULE}:configurable"
         bounds = {bounds}
         {extra}
+        [check.scope]
+        players = [2]
+        deck = "rulebook"
+        abstracted = "nothing"
     '''
     for probe in probes:
         text += f'''

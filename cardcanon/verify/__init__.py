@@ -7,7 +7,9 @@
 - :mod:`~cardcanon.verify.records`: the replay of the records the checks return;
 - :mod:`~cardcanon.verify.model_mutants`: the model mutants of the necessity matrix;
 - :mod:`~cardcanon.verify.engine`: the compiled engine's checks and its replay of records;
-- :mod:`~cardcanon.verify.report`: the outcomes, the table and the JSON report.
+- :mod:`~cardcanon.verify.report`: the outcomes, the table and the JSON report;
+- :mod:`~cardcanon.verify.scope`: what each check covers, against the rulebook's range;
+- :mod:`~cardcanon.verify.smt_check`: `cardcanon smt-check`, exported queries decided again by cvc5.
 """
 
 from cardcanon.verify.manifest import CheckSpec

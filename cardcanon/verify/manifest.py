@@ -27,7 +27,8 @@ CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
 _OPTIONAL = ("bounds", "ci_bounds", "probe", "expected_stats", "expected_variant", "variant_bounds", "variants",
-             "expected_stats_variant", "engine")
+             "expected_stats_variant", "engine", "scope",
+             "no_drop_probes", "no_second_solver")
 _PROBE_KEYS = ("id", "description", "rule")
 
 
@@ -79,6 +80,9 @@ class CheckSpec:
     # An engine check: the variants (names) the compiled engine is declared to cover; under any
     # other variant the check is not-applicable. None: not an engine check.
     engine_covers: tuple[str, ...] | None = None
+    scope: Mapping[str, Any] | None = None  # what the check covers (cardcanon.verify.scope); None: not stated
+    no_drop_probes: str = ""  # why a check that is no z3-proof has no drop:RULE probes ("": not stated)
+    no_second_solver: str = ""  # why a z3-proof's queries are decided by Z3 alone ("": cvc5 decides them too)
 
     @property
     def probes(self) -> tuple[ProbeSpec, ...]:
@@ -121,6 +125,12 @@ class CheckSpec:
         from cardcanon.verify.variants import variant_name
 
         return self.expected_variant.get(variant_name(variant or {}), self.expected)
+
+    def scope_for(self, quick: bool) -> dict[str, Any]:
+        """The scope of a run with the full (or quick) bounds, as data and in words."""
+        from cardcanon.verify.scope import describe
+
+        return describe(self.game, self.scope, self.bounds_for(quick), self.variants, self.variants_reason)
 
     def bounds_for(self, quick: bool) -> Mapping[str, Any]:
         """The bounds of a run: ``ci_bounds`` for a quick run when given, else ``bounds``."""
@@ -254,6 +264,15 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
                                or not isinstance(engine["covers"], list)
                                or not all(isinstance(name, str) for name in engine["covers"])):
         raise fail("engine", "must be a table { covers = [variant names] }")
+    scope = None
+    if "scope" in entry:
+        from cardcanon.verify.scope import problems
+
+        for bound in (bounds, ci_bounds or bounds):
+            found = problems(entry["scope"], bound)
+            if found:
+                raise fail("scope", "; ".join(found))
+        scope = MappingProxyType(dict(entry["scope"]))
     by_variant: dict[str, Verdict] = {}
     for name, verdict in _parse_table(entry.get("expected_variant", {}), "expected_variant", fail).items():
         parsed: Verdict | None
@@ -282,10 +301,31 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         engine_covers=tuple(engine["covers"]) if engine is not None else None,
         variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
+        scope=scope,
+        no_drop_probes=_reason(entry.get("no_drop_probes", ""), kind, fail),
+        no_second_solver=_solver_reason(entry.get("no_second_solver", ""), kind, fail),
         expected_stats_variant=MappingProxyType({
             name: _parse_table(table, "expected_stats_variant", fail) for name, table in
             _parse_table(entry.get("expected_stats_variant", {}), "expected_stats_variant", fail).items()}),
     )
+
+
+def _reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -> str:
+    """``no_drop_probes``: why a check gets no drop probes; a z3-proof always gets them."""
+    if not isinstance(value, str):
+        raise fail("no_drop_probes", "must be a string: why no drop probe applies")
+    if value and kind is Kind.Z3_PROOF:
+        raise fail("no_drop_probes", "a z3-proof check always gets its drop probes")
+    return " ".join(value.split())
+
+
+def _solver_reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -> str:
+    """``no_second_solver``: why cvc5 does not decide this z3-proof's queries (measured, in words)."""
+    if not isinstance(value, str):
+        raise fail("no_second_solver", "must be a string: why cvc5 does not decide the queries")
+    if value and kind is not Kind.Z3_PROOF:
+        raise fail("no_second_solver", "only a z3-proof check has queries for a second solver")
+    return " ".join(value.split())
 
 
 def _parse_rules(value: Any, game: str, rule_ids: Collection[str] | None, fail: Callable[[str, str], ManifestError]) -> tuple[str, ...]:

@@ -379,6 +379,20 @@ def _match_any_up_card() -> Changes:
     return {(SNAP, "pot_matches"): pot_matches}
 
 
+def _match_second_card() -> Changes:
+    from cardcanon.model import snap as m
+
+    def matched_seats(state: SnapState) -> tuple[Seat, ...]:  # SNAP-MATCH-1 broken: reads below the top
+        card = m.flipped_card(state)
+        if card is None:
+            return ()
+        n, f = state.config.players, state.player.index
+        piles = [(Seat((f + k) % n), state.up[(f + k) % n]) for k in range(1, n)]
+        return tuple(seat for seat, pile in piles if pile and pile[min(1, len(pile) - 1)].rank == card.rank)
+
+    return {(SNAP, "matched_seats"): matched_seats}
+
+
 _INDEX = {"index_card": "on"}
 _SNAP_MUTANTS = (
     ModelMutant("flip-bottom", "snap", "SNAP-FLIP-1", "the bottom card of the face-down pile is flipped", _flip_bottom),
@@ -425,6 +439,9 @@ _SNAP_MUTANTS = (
     ModelMutant("match-colour", "snap", "SNAP-MATCH-1", "cards match only in rank and colour", _match_colour),
     ModelMutant("pot-matches-any", "snap", "SNAP-MATCH-2", "any card of the pot matches, not only its top",
                 _match_any_up_card),
+    ModelMutant("match-second-card", "snap", "SNAP-MATCH-1",
+                "a face-up pile matches by its second card (the card under its top), when it has one",
+                _match_second_card),
 )
 
 MUTANTS: dict[str, ModelMutant] = {}

@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from cardcanon.verify.manifest import GAMES, CheckSpec, ManifestError, load_manifests
+from cardcanon.verify.manifest import GAMES, CheckSpec, Kind, ManifestError, load_manifests
 from cardcanon.proofs.base import Verdict
 from cardcanon.verify.variants import Combination
 from cardcanon.verify.report import CheckOutcome, ProbeOutcome, NecessityCell, Report
@@ -84,9 +84,15 @@ def run(
     variants: bool = True,
     necessity_per_variant: bool = False,
     in_process: bool = False,
+    second_solver: bool = True,
+    export_smt: str | Path | None = None,
 ) -> Report:
     """Run ``checks`` (default: every check of the package's manifests) under every variant,
-    their encoding probes, and (``necessity``) every model mutant of every rule they cite."""
+    their encoding probes, and (``necessity``) every model mutant of every rule they cite.
+
+    With ``second_solver`` each run of a ``z3-proof`` check as written (no probe, no model
+    mutant) has cvc5 decide every query again (:mod:`cardcanon.proofs.smt`), except in a quick
+    run; ``export_smt`` names a folder where those queries are written as SMT-LIB 2 files."""
     from cardcanon.verify import model_mutants
     from cardcanon.verify.variants import plan, variant_name
 
@@ -115,10 +121,15 @@ def run(
         mains = []
         for variant in runs:
             mains.append(len(tasks))
+            # a check cvc5 is too slow for is paired only when its queries are asked for (--export-smt)
+            # a quick run is Z3 alone, unless the queries are asked for (--export-smt)
+            paired = second_solver and check.kind is Kind.Z3_PROOF and (
+                export_smt is not None or not (quick or check.no_second_solver))
             if check.engine_refuses(variant):
                 given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
             tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
-                              variant))
+                              variant, second_solver=paired,
+                              export_smt=str(export_smt) if paired and export_smt is not None else None))
         probes = []
         for probe in check.probes if not quick else ():  # a quick run leaves the probes out
             probes.append(len(tasks))
@@ -273,7 +284,8 @@ def add_parser(sub: Any) -> None:
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: each check's ci_bounds where given, the rulebook's defaults only, no "
-                             "encoding probes, and the necessity matrix only for checks run with their full bounds")
+                             "encoding probes, Z3 alone (no second solver), and"
+                             " the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--explain", metavar="CHECK",
                         help="run one check fully and say in words what it states, its scope, which model "
                              "mutant fails it per cited rule and variant, and its witness")
@@ -286,6 +298,11 @@ def add_parser(sub: Any) -> None:
                              "variant only and the other results are reported unbound)")
     parser.add_argument("--no-necessity", action="store_true",
                         help="skip the model mutants of the cited rules (not a full verification)")
+    parser.add_argument("--export-smt", metavar="DIR",
+                        help="write every query a z3-proof verdict rests on to DIR as an SMT-LIB 2 file "
+                             "(re-check them with `cardcanon smt-check DIR` or any SMT-LIB solver)")
+    parser.add_argument("--no-second-solver", action="store_true",
+                        help="decide the z3-proof queries with Z3 alone, not again with cvc5 (not a full verification)")
     parser.set_defaults(handler=_run_verify)
 
 
@@ -320,10 +337,18 @@ def _run_verify(args: argparse.Namespace) -> int:
     if not checks:
         where = args.manifest_dir or "the package's manifests"
         raise ManifestError(f"no checks to run in {where}" + (f" for {args.game}" if args.game else ""))
+    if args.export_smt is not None:
+        folder = Path(args.export_smt)
+        if folder.exists() and (not folder.is_dir() or any(folder.glob("*.smt2"))):
+            raise ValueError(f"--export-smt {args.export_smt}: not an empty folder (it would mix two runs' queries)")
+        if args.no_second_solver:
+            raise ValueError("--export-smt writes the queries the second solver decides; drop --no-second-solver")
+        folder.mkdir(parents=True, exist_ok=True)
     progress = Progress(out, live=out.isatty()) if out.isatty() or not args.explain else None
     report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
                  necessity=not args.no_necessity, variants=not args.default_variant_only,
-                 necessity_per_variant=args.necessity_per_variant)
+                 necessity_per_variant=args.necessity_per_variant,
+                 second_solver=not args.no_second_solver, export_smt=args.export_smt)
     if args.explain:
         for outcome in report.outcomes:
             if args.explain in (outcome.check.id, outcome.check.short_id):

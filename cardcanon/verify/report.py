@@ -199,7 +199,7 @@ class CheckOutcome:
         lines = [f"{check.id}: {check.title}",
                  f"  Kind: {check.kind.value}; expected: {check.expected.value}"
                  + "".join(f"; under {name}: {v.value}" for name, v in check.expected_variant.items()),
-                 f"  Scope: {_scope(check, self.quick)}"]
+                 f"  Scope: {check.scope_for(self.quick)['words']}"]
         ran = [variant_name(v) for v, _ in self.variants] or ["default"]
         lines.append("  Variants: " + ", ".join(ran) + (f" (only these: {check.variants_reason})"
                                                           if check.variants is not None else ""))
@@ -246,7 +246,20 @@ class CheckOutcome:
                 reasons.append(f"{where}witness not replayed through the model: "
                                + "; ".join(result.replay_problems)[:300])
         reasons += [f"{where}engine: {problem}" for problem in result.engine_disagreed]
+        pair = result.second_solver
+        if pair is not None and result.verdict is Verdict.PROVED and not pair.get("queries"):
+            reasons.append(f"{where}proved, but no query went to the second solver")
         return reasons
+
+    def second_solver(self) -> dict[str, Any] | None:
+        """Both solvers' answers over every variant run (None: Z3 alone)."""
+        pairs = [r.second_solver for _, r in self.variants or (({}, self.result),) if r.second_solver is not None]
+        if not pairs:
+            return None
+        return {"solvers": ["z3", "cvc5"], "queries": sum(p["queries"] for p in pairs),
+                "agree": all(p["agree"] for p in pairs),
+                "cvc5_seconds": round(sum(p["cvc5_seconds"] for p in pairs), 3),
+                "problems": [problem for p in pairs for problem in p["problems"]]}
 
     def failures(self) -> list[str]:
         """Every reason this check fails; empty when it passes."""
@@ -255,6 +268,8 @@ class CheckOutcome:
         for variant, result in runs:
             reasons += self._run_failures(variant, result)
         reasons.extend(self.stats_problems())
+        if self.check.scope is None:
+            reasons.append("no scope in the manifest: what the check covers is not stated")
         if not self.probes and not self.necessity and not self.necessity_skipped:
             reasons.append("no probe and no model mutant: nothing shows that the check can fail")
         for probe in self.probes:
@@ -295,7 +310,11 @@ class CheckOutcome:
             "detail": self.result.detail,
             "witness": self.result.witness,
             "witness_replayed": self.result.witness_replayed,
+            "second_solver": self.second_solver() or (
+                {"solvers": ["z3"], "off": check.no_second_solver} if check.no_second_solver else None),
             "bounds": _plain(check.bounds_for(self.quick)),
+            "scope": check.scope_for(self.quick),
+            "no_drop_probes": check.no_drop_probes or None,
             "stats": dict(self.result.stats),
             "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
             "stats_compared": self.stats_compared,
@@ -312,6 +331,7 @@ class CheckOutcome:
                 "engine_not_applicable": list(result.engine_not_applicable),
                 "engine_replay": None if result.engine_verdict is None else result.engine_verdict.value,
                 "seconds": round(result.seconds, 3),
+                "second_solver": None if result.second_solver is None else dict(result.second_solver),
                 "detail": result.detail,
                 "stats": dict(result.stats),
                 "expected_stats": _plain(check.stats_for(variant)),
@@ -400,6 +420,7 @@ class Report:
         return {
             "cardcanon_version": __version__,
             "z3_version": _z3_version(),
+            "cvc5_version": _cvc5_version(),
             "python": platform.python_version(),
             "started": self.started,
             "wall_seconds": round(self.wall_seconds, 3),
@@ -439,7 +460,8 @@ class Report:
                 "unbound": sum(not c["killed"] for c in cells), "matrix": cells}
 
     def table(self, rules_width: int = 36) -> str:
-        header = ("check", "rules", "expected", "verdict", "s", "witness", "variants", "necessity", "probes", "result")
+        header = ("check", "rules", "expected", "verdict", "players", "s", "witness", "variants", "necessity", "cvc5", "probes",
+                  "result")
         rows = [header]
         for o in self.outcomes:
             rows.append((
@@ -447,11 +469,13 @@ class Report:
                 ", ".join(o.check.rules),
                 o.check.expected.value,
                 o.result.verdict.value,
+                _players_cell(o.check.scope_for(self.quick)),
                 f"{o.result.seconds:.1f}",
                 "replayed" if o.witness_ok else "NO",
                 f"{sum(not o._run_failures(v, r) and r.verdict is not Verdict.NOT_APPLICABLE for v, r in o.variants)}"
                 f"/{len(o.variants)}",
                 f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
+                _pair_cell(o.second_solver()) if o.second_solver() or not o.check.no_second_solver else "off",
                 f"{o.probes_killed}/{len(o.probes)}",
                 {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
             ))
@@ -465,6 +489,9 @@ class Report:
                 lines.append("  ".join((cell[k] if k < len(cell) else "").ljust(width)
                                        for cell, width in zip(row, widths)).rstrip())
         lines.insert(1, "  ".join("-" * width for width in widths))
+        lines += [f"scope {o.check.id}: {o.check.scope_for(self.quick)['words']}" for o in self.outcomes]
+        lines += [f"second solver off for {o.check.id}: {o.check.no_second_solver}" for o in self.outcomes
+                  if o.check.no_second_solver and not o.second_solver()]
         for o in self.outcomes:
             for reason in o.failures():
                 lines.append(f"FAIL {o.check.id}: {reason}")
@@ -473,24 +500,31 @@ class Report:
         return "\n".join(lines)
 
 
-def _scope(check: CheckSpec, quick: bool) -> str:
-    """Players, deck and bounds of a check, in words."""
-    from cardcanon.proofs.rulebook import value
+def _players_cell(scope: Mapping[str, Any]) -> str:
+    """The player counts a check covers, and the rulebook's when it covers fewer."""
+    from cardcanon.verify.scope import span
 
-    bounds = dict(check.bounds_for(quick))
-    if check.game == "hearts":
-        players = f"{value('hearts', 'HEARTS-PLAYERS-1', 'players')} players"
-        deck = f"the {value('hearts', 'HEARTS-DECK-1', 'deck_size')}-card deck"
-    else:
-        given = bounds.get("players")
-        players = (f"{given} players" if given is not None else
-                   f"{value('snap', 'SNAP-PLAYERS-1', 'min_players')} to "
-                   f"{value('snap', 'SNAP-PLAYERS-1', 'max_players')} players")
-        deck = ("small decks " + str(bounds["decks"]) if "decks" in bounds else
-                f"up to {bounds['cards']} cards on the table" if "cards" in bounds else
-                f"the {value('snap', 'SNAP-DECK-1', 'deck_size')}-card deck")
-    shown = ", ".join(f"{k} = {v}" for k, v in bounds.items()) or "none"
-    return f"{players}; {deck}; bounds: {shown}"
+    if not scope["stated"]:
+        return "NOT STATED"
+    mine = span(scope["players"])
+    return mine if scope["covers_rulebook_players"] else f"{mine} of {span(scope['rulebook_players'])}"
+
+
+def _pair_cell(pair: Mapping[str, Any] | None) -> str:
+    """The second solver's column: how many queries cvc5 decided alike ("-": Z3 alone)."""
+    if pair is None:
+        return "-"
+    return f"{pair['queries']} agree" if pair["agree"] else "DISAGREE"
+
+
+def _cvc5_version() -> str:
+    try:
+        import cvc5  # type: ignore[import-untyped]  # cvc5 ships no type information
+    except ImportError:
+        return "not installed"
+    return str(getattr(cvc5, "__version__", "unknown"))
+
+
 
 
 def _plain(value: Any) -> Any:

@@ -19,10 +19,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from cardcanon.verify.manifest import resolve_entry
 from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.proofs.smt import ANSWERS, SolverPair, paired
 
 
 def grace_seconds(timeout: float) -> float:
@@ -43,6 +45,8 @@ class Task:
     bounds: Mapping[str, Any] = field(default_factory=dict)
     variant: Mapping[str, str] = field(default_factory=dict)
     model_mutant: str | None = None
+    second_solver: bool = False  # decide every query again with cvc5 (a z3-proof check as written)
+    export_smt: str | None = None  # write each such query to this folder as SMT-LIB 2
 
     @property
     def label(self) -> str:
@@ -69,6 +73,7 @@ class RunResult:
     disagreement: bool = False  # model mutant: a record replays under the mutant and not under the model
     engine_replayed: int = 0  # records the compiled engine played as the model does
     engine_disagreed: tuple[str, ...] = ()
+    second_solver: Mapping[str, Any] | None = None  # both solvers' answers (cardcanon.proofs.smt)
     engine_not_applicable: tuple[str, ...] = ()  # records the engine could not play, with the reason
 
     @property
@@ -109,13 +114,16 @@ def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout:
 
 
 def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, Any],
-            variant: Mapping[str, str] | None = None, model_mutant: str | None = None) -> RunResult:
+            variant: Mapping[str, str] | None = None, model_mutant: str | None = None,
+            pair: SolverPair | None = None) -> RunResult:
     """Run one check in this process, then replay its records; every failure becomes ``error``.
 
     The check gets one :class:`~cardcanon.proofs.base.Run`. With ``model_mutant`` the check runs
     against that mutant of the reference model (the per-process cache off), its records are
     replayed under the mutant and then under the reference model: ``disagreement`` says whether
     some record is a game of the mutant that the reference model does not play alike.
+    With ``pair`` every query the check decides is decided again by cvc5; a disagreement or a
+    cvc5 ``unknown`` turns the verdict into ``error`` or ``unknown``.
     """
     from cardcanon.engine.build import EngineUnavailable
     from cardcanon.verify import records as replays
@@ -129,7 +137,8 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
     start = time.perf_counter()
     output = io.StringIO()  # a check's prints would garble the progress display
     try:
-        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant):
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant), \
+                paired(pair):
             result = run_check(check, probe=probe, timeout=timeout, bounds=bounds, variant=variant,
                                caching=model_mutant is None)
             noted = list(result.records)
@@ -166,9 +175,14 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
                 engine_ok += 1
             elif same is False:
                 engine_bad.append(f"record {n} ({record.get('label', '')}): the engine plays it differently")
+    detail = str(result.detail or "")
+    if pair is not None and pair.problems():
+        disagree = any(a.cvc5 in ANSWERS and a.cvc5 != a.z3 for a in pair.answers)
+        verdict = Verdict.ERROR if disagree else Verdict.UNKNOWN
+        detail = f"second solver: {'; '.join(pair.problems())}; Z3 alone: {result.verdict}: {detail}"
     return RunResult(
         verdict=verdict,
-        detail=str(result.detail or ""),
+        detail=detail,
         witness=None if result.witness is None else str(result.witness),
         witness_replayed=bool(records) and not problems,
         stats=stats,
@@ -179,6 +193,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
         engine_replayed=engine_ok,
         engine_disagreed=tuple(engine_bad),
         engine_not_applicable=tuple(engine_refused),
+        second_solver=None if pair is None else pair.summary(),
     )
 
 
@@ -203,9 +218,18 @@ class _Slot:
             self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         self.task = task
         self.started = time.monotonic()
-        self.deadline = self.started + task.timeout + grace_seconds(task.timeout)
+        # a paired run has its timeout for Z3 and as much again for cvc5
+        seconds = task.timeout * (2 if task.second_solver else 1)
+        self.deadline = self.started + seconds + grace_seconds(seconds)
+        pair = None
+        if task.second_solver:
+            from cardcanon.proofs.base import variant_name
+
+            label = task.check_id + ("" if not task.variant else f"-{variant_name(task.variant)}")
+            pair = SolverPair(label, None if task.export_smt is None else Path(task.export_smt),
+                              query_seconds=task.timeout)
         self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, _plain(task.bounds),
-                                           _plain(task.variant), task.model_mutant)
+                                           _plain(task.variant), task.model_mutant, pair)
 
     def release(self) -> Task:
         task, self.task, self.future = self.task, None, None

@@ -59,7 +59,7 @@ class Evidence:
         for check_id in (entry.proofs if entry else ()):
             lines.append(f"- Proof :ref:`{check_id} <check-{check_id}>` "
                          f"(:ref:`code <{sources.check_label(check_id)}>`): {self._verdict(check_id)}"
-                         + self._necessity(check_id, rule.id))
+                         + self._necessity(check_id, rule.id) + self._scope(check_id))
         tests = entry.tests if entry else ()
         for test in tests:
             verdict = f": {self.test_verdict(test)}" if self.tests else ""
@@ -90,6 +90,13 @@ class Evidence:
         if entry.model:
             parts.append("cited in " + _count(len(entry.model), "place") + " of the model code")
         return "; ".join(parts) + "."
+
+    def _scope(self, check_id: str) -> str:
+        """What the check covers, in words ("2–3 players of the rulebook's 2–12; ...")."""
+        scope = (self.checks.get(check_id) or {}).get("scope")
+        if not scope:
+            return ""
+        return f"; scope: {esc(scope.get('words', ''))}"
 
     def _word(self, check_id: str) -> str:
         check = self.checks.get(check_id)
@@ -192,6 +199,16 @@ class Evidence:
             out.append(f"- Rules: {rules}\n- Kind: {c['kind']}; expected: {c['expected']}; "
                        f"code: :ref:`entry point <{sources.check_label(check_id)}>`\n"
                        f"- Verdict: {self._verdict(check_id)}\n")
+            if c.get("scope"):
+                out.append(f"- Scope: {esc(c['scope'].get('words', ''))}\n")
+            pair = c.get("second_solver") or {}
+            if pair.get("off"):
+                out.append(f"- Second solver: off: {esc(pair['off'])}\n")
+            elif pair.get("queries") is not None:
+                out.append(f"- Second solver: cvc5 decided {pair['queries']} queries again, "
+                           + ("all alike\n" if pair.get("agree") else ":verdict-bad:`not all alike`\n"))
+            if c.get("no_drop_probes"):
+                out.append(f"- No drop probes: {esc(c['no_drop_probes'])}\n")
             if c.get("detail"):
                 out.append(f"- Detail: {esc(in_words(' '.join(c['detail'].split())))}\n")
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}

@@ -1,0 +1,123 @@
+"""What a check covers, in words: its ``scope`` table in the manifest, against the rulebook's range.
+
+A check's ``[check.scope]`` states, as data:
+
+- ``players``: the player counts it covers: a list of counts, ``"rulebook"`` (every count the
+  rulebook allows, e.g. a proof over a symbolic seat count), or absent when the bounds give
+  them (``bounds.players``: one source for the number);
+- ``deck``: which cards (``"rulebook"``: the rulebook's deck; else words, e.g. "5 ranks");
+- ``piles``: how long piles or hands may be (words; optional where nothing is bounded);
+- ``abstracted``: what the check leaves out or abstracts (words; "nothing" when nothing).
+
+Words may name a bound in braces (``"up to {cards} cards"``), filled from the run's bounds, so
+that a quick run's smaller bounds show as such and no number is written twice.
+
+The variants come from the check's ``variants`` table (every variant verify runs, unless it says
+otherwise). :func:`describe` returns the scope of one run as JSON-ready data, with ``words``:
+one line that says, where the check covers less than the rulebook allows, how much less
+("2–3 players of the rulebook's 2–12").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+KEYS = ("players", "deck", "piles", "abstracted")
+RULEBOOK = "rulebook"
+
+
+def rulebook_players(game: str) -> tuple[int, int]:
+    """The player counts the rulebook allows: (fewest, most), read from its rules' values."""
+    from cardcanon.proofs.rulebook import value
+
+    if game == "hearts":
+        n = value("hearts", "HEARTS-PLAYERS-1", "players")
+        return n, n
+    return value("snap", "SNAP-PLAYERS-1", "min_players"), value("snap", "SNAP-PLAYERS-1", "max_players")
+
+
+def rulebook_deck(game: str) -> int:
+    from cardcanon.proofs.rulebook import value
+
+    return value(game, "HEARTS-DECK-1" if game == "hearts" else "SNAP-DECK-1", "deck_size")
+
+
+def problems(table: Any, bounds: Mapping[str, Any]) -> list[str]:
+    """What is wrong with a manifest's scope table (empty: nothing)."""
+    if not isinstance(table, Mapping):
+        return ["must be a table { players, deck, piles, abstracted }"]
+    found = [f"unknown key {key!r}" for key in table if key not in KEYS]
+    for key in ("deck", "abstracted"):
+        if not isinstance(table.get(key), str) or not table[key].strip():
+            found.append(f"'{key}' must be a non-empty string")
+    if "piles" in table and (not isinstance(table["piles"], str) or not table["piles"].strip()):
+        found.append("'piles' must be a non-empty string")
+    for key in ("deck", "piles", "abstracted"):
+        try:
+            str(table.get(key, "")).format(**bounds)
+        except (KeyError, IndexError, ValueError) as exc:
+            found.append(f"'{key}' names {exc}, which is not a bound")
+    players = table.get("players")
+    if players is None and "players" not in bounds:
+        found.append("'players' is missing (and the bounds give none)")
+    elif players is not None and "players" in bounds:
+        found.append("'players' is also in the bounds: state it once, in the bounds")
+    elif players is not None and players != RULEBOOK and not _counts(players):
+        found.append(f"'players' must be a list of player counts or {RULEBOOK!r}")
+    return found
+
+
+def _counts(value: Any) -> list[int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [value]
+    if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return sorted(set(value))
+    return []
+
+
+def span(counts: Sequence[int]) -> str:
+    """``[2, 3]`` -> "2–3", ``[2, 3, 5]`` -> "2, 3 and 5", ``[2]`` -> "2"."""
+    counts = sorted(set(counts))
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]}"
+    return counts[0].__str__() if len(counts) == 1 else ", ".join(map(str, counts[:-1])) + f" and {counts[-1]}"
+
+
+def describe(game: str, table: Mapping[str, Any] | None, bounds: Mapping[str, Any],
+             variants: Sequence[str] | None = None, variants_reason: str = "") -> dict[str, Any]:
+    """The scope of a run with ``bounds``, as data and in words (``stated`` False: no scope table)."""
+    low, high = rulebook_players(game)
+    allowed = list(range(low, high + 1))
+    if table is None:
+        return {"stated": False, "words": "scope not stated in the manifest", "players": [],
+                "rulebook_players": allowed, "covers_rulebook_players": False}
+    raw = table.get("players", bounds.get("players"))
+    players = allowed if raw == RULEBOOK else _counts(raw)
+    whole = set(allowed) <= set(players)
+    who = f"{span(players)} player{'s' if players != [1] else ''}"
+    if not whole:
+        who += f" of the rulebook's {span(allowed)}"
+    deck, piles, abstracted = (str(table.get(key) or "").format(**bounds) for key in ("deck", "piles", "abstracted"))
+    deck_words = f"the rulebook's deck ({rulebook_deck(game)} cards)" if deck == RULEBOOK else deck
+    variant_words = ("every variant verify runs" if variants is None
+                     else f"only {', '.join(variants)}" + (f" ({variants_reason})" if variants_reason else ""))
+    parts = [who, deck_words]
+    if piles:
+        parts.append(piles)
+    parts.append(variant_words)
+    if abstracted.startswith("nothing: "):  # "nothing: sampled, not exhaustive"
+        parts.append(abstracted.removeprefix("nothing: "))
+    elif abstracted != "nothing":
+        parts.append(f"abstracts {abstracted}")
+    return {
+        "stated": True,
+        "players": players,
+        "rulebook_players": allowed,
+        "covers_rulebook_players": whole,
+        "deck": deck_words,
+        "piles": piles or None,
+        "variants": variant_words,
+        "abstracted": abstracted,
+        "words": "; ".join(parts),
+    }

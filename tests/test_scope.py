@@ -1,0 +1,72 @@
+"""Every check states its scope; the words say when it covers fewer players than the rulebook."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardcanon.verify.manifest import ManifestError, load_manifest
+from cardcanon.verify.scope import describe, problems, rulebook_players, span
+from cardcanon.verify import load_checks
+
+
+def test_every_check_states_its_scope() -> None:
+    for check in load_checks():
+        for quick in (False, True):
+            scope = check.scope_for(quick)
+            assert scope["stated"], check.id
+            assert scope["players"] and set(scope["players"]) <= set(scope["rulebook_players"]), check.id
+
+
+def test_the_rulebook_range_comes_from_the_spec() -> None:
+    assert rulebook_players("snap") == (2, 12)
+    assert rulebook_players("hearts") == (2, 2)
+
+
+def test_a_smaller_scope_says_so_in_words() -> None:
+    table = {"deck": "rulebook", "piles": "up to {cards} cards", "abstracted": "nothing"}
+    partial = describe("snap", table, {"players": [2, 3], "cards": 5})
+    assert partial["words"].startswith("2–3 players of the rulebook's 2–12; the rulebook's deck (52 cards); up to 5 cards")
+    assert not partial["covers_rulebook_players"]
+    whole = describe("snap", {**table, "players": "rulebook"}, {"cards": 5})
+    assert whole["words"].startswith("2–12 players;") and whole["covers_rulebook_players"]
+
+
+def test_span() -> None:
+    assert span([3, 2]) == "2–3" and span([2, 3, 5]) == "2, 3 and 5" and span([2]) == "2"
+
+
+@pytest.mark.parametrize("table, bounds, problem", [
+    ({"deck": "rulebook", "abstracted": "nothing"}, {}, "'players' is missing"),
+    ({"players": [2], "deck": "rulebook", "abstracted": "nothing"}, {"players": [2]}, "also in the bounds"),
+    ({"players": "all", "deck": "rulebook", "abstracted": "nothing"}, {}, "list of player counts"),
+    ({"players": [2], "deck": "rulebook"}, {}, "'abstracted' must be"),
+    ({"players": [2], "deck": "{cards} cards", "abstracted": "nothing"}, {}, "not a bound"),
+    ({"players": [2], "deck": "rulebook", "abstracted": "nothing", "size": 3}, {}, "unknown key"),
+])
+def test_bad_scope_tables(table: dict[str, object], bounds: dict[str, object], problem: str) -> None:
+    assert any(problem in p for p in problems(table, bounds))
+
+
+def test_the_manifest_refuses_a_bad_scope(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "snap.toml"
+    path.write_text('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1"]\n'
+                    'kind = "replay"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p3_end2_winner:check"\n'
+                    '[check.scope]\ndeck = "rulebook"\nabstracted = "nothing"\n', encoding="utf-8")
+    with pytest.raises(ManifestError, match="scope.*players"):
+        load_manifest(path)
+
+
+@pytest.mark.parametrize("check_id", ["HEARTS-P8-endless-tie", "HEARTS-P11-encoding", "SNAP-P9-encoding"])
+def test_encoding_checks_without_drop_probes_say_why(check_id: str) -> None:
+    check = next(c for c in load_checks() if c.id == check_id)
+    has_drops = any(p.id.startswith("drop:") for p in check.probes)
+    assert has_drops or len(check.no_drop_probes.split()) >= 20
+
+
+def test_a_z3_proof_cannot_opt_out_of_drop_probes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "snap.toml"
+    path.write_text('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1"]\n'
+                    'kind = "z3-proof"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p3_end2_winner:check"\n'
+                    'no_drop_probes = "because"\n', encoding="utf-8")
+    with pytest.raises(ManifestError, match="no_drop_probes"):
+        load_manifest(path)
