@@ -14,11 +14,11 @@ from cardcanon.cli_args import seed as seed_arg
 from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.errors import CardcanonError
 from cardcanon.model.hearts import (
-    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, Play, apply, from_record, new_game, play_match,
-    to_record, trick_winner,
+    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, Play, apply, from_record, new_game, to_record,
+    trick_winner,
 )
-from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
-from cardcanon.model.hearts_records import config_from_json, config_to_json, summarize
+from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
+from cardcanon.model.hearts_records import summarize
 from cardcanon.model.records import write_record
 from cardcanon.variants import parse_variants
 
@@ -77,10 +77,9 @@ def _strategies(args: argparse.Namespace) -> list[str]:
 
 
 def _config_from_variants(variants: list[str]) -> HeartsConfig:
-    values: dict[str, Any] = config_to_json(HeartsConfig())
-    for name, value in parse_variants("hearts", variants, extra=("target",)).items():
-        values[name] = _target(value) if name == "target" else value
-    return config_from_json(values, "--variant", "config")
+    options = parse_variants("hearts", variants, extra=("target",))
+    settings = {"target": _target(options.pop("target"))} if "target" in options else {}
+    return HeartsConfig.from_options(options, **settings)
 
 
 def _target(text: str) -> int:

@@ -14,9 +14,9 @@ from cardcanon.model.records import write_record
 from cardcanon.model.snap import (
     Call, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
 )
-from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, parse_policy, play_game
-from cardcanon.model.snap import VARIATIONS
-from cardcanon.model.snap_records import game_record, replay_steps
+from cardcanon.model.records import replay_steps
+from cardcanon.model.snap import GAME
+from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, game_record, parse_policy, play_game
 from cardcanon.model.snap_text import describe
 from cardcanon.variants import parse_variants
 
@@ -63,11 +63,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace) -> SnapConfig:
     """The table from ``--players``, ``--index-card``, ``--next-turn`` and ``--variant`` (checked against the rulebook)."""
-    values: dict[str, Any] = {"index_card": args.index_card, "next_turn": NextTurn(args.next_turn)}
-    for name, value in parse_variants("snap", args.variant).items():
-        kind = VARIATIONS[name]
-        values[name] = value == "on" if kind is bool else kind(value)
-    return SnapConfig(players=args.players, **values)
+    options = {"index_card": "on" if args.index_card else "off", "next_turn": args.next_turn}
+    return SnapConfig.from_options({**options, **parse_variants("snap", args.variant)}, players=args.players)
 
 
 def _steps(result: GameResult) -> list[tuple[SnapState, Move, SnapState]]:
@@ -125,5 +122,5 @@ def outcome_line(result: GameResult) -> str:
 
 def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
     """What ``cardcanon replay`` shows of a Snap record: the transcript of the moves replayed."""
-    _, steps = replay_steps(data, where)
+    _, steps = replay_steps(GAME, data, where)
     return transcript(steps[:count])

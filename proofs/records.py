@@ -25,6 +25,7 @@ mutant of it in a verify worker); ``cardcanon.verify_engine`` asks the compiled 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -68,8 +69,16 @@ def hearts_fingerprint(state: hearts.HeartsState) -> dict[str, Any]:
             "outcome": None if outcome is None else [outcome.termination.value, outcome.winner.index]}
 
 
+FINGERPRINTS: dict[str, Callable[[Any], dict[str, Any]]] = {"snap": snap_fingerprint, "hearts": hearts_fingerprint}
+
+
 def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
-    return snap_fingerprint(state) if game == "snap" else hearts_fingerprint(state)
+    return FINGERPRINTS[game](state)
+
+
+def _model(game: str) -> ModuleType:
+    """The loaded model of ``game`` (its module: a mutant patches the module's functions)."""
+    return importlib.import_module(f"cardcanon.model.{game}")
 
 
 # ---- building records --------------------------------------------------------------------------
@@ -79,17 +88,17 @@ def snap_position(state: snap.SnapState) -> dict[str, Any]:
             "pot": _cards(state.pot)}
 
 
-def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
-                start: snap.SnapState | None = None, rejects: snap.Move | None = None,
+def game_record(game: str, config: Any, moves: Sequence[Any], final: LoadedState, *, label: str,
+                start: snap.SnapState | None = None, rejects: Any = None,
                 policy: str | None = None, repeats: tuple[int, int] | None = None) -> Record:
-    from cardcanon.model.snap_records import config_to_json, move_to_json
-
-    record: Record = {"game": "snap", "label": label, "config": config_to_json(config),
-                      "moves": [move_to_json(m) for m in moves], "reaches": snap_fingerprint(final)}
+    """A record of ``moves`` played from ``config`` (or from ``start``) to ``final``."""
+    api = _model(game).GAME
+    record: Record = {"game": game, "label": label, "config": api.config_to_json(config),
+                      "moves": [api.move_to_json(m) for m in moves], "reaches": fingerprint(game, final)}
     if start is not None:
         record["start"] = snap_position(start)
     if rejects is not None:
-        record["rejects"] = move_to_json(rejects)
+        record["rejects"] = api.move_to_json(rejects)
     if policy is not None:
         record["policy"] = policy
     if repeats is not None:
@@ -97,15 +106,16 @@ def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap
     return record
 
 
+def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
+                start: snap.SnapState | None = None, rejects: snap.Move | None = None,
+                policy: str | None = None, repeats: tuple[int, int] | None = None) -> Record:
+    return game_record("snap", config, moves, final, label=label, start=start, rejects=rejects, policy=policy,
+                       repeats=repeats)
+
+
 def hearts_record(config: hearts.HeartsConfig, moves: Sequence[hearts.Move], final: hearts.HeartsState, *, label: str,
                   rejects: hearts.Move | None = None) -> Record:
-    from cardcanon.model.hearts_records import config_to_json, move_to_json
-
-    record: Record = {"game": "hearts", "label": label, "config": config_to_json(config),
-                      "moves": [move_to_json(m) for m in moves], "reaches": hearts_fingerprint(final)}
-    if rejects is not None:
-        record["rejects"] = move_to_json(rejects)
-    return record
+    return game_record("hearts", config, moves, final, label=label, rejects=rejects)
 
 
 def function_record(game: str, function: str, args: list[Any], *, label: str) -> Record:
@@ -117,7 +127,10 @@ def function_record(game: str, function: str, args: list[Any], *, label: str) ->
 def _hearts_call(function: str, args: list[Any]) -> Any:
     from cardcanon.model import hearts as model
     from cardcanon.model.cards import Card
-    from cardcanon.model.hearts_records import config_from_json
+    from cardcanon.model.hearts_records import config_from_json as from_json
+
+    def config_from_json(obj: Any, where: str) -> hearts.HeartsConfig:
+        return from_json(obj, f"{where}: config")
 
     if function == "trick_winner":
         return model.trick_winner(Card.parse(args[0]), Card.parse(args[1]))
@@ -160,10 +173,13 @@ def hearts_position(config: hearts.HeartsConfig, *, hand: Iterable[Card], dead: 
 FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves")}
 
 
+CALLS: dict[str, Callable[[str, list[Any]], Any]] = {"hearts": _hearts_call}
+
+
 def call(game: str, function: str, args: list[Any]) -> Any:
-    if game != "hearts" or function not in FUNCTIONS["hearts"]:
+    if function not in FUNCTIONS.get(game, ()):
         raise ValueError(f"no such {game} rule function: {function}")
-    return _hearts_call(function, args)
+    return CALLS[game](function, args)
 
 
 # ---- replay ------------------------------------------------------------------------------------
@@ -188,38 +204,31 @@ def _snap_start(record: Mapping[str, Any], config: snap.SnapConfig) -> snap.Snap
                      tuple(map(cards, data["up"])), cards(data["pot"]), Seat(data["turn"]), data["flips"])
 
 
+def _flip_key(state: LoadedState) -> tuple[object, ...] | None:
+    """The position key (SNAP-END-4) of a position where a flip is next, else None."""
+    return state.position_key() if getattr(state, "phase", None) and state.phase.value == "flip" else None
+
+
 def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
-    """(game, final state or None, moves applied, problem, rejected-ok) of a game record."""
+    """(game, final state or None, problem) of a game record, played through the loaded model."""
     game: str = record["game"]
-    model: ModuleType  # the loaded model of the record's game
-    state: LoadedState
-    parse: Callable[[Any, int], Any]  # (JSON move, 1-based move number) -> move
-    if game == "snap":
-        from cardcanon.model import snap as snap_model
-        from cardcanon.model.snap_records import config_from_json, move_from_json
+    model = _model(game)
+    config = model.GAME.config_from_json(record["config"], "record: config")
+    state: LoadedState = _snap_start(record, config) if record.get("start") is not None else model.new_game(config)
 
-        model = snap_model
-        config = config_from_json(record, "record")
-        state = _snap_start(record, config)
-        parse = lambda item, n: move_from_json(item, f"record: move {n}")  # noqa: E731
-    else:
-        from cardcanon.model import hearts as hearts_model
-        from cardcanon.model.hearts_records import config_from_json as hearts_config
-        from cardcanon.model.hearts_records import move_from_json as hearts_move
+    def parse(item: Any, number: int) -> Any:
+        return model.GAME.move_from_json(item, f"record: moves[{number - 1}]")
 
-        model = hearts_model
-        state = model.new_game(hearts_config(record["config"], "record"))
-        parse = lambda item, n: hearts_move(item, "record", f"moves[{n - 1}]")  # noqa: E731
     from cardcanon.model.errors import IllegalMoveError
     from cardcanon.model.shuffle import SplitMix64
 
     keys: dict[int, tuple[object, ...]] = {}
     policy = _deterministic_policy(record)
     for number, item in enumerate(record["moves"], 1):
-        if game == "snap" and state.phase is model.Phase.FLIP:
-            keys.setdefault(state.flips, state.position_key())
+        if (key := _flip_key(state)) is not None:
+            keys.setdefault(state.flips, key)
         move = parse(item, number)
-        if policy is not None and state.phase is model.Phase.CALL:
+        if policy is not None and state.phase.value == "call":
             chosen = policy.choose(state, SplitMix64(0))  # a deterministic policy never draws
             if chosen != move:
                 return game, None, f"move {number}: {policy.name} calls {chosen!r} here, not {move!r}"
@@ -227,8 +236,8 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
             state = model.apply(state, move)
         except IllegalMoveError as err:
             return game, None, f"move {number} is illegal ({err.rule_id}): {err}"
-    if game == "snap" and state.phase is model.Phase.FLIP:
-        keys.setdefault(state.flips, state.position_key())
+    if (key := _flip_key(state)) is not None:
+        keys.setdefault(state.flips, key)
     if "repeats" in record:
         first, length = record["repeats"]
         if length <= 0 or first not in keys or keys.get(first) != keys.get(first + length):
@@ -248,7 +257,7 @@ DETERMINISTIC_POLICIES = ("flipper-first", "owner-first")
 
 def _deterministic_policy(record: Mapping[str, Any]) -> Policy | None:
     """The record's calling policy when it is deterministic: every call event must be its choice."""
-    if record.get("game") != "snap" or record.get("policy") not in DETERMINISTIC_POLICIES:
+    if record.get("policy") not in DETERMINISTIC_POLICIES:
         return None
     from cardcanon.model.snap_policies import parse_policy
 

@@ -6,7 +6,8 @@ each non-default option of each variation point on its own, and the combinations
 declares (``[[combination]]``, with the reason the options interact). Options the reference
 model does not implement (``not_modelled``) cannot be run; they are listed, not hidden.
 
-:func:`snap_config` and :func:`hearts_config` turn a variant into the model's configuration.
+:func:`config_for` (and :func:`snap_config`, :func:`hearts_config`) turn a variant into the
+model's table through ``Config.from_options``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cardcanon.model.hearts_types import HeartsConfig
-    from cardcanon.model.snap import SnapConfig
+    from cardcanon.model.snap_types import SnapConfig
 
 Variant = Mapping[str, str]
 
@@ -44,46 +45,41 @@ def points(game: str) -> tuple[Point, ...]:
                  for rule in cardcanon.spec.load(game).rules if rule.variation is not None)
 
 
-def _fields(game: str) -> dict[str, dict[str, Any]]:
-    """parameter -> option -> config value, from the model's own table of variation points."""
-    VARIATIONS: Mapping[str, Any]  # parameter -> its enum (or bool)
-    NOT_MODELLED: Mapping[Any, str]  # option -> why the model leaves it out
-    if game == "snap":
-        from cardcanon.model.snap import NOT_MODELLED, VARIATIONS
-    else:
-        from cardcanon.model.hearts_types import NOT_MODELLED, VARIATIONS
-    table: dict[str, dict[str, Any]] = {}
-    for name, kind in VARIATIONS.items():
-        if kind is bool:
-            table[name] = {"off": False, "on": True}
-        else:
-            table[name] = {member.value: member for member in kind if member not in NOT_MODELLED}
+def _config_type(game: str) -> Any:
+    """The model's table type of ``game`` (``Config.from_options`` reads the rulebook's options)."""
+    from cardcanon.model import hearts, snap
+
+    return {"hearts": hearts.GAME, "snap": snap.GAME}[game].Config
+
+
+def modelled(game: str) -> dict[str, dict[str, str]]:
+    """parameter -> the options the model implements (each option as its own value)."""
+    from cardcanon.model.errors import NotModelledError
+
+    table: dict[str, dict[str, str]] = {}
+    for point in points(game):
+        table[point.parameter] = {}
+        for option in point.options:
+            try:
+                _config_type(game).from_options({point.parameter: option})
+            except NotModelledError:
+                continue
+            table[point.parameter][option] = option
     return table
 
 
-def modelled(game: str) -> dict[str, dict[str, Any]]:
-    """parameter -> option -> the model's config value, for the options the model implements."""
-    return _fields(game)
-
-
 def snap_config(variant: Variant | None = None, **fields: Any) -> SnapConfig:
-    from cardcanon.model.snap import SnapConfig
-
-    table = _fields("snap")
-    values = {name: table[name][option] for name, option in (variant or {}).items()}
-    return SnapConfig(**{**values, **fields})
+    return config_for("snap", variant, **fields)  # type: ignore[no-any-return]
 
 
 def hearts_config(variant: Variant | None = None, **fields: Any) -> HeartsConfig:
-    from cardcanon.model.hearts_types import HeartsConfig
-
-    table = _fields("hearts")
-    values = {name: table[name][option] for name, option in (variant or {}).items()}
-    return HeartsConfig(**{**values, **fields})
+    return config_for("hearts", variant, **fields)  # type: ignore[no-any-return]
 
 
 def config_for(game: str, variant: Variant | None = None, **fields: Any) -> SnapConfig | HeartsConfig:
-    return snap_config(variant, **fields) if game == "snap" else hearts_config(variant, **fields)
+    """The model's table for ``variant`` (the rulebook's option words) and other config ``fields``."""
+    options = {name: option for name, option in (variant or {}).items() if name not in fields}
+    return _config_type(game).from_options(options, **fields)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

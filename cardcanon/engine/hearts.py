@@ -22,7 +22,7 @@ from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model import hearts_types
 from cardcanon.model.hearts import (
     DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move, Play,
-    QueenBreaks, Termination, play_match,
+    QueenBreaks, Termination,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
 from cardcanon.model.seats import Seat
