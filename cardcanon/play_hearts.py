@@ -18,7 +18,7 @@ from cardcanon.model.hearts import (
     trick_winner,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
-from cardcanon.model.hearts_records import summarize
+from cardcanon.model.hearts_records import config_to_json, summarize
 from cardcanon.model.records import write_record
 from cardcanon.variants import parse_variants
 

@@ -25,6 +25,6 @@ def parse_variants(game: str, items: Iterable[str], extra: Iterable[str] = ()) -
             try:
                 check_option(game, name, value)
             except OptionError as exc:
-                raise OptionError(exc.rule_id, f"--variant {item!r}: {exc.message}") from None
+                raise ValueError(f"--variant {item!r}: {exc.rule_id} {exc.message}") from None
         values[name] = value
     return values

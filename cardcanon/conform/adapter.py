@@ -30,9 +30,9 @@ def config_from_json(game: str, config: Json) -> Any:
     """The model's config for a record ``config`` object; ValueError naming the problem."""
     try:
         if game == "hearts":
-            return hearts_records.config_from_json(config, "config", "config")
+            return hearts_records.config_from_json(config, "config: config")
         if game == "snap":
-            return snap_records.config_from_json({"config": config}, "config")
+            return snap_records.config_from_json(config, "config: config")
     except RecordError as exc:
         raise ValueError(str(exc)) from None
     raise ValueError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
@@ -65,7 +65,7 @@ class Position:
     def move_from_json(self, move: Json) -> Any:
         try:
             if self.game == "hearts":
-                return hearts_records.move_from_json(move, "move", "move")
+                return hearts_records.move_from_json(move, "move: move")
             return snap_records.move_from_json(move, "move")
         except (RecordError, ValueError) as exc:
             raise NotAMove(str(exc)) from None

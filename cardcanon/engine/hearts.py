@@ -24,7 +24,7 @@ from cardcanon.model.hearts import (
     DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move, Play,
     QueenBreaks, Termination,
 )
-from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
+from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
 from cardcanon.model.seats import Seat
 
 _TWO64 = 1 << 64
