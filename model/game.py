@@ -130,7 +130,7 @@ class Game(Protocol[ConfigT, StateT, MoveT, OutcomeT]):
         ...
 
     def move_name(self, move: MoveT) -> str:
-        """The kind of move, as records name it."""
+        """The kind of move, in words (``deal``, ``play``, ``no call``)."""
         ...
 
     def config_to_json(self, config: ConfigT) -> dict[str, Any]:

@@ -45,11 +45,11 @@ def config_to_json(config: SnapConfig) -> dict[str, Any]:
     return data
 
 
-MOVE_NAMES: dict[type[Move], str] = {Deal: "deal", Flip: "flip", NoCall: "no-call", Call: "call", Tie: "tie"}
+MOVE_NAMES: dict[type[Move], str] = {Deal: "deal", Flip: "flip", NoCall: "no call", Call: "call", Tie: "tie"}
 
 
 def move_name(move: Move) -> str:
-    """The kind of move, as records name it (``flip``)."""
+    """The kind of move, in words (``no call``)."""
     return MOVE_NAMES[type(move)]
 
 
