@@ -34,7 +34,6 @@ def integer_range(low: int, high: int | None = None, what: str = "a whole number
 
 
 seed = integer_range(0, SEED_MAX, "a seed")
-positive_int = integer_range(1, None, "a whole number")
 
 
 def seconds(text: str) -> float:
@@ -47,12 +46,6 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"expected a number of seconds more than 0 and at most {SECONDS_MAX:g} (a day), not {_quoted(text)}")
     return value
-
-
-def nonempty(text: str) -> str:
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a value, not an empty string")
-    return text
 
 
 def _quoted(text: str, limit: int = 30) -> str:
