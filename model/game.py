@@ -55,7 +55,7 @@ StateT = TypeVar("StateT")
 #: A game's moves (``hearts.Move``, ``snap.Move``).
 MoveT = TypeVar("MoveT")
 #: A game's outcome (``hearts.Outcome``, ``snap.Outcome``).
-OutcomeT = TypeVar("OutcomeT", covariant=True)
+OutcomeT = TypeVar("OutcomeT")
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ class Game(Protocol[ConfigT, StateT, MoveT, OutcomeT]):
     def config_from_json(self, obj: Any, where: str) -> ConfigT:
         ...
 
-    def outcome_to_json(self, outcome: OutcomeT | None) -> dict[str, Any] | None:  # type: ignore[misc]
+    def outcome_to_json(self, outcome: OutcomeT | None) -> dict[str, Any] | None:
         ...
 
     # ---- records (:mod:`cardcanon.model.records` runs the loops with these) -------------------------

@@ -52,7 +52,8 @@ def replay_steps(game: Game[Any, Any, Any, Any], data: Mapping[str, Any],
     record = game.from_record(data, where)
     rng = SplitMix64(record.seed) if record.seed is not None else None
     state = game.new_game(record.config)
-    states, steps = [state], []
+    states: list[Any] = [state]
+    steps: Steps = []
 
     def failed(number: int, error: str, rule_id: str | None = None) -> tuple[ReplayReport, Steps]:
         return ReplayReport(game.name, number - 1, False, error, rule_id, number), steps

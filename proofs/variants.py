@@ -47,9 +47,9 @@ def points(game: str) -> tuple[Point, ...]:
 
 def _config_type(game: str) -> Any:
     """The model's table type of ``game`` (``Config.from_options`` reads the rulebook's options)."""
-    from cardcanon.model import hearts, snap
+    import importlib
 
-    return {"hearts": hearts.GAME, "snap": snap.GAME}[game].Config
+    return importlib.import_module(f"cardcanon.model.{game}").GAME.Config
 
 
 def modelled(game: str) -> dict[str, dict[str, str]]:
@@ -69,17 +69,19 @@ def modelled(game: str) -> dict[str, dict[str, str]]:
 
 
 def snap_config(variant: Variant | None = None, **fields: Any) -> SnapConfig:
-    return config_for("snap", variant, **fields)  # type: ignore[no-any-return]
+    config: SnapConfig = config_for("snap", variant, **fields)
+    return config
 
 
 def hearts_config(variant: Variant | None = None, **fields: Any) -> HeartsConfig:
-    return config_for("hearts", variant, **fields)  # type: ignore[no-any-return]
+    config: HeartsConfig = config_for("hearts", variant, **fields)
+    return config
 
 
-def config_for(game: str, variant: Variant | None = None, **fields: Any) -> SnapConfig | HeartsConfig:
+def config_for(game: str, variant: Variant | None = None, **fields: Any) -> Any:
     """The model's table for ``variant`` (the rulebook's option words) and other config ``fields``."""
     options = {name: option for name, option in (variant or {}).items() if name not in fields}
-    return _config_type(game).from_options(options, **fields)  # type: ignore[no-any-return]
+    return _config_type(game).from_options(options, **fields)
 
 
 @dataclass(frozen=True)
