@@ -67,7 +67,7 @@ def new_game(config: HeartsConfig = HeartsConfig()) -> HeartsState:
 # --- HEARTS-PLAYERS-1 -------------------------------------------------------------------------
 def other(seat: Seat) -> Seat:
     """HEARTS-PLAYERS-1: exactly two players; the other one."""
-    return SEATS[1 - seat.index]
+    return seat.left(PLAYERS)
 
 
 def seat_problem(seat: Seat) -> Refusal | None:
