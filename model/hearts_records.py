@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardcanon.model.cards import Card, CardParseError
-from cardcanon.model.errors import NotModelledError, RecordError
+from cardcanon.model.errors import OptionError, RecordError
 from cardcanon.model.game import Record
 from cardcanon.model.hearts_types import (
     SEATS, VARIATIONS, ChooseDealer, Deal, HeartsConfig, HeartsState, Move, Outcome, Play,
@@ -84,23 +84,16 @@ def config_from_json(obj: Any, where: str) -> HeartsConfig:
     if not isinstance(obj, dict):
         raise RecordError(where, f"expected an object, found {_json_type(obj)}")
     _only_keys(obj, (*VARIATIONS, "target"), where)
-    values: dict[str, Any] = {}
-    for name, kind in VARIATIONS.items():
-        if name not in obj and name in _OPTIONAL:
-            continue
-        text = _get(obj, name, str, where)
-        try:
-            values[name] = kind(text)
-        except ValueError:
-            options = ", ".join(repr(m.value) for m in kind)
-            raise RecordError(f"{where}.{name}", f"unknown value {text!r} (expected one of {options})") from None
+    options = {name: _get(obj, name, str, where) for name in VARIATIONS if name in obj or name not in _OPTIONAL}
     target = _get(obj, "target", int, where)
     if target < 1:
         raise RecordError(f"{where}.target", f"expected a positive integer, found {target}")
-    try:
-        return HeartsConfig(**values, target=target)
-    except NotModelledError as exc:
-        raise RecordError(where, str(exc), rule_id=exc.rule_id) from None
+    for name, text in options.items():  # the place of a wrong option
+        try:
+            HeartsConfig.from_options({name: text})
+        except OptionError as exc:
+            raise RecordError(f"{where}.{name}", str(exc), rule_id=exc.rule_id) from None
+    return HeartsConfig.from_options(options, target=target)
 
 
 _OPTIONAL = ("dealer", "queen_breaks")  # variations added after the first records were written

@@ -25,7 +25,8 @@ from enum import Enum
 from typing import Any
 
 from cardcanon.model.cards import FULL_DECK, Card, CardParseError
-from cardcanon.model.errors import CardcanonError, RecordError
+from cardcanon.model.errors import CardcanonError, OptionError, RecordError
+from cardcanon.model.options import SWITCH
 from cardcanon.model.game import Record
 from cardcanon.model.records import field, json_words
 from cardcanon.model.seats import Seat
@@ -111,12 +112,16 @@ def config_from_json(cfg: Any, where: str) -> SnapConfig:
     if not isinstance(cfg, dict):
         raise RecordError(where, f"expected an object, found {json_words(cfg)}")
     players = field(cfg, "players", int, where)
-    index_card = field(cfg, "index_card", bool, where) if "index_card" in cfg else False
     deck = _cards(cfg, "deck", where) if "deck" in cfg else FULL_DECK
-    others = {name: _enum(kind, cfg, name, where) for name, kind in VARIATIONS.items()
-              if name in cfg and name != "index_card" and issubclass(kind, Enum)}
+    options = {name: SWITCH[field(cfg, name, bool, where)] if kind is bool else field(cfg, name, str, where)
+               for name, kind in VARIATIONS.items() if name in cfg}
+    for name, text in options.items():  # the place of a wrong option
+        try:
+            SnapConfig.from_options({name: text})
+        except OptionError as exc:
+            raise RecordError(f"{where}: field {name!r}", str(exc)) from None
     try:
-        return SnapConfig(players=players, index_card=index_card, deck=deck, **others)
+        return SnapConfig.from_options(options, players=players, deck=deck)
     except (ValueError, CardcanonError) as exc:
         raise RecordError(where, str(exc)) from None
 
