@@ -433,7 +433,7 @@ def _with(hands: Hands, seat: Seat, cards: frozenset[Card]) -> Hands:
 
 # --- records ----------------------------------------------------------------------------------
 def to_record(config: HeartsConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
-    """The JSON record of a match played from :func:`new_game` by ``moves`` (see :mod:`cardcanon.model.hearts_records`)."""
+    """The JSON record of a match played from :func:`new_game` by ``moves`` (see ``cardcanon.model.hearts_records``)."""
     return records.to_record(GAME, config, moves, seed)
 
 

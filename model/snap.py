@@ -3,7 +3,7 @@
 The rule blocks below follow the rulebook's order. Each states one rule as a ``*_problem``
 function (why a move is refused, naming the rule, or None) or as a small transition, and
 :func:`legal_moves` and :func:`apply` use the same ones. The numbers, moves and state are in
-:mod:`cardcanon.model.snap_types` (re-exported here); the game API shared with Hearts is
+``cardcanon.model.snap_types`` (re-exported here); the game API shared with Hearts is
 described in :mod:`cardcanon.model.game`.
 
 The race to call is made explicit: after each flip the model lists every possible call event
@@ -402,7 +402,7 @@ def outcome(state: SnapState) -> Outcome | None:
 
 
 def to_record(config: SnapConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
-    """The JSON record of a game played from :func:`new_game` by ``moves`` (see :mod:`cardcanon.model.snap_records`)."""
+    """The JSON record of a game played from :func:`new_game` by ``moves`` (see ``cardcanon.model.snap_records``)."""
     return records.to_record(GAME, config, moves, seed)
 
 

@@ -1,6 +1,6 @@
 """Fast two-player Hearts: whole matches by the compiled kernel, the same as the reference model.
 
-A match of seed ``s`` is :func:`cardcanon.model.hearts.play_match` with the players
+A match of seed ``s`` is :func:`cardcanon.model.hearts_players.play_match` with the players
 ``make_player(kind, 2 * s + 1)`` and ``make_player(kind, 2 * s + 2)`` (the convention of
 ``cardcanon play hearts``): the same dealer draw, the same shuffles, the same plays. Player kinds
 are those of :mod:`cardcanon.model.hearts_players`: ``random`` and ``greedy``.
