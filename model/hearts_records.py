@@ -24,8 +24,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardcanon.model.cards import Card, CardParseError
-from cardcanon.model.errors import OptionError, RecordError
+from cardcanon.model.errors import NotModelledError, OptionError, RecordError
 from cardcanon.model.game import Record
+from cardcanon.model.options import check_option
 from cardcanon.model.hearts_types import (
     SEATS, VARIATIONS, ChooseDealer, Deal, HeartsConfig, HeartsState, Move, Outcome, Play,
 )
@@ -90,10 +91,13 @@ def config_from_json(obj: Any, where: str) -> HeartsConfig:
         raise RecordError(f"{where}.target", f"expected a positive integer, found {target}")
     for name, text in options.items():  # the place of a wrong option
         try:
-            HeartsConfig.from_options({name: text})
+            check_option("hearts", name, text)
         except OptionError as exc:
             raise RecordError(f"{where}.{name}", str(exc), rule_id=exc.rule_id) from None
-    return HeartsConfig.from_options(options, target=target)
+    try:
+        return HeartsConfig.from_options(options, target=target)
+    except NotModelledError as exc:
+        raise RecordError(where, str(exc), rule_id=exc.rule_id) from None
 
 
 _OPTIONAL = ("dealer", "queen_breaks")  # variations added after the first records were written

@@ -26,7 +26,7 @@ from typing import Any
 
 from cardcanon.model.cards import FULL_DECK, Card, CardParseError
 from cardcanon.model.errors import CardcanonError, OptionError, RecordError
-from cardcanon.model.options import SWITCH
+from cardcanon.model.options import SWITCH, check_option
 from cardcanon.model.game import Record
 from cardcanon.model.records import field, json_words
 from cardcanon.model.seats import Seat
@@ -117,7 +117,7 @@ def config_from_json(cfg: Any, where: str) -> SnapConfig:
                for name, kind in VARIATIONS.items() if name in cfg}
     for name, text in options.items():  # the place of a wrong option
         try:
-            SnapConfig.from_options({name: text})
+            check_option("snap", name, text)
         except OptionError as exc:
             raise RecordError(f"{where}: field {name!r}", str(exc)) from None
     try:
