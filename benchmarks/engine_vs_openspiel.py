@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import random
 import sys
 import time
 from pathlib import Path
 
 from cardcanon.engine import hearts as engine_hearts
+from cardcanon.provenance import provenance
 
 RESULTS = Path(__file__).resolve().parent / "results" / "engine_vs_openspiel.json"
 
@@ -98,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {"engine": engine, "openspiel": openspiel,
             "ratio": engine["player_actions_per_second"] / openspiel["player_actions_per_second"],
             "ratio_cpu": engine["player_actions_per_cpu_second"] / openspiel["player_actions_per_cpu_second"],
-            "target_ratio": 1.0, "python": platform.python_version(), "machine": platform.machine(),
-            "budget_seconds": args.seconds}
+            "target_ratio": 1.0, "budget_seconds": args.seconds, "provenance": provenance()}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"cardcanon engine: {engine['player_actions_per_second']:,.0f} player actions/s "

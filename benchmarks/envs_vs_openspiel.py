@@ -13,19 +13,25 @@ one ends:
 - ``openspiel_rl_environment``: OpenSpiel's own RL wrapper, ``rl_environment.Environment("hearts")``,
   whose ``step`` computes every player's information state.
 
+- ``cardcanon_model``: the same environment on the reference model (``engine="model"``), the
+  path taken without a C compiler, for comparison.
+- ``cardcanon_snap``: ``snap_v0.env()`` (two players, flipper-first) by the same loop.
+- ``vector``: ``hearts_v0.vector_env(n)``, one call stepping ``n`` matches (``--vector N``), in
+  CPU seconds of this process (one core), once with the first legal card of every match (the
+  interface alone) and once with a uniformly random legal card drawn by numpy for every match.
+
 The games differ: ours is two-player Hearts, matches to 100 over many hands; OpenSpiel's is
 four-player, one hand a game, with card passing. The headline ratio is cardcanon's steps per
 second over the ``openspiel`` loop's. The budget is cut into alternating slices (``--rounds``)
 so that the load of the machine falls on all alike; the spread of the slice ratios is reported.
-Usage: ``python benchmarks/envs_vs_openspiel.py [--seconds S] [--rounds R] [--seed N]``. Writes
-``benchmarks/results/envs_vs_openspiel.json``. Not a test.
+Usage: ``python benchmarks/envs_vs_openspiel.py [--seconds S] [--rounds R] [--seed N] [--vector N]``.
+Writes ``benchmarks/results/envs_vs_openspiel.json`` with its provenance. Not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
 import random
 import statistics
 import sys
@@ -34,7 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cardcanon.envs import hearts_v0
+from cardcanon.envs import hearts_v0, snap_v0
+from cardcanon.provenance import provenance
 
 RESULTS = Path(__file__).resolve().parent / "results" / "envs_vs_openspiel.json"
 
@@ -45,16 +52,17 @@ class Runner:
     game = ""
 
     def __init__(self) -> None:
-        self.counts = {"steps": 0, "games": 0, "seconds": 0.0}
+        self.counts = {"steps": 0, "games": 0, "seconds": 0.0, "cpu_seconds": 0.0}
 
     def run(self, seconds: float) -> float:
         """Play for ``seconds``; the slice's steps per second."""
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         steps, games = self.play(start + seconds)
         elapsed = time.perf_counter() - start
         self.counts["steps"] += steps
         self.counts["games"] += games
         self.counts["seconds"] += elapsed
+        self.counts["cpu_seconds"] += time.process_time() - cpu
         return steps / elapsed
 
     def play(self, deadline: float) -> tuple[int, int]:
@@ -62,12 +70,12 @@ class Runner:
 
 
 class CardcanonRunner(Runner):
-    game = "cardcanon hearts_v0 (PettingZoo AEC, wrapped), two-player Hearts, matches to 100"
-
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, engine: str = "kernel", game: str = "hearts") -> None:
         super().__init__()
         self.pick = random.Random(seed)
-        self.env = hearts_v0.env()
+        self.env = hearts_v0.env(engine=engine) if game == "hearts" else snap_v0.env(engine=engine)
+        what = "two-player Hearts, matches to 100" if game == "hearts" else "two-player Snap, flipper-first"
+        self.game = f"cardcanon {game}_v0 (PettingZoo AEC, wrapped) on the {engine}, {what}"
         self.env.reset(seed=seed)
 
     def play(self, deadline: float) -> tuple[int, int]:
@@ -152,8 +160,34 @@ class OpenSpielRLRunner(Runner):
         return steps, games
 
 
+def vector_rates(n: int, seconds: float, seed: int) -> dict:
+    """Steps per CPU second of ``hearts_v0.vector_env(n)`` (each step plays one card in ``n`` matches)."""
+    vector = hearts_v0.vector_env(n, seed)
+    rng = np.random.default_rng(seed)
+    out: dict = {"matches_per_call": n, "engine": vector.metadata["engine"]}
+    for name in ("first_legal", "random_legal"):
+        steps = matches = 0
+        start, wall = time.process_time(), time.perf_counter()
+        while time.process_time() - start < seconds / 2:
+            for _ in range(20):
+                masks = vector.action_masks
+                if name == "first_legal":
+                    actions = masks.argmax(axis=1)
+                else:
+                    actions = ((1 + rng.random(masks.shape, dtype=np.float32)) * masks).argmax(axis=1)  # > 0 where legal
+                vector.step(actions)
+                steps += n
+                matches += int(vector.dones.sum())
+        cpu, elapsed = time.process_time() - start, time.perf_counter() - wall
+        out[name] = {"steps": steps, "matches_finished": matches, "cpu_seconds": cpu, "wall_seconds": elapsed,
+                     "steps_per_cpu_second": steps / cpu, "steps_per_second": steps / elapsed}
+    return out
+
+
 def _rates(runner: Runner) -> dict:
-    return {"game": runner.game, **runner.counts, "steps_per_second": runner.counts["steps"] / runner.counts["seconds"]}
+    counts = runner.counts
+    return {"game": runner.game, **counts, "steps_per_second": counts["steps"] / counts["seconds"],
+            "steps_per_cpu_second": counts["steps"] / counts["cpu_seconds"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,9 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="wall-clock budget for each runner")
     parser.add_argument("--rounds", type=int, default=10, help="alternating slices the budget is cut into")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--vector", type=int, default=4096, help="matches stepped by one call of vector_env")
     args = parser.parse_args(argv)
 
-    runners: dict[str, Runner] = {"cardcanon": CardcanonRunner(args.seed)}
+    runners: dict[str, Runner] = {"cardcanon": CardcanonRunner(args.seed),
+                                  "cardcanon_model": CardcanonRunner(args.seed, "model"),
+                                  "cardcanon_snap": CardcanonRunner(args.seed, "kernel", "snap")}
+    engine = runners["cardcanon"].env.unwrapped.metadata["engine"]  # type: ignore[attr-defined]
     try:
         runners["openspiel"] = OpenSpielRunner(args.seed)
         runners["openspiel_rl_environment"] = OpenSpielRLRunner(args.seed)
@@ -174,9 +212,16 @@ def main(argv: list[str] | None = None) -> int:
         for name, runner in runners.items():
             slice_rates[name].append(runner.run(args.seconds / args.rounds))
 
-    result: dict = {name: _rates(runner) for name, runner in runners.items()}
-    print(f"cardcanon hearts_v0: {result['cardcanon']['steps_per_second']:,.0f} steps/s, "
-          f"{result['cardcanon']['games']} matches finished")
+    result: dict = {"provenance": provenance(), "engine": engine}
+    result.update({name: _rates(runner) for name, runner in runners.items()})
+    for name in ("cardcanon", "cardcanon_model", "cardcanon_snap"):
+        print(f"{result[name]['game']}: {result[name]['steps_per_second']:,.0f} steps/s, "
+              f"{result[name]['games']} games finished")
+    result["vector"] = vector_rates(args.vector, args.seconds, args.seed)
+    for name in ("first_legal", "random_legal"):
+        rate = result["vector"][name]
+        print(f"hearts_v0.vector_env({args.vector}), {name.replace('_', ' ')} card: "
+              f"{rate['steps_per_cpu_second']:,.0f} steps per CPU second ({rate['steps_per_second']:,.0f} per wall second)")
     if "openspiel" not in runners:
         result.update(openspiel=None, ratio=None, note=missing)
         print(f"OpenSpiel: not available: {missing}. No ratio.")
@@ -186,13 +231,14 @@ def main(argv: list[str] | None = None) -> int:
         ours = result["cardcanon"]["steps_per_second"]
         result["ratio"] = ours / result["openspiel"]["steps_per_second"]
         result["ratio_vs_rl_environment"] = ours / result["openspiel_rl_environment"]["steps_per_second"]
+        result["ratio_cpu"] = result["cardcanon"]["steps_per_cpu_second"] / result["openspiel"]["steps_per_cpu_second"]
         slices = sorted(a / b for a, b in zip(slice_rates["cardcanon"], slice_rates["openspiel"]))
         result["slice_ratios"] = {"min": slices[0], "median": statistics.median(slices), "max": slices[-1]}
         print(f"ratio (cardcanon / OpenSpiel state loop, steps per second): {result['ratio']:.2f} "
               f"(slice by slice {slices[0]:.2f} to {slices[-1]:.2f}); "
-              f"against OpenSpiel's rl_environment: {result['ratio_vs_rl_environment']:.2f}")
-    result.update(python=sys.version.split()[0], machine=platform.machine(), budget_seconds=args.seconds,
-                  rounds=args.rounds, seed=args.seed)
+              f"against OpenSpiel's rl_environment: {result['ratio_vs_rl_environment']:.2f}; "
+              f"in CPU time: {result['ratio_cpu']:.2f}")
+    result.update(budget_seconds=args.seconds, rounds=args.rounds, seed=args.seed)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")

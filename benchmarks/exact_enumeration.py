@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import sys
 import tempfile
@@ -33,6 +32,7 @@ from pathlib import Path
 
 from cardcanon import exact as driver
 from cardcanon.engine import exact
+from cardcanon.provenance import provenance
 
 RESULTS = Path(__file__).resolve().parent / "results" / "exact_enumeration.json"
 
@@ -103,8 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     cores_day_wall = core_hours / 24 / min(eff["efficiency"], 1.0)
     data = {
         "benchmark": "canonical rank sequences decided per second (two players, compiled kernel)",
-        "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
-        "load_average_before": load_before, "load_average_after": load_after,
+        "provenance": provenance(), "load_average_before": load_before, "load_average_after": load_after,
         "note": "shared machine: other jobs ran during the measurement (see the load averages); CPU-second "
                 "rates are per core, the efficiency is wall-clock and suffers from the sharing",
         "rates": rates,

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import random
 import statistics
 import sys
@@ -30,6 +29,7 @@ from pathlib import Path
 
 from cardcanon.model import hearts
 from cardcanon.model.shuffle import SplitMix64
+from cardcanon.provenance import provenance
 
 RESULTS = Path(__file__).resolve().parent / "results" / "hearts_vs_openspiel.json"
 
@@ -166,8 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         result = {"reference": ours, "openspiel": theirs, "ratio": ratio,
                   "slice_ratios": {"min": slice_ratios[0], "median": statistics.median(slice_ratios),
                                    "max": slice_ratios[-1]}}
-    result["python"] = sys.version.split()[0]
-    result["machine"] = platform.machine()
+    result["provenance"] = provenance()
     result["budget_seconds"] = args.seconds
     result["rounds"] = args.rounds
     result["seed"] = args.seed

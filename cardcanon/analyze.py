@@ -416,6 +416,9 @@ def _keep_other_cells(path: Path, data: dict[str, Any], key: tuple[str, ...]) ->
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
+    from cardcanon.provenance import provenance
+
+    data = {**data, "provenance": provenance()}  # the run that wrote the file (cardcanon/provenance.py)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from cardcanon.engine import exact as kernel
 from cardcanon.engine.stats import ChunkFile, counter_json, distribution
+from cardcanon.provenance import provenance
 
 FORMAT = 1  # of checkpoint lines; a change makes old checkpoints unusable (the header differs)
 DEFAULT_CHUNK = 2_000_000
@@ -248,6 +249,7 @@ def write_results(path: Path, cells: list[dict[str, Any]], unfinished: list[dict
         "commands": commands,
         "cells": sorted(kept + cells, key=key),
         "unfinished": sorted(kept_unfinished + unfinished, key=key),
+        "provenance": provenance(),  # the run that wrote the file (cardcanon/provenance.py)
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")

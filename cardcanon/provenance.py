@@ -10,26 +10,12 @@ import datetime
 import os
 import platform
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-import cardcanon
+from cardcanon.version import build_info
 
-_ROOT = Path(__file__).resolve().parent.parent
-
-
-def commit() -> str:
-    """The git commit of the working tree (with ``-dirty`` when it has changes), or ``unknown``."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=_ROOT, capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=_ROOT,
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return f"{head}-dirty" if dirty else head
 
 
 def kernel_sha256() -> str:
@@ -45,9 +31,10 @@ def provenance(command: str | None = None) -> dict[str, Any]:
         load = [round(x, 2) for x in os.getloadavg()]
     except OSError:  # pragma: no cover - not on every platform
         load = []
+    build = build_info()
     return {
-        "version": cardcanon.__version__,
-        "commit": commit(),
+        "version": build.version,
+        "commit": build.commit,
         "kernel_sha256": kernel_sha256(),
         "command": command if command is not None else shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -1,11 +1,13 @@
 """Build the rulebook site: run ``cardcanon verify --json``, then a strict Sphinx build, then
 print the PDFs with headless Chromium.
 
-Usage: ``python docs/build.py [--out DIR] [--verify-json FILE] [--quick] [--tests] [--no-pdf]``.
+Usage: ``python docs/build.py [--out DIR] [--verify-json FILE] [--quick] [--tests] [--no-pdf] [--site-url URL]``.
 With ``--verify-json`` an existing report is used instead of running the checks; with
 ``--tests`` the test suite runs first (its JUnit report gives each test's verdict under
 "Verified by"; without it the pages say that no tests ran). Warnings are errors and broken
-references fail the build. The PDFs are made when Chromium is installed (``.ci/system-deps.sh``).
+references fail the build. The PDFs are made when Chromium is installed (``.ci/system-deps.sh``):
+it is all they need. ``--site-url`` (or ``CARDCANON_SITE_URL``) is the address the site is
+published at: the PDFs' links to other pages point there; without it they are plain text.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def rulebook_pages() -> list[str]:
 
 
 def build(out: Path, verify_json: Path | None = None, quick: bool = False, junit_xml: Path | None = None,
-          pdfs: bool | None = None) -> int:
+          pdfs: bool | None = None, site_url: str | None = None) -> int:
     """Build into ``out/html``; ``pdfs`` None makes the PDFs when Chromium is installed."""
     out.mkdir(parents=True, exist_ok=True)
     if verify_json is None:
@@ -54,16 +56,23 @@ def build(out: Path, verify_json: Path | None = None, quick: bool = False, junit
         why = "1" if pdfs else "no-chromium"
     else:
         why = "1" if pdfs else "off"
-    env = dict(os.environ, CARDCANON_VERIFY_JSON=str(verify_json), CARDCANON_PDF=why)
+    site_url = os.environ.get("CARDCANON_SITE_URL", "") if site_url is None else site_url
+    env = dict(os.environ, CARDCANON_VERIFY_JSON=str(verify_json), CARDCANON_PDF=why, CARDCANON_SITE_URL=site_url)
     if junit_xml:
         env["CARDCANON_JUNIT_XML"] = str(junit_xml)
     html = out / "html"
     cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html", str(DOCS), str(html)]
     status = subprocess.run(cmd, env=env, check=False).returncode
     if status == 0 and pdfs:
-        from importlib.metadata import version
+        from cardcanon.version import build_info
 
-        pdf.print_all(html, html / "downloads", version("cardcanon"), rulebook_pages())
+        try:
+            pdf.print_all(html, html / "downloads", build_info().version, rulebook_pages(), site_url)
+        except (RuntimeError, OSError) as exc:
+            print(f"docs: the PDFs could not be printed: {exc}", file=sys.stderr)
+            return 1
+    elif status == 0 and why == "no-chromium":
+        print("docs: no PDFs: chromium is not installed (.ci/system-deps.sh installs it)", file=sys.stderr)
     return status
 
 
@@ -75,6 +84,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="run verify with its quick bounds")
     parser.add_argument("--tests", action="store_true", help="run the tests first and show their verdicts")
     parser.add_argument("--no-pdf", action="store_true", help="skip the printable PDFs")
+    parser.add_argument("--site-url", help="the address the site is published at (links in the PDFs)")
     args = parser.parse_args()
     started = time.monotonic()
     junit = args.junit_xml
@@ -84,7 +94,8 @@ def main() -> int:
         # the docs tests build this site themselves, so they are left out here
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", str(junit),
                         "--ignore", str(DOCS.parent / "tests" / "test_docs.py")], cwd=DOCS.parent, check=False)
-    status = build(args.out, args.verify_json, args.quick, junit, pdfs=False if args.no_pdf else None)
+    status = build(args.out, args.verify_json, args.quick, junit, pdfs=False if args.no_pdf else None,
+                   site_url=args.site_url)
     seconds = time.monotonic() - started
     index = (args.out / "html" / "index.html").resolve()
     if status == 0:

@@ -9,15 +9,17 @@ and passes it in) and the data files.
 import datetime
 import os
 import sys
-from importlib.metadata import version as _dist_version
 from pathlib import Path
+
+from cardcanon.version import build_info
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "cardcanon"
 author = "The cardcanon authors"
 copyright = "2026, the cardcanon authors"
-version = release = _dist_version("cardcanon")  # the one source: the package metadata
+_build = build_info()
+version = release = _build.version  # the one source: pyproject.toml and git (cardcanon/version.py)
 build_date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "cardcanon_docs", "howto"]
@@ -35,8 +37,12 @@ html_title = f"cardcanon {release}"
 html_static_path = ["_static"]
 html_css_files = ["cardcanon.css"]
 html_js_files = ["cardcanon.js"]
-html_context = {"build_date": build_date}
+html_context = {"build_date": build_date, "build_commit": _build.commit}
 html_theme_options = {"navigation_with_keys": True}
+if not _build.released:  # every page says that it shows unreleased code
+    html_theme_options["announcement"] = (
+        f'<span class="dev-build">Development build {release}: not a release. Cite a released version, '
+        "or this build's commit.</span>")
 html_copy_source = False
 html_search_scorer = str(Path(__file__).parent / "generated" / "search-scorer.js")  # written by cardcanon_docs
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import importlib.metadata
 import json
 import os
 import re
@@ -28,16 +27,42 @@ import history  # noqa: E402
 from rulebook_pages import section_docname  # noqa: E402
 
 
+FIXTURE = ROOT / "tests" / "docs_fixture" / "verify-report.json"
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
+    """The site built from a small recorded verify report (``tests/docs_fixture/record.py`` makes it)."""
     out = tmp_path_factory.mktemp("site")
-    report = out / "verify.json"
-    subprocess.run([sys.executable, "-m", "cardcanon", "verify", "--quick", "--jobs", "2", "--json", str(report)],
-                   check=False, stdout=subprocess.DEVNULL, cwd=ROOT)
-    assert report.is_file(), "cardcanon verify wrote no JSON report"
-    status = docs_build.build(out, verify_json=report)
+    status = docs_build.build(out, verify_json=FIXTURE)
     assert status == 0, "the strict Sphinx build failed (warnings are errors)"
     return out / "html"
+
+
+def test_the_recorded_report_matches_the_manifests():
+    """The recorded report has the manifests' check IDs, rule citations and variants: re-record it
+    (``python tests/docs_fixture/record.py``) when a check is added, renamed or cites other rules."""
+    from cardcanon import verify
+    from cardcanon.proofs.variants import plan, variant_name
+
+    report = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    checks = verify.load_checks()
+    recorded = {c["id"]: c for c in report["checks"]}
+    assert list(recorded) == [c.id for c in checks], "the recorded report has other checks than the manifests"
+    declared = verify.combinations()
+    planned = {game: [variant_name(v) for v in plan(game, [c for g, c in declared if g == game]).variants]
+               for game in {c.game for c in checks}}
+    for game, names in planned.items():
+        assert [v["name"] for v in report["variants"][game]["variants"]] == names, game
+    for check in checks:
+        entry = recorded[check.id]
+        assert entry["rules"] == list(check.rules), check.id
+        assert entry["game"] == check.game and entry["kind"] == str(check.kind), check.id
+        ran = [r.get("variant", "default") for r in entry["results"]]
+        assert ran and set(ran) <= set(planned[check.game]), check.id
+        if check.variants is not None:
+            assert set(ran) <= set(check.variants), check.id
+        assert {cell["rule"] for cell in entry["necessity"]} <= set(check.rules), check.id
 
 
 def page(site: Path, name: str) -> str:
@@ -77,10 +102,10 @@ def test_reconciliation_page_lists_every_discrepancy(site, game):
 
 
 def test_verified_by_comes_from_the_verify_report(site):
-    report = json.loads((site.parent / "verify.json").read_text())
+    report = json.loads(FIXTURE.read_text(encoding="utf-8"))
     text = page(site, "verification")
     for check in report["checks"]:
-        assert f'id="check-{check["id"].lower()}"' in text
+        assert f'<section id="{check["id"]}">' in text and f'class="headerlink" href="#{check["id"]}"' in text
         assert check["verdict"] in text
 
 
@@ -88,6 +113,7 @@ def test_verified_by_links_each_test_and_proof_to_its_code(site):
     text = rule_page(site, "hearts", "HEARTS-MOON-1").read_text(encoding="utf-8")
     links = re.findall(r'href="(\.\./source/[^"#]+)#([^"]+)"', text)
     assert any(t.startswith("src-tests-") for _, t in links) and any(t.startswith("src-check-") for _, t in links)
+    assert any(t.startswith("src-model-") for _, t in links), "model code citations link to the source listing"
     for href, anchor in links:
         target = (rule_page(site, "hearts", "HEARTS-MOON-1").parent / href).resolve()
         assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), (href, anchor)
@@ -107,41 +133,81 @@ def _pages(site: Path) -> list[Path]:
 
 
 def test_every_page_shows_the_version_and_build_date(site):
-    version = importlib.metadata.version("cardcanon")
+    from cardcanon.version import build_info
+
+    build = build_info()
     for p in _pages(site):
-        assert re.search(f'class="build-info">cardcanon {re.escape(version)} · built \\d{{4}}-\\d\\d-\\d\\d',
-                         p.read_text(encoding="utf-8")), p
+        text = p.read_text(encoding="utf-8")
+        assert re.search(f'class="build-info">cardcanon {re.escape(build.version)} · built \\d{{4}}-\\d\\d-\\d\\d', text), p
+        # the header names the version, and a development build says so at the top of the page
+        assert f"cardcanon {build.version}" in text[:text.index('id="furo-main-content"')], p
+        assert ("Development build " + build.version in text) == (not build.released), p
 
 
 def test_the_version_has_one_source():
+    import tomllib
+
     import yaml
 
     import cardcanon
 
-    version = importlib.metadata.version("cardcanon")  # from pyproject.toml
-    assert cardcanon.__version__ == version
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        version = tomllib.load(handle)["project"]["version"]
+    assert cardcanon.__version__ == version, "the installed metadata is stale: reinstall the package"
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
     assert str(cff["version"]) == version, "CITATION.cff names another version than pyproject.toml"
+    # the released version has its own dated section in the changelog
+    assert re.search(f"^{re.escape(version)} \\(\\d{{4}}-\\d\\d-\\d\\d\\)$",
+                     (ROOT / "docs" / "changelog.rst").read_text(encoding="utf-8"), re.M)
+    assert str(cff["date-released"]) in (ROOT / "docs" / "changelog.rst").read_text(encoding="utf-8")
     # The project has no public address yet: CITATION.cff names none rather than a guessed one.
     assert "github.com/cardcanon" not in (ROOT / "CITATION.cff").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("since_tag, total, dirty, expected", [
+    (0, 270, False, "0.2.0"),
+    (3, 270, False, "0.2.1.dev3+g1a2b3c4"),
+    (0, 270, True, "0.2.1.dev0+g1a2b3c4.dirty"),
+    (None, 270, False, "0.2.0.dev270+g1a2b3c4"),
+    (None, 270, True, "0.2.0.dev270+g1a2b3c4.dirty"),
+])
+def test_the_version_scheme(since_tag, total, dirty, expected):
+    from packaging.version import Version
+
+    from cardcanon.version import version_of
+
+    got = version_of("0.2.0", "1a2b3c4d5e6f", since_tag, total, dirty)
+    assert got == expected
+    assert Version(got).is_devrelease == (got != "0.2.0")  # PEP 440, and a dev build says so
+
+
 def test_downloads(site):
+    from cardcanon.version import build_info
+
+    build = build_info()
     downloads = site / "downloads"
     rules = json.loads((downloads / "rules.json").read_text(encoding="utf-8"))
     assert {r["id"] for r in rules["rules"]} == set(spec.all_rule_ids())
+    assert (rules["version"], rules["commit"], rules["date"]) == (build.version, build.commit, build.date)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", rules["date"]) and re.fullmatch(r"[0-9a-f]{40}(-dirty)?", rules["commit"])
     for schema in (ROOT / "cardcanon" / "schemas").glob("*.schema.json"):
         assert (downloads / schema.name).read_bytes() == schema.read_bytes()
     for data in (ROOT / "results" / "analysis").glob("*.json"):
         assert (downloads / f"analysis-{data.name}").is_file()
     bib = (downloads / "cardcanon.bib").read_text(encoding="utf-8")
-    assert f"version = {{{importlib.metadata.version('cardcanon')}}}" in bib
+    assert f"version = {{{build.version}}}" in bib
     import yaml
 
-    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    cff = yaml.safe_load((downloads / "CITATION.cff").read_text(encoding="utf-8"))
+    assert str(cff["version"]) == build.version
+    assert ("commit" in cff and f"development build of commit {build.commit}" in bib) == (not build.released)
     assert ("url = {" in bib) == bool(cff.get("url") or cff.get("repository-code"))
     text = page(site, "downloads")
-    for name in ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json"):
+    # the Hearts sample record replays through the model
+    from cardcanon.cli import main as cli
+
+    assert cli(["replay", str(downloads / "hearts-sample-record.json")]) == 0
+    for name in ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json", "hearts-sample-record.json"):
         assert f'href="../downloads/{name}"' in text
 
 
@@ -194,13 +260,41 @@ def test_vacuity_probes_are_shown_beside_necessity():
 
 def test_rule_history_comes_from_the_changelog(tmp_path):
     log = tmp_path / "changelog.rst"
-    log.write_text("Changelog\n=========\n\nUnreleased\n----------\n\n- :rule:`HEARTS-QUEEN-2` becomes a\n"
-                   "  variation point.\n- SNAP-TIE-1 fixes the order of the pot.\n\n0.1.0 (2026-11-29)\n------------------\n\n- First release.\n")
+    log.write_text("Changelog\n=========\n\nUnreleased\n----------\n\n- Wording:\n\n  - :rule:`HEARTS-QUEEN-2` becomes a\n"
+                   "    variation point, unlike HEARTS-LEAD-1.\n  - SNAP-TIE-1 fixes the order of the pot.\n\n"
+                   "- New rules:\n\n  - SNAP-TERM-1…3: terms.\n\n0.1.0 (2026-11-29)\n------------------\n\n- First release.\n")
     hist = history.load(log)
-    assert hist.of("HEARTS-QUEEN-2") == ("- Changed in the next release: :rule:`HEARTS-QUEEN-2` becomes a "
-                                         "variation point.\n")
-    assert hist.of("SNAP-TIE-1") == "- Changed in the next release: SNAP-TIE-1 fixes the order of the pot.\n"
-    assert hist.of("SNAP-DEAL-1") == "Unchanged since the first release, 0.1.0.\n"
+    assert hist.of("HEARTS-QUEEN-2") == ("- Next release (unreleased) — Wording: :rule:`HEARTS-QUEEN-2` becomes a "
+                                         "variation point, unlike HEARTS-LEAD-1.\n")
+    assert hist.of("SNAP-TIE-1") == "- Next release (unreleased) — Wording: SNAP-TIE-1 fixes the order of the pot.\n"
+    assert hist.of("SNAP-TERM-2") == "- Next release (unreleased) — New rules: SNAP-TERM-1…3: terms.\n"
+    # an ID named as context is not a change of that rule; a rule no entry names is unchanged
+    assert hist.of("HEARTS-LEAD-1") == hist.of("SNAP-DEAL-1") == "Unchanged since the first release, 0.1.0.\n"
+
+
+def test_every_rule_history_lists_exactly_its_changes():
+    """Every rule of both rulebooks: its history is the changelog entries whose head names it
+    (runs such as HEARTS-TERM-1…9 expanded), each entry about that rule; no ID stands outside an entry."""
+    log = ROOT / "docs" / "changelog.rst"
+    hist = history.load(log)
+    ids = set(spec.all_rule_ids())
+    assert not hist.stray, f"rule IDs outside a change entry of the changelog: {hist.stray}"
+    for change in hist.changes:
+        assert set(change.rules) <= ids, f"the changelog names unknown rules: {set(change.rules) - ids}"
+    text = log.read_text(encoding="utf-8")
+    for rule_id in sorted(ids):
+        shown = hist.of(rule_id)
+        mine = [c for c in hist.changes if rule_id in c.rules]
+        if not mine:
+            assert shown == f"Unchanged since the first release, {hist.first}.\n", rule_id
+            continue
+        assert shown.splitlines() == [c.line() for c in mine], rule_id
+        for change in mine:  # the entry's head is this rule or a run through it
+            assert history.head_ids(change.text)[0].rsplit("-", 1)[0] == rule_id.rsplit("-", 1)[0], rule_id
+    # the runs that were once shown as "unchanged since 0.1.0"
+    for rule_id in ("HEARTS-TERM-2", "HEARTS-TERM-9", "SNAP-TERM-5", "SNAP-POLICY-3", "SNAP-SEED-2"):
+        assert hist.of(rule_id).startswith("- 0.2.0 — New rules: "), rule_id
+    assert "HEARTS-TERM-1…9" in text
 
 
 def test_inline_source_text_is_isolated():
@@ -210,14 +304,88 @@ def test_inline_source_text_is_isolated():
     assert "\\ :bdi-he:`מנצח את שתי הערימות`\\ " in out and "\\ :bdi-hy:`կույտ`\\ " in out
 
 
-def test_the_pdfs_carry_the_armenian_and_hebrew_fonts(site):
-    if _chromium() is None:
+def _pdf_fonts(reader) -> set[str]:
+    """The families of the fonts a PDF embeds: ``ABCDEF+NotoSans-Bold`` -> ``NotoSans``."""
+    fonts = set()
+    for pg in reader.pages:
+        for font in (pg.get("/Resources", {}).get("/Font", {}) or {}).values():
+            name = str(font.get_object().get("/BaseFont", ""))
+            fonts.add(name.lstrip("/").split("+")[-1].split("-")[0])
+    return fonts
+
+
+def _link_uris(reader) -> list[str]:
+    """The address of every link annotation of a PDF that leaves the document."""
+    uris = []
+    for pg in reader.pages:
+        for annot in pg.get("/Annots", []) or []:
+            action = annot.get_object().get("/A")
+            if action is not None and action.get_object().get("/URI") is not None:
+                uris.append(str(action.get_object()["/URI"]))
+    return uris
+
+
+def _outline_titles(outline) -> list[str]:
+    out = []
+    for item in outline:
+        out += _outline_titles(item) if isinstance(item, list) else [item.title]
+    return out
+
+
+def test_the_pdfs(site):
+    """Title, outline, no file:// link, no web footer, the fonts the downloads page names; the
+    rulebook with its contents and one "Verified by" line per rule."""
+    if _chromium_only() is None:
         pytest.skip("the PDFs are printed by chromium, which is not installed")
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: .ci/system-deps.sh installs it")
+    import pdf
+    import pypdf
+
+    from cardcanon.version import build_info
+
+    version = build_info().version
     downloads = site / "downloads"
-    for name in ("play-hearts.pdf", "play-snap.pdf", "rulebook.pdf"):
-        assert (downloads / name).read_bytes().startswith(b"%PDF"), name
-    rulebook = (downloads / "rulebook.pdf").read_bytes()
-    assert b"NotoSansHebrew" in rulebook and b"NotoSansArmenian" in rulebook
+    stated = page(site, "downloads")
+    for name, title in pdf.TITLES.items():
+        reader = pypdf.PdfReader(downloads / name)
+        uris = _link_uris(reader)
+        assert not [u for u in uris if not u.startswith(("https:", "http:"))], f"{name}: a link to the build machine"
+        assert reader.metadata.title == f"{title} (cardcanon {version})", name
+        outline = _outline_titles(reader.outline)
+        assert len(outline) >= 3, (name, outline)
+        text = _pdftotext(downloads / name)
+        assert "built 20" not in text and "Made with" not in text, f"{name}: the web footer is printed"
+        assert f"cardcanon {version}" in text
+        fonts = _pdf_fonts(reader)
+        assert fonts <= set(pdf.FONTS), f"{name}: fonts the downloads page does not name: {fonts - set(pdf.FONTS)}"
+        for family in fonts:
+            assert pdf.FONTS[family].split(" for ")[0].split(" and")[0] in stated, family
+    rulebook = pypdf.PdfReader(downloads / "rulebook.pdf")
+    outline = _outline_titles(rulebook.outline)
+    for game in ("snap", "hearts"):
+        book = spec.load(game)
+        for section, rules in book.sections():
+            assert any(t.endswith(section) for t in outline), section
+        assert all(any(t.startswith(rule.id + " ") for t in outline) for rule in book.rules), game
+    text = _pdftotext(downloads / "rulebook.pdf")
+    first = text.split("\f")[0]
+    assert first.startswith("The cardcanon rulebook") and "Contents" in first
+    assert "Each proof, test and place" not in text
+    assert text.count("Verified by:") == len(spec.all_rule_ids()), "not one Verified by line per rule"
+    assert b"NotoSansHebrew" in (downloads / "rulebook.pdf").read_bytes()
+    assert b"NotoSansArmenian" in (downloads / "rulebook.pdf").read_bytes()
+
+
+def _pdftotext(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _chromium_only() -> str | None:
+    import cdp
+
+    return cdp.chromium()
 
 
 def _chromium() -> str | None:
@@ -404,7 +572,127 @@ def test_searching_a_rule_id_lands_on_the_rule(site, browser):
 def test_caveats_page_shows_the_exact_curve_and_the_pot_endings(site):
     text = (site / "caveats.html").read_text(encoding="utf-8")
     exact = json.loads((ROOT / "results" / "exact" / "snap-exact.json").read_text(encoding="utf-8"))
-    assert "snap-exact-curve.png" in text and (site / "_images" / "snap-exact-curve.png").is_file()
+    assert "snap-exact-curve.svg" in text and (site / "_images" / "snap-exact-curve.svg").is_file()
     for cell in exact["cells"]:
         assert cell["never_ends_exact"] in text
     assert "Pot still winnable" in text and "Pot stuck" in text
+
+
+CAVEATS_ON_A_PHONE = r"""(() => {
+  const view = document.documentElement.clientWidth;
+  const inView = (r, box) => r.left >= Math.max(0, box.left) - 0.5 && r.right <= Math.min(view, box.right) + 0.5;
+  const out = {view, page: document.documentElement.scrollWidth, problems: []};
+  // the exact-fractions table: its key column, head and first row, in view without scrolling
+  const table = [...document.querySelectorAll("table")].find(t => /Two players, every deal: exact fraction/.test(t.caption?.textContent));
+  const box = table.closest("div.table-wrapper").getBoundingClientRect();
+  const col = [...table.querySelectorAll("thead th")].findIndex(th => th.textContent.trim() === "Never end (exact)");
+  out.keyColumn = col;
+  for (const cell of [table.querySelectorAll("thead th")[col], table.querySelector("tbody tr").children[col]])
+    if (!inView(cell.getBoundingClientRect(), box)) out.problems.push("exact table: " + cell.textContent.trim());
+  // every box wider than the screen says that it scrolls
+  for (const b of document.querySelectorAll("article div.table-wrapper, article div.wide-figure")) {
+    if (b.scrollWidth <= b.clientWidth + 1) continue;
+    const hint = b.previousElementSibling;
+    if (!b.classList.contains("scrolls") || !hint || !hint.classList.contains("scroll-hint") || hint.hidden)
+      out.problems.push("scrolls without a hint: " + (b.querySelector("caption, img")?.textContent || b.className));
+  }
+  // the pictures' titles and key lines are text that wraps in view
+  for (const c of document.querySelectorAll("p.figure-caption"))
+    if (!inView(c.getBoundingClientRect(), {left: 0, right: view})) out.problems.push("caption: " + c.textContent);
+  const img = (name) => { const i = document.querySelector(`img[src$="${name}"]`); const r = i.getBoundingClientRect();
+    const b = i.closest("div.wide-figure, article").getBoundingClientRect();
+    return {left: r.left, width: r.width, boxLeft: b.left, boxRight: b.right}; };
+  out.tiebreak = img("hearts-tiebreak.svg");
+  out.charts = [...document.querySelectorAll("img.chart")].map(i => [i.getAttribute("src").split("/").pop(),
+                                                                     i.getBoundingClientRect().width]);
+  out.captions = [...document.querySelectorAll("p.figure-caption")].map(c => c.textContent);
+  return out;
+})()"""
+
+
+def _svg_texts(path: Path) -> list[tuple[float, float, str]]:
+    """(x, font size, text) of each text of one of our SVG pictures."""
+    return [(float(x), float(size), html.unescape(t)) for x, size, t in
+            re.findall(r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*>([^<]*)</text>', path.read_text("utf-8"))]
+
+
+@pytest.fixture(scope="module")
+def chromium_pipe():
+    """Headless Chromium over the DevTools pipe (``docs/cdp.py``): it needs no driver."""
+    import cdp
+
+    if cdp.chromium() is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/system-deps.sh installs it")
+        pytest.skip("chromium is not installed (.ci/system-deps.sh installs it)")
+    with cdp.Browser() as browser:
+        yield browser
+
+
+def test_the_caveats_page_on_a_phone(site, chromium_pipe):
+    """At 390 px: no sideways scroll of the page; the key column of the exact-fractions table and
+    the tied scores of the tie-break picture in view; every wide box says it scrolls; the charts'
+    smallest type at least 9 px."""
+    tab = chromium_pipe.open((site / "caveats.html").as_uri(), width=390, height=844, mobile=True)
+    seen = tab.evaluate(CAVEATS_ON_A_PHONE)
+    assert seen["page"] <= seen["view"] == 390, seen["page"]
+    assert seen["keyColumn"] >= 0 and not seen["problems"], seen["problems"]
+    assert any("Seed" in c and "recurs" in c for c in seen["captions"]), "the Snap cycle's title and key line"
+    # the tied scores, drawn in the picture, fall inside the visible part of its box
+    pic = seen["tiebreak"]
+    svg = (site / "_images" / "hearts-tiebreak.svg").read_text(encoding="utf-8")
+    natural = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1))
+    scale = pic["width"] / natural
+    scores = [(x, size, t) for x, size, t in _svg_texts(site / "_images" / "hearts-tiebreak.svg")
+              if re.fullmatch(r"\d+ – \d+", t)]
+    assert len(scores) == 3 and all(int(a) == int(b) for _, _, t in scores for a, b in [t.split(" – ")])
+    for x, size, t in scores:
+        left, right = pic["left"] + x * scale, pic["left"] + (x + 0.62 * size * len(t)) * scale
+        assert pic["boxLeft"] <= left and right <= min(390, pic["boxRight"]), (t, left, right)
+    # charts: the smallest type, scaled to the width drawn, stays legible
+    assert len(seen["charts"]) >= 3
+    for name, width in seen["charts"]:
+        chart = (site / "_images" / name).read_text(encoding="utf-8")
+        view_width = float(re.search(r'viewBox="0 0 ([\d.]+)', chart).group(1))
+        smallest = min(float(s) for s in re.findall(r"font-size: ([\d.]+)px", chart))
+        assert smallest * width / view_width >= 9, (name, smallest * width / view_width)
+
+
+def _search(tab, site: Path, query: str) -> list[str]:
+    """The result links of the site's own search for ``query``, in the order shown."""
+    tab.goto((site / "search.html").as_uri() + "?q=" + query.replace(" ", "+"))
+    hrefs, still = [], 0
+    for _ in range(200):
+        now = tab.evaluate("[...document.querySelectorAll('#search-results li a')].map(a => a.getAttribute('href'))")
+        still = still + 1 if now and now == hrefs else 0
+        hrefs = now
+        if still >= 3:
+            break
+        time.sleep(0.05)
+    return hrefs
+
+
+@pytest.mark.parametrize("query, first", [("snap pot", "generated/snap/the-snap-pot.html"),
+                                          ("index card", "generated/snap/eliminating-ties.html"),
+                                          ("moon", "generated/hearts/scoring.html"),
+                                          ("dead card", "generated/hearts/terms-of-play.html")])
+def test_search_ranks_rule_pages_above_the_api(site, chromium_pipe, query, first):
+    """Players' words find the rules: in the built search index, the page stating the rule comes
+    first, and every rule page comes before every API entry and source listing."""
+    hrefs = _search(chromium_pipe.open("about:blank"), site, query)
+    assert hrefs and hrefs[0].split("#")[0] == first, hrefs[:5]
+    rules = [i for i, h in enumerate(hrefs) if re.match(r"generated/(snap|hearts)/", h)]
+    code = [i for i, h in enumerate(hrefs) if h.startswith(("api.html", "_modules/", "generated/source/"))]
+    assert code and rules and max(rules) < min(code), (query, hrefs)
+
+
+@pytest.mark.parametrize("name", ["caveats", "generated/verification", "generated/play-snap", "generated/play-hearts"])
+def test_reader_pages_use_words_not_code(site, name):
+    """No Python reprs and one card notation (rank and suit sign) on the pages people read."""
+    import words
+
+    text = html.unescape(re.sub(r"<[^>]+>", "", (site / f"{name}.html").read_text(encoding="utf-8")))
+    article = text[text.find("Skip to content"):]
+    assert not words.REPR.search(article), words.REPR.findall(article)[:5]
+    assert not re.search(r"\[(?:(?:10|[2-9TJQKA])[cdhs] ?)+\]", article), "cards written as codes"
+    assert not re.search(r"(?<![\w-])P\d\b", article), "a seat written as P0"

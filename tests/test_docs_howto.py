@@ -56,7 +56,7 @@ def test_page_says_exactly_what_the_summary_command_prints(game, examples, capsy
         else:
             joined.append(line)
     page = howto.page(game, examples[game]).splitlines()
-    from_page = _sections(page, RST_SENTENCE, "-")
+    from_page = [part for part in _sections(page, RST_SENTENCE, "-") if part[0] != "Variations"]
     from_command = _sections(joined, CLI_SENTENCE, "-")
     assert from_page == from_command
     assert sum(len(sentences) for _, sentences in from_page) == sum(1 for r in spec.load(game).rules if r.summary)
@@ -75,7 +75,7 @@ def test_hearts_example_is_a_true_trick(examples):
     assert "HEARTS-TRICK-1" in example.caption and example.rst().startswith(".. figure:: /generated/figures/")
     # the alternative text names the cards: lead of one suit, won by a heart from a player void in it
     lead, heart = re.search(r"leads (\S+) and .* with (\S+)$", example.alt).groups()
-    assert heart.endswith("h") and not lead.endswith("h")
+    assert heart.endswith("♥") and not lead.endswith("♥")  # one card notation: the suit signs
 
 
 def test_snap_examples_replay_in_the_model(examples):
@@ -88,7 +88,7 @@ def test_snap_examples_replay_in_the_model(examples):
                                       lambda s, m: isinstance(m, snap.Tie) and not s.pot)
     pot = snap.apply(state, move).pot
     assert pot[0] == state.up[state.turn.index][0]  # the flipped card tops the pot (SNAP-TIE-1)
-    assert " ".join(str(card) for card in pot) in after.alt
+    assert " ".join(card.pretty for card in pot) in after.alt
 
 
 def test_implementers_page_sets_out_the_seed_to_deal_steps():
@@ -97,3 +97,36 @@ def test_implementers_page_sets_out_the_seed_to_deal_steps():
     assert [line[0] for line in steps] == ["1", "2", "3", "4", "5"]
     assert "before the shuffle" in steps[0] and ":ref:`SNAP-SEED-1 <rule-SNAP-SEED-1>`" in text
     assert "include:: generated/seed-to-deal.inc" in (Path(howto.__file__).parents[1] / "implementing.rst").read_text()
+
+
+@pytest.mark.parametrize("game", spec.GAMES)
+def test_variations_name_every_variation_point_with_its_default(game, examples):
+    page = howto.page(game, examples[game])
+    part = page[page.index("\nVariations\n"):]
+    for rule in spec.load(game).rules:
+        if rule.variation is not None:
+            assert f":ref:`{rule.id} <rule-{rule.id}>`" in part, rule.id
+            v = rule.variation
+            assert f"``{v.parameter}={v.default}`` as standard" in part
+            for option in v.options:
+                assert f"``{option.value}``" in part or option.value == v.default
+
+
+# What a player needs and once had to look up in the rules (a reader's test of the pages).
+FACTS = {"hearts": [("HEARTS-MOON-2", r"dead.*shoot the moon.*score 0 and the other player 20"),
+                    ("HEARTS-DEAL-2", r"the other player first")],
+         "snap": [("SNAP-FLIP-3", r"Only when you must flip or pay a card"),
+                  ("SNAP-END-4", r"every pile, the Snap Pot and whose turn it is.*until the players agree to a draw"),
+                  ("SNAP-DEAL-2", r"players nearest his left may get one card more")]}
+
+
+@pytest.mark.parametrize("game", spec.GAMES)
+def test_the_how_to_pages_give_the_facts_players_asked_for_in_few_words(game, examples):
+    page = howto.page(game, examples[game])
+    for rule_id, fact in FACTS[game]:
+        line = next(line for line in page.splitlines() if f"<rule-{rule_id}>`" in line and line.startswith("- "))
+        assert re.search(fact, line), (rule_id, line)
+    shown = "\n".join(line for line in page.splitlines() if not line.lstrip().startswith((".. ", ":")))
+    shown = re.sub(r":ref:`([^<`]*?) ?<[^>]*>`", r"\1", shown).replace("``", "").replace("**", "")
+    words = len([w for w in shown.split() if re.search(r"\w", w)])  # as the page shows them
+    assert words < 900, words

@@ -89,7 +89,7 @@ def test_a_library_of_another_kernel_source_is_not_used(fresh, monkeypatch, caps
 
 def test_every_kernel_function_python_calls_is_declared():
     source = build.SOURCE.read_text(encoding="utf-8")
-    exported = set(re.findall(r"^(?:int|i64|const char \*)\s*(\w+_checked|cardcanon_kernel_source)\(", source, re.M))
+    exported = set(re.findall(r"^(?:int|i64|const char \*)\s*(\w+_checked|\w+_game_size|cardcanon_kernel_source)\(", source, re.M))
     assert exported == set(abi.SIGNATURES)
     engine_code = "".join(p.read_text(encoding="utf-8") for p in build.SOURCE.parent.glob("*.py"))
     called = set(re.findall(r"\blib\.(\w+)\(", engine_code))
@@ -122,3 +122,29 @@ def test_a_library_owned_by_another_user_is_refused(fresh, capsys):
     os.chown(path, 65534, -1)
     with pytest.raises(build.EngineUnavailable, match="owned by another user"):
         build.load()
+
+
+@pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
+def test_the_step_entry_points_refuse_short_buffers_and_wrong_games():
+    from cardcanon.engine.steps import HeartsSteps, SnapSteps
+    from cardcanon.model.hearts import HeartsConfig
+    from cardcanon.model.snap_policies import parse_policy
+
+    hearts = HeartsSteps(HeartsConfig())
+    lib, cfg, size = hearts.lib, hearts.cfg_ref, hearts.cfg_size
+    with pytest.raises(abi.EngineError, match="struct sizes differ"):
+        abi.check(lib.hearts_game_reset_checked(cfg, size, hearts.game, hearts.size - 1, 0), "test")
+    hearts.reset(0)
+    with pytest.raises(abi.EngineError, match="buffer too short"):
+        abi.check(lib.hearts_game_observe_checked(cfg, size, hearts.game, hearts.size, 0, hearts._obs, 10, None, 0,
+                                                  None, 0), "test")
+    with pytest.raises(abi.EngineError, match="buffer too short"):
+        abi.check(lib.hearts_vec_reset_checked(cfg, size, hearts.game, hearts.size, 2, 0, None, None, None, None, 2),
+                  "test")
+    snap = SnapSteps(SnapConfig(players=3), parse_policy("flipper-first"))
+    snap.reset(1)
+    with pytest.raises(abi.EngineError, match="cannot play"):
+        snap.settle({})  # no card flipped yet
+    snap.flip()
+    with pytest.raises(abi.EngineError, match="cannot play"):
+        snap.flip()  # the call window is open

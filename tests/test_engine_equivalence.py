@@ -6,6 +6,7 @@ and its moves are replayed through the reference ``apply``, checking each step a
 
 from __future__ import annotations
 
+import ctypes
 from collections import Counter
 
 import pytest
@@ -13,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardcanon.engine import build, hearts as engine_hearts, snap as engine_snap
-from cardcanon.model import hearts, snap
-from cardcanon.model.cards import FULL_DECK
+from cardcanon.model import hearts, hearts_types, snap
+from cardcanon.model.cards import FULL_DECK, Suit
 from cardcanon.model.snap_policies import play_game
 
 pytestmark = pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
@@ -266,28 +267,154 @@ def test_build_compiles_into_the_cache_and_explains_a_missing_compiler(tmp_path,
 
 
 # ---- the engine and the rulebook ------------------------------------------------------------
-KERNEL_RULES = {"queen_points": "HEARTS-QUEEN-1", "heart_points": "HEARTS-SCORE-1",
-                "moon_shooter_points": "HEARTS-MOON-1", "moon_other_points": "HEARTS-MOON-1",
-                "tricks_per_hand": "HEARTS-TRICK-3", "hand_size": "HEARTS-DEAL-2", "deck_size": "HEARTS-DECK-1"}
-
-
-def test_the_kernels_numbers_are_the_rulebooks():
-    """The kernel compiles in the Hearts numbers; when the rulebook's differ the engine asks the
-    model instead (so play stays equal), and this test names the rule that changed."""
+def test_the_kernel_is_given_the_rulebooks_numbers():
+    """The kernel plays the numbers the model reads from the rulebook, passed with every call."""
     import cardcanon.spec as spec
 
     book = spec.load("hearts")
-    assert set(KERNEL_RULES) == set(engine_hearts.KERNEL_VALUES)
-    for name, value in engine_hearts.KERNEL_VALUES.items():
-        rule = KERNEL_RULES[name]
-        assert book.value(rule, name) == value, f"{rule}: the rulebook says {name} = {book.value(rule, name)}, " \
-                                                f"the compiled kernel {value}"
+    numbers = engine_hearts.rulebook_numbers()
+    for name, rule in engine_hearts.RULES_OF_NUMBERS.items():
+        assert book.value(rule, name) == numbers[name], f"{rule}: {name}"
+    cfg = engine_hearts._cfg(hearts.HeartsConfig(), ("random", "random"))
+    assert (cfg.queen_points, cfg.heart_points, cfg.hand_size) == (numbers["queen_points"], numbers["heart_points"],
+                                                                   numbers["hand_size"])
     assert engine_hearts.kernel_mismatch(hearts.HeartsConfig()) is None
 
 
-@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-BREAK-2")
-def test_a_variation_the_kernel_lacks_is_played_by_the_model():
+HEARTS_VARIANTS = [hearts.HeartsConfig(**{name: option}) for name, kind in hearts_types.VARIATIONS.items()
+                   for option in kind if option not in hearts_types.NOT_MODELLED]
+
+
+@pytest.mark.parametrize("config", HEARTS_VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.variants().items()))
+def test_the_kernel_plays_every_variant_the_model_plays(config):
+    assert engine_hearts.kernel_mismatch(config) is None
+
+
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-BREAK-2", "HEARTS-BREAK-1")
+def test_the_kernel_plays_queen_breaks_as_the_model():
     config = hearts.HeartsConfig(queen_breaks=hearts.QueenBreaks.YES)
-    assert "HEARTS-QUEEN-2" in (engine_hearts.kernel_mismatch(config) or "")
+    assert engine_hearts.kernel_mismatch(config) is None
+    for seed in range(3):
+        for kinds in KINDS:
+            check_hearts(seed, kinds, config)
+    # the variant is seen: a queen led or discarded before any heart changes the plays that follow
+    differ = [seed for seed in range(40) if engine_hearts.match(seed, ("random", "random"), config)
+              != engine_hearts.match(seed, ("random", "random"), hearts.HeartsConfig())]
+    assert differ
+
+
+def _patch_numbers(monkeypatch, **numbers):
+    """A consistent edit of the rulebook's numbers, as the model modules read them."""
+    for name, value in numbers.items():
+        constant = name.upper()
+        monkeypatch.setattr(hearts_types, constant, value)
+        if hasattr(hearts, constant):
+            monkeypatch.setattr(hearts, constant, value)
+
+
+@pytest.mark.rules("HEARTS-QUEEN-1", "HEARTS-SCORE-1", "HEARTS-MOON-1")
+@pytest.mark.parametrize("numbers", [{"queen_points": 12}, {"heart_points": 2, "moon_other_points": 26},
+                                     {"moon_shooter_points": 3, "moon_other_points": 15}])
+def test_a_rulebook_edit_of_the_points_reaches_the_kernel(monkeypatch, numbers):
+    before = [engine_hearts.match(seed, ("random", "greedy")) for seed in range(8)]
+    _patch_numbers(monkeypatch, **numbers)
+    config = hearts.HeartsConfig(target=60)
+    assert engine_hearts.kernel_mismatch(config) is None
     for seed in range(3):
         check_hearts(seed, ("random", "greedy"), config)
+        check_hearts(seed, ("greedy", "greedy"), hearts.HeartsConfig(queen_breaks=hearts.QueenBreaks.YES))
+    def unavailable():
+        raise build.EngineUnavailable("disabled for this test")
+
+    runs = [engine_hearts.match(seed, ("greedy", "greedy")) for seed in range(3)]
+    with monkeypatch.context() as reference:
+        reference.setattr(engine_hearts, "load", unavailable)
+        assert [engine_hearts.match(seed, ("greedy", "greedy")) for seed in range(3)] == runs  # moons too
+    summary = engine_hearts.batch(0, 8, ("random", "greedy"))
+    assert summary.pairs == Counter(p for seed in range(8) for p in engine_hearts.match(seed, ("random", "greedy"))
+                                    .hand_scores)
+    assert [engine_hearts.match(seed, ("random", "greedy")) for seed in range(8)] != before
+
+
+@pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-TRICK-3", "HEARTS-LEAD-2")
+def test_a_rulebook_edit_of_the_hand_size_reaches_the_kernel(monkeypatch):
+    """Hands of 12 cards leave 4 dead cards (2 x 12 + 4 = 28) and play 12 tricks."""
+    _patch_numbers(monkeypatch, hand_size=12, tricks_per_hand=12, dead_cards=4)
+    monkeypatch.setattr(hearts, "FIRST_LEAD_CLUBS", tuple(c for c in hearts.DECK if c.suit is Suit.CLUBS)[:5])
+    assert engine_hearts.kernel_mismatch(hearts.HeartsConfig()) is None
+    for seed in range(3):
+        run = check_hearts(seed, ("random", "greedy"), hearts.HeartsConfig(target=50))
+        assert all(a + b <= 26 for a, b in run.hand_scores)
+
+
+@pytest.mark.parametrize("numbers, says", [({"deck_size": 32}, "deck_size"), ({"queen_points": -13}, "queen_points"),
+                                           ({"hand_size": 14, "tricks_per_hand": 14}, "hand_size"),
+                                           ({"hand_size": 10, "tricks_per_hand": 10, "dead_cards": 8}, "hand_size")])
+def test_numbers_the_kernel_cannot_play_are_reported(monkeypatch, numbers, says):
+    _patch_numbers(monkeypatch, **numbers)
+    reason = engine_hearts.kernel_mismatch(hearts.HeartsConfig())
+    assert reason and says in reason
+    with pytest.raises(build.EngineUnavailable, match=says):
+        engine_hearts._kernel(hearts.HeartsConfig())
+
+
+def test_the_kernel_refuses_numbers_outside_its_limits():
+    from cardcanon.engine import abi
+
+    lib = build.load()
+    for field, value in (("queen_points", -1), ("hand_size", 14), ("hand_size", 10), ("tricks_per_hand", 12),
+                         ("tally_dim", 5)):
+        cfg = engine_hearts._cfg(hearts.HeartsConfig(), ("random", "random"))
+        setattr(cfg, field, value)
+        code = lib.hearts_bench_checked(ctypes.byref(cfg), ctypes.sizeof(cfg), 0, 1, None)
+        with pytest.raises(abi.EngineError, match="cannot play"):
+            abi.check(code, field)
+
+
+SNAP_MODEL_VARIANTS = [snap.SnapConfig(players=p, **{name: option})
+                       for p in (2, 12) for name, kind in snap.VARIATIONS.items()
+                       for option in ((False, True) if kind is bool else kind) if option not in snap.NOT_MODELLED]
+
+
+@pytest.mark.parametrize("config", SNAP_MODEL_VARIANTS, ids=repr)
+def test_the_kernel_plays_every_snap_variant_the_model_plays(config):
+    assert engine_snap.kernel_mismatch(config) is None
+    check_snap(config, 1, "owner-first", cap=300)
+
+
+def test_a_snap_variant_the_kernel_lacks_is_reported(monkeypatch):
+    """A variation option the model would play but the kernel does not know is reported, not played."""
+    monkeypatch.setitem(engine_snap.KERNEL_PLAYS, "next_turn", frozenset({snap.NextTurn.CLOCKWISE}))
+    config = snap.SnapConfig(next_turn=snap.NextTurn.WINNER)
+    assert "next_turn = winner" in (engine_snap.kernel_mismatch(config) or "")
+    with pytest.raises(build.EngineUnavailable, match="next_turn"):
+        engine_snap._kernel(config)
+
+
+@pytest.mark.parametrize("game", ["hearts", "snap"])
+def test_every_option_the_rulebook_plans_is_played_by_the_kernel_or_reported(game):
+    """Options the model does not play yet cannot be built as configs; forced into one, the kernel
+    reports them rather than playing something else."""
+    import copy
+
+    module, engine = (hearts_types, engine_hearts) if game == "hearts" else (snap, engine_snap)
+    base = hearts.HeartsConfig() if game == "hearts" else snap.SnapConfig()
+    for name, kind in module.VARIATIONS.items():
+        for option in (False, True) if kind is bool else kind:
+            config = copy.copy(base)
+            object.__setattr__(config, name, option)
+            reason = engine.kernel_mismatch(config)
+            if option in module.NOT_MODELLED:
+                assert reason and name in reason, (name, option)
+            else:
+                assert reason is None, (name, option, reason)
+
+
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-LEAD-3", "HEARTS-BREAK-2", "HEARTS-FIRST-1", "HEARTS-MOON-2")
+def test_hearts_every_option_at_once_matches_the_model():
+    config = hearts.HeartsConfig(first_lead=hearts.FirstLead.FREE, break_on=hearts.BreakOn.VOID,
+                                 first_trick_points=hearts.FirstTrickPoints.NO_HEARTS,
+                                 queen_breaks=hearts.QueenBreaks.YES, moon_score=hearts.MoonScore.POINTS_IN_PLAY)
+    for seed in range(2):
+        for kinds in KINDS:
+            check_hearts(seed, kinds, config)

@@ -44,13 +44,13 @@ def random_steps(env, seed: int, actions: np.random.Generator | None = None) -> 
 
 
 # ---- the PettingZoo API ----------------------------------------------------------------------
-@pytest.mark.parametrize("kwargs", HEARTS_VARIANTS)
+@pytest.mark.parametrize("kwargs", HEARTS_VARIANTS + [{"engine": "model"}])
 def test_hearts_passes_the_pettingzoo_api_and_seed_tests(kwargs):
     api_test(hearts_v0.env(**kwargs), num_cycles=300)
     seed_test(lambda: hearts_v0.env(**kwargs), num_cycles=300)
 
 
-@pytest.mark.parametrize("kwargs", SNAP_VARIANTS)
+@pytest.mark.parametrize("kwargs", SNAP_VARIANTS + [{"players": 3, "engine": "model"}])
 def test_snap_passes_the_pettingzoo_api_and_seed_tests(kwargs):
     api_test(snap_v0.env(**kwargs), num_cycles=300)
     seed_test(lambda: snap_v0.env(**kwargs), num_cycles=300)
@@ -209,8 +209,9 @@ def test_simultaneous_calls_are_settled_as_the_rulebook_says():
     assert event(both, {s0: pot_, s1: snap_}, race_policy("ties:0")) == snap.Call(s0, pot_)
 
 
-def test_snap_truncates_an_endless_game_at_the_repeated_position():
-    env = snap_v0.raw_env(calling_policy="owner-first")
+@pytest.mark.parametrize("engine", ["kernel", "model"])
+def test_snap_truncates_an_endless_game_at_the_repeated_position(engine):
+    env = snap_v0.raw_env(calling_policy="owner-first", engine=engine)
     env.reset(seed=10)
     last = None
     for agent in env.agent_iter():
@@ -223,7 +224,8 @@ def test_snap_truncates_an_endless_game_at_the_repeated_position():
     assert last == (False, True)
     result = play_game(env.config, 10, "owner-first")
     assert result.endless is not None and result.state == env.state
-    assert env.state.position_key() in env._seen and env._seen[env.state.position_key()] == result.endless.start
+    key = env.state.position_key() if engine == "model" else env._kernel.position_key()
+    assert key in env._seen and env._seen[key] == result.endless.start
 
 
 def test_snap_max_steps_truncates_at_the_next_flip():
@@ -396,7 +398,7 @@ def swap(state: hearts.HeartsState, seat: int, out_of_hand: Card, dead_index: in
 
 
 def test_hearts_observation_is_the_same_whatever_the_hidden_cards():
-    env = hearts_v0.raw_env()
+    env = hearts_v0.raw_env(engine="model")  # a state set by hand: the kernel's equals it (test_env_engine)
     rng = np.random.default_rng(5)
     checked = 0
     for agent in random_steps(env, 5):
@@ -435,7 +437,7 @@ def hide_differently(state: snap.SnapState, rng: np.random.Generator) -> snap.Sn
 
 @pytest.mark.parametrize("kwargs", SNAP_VARIANTS[:3])
 def test_snap_observations_show_only_sizes_and_visible_top_cards(kwargs):
-    env = snap_v0.raw_env(**kwargs)
+    env = snap_v0.raw_env(engine="model", **kwargs)  # a state set by hand: the kernel's equals it (test_env_engine)
     rng = np.random.default_rng(0)
     changed = 0
     for step, agent in enumerate(random_steps(env, 21)):
@@ -486,17 +488,18 @@ def test_many_hearts_episodes_are_model_matches_with_model_masks(kwargs):
 @pytest.mark.slow
 @pytest.mark.parametrize("kwargs", [{"players": 6, "calling_policy": "ties:0.2"}, {"players": 12},
                                     {"players": 12, "index_card": "on", "next_turn": "winner"}])
-def test_many_snap_episodes_are_model_games_with_model_masks(kwargs):
+@pytest.mark.parametrize("engine", ["kernel", "model"])
+def test_many_snap_episodes_are_model_games_with_model_masks(kwargs, engine):
     rng = np.random.default_rng(1)
     for seed in range(100, 106):
-        env = snap_v0.raw_env(max_steps=3000, **kwargs)
+        env = snap_v0.raw_env(max_steps=3000, engine=engine, **kwargs)
         legal: tuple = (None, set())
         for step, agent in enumerate(random_steps(env, seed)):
             if legal[0] is not env.state:  # one call window is one state: ask the model once
                 legal = (env.state, set(snap.legal_moves(env.state)))
             seat = Seat(env.agent_name_mapping[agent])
             assert (env.observe(agent)["action_mask"] == snap_expected_mask(env.state, seat, legal[1])).all()
-            if step % 50 == 0:
+            if step % 50 == 0 and engine == "model":  # a state set by hand
                 state, before = env.state, all_observations(env)
                 env.state = hide_differently(state, rng)
                 assert all((env.observe(a)["observation"] == before[a]).all() for a in env.agents)

@@ -1,6 +1,7 @@
 """The C kernel's interface as ctypes sees it: structs, and the signature of every function called.
 
-Python calls only the ``*_checked`` entry points of ``kernel.c``. Each takes the size of its
+Python calls only the ``*_checked`` entry points of ``kernel.c`` (and ``*_game_size``, the size of
+the buffer that holds one game for :mod:`cardcanon.engine.steps`). Each takes the size of its
 config struct and the length of every buffer, so a stale library or a short buffer is an error
 code, never memory corruption; :func:`check` turns the code into :class:`EngineError`.
 """
@@ -28,7 +29,10 @@ class SnapMove(ctypes.Structure):
 
 class HeartsCfg(ctypes.Structure):
     _fields_ = [("lowest_club_lead", ctypes.c_int), ("break_void", ctypes.c_int), ("first_no_hearts", ctypes.c_int),
-                ("moon_in_play", ctypes.c_int), ("target", ctypes.c_int), ("kinds", ctypes.c_int * 2)]
+                ("moon_in_play", ctypes.c_int), ("queen_breaks", ctypes.c_int), ("target", ctypes.c_int),
+                ("kinds", ctypes.c_int * 2), ("queen_points", ctypes.c_int), ("heart_points", ctypes.c_int),
+                ("moon_shooter_points", ctypes.c_int), ("moon_other_points", ctypes.c_int), ("hand_size", ctypes.c_int),
+                ("tricks_per_hand", ctypes.c_int), ("tally_dim", ctypes.c_int)]
 
 
 U8 = P(ctypes.c_uint8)
@@ -43,6 +47,23 @@ SIGNATURES: dict[str, tuple[type, list[type]]] = {
                                      U8, i64, P(i64), i64]),
     "hearts_batch_checked": (c_int, [P(HeartsCfg), i64, u64, i64, P(i64), i64, P(i64), i64]),
     "hearts_bench_checked": (i64, [P(HeartsCfg), i64, u64, i64, P(i64)]),
+    # step by step (cardcanon/engine/steps.py); games are byte buffers of the size the kernel reports
+    "hearts_game_size": (i64, []),
+    "snap_game_size": (i64, []),
+    "hearts_game_reset_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, u64]),
+    "hearts_game_step_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, c_int, P(ctypes.c_int32), i64]),
+    "hearts_game_observe_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, c_int, ctypes.c_void_p, i64,
+                                            ctypes.c_void_p, i64, ctypes.c_void_p, i64]),
+    "hearts_vec_reset_checked": (i64, [P(HeartsCfg), i64, ctypes.c_void_p, i64, i64, u64, ctypes.c_void_p,
+                                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64]),
+    "hearts_vec_step_checked": (i64, [P(HeartsCfg), i64, ctypes.c_void_p, i64, i64, ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_void_p, i64]),
+    "snap_game_reset_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, u64, P(ctypes.c_int32), i64, U8, i64]),
+    "snap_game_step_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, ctypes.c_void_p, i64,
+                                       P(ctypes.c_int32), i64, P(ctypes.c_int32), i64]),
+    "snap_game_observe_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, c_int, ctypes.c_void_p, i64,
+                                          ctypes.c_void_p, i64, P(i64)]),
 }
 
 _CODES = {-10: "the library was built from another kernel.c (struct sizes differ)",

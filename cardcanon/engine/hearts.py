@@ -20,9 +20,10 @@ from typing import Literal, overload
 from cardcanon.engine import abi
 from cardcanon.engine.build import EngineUnavailable, load
 from cardcanon.model import hearts_types
+from cardcanon.model.cards import Suit
 from cardcanon.model.hearts import (
-    DECK, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState, MoonScore, Move, Play,
-    QueenBreaks, Termination,
+    DECK, POINT_CARDS, BreakOn, ChooseDealer, Deal, Dealer, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState,
+    MoonScore, Move, Play, QueenBreaks, Termination, apply, new_game,
 )
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
 from cardcanon.model.seats import Seat
@@ -53,25 +54,56 @@ class MatchRun:
         return len(self.hand_scores)
 
 
-# The numbers compiled into the kernel, by the rulebook's named values they must equal.
-KERNEL_VALUES = {"queen_points": 13, "heart_points": 1, "moon_shooter_points": 0, "moon_other_points": 20,
-                 "tricks_per_hand": 13, "hand_size": 13, "deck_size": 28}
-_RULEBOOK_VALUES = {"queen_points": hearts_types.QUEEN_POINTS, "heart_points": hearts_types.HEART_POINTS,
-                    "moon_shooter_points": hearts_types.MOON_SHOOTER_POINTS,
-                    "moon_other_points": hearts_types.MOON_OTHER_POINTS,
-                    "tricks_per_hand": hearts_types.TRICKS_PER_HAND, "hand_size": hearts_types.HAND_SIZE,
-                    "deck_size": hearts_types.DECK_SIZE}
+# The options of each variation point the kernel plays (HeartsCfg); every one the model plays.
+KERNEL_PLAYS: dict[str, frozenset[object]] = {
+    "dealer": frozenset({Dealer.ALTERNATE}), "first_lead": frozenset(FirstLead), "break_on": frozenset(BreakOn),
+    "first_trick_points": frozenset(FirstTrickPoints), "queen_breaks": frozenset(QueenBreaks),
+    "moon_score": frozenset(MoonScore),
+}
+# The rulebook's numbers the kernel is given with every call (HeartsCfg), by name; the kernel plays
+# any values within these limits (a 28-card deck of 7 ranks per suit, two players).
+# Hands of fewer than 11 cards leave 7 or more dead cards: every club can be dead, and no rule says
+# who leads then (the model cannot play it either).
+KERNEL_LIMITS = {"players": (2, 2), "deck_size": (28, 28), "hand_size": (11, 13), "tricks_per_hand": (11, 13),
+                 "queen_points": (0, 4096), "heart_points": (0, 4096), "moon_shooter_points": (0, 4096),
+                 "moon_other_points": (0, 4096)}
+RULES_OF_NUMBERS = {"players": "HEARTS-PLAYERS-1", "deck_size": "HEARTS-DECK-1", "hand_size": "HEARTS-DEAL-2",
+                    "tricks_per_hand": "HEARTS-TRICK-3", "queen_points": "HEARTS-QUEEN-1",
+                    "heart_points": "HEARTS-SCORE-1", "moon_shooter_points": "HEARTS-MOON-1",
+                    "moon_other_points": "HEARTS-MOON-1"}
+
+
+def rulebook_numbers() -> dict[str, int]:
+    """The rulebook's numbers as the model reads them now (:mod:`cardcanon.model.hearts_types`)."""
+    return {"players": hearts_types.PLAYERS, "deck_size": hearts_types.DECK_SIZE, "hand_size": hearts_types.HAND_SIZE,
+            "tricks_per_hand": hearts_types.TRICKS_PER_HAND, "queen_points": hearts_types.QUEEN_POINTS,
+            "heart_points": hearts_types.HEART_POINTS, "moon_shooter_points": hearts_types.MOON_SHOOTER_POINTS,
+            "moon_other_points": hearts_types.MOON_OTHER_POINTS}
 
 
 def kernel_mismatch(config: HeartsConfig) -> str | None:
-    """Why the kernel cannot play ``config`` as the reference model does (a variation it lacks, or
-    a rulebook number other than the one compiled in), or None. The engine then asks the model."""
-    if config.queen_breaks is not QueenBreaks.NO:
-        return "the kernel plays queen_breaks = no only (HEARTS-QUEEN-2)"
-    for name, value in KERNEL_VALUES.items():
-        if _RULEBOOK_VALUES[name] != value:
-            return f"the kernel has {name} = {value}, the rulebook {_RULEBOOK_VALUES[name]}"
+    """Why the kernel cannot play ``config`` as the reference model does (a rulebook number outside
+    what it can play), or None. Every variation point of the rulebook is played by the kernel."""
+    for name in hearts_types.VARIATIONS:
+        value = getattr(config, name)
+        if value not in KERNEL_PLAYS.get(name, ()):
+            return f"the kernel does not play {name} = {value}"
+    numbers = rulebook_numbers()
+    for name, (low, high) in KERNEL_LIMITS.items():
+        if not low <= numbers[name] <= high:
+            span = str(low) if low == high else f"{low} to {high}"
+            return (f"the kernel plays {name} = {span} only, the rulebook has {numbers[name]} "
+                    f"({RULES_OF_NUMBERS[name]})")
+    if numbers["tricks_per_hand"] != numbers["hand_size"]:
+        return "the kernel plays one trick per card of a hand (HEARTS-TRICK-3, HEARTS-DEAL-2)"
     return None
+
+
+def tally_dim() -> int:
+    """Rows (and columns) of the kernel's tally of hand scores: the largest hand score + 1."""
+    n = rulebook_numbers()
+    hearts = sum(1 for card in DECK if card.suit is Suit.HEARTS)
+    return max(hearts * n["heart_points"] + n["queen_points"], n["moon_other_points"], n["moon_shooter_points"]) + 1
 
 
 def _kinds(kinds: tuple[str, str]) -> tuple[int, int]:
@@ -89,8 +121,14 @@ def _cfg(config: HeartsConfig, kinds: tuple[str, str]) -> _Cfg:
     cfg.break_void = int(config.break_on is BreakOn.VOID)
     cfg.first_no_hearts = int(config.first_trick_points is FirstTrickPoints.NO_HEARTS)
     cfg.moon_in_play = int(config.moon_score is MoonScore.POINTS_IN_PLAY)
+    cfg.queen_breaks = int(config.queen_breaks is QueenBreaks.YES)
     cfg.target = config.target
     cfg.kinds[0], cfg.kinds[1] = _kinds(kinds)
+    numbers = rulebook_numbers()
+    cfg.queen_points, cfg.heart_points = numbers["queen_points"], numbers["heart_points"]
+    cfg.moon_shooter_points, cfg.moon_other_points = numbers["moon_shooter_points"], numbers["moon_other_points"]
+    cfg.hand_size, cfg.tricks_per_hand = numbers["hand_size"], numbers["tricks_per_hand"]
+    cfg.tally_dim = tally_dim()
     return cfg
 
 
@@ -101,16 +139,24 @@ def reference_match(seed: int, kinds: tuple[str, str] = ("random", "random"),
     return play_match(seed, players, config)
 
 
-def _moons(hand_scores: Sequence[tuple[int, int]], config: HeartsConfig) -> tuple[int, int]:
-    # a hand where one player scores 0 is a moon: otherwise both take points (the other cannot hold them all)
-    return (sum(1 for a, b in hand_scores if a == 0), sum(1 for a, b in hand_scores if b == 0))
+def _moons(moves: Sequence[Move], config: HeartsConfig) -> tuple[int, int]:
+    """Hands in which seat 0 / seat 1 took every point card in play (HEARTS-MOON-1), by replaying ``moves``."""
+    moons, state, hands = [0, 0], new_game(config), 0
+    for move in moves:
+        state = apply(state, move)
+        if len(state.hand_scores) > hands:  # a hand just ended; taken and dead still show it
+            hands = len(state.hand_scores)
+            in_play = POINT_CARDS.difference(state.dead)
+            for seat in (0, 1):
+                moons[seat] += in_play <= state.taken[seat]
+    return moons[0], moons[1]
 
 
 def _run_from_reference(seed: int, state: HeartsState, moves: Sequence[Move]) -> MatchRun:
     outcome, choice = state.outcome, moves[0]
     assert outcome is not None and isinstance(choice, ChooseDealer)
     return MatchRun(seed, choice.dealer, outcome.termination, outcome.winner, state.scores, state.hand_scores,
-                    _moons(state.hand_scores, state.config))
+                    _moons(moves, state.config))
 
 
 @overload
@@ -143,7 +189,8 @@ def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: Hear
                                             buffer, len(buffer) if buffer is not None else 0, None, 0),
                    f"hearts seed {seed}")
     if rc != 0:
-        raise RuntimeError(f"hearts kernel failed on seed {seed} (code {rc})")
+        raise RuntimeError(f"hearts kernel failed on seed {seed} (code {rc}: "
+                           f"{'too many hands' if rc == -1 else 'no legal card or no club to lead'})")
     hands = int(out[0])
     run = MatchRun(seed, Seat(int(out[7])), _TERMINATIONS[out[1]], Seat(int(out[2])), (int(out[3]), int(out[4])),
                    tuple((int(scores[2 * h]), int(scores[2 * h + 1])) for h in range(hands)),
@@ -155,7 +202,7 @@ def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: Hear
     for _ in range(hands):
         played.append(Deal(tuple(DECK[buffer[pos + i]] for i in range(28))))
         pos += 28
-        for _ in range(26):
+        for _ in range(2 * hearts_types.HAND_SIZE):
             played.append(Play(Seat(buffer[pos]), DECK[buffer[pos + 1]]))
             pos += 2
     return run, played
@@ -194,7 +241,8 @@ def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "rand
             summary.pairs.update(run.hand_scores)
         return summary
     out = (ctypes.c_int64 * (8 * count))()
-    tally = (ctypes.c_int64 * (27 * 27))()
+    dim = tally_dim()
+    tally = (ctypes.c_int64 * (dim * dim))()
     rc = abi.check(lib.hearts_batch_checked(ctypes.byref(_cfg(config, kinds)), _CFG_SIZE, first_seed % _TWO64,
                                             count, out, len(out), tally, len(tally)), f"hearts seeds {first_seed}..")
     if rc != 0:
@@ -206,7 +254,7 @@ def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "rand
         summary.winners[row[2]] += 1
         summary.moons += row[5] + row[6]
         summary.total_hands += row[0]
-    summary.pairs.update({(i // 27, i % 27): tally[i] for i in range(27 * 27) if tally[i]})
+    summary.pairs.update({(i // dim, i % dim): tally[i] for i in range(dim * dim) if tally[i]})
     return summary
 
 
@@ -228,4 +276,4 @@ def _kernel(config: HeartsConfig) -> ctypes.CDLL:
     return load()
 
 
-__all__ = ["BatchSummary", "MatchRun", "batch", "bench", "match", "reference_match"]
+__all__ = ["BatchSummary", "MatchRun", "batch", "bench", "kernel_mismatch", "match", "reference_match", "rulebook_numbers"]

@@ -97,22 +97,64 @@ static int snap_equal(const SnapCfg *cfg, const SnapState *a, const SnapState *b
     return 1;
 }
 
-/* One flip and its call window. Returns 1 when the game is over. */
-static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) {
+/* A flip (SNAP-FLIP-1/3) and what it matches (SNAP-MATCH-1/2): the facts every call is settled on. */
+typedef struct { int f, nm, pot_match, kind; int matched[12]; int correct[3]; } SnapFlip;
+
+static inline void snap_flip(const SnapCfg *cfg, SnapState *s, SnapFlip *fl) {
     int n = cfg->players, f = s->turn;
     if (!s->dn[f]) turn_over(s, f);                 /* SNAP-FLIP-3 */
     u8 card = down_pop_top(s, f);
     s->uc[f][s->un[f]++] = card;                    /* SNAP-FLIP-1 */
-    int rank = RANK[card], matched[12], nm = 0;
+    int rank = RANK[card], nm = 0;
     for (int k = 1, j = f; k < n; k++) {            /* SNAP-MATCH-1/2, clockwise from the flipper */
         if (++j == n) j = 0;
-        if (s->un[j] && RANK[s->uc[j][s->un[j] - 1]] == rank) matched[nm++] = j;
+        if (s->un[j] && RANK[s->uc[j][s->un[j] - 1]] == rank) fl->matched[nm++] = j;
     }
-    int pot_match = s->pn && RANK[s->pc[s->pn - 1]] == rank;
-    int correct[3] = {0, 0, 0};
-    if (cfg->index_card) correct[K_HAND] = nm || pot_match;
-    else { correct[K_SNAP] = nm > 0; correct[K_POT] = pot_match; }
-    int kind = correct[K_POT] ? K_POT : correct[K_SNAP] ? K_SNAP : correct[K_HAND] ? K_HAND : -1;
+    fl->f = f; fl->nm = nm;
+    fl->pot_match = s->pn && RANK[s->pc[s->pn - 1]] == rank;
+    fl->correct[0] = fl->correct[1] = fl->correct[2] = 0;
+    if (cfg->index_card) fl->correct[K_HAND] = nm || fl->pot_match;
+    else { fl->correct[K_SNAP] = nm > 0; fl->correct[K_POT] = fl->pot_match; }
+    fl->kind = fl->correct[K_POT] ? K_POT : fl->correct[K_SNAP] ? K_SNAP : fl->correct[K_HAND] ? K_HAND : -1;
+}
+
+/* The call event of a flip applied (model/snap.py _apply_call_event). Returns 1 when the game is over. */
+static inline int snap_resolve(const SnapCfg *cfg, SnapState *s, const SnapFlip *fl, int event, int caller,
+                               int call_kind) {
+    int n = cfg->players, f = fl->f, nm = fl->nm;
+    if (event == EV_NOCALL) { next_flip(cfg, s, f, -1); return s->over; }  /* SNAP-CALL-3 */
+    if (event == EV_TIE) {  /* SNAP-TIE-1/2, SNAP-POT-2: piles onto the pot, the flipper's uppermost */
+        for (int m = nm - 1; m >= -1; m--) {
+            int j = m < 0 ? f : fl->matched[m];
+            memcpy(s->pc + s->pn, s->uc[j], s->un[j]); s->pn += s->un[j]; s->un[j] = 0;
+        }
+        next_flip(cfg, s, f, -1); return s->over;
+    }
+    if (fl->correct[call_kind]) {  /* SNAP-CALL-1/4/5, SNAP-POT-1/3, SNAP-INDEX-1: the caller wins */
+        int won_pot = call_kind == K_POT || (call_kind == K_HAND && fl->pot_match);
+        for (int m = -1; m < nm; m++) {
+            int j = m < 0 ? f : fl->matched[m];
+            for (int k = 0; k < s->un[j]; k++) down_push_bottom(s, caller, s->uc[j][k]);
+            s->un[j] = 0;
+        }
+        if (won_pot) { for (int k = 0; k < s->pn; k++) down_push_bottom(s, caller, s->pc[k]); s->pn = 0; }
+        next_flip(cfg, s, f, caller); return s->over;
+    }
+    /* SNAP-PEN-1/2/3: a wrong caller gives his top face-down card away */
+    int recipient = f;
+    if (caller == f)
+        for (int k = 1; k < n; k++) { int j = ((f - k) % n + n) % n; if (holds(s, j)) { recipient = j; break; } }
+    if (!s->dn[caller]) turn_over(s, caller);
+    down_push_bottom(s, recipient, down_pop_top(s, caller));
+    next_flip(cfg, s, f, -1); return s->over;
+}
+
+/* One flip and its call window. Returns 1 when the game is over. */
+static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) {
+    SnapFlip fl;
+    snap_flip(cfg, s, &fl);
+    int n = cfg->players, f = fl.f, kind = fl.kind;
+    const int *correct = fl.correct;
 
     /* the policy (model/snap_policies.py) */
     int event = EV_NOCALL, caller = f, call_kind = kind, tie_mask = 0;
@@ -129,7 +171,7 @@ static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) 
         } else if (kind >= 0) event = EV_CALL;
     } else if (kind >= 0) {
         event = EV_CALL;
-        if (cfg->policy == POL_OWNER && kind != K_POT && nm) caller = matched[0];
+        if (cfg->policy == POL_OWNER && kind != K_POT && fl.nm) caller = fl.matched[0];
         else if (cfg->policy == POL_TIES && !cfg->index_card &&
                  (sm_next(rng) < cfg->rate_threshold || cfg->rate_always)) {
             u8 pool[12]; int nc = 0;
@@ -143,32 +185,7 @@ static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) 
     if (rec) { rec->flipper = (uint16_t)f; rec->event = (uint16_t)event;
                rec->who = (uint16_t)(event == EV_TIE ? tie_mask : event == EV_CALL ? caller : 0);
                rec->kind = (uint16_t)(event == EV_NOCALL ? 0 : call_kind); }
-
-    if (event == EV_NOCALL) { next_flip(cfg, s, f, -1); return s->over; }  /* SNAP-CALL-3 */
-    if (event == EV_TIE) {  /* SNAP-TIE-1/2, SNAP-POT-2: piles onto the pot, the flipper's uppermost */
-        for (int m = nm - 1; m >= -1; m--) {
-            int j = m < 0 ? f : matched[m];
-            memcpy(s->pc + s->pn, s->uc[j], s->un[j]); s->pn += s->un[j]; s->un[j] = 0;
-        }
-        next_flip(cfg, s, f, -1); return s->over;
-    }
-    if (correct[call_kind]) {  /* SNAP-CALL-1/4/5, SNAP-POT-1/3, SNAP-INDEX-1: the caller wins */
-        int won_pot = call_kind == K_POT || (call_kind == K_HAND && pot_match);
-        for (int m = -1; m < nm; m++) {
-            int j = m < 0 ? f : matched[m];
-            for (int k = 0; k < s->un[j]; k++) down_push_bottom(s, caller, s->uc[j][k]);
-            s->un[j] = 0;
-        }
-        if (won_pot) { for (int k = 0; k < s->pn; k++) down_push_bottom(s, caller, s->pc[k]); s->pn = 0; }
-        next_flip(cfg, s, f, caller); return s->over;
-    }
-    /* SNAP-PEN-1/2/3: a wrong caller gives his top face-down card away */
-    int recipient = f;
-    if (caller == f)
-        for (int k = 1; k < n; k++) { int j = ((f - k) % n + n) % n; if (holds(s, j)) { recipient = j; break; } }
-    if (!s->dn[caller]) turn_over(s, caller);
-    down_push_bottom(s, recipient, down_pop_top(s, caller));
-    next_flip(cfg, s, f, -1); return s->over;
+    return snap_resolve(cfg, s, &fl, event, caller, call_kind);
 }
 
 static void snap_outcome(const SnapCfg *cfg, const SnapState *s, i64 *out) {
@@ -294,13 +311,19 @@ i64 snap_enumerate(const SnapCfg *cfg, i64 cap, i64 *tally, i64 *flips_hist, i64
 #define H_POINTS (H_HEARTS | (1u << H_QS))
 
 typedef struct {
-    int lowest_club_lead, break_void, first_no_hearts, moon_in_play, target;
+    int lowest_club_lead, break_void, first_no_hearts, moon_in_play, queen_breaks, target;
     int kinds[2]; /* 0 random, 1 greedy */
+    /* the rulebook's numbers (model/hearts_types.py), passed at run time so that an edit of the
+     * rulebook reaches the kernel: HEARTS-QUEEN-1, HEARTS-SCORE-1, HEARTS-MOON-1, HEARTS-DEAL-2,
+     * HEARTS-TRICK-3; tally_dim = the largest possible hand score + 1 (rows of pair_tally) */
+    int queen_points, heart_points, moon_shooter_points, moon_other_points, hand_size, tricks_per_hand, tally_dim;
 } HeartsCfg;
 
 static inline int popcount28(uint32_t m) { return __builtin_popcount(m); }
 static inline int nth_bit(uint32_t m, int k) { while (k--) m &= m - 1; return __builtin_ctz(m); }
-static inline int h_points(uint32_t m) { return popcount28(m & H_HEARTS) + ((m >> H_QS) & 1 ? 13 : 0); }
+static inline int h_points(const HeartsCfg *cfg, uint32_t m) {
+    return popcount28(m & H_HEARTS) * cfg->heart_points + ((m >> H_QS) & 1 ? cfg->queen_points : 0);
+}
 
 static int greedy_choice(uint32_t legal, int lead) {
     if (lead < 0) { /* leading: the lowest card, non-hearts first (ties by suit) */
@@ -326,10 +349,10 @@ static int greedy_choice(uint32_t legal, int lead) {
 
 /* One match. out[0..7]: hands, termination (0 one-reached, 1 both-reached, 2 tie-broken), winner,
  * score 0, score 1, moons by seat 0, moons by seat 1, first dealer. hand_scores (2 per hand, up to
- * max_hands) and moves (dealer byte, then per hand 28 order bytes and 26 (player, card) pairs),
- * when not NULL. pair_tally[a * 27 + b] counts hand scores (a, b) when not NULL.
+ * max_hands) and moves (dealer byte, then per hand 28 order bytes and 2 * hand_size (player, card) pairs),
+ * when not NULL. pair_tally[a * tally_dim + b] counts hand scores (a, b) when not NULL.
  * Returns 0, -1 if the match has more than max_hands hands, or -2 if a player has no legal
- * card (impossible under the rules; reported rather than played through). */
+ * card or no club can lead (impossible under the rulebook's numbers; reported, not played through). */
 int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 max_hands, i64 *out,
                  int32_t *hand_scores, u8 *moves, i64 *pair_tally) {
     u64 rng = seed, prng[2] = {seed_p0, seed_p1};
@@ -345,12 +368,15 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
         if (moves) { memcpy(moves, order, 28); moves += 28; }
         uint32_t hand[2] = {0, 0}, taken[2] = {0, 0};
         int first = 1 - dealer;   /* HEARTS-DEAL-2 */
-        for (int p = 1; p < 27; p++) hand[p % 2 ? first : dealer] |= 1u << order[p];
-        uint32_t dead = (1u << order[0]) | (1u << order[27]);
-        int club = !(dead & 1) ? 0 : !(dead & 2) ? 1 : 2;  /* HEARTS-LEAD-1/2 */
+        int dealt = 2 * cfg->hand_size;
+        for (int p = 1; p <= dealt; p++) hand[p % 2 ? first : dealer] |= 1u << order[p];
+        uint32_t dead = 1u << order[0];
+        for (int p = dealt + 1; p < 28; p++) dead |= 1u << order[p];
+        if (!(~dead & 0x7Fu)) return -2;           /* every club dead: nobody can lead (as the model) */
+        int club = __builtin_ctz(~dead & 0x7Fu);  /* HEARTS-LEAD-1/2: the lowest live club */
         int forced = (club == 0 || cfg->lowest_club_lead) ? club : -1; /* HEARTS-LEAD-3 */
         int leader = hand[0] >> club & 1 ? 0 : 1, broken = 0;
-        for (int trick = 0; trick < 13; trick++) {
+        for (int trick = 0; trick < cfg->tricks_per_hand; trick++) {
             int lead = -1;
             for (int half = 0; half < 2; half++) {
                 int p = half ? 1 - leader : leader;
@@ -368,7 +394,8 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
                                          : nth_bit(legal, (int)sm_below(&prng[p], (u64)popcount28(legal)));
                 if (moves) { *moves++ = (u8)p; *moves++ = (u8)card; }
                 hand[p] &= ~(1u << card);
-                if (card / 7 == 2 || (half && cfg->break_void && card / 7 != lead / 7)) broken = 1; /* HEARTS-BREAK-2 */
+                if (card / 7 == 2 || (half && cfg->break_void && card / 7 != lead / 7)
+                    || (card == H_QS && cfg->queen_breaks)) broken = 1; /* HEARTS-BREAK-2, HEARTS-QUEEN-2 */
                 if (!half) { lead = card; continue; }
                 /* HEARTS-TRICK-1/2: same suit, the higher wins; else a heart (trump) wins */
                 int follower_wins = card / 7 == lead / 7 ? card > lead : card / 7 == 2;
@@ -381,11 +408,12 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
         int hs[2];
         if ((in_play & taken[0]) == in_play || (in_play & taken[1]) == in_play) {
             int shooter = (in_play & taken[0]) == in_play ? 0 : 1;
-            hs[shooter] = 0; hs[1 - shooter] = cfg->moon_in_play ? h_points(in_play) : 20;
+            hs[shooter] = cfg->moon_shooter_points;
+            hs[1 - shooter] = cfg->moon_in_play ? h_points(cfg, in_play) : cfg->moon_other_points;
             moons[shooter]++;
-        } else { hs[0] = h_points(taken[0]); hs[1] = h_points(taken[1]); }
+        } else { hs[0] = h_points(cfg, taken[0]); hs[1] = h_points(cfg, taken[1]); }
         if (hand_scores) { hand_scores[2 * hands] = hs[0]; hand_scores[2 * hands + 1] = hs[1]; }
-        if (pair_tally) pair_tally[hs[0] * 27 + hs[1]]++;
+        if (pair_tally) pair_tally[hs[0] * cfg->tally_dim + hs[1]]++;
         hands++;
         int prev0 = scores[0], prev1 = scores[1], t = cfg->target;
         scores[0] += hs[0]; scores[1] += hs[1];
@@ -404,7 +432,7 @@ int hearts_match(const HeartsCfg *cfg, u64 seed, u64 seed_p0, u64 seed_p1, i64 m
 }
 
 /* Matches seeds seed0 .. seed0 + count - 1, random players seeded seed * 2 + 1 and seed * 2 + 2
- * (as `cardcanon play hearts`). out: 8 numbers per match; pair_tally: 27 x 27 counts. */
+ * (as `cardcanon play hearts`). out: 8 numbers per match; pair_tally: tally_dim x tally_dim counts. */
 int hearts_batch(const HeartsCfg *cfg, u64 seed0, i64 count, i64 *out, i64 *pair_tally) {
     for (i64 k = 0; k < count; k++) {
         u64 s = seed0 + (u64)k;
@@ -424,6 +452,244 @@ i64 hearts_bench(const HeartsCfg *cfg, u64 seed0, i64 matches, i64 *hands_out) {
     }
     if (hands_out) *hands_out = hands;
     return plays;
+}
+
+/* ============================ Step by step (the environments) ==============================
+ * One game held in a struct, moved one action at a time, with the chance moves that follow made
+ * at once, and the observation vectors of cardcanon/envs/hearts_v0.py and snap_v0.py. */
+#define H_OBS (7 * 28 + 6)
+
+typedef struct {
+    u64 rng;                                     /* the episode's stream: dealer, shuffles */
+    int dealer, to_move, lead, broken, tricks, over, winner, hands, forced;
+    int scores[2];
+    uint32_t hand[2], taken[2], dead, played[2], last_trick;
+    u8 order[28];                                /* the last deal, top card first */
+} HeartsGame;
+
+static void hg_deal(const HeartsCfg *cfg, HeartsGame *g) {   /* HEARTS-DEAL-2, HEARTS-LEAD-1/2/3 */
+    for (int i = 0; i < 28; i++) g->order[i] = (u8)i;
+    sm_shuffle(&g->rng, g->order, 28);
+    int first = 1 - g->dealer, dealt = 2 * cfg->hand_size;
+    g->hand[0] = g->hand[1] = g->taken[0] = g->taken[1] = g->played[0] = g->played[1] = 0;
+    for (int p = 1; p <= dealt; p++) g->hand[p % 2 ? first : g->dealer] |= 1u << g->order[p];
+    g->dead = 1u << g->order[0];
+    for (int p = dealt + 1; p < 28; p++) g->dead |= 1u << g->order[p];
+    int club = (~g->dead & 0x7Fu) ? __builtin_ctz(~g->dead & 0x7Fu) : 0;
+    g->forced = (club == 0 || cfg->lowest_club_lead) ? club : -1;
+    g->to_move = g->hand[0] >> club & 1 ? 0 : 1;
+    g->lead = -1; g->broken = 0; g->tricks = 0; g->last_trick = 0; g->hands++;
+}
+
+static void hg_reset(const HeartsCfg *cfg, HeartsGame *g, u64 seed) {
+    memset(g, 0, sizeof *g);
+    g->rng = seed; g->winner = -1;
+    g->dealer = (int)sm_below(&g->rng, 2);       /* HEARTS-DEAL-1 */
+    hg_deal(cfg, g);
+}
+
+static uint32_t hg_legal(const HeartsCfg *cfg, const HeartsGame *g) {
+    if (g->over) return 0;
+    uint32_t h = g->hand[g->to_move], legal = h;
+    if (g->lead < 0) {
+        if (g->tricks == 0 && g->forced >= 0) legal &= 1u << g->forced;          /* HEARTS-LEAD-1/3 */
+        if (!g->broken && (h & H_NONHEARTS)) legal &= H_NONHEARTS;               /* HEARTS-BREAK-1 */
+    } else {
+        uint32_t follow = 0x7Fu << (7 * (g->lead / 7));
+        if (h & follow) legal &= follow;                                         /* HEARTS-FOLLOW-1 */
+    }
+    if (g->tricks == 0 && cfg->first_no_hearts && (h & H_NONHEARTS)) legal &= H_NONHEARTS; /* HEARTS-FIRST-1 */
+    return legal;
+}
+
+/* Play `card` for the player to move. Returns -1 if it is not a legal play, 0 if play goes on in
+ * the hand, 2 if a new hand was dealt, 1 if the match is over. */
+static int hg_step(const HeartsCfg *cfg, HeartsGame *g, int card) {
+    if (card < 0 || card >= 28 || !(hg_legal(cfg, g) >> card & 1)) return -1;
+    int p = g->to_move, half = g->lead >= 0;
+    g->hand[p] &= ~(1u << card); g->played[p] |= 1u << card;
+    if (card / 7 == 2 || (half && cfg->break_void && card / 7 != g->lead / 7) || (card == H_QS && cfg->queen_breaks))
+        g->broken = 1;                                                         /* HEARTS-BREAK-2, HEARTS-QUEEN-2 */
+    if (!half) { g->lead = card; g->to_move = 1 - p; return 0; }
+    int lead = g->lead, leader = 1 - p;
+    int follower_wins = card / 7 == lead / 7 ? card > lead : card / 7 == 2;   /* HEARTS-TRICK-1 */
+    int winner = follower_wins ? p : leader;
+    g->taken[winner] |= (1u << lead) | (1u << card);
+    g->last_trick = (1u << lead) | (1u << card);
+    g->lead = -1; g->to_move = winner; g->tricks++;                            /* HEARTS-TRICK-2 */
+    if (g->tricks < cfg->tricks_per_hand) return 0;
+    uint32_t in_play = H_POINTS & ~g->dead;                                    /* HEARTS-SCORE-1, MOON-1/2 */
+    int hs[2];
+    if ((in_play & g->taken[0]) == in_play || (in_play & g->taken[1]) == in_play) {
+        int shooter = (in_play & g->taken[0]) == in_play ? 0 : 1;
+        hs[shooter] = cfg->moon_shooter_points;
+        hs[1 - shooter] = cfg->moon_in_play ? h_points(cfg, in_play) : cfg->moon_other_points;
+    } else { hs[0] = h_points(cfg, g->taken[0]); hs[1] = h_points(cfg, g->taken[1]); }
+    g->scores[0] += hs[0]; g->scores[1] += hs[1];
+    int a = g->scores[0], b = g->scores[1], t = cfg->target;                   /* HEARTS-MATCH-1/2/3 */
+    if ((a >= t || b >= t) && (a < t || b < t || a != b)) {
+        g->winner = (a < t || b < t) ? (a < t ? 0 : 1) : (a < b ? 0 : 1);
+        g->over = 1; g->to_move = -1;
+        return 1;
+    }
+    g->dealer = 1 - g->dealer;                                                  /* HEARTS-DEAL-1 */
+    hg_deal(cfg, g);
+    return 2;
+}
+
+static inline void set_cards(float *row, uint32_t m) { for (; m; m &= m - 1) row[__builtin_ctz(m)] = 1.0f; }
+
+/* The observation vector of `seat` (hearts_v0.OBSERVATION) and his action mask (28 bytes). */
+static void hg_observe(const HeartsCfg *cfg, const HeartsGame *g, int seat, float *obs, u8 *mask) {
+    memset(obs, 0, H_OBS * sizeof(float));
+    set_cards(obs, g->hand[seat]);
+    if (g->lead >= 0) obs[28 + g->lead] = 1.0f;
+    set_cards(obs + 56, g->played[seat]); set_cards(obs + 84, g->played[1 - seat]);
+    set_cards(obs + 112, g->taken[seat]); set_cards(obs + 140, g->taken[1 - seat]);
+    set_cards(obs + 168, g->last_trick);
+    float *f = obs + 196;
+    f[0] = (float)g->broken; f[1] = (float)(g->to_move == seat && g->lead < 0);
+    f[2] = (float)(g->tricks == 0 && g->to_move >= 0); f[3] = (float)(g->dealer == seat);
+    f[4] = (float)g->scores[seat]; f[5] = (float)g->scores[1 - seat];
+    if (mask) {
+        uint32_t legal = g->to_move == seat ? hg_legal(cfg, g) : 0;
+        for (int c = 0; c < 28; c++) mask[c] = (u8)(legal >> c & 1);
+    }
+}
+
+/* Many games at once: each slot plays actions[i] for its player to move; a finished match is
+ * scored (rewards: +1 the winner, -1 the loser) and the slot starts its next match, seeded by the
+ * next number of its own SplitMix64 stream `streams[i]` (as EpisodeSeeds). Then the observation and
+ * mask of the player to move of every slot. Returns 0, or 1 + i for the first slot i whose
+ * action is illegal (then nothing is played). */
+static i64 hg_vec_step(const HeartsCfg *cfg, HeartsGame *games, i64 n, const int32_t *actions, u64 *streams,
+                       float *obs, u8 *masks, int32_t *to_move, float *rewards, u8 *dones) {
+    for (i64 i = 0; i < n; i++) {
+        int a = actions[i];
+        if (a < 0 || a >= 28 || !(hg_legal(cfg, &games[i]) >> a & 1)) return 1 + i;
+    }
+    for (i64 i = 0; i < n; i++) {
+        HeartsGame *g = &games[i];
+        int rc = hg_step(cfg, g, actions[i]);
+        rewards[2 * i] = rewards[2 * i + 1] = 0.0f; dones[i] = 0;
+        if (rc == 1) {
+            rewards[2 * i + g->winner] = 1.0f; rewards[2 * i + 1 - g->winner] = -1.0f; dones[i] = 1;
+            hg_reset(cfg, g, sm_next(&streams[i]));
+        }
+        to_move[i] = g->to_move;
+        hg_observe(cfg, g, g->to_move, obs + H_OBS * i, masks + 28 * i);
+    }
+    return 0;
+}
+
+static void hg_vec_reset(const HeartsCfg *cfg, HeartsGame *games, i64 n, u64 seed0, u64 *streams, float *obs,
+                         u8 *masks, int32_t *to_move) {
+    for (i64 i = 0; i < n; i++) {
+        streams[i] = seed0 + (u64)i;
+        hg_reset(cfg, &games[i], seed0 + (u64)i);
+        to_move[i] = games[i].to_move;
+        hg_observe(cfg, &games[i], games[i].to_move, obs + H_OBS * i, masks + 28 * i);
+    }
+}
+
+/* ---- Snap ---- */
+typedef struct {
+    SnapState s;
+    SnapFlip fl;
+    u64 rng;
+    int phase, dealer;                           /* phase: 0 flip, 1 call window, 2 over */
+    u8 order[52];                                /* the deal, top card first */
+} SnapGame;
+enum { SG_FLIP = 0, SG_CALL = 1, SG_OVER = 2 };
+
+static void sg_reset(const SnapCfg *cfg, SnapGame *g, u64 seed) {
+    memset(g, 0, sizeof *g);
+    g->rng = seed;
+    g->dealer = (int)sm_below(&g->rng, (u64)cfg->players);  /* SNAP-DEAL-1 */
+    memcpy(g->order, cfg->deck, cfg->ncards);
+    sm_shuffle(&g->rng, g->order, cfg->ncards);
+    snap_deal(cfg, &g->s, g->dealer, g->order);
+    g->phase = g->s.over ? SG_OVER : SG_FLIP;
+}
+
+static void sg_flip(const SnapCfg *cfg, SnapGame *g) { snap_flip(cfg, &g->s, &g->fl); g->phase = SG_CALL; }
+
+/* Settle the call window as envs/snap_race.py call_event: calls[seat] is -1 (no call) or a call kind.
+ * ev[0..2]: event (EV_NOCALL/EV_CALL/EV_TIE), caller or tie mask, kind. */
+static void sg_settle(const SnapCfg *cfg, SnapGame *g, const int8_t *calls, int32_t *ev) {
+    SnapState *s = &g->s;
+    const SnapFlip *fl = &g->fl;
+    int n = cfg->players, f = fl->f, callers[12], nc = 0, right[12], nr = 0;
+    for (int k = 0, j = f; k < n; k++, j = j + 1 == n ? 0 : j + 1)
+        if (holds(s, j) && calls[j] >= 0) callers[nc++] = j;
+    int event = EV_NOCALL, who = 0, kind = 0;
+    for (int i = 0; i < nc; i++) if (fl->correct[calls[callers[i]]]) right[nr++] = callers[i];
+    if (nc && !nr) { event = EV_CALL; who = callers[0]; kind = calls[who]; }   /* wrong calls only */
+    else if (nr) {
+        event = EV_CALL; who = right[0];                                       /* SNAP-POLICY-2 */
+        if (cfg->policy == POL_OWNER && fl->nm) {                              /* SNAP-POLICY-3 */
+            int m = fl->matched[0], c = calls[m];
+            if (holds(s, m) && (c == K_SNAP || c == K_HAND)) who = m;
+        }
+        kind = calls[who];
+        if (cfg->policy == POL_TIES && nr >= 2 && !cfg->index_card
+            && (sm_next(&g->rng) < cfg->rate_threshold || cfg->rate_always)) { /* SNAP-POLICY-4 */
+            u8 pool[12]; int m = 0;
+            for (int i = 0; i < n; i++) for (int r = 0; r < nr; r++) if (right[r] == i) pool[m++] = (u8)i;
+            int size = 2 + (int)sm_below(&g->rng, (u64)(nr - 1));
+            sm_shuffle(&g->rng, pool, nr);
+            who = 0;
+            for (int i = 0; i < size; i++) who |= 1 << pool[i];
+            event = EV_TIE;
+        }
+    }
+    ev[0] = event; ev[1] = who; ev[2] = kind;
+    int over = snap_resolve(cfg, s, fl, event, event == EV_CALL ? who : f, kind);
+    g->phase = over ? SG_OVER : SG_FLIP;
+}
+
+/* The observation vector of `seat` (snap_v0.observation_parts): seats from the observer, clockwise. */
+static void sg_observe(const SnapCfg *cfg, const SnapGame *g, int seat, float *obs) {
+    const SnapState *s = &g->s;
+    int n = cfg->players, len = 2 + 5 * n + 52 * n + 1 + 52;
+    memset(obs, 0, (size_t)len * sizeof(float));
+    obs[0] = (float)(g->phase == SG_FLIP); obs[1] = (float)(g->phase == SG_CALL);
+    float *turn = obs + 2, *dealer = turn + n, *in = dealer + n, *downs = in + n, *ups = downs + n, *tops = ups + n;
+    for (int k = 0, j = seat; k < n; k++, j = j + 1 == n ? 0 : j + 1) {
+        if (g->phase != SG_OVER && s->turn == j) turn[k] = 1.0f;
+        if (g->dealer == j) dealer[k] = 1.0f;
+        in[k] = (float)holds(s, j); downs[k] = (float)s->dn[j]; ups[k] = (float)s->un[j];
+        if (s->un[j]) tops[52 * k + s->uc[j][s->un[j] - 1]] = 1.0f;
+    }
+    float *pot = tops + 52 * n;
+    pot[0] = (float)s->pn;
+    if (s->pn) pot[1 + s->pc[s->pn - 1]] = 1.0f;
+}
+
+/* The position before a flip (SNAP-END-4), as bytes: turn, pot, then every seat's piles. */
+static i64 sg_position(const SnapCfg *cfg, const SnapGame *g, u8 *out) {
+    const SnapState *s = &g->s;
+    i64 k = 0;
+    out[k++] = (u8)s->turn; out[k++] = s->pn;
+    memcpy(out + k, s->pc, s->pn); k += s->pn;
+    for (int i = 0; i < cfg->players; i++) {
+        out[k++] = s->dn[i];
+        for (int c = 0; c < s->dn[i]; c++) out[k++] = s->dc[i][(s->dh[i] + c) & (RING - 1)];
+        out[k++] = s->un[i];
+        memcpy(out + k, s->uc[i], s->un[i]); k += s->un[i];
+    }
+    return k;
+}
+
+/* What Python reads after every call: phase, turn, holders (bit mask), dealer, termination code
+ * (as snap_outcome) and winner when over, pot size. */
+static void sg_view(const SnapCfg *cfg, const SnapGame *g, int32_t *view) {
+    const SnapState *s = &g->s;
+    int mask = 0;
+    for (int i = 0; i < cfg->players; i++) if (holds(s, i)) mask |= 1 << i;
+    view[0] = g->phase; view[1] = s->turn; view[2] = mask; view[3] = g->dealer; view[4] = -1; view[5] = -1;
+    view[6] = s->pn;
+    if (g->phase == SG_OVER) { i64 out[8]; snap_outcome(cfg, s, out); view[4] = (int32_t)out[1]; view[5] = (int32_t)out[2]; }
 }
 
 /* ============================ Checked entry points (ctypes) ================================
@@ -480,11 +746,22 @@ i64 snap_enumerate_checked(const SnapCfg *cfg, i64 cfg_size, i64 cap, i64 *tally
     return snap_enumerate(cfg, cap, tally, flips_hist, hist_len);
 }
 
-#define H_TALLY (27 * 27)
+#define H_TALLY ((i64)cfg->tally_dim * cfg->tally_dim)
+#define H_MAX_POINTS (1 << 12)
 static int hearts_cfg_ok(const HeartsCfg *cfg, i64 cfg_size) {
     if (cfg_size != (i64)sizeof(HeartsCfg)) return E_ABI;
     if (cfg->target < 1 || cfg->target >= 1 << 24) return E_CONFIG;
     if ((cfg->kinds[0] | cfg->kinds[1]) & ~1) return E_CONFIG;
+    /* the deck is 28 cards, 7 per suit: hands of 11 to 13 cards leave 6 to 2 dead, so a club is always
+     * live to lead (HEARTS-LEAD-1/2; with fewer, every club can be dead and no rule names the leader);
+     * one trick per card */
+    if (cfg->hand_size < 11 || cfg->hand_size > 13 || cfg->tricks_per_hand != cfg->hand_size) return E_CONFIG;
+    int pts[4] = {cfg->queen_points, cfg->heart_points, cfg->moon_shooter_points, cfg->moon_other_points};
+    for (int i = 0; i < 4; i++) if (pts[i] < 0 || pts[i] > H_MAX_POINTS) return E_CONFIG;
+    int most = 7 * cfg->heart_points + cfg->queen_points;
+    if (cfg->moon_other_points > most) most = cfg->moon_other_points;
+    if (cfg->moon_shooter_points > most) most = cfg->moon_shooter_points;
+    if (cfg->tally_dim != most + 1) return E_CONFIG;
     return 0;
 }
 
@@ -513,6 +790,109 @@ i64 hearts_bench_checked(const HeartsCfg *cfg, i64 cfg_size, u64 seed0, i64 matc
     if (rc) return rc;
     if (matches < 0) return E_CONFIG;
     return hearts_bench(cfg, seed0, matches, hands_out);
+}
+
+/* ---- step by step: the checked entry points ---- */
+i64 hearts_game_size(void) { return (i64)sizeof(HeartsGame); }
+i64 snap_game_size(void) { return (i64)sizeof(SnapGame); }
+
+int hearts_game_reset_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *g, i64 g_size, u64 seed) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(HeartsGame)) return E_ABI;
+    hg_reset(cfg, g, seed);
+    return 0;
+}
+
+/* view: to_move, over, winner, dealer, hand number, score 0, score 1, the step's code (see hg_step) */
+int hearts_game_step_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *g, i64 g_size, int card,
+                             int32_t *view, i64 view_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(HeartsGame)) return E_ABI;
+    if (view_len < 8) return E_BUFFER;
+    rc = card == -1 ? 0 : hg_step(cfg, g, card);    /* -1: only read the view */
+    view[0] = g->to_move; view[1] = g->over; view[2] = g->winner; view[3] = g->dealer; view[4] = g->hands;
+    view[5] = g->scores[0]; view[6] = g->scores[1]; view[7] = rc;
+    return rc < 0 ? rc : 0;
+}
+
+int hearts_game_observe_checked(const HeartsCfg *cfg, i64 cfg_size, const HeartsGame *g, i64 g_size, int seat,
+                                float *obs, i64 obs_len, u8 *mask, i64 mask_len, u8 *order, i64 order_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(HeartsGame)) return E_ABI;
+    if (seat < 0 || seat > 1) return E_CONFIG;
+    if (obs_len < H_OBS || (mask && mask_len < 28) || (order && order_len < 28)) return E_BUFFER;
+    hg_observe(cfg, g, seat, obs, mask);
+    if (order) memcpy(order, g->order, 28);
+    return 0;
+}
+
+i64 hearts_vec_reset_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *games, i64 games_size, i64 n,
+                             u64 seed0, u64 *streams, float *obs, u8 *masks, int32_t *to_move, i64 buf_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (n < 0) return E_CONFIG;
+    if (games_size / (i64)sizeof(HeartsGame) < n || buf_len < n) return E_BUFFER;
+    hg_vec_reset(cfg, games, n, seed0, streams, obs, masks, to_move);
+    return 0;
+}
+
+/* buf_len: the number of slots every buffer holds (obs H_OBS floats, masks 28 bytes, rewards 2 per slot) */
+i64 hearts_vec_step_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *games, i64 games_size, i64 n,
+                            const int32_t *actions, u64 *streams, float *obs, u8 *masks, int32_t *to_move,
+                            float *rewards, u8 *dones, i64 buf_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (n < 0) return E_CONFIG;
+    if (games_size / (i64)sizeof(HeartsGame) < n || buf_len < n) return E_BUFFER;
+    return hg_vec_step(cfg, games, n, actions, streams, obs, masks, to_move, rewards, dones);
+}
+
+#define SG_VIEW 7
+int snap_game_reset_checked(const SnapCfg *cfg, i64 cfg_size, SnapGame *g, i64 g_size, u64 seed, int32_t *view,
+                            i64 view_len, u8 *order, i64 order_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(SnapGame)) return E_ABI;
+    if (view_len < SG_VIEW || order_len < cfg->ncards) return E_BUFFER;
+    sg_reset(cfg, g, seed);
+    memcpy(order, g->order, cfg->ncards);
+    sg_view(cfg, g, view);
+    return 0;
+}
+
+/* calls == NULL: the flip; else settle the open call window with calls[seat] (-1 none, else a kind) */
+int snap_game_step_checked(const SnapCfg *cfg, i64 cfg_size, SnapGame *g, i64 g_size, const int8_t *calls,
+                           i64 calls_len, int32_t *event, i64 event_len, int32_t *view, i64 view_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(SnapGame)) return E_ABI;
+    if (view_len < SG_VIEW || event_len < 3 || (calls && calls_len < cfg->players)) return E_BUFFER;
+    if (g->phase != (calls ? SG_CALL : SG_FLIP)) return E_CONFIG;
+    if (calls) {
+        for (int i = 0; i < cfg->players; i++) {
+            int c = calls[i];
+            if (c < -1 || c > K_HAND || (c >= 0 && cfg->index_card != (c == K_HAND))) return E_CONFIG;
+        }
+        sg_settle(cfg, g, calls, event);
+    } else sg_flip(cfg, g);
+    sg_view(cfg, g, view);
+    return 0;
+}
+
+int snap_game_observe_checked(const SnapCfg *cfg, i64 cfg_size, const SnapGame *g, i64 g_size, int seat, float *obs,
+                              i64 obs_len, u8 *position, i64 position_len, i64 *position_used) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(SnapGame)) return E_ABI;
+    if (seat < 0 || seat >= cfg->players) return E_CONFIG;
+    if ((obs && obs_len < 2 + 57 * cfg->players + 53) || (position && position_len < 2 + 2 * cfg->players + 52))
+        return E_BUFFER;
+    if (obs) sg_observe(cfg, g, seat, obs);
+    if (position) *position_used = sg_position(cfg, g, position);
+    return 0;
 }
 
 /* The SHA-256 of this file, set by the build (-DCARDCANON_KERNEL_SHA256="..."), so that a

@@ -24,7 +24,8 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, all_deals,
+    VARIATIONS, AllInPot, Call, CallKind, Deal, EmptyPile, Flip, Match, Move, NextTurn, NoCall, OutPlayersCall,
+    SnapConfig, SnapState, Termination, Tie, TieWithPot, all_deals,
 )
 from cardcanon.model.snap_policies import (
     Cycle, Errors, FlipperFirst, GameResult, OwnerFirst, Policy, Ties, parse_policy, play_deal, play_game,
@@ -136,7 +137,7 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
     """The deal of ``seed`` played out: as ``play_game(config, seed, policy, max_flips)``."""
     policy = _policy(policy)
     try:
-        lib = _kernel()
+        lib = _kernel(config)
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
         return _from_reference(result, seed, _dealer(result))
@@ -158,7 +159,7 @@ def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-
     """A given deal played out (random policies draw from ``SplitMix64(seed)``)."""
     policy = _policy(policy)
     try:
-        lib = _kernel()
+        lib = _kernel(config)
     except EngineUnavailable:
         return reference_play_deal(config, deal, policy, max_flips, seed)
     order = (ctypes.c_uint8 * 52)(*[c.index for c in deal.order])
@@ -174,7 +175,7 @@ def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
     event, up to the end, the repeated position (endless) or the cap."""
     policy = _policy(policy)
     try:
-        lib = _kernel()
+        lib = _kernel(config)
     except EngineUnavailable:
         result = play_game(config, seed, policy, max_flips=max_flips)
         return _from_reference(result, seed, _dealer(result)), result.moves
@@ -219,7 +220,7 @@ class Batch:
 def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int, max_flips: int = SAFETY_CAP) -> Batch:
     """Decide ``count`` consecutive seeds in one call into the kernel."""
     try:
-        lib = _kernel()
+        lib = _kernel(config)
     except EngineUnavailable:
         return Batch(first_seed, [x for seed in range(first_seed, first_seed + count)
                                   for x in _row(decide(config, seed, policy, max_flips))])
@@ -247,7 +248,7 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
     if not policy.deterministic:
         raise ValueError(f"policy {policy.name!r} is random; enumeration needs a deterministic policy")
     try:
-        lib = _kernel()
+        lib = _kernel(config)
     except EngineUnavailable:
         runs = [reference_play_deal(config, deal, policy, max_flips) for deal in all_deals(config)]
         return {"deals": len(runs),
@@ -264,8 +265,37 @@ def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", 
             "endless": tally[3], "capped": tally[6], "lengths": lengths}
 
 
-def _kernel() -> ctypes.CDLL:
-    """The compiled kernel, its functions declared (:mod:`cardcanon.engine.abi`), loaded at first use."""
+# The options of each variation point the kernel plays (SnapCfg); every one the model plays.
+KERNEL_PLAYS: dict[str, frozenset[object]] = {
+    "next_turn": frozenset(NextTurn), "index_card": frozenset({False, True}),
+    "empty_pile": frozenset({EmptyPile.TURN_OVER}), "match": frozenset({Match.RANK}),
+    "out_players_call": frozenset({OutPlayersCall.NO}), "tie_with_pot": frozenset({TieWithPot.ON_TOP}),
+    "all_in_pot": frozenset({AllInPot.DRAW}),
+}
+KERNEL_MAX_PLAYERS = 12  # kernel.c: piles of 12 seats, a tie as a 16-bit mask of seats
+KERNEL_MAX_CARDS = 52  # kernel.c: SnapCfg.deck, card indices of the standard deck
+
+
+def kernel_mismatch(config: SnapConfig) -> str | None:
+    """Why the kernel cannot play ``config`` as the reference model does (an option of a variation
+    point it lacks, more players or cards than it holds), or None."""
+    for name in VARIATIONS:
+        value = getattr(config, name)
+        if value not in KERNEL_PLAYS.get(name, ()):
+            return f"the kernel does not play {name} = {value}"
+    if config.players > KERNEL_MAX_PLAYERS:
+        return f"the kernel plays 2 to {KERNEL_MAX_PLAYERS} players, not {config.players} (SNAP-PLAYERS-1)"
+    if len(config.deck) > KERNEL_MAX_CARDS or any(card.index >= KERNEL_MAX_CARDS for card in config.deck):
+        return f"the kernel plays decks of at most the {KERNEL_MAX_CARDS} standard cards (SNAP-DECK-1)"
+    return None
+
+
+def _kernel(config: SnapConfig) -> ctypes.CDLL:
+    """The compiled kernel, its functions declared (:mod:`cardcanon.engine.abi`), loaded at first use;
+    EngineUnavailable when it cannot play ``config`` as the reference model does."""
+    mismatch = kernel_mismatch(config)
+    if mismatch:
+        raise EngineUnavailable(mismatch)
     return load()
 
 

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from cardcanon.envs import options as variations
+from cardcanon.envs import _wrappers, options as variations
+from cardcanon.envs.actions import is_action
 from cardcanon.model.shuffle import SplitMix64
 
 
@@ -33,11 +33,10 @@ class EpisodeSeeds:
 
 
 def wrap(env: AECEnv) -> AECEnv:
-    """PettingZoo's usual wrappers for turn-based games: an illegal action ends the game for
-    the agent that made it (reward -1), out-of-range actions are refused, the API order is enforced."""
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    """PettingZoo's usual wrappers for turn-based games (:mod:`cardcanon.envs._wrappers`): an illegal
+    action ends the game for the agent that made it (reward -1), out-of-range actions are refused,
+    the API order is enforced."""
+    return _wrappers.wrap(env)
 
 
 def check_render_mode(render_mode: str | None, modes: list[str]) -> str | None:
@@ -93,7 +92,7 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return None
-        if action is None or not self._action_space.contains(action):
+        if action is None or not is_action(action, self._action_space.n):
             raise ValueError(f"{self._game}_v0: {action!r} is not an action (0 to {self._action_space.n - 1})")
         return int(action)
 

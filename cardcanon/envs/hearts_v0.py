@@ -21,8 +21,16 @@ leads, whether this is the first trick of the hand, whether he dealt, and the tw
 (HEARTS-GOAL-1); 0 on every other step. A match has no cap on the number of hands
 (HEARTS-MATCH-3); ``max_steps`` truncates an episode after that many plays if given.
 
-**Keyword arguments**: ``render_mode`` (``"ansi"`` or ``"human"``), ``max_steps``, and every
-variation point of the rulebook, by parameter name, with option strings:
+**Engine**: the compiled kernel (:mod:`cardcanon.engine.steps`) plays the episode when it is
+present and can play the config; otherwise the reference model does. Both give the same
+episodes, observation for observation (``tests/test_env_engine.py``). ``metadata["engine"]`` says
+which one runs (``"kernel"`` or ``"model"``) and ``metadata["engine_note"]`` why the model does;
+``engine="model"`` (or ``"kernel"``, which raises if it cannot) chooses. ``moves`` and ``state``
+are the model's in both cases (with the kernel they are rebuilt on demand, slowly).
+:func:`vector_env` steps many matches in one call.
+
+**Keyword arguments**: ``render_mode`` (``"ansi"`` or ``"human"``), ``max_steps``, ``engine``, and
+every variation point of the rulebook, by parameter name, with option strings:
 
 """
 
@@ -34,9 +42,12 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
+from cardcanon.engine.steps import HeartsSteps, HeartsVector
 from cardcanon.envs._common import CardGameEnv, wrap
+from cardcanon.envs._engine import choose_engine
 from cardcanon.model.cards import Card, format_cards
-from cardcanon.model.hearts import DECK, GAME, HeartsConfig, HeartsState, Move, Play
+from cardcanon.model.hearts import DECK, GAME, ChooseDealer, Deal, HeartsConfig, HeartsState, Move, Play
+from cardcanon.model.hearts_types import HAND_SIZE, PLAYERS
 from cardcanon.model.seats import Seat
 
 CARDS = len(DECK)
@@ -68,38 +79,72 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
+def vector_env(n: int, seed: int = 0, **kwargs: Any) -> HeartsVectorEnv:
+    """``n`` matches stepped together by the kernel (see :class:`HeartsVectorEnv`)."""
+    return HeartsVectorEnv(n, seed, **kwargs)
+
+
 class raw_env(CardGameEnv):
     metadata: dict[str, Any] = {
         "name": "cardcanon_hearts_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False,
     }
 
-    def __init__(self, render_mode: str | None = None, max_steps: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, render_mode: str | None = None, max_steps: int | None = None, engine: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__()
         chosen = self._options("hearts", kwargs, render_mode, max_steps)
         self.config = variations.build_config(HeartsConfig, chosen)
         high = np.concatenate([np.full(size, np.inf if name == "scores" else 1, dtype=np.float32)
                                for name, size in OBSERVATION])  # scores are points, the rest are flags
         self._spaces(2, high, CARDS)
+        self._kernel = choose_engine(self, engine, lambda: HeartsSteps(self.config))
 
     # ---- episode --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._begin_episode(seed)
-        self.state: HeartsState = GAME.new_game(self.config)
-        self.moves: list[Move] = []  # every move of the match, chance moves included
+        self._state: HeartsState | None = None
         self._played: list[frozenset[Card]] = [frozenset(), frozenset()]  # the cards each seat played this hand
         self._last_trick: frozenset[Card] = frozenset()
-        self._chance()
+        if self._kernel is not None:
+            self._kernel.reset(self.episode_seed)
+            self._log = _KernelLog(int(self._kernel.view[3]), [self._kernel.deal()], [])
+            self._moves: list[Move] | None = None
+        else:
+            self._state = GAME.new_game(self.config)
+            self._moves = []  # every move of the match, chance moves included
+            self._chance()
         self._reset_agents()
         self.agent_selection = self._to_move()
 
+    @property
+    def state(self) -> HeartsState:
+        """The match position, as the model's state (rebuilt from the moves when the kernel plays)."""
+        if self._state is None:
+            self._state = self._log.state(self.config)
+        return self._state
+
+    @state.setter
+    def state(self, value: HeartsState) -> None:
+        if self._kernel is not None:
+            raise AttributeError("the kernel plays this episode; its state cannot be set (use engine='model')")
+        self._state = value
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every move of the match so far, chance moves included, as the model's moves."""
+        if self._moves is None:
+            return self._log.moves()
+        return self._moves
+
     def _to_move(self) -> str:
-        seat = self.state.to_move
-        assert seat is not None, "the model names the player to move until the match is over"
-        return str(self.possible_agents[seat.index])
+        seat = self._kernel.view[0] if self._kernel is not None else _index(self.state.to_move)
+        assert seat >= 0, "the model names the player to move until the match is over"
+        return str(self.possible_agents[seat])
 
     def _apply(self, move: Move) -> None:
-        self.state = GAME.apply(self.state, move)
-        self.moves.append(move)
+        self._state = GAME.apply(self.state, move)
+        assert self._moves is not None
+        self._moves.append(move)
 
     def _chance(self) -> None:
         """Make the chance moves due now, drawn from the episode's stream as the model draws them."""
@@ -107,29 +152,44 @@ class raw_env(CardGameEnv):
             self._apply(GAME.sample_chance(self.state, self._rng))
             self._played, self._last_trick = [frozenset(), frozenset()], frozenset()
 
+    def _play(self, seat: int, chosen: int) -> Seat | None:
+        """Play card ``chosen`` for ``seat`` and the chance moves after it: the winner if the match is over."""
+        if self._kernel is not None:
+            code = self._kernel.step(chosen)
+            if code < 0:
+                GAME.apply(self.state, Play(Seat(seat), DECK[chosen]))  # raises the model's IllegalMoveError
+                raise AssertionError(f"the kernel refused a play the model allows: {DECK[chosen]}")
+            self._state = None
+            self._log.plays.append(seat << 5 | chosen)
+            if code == 2:
+                self._log.deals.append(self._kernel.deal())
+            return Seat(self._kernel.view[2]) if code == 1 else None
+        card = DECK[chosen]
+        lead = self.state.trick[0].card if self.state.trick else None
+        self._apply(Play(Seat(seat), card))  # an illegal play raises the model's IllegalMoveError
+        self._played[seat] |= {card}
+        if lead is not None:
+            self._last_trick = frozenset((lead, card))
+        self._chance()
+        outcome = GAME.outcome(self.state)
+        return None if outcome is None else outcome.winner
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         chosen = self._live_action(action)
         if chosen is None:
             return
-        seat, card = self.agent_name_mapping[agent], DECK[chosen]
-        lead = self.state.trick[0].card if self.state.trick else None
-        self._apply(Play(Seat(seat), card))  # an illegal play raises the model's IllegalMoveError
+        winner = self._play(self.agent_name_mapping[agent], chosen)
         self.steps += 1
-        self._played[seat] |= {card}
-        if lead is not None:
-            self._last_trick = frozenset((lead, card))
-        self._chance()
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
-        outcome = GAME.outcome(self.state)
-        if outcome is not None:  # HEARTS-MATCH-1/2, HEARTS-GOAL-1
+        if winner is not None:  # HEARTS-MATCH-1/2, HEARTS-GOAL-1
             for name, i in self.agent_name_mapping.items():
-                self.rewards[name] = 1 if outcome.winner.index == i else -1
+                self.rewards[name] = 1 if winner.index == i else -1
                 self.terminations[name] = True
-        elif self.max_steps is not None and self.steps >= self.max_steps:
-            self.truncations = {name: True for name in self.agents}
-        if outcome is None:
+        else:
+            if self.max_steps is not None and self.steps >= self.max_steps:
+                self.truncations = {name: True for name in self.agents}
             self.agent_selection = self._to_move()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -138,6 +198,11 @@ class raw_env(CardGameEnv):
     # ---- what each player sees ---------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         s = self.agent_name_mapping[agent]
+        if self._kernel is not None:
+            observation, mask = self._kernel.observe(s)
+            if self._ended():
+                mask[:] = 0
+            return {"observation": observation, "action_mask": mask}
         state = self.state
         shown = (
             state.hands[s], [play.card for play in state.trick], self._played[s], self._played[1 - s],
@@ -156,6 +221,8 @@ class raw_env(CardGameEnv):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """1 at the action of each legal play of ``agent`` (none when he is not to move)."""
+        if self._kernel is not None:
+            return self.observe(agent)["action_mask"]
         mask = np.zeros(CARDS, dtype=np.int8)
         seat = self.state.to_move
         if seat is not None and seat.index == self.agent_name_mapping[agent] and not self._ended():
@@ -179,6 +246,106 @@ class raw_env(CardGameEnv):
             lines.append(f"{mark}{agent}: {format_cards(sorted(state.hands[i]))}")
         lines.append(f" trick: {format_cards(play.card for play in state.trick) or '-'}")
         return self._show("\n".join(lines))
+
+
+class _KernelLog:
+    """The moves of a match the kernel plays, kept as numbers: the first dealer, each deal's order,
+    and every play as ``seat << 5 | card``."""
+
+    def __init__(self, dealer: int, deals: list[bytes], plays: list[int]) -> None:
+        self.dealer, self.deals, self.plays = dealer, deals, plays
+        self._moves: list[Move] = [ChooseDealer(Seat(dealer))]  # the moves built so far
+        self._built = (0, 0)  # deals and plays in _moves
+        self._state: tuple[int, HeartsState] | None = None  # a model state and the moves it has seen
+
+    def moves(self) -> list[Move]:
+        """The model's moves (built on demand from where the last call stopped)."""
+        per_hand = PLAYERS * HAND_SIZE
+        deals, plays = self._built
+        while plays < len(self.plays) or deals < len(self.deals):
+            if deals < len(self.deals) and plays == deals * per_hand:
+                self._moves.append(Deal(tuple(DECK[i] for i in self.deals[deals])))
+                deals += 1
+            else:
+                p = self.plays[plays]
+                self._moves.append(Play(Seat(p >> 5), DECK[p & 31]))
+                plays += 1
+        self._built = (deals, plays)
+        return list(self._moves)
+
+    def state(self, config: HeartsConfig) -> HeartsState:
+        """The model's state after the moves (the moves since the last call applied to its state)."""
+        moves = self.moves()
+        done, state = self._state or (0, GAME.new_game(config))
+        for move in moves[done:]:
+            state = GAME.apply(state, move)
+        self._state = (len(moves), state)
+        return state
+
+
+def _index(seat: Seat | None) -> int:
+    return -1 if seat is None else seat.index
+
+
+class HeartsVectorEnv:
+    """``n`` matches of two-player Hearts stepped together by the compiled kernel, for learners
+    that train on batches. The arrays are numpy arrays, one row per match:
+
+    - ``observations`` (n, OBSERVATION_SIZE) float32 and ``action_masks`` (n, 28) int8: those of
+      the player to move, ``to_move`` (n,) int32, as ``observe`` gives them in ``raw_env``;
+    - after :meth:`step`: ``rewards`` (n, 2) float32, per seat, and ``dones`` (n,) bool, for the
+      matches that ended with that step; such a match restarts at once, so the row shows the
+      first position of the next match, seeded by the next number of its own stream.
+
+    Match ``i`` of ``vector_env(n, seed)`` is the episodes of ``raw_env`` after ``reset(seed=seed + i)``
+    and unseeded resets, played by the same cards. Needs the kernel: raises
+    :class:`~cardcanon.engine.build.EngineUnavailable` without it.
+    """
+
+    metadata: dict[str, Any] = {"name": "cardcanon_hearts_v0_vector", "engine": "kernel"}
+
+    def __init__(self, n: int, seed: int = 0, **kwargs: Any) -> None:
+        chosen, unknown = variations.split_options("hearts", kwargs)
+        if unknown:
+            raise TypeError(f"hearts_v0.vector_env: unknown keyword arguments {', '.join(sorted(unknown))}")
+        self.config = variations.build_config(HeartsConfig, chosen)
+        self._vector = HeartsVector(n, self.config)
+        self.n = n
+        self.reset(seed)
+
+    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start match ``i`` from ``seed + i``: (observations, action masks, to move)."""
+        self._vector.reset(seed)
+        return self.observations, self.action_masks, self.to_move
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play one card (an action index) in every match: (observations, action masks, to move,
+        rewards, dones). An illegal card raises ValueError and plays nothing."""
+        bad = self._vector.step(actions)
+        if bad:
+            raise ValueError(f"hearts_v0.vector_env: action {int(actions[bad - 1])} is not a legal play in match "
+                             f"{bad - 1} (see action_masks)")
+        return self.observations, self.action_masks, self.to_move, self.rewards, self.dones
+
+    @property
+    def observations(self) -> np.ndarray:
+        return self._vector.observations
+
+    @property
+    def action_masks(self) -> np.ndarray:
+        return self._vector.masks
+
+    @property
+    def to_move(self) -> np.ndarray:
+        return self._vector.to_move
+
+    @property
+    def rewards(self) -> np.ndarray:
+        return self._vector.rewards
+
+    @property
+    def dones(self) -> np.ndarray:
+        return self._vector.dones.view(np.bool_)
 
 
 raw_env.__doc__ = __doc__ + variations.describe("hearts", HeartsConfig)

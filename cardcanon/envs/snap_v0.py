@@ -38,7 +38,13 @@ at which the rule lets the players stop and call the game drawn. Agents that cal
 the second time round could still end the game; the truncation is the players' agreement to
 stop, not a proof. ``max_steps`` truncates an episode at the first flip after that many steps.
 
-**Keyword arguments**: ``players`` (2 to 12), ``calling_policy`` (``"flipper-first"``,
+**Engine**: the compiled kernel (:mod:`cardcanon.engine.steps`) plays the episode when it is
+present and can play the config; otherwise the reference model does, with the same episodes,
+observation for observation (``tests/test_env_engine.py``). ``metadata["engine"]`` says which
+(``"kernel"`` or ``"model"``, with ``metadata["engine_note"]`` saying why); ``engine="model"`` or
+``"kernel"`` chooses. ``state`` is the model's in both cases (rebuilt on demand with the kernel).
+
+**Keyword arguments**: ``engine``, ``players`` (2 to 12), ``calling_policy`` (``"flipper-first"``,
 ``"owner-first"`` or ``"ties:RATE"``), ``truncate_on_repeat``, ``max_steps``, ``render_mode``
 (``"ansi"`` or ``"human"``), and every variation point of the rulebook, by parameter name, with
 option strings (options the model does not play are refused, naming the rule):
@@ -54,12 +60,16 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
+from cardcanon.engine.steps import SNAP_CALL_KINDS, SnapSteps
 from cardcanon.envs._common import CardGameEnv, wrap
+from cardcanon.envs._engine import choose_engine
 from cardcanon.envs.snap_race import call_event, callers_in_order, race_policy
 from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
-from cardcanon.model.snap import GAME, Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Termination
+from cardcanon.model.snap import (
+    GAME, Call, CallKind, Deal, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Termination, Tie,
+)
 
 CARDS = len(FULL_DECK)
 
@@ -99,7 +109,8 @@ class raw_env(CardGameEnv):
     }
 
     def __init__(self, players: int = 2, calling_policy: str = "flipper-first", truncate_on_repeat: bool = True,
-                 max_steps: int | None = 10_000, render_mode: str | None = None, **kwargs: Any) -> None:
+                 max_steps: int | None = 10_000, render_mode: str | None = None, engine: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__()
         chosen = self._options("snap", kwargs, render_mode, max_steps)
         self.config = variations.build_config(SnapConfig, chosen, players=players)
@@ -109,36 +120,75 @@ class raw_env(CardGameEnv):
         high = np.concatenate([np.full(length, CARDS if "size" in name else 1, dtype=np.float32)
                                for name, length in observation_parts(n)])  # sizes count cards, the rest are flags
         self._spaces(n, high, len(SnapAction))
+        self._kernel = choose_engine(self, engine, lambda: SnapSteps(self.config, self.policy))
 
     # ---- episode --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._begin_episode(seed)
-        self.state: SnapState = GAME.new_game(self.config)
+        self._state: SnapState | None = GAME.new_game(self.config)
         self.moves: list[Move] = []  # every move of the game: the deal, flips and call events
-        self._seen: dict[tuple[Any, ...], int] = {}
+        self._replayed: tuple[int, SnapState] | None = None  # with the kernel: a model state and its moves
+        self._seen: dict[Any, int] = {}
+        self._flips = 0
         self._legal: tuple[SnapState | None, frozenset[Move]] = (None, frozenset())
         self._window: tuple[Seat, ...] = ()  # who decides in the open call window, in step order
         self._calls: dict[Seat, CallKind | None] = {}  # their decisions so far
-        self._apply(GAME.sample_chance(self.state, self._rng))  # SNAP-DEAL-1, SNAP-DEAL-2
+        if self._kernel is not None:  # SNAP-DEAL-1, SNAP-DEAL-2
+            dealer, order = self._kernel.reset(self.episode_seed)
+            self.moves.append(Deal(Seat(dealer), tuple(Card.from_index(i) for i in order)))
+            self._state = None
+        else:
+            self._apply(GAME.sample_chance(self.state, self._rng))
         self._reset_agents()
         self._start_flip()
 
+    @property
+    def state(self) -> SnapState:
+        """The position, as the model's state (rebuilt from the moves when the kernel plays)."""
+        if self._state is None:
+            done, state = self._replayed or (0, GAME.new_game(self.config))
+            for move in self.moves[done:]:
+                state = GAME.apply(state, move)
+            self._replayed = (len(self.moves), state)
+            return state
+        return self._state
+
+    @state.setter
+    def state(self, value: SnapState) -> None:
+        if self._kernel is not None:
+            raise AttributeError("the kernel plays this episode; its state cannot be set (use engine='model')")
+        self._state = value
+
     def _apply(self, move: Move) -> None:
-        self.state = GAME.apply(self.state, move)
+        self._state = GAME.apply(self.state, move)
         self.moves.append(move)
 
-    def _agent(self, seat: Seat) -> str:
-        return self.possible_agents[seat.index]
+    def _agent(self, seat: Seat | int) -> str:
+        return self.possible_agents[seat if isinstance(seat, int) else seat.index]
+
+    def _phase(self) -> Phase:
+        if self._kernel is not None:
+            return _PHASES[self._kernel.view[0]]
+        return self.state.phase
+
+    def _holds(self, seat: int) -> bool:
+        if self._kernel is not None:
+            return bool(self._kernel.view[2] >> seat & 1)
+        return self.state.holds(Seat(seat))
 
     def _start_flip(self) -> None:
         """Before each flip: truncate a repeated position (SNAP-END-4) or a capped episode."""
-        key = self.state.position_key()
+        if self._kernel is not None:
+            key: Any = self._kernel.position_key()
+            turn = self._kernel.view[1] if self._kernel.view[0] == 0 else None
+        else:
+            key, turn = self.state.position_key(), _index(self.state.turn)
         repeated = self.truncate_on_repeat and key in self._seen
-        self._seen.setdefault(key, self.state.flips)
+        self._seen.setdefault(key, self._flips)
         if repeated or (self.max_steps is not None and self.steps >= self.max_steps):
             self.truncations = {agent: True for agent in self.agents}
-        assert self.state.turn is not None, "a game that goes on has a player to flip"
-        self.agent_selection = self._agent(self.state.turn)
+        assert turn is not None, "a game that goes on has a player to flip"
+        self.agent_selection = self._agent(turn)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -153,33 +203,64 @@ class raw_env(CardGameEnv):
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
         self.steps += 1
-        if self.state.phase is Phase.FLIP:  # SNAP-FLIP-1; the call window opens (SNAP-CALL-3)
-            self._apply(Flip(seat))
-            self._window = callers_in_order(self.state)
-            self._calls = {}
+        if self._phase() is Phase.FLIP:  # SNAP-FLIP-1; the call window opens (SNAP-CALL-3)
+            self._flip(seat)
             self.agent_selection = self._agent(self._window[0])
         else:
             self._calls[seat] = KIND_OF_ACTION.get(action)
             if len(self._calls) < len(self._window):
                 self.agent_selection = self._agent(self._window[len(self._calls)])
             else:
-                self._apply(call_event(self.state, self._calls, self.policy, self._rng))
+                self._settle()
                 self._after_call_event()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
+    def _flip(self, seat: Seat) -> None:
+        self._flips += 1
+        self._calls = {}
+        if self._kernel is None:
+            self._apply(Flip(seat))
+            self._window = callers_in_order(self.state)
+            return
+        self._kernel.flip()
+        self._state = None
+        self.moves.append(Flip(seat))
+        n = self.config.players
+        self._window = tuple(Seat((seat.index + k) % n) for k in range(n) if self._holds((seat.index + k) % n))
+
+    def _settle(self) -> None:
+        """The window's one call event (:mod:`cardcanon.envs.snap_race`), applied."""
+        if self._kernel is None:
+            self._apply(call_event(self.state, self._calls, self.policy, self._rng))
+            return
+        event, who, kind = self._kernel.settle({seat.index: call for seat, call in self._calls.items()})
+        self._state = None
+        if event == 0:
+            self.moves.append(NoCall())
+        elif event == 1:
+            self.moves.append(Call(Seat(who), SNAP_CALL_KINDS[kind]))
+        else:
+            tied = frozenset(Seat(i) for i in range(self.config.players) if who >> i & 1)
+            self.moves.append(Tie(tied, SNAP_CALL_KINDS[kind]))
+
+    def _outcome(self) -> tuple[bool, bool]:
+        """Whether the game is over, and whether as a draw (SNAP-END-3)."""
+        if self._kernel is not None:
+            return self._kernel.view[0] == 2, self._kernel.view[4] == _NO_CARDS
+        outcome = GAME.outcome(self.state)
+        return outcome is not None, outcome is not None and outcome.termination is Termination.NO_CARDS
+
     def _after_call_event(self) -> None:
         """Players out (SNAP-OUT-1) and the end (SNAP-END-1/2/3), else the next flip."""
-        state = self.state
-        outcome = GAME.outcome(state)
+        over, draw = self._outcome()
         gone = [agent for agent in self.agents
-                if not self.terminations[agent] and not state.holds(Seat(self.agent_name_mapping[agent]))]
-        draw = outcome is not None and outcome.termination is Termination.NO_CARDS
+                if not self.terminations[agent] and not self._holds(self.agent_name_mapping[agent])]
         for agent in gone:
             self.rewards[agent] = 0 if draw else -1
             self.terminations[agent] = True
-        if outcome is not None:
+        if over:
             for agent in self.agents:
                 if not self.terminations[agent]:
                     self.rewards[agent] = 1
@@ -208,14 +289,24 @@ class raw_env(CardGameEnv):
         if agent != self.agent_selection or self.terminations[agent] or self.truncations[agent]:
             return mask
         seat = Seat(self.agent_name_mapping[agent])
+        if self._kernel is not None:  # the model's legal moves of this step (SNAP-CALL-2, SNAP-INDEX-1)
+            if self._phase() is Phase.FLIP:
+                mask[SnapAction.FLIP] = 1
+            elif self._phase() is Phase.CALL and self._holds(seat.index):
+                mask[SnapAction.PASS] = 1
+                for action, kind in KIND_OF_ACTION.items():
+                    mask[action] = kind in self.config.kinds
+            return mask
         legal = self._legal_moves()
         for action in SnapAction:
             mask[action] = self._move_of(seat, action) in legal
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state, n = self.state, self.config.players
         me = self.agent_name_mapping[agent]
+        if self._kernel is not None:
+            return {"observation": self._kernel.observe(me), "action_mask": self.action_mask(agent)}
+        state, n = self.state, self.config.players
         seats = [(me + k) % n for k in range(n)]  # from the observer, clockwise
 
         def one_hot(seat: Seat | None) -> list[float]:
@@ -252,6 +343,14 @@ class raw_env(CardGameEnv):
 
 def _name(card: Card) -> str:
     return card.pretty
+
+
+def _index(seat: Seat | None) -> int | None:
+    return None if seat is None else seat.index
+
+
+_PHASES = (Phase.FLIP, Phase.CALL, Phase.OVER)  # the kernel's phase codes (engine/steps.py SnapSteps)
+_NO_CARDS = 2  # the kernel's ending code of SNAP-END-3 (engine/snap.py ENDINGS)
 
 
 raw_env.__doc__ = __doc__ + variations.describe("snap", SnapConfig)

@@ -42,9 +42,13 @@ def generate(app) -> None:
         pages.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
         pages[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
     pages["verification.rst"] = ev.verification_page()
+    books = [(game, spec.load(game)) for game in ("snap", "hearts")]
     search_scorer.write(Path(app.srcdir) / app.config.html_search_scorer, {
         rule.id: f"generated/{rulebook_pages.section_docname(game, section)}"
-        for game in ("snap", "hearts") for section, rules in spec.load(game).sections() for rule in rules})
+        for game, book in books for section, rules in book.sections() for rule in rules}, {
+        f"generated/{rulebook_pages.section_docname(game, section)}":
+            (f"{book.title}: {section}".lower(), " ".join(rule.title for rule in rules).lower())
+        for game, book in books for section, rules in book.sections()})
     pages.update(sources.pages(ev))
     pages["downloads.rst"] = downloads.page(out / "downloads")
     for name, text in pages.items():
@@ -64,18 +68,36 @@ def _write_if_changed(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+def _check_ids() -> dict[str, str]:
+    from cardcanon.manifest import load_manifests
+
+    return {check.id.lower(): check.id for check in load_manifests(resolve=False)}
+
+
 class RuleAnchors(SphinxTransform):
     """The anchor of a rule's section is its ID: ``.. _rule-HEARTS-MOON-2:`` gives the section
-    the id ``HEARTS-MOON-2`` (and nothing else), so ¶ links, contents and references all use it."""
+    the id ``HEARTS-MOON-2`` (and nothing else), so ¶ links, contents and references all use it.
+    A check's section on the verification page likewise: ``.. _check-SNAP-P3-stuck-pot:`` gives
+    the id ``SNAP-P3-stuck-pot``."""
 
     default_priority = 700  # after docutils has moved the label's id onto the section
+    checks: dict[str, str] = {}
+
+    def _anchor(self, name: str) -> str | None:
+        if name.startswith("rule-"):
+            return name[len("rule-"):].upper()
+        if name.startswith("check-"):
+            if not RuleAnchors.checks:
+                RuleAnchors.checks = _check_ids()
+            return RuleAnchors.checks.get(name[len("check-"):])
+        return None
 
     def apply(self, **kwargs) -> None:
         for section in list(self.document.findall(nodes.section)):
-            labels = [n for n in section["names"] if n.startswith("rule-")]
+            labels = [n for n in section["names"] if self._anchor(n)]
             if not labels:
                 continue
-            rule_id = labels[0][len("rule-"):].upper()
+            rule_id = self._anchor(labels[0])
             for old in section["ids"]:
                 self.document.ids.pop(old, None)
             section["ids"] = [rule_id]
@@ -84,8 +106,9 @@ class RuleAnchors(SphinxTransform):
                 self.document.nameids[name] = rule_id
         for target in self.document.findall(nodes.target):
             refid = target.get("refid", "")
-            if refid.startswith("rule-"):
-                target["refid"] = refid[len("rule-"):].upper()
+            anchor = self._anchor(refid)
+            if anchor and anchor in self.document.ids:
+                target["refid"] = anchor
 
 
 class bdi(nodes.Inline, nodes.TextElement):

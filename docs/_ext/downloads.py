@@ -4,7 +4,9 @@ conformance vectors, the analysis data, the citation files (BibTeX generated fro
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,22 +16,45 @@ from pathlib import Path
 import yaml
 from rulebook_pages import heading
 
+from cardcanon.version import build_info
+
 ROOT = Path(__file__).resolve().parents[2]
 PDFS = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "How to play Snap",
-        "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes"}
+        "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes, a table of "
+                        "contents and one line per rule on what verifies it"}
 
 
-def bibtex(cff: dict) -> str:
-    """A BibTeX ``@software`` entry with the fields of a CITATION.cff file."""
+def stamped_cff(text: str, build) -> str:
+    """The CITATION.cff of this build: its version, and for a development build its commit and
+    date instead of the release date (it is not the release the file names)."""
+    lines = [f"version: {build.version}" if line.startswith("version:") else line for line in text.splitlines()]
+    if not build.released:
+        lines = [line for line in lines if not line.startswith(("date-released:", "commit:"))]
+        lines.insert(lines.index(f"version: {build.version}") + 1, f'commit: "{build.commit}"')
+    return "\n".join(lines) + "\n"
+
+
+def stamped_rules(text: str, build) -> str:
+    """``cardcanon rules --json`` with the version, commit and date of this build first."""
+    rules = json.loads(text)
+    return json.dumps({"version": build.version, "commit": build.commit, "date": build.date, **rules},
+                      indent=2, ensure_ascii=False) + "\n"
+
+
+def bibtex(cff: dict, date: str = "") -> str:
+    """A BibTeX ``@software`` entry with the fields of a CITATION.cff file; a development build
+    (a ``commit`` and no release date) is dated ``date`` and says which commit it is."""
     authors = " and ".join(
         "{" + a["name"] + "}" if "name" in a else f"{a.get('family-names', '')}, {a.get('given-names', '')}"
         for a in cff.get("authors", []))
-    date = str(cff.get("date-released", ""))
+    date = str(cff.get("date-released", "") or date)
+    note = f"development build of commit {cff['commit']}" if cff.get("commit") else None
     fields = {"author": authors, "title": "{" + cff["title"] + "}", "version": cff.get("version"),
               "year": date[:4] or None, "date": date or None, "url": cff.get("url") or cff.get("repository-code"),
-              "license": cff.get("license")}
+              "license": cff.get("license"), "note": note}
     body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
-    return f"@software{{cardcanon_{cff.get('version', '').replace('.', '_')},\n{body}\n}}\n"
+    key = re.sub(r"[^A-Za-z0-9]+", "_", str(cff.get("version", "")))
+    return f"@software{{cardcanon_{key},\n{body}\n}}\n"
 
 
 def _zip(folder: Path, target: Path, pattern: str = "**/*") -> None:
@@ -55,22 +80,28 @@ def page(out: Path) -> str:
 
     rules = subprocess.run([sys.executable, "-m", "cardcanon", "rules", "--json"], capture_output=True,
                            text=True, check=True, cwd=ROOT).stdout
-    (out / "rules.json").write_text(rules, encoding="utf-8")
+    build = build_info()
+    (out / "rules.json").write_text(stamped_rules(rules, build), encoding="utf-8")
     text.append(heading("The rules", "-") + f"- {_link('rules.json', out / 'rules.json')}: every rule of both "
                 "games with its text, status, source quotes, glosses, discrepancies and variation points, "
-                "as printed by ``cardcanon rules --json``.\n\n")
+                "as printed by ``cardcanon rules --json``, with the version, commit and date of this build.\n\n")
 
     pdf = os.environ.get("CARDCANON_PDF", "")
     text.append(heading("Printable PDFs", "-"))
     if pdf == "1":
-        text.append("Printed from this site by headless Chromium, with the Armenian and Hebrew quotes in "
-                    "Noto fonts.\n\n" + "".join(f"- `{name} <../downloads/{name}>`__: {what}\n"
-                                                 for name, what in PDFS.items()) + "\n")
+        site = os.environ.get("CARDCANON_SITE_URL", "")
+        links = (f"links to other pages of the site point at {site}" if site else
+                 "this build names no address for the site, so links to other pages are printed as plain text")
+        text.append("Printed from this site by headless Chromium, set in Noto Sans, with the Armenian and "
+                    "Hebrew quotes in Noto Sans Armenian and Noto Sans Hebrew, the suit signs in DejaVu Sans "
+                    "and code in DejaVu Sans Mono. Each has its title and an outline of its headings; links "
+                    f"within a document work, and {links}.\n\n"
+                    + "".join(f"- `{name} <../downloads/{name}>`__: {what}\n" for name, what in PDFS.items()) + "\n")
     elif pdf == "off":
         text.append("This build was made without the PDFs (``python docs/build.py --no-pdf``).\n\n")
     else:
-        text.append("This build made no PDFs: they are printed by headless Chromium, which "
-                    "``python docs/build.py`` uses when it is installed (``.ci/system-deps.sh``).\n\n")
+        text.append("This build made no PDFs: they are printed by headless Chromium (and need nothing else), "
+                    "which was not installed; ``.ci/system-deps.sh`` installs it.\n\n")
 
     schemas = sorted((ROOT / "cardcanon" / "schemas").glob("*.schema.json"))
     text.append(heading("Game records", "-"))
@@ -83,6 +114,13 @@ def page(out: Path) -> str:
         text.append("\n")
     else:
         text.append("The JSON Schemas of game records are not part of this version.\n\n")
+    # a whole match of Hearts as a game record, made by this build's model
+    sample = out / "hearts-sample-record.json"
+    subprocess.run([sys.executable, "-m", "cardcanon", "play", "hearts", "--seed", "1", "--strategies", "greedy",
+                    "random", "--record", str(sample)], capture_output=True, text=True, check=True, cwd=ROOT)
+    text.append(f"- {_link(sample.name, sample)}: a sample record, a whole two-player Hearts match (seed 1, a "
+                "greedy player against a random one) as ``cardcanon play hearts --seed 1 --strategies greedy "
+                "random --record FILE`` writes it; ``cardcanon replay FILE`` replays it.\n\n")
     conformance = ROOT / "conformance"
     if conformance.is_dir() and any(conformance.iterdir()):
         _zip(conformance, out / "conformance.zip")
@@ -104,11 +142,13 @@ def page(out: Path) -> str:
     text.append("\n")
 
     cff_path = ROOT / "CITATION.cff"
-    cff = yaml.safe_load(cff_path.read_text(encoding="utf-8"))
-    shutil.copy2(cff_path, out / "CITATION.cff")
-    (out / "cardcanon.bib").write_text(bibtex(cff), encoding="utf-8")
+    cff_text = stamped_cff(cff_path.read_text(encoding="utf-8"), build)
+    (out / "CITATION.cff").write_text(cff_text, encoding="utf-8")
+    cff = yaml.safe_load(cff_text)
+    (out / "cardcanon.bib").write_text(bibtex(cff, build.date), encoding="utf-8")
     text.append(heading("Citing", "-") + "See :doc:`/citing` for how to cite a rule.\n\n"
                 f"- {_link('CITATION.cff', out / 'CITATION.cff')}\n"
                 f"- {_link('cardcanon.bib', out / 'cardcanon.bib')} (BibTeX, generated from CITATION.cff)\n\n"
-                ".. code-block:: bibtex\n\n" + "".join(f"   {line}\n" for line in bibtex(cff).splitlines()) + "\n")
+                ".. code-block:: bibtex\n\n" + "".join(f"   {line}\n" for line in bibtex(cff, build.date).splitlines())
+                + "\n")
     return "".join(text)

@@ -16,6 +16,7 @@ from sphinx.errors import ConfigError
 
 import sources
 from rulebook_pages import esc, heading, indent, raw_html, rule_ref
+from words import in_words
 
 from cardcanon import trace
 
@@ -64,7 +65,7 @@ class Evidence:
             verdict = f": {self.test_verdict(test)}" if self.tests else ""
             lines.append(f"- Test :ref:`{esc(test)} <{sources.test_label(test)}>`{verdict}")
         for ref in (entry.model if entry else ()):
-            lines.append(f"- Model code ``{ref}``")
+            lines.append(f"- Model code :ref:`{ref} <{sources.model_label(ref)}>`")
         if not lines:
             return ("Not verified: " + ("informative text, no effect on play." if not rule.normative
                                         else "no proof or test cites this rule.")) + "\n"
@@ -112,7 +113,7 @@ class Evidence:
     @staticmethod
     def _vacuity(check: dict, rule_id: str) -> str:
         """Whether the proof still holds with the rule's constraints dropped (Z3 proofs only)."""
-        probe = next((m for m in check.get("mutants", []) if m.get("id") == f"drop:{rule_id}"), None)
+        probe = next((m for m in _probes(check) if m.get("id") == f"drop:{rule_id}"), None)
         if probe is None:
             return ""
         if probe.get("killed"):
@@ -149,7 +150,7 @@ class Evidence:
             return ("no verdict: this build had no verify report (``python docs/build.py`` makes one)"
                     if self.report is None else "no verdict: missing from the verify report")
         role = "verdict-ok" if check.get("passed", False) else "verdict-bad"
-        mutants = check.get("mutants", [])
+        mutants = _probes(check)
         text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
                 f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
                 + (f", probes killed {sum(m['killed'] for m in mutants)}/{len(mutants)}" if mutants else "") + ")")
@@ -181,11 +182,11 @@ class Evidence:
                        f"code: :ref:`entry point <{sources.check_label(check_id)}>`\n"
                        f"- Verdict: {self._verdict(check_id)}\n")
             if c.get("detail"):
-                out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
+                out.append(f"- Detail: {esc(in_words(' '.join(c['detail'].split())))}\n")
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
                 out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
-            for m in c.get("mutants", []):
+            for m in _probes(c):
                 out.append(f"- Probe ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")
             lost = {}
@@ -198,7 +199,7 @@ class Evidence:
                     if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`")
                     + self._vacuity(c, rule_id) + "\n")
             if c.get("witness"):
-                out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
+                out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in in_words(c["witness"]).splitlines()))
             out.append("\n")
         # checks that rules cite but the report lacks still need an anchor for the rule pages' links
         missing = sorted({p for e in self.coverage.values() for p in e.proofs} - set(self.checks))
@@ -207,6 +208,11 @@ class Evidence:
             for check_id in missing:
                 out.append(f".. _check-{check_id}:\n\n**{check_id}**: {self._verdict(check_id)}.\n\n")
         return "".join(out)
+
+
+def _probes(check: dict) -> list[dict]:
+    """The check's encoding probes (``probes`` in newer reports, ``mutants`` in older ones)."""
+    return list(check.get("probes", check.get("mutants", [])))
 
 
 def _count(n: int, noun: str) -> str:

@@ -29,22 +29,22 @@ def snap_exact(out: Path, analysis: dict) -> str:
     sampled = {c["policy"]: c for c in analysis["cells"] if c["players"] == 2 and c["policy"] in POLICIES}
     rows = []
     for c in exact["cells"]:
-        rows.append([str(c["cards"]), f"{c['ranks']} x {c['suits']}", f"``{c['policy']}``",
-                     f"{c['canonical_sequences']:,}", f"{c['endless_sequences']:,}",
-                     f"{c['never_ends_exact']} ({100 * c['never_ends']:.4f}%)",
+        rows.append([str(c["cards"]), f"``{c['policy']}``", f"{c['never_ends_exact']} ({100 * c['never_ends']:.4f}%)",
+                     f"{c['ranks']} x {c['suits']}", f"{c['canonical_sequences']:,}", f"{c['endless_sequences']:,}",
                      str(c["extremes"]["longest_ended"][0]) + _rec(c, "longest_ended"),
                      f"{c['extremes']['shortest_cycle'][0]}{_rec(c, 'shortest_cycle')} / "
                      f"{c['extremes']['longest_cycle'][0]}{_rec(c, 'longest_cycle')}"])
     for u in exact.get("unfinished", []):
-        rows.append([str(u["ranks"] * u["suits"]), f"{u['ranks']} x {u['suits']}", f"``{u['policy']}``",
-                     f"{u['canonical_sequences']:,}", "—",
-                     f"not finished: {u['decided']:,} sequences decided so far; no figure is given", "—", "—"])
-    head = ["Cards", "Ranks x suits", "Policy", "Canonical sequences", "Endless", "Never end (exact)",
+        rows.append([str(u["ranks"] * u["suits"]), f"``{u['policy']}``",
+                     f"not finished: {u['decided']:,} sequences decided so far; no figure is given",
+                     f"{u['ranks']} x {u['suits']}", f"{u['canonical_sequences']:,}", "—", "—", "—"])
+    head = ["Cards", "Policy", "Never end (exact)", "Ranks x suits", "Canonical sequences", "Endless",
             "Longest that ends", "Shortest / longest cycle"]
-    table = [".. list-table:: Two players, every deal: exact fraction that never ends\n   :header-rows: 1\n\n"]
+    table = [".. list-table:: Two players, every deal: exact fraction that never ends\n   :header-rows: 1\n"
+             "   :class: numeric\n\n"]
     for row in [head, *rows]:
         table.append("   * - " + "\n     - ".join(row) + "\n")
-    _plot(points, sampled, out / "snap-exact-curve.png")
+    _plot(points, sampled, out / "snap-exact-curve.svg")
     commands = "\n".join(f"   {c}" for c in exact["commands"])
     return ("For small decks the fraction is exact: every dealer and every order of the cards is played out. "
             "Only ranks matter, and relabelling the ranks or turning the table gives the same game, so each "
@@ -52,9 +52,9 @@ def snap_exact(out: Path, analysis: dict) -> str:
             "for the same number of deals and is played once. The curve shows how the endless fraction "
             "changes with the size of a four-suit deck, beside the sampled 52-card figure and its 95% "
             "interval.\n\n" + "".join(table) + "\n"
-            ".. image:: /generated/figures/snap-exact-curve.png\n"
+            ".. image:: /generated/figures/snap-exact-curve.svg\n"
             "   :alt: Exact fraction of two-player Snap deals that never end against deck size, with the "
-            "sampled 52-card figure\n\n"
+            "sampled 52-card figure\n   :class: chart\n\n"
             "Made with (see :doc:`usage` to run it on a cluster):\n\n.. code-block:: console\n\n"
             + commands + "\n\n")
 
@@ -65,12 +65,10 @@ def _rec(cell: dict, key: str) -> str:
 
 
 def _plot(points: dict, sampled: dict, path: Path) -> None:
-    import matplotlib
+    from figures import CHART, _pyplot, _save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=CHART)
     for i, policy in enumerate(POLICIES):
         colour = f"C{i}"
         pts = points[policy]
@@ -85,14 +83,12 @@ def _plot(points: dict, sampled: dict, path: Path) -> None:
                         label=f"{policy}: 52 cards, {cell['deals']:,} sampled deals (95% interval)")
     ax.set_xlabel("cards in the deck (4 suits)")
     ax.set_ylabel("fraction of deals that never end")
-    ax.set_xticks([8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52])
+    ax.set_xticks([8, 16, 24, 32, 40, 48, 52])
     ax.set_ylim(bottom=0)
-    ax.set_title("Two-player Snap: deals that never end, by deck size", fontsize=10)
-    ax.legend(fontsize=7)
+    ax.set_title("Two-player Snap: deals that never end,\nby deck size")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
+    _save(fig, path)
 
 
 def snap_pot_endings(analysis: dict) -> str:
@@ -106,7 +102,7 @@ def snap_pot_endings(analysis: dict) -> str:
     head = ["Players", "Policy", "Deals", "One player holds every card", "Pot stuck", "Pot still winnable",
             "Every card in the pot"]
     table = [".. list-table:: How games with ties end (52 cards; games still going at the flip cap are left out)\n"
-             "   :header-rows: 1\n\n"]
+             "   :header-rows: 1\n   :class: numeric\n\n"]
     for row in [head, *rows]:
         table.append("   * - " + "\n     - ".join(row) + "\n")
     return ("The game ends as soon as one player holds every card outside the pot, whether or not the pot could "

@@ -49,6 +49,20 @@ def prose(text: str) -> str:
     return "".join(linkify(p, ids) if i % 2 == 0 else f"``{p}``" for i, p in enumerate(parts))
 
 
+# What the analysis data mean, in the rulebook's words (the data files' own descriptions are
+# written for programmers: they name functions).
+SNAP_READER = ("Snap with the rulebook's default rules and 52 cards, under the calling policies above. Deal *k* is "
+               "the deal that seed *k* makes (:ref:`SNAP-SEED-1 <rule-SNAP-SEED-1>`), as "
+               "``cardcanon play snap --seed k`` deals it. Under a deterministic policy a deal never ends when a "
+               "position comes back, since the game then repeats forever (:ref:`SNAP-END-4 <rule-SNAP-END-4>`); "
+               "under a random policy a game still going at the flip cap is counted as not ended, never as "
+               "endless. Played by the compiled engine, proved equal to the reference model by differential tests.")
+HEARTS_READER = ("Two-player Hearts with the rulebook's default rules, whole matches to 100. Match *k* is played "
+                 "from seed *k*, as ``cardcanon play hearts --seed k`` plays it. The *random* player plays any "
+                 "legal card with equal chance; the *greedy* player avoids points trick by trick. Played by the "
+                 "compiled engine.")
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
@@ -67,7 +81,9 @@ def _record(cell: dict, key: str) -> str:
 
 
 def _table(title: str, header: list[str], rows: list[list[str]], widths: str | None = None) -> str:
-    out = [f".. list-table:: {title}\n   :header-rows: 1\n   :class: stacked\n"]
+    """A numeric table: it stays a table on a phone, its key columns first; when wider than the
+    screen it scrolls in its own box, its first column pinned, with a hint (cardcanon.js)."""
+    out = [f".. list-table:: {title}\n   :header-rows: 1\n   :class: numeric\n"]
     if widths:
         out.append(f"   :widths: {widths}\n")
     out.append("\n")
@@ -90,30 +106,28 @@ def snap_termination(out: Path, data: dict) -> str:
         if ext.get("shortest_cycle"):
             cycles = (f"{ext['shortest_cycle'][0]}{_record(c, 'shortest_cycle')} / "
                       f"{ext['longest_cycle'][0]}{_record(c, 'longest_cycle')}")
-        rows.append([str(c["players"]), f"``{c['policy']}``", str(c["deals"]), esc(never),
+        rows.append([str(c["players"]), f"``{c['policy']}``", esc(never), str(c["deals"]),
                      f"{g['quantiles']['0.5']:.0f}" if g else "—", f"{g['quantiles']['0.99']:.0f}" if g else "—",
                      longest, cycles])
     table = _table("Snap, 52 cards: deals that never end and the length of those that do (flips)",
-                   ["Players", "Policy", "Deals", "Never end (95% interval)", "Median", "99th pct.",
-                    "Longest that ends", "Shortest / longest cycle"], rows, "6 12 8 26 8 8 14 18")
-    enum_rows = [[str(e["players"]), prose(e["deck"]), f"``{e['policy']}``", str(e["deals"]),
-                  f"{e['never_ends_exact']} ({_pct(e['never_ends'])})"] for e in data["enumeration"]["cells"]]
+                   ["Players", "Policy", "Never end (95% interval)", "Deals", "Median", "99th pct.",
+                    "Longest that ends", "Shortest / longest cycle"], rows, "6 12 26 8 8 8 14 18")
+    enum_rows = [[str(e["players"]), prose(e["deck"]), f"``{e['policy']}``",
+                  f"{e['never_ends_exact']} ({_pct(e['never_ends'])})", str(e["deals"])]
+                 for e in data["enumeration"]["cells"]]
     enum = _table("Small decks, every deal enumerated: exact fraction that never ends",
-                  ["Players", "Deck", "Policy", "Deals", "Never end"], enum_rows)
-    _plot_termination(data["cells"], out / "snap-termination.png")
-    _plot_lengths(data["cells"], out / "snap-lengths.png")
-    return (f"{prose(data['description'])} Engine: {prose(data['engine'])}, proved equal to the reference model "
-            "by differential tests. Records can be replayed with "
-            "``cardcanon replay``.\n\n" + table + enum +
-            ".. image:: /generated/figures/snap-termination.png\n"
-            "   :alt: Fraction of Snap deals that never end, by players and policy, with 95% intervals\n\n"
-            ".. image:: /generated/figures/snap-lengths.png\n"
-            "   :alt: Distribution of the number of flips in two-player Snap games that end\n\n")
+                  ["Players", "Deck", "Policy", "Never end", "Deals"], enum_rows)
+    _plot_termination(data["cells"], out / "snap-termination.svg")
+    _plot_lengths(data["cells"], out / "snap-lengths.svg")
+    return (SNAP_READER + " Records can be replayed with ``cardcanon replay``.\n\n" + table + enum
+            + chart("snap-termination", "Fraction of Snap deals that never end, by players and policy, with 95% "
+                    "intervals") + chart("snap-lengths", "Distribution of the number of flips in two-player Snap "
+                                         "games that end"))
 
 
 def _plot_termination(cells, path: Path) -> None:
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
+    fig, ax = plt.subplots(figsize=CHART)
     policies = list(dict.fromkeys(c["policy"] for c in cells))
     for policy in policies:
         pts = [c for c in cells if c["policy"] == policy]
@@ -124,16 +138,16 @@ def _plot_termination(cells, path: Path) -> None:
         ax.errorbar([c["players"] for c in pts], ys, yerr=err, fmt="o-", capsize=3, label=label)
     ax.set_xlabel("players")
     ax.set_ylabel("fraction of deals")
-    ax.set_title("Snap deals that never end (95% Wilson intervals)", fontsize=10)
+    ax.set_title("Snap deals that never end\n(95% Wilson intervals)")
     ax.set_xticks(sorted({c["players"] for c in cells}))
-    ax.legend(fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
     ax.grid(alpha=0.3)
     _save(fig, path)
 
 
 def _plot_lengths(cells, path: Path) -> None:
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
+    fig, ax = plt.subplots(figsize=CHART)
     for c in cells:
         g = c["game_lengths"]
         if c["players"] != 2 or not g or not g.get("fine_histogram"):
@@ -142,10 +156,10 @@ def _plot_lengths(cells, path: Path) -> None:
         counts = g["fine_histogram"]
         total = sum(counts)
         ax.plot([i * width for i in range(len(counts))], [n / total for n in counts], label=c["policy"])
-    ax.set_xlabel(f"flips until a two-player game ends (bins of {width})")
+    ax.set_xlabel(f"flips until a two-player game ends\n(bins of {width})")
     ax.set_ylabel("share of games that end")
     ax.set_xlim(left=0)
-    ax.legend(fontsize=8)
+    ax.legend()
     ax.grid(alpha=0.3)
     _save(fig, path)
 
@@ -161,30 +175,37 @@ def hearts_numbers(out: Path, data: dict) -> str:
     table = _table("Two-player Hearts: whole matches to 100",
                    ["Players", "Matches", "Hands per match: mean (range)", "Tie-break reached",
                     "Moon shot, per hand", "Hand-score pairs seen"], rows)
-    _plot_pairs(data, out / "hearts-pairs.png")
-    return (f"{prose(data['description'])}\n\n" + table +
+    _plot_pairs(data, out / "hearts-pairs.svg")
+    return (HEARTS_READER + "\n\n" + table +
             f"The set of possible hand-score pairs comes from {prose(data['possible_pairs_source'])}, which proves "
             "each pair possible (with a replayed hand) or impossible. The plot shows how often each possible "
             "pair occurred.\n\n"
-            ".. image:: /generated/figures/hearts-pairs.png\n"
-            "   :alt: Empirical frequency of each possible hand-score pair\n\n")
+            ".. container:: wide-figure\n\n   .. image:: /generated/figures/hearts-pairs.svg\n"
+            "      :alt: Empirical frequency of each possible hand-score pair\n\n")
 
 
 def _plot_pairs(data: dict, path: Path) -> None:
     plt = _pyplot()
     possible = [tuple(p) for p in data["possible_pairs"]]
-    fig, ax = plt.subplots(figsize=(9, 3.8), dpi=110)
+    fig, ax = plt.subplots(figsize=(11, 5))
     width = 0.8 / len(data["cells"])
     for i, c in enumerate(data["cells"]):
         freq = {tuple(p["scores"]): p["fraction"] for p in c["hand_score_pairs"]}
         ax.bar([k + i * width for k in range(len(possible))], [freq.get(p, 0.0) for p in possible],
                width=width, label=c["pairing"])
-    ax.set_xticks(range(len(possible)), [f"{a}-{b}" for a, b in possible], rotation=90, fontsize=6)
+    ax.set_xticks(range(len(possible)), [f"{a}-{b}" for a, b in possible], rotation=90, fontsize=9)
     ax.set_yscale("log")
     ax.set_ylabel("share of hands")
-    ax.set_title("Hand scores (P0-P1): every pair the proofs allow, and how often it occurs", fontsize=10)
-    ax.legend(fontsize=8)
+    ax.set_title("Hand scores (player 1 - player 2): every pair the proofs allow, and how often it occurs")
+    ax.legend()
     _save(fig, path)
+
+
+CHART = (6.2, 5.2)  # inches: drawn 595 px wide, so at 358 px on a phone 15-pt type stays at least 9 px
+
+
+def chart(name: str, alt: str) -> str:
+    return f".. image:: /generated/figures/{name}.svg\n   :alt: {alt}\n   :class: chart\n\n"
 
 
 def _pyplot():
@@ -193,10 +214,13 @@ def _pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # text stays text in the SVG (legible, searchable), at sizes readable when the chart shrinks
+    plt.rcParams.update({"svg.fonttype": "none", "font.size": 15, "legend.fontsize": 14,
+                         "axes.titlesize": 15, "font.family": "DejaVu Sans", "svg.hashsalt": "cardcanon"})
     return plt
 
 
 def _save(fig, path: Path) -> None:
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
+    fig.savefig(path, metadata={"Creator": None, "Date": None}, bbox_inches="tight")
     _pyplot().close(fig)

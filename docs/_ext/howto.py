@@ -50,9 +50,8 @@ def page(game: str, examples: dict[str, list[Example]]) -> str:
     """The reST of one how-to-play page; ``examples`` maps a part title to the examples after it."""
     book = spec.load(game)
     out = [":orphan:\n\n", f".. _play-{game}:\n\n", heading(summaries.title(book), "=", over=True)]
-    out.append(f"Everything you need to start playing, one sentence per rule. Each sentence links to its rule, "
-               f"where the full text, the sources and the checks behind it are given; the rules decide when this "
-               f"summary is too short. The same text is printed by ``cardcanon rules {game} --summary``.\n\n")
+    out.append(f"One sentence per rule, each linked to the rule's full text, which decides where this summary is "
+               f"too short; ``cardcanon rules {game} --summary`` prints the same.\n\n")
     terms = [rule for rule in book.rules if rule.section == "Terms of play"]
     if terms:
         out.append("Words of the game: " + ", ".join(f":ref:`{esc(_term(rule.title))} <rule-{rule.id}>`"
@@ -64,7 +63,23 @@ def page(game: str, examples: dict[str, list[Example]]) -> str:
         out.append("\n")
         for example in examples.get(part.title, []):
             out.append(example.rst())
+    out.append(variations(book))
     return "".join(out)
+
+
+def variations(book) -> str:
+    """The "Variations" section: each variation point of the rulebook, its default and the other
+    options, linked to its rule (the sentences above always describe the defaults)."""
+    out = [heading("Variations", "-"), "Above is the standard game; players may agree otherwise on these "
+           "points (``--variant`` names them so):\n\n"]
+    for rule in book.rules:
+        v = rule.variation
+        if v is None:
+            continue
+        others = " or ".join(f"``{o.value}``" for o in v.options if o.value != v.default)
+        out.append(f"- {esc(rule.title)} ({rule_ref(rule.id)}): ``{v.parameter}={v.default}`` as standard; "
+                   f"or {others}.\n")
+    return "".join(out) + "\n"
 
 
 def seed_to_deal() -> str:
@@ -114,7 +129,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def _seat(seat: Seat) -> str:
-    return f"P{seat.index}"
+    return f"player {seat.index + 1}"
 
 
 def hearts_trick() -> Example:
@@ -147,7 +162,7 @@ def _trick_example(before, lead, follow, winner, seed: int) -> Example:
     suit = lead.card.suit.name.lower()
     title = f"{_seat(lead.player)} leads the {lead.card.pretty}; {_seat(follow.player)} has no {suit} and trumps"
     svg = _trick_svg(rows, f"{_seat(winner)} wins the trick and leads next", title)
-    caption = (f"A trick from a real game (seed {seed}, replayed by the reference model). "
+    caption = (f"A trick from a real game (seed {seed}). "
                f"{_seat(lead.player)} leads the {lead.card.pretty}. {_seat(follow.player)} holds no {suit}, so "
                f"he may play any card ({rule_ref('HEARTS-FOLLOW-1')}) and plays the {follow.card.pretty}. "
                f"Hearts are trump, so the heart wins the trick ({rule_ref('HEARTS-TRICK-1')}) and "
@@ -156,8 +171,8 @@ def _trick_example(before, lead, follow, winner, seed: int) -> Example:
                   f" The heart he played breaks hearts ({rule_ref('HEARTS-BREAK-2')}).")
                + (f" With the trick he takes the queen of spades, 13 points ({rule_ref('HEARTS-QUEEN-1')})."
                   if QUEEN_OF_SPADES in (lead.card, follow.card) else ""))
-    alt = (f"{_seat(lead.player)} leads {lead.card} and {_seat(follow.player)}, holding no {suit}, "
-           f"wins the trick with {follow.card}")
+    alt = (f"{_seat(lead.player)} leads {lead.card.pretty} and {_seat(follow.player)}, holding no {suit}, "
+           f"wins the trick with {follow.card.pretty}")
     return Example("play-hearts-trick.svg", svg, alt, caption)
 
 
@@ -214,15 +229,12 @@ def snap_call() -> Example:
         svg = pictures.snap_table(state.down, state.up, state.pot, title, marks=marks)
         won = len(state.up[flipper.index]) + sum(len(state.up[s.index]) for s in matched)
         others = ", ".join(_seat(s) for s in matched)
-        caption = (f"A snap from a real three-player game (seed {seed}, replayed by the reference model). "
-                   f"{_seat(flipper)} flips the {flipped.pretty} onto his face-up pile "
-                   f"({rule_ref('SNAP-FLIP-1')}); it has the rank of the top card of {others}'s face-up pile, "
-                   f"so it matches ({rule_ref('SNAP-MATCH-1')}). {_seat(move.caller)} calls \"Snap!\" first and "
-                   f"wins the flipper's face-up pile and the matched pile, {won} cards, which go under his face-down pile "
-                   f"({rule_ref('SNAP-CALL-1')}, {rule_ref('SNAP-CALL-5')}): it then holds "
-                   f"{len(after.down[move.caller.index])} cards. The turn passes to {_seat(after.turn)} "
-                   f"({rule_ref('SNAP-TURN-2')}).")
-        alt = f"{_seat(flipper)} flips {flipped} matching {others}; {_seat(move.caller)} calls Snap and wins {won} cards"
+        caption = (f"A snap in a real three-player game (seed {seed}). {_seat(flipper)} flips the {flipped.pretty}, "
+                   f"matching the top card of {others}'s face-up pile ({rule_ref('SNAP-MATCH-1')}). "
+                   f"{_seat(move.caller)} calls \"Snap!\" first and puts both piles, {won} cards, under his "
+                   f"face-down pile ({rule_ref('SNAP-CALL-1')}, {rule_ref('SNAP-CALL-5')}). The turn passes to "
+                   f"{_seat(after.turn)} ({rule_ref('SNAP-TURN-2')}).")
+        alt = f"{_seat(flipper)} flips {flipped.pretty} matching {others}; {_seat(move.caller)} calls Snap and wins {won} cards"
         return Example("play-snap-call.svg", svg, alt, caption)
     raise RuntimeError("no seeded game shows a snap")
 
@@ -250,19 +262,16 @@ def snap_tie() -> list[Example]:
         after_svg = pictures.snap_table(after.down, after.up, after.pot, "After the tie: the Snap Pot",
                                         note=f"The pot, top first: {_cards(after.pot)}")
         before = Example("play-snap-tie-before.svg", before_svg,
-                         f"{_seat(flipper)} flips {flipped}, matching {', '.join(_seat(s) for s in matched)}; "
+                         f"{_seat(flipper)} flips {flipped.pretty}, matching {', '.join(_seat(s) for s in matched)}; "
                          f"{callers} call Snap at the same instant",
-                         f"A tie in a real three-player game (seed {seed}, policy ``ties:0.3``, replayed by the "
-                         f"reference model). {_seat(flipper)} flips the {flipped.pretty}, which matches the "
-                         f"face-up pile of {', '.join(_seat(s) for s in matched)}, and {callers} call \"Snap!\" at "
-                         f"the same instant ({rule_ref('SNAP-CALL-3')}).")
+                         f"A tie (seed {seed}, three players): {_seat(flipper)} flips the {flipped.pretty}, matching "
+                         f"{', '.join(_seat(s) for s in matched)}, and {callers} call \"Snap!\" at the same instant "
+                         f"({rule_ref('SNAP-CALL-3')}).")
         after_ex = Example("play-snap-tie-after.svg", after_svg,
-                           f"The Snap Pot after the tie, top first: {' '.join(str(c) for c in after.pot)}",
-                           f"Nobody wins a tie: the flipper's face-up pile and the matched pile go face up to the "
-                           f"middle as the Snap Pot, the flipper's pile on top, so its top card is the "
-                           f"{after.pot[0].pretty} just flipped ({rule_ref('SNAP-TIE-1')}). The next player to flip "
-                           f"a card of that rank lets everyone race to call \"Snap Pot!\" ({rule_ref('SNAP-POT-1')}). "
-                           f"The turn passes to {_seat(after.turn)} ({rule_ref('SNAP-TURN-2')}).")
+                           f"The Snap Pot after the tie, top first: {' '.join(c.pretty for c in after.pot)}",
+                           f"Nobody wins a tie: both piles go to the middle as the Snap Pot, the "
+                           f"{after.pot[0].pretty} on top ({rule_ref('SNAP-TIE-1')}). A later flip of that rank lets "
+                           f"everyone race to call \"Snap Pot!\" ({rule_ref('SNAP-POT-1')}).")
         return [before, after_ex]
     raise RuntimeError("no seeded game shows a tie")
 

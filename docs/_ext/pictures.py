@@ -55,15 +55,18 @@ def svg(width: float, height: float, body: str, title: str) -> str:
 
 
 def snap_table(down, up, pot, title: str, note: str = "", marks: dict | None = None,
-               show_down: bool = False) -> str:
+               show_down: bool = False, captioned: bool = False) -> str:
     """Every seat's face-down pile (a back with its count) and face-up pile (top at the
-    right), and the Snap Pot below; ``show_down`` also lists each face-down pile, top first."""
+    right), and the Snap Pot below; ``show_down`` also lists each face-down pile, top first.
+    ``captioned``: the title and note are in the page's text above the picture, not drawn."""
     marks = marks or {}
-    rows, y = [text(12, 22, title, size=15, weight="bold")], 36
-    width = max(520, 24 + 9 * len(title))
+    rows, y = ([], 12) if captioned else ([text(12, 22, title, size=15, weight="bold")], 36)
+    width = 300 if captioned else max(520, 24 + 9 * len(title))
     for seat, (d, u) in enumerate(zip(down, up)):
-        label = f"P{seat}" + (f"  {marks[seat]}" if seat in marks else "")
-        rows.append(text(12, y + CARD_H / 2 + 4, label, weight="bold"))
+        label = f"player {seat + 1}"
+        rows.append(text(12, y + CARD_H / 2 - 4, label, weight="bold"))
+        if seat in marks:
+            rows.append(text(12, y + CARD_H / 2 + 14, marks[seat], size=11))
         rows.append(back(110, y, len(d)))
         rows.append(text(110, y + CARD_H + 13, "face down", size=10))
         body, right = fan(u, 180, y)
@@ -82,28 +85,29 @@ def snap_table(down, up, pot, title: str, note: str = "", marks: dict | None = N
     rows.append(text(180, y + CARD_H + 13, f"{len(pot)} cards, top at the right", size=10))
     width = max(width, right + 20)
     y += CARD_H + 26
-    if note:
+    if note and not captioned:
         rows.append(text(12, y + 8, note, size=12))
         y += 20
     return svg(width, y + 6, "".join(rows), title)
 
 
-def hearts_hands(rows_data, title: str) -> str:
-    """One row per hand: the dead cards, the point cards each player took, and the scores."""
-    rows, y = [text(12, 22, title, size=15, weight="bold")], 40
-    width = 760
+def hearts_hands(rows_data, title: str, captioned: bool = False) -> str:
+    """One row per hand: the running scores first (what the picture is about, in view on a
+    phone), then the dead cards and the point cards each player took."""
+    rows, y = ([], 24) if captioned else ([text(12, 22, title, size=15, weight="bold")], 40)
+    width = 300
     for label, dead, took0, took1, scores in rows_data:
-        rows.append(text(12, y + CARD_H / 2 + 4, label, weight="bold"))
-        rows.append(text(110, y - 4, "dead", size=10))
-        body, x = fan(dead, 110, y)
+        rows.append(text(12, y + CARD_H / 2 - 6, label, weight="bold"))
+        rows.append(text(12, y + CARD_H / 2 + 14, scores, weight="bold", size=15))
+        rows.append(text(130, y - 4, "dead", size=10))
+        body, x = fan(dead, 130, y)
         rows.append(body)
-        rows.append(text(x + 20, y - 4, "P0 took", size=10))
+        rows.append(text(x + 20, y - 4, "player 1 took", size=10))
         body, x = fan(took0, x + 20, y, limit=8)
         rows.append(body)
-        rows.append(text(x + 20, y - 4, "P1 took", size=10))
+        rows.append(text(x + 20, y - 4, "player 2 took", size=10))
         body, x = fan(took1, x + 20, y, limit=8)
         rows.append(body)
-        rows.append(text(x + 20, y + CARD_H / 2 + 4, scores, weight="bold"))
-        width = max(width, x + 200)
+        width = max(width, x + 20)
         y += CARD_H + 28
     return svg(width, y, "".join(rows), title)

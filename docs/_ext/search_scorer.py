@@ -1,5 +1,11 @@
-"""The site search's scorer: a query that is a rule ID puts the rule's own section first
-(and links it with the rule's anchor), ahead of the API and every page that merely cites it."""
+"""The site search's scorer, for players first.
+
+- A query that is a rule ID puts the rule's own section first (and links it with the rule's
+  anchor), ahead of the API and every page that merely cites it.
+- Any other query ranks the rule pages first, then the how-to-play pages, then the other pages,
+  and the API and source listings last: a player who searches "snap pot", "index card",
+  "moon" or "dead card" wants the rules, not a Python attribute named ``index``.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,8 @@ TEMPLATE = """var Scorer = {
   objNameMatch: 11, objPartialMatch: 6, objPrio: {0: 15, 1: 5, 2: -5}, objPrioDefault: 0,
   title: 15, partialTitle: 7, term: 5, partialTerm: 2,
   rulePages: %s,
+  pageWords: %s,
+  howTo: ["generated/play-snap", "generated/play-hearts"],
   score: (result) => {
     const query = (new URLSearchParams(window.location.search).get("q") || "").trim().toUpperCase();
     const page = Scorer.rulePages[query];
@@ -17,15 +25,27 @@ TEMPLATE = """var Scorer = {
       result[2] = "#" + query;
       return result[4] + 1000;
     }
+    const docname = result[0], kind = result[6];
+    if (kind === "object" || docname === "api" || docname.startsWith("generated/source")
+        || docname.startsWith("_modules")) return result[4] - 100;  // code: last
+    if (docname in Scorer.pageWords) {  // a rule page: more for each word of the query its titles use
+      const words = query.toLowerCase().split(/\\s+/).filter(w => w.length > 1);
+      const title = Scorer.pageWords[docname][0], rules = Scorer.pageWords[docname][1];
+      const has = (text, w) => text.split(/[^a-z0-9]+/).includes(w);
+      return result[4] + 200 + 30 * words.filter(w => has(title, w)).length
+        + 10 * words.filter(w => has(rules, w)).length;
+    }
+    if (Scorer.howTo.includes(docname)) return result[4] + 100;
     return result[4];
   },
 };
 """
 
 
-def write(path: Path, rule_pages: dict[str, str]) -> None:
-    """``rule_pages``: rule ID -> docname of the page that states it."""
+def write(path: Path, rule_pages: dict[str, str], page_words: dict[str, tuple[str, str]]) -> None:
+    """``rule_pages``: rule ID -> docname of the page that states it; ``page_words``: docname of
+    a rule page -> (its title, its rules' titles), lower case."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = TEMPLATE % json.dumps(rule_pages, sort_keys=True)
+    text = TEMPLATE % (json.dumps(rule_pages, sort_keys=True), json.dumps(page_words, sort_keys=True))
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")

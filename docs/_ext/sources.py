@@ -29,6 +29,23 @@ def check_label(check_id: str) -> str:
     return label("check-" + check_id)
 
 
+def enclosing(path: str, line: int) -> str | None:
+    """The innermost definition in ``path`` (``name`` or ``Class.name``) whose lines hold ``line``."""
+    inside = [(b - a, name) for name, (a, b) in _spans(ROOT / path).items() if a <= line <= b]
+    return min(inside)[1] if inside else None
+
+
+def model_label(ref: str) -> str:
+    """``model/hearts.py:276`` (a trace citation of the model code) -> the label of its listing
+    (with the definition's first line: labels ignore case, and ``Tie`` and ``tie`` both exist)."""
+    path, line = ref.rsplit(":", 1)
+    return _def_label(path, enclosing(path, int(line)))
+
+
+def _def_label(path: str, name: str | None) -> str:
+    return label(f"{path}-{name}-{_spans(ROOT / path)[name][0]}" if name else f"{path}-module")
+
+
 def docname(path: str) -> str:
     return "source/" + re.sub(r"[^a-z0-9]+", "-", path.lower().removesuffix(".py")).strip("-")
 
@@ -100,9 +117,40 @@ def pages(ev) -> dict[str, str]:
         text.append(heading("The whole file", "-") + f".. literalinclude:: /../{path}\n   :language: python\n"
                     "   :linenos:\n\n")
         out[docname(path) + ".rst"] = "".join(text)
-    index = [heading("Source code of the tests and checks", "=", over=True),
-             "Every test and check that a rule's \"Verified by\" cites, with its code.\n\n",
+    out.update(_model_pages(ev))
+    index = [heading("Source code of the tests, checks and model", "=", over=True),
+             "Every test, check and place in the model code that a rule's \"Verified by\" cites, with its "
+             "code.\n\n",
              ".. toctree::\n   :maxdepth: 1\n\n"]
     index += [f"   {name.removesuffix('.rst').removeprefix('source/')}\n" for name in sorted(out)]
     out["source/index.rst"] = "".join(index) + "\n"
+    return out
+
+
+def _model_pages(ev) -> dict[str, str]:
+    """One page per model file: each definition that a rule cites, its cited lines marked."""
+    cited: dict[str, dict[str, set[int]]] = {}
+    for entry in ev.coverage.values():
+        for ref in entry.model:
+            path, line = ref.rsplit(":", 1)
+            cited.setdefault(path, {}).setdefault(enclosing(path, int(line)) or "", set()).add(int(line))
+    out = {}
+    for path, defs in sorted(cited.items()):
+        text = [heading(f"Source: {path}", "=", over=True),
+                "The definitions of the reference model that rules cite, the cited lines highlighted. The whole "
+                "file is in the repository at the same path.\n\n"]
+        for name, lines in sorted(defs.items(), key=lambda kv: min(kv[1])):
+            text.append(f".. _{_def_label(path, name or None)}:\n\n")
+            if not name:
+                text.append(heading("Module level", "-"))
+                text += [f"Line {n}:\n\n.. literalinclude:: /../{path}\n   :language: text\n   :lines: {n}-{n}\n"
+                         f"   :lineno-start: {n}\n\n" for n in sorted(lines)]
+                continue
+            a, b = _spans(ROOT / path)[name]
+            text.append(heading(f"``{name}``", "-") + f"``{path}``, lines {a} to {b}; cited: "
+                        + ", ".join(str(n) for n in sorted(lines)) + ".\n\n"
+                        f".. literalinclude:: /../{path}\n   :language: python\n   :lines: {a}-{b}\n"
+                        f"   :lineno-start: {a}\n   :emphasize-lines: "
+                        + ",".join(str(n - a + 1) for n in sorted(lines)) + "\n\n")
+        out[docname(path) + ".rst"] = "".join(text)
     return out

@@ -24,17 +24,22 @@ CALLS = {"snap": '"Snap!"', "snap-pot": '"Snap Pot!"', "hand": "a hand on the in
 
 
 def describe_move(move) -> str:
-    """A Snap move in words, for example: the tie of P0 and P1, both calling "Snap!"."""
+    """A Snap move in words, for example: the tie of player 1 and player 2, both calling "Snap!"."""
     kind = CALLS.get(getattr(getattr(move, "kind", None), "value", ""), "")
     seats = sorted(getattr(move, "callers", ()) or (), key=lambda s: s.index)
     if seats:
-        names = " and ".join(f"P{s.index}" for s in seats)
+        names = " and ".join(seat_name(s) for s in seats)
         return f"the tie of {names}, {'both' if len(seats) == 2 else 'all'} calling {kind}"
     if hasattr(move, "caller"):
-        return f"P{move.caller.index} calling {kind}"
+        return f"{seat_name(move.caller)} calling {kind}"
     if hasattr(move, "player"):
-        return f"P{move.player.index} flipping a card"
+        return f"{seat_name(move.player)} flipping a card"
     return type(move).__name__.lower()
+
+
+def seat_name(seat) -> str:
+    """A seat in the rulebook's words: ``Seat(0)`` is player 1."""
+    return f"player {seat.index + 1}"
 
 
 def _no_report(name: str) -> str:
@@ -56,15 +61,18 @@ def hearts_tiebreak(out: Path, ev) -> str:
     a, b = w["scores"]
     rows = [(f"hand {k + i}", dead, points[0], points[1],
              f"{a * (k + i)} – {b * (k + i)}") for i in range(3)]
-    svg = pictures.hearts_hands(rows, "The endless tie-break: the same tied hand, again and again")
+    title = "The endless tie-break: the same tied hand, again and again"
+    svg = pictures.hearts_hands(rows, title, captioned=True)
     (out / "hearts-tiebreak.svg").write_text(svg, encoding="utf-8")
     return (f"The witness of :ref:`{check['id']} <check-{check['id']}>`: the queen of spades and "
             f"{esc(dead[0].pretty if dead[0].suit is Suit.HEARTS else dead[1].pretty)} are dead, each player takes three "
             f"hearts, and the hand scores {a}–{b}. {k} such hands take the match to "
             f"{a * k}–{b * k}, past 100 with equal scores; every further hand like it keeps the scores "
             "equal, and the position of the match repeats.\n\n"
-            + wide_figure("hearts-tiebreak", "Three hands of the endless tie-break: dead cards, point cards taken, "
-                          "running scores"))
+            + caption(title, "each row: the running scores after the hand, the dead cards, and the point "
+                      "cards each player took")
+            + wide_figure("hearts-tiebreak", "Three hands of the endless tie-break: running scores, dead cards, "
+                          "point cards taken"))
 
 
 def _replay_hearts_hand(dead, tricks):
@@ -107,9 +115,14 @@ def _draw_snap(state, out: Path, name: str, title: str, note: str = "", show_dow
     marks = {}
     if state.turn is not None:
         marks[state.turn.index] = "to flip" if state.phase.name == "FLIP" else "just flipped"
-    svg = pictures.snap_table(state.down, state.up, state.pot, title, note, marks, show_down)
+    svg = pictures.snap_table(state.down, state.up, state.pot, title, note, marks, show_down, captioned=True)
     (out / f"{name}.svg").write_text(svg, encoding="utf-8")
-    return wide_figure(name, title)
+    return caption(title, note) + wide_figure(name, title)
+
+
+def caption(title: str, note: str = "") -> str:
+    """A picture's title and key line, as text above it: it wraps on a phone instead of being cut."""
+    return f".. rst-class:: figure-caption\n\n**{esc(title)}**" + (f" — {esc(note)}" if note else "") + "\n\n"
 
 
 def wide_figure(name: str, alt: str) -> str:
@@ -139,7 +152,7 @@ def snap_cycle(out: Path, ev) -> str:
         raise ExtensionError("SNAP-P5 witness: the position does not recur in the model's replay")
     title = f"Seed {b['seed']}, {config.players} players, {b['policy']}: before flip {start + 1} and before flip {start + length + 1}"
     return (f"The witness of :ref:`{check['id']} <check-{check['id']}>`: the deal of seed {b['seed']} "
-            f"(dealer {played.moves[0].dealer}), played with every call correct and the flipper first: "
+            f"(dealer {seat_name(played.moves[0].dealer)}), played with every call correct and the flipper first: "
             f"{st[f'{name}_snaps_before_cycle']} snaps, then "
             f"the position before flip {start + 1} comes back, pile for pile, {length} flips later, so the "
             "game repeats forever. The picture shows that position; the model replays both.\n\n"

@@ -1,0 +1,239 @@
+"""The environments on the compiled kernel against the environments on the reference model: the
+same seeded episodes give the same observations, masks, rewards, terminations and moves at every
+step, under every variant the rulebook plans; the batched interface gives the same matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from cardcanon.engine import build  # noqa: E402
+from cardcanon.envs import hearts_v0, options, snap_v0  # noqa: E402
+from cardcanon.model.errors import IllegalMoveError, NotModelledError  # noqa: E402
+
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
+              pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")]
+
+
+def played_variants(game: str) -> list[dict[str, str]]:
+    """Every option of every variation point of the rulebook that the model plays, one at a time."""
+    out: list[dict[str, str]] = [{}]
+    for name, rule in options.variation_rules(game).items():
+        variation = options.variation_of(rule)
+        for option in variation.options:
+            if option.value == variation.default:
+                continue
+            try:
+                (hearts_v0.raw_env if game == "hearts" else snap_v0.raw_env)(**{name: option.value})
+            except NotModelledError:
+                continue
+            out.append({name: option.value})
+    return out
+
+
+HEARTS = played_variants("hearts")
+HEARTS.append({name: value for variant in HEARTS for name, value in variant.items()})  # every option at once
+TABLES = ({"players": 2}, {"players": 4, "calling_policy": "owner-first"}, {"players": 3, "calling_policy": "ties:0.5"})
+SNAP = [{**variant, **table} for variant in played_variants("snap") for table in TABLES]
+SNAP_QUICK = [{**variant, **TABLES[-1 - i % len(TABLES)]} for i, variant in enumerate(played_variants("snap"))]
+
+
+def same_step(a: Any, b: Any) -> None:
+    assert a.agent_selection == b.agent_selection
+    assert a.agents == b.agents
+    for agent in a.agents:  # PettingZoo drops the agents that are done
+        seen_a, seen_b = a.observe(agent), b.observe(agent)
+        assert seen_a["observation"].dtype == seen_b["observation"].dtype
+        assert np.array_equal(seen_a["observation"], seen_b["observation"]), agent
+        assert np.array_equal(seen_a["action_mask"], seen_b["action_mask"]), agent
+    assert a.rewards == b.rewards and a._cumulative_rewards == b._cumulative_rewards
+    assert a.terminations == b.terminations and a.truncations == b.truncations
+
+
+def lockstep(kernel: Any, model: Any, seed: int | None, rng: np.random.Generator) -> int:
+    """Play one episode on both with the same random legal actions; the steps played."""
+    kernel.reset(seed=seed)
+    model.reset(seed=seed)
+    assert kernel.episode_seed == model.episode_seed
+    steps = 0
+    for agent in kernel.agent_iter():
+        same_step(kernel, model)
+        _, _, terminated, truncated, _ = kernel.last()
+        if terminated or truncated:
+            kernel.step(None)
+            model.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(kernel.observe(agent)["action_mask"])))
+        kernel.step(action)
+        model.step(action)
+        steps += 1
+    same_step(kernel, model)
+    assert kernel.moves == model.moves and kernel.state == model.state
+    return steps
+
+
+def test_the_environments_say_which_engine_plays():
+    assert hearts_v0.raw_env().metadata["engine"] == "kernel"
+    assert snap_v0.raw_env().metadata["engine"] == "kernel"
+    model = hearts_v0.raw_env(engine="model")
+    assert model.metadata["engine"] == "model" and "engine='model'" in model.metadata["engine_note"]
+    with pytest.raises(ValueError, match="engine"):
+        snap_v0.raw_env(engine="fast")
+
+
+def test_without_the_kernel_the_environments_play_the_model(monkeypatch):
+    from cardcanon.engine import hearts as engine_hearts
+
+    def unavailable(config: Any) -> None:
+        raise build.EngineUnavailable("disabled for this test")
+
+    monkeypatch.setattr(engine_hearts, "_kernel", unavailable)
+    env = hearts_v0.raw_env()
+    assert env.metadata["engine"] == "model" and "disabled for this test" in env.metadata["engine_note"]
+    with pytest.raises(build.EngineUnavailable):
+        hearts_v0.raw_env(engine="kernel")
+
+
+@pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-BREAK-2", "HEARTS-LEAD-3", "HEARTS-FIRST-1", "HEARTS-MOON-2")
+@pytest.mark.parametrize("kwargs", HEARTS, ids=str)
+def test_hearts_on_the_kernel_is_the_model_step_by_step(kwargs):
+    kernel, model = hearts_v0.raw_env(**kwargs), hearts_v0.raw_env(engine="model", **kwargs)
+    assert kernel.metadata["engine"] == "kernel"
+    rng = np.random.default_rng(len(str(kwargs)))
+    assert lockstep(kernel, model, 11, rng) > 0
+    assert lockstep(kernel, model, None, rng) > 0  # the next seed of the episode stream
+
+
+@pytest.mark.rules("SNAP-INDEX-1", "SNAP-TURN-2", "SNAP-POLICY-3", "SNAP-POLICY-4", "SNAP-END-4")
+@pytest.mark.parametrize("kwargs", SNAP_QUICK, ids=str)
+def test_snap_on_the_kernel_is_the_model_step_by_step(kwargs):
+    """Every variant, each at one of the tables (the slow test plays every variant at every table)."""
+    snap_lockstep(kwargs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kwargs", SNAP, ids=str)
+def test_snap_on_the_kernel_is_the_model_at_every_table(kwargs):
+    snap_lockstep(kwargs)
+
+
+def snap_lockstep(kwargs: dict[str, Any]) -> None:
+    kernel = snap_v0.raw_env(max_steps=1500, **kwargs)
+    model = snap_v0.raw_env(max_steps=1500, engine="model", **kwargs)
+    assert kernel.metadata["engine"] == "kernel"
+    rng = np.random.default_rng(7)
+    for seed in (3, None):
+        lockstep(kernel, model, seed, rng)
+
+
+def test_snap_on_the_kernel_truncates_the_same_repeated_position():
+    """Passing is a deterministic policy; the owner-first game of seed 10 repeats a position."""
+    kernel, model = snap_v0.raw_env(calling_policy="owner-first"), snap_v0.raw_env(calling_policy="owner-first",
+                                                                                     engine="model")
+    for env in (kernel, model):
+        env.reset(seed=10)
+    for _ in range(20_000):
+        if any(kernel.truncations.values()) or any(kernel.terminations.values()):
+            break
+        mask = kernel.observe(kernel.agent_selection)["action_mask"]
+        action = snap_v0.SnapAction.FLIP if mask[snap_v0.SnapAction.FLIP] else snap_v0.SnapAction.PASS
+        kernel.step(action)
+        model.step(action)
+    same_step(kernel, model)
+
+
+def test_an_illegal_action_on_the_kernel_names_the_models_rule():
+    env = hearts_v0.raw_env()
+    env.reset(seed=4)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(IllegalMoveError):
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(AttributeError, match="engine='model'"):
+        env.state = env.state
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"queen_breaks": "yes", "break_on": "void"}], ids=str)
+def test_the_vector_env_plays_the_environments_matches(kwargs):
+    n, seed, rng = 3, 40, np.random.default_rng(1)
+    vector = hearts_v0.vector_env(n, seed, **kwargs)
+    envs = [hearts_v0.raw_env(**kwargs) for _ in range(n)]
+    for i, env in enumerate(envs):
+        env.reset(seed=seed + i)
+    finished = 0
+    for _ in range(700):
+        for i, env in enumerate(envs):
+            seat = env.agent_name_mapping[env.agent_selection]
+            seen = env.observe(env.agent_selection)
+            assert vector.to_move[i] == seat
+            assert np.array_equal(vector.observations[i], seen["observation"])
+            assert np.array_equal(vector.action_masks[i], seen["action_mask"])
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vector.action_masks])
+        vector.step(actions)
+        for i, env in enumerate(envs):
+            env.step(int(actions[i]))
+            assert vector.dones[i] == any(env.terminations.values())
+            assert list(vector.rewards[i]) == [env.rewards[a] for a in env.possible_agents]
+            if vector.dones[i]:
+                finished += 1
+                env.reset()
+    assert finished >= 3
+
+
+def test_the_vector_env_refuses_an_illegal_card_and_plays_nothing():
+    vector = hearts_v0.vector_env(2, 0)
+    before = vector.observations.copy()
+    actions = np.array([np.flatnonzero(m)[0] for m in vector.action_masks])
+    actions[1] = np.flatnonzero(vector.action_masks[1] == 0)[0]
+    with pytest.raises(ValueError, match="match 1"):
+        vector.step(actions)
+    assert np.array_equal(vector.observations, before)
+
+
+def test_the_cheap_action_check_is_gymnasiums():
+    from gymnasium import spaces
+
+    from cardcanon.envs.actions import is_action
+
+    space = spaces.Discrete(28)
+    values = [None, True, False, -1, 0, 27, 28, 3.0, "3", np.int64(5), np.int8(-2), np.uint8(30), np.float32(2),
+              np.array(4), np.array([4]), np.array(2.0), 2**70]
+    for value in values:
+        assert is_action(value, 28) == space.contains(value), repr(value)
+
+
+@pytest.mark.parametrize("module", [hearts_v0, snap_v0])
+def test_an_environment_on_the_kernel_can_be_copied(module):
+    import copy
+    import pickle
+
+    env = module.raw_env()
+    rng = np.random.default_rng(3)
+    env.reset(seed=8)
+    for _ in range(30):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    twins = (copy.deepcopy(env), pickle.loads(pickle.dumps(env)))
+    for _ in range(60):
+        if any(env.terminations.values()) or any(env.truncations.values()):
+            break
+        action = int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
+        for one in (env, *twins):
+            one.step(action)
+        for twin in twins:
+            same_step(env, twin)
+    assert all(env.moves == twin.moves and env.state == twin.state for twin in twins)
+
+
+def test_the_vector_env_can_be_copied():
+    import copy
+
+    vector = hearts_v0.vector_env(5, 2)
+    twin = copy.deepcopy(vector)
+    for _ in range(300):
+        actions = vector.action_masks.argmax(axis=1)
+        vector.step(actions)
+        twin.step(actions)
+    assert np.array_equal(vector.observations, twin.observations) and np.array_equal(vector.dones, twin.dones)
