@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import cardcanon
+from cardcanon.cli_args import output_folder as output_folder_arg
 from cardcanon.engine.cache import user_cache_dir
 
 RESULTS = Path("results") / "analysis"
@@ -20,7 +21,7 @@ RESULTS = Path("results") / "analysis"
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--out", type=Path, default=None, metavar="DIR",
+    where.add_argument("--out", type=output_folder_arg, default=None, metavar="DIR",
                        help="output folder (default: the user cache, e.g. ~/.cache/cardcanon/analysis)")
     where.add_argument("--update-results", action="store_true",
                        help=f"write the published figures in the source checkout's {RESULTS}/")

@@ -19,13 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from cardcanon.analysis_output import add_output_arguments, hearts_figures, output_folder, snap_figures
-from cardcanon.cli_args import seconds, seed
+from cardcanon.cli_args import (
+    SEED_MAX, integer, integer_range, nonempty, policy_name, positive_int, quoted, seconds, seconds_or_zero, seed,
+)
 from cardcanon.engine import build
 from cardcanon.engine import hearts as engine_hearts
 from cardcanon.engine import snap as engine_snap
 from cardcanon.engine.stats import ChunkFile, Progress, counter_json, distribution, wilson_json
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import HeartsConfig
+from cardcanon.model.hearts_players import PLAYER_KINDS
 from cardcanon.model.snap import SnapConfig
 from cardcanon.model.snap_policies import Policy, parse_policy
 
@@ -46,57 +49,106 @@ def add_parser(sub: Any) -> None:
     games.required = True
 
     snap = games.add_parser("snap", help="how often Snap never ends, game lengths, cycles")
-    snap.add_argument("--players", type=int, nargs="+", default=list(range(2, 13)), help="default 2..12")
-    snap.add_argument("--policies", nargs="+", default=list(SNAP_POLICIES), help=f"default {' '.join(SNAP_POLICIES)}")
-    snap.add_argument("--deals", type=int, default=20_000, help="deals per cell (default 20000)")
-    snap.add_argument("--main-deals", type=int, default=1_000_000,
-                      help="deals for 2 players, flipper-first (default 1000000)")
-    snap.add_argument("--seconds-per-cell", type=seconds, default=60.0,
-                      help="stop starting new chunks of a cell after this long (default 60; the main cell is exempt)")
-    snap.add_argument("--random-cap", type=int, default=RANDOM_POLICY_CAP,
-                      help=f"flip cap for random policies (default {RANDOM_POLICY_CAP})")
-    snap.add_argument("--no-enumerate", action="store_true", help="skip the complete enumeration of small decks")
+    snap.add_argument("--players", type=integer, nargs="+", default=list(range(2, 13)), help="default 2..12")
+    snap.add_argument("--policies", type=policy_name, nargs="+", default=list(SNAP_POLICIES),
+                      help=f"default {' '.join(SNAP_POLICIES)}")
+    sampled = snap.add_argument_group("sampled deals (not with --exact)")
+    sampled.add_argument("--deals", type=positive_int, help=f"deals per cell (default {SAMPLED['deals']})")
+    sampled.add_argument("--main-deals", type=positive_int,
+                         help=f"deals for 2 players, flipper-first (default {SAMPLED['main_deals']})")
+    sampled.add_argument("--seconds-per-cell", type=seconds,
+                         help=f"stop starting new chunks of a cell after this long, at most a day "
+                              f"(default {SAMPLED['seconds_per_cell']:g}; the main cell is exempt)")
+    sampled.add_argument("--random-cap", type=integer_range(1, engine_snap.SAFETY_CAP, "a number of flips"),
+                         help=f"flip cap for random policies, 1 to {engine_snap.SAFETY_CAP} "
+                              f"(default {RANDOM_POLICY_CAP})")
+    sampled.add_argument("--no-enumerate", action="store_true", help="skip the complete enumeration of small decks")
+    sampled.add_argument("--record-max-flips", type=positive_int,
+                         help=f"write records of games up to this many flips; longer ones get the command that "
+                              f"writes them (default {RECORD_MAX_FLIPS})")
+    sampled.add_argument("--first-seed", type=seed, help="the first seed (default 0); the last seed used, "
+                                                         f"first + deals - 1, is at most {SEED_MAX}")
     snap.add_argument("--no-records", action="store_true", help="do not write the extreme games as records")
-    snap.add_argument("--record-max-flips", type=int, default=RECORD_MAX_FLIPS,
-                      help=f"write records of games up to this many flips; longer ones get the command that "
-                           f"writes them (default {RECORD_MAX_FLIPS})")
-    exact = snap.add_argument_group("exact enumeration (cardcanon.exact, on Dask)")
+    exact = snap.add_argument_group("exact enumeration (cardcanon.exact, on Dask; only with --exact)")
     exact.add_argument("--exact", action="store_true",
                        help="every deal of a small deck, exactly (default players 2, policies flipper-first owner-first)")
-    exact.add_argument("--ranks", type=int, help="with --exact: ranks in the deck")
-    exact.add_argument("--suits", type=int, help="with --exact: suits in the deck")
-    exact.add_argument("--scheduler", metavar="ADDRESS", help="with --exact: a dask.distributed scheduler "
-                                                              "(default: a local cluster on all cores)")
-    exact.add_argument("--workers", type=int, help="with --exact: local worker processes (default: all cores)")
-    exact.add_argument("--time-limit", type=float, metavar="SECONDS",
-                       help="with --exact: stop after this long, keeping finished chunks (0: only summarise them)")
+    exact.add_argument("--ranks", type=positive_int, help="with --exact: ranks in the deck")
+    exact.add_argument("--suits", type=positive_int, help="with --exact: suits in the deck")
+    exact.add_argument("--scheduler", metavar="ADDRESS", type=nonempty,
+                       help="with --exact: a dask.distributed scheduler (default: a local cluster on all cores)")
+    exact.add_argument("--workers", type=positive_int, help="with --exact: local worker processes (default: all cores)")
+    exact.add_argument("--time-limit", type=seconds_or_zero, metavar="SECONDS",
+                       help="with --exact: stop after this long, at most a day, keeping finished chunks "
+                            "(0: only summarise them)")
     _common(snap)
     snap.set_defaults(handler=run_snap)
 
     hearts = games.add_parser("hearts", help="match lengths, tie-breaks, moons and hand-score pairs")
-    hearts.add_argument("--matches", type=int, default=1_000_000, help="matches per pairing (default 1000000)")
-    hearts.add_argument("--pairings", nargs="+", default=list(HEARTS_PAIRINGS),
-                        help=f"player kinds P0-P1 (default {' '.join(HEARTS_PAIRINGS)})")
+    hearts.add_argument("--matches", type=positive_int, default=1_000_000, help="matches per pairing (default 1000000)")
+    hearts.add_argument("--pairings", nargs="+", type=_pairing, default=list(HEARTS_PAIRINGS),
+                        help=f"the kinds of player 0 and player 1, KIND-KIND (default {' '.join(HEARTS_PAIRINGS)})")
+    hearts.add_argument("--first-seed", type=seed, default=0,
+                        help=f"the first seed (default 0); the last, first + matches - 1, is at most {SEED_MAX}")
     _common(hearts)
     hearts.set_defaults(handler=run_hearts)
 
 
+SAMPLED: dict[str, Any] = {  # the sampled run's defaults; with --exact these options are refused
+    "deals": 20_000, "main_deals": 1_000_000, "seconds_per_cell": 60.0, "random_cap": RANDOM_POLICY_CAP,
+    "record_max_flips": RECORD_MAX_FLIPS, "first_seed": 0, "no_enumerate": False,
+}
+EXACT_ONLY = ("ranks", "suits", "scheduler", "workers", "time_limit")
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _check_snap_options(args: argparse.Namespace) -> None:
+    """Options of the other mode are refused, naming both; then the sampled defaults are filled in
+    and the last seed checked (all before any work starts)."""
+    if args.exact:
+        given = [name for name in SAMPLED if getattr(args, name) not in (None, False)]
+        if given:
+            raise ValueError(f"{_option(given[0])} applies to sampled deals, not with --exact")
+        return
+    given = [name for name in EXACT_ONLY if getattr(args, name) is not None]
+    if given:
+        raise ValueError(f"{_option(given[0])} applies only with --exact")
+    for name, default in SAMPLED.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    main = 2 in args.players and MAIN_CELL[1] in args.policies and args.main_deals > args.deals
+    _last_seed_ok(args.first_seed, args.main_deals if main else args.deals, "--main-deals" if main else "--deals")
+
+
+def _written(folder: Path, summary: str, records: bool) -> str:
+    """Where a run's files went."""
+    also = f", the games' records in {folder / 'records'}" if records else ""
+    return f"The finished chunks are in {folder / 'chunks'}{also}. Written to {folder / summary}."
+
+
+def _last_seed_ok(first: int, count: int, option: str) -> None:
+    """Seeds run from ``first`` to ``first + count - 1``, which must stay a seed (at most 2^64 - 1)."""
+    if first + count - 1 > SEED_MAX:
+        raise ValueError(f"--first-seed {first} with {option} {count} would use seeds up to {first + count - 1}, "
+                         f"above {SEED_MAX} (2^64 - 1); the largest first seed for {count} is {SEED_MAX - count + 1}")
+
+
+def _pairing(text: str) -> str:
+    """``KIND-KIND``, e.g. ``random-greedy`` (an argparse type)."""
+    kinds = text.split("-")
+    if len(kinds) != 2 or not all(kind in PLAYER_KINDS for kind in kinds):
+        raise argparse.ArgumentTypeError(f"expected KIND-KIND with KIND one of {', '.join(PLAYER_KINDS)}, "
+                                         f"e.g. random-greedy, not {quoted(text)}")
+    return text
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
-    parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default: Snap 50000 for 2 players, "
-                                                                "else 2000; Hearts 50000)")
-    parser.add_argument("--first-seed", type=seed, default=0, help="the first seed (default 0)")
+    parser.add_argument("--chunk", type=positive_int, default=None,
+                        help="seeds per chunk (default: Snap 50000 for 2 players, else 2000; Hearts 50000)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
-
-
-def _positive(value: int, name: str) -> None:
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, not {value}")
-
-
-def _seed_ok(seed: int) -> None:
-    if seed < 0:
-        raise ValueError(f"--first-seed must be a non-negative integer, not {seed}")
 
 
 def _engine_name() -> str:
@@ -266,18 +318,16 @@ def _enumeration(args: argparse.Namespace, progress: Progress) -> list[dict[str,
 
 
 def run_snap(args: argparse.Namespace) -> int:
-    if args.exact:
-        from cardcanon.exact import run_cli
-        return run_cli(args, default_players=2 if args.players == list(range(2, 13)) else None,
-                       default_policies=args.policies == list(SNAP_POLICIES))
-    args.out = output_folder(args)
-    for value, name in ((args.deals, "--deals"), (args.main_deals, "--main-deals"), (args.random_cap, "--random-cap")):
-        _positive(value, name)
-    _seed_ok(args.first_seed)
-    if args.chunk is not None:
-        _positive(args.chunk, "--chunk")
+    _check_snap_options(args)
     for p in args.players:
         SnapConfig(players=p)  # SNAP-PLAYERS-1: a clear error for 1 or 13
+    if args.exact:
+        from cardcanon.exact import exact_folder, run_cli
+        status = run_cli(args, default_players=2 if args.players == list(range(2, 13)) else None,
+                         default_policies=args.policies == list(SNAP_POLICIES))
+        print(_written(exact_folder(args), "snap-exact.json", records=not args.no_records))
+        return status
+    args.out = output_folder(args)
     policies = [parse_policy(p).name for p in args.policies]
     progress = Progress(quiet=args.quiet)
     started = time.perf_counter()
@@ -295,7 +345,7 @@ def run_snap(args: argparse.Namespace) -> int:
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, ("players", "policy")))
-    print("\n".join([*snap_figures(cells, enumeration), f"Written to {args.out / 'snap.json'}."]))
+    print("\n".join([*snap_figures(cells, enumeration), _written(args.out, "snap.json", records=not args.no_records)]))
     return 0
 
 
@@ -312,10 +362,8 @@ def _possible_pairs(config: HeartsConfig) -> tuple[set[tuple[int, int]], str]:
 
 def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
                  possible: set[tuple[int, int]]) -> dict[str, Any]:
-    kinds = tuple(pairing.split("-"))
-    if len(kinds) != 2:
-        raise ValueError(f"pairing {pairing!r}: expected KIND-KIND, e.g. random-greedy")
-    engine_hearts._kinds(kinds)
+    first, second = pairing.split("-")  # checked by the argument type
+    kinds = (first, second)
     chunk = args.chunk or 50_000
     store = ChunkFile(args.out / "chunks" / f"hearts-{pairing}.jsonl",
                       {"game": "hearts", "pairing": pairing, "chunk": chunk, "first_seed": args.first_seed})
@@ -361,11 +409,8 @@ def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
 
 
 def run_hearts(args: argparse.Namespace) -> int:
+    _last_seed_ok(args.first_seed, args.matches, "--matches")
     args.out = output_folder(args)
-    _positive(args.matches, "--matches")
-    _seed_ok(args.first_seed)
-    if args.chunk is not None:
-        _positive(args.chunk, "--chunk")
     progress = Progress(quiet=args.quiet)
     started = time.perf_counter()
     config = HeartsConfig()
@@ -382,7 +427,7 @@ def run_hearts(args: argparse.Namespace) -> int:
     }
     unexplained = [c["pairing"] for c in cells if c["pairs_seen_not_possible"]]
     _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, ("pairing",)))
-    print("\n".join([*hearts_figures(cells), f"Written to {args.out / 'hearts.json'}."]))
+    print("\n".join([*hearts_figures(cells), _written(args.out, "hearts.json", records=False)]))
     if unexplained:
         print(f"cardcanon: warning: hand-score pairs outside the predicted set in {', '.join(unexplained)}",
               file=sys.stderr)

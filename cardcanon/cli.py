@@ -8,12 +8,16 @@ one line on standard error and a non-zero status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
+import io
+import re
 import sys
 import unicodedata
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from cardcanon import __version__
+from cardcanon.model.cards import Suit
 from cardcanon.spec.errors import CardcanonError
 
 # subcommand -> module providing add_parser(subparsers)
@@ -28,14 +32,76 @@ _SUBCOMMANDS = {
 }
 
 
+LONGEST_WORD = 100  # a longer word in a message (a pasted value) is shortened
+LONGEST_MESSAGE = 400
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, not usage + message
+        if message.startswith("unrecognized arguments: "):
+            words = message.removeprefix("unrecognized arguments: ")
+            message = ("unknown option " if words.startswith("-") else "unexpected argument ") + words
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see --help)\n")
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        words = sys.argv[1:] if args is None else list(args)
+        if self.prog == "cardcanon" and words and words[0].startswith("-") and words[0] not in _TOP_OPTIONS:
+            self.error(f"unknown option {_short_word(words[0].partition('=')[0])}; a command comes first "
+                       f"({', '.join(_SUBCOMMANDS)})")
+        return super().parse_known_args(args, namespace)
+
+
+_TOP_OPTIONS = ("-h", "--help", "--version")
 
 
 def one_line(text: str) -> str:
-    """``text`` with line breaks and other control characters escaped, so a message stays one line."""
-    return "".join(repr(c)[1:-1] if unicodedata.category(c)[0] in "CZ" and c != " " else c for c in text)
+    """``text`` as one line of bounded length: line breaks and other control characters escaped,
+    each very long word (say a pasted 100 kB value) shortened."""
+    flat = "".join(repr(c)[1:-1] if unicodedata.category(c)[0] in "CZ" and c != " " else c for c in text)
+    flat = re.sub(r"\S{%d,}" % (LONGEST_WORD + 1), lambda m: _short_word(m.group()), flat)
+    return flat if len(flat) <= LONGEST_MESSAGE else flat[: LONGEST_MESSAGE - 3] + "..."
+
+
+def _short_word(word: str) -> str:
+    if len(word) <= LONGEST_WORD:
+        return word
+    return f"{word[:LONGEST_WORD - 30]}...({len(word):,} characters)"
+
+
+# Output on a terminal that cannot show them: suit symbols become the record notation's letters
+# ("K♣" -> "Kc", "10♥" -> "10h"), a few signs their ASCII spelling, anything else "?".
+_ASCII = {**{suit.symbol: suit.value for suit in Suit}, "…": "...", "–": "-", "—": "-", "−": "-", "≤": "<=",
+          "≥": ">=", "×": "x", "‘": "'", "’": "'", "“": '"', "”": '"', "→": "->"}
+FALLBACK = "cardcanon.ascii"
+
+
+def ascii_fallback(text: str) -> str:
+    """``text`` in the fallback notation, for a terminal that cannot encode it."""
+    return "".join(c if c.isascii() else _ASCII.get(c) or _plain(c) for c in text)
+
+
+def _plain(char: str) -> str:
+    return unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode() or "?"
+
+
+def _fallback(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return ascii_fallback(error.object[error.start:error.end]), error.end
+
+
+codecs.register_error(FALLBACK, _fallback)
+
+
+def use_fallback_where_needed() -> None:
+    """Standard output and error that cannot encode a suit symbol write the fallback notation."""
+    for stream in (sys.stdout, sys.stderr):
+        if not isinstance(stream, io.TextIOWrapper):
+            continue  # captured (tests) or replaced by the caller
+        try:
+            "".join(_ASCII).encode(stream.encoding)
+        except (UnicodeEncodeError, LookupError):
+            stream.reconfigure(errors=FALLBACK)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    use_fallback_where_needed()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

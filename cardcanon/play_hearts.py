@@ -10,25 +10,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardcanon.cli_args import SEED_MAX
+from cardcanon.cli_args import output_file
 from cardcanon.cli_args import seed as seed_arg
-from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.errors import CardcanonError
-from cardcanon.model.hearts import (
-    POINT_CARDS, HeartsConfig, HeartsState, Move, Phase, Play, apply, from_record, new_game, to_record,
-    trick_winner,
-)
+from cardcanon.model.hearts import HeartsConfig, Phase, apply, from_record, new_game, to_record
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
-from cardcanon.model.hearts_records import config_to_json, summarize
+from cardcanon.model.hearts_text import format_match, rules_text, scores_text
 from cardcanon.model.records import write_record
+from cardcanon.model.seats import Seat
+from cardcanon.record_file import record_written
 from cardcanon.variants import parse_variants
 
 __all__ = ["add_play_parser", "format_match", "replay_lines", "run_play"]
-
-_TERMINATIONS = {
-    "one-reached-target": "{loser} reached {target}",
-    "both-reached-lower-wins": "both reached {target}, the lower score wins",
-    "tie-broken": "the tie at {target} or more is broken",
-}
 
 
 def add_play_parser(games: Any) -> None:
@@ -39,9 +32,9 @@ def add_play_parser(games: Any) -> None:
                              "player kinds as in '--players random greedy' are deprecated: use --strategies)")
     parser.add_argument("--seed", type=seed_arg, help=f"seed of the deals, 0 to {SEED_MAX} (default: a fresh one, printed)")
     parser.add_argument("--hands", action="store_true", help="show the dealt hands and every trick")
-    parser.add_argument("--record", metavar="FILE", help="write the match as a JSON record")
+    parser.add_argument("--record", metavar="FILE", type=output_file, help="write the match as a JSON record")
     parser.add_argument("--strategies", nargs="+", choices=PLAYER_KINDS, default=None, metavar="KIND",
-                        help="how P0 and P1 play: one or two of random, greedy (default: random random)")
+                        help="how player 0 and player 1 play: one or two of random, greedy (default: random random)")
     parser.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
                         help=f"a rule variation of the rulebook (see `cardcanon rules hearts`), or target=N, "
                              f"the score that ends the match, {low} to {high} (default {HeartsConfig().target}); "
@@ -62,10 +55,13 @@ def _strategies(args: argparse.Namespace) -> list[str]:
     kinds = args.strategies
     if args.players is not None:
         if all(word in PLAYER_KINDS for word in args.players):
+            if kinds is not None:
+                raise ValueError(f"--players {' '.join(args.players)[:30]} and --strategies both set the strategies "
+                                 f"(--players KIND is the old name of --strategies); give only --strategies")
+            if len(args.players) > 2:
+                raise ValueError(f"--players takes one or two kinds, not {len(args.players)}")
             print(f"cardcanon: warning: '--players {' '.join(args.players)}' is deprecated; "
                   f"use '--strategies {' '.join(args.players)}' (--players is the number of players)", file=sys.stderr)
-            if kinds is not None:
-                raise ValueError("--players KIND is the old name of --strategies; give only --strategies")
             kinds = args.players
         elif args.players != ["2"]:
             raise ValueError(f"--players {' '.join(args.players)[:30]}: two-player Hearts has 2 players "
@@ -91,57 +87,19 @@ def _target(text: str) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    kinds = _strategies(args)
     config = _config_from_variants(args.variant)
+    kinds = _strategies(args)  # last: it may warn, and a warning is never followed by an error
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     # Each random player has its own stream, derived from the match seed, so the match is reproducible.
     players = (make_player(kinds[0], seed * 2 + 1), make_player(kinds[1], seed * 2 + 2))
     final, moves = play_match(seed, players, config)
-    print(f"Two-player Hearts, seed {seed}: P0 {kinds[0]}, P1 {kinds[1]}; rules {config_to_json(config)}")
+    print(f"Two-player Hearts, seed {seed}: {Seat(0)} plays {kinds[0]}, {Seat(1)} {kinds[1]}; "
+          f"rules {rules_text(config)}")
     print(format_match(config, moves, show_tricks=args.hands))
-    if args.record:
+    if args.record is not None:
         write_record(args.record, to_record(config, moves, seed))
-        print(f"Record written to {args.record}.")
+        print(record_written(args.record))
     return 0
-
-
-def format_match(config: HeartsConfig, moves: Sequence[Move], show_tricks: bool = False) -> str:
-    """The match readably, hand by hand (with ``show_tricks``, the hands and every trick)."""
-    lines: list[str] = []
-    state = new_game(config)
-    for move in moves:
-        before, state = state, apply(state, move)
-        if before.phase is Phase.CHOOSE_DEALER:
-            lines.append(f"{state.dealer} deals the first hand.")
-        elif before.phase is Phase.DEAL:
-            lines.append(f"Hand {state.hand_number}, dealt by {state.dealer}. Dead cards: {format_cards(state.dead)}")
-            if show_tricks:
-                for seat in (0, 1):
-                    lines.append(f"  P{seat} holds {format_cards(sorted(state.hands[seat], key=_deck_order))}")
-        elif before.trick and show_tricks and isinstance(move, Play):
-            lead = before.trick[0]
-            winner = move.player if trick_winner(lead.card, move.card) else lead.player
-            lines.append(f"  trick {before.tricks_played + 1:2d}: {lead.player} {lead.card.pretty:>3}"
-                         f"  {move.player} {move.card.pretty:>3}  won by {winner}")
-        if before.phase is Phase.PLAY and state.phase is not Phase.PLAY:
-            lines.append(_hand_summary(state))
-    if state.outcome is not None:
-        o = state.outcome
-        reason = _TERMINATIONS[o.termination.value].format(loser=f"P{1 - o.winner.index}", target=config.target)
-        lines.append(f"Match over: {summarize(state)}: {reason}.")
-    return "\n".join(lines)
-
-
-def _deck_order(card: Card) -> int:
-    return card.index
-
-
-def _hand_summary(state: HeartsState) -> str:
-    a, b = state.hand_scores[-1]
-    in_play = POINT_CARDS.difference(state.dead)
-    moon = [seat for seat in (0, 1) if in_play <= state.taken[seat]]
-    note = f" (P{moon[0]} shot the moon)" if moon else ""
-    return f"  Hand {state.hand_number} scores P0 {a}, P1 {b}{note}; totals P0 {state.scores[0]}, P1 {state.scores[1]}"
 
 
 def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
@@ -154,6 +112,6 @@ def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
     for move in record.moves[:count]:
         before, state = state, apply(state, move)
         if before.phase is Phase.PLAY and state.phase is not Phase.PLAY:
-            lines.append(f"  hand {state.hand_number}: scores {state.hand_scores[-1][0]}-{state.hand_scores[-1][1]},"
-                         f" totals {state.scores[0]}-{state.scores[1]}")
+            lines.append(f"  hand {state.hand_number}: scores {scores_text(state.hand_scores[-1])}; "
+                         f"totals {scores_text(state.scores)}")
     return lines

@@ -8,7 +8,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardcanon.cli_args import SEED_MAX, integer_range
+from cardcanon.cli_args import SEED_MAX, integer_range, output_file, policy_name
+from cardcanon.cli_args import integer as integer_arg
 from cardcanon.cli_args import seed as seed_arg
 from cardcanon.model.records import write_record
 from cardcanon.model.snap import (
@@ -17,8 +18,9 @@ from cardcanon.model.snap import (
 from cardcanon.model.records import replay_steps
 from cardcanon.model.snap import GAME
 from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, game_record, parse_policy, play_game
-from cardcanon.model.snap_text import describe
-from cardcanon.variants import parse_variants
+from cardcanon.model.snap_text import describe, result_text, sentence
+from cardcanon.record_file import record_written
+from cardcanon.variants import parse_variants, refuse_both
 
 SHOW_FIRST, SHOW_LAST = 30, 10  # flips shown in full at each end of a long game
 DEFAULT_MAX_FLIPS = 100_000
@@ -27,15 +29,15 @@ MAX_FLIPS = 1_000_000  # the engine's safety cap: deterministic games repeat or 
 
 def add_play_parser(games: Any) -> None:
     p = games.add_parser("snap", help="play Snap between built-in callers")
-    p.add_argument("--players", type=int, default=2, metavar="N", help="the number of players, 2 to 12 (default 2)")
+    p.add_argument("--players", type=integer_arg, default=2, metavar="N", help="the number of players, 2 to 12 (default 2)")
     p.add_argument("--seed", type=seed_arg, help=f"the deal's seed, 0 to {SEED_MAX} (default: a fresh one, printed)")
-    p.add_argument("--policy", default="flipper-first", help=f"who wins each race: {', '.join(POLICY_NAMES)}")
-    p.add_argument("--index-card", action="store_true", help="the index-card variant (SNAP-INDEX-1)")
-    p.add_argument("--next-turn", choices=[t.value for t in NextTurn], default="clockwise",
-                   help="SNAP-TURN-2 variation (default clockwise)")
+    p.add_argument("--policy", type=policy_name, default="flipper-first", help=f"who wins each race: {', '.join(POLICY_NAMES)}")
+    p.add_argument("--index-card", action="store_true", help="the index-card variant (SNAP-INDEX-1); the same as --variant index_card=on")
+    p.add_argument("--next-turn", choices=[t.value for t in NextTurn], default=None,
+                   help="SNAP-TURN-2 variation (default clockwise); the same as --variant next_turn=...")
     p.add_argument("--variant", action="append", default=[], metavar="PARAM=VALUE",
                    help="a rule variation of the rulebook (see `cardcanon rules snap`); repeatable")
-    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
+    p.add_argument("--record", metavar="FILE", type=output_file, help="write the game record (JSON) here")
     p.add_argument("--max-flips", type=integer_range(1, MAX_FLIPS, "a number of flips"), default=DEFAULT_MAX_FLIPS,
                    help=f"stop after N flips, 1 to {MAX_FLIPS} (default {DEFAULT_MAX_FLIPS})")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the outcome")
@@ -55,16 +57,19 @@ def run_play(args: argparse.Namespace) -> int:
         for line in transcript(_steps(result)):
             print(line)
     print(outcome_line(result))
-    if args.record:
+    if args.record is not None:
         write_record(args.record, game_record(result))
-        print(f"record written to {args.record}")
+        print(record_written(args.record))
     return 0
 
 
 def _config(args: argparse.Namespace) -> SnapConfig:
     """The table from ``--players``, ``--index-card``, ``--next-turn`` and ``--variant`` (checked against the rulebook)."""
-    options = {"index_card": "on" if args.index_card else "off", "next_turn": args.next_turn}
-    return SnapConfig.from_options({**options, **parse_variants("snap", args.variant)}, players=args.players)
+    variants = parse_variants("snap", args.variant)
+    refuse_both("--index-card", args.index_card, "index_card", variants)
+    refuse_both(f"--next-turn {args.next_turn}", args.next_turn is not None, "next_turn", variants)
+    options = {"index_card": "on" if args.index_card else "off", "next_turn": args.next_turn or "clockwise"}
+    return SnapConfig.from_options({**options, **variants}, players=args.players)
 
 
 def _steps(result: GameResult) -> list[tuple[SnapState, Move, SnapState]]:
@@ -107,12 +112,10 @@ def _event(before: SnapState, move: Move) -> str:
 def outcome_line(result: GameResult) -> str:
     if result.outcome:
         o = result.outcome
-        if o.termination is Termination.NO_CARDS:
-            return f"Drawn after {result.flips} flips: every card is in the Snap Pot (SNAP-END-3)."
+        line = sentence(result_text(o.termination.value, None if o.winner is None else o.winner.index, result.flips))
         if o.termination is Termination.STUCK_POT:
-            return (f"{o.winner} wins after {result.flips} flips: he holds every card outside the Snap Pot, "
-                    f"which keeps {len(result.state.pot)} (SNAP-END-2).")
-        return f"{o.winner} wins after {result.flips} flips: he holds all {len(result.config.deck)} cards (SNAP-END-1)."
+            line = line.removesuffix(".") + f"; the Snap Pot keeps {len(result.state.pot)}."
+        return line
     if result.endless:
         c = result.endless
         return (f"Endless: the position after flip {c.start} recurs after flip {c.start + c.length}, "

@@ -133,9 +133,18 @@ def _find(node: Any, target: Any, path: list[Any]) -> list[Any] | None:
 
 
 def _check_policy(text: str, where: str) -> None:
+    from cardcanon.cli_args import decimal_number
     from cardcanon.model.snap_policies import parse_policy
 
+    head, sep, rate = text.partition(":")
+    if sep and decimal_number(rate) is None:  # float() would also read other scripts' digits
+        raise RecordError(f"{where}: field 'policy'", f"the rate of {text[:40]!r} is not a number in digits 0-9")
     try:
         parse_policy(text)
     except ValueError as exc:
         raise RecordError(f"{where}: field 'policy'", str(exc)) from None
+
+
+def record_written(path: str | Path) -> str:
+    """What ``play ... --record FILE`` says once the record is written, the same for every game."""
+    return f"Record written to {path}."

@@ -235,7 +235,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--game", choices=GAMES, help="only this game's checks")
     parser.add_argument("--check", action="append", default=[], metavar="ID",
                         help="only this check (repeatable; HEARTS-P4 also selects HEARTS-P4-slug)")
-    parser.add_argument("--json", metavar="PATH", help="write the full report as JSON to PATH ('-': standard output)")
+    parser.add_argument("--json", metavar="PATH", type=_json_path, help="write the full report as JSON to PATH ('-': standard output)")
     parser.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
                         help=f"worker processes (default: the CPUs available, here {default_jobs()})")
     parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -253,10 +253,18 @@ def add_parser(sub: Any) -> None:
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    from cardcanon.cli_args import integer  # digits 0-9
+
+    value = integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def _json_path(text: str) -> str:
+    from cardcanon.cli_args import output_file_or_stdout  # not empty, in a folder that may be written
+
+    return output_file_or_stdout(text)
 
 
 def _positive_float(text: str) -> float:

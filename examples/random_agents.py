@@ -5,7 +5,8 @@ Usage::
     python examples/random_agents.py hearts --episodes 3 --seed 1
     python examples/random_agents.py snap --players 4 --option index_card=on --render
 
-Each ``--option NAME=VALUE`` sets a variation point of the rulebook (see ``cardcanon rules``).
+Each ``--option NAME=VALUE`` sets a variation point of the rulebook (see ``cardcanon rules``),
+each NAME at most once. Bad input ends with one line on standard error and exit status 2.
 Needs the ``rl`` extra: ``pip install 'cardcanon[rl]'``.
 """
 
@@ -16,7 +17,40 @@ import sys
 
 import numpy as np
 
+from cardcanon.cli import use_fallback_where_needed
+from cardcanon.cli_args import SEED_MAX, integer_range
+from cardcanon.cli_args import seed as seed_arg
 from cardcanon.envs import hearts_v0, snap_v0
+from cardcanon.envs.options import variation_rules
+from cardcanon.model import hearts_text, snap_text
+
+PROG = "random_agents"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]  # one line, not usage + message
+        self.exit(2, f"{PROG}: error: {message}\n")
+
+
+def fail(message: str) -> int:
+    """Bad input: one line on standard error, exit status 2."""
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def options(game: str, items: list[str]) -> dict[str, str]:
+    """``["index_card=on"]`` as ``{"index_card": "on"}``: each NAME a variation point of ``game``, given
+    once (the environment checks each VALUE); ValueError otherwise."""
+    known = variation_rules(game)
+    chosen: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or name not in known:
+            raise ValueError(f"--option {item[:40]!r}: expected NAME=VALUE with NAME one of {', '.join(known)}")
+        if name in chosen:
+            raise ValueError(f"--option {name}={chosen[name]} and --option {item[:40]}: {name} is given twice")
+        chosen[name] = value
+    return chosen
 
 
 def play(env, seed: int, rng: np.random.Generator) -> tuple[dict[str, float], int, bool]:
@@ -36,31 +70,46 @@ def play(env, seed: int, rng: np.random.Generator) -> tuple[dict[str, float], in
     return totals, steps, truncated_any
 
 
+def result(game: str, state) -> str:
+    """How the episode's game ended, in the rulebook's words."""
+    if state.outcome is None:
+        return "not over"
+    if game == "hearts":
+        return hearts_text.result_text(state.outcome, state.hand_number, state.config.target)
+    winner = state.outcome.winner
+    return snap_text.result_text(state.outcome.termination.value, winner and winner.index, state.flips).rstrip(".")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = _Parser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=("hearts", "snap"))
-    parser.add_argument("--episodes", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--players", type=int, default=2, help="Snap only: 2 to 12")
+    parser.add_argument("--episodes", type=integer_range(1, 1_000_000, "a number of episodes"), default=3,
+                        help="1 to 1000000 (default 3)")
+    parser.add_argument("--seed", type=seed_arg, default=0, help=f"the first episode's seed, 0 to {SEED_MAX}")
+    parser.add_argument("--players", type=integer_range(2, 12, "a number of players"), default=None,
+                        help="Snap only: 2 to 12 (default 2)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a variation point of the rulebook")
     parser.add_argument("--render", action="store_true", help="print the table after every step")
     args = parser.parse_args(argv)
-
-    kwargs = dict(option.split("=", 1) for option in args.option)
-    if args.render:
-        kwargs["render_mode"] = "human"
+    use_fallback_where_needed()  # cards as "Kc" on a terminal that cannot show "K♣"
+    if args.players is not None and args.game == "hearts":
+        return fail("--players applies to Snap only; two-player Hearts has 2 players")
+    if args.seed + args.episodes - 1 > SEED_MAX:
+        return fail(f"--seed {args.seed} with --episodes {args.episodes} would use seeds above {SEED_MAX}")
     try:
-        env = hearts_v0.env(**kwargs) if args.game == "hearts" else snap_v0.env(players=args.players, **kwargs)
-    except (TypeError, ValueError, NotImplementedError) as error:  # unknown, wrong or unplayed options
-        print(f"random_agents: {error}", file=sys.stderr)
-        return 2
+        kwargs: dict[str, object] = dict(options(args.game, args.option))
+        if args.render:
+            kwargs["render_mode"] = "human"
+        env = hearts_v0.env(**kwargs) if args.game == "hearts" else snap_v0.env(players=args.players or 2, **kwargs)
+    except (TypeError, ValueError, NotImplementedError) as error:  # wrong or unplayed options
+        return fail(str(error).replace("\n", " "))
     rng = np.random.default_rng(args.seed)
     for episode in range(args.episodes):
         seed = args.seed + episode
         totals, steps, truncated = play(env, seed, rng)
         state = env.unwrapped.state
-        ending = "truncated" if truncated else f"{state.outcome}"
+        ending = "truncated" if truncated else result(args.game, state)
         rewards = ", ".join(f"{agent} {total:+g}" for agent, total in totals.items())
         print(f"seed {seed}: {steps} steps, {ending}; rewards {rewards}")
     env.close()

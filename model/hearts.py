@@ -73,7 +73,7 @@ def other(seat: Seat) -> Seat:
 def seat_problem(seat: Seat) -> Refusal | None:
     """HEARTS-PLAYERS-1: a seat of this table."""
     if seat not in SEATS:
-        return "HEARTS-PLAYERS-1", f"there are {PLAYERS} players, Seat(0) and Seat(1), not {seat!r}"
+        return "HEARTS-PLAYERS-1", f"there are {PLAYERS} players, player 0 and player 1, not {seat}"
     return None
 
 
@@ -157,8 +157,8 @@ def first_lead_problem(state: HeartsState, card: Card) -> Refusal | None:
     if forced is None or card == forced:
         return None
     if forced == TWO_OF_CLUBS:
-        return "HEARTS-LEAD-1", f"{state.to_move} must lead the 2 of clubs to the first trick, not {card}"
-    return "HEARTS-LEAD-3", f"{state.to_move} must lead the club that made him leader ({forced}), not {card}"
+        return "HEARTS-LEAD-1", f"{state.to_move} must lead the 2 of clubs to the first trick, not {card.pretty}"
+    return "HEARTS-LEAD-3", f"{state.to_move} must lead the club that made him leader ({forced.pretty}), not {card.pretty}"
 
 
 # --- HEARTS-FOLLOW-1 --------------------------------------------------------------------------
@@ -169,10 +169,10 @@ def follow_problem(state: HeartsState, hand: frozenset[Card], card: Card) -> Ref
     suit = state.trick[0].card.suit
     if card.suit is suit or not any(held.suit is suit for held in hand):
         return None
-    return "HEARTS-FOLLOW-1", f"{state.to_move} must follow suit ({suit.name.lower()}) and may not play {card}"
+    return "HEARTS-FOLLOW-1", f"{state.to_move} must follow suit ({suit.name.lower()}) and may not play {card.pretty}"
 
 
-# --- HEARTS-TRICK-1, HEARTS-TRICK-2, HEARTS-TRICK-3 -------------------------------------------
+# --- HEARTS-TRICK-1, HEARTS-TRICK-2, HEARTS-TRICK-3, HEARTS-TRICK-4 ---------------------------
 def trick_winner(lead: Card, follow: Card) -> int:
     """HEARTS-TRICK-1: 0 if the leader's card wins the trick, 1 if the follower's. A heart wins
     (HEARTS-TRUMP-1); otherwise the higher card of the suit led (HEARTS-RANK-1)."""
@@ -182,12 +182,13 @@ def trick_winner(lead: Card, follow: Card) -> int:
 
 
 def turn_problem(state: HeartsState, player: Seat) -> Refusal | None:
-    """HEARTS-TRICK-2 (the winner of a trick leads the next; the other player plays second) and,
-    for the first trick, HEARTS-LEAD-1/2 (the holder of the lowest live club leads)."""
+    """HEARTS-TRICK-4 (the other player plays second), HEARTS-TRICK-2 (the winner of a trick
+    leads the next) and, for the first trick, HEARTS-LEAD-1/2 (the holder of the lowest live
+    club leads)."""
     if player == state.to_move:
         return None
     if state.trick:
-        return "HEARTS-TRICK-2", f"{state.to_move} plays second to this trick, not {player}"
+        return "HEARTS-TRICK-4", f"{state.to_move} plays second to this trick, not {player}"
     if state.tricks_played == 0:
         rule = "HEARTS-LEAD-1" if TWO_OF_CLUBS not in state.dead else "HEARTS-LEAD-2"
         return rule, f"{state.to_move} holds the lowest live club and leads the first trick, not {player}"
@@ -206,7 +207,7 @@ def lead_hearts_problem(state: HeartsState, hand: frozenset[Card], card: Card) -
         return None
     if all(held.suit is Suit.HEARTS for held in hand):
         return None
-    return "HEARTS-BREAK-1", f"{state.to_move} may not lead {card}: hearts are not broken and he holds other suits"
+    return "HEARTS-BREAK-1", f"{state.to_move} may not lead {card.pretty}: hearts are not broken and he holds other suits"
 
 
 def breaks_hearts(state: HeartsState, play: Play) -> bool:
@@ -228,7 +229,7 @@ def first_trick_problem(state: HeartsState, hand: frozenset[Card], card: Card) -
         return None
     if card.suit is not Suit.HEARTS or all(held.suit is Suit.HEARTS for held in hand):
         return None
-    return "HEARTS-FIRST-1", f"{state.to_move} may not play {card} to the first trick: he holds cards other than hearts"
+    return "HEARTS-FIRST-1", f"{state.to_move} may not play {card.pretty} to the first trick: he holds cards other than hearts"
 
 
 # --- HEARTS-QUEEN-1, HEARTS-QUEEN-2 -----------------------------------------------------------
@@ -250,7 +251,7 @@ def queen_breaks_hearts(config: HeartsConfig, card: Card) -> bool:
 def play_problem(state: HeartsState, play: Play) -> Refusal | None:
     """Why ``play`` is illegal in ``state`` (the first rule it breaks, in rulebook order), or None."""
     if state.phase is Phase.OVER:
-        return "HEARTS-MATCH-1", f"the match is over; {play.player} cannot play {play.card}"
+        return "HEARTS-MATCH-1", f"the match is over; {play.player} cannot play {play.card.pretty}"
     if state.phase is Phase.CHOOSE_DEALER:
         return "HEARTS-DEAL-1", "no card can be played before the dealer is chosen"
     if state.phase is Phase.DEAL:
@@ -259,10 +260,10 @@ def play_problem(state: HeartsState, play: Play) -> Refusal | None:
     if refusal:
         return refusal
     if play.card not in DECK:
-        return "HEARTS-DECK-1", f"{play.card} is not a card of the {len(DECK)}-card deck"
+        return "HEARTS-DECK-1", f"{play.card.pretty} is not a card of the {len(DECK)}-card deck"
     hand = state.hands[play.player.index]
     if play.card not in hand:  # HEARTS-DEAL-2: a player plays only the cards dealt to him
-        return "HEARTS-DEAL-2", f"{play.player} does not hold {play.card}"
+        return "HEARTS-DEAL-2", f"{play.player} does not hold {play.card.pretty}"
     return (first_lead_problem(state, play.card) or follow_problem(state, hand, play.card)
             or lead_hearts_problem(state, hand, play.card) or first_trick_problem(state, hand, play.card))
 

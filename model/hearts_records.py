@@ -202,8 +202,6 @@ def summary(result: Mapping[str, Any] | None, state: HeartsState) -> str:
 
 
 def summarize(state: HeartsState) -> str:
-    if state.outcome is None:
-        return f"match not over: scores {state.scores[0]}-{state.scores[1]} after {state.hand_number} hands"
-    o = state.outcome
-    return (f"{o.winner} wins, P0 {o.scores[0]} - P1 {o.scores[1]}, after {state.hand_number} hands "
-            f"({o.termination.value})")
+    from cardcanon.model.hearts_text import state_result  # the formatter imports the model
+
+    return state_result(state)[:1].upper() + state_result(state)[1:] + "."

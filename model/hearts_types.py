@@ -125,11 +125,19 @@ class HeartsConfig:
         """Every variation parameter with its option, as the rulebook writes them."""
         return options_of(self, VARIATIONS)
 
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards of this table (HEARTS-DECK-1), as ``SnapConfig.deck``."""
+        return DECK
+
 
 # --- moves ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ChooseDealer:
     """Chance: the dealer of the first hand (HEARTS-DEAL-1)."""
+
+    def __str__(self) -> str:
+        return _words(self)
 
     dealer: Seat
 
@@ -141,6 +149,9 @@ class ChooseDealer:
 @dataclass(frozen=True)
 class Deal:
     """Chance: the shuffled deck, ``order[0]`` the top card (HEARTS-DEAL-2)."""
+
+    def __str__(self) -> str:
+        return _words(self)
 
     order: tuple[Card, ...]
 
@@ -154,6 +165,9 @@ class Deal:
 class Play:
     """A player plays a card to the current trick."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
     player: Seat
     card: Card
 
@@ -164,6 +178,13 @@ class Play:
 
 Move: TypeAlias = ChooseDealer | Deal | Play
 MOVE_TYPES = (ChooseDealer, Deal, Play)
+
+
+def _words(move: Move) -> str:
+    """A move as the rulebook names it (the formatter imports this module, hence imported late)."""
+    from cardcanon.model.hearts_text import move_text
+
+    return move_text(move)
 
 
 class Phase(OptionEnum):
@@ -235,7 +256,7 @@ def _state_problem(state: HeartsState) -> str | None:
     for name in ("dealer", "leader", "to_move"):
         seat = getattr(state, name)
         if seat is not None and seat not in SEATS:
-            return f"{name} {seat!r} is not one of the {PLAYERS} seats"
+            return f"{name} {seat} is not one of the {PLAYERS} seats"
     if len(state.hands) != PLAYERS or len(state.taken) != PLAYERS:
         return f"hands and taken hold one set of cards per player ({PLAYERS})"
     placed = [*state.hands[0], *state.hands[1], *state.taken[0], *state.taken[1], *state.dead,

@@ -23,8 +23,8 @@ class Seat:
         """The previous seat clockwise (the player to this seat's right)."""
         return Seat((self.index - 1) % players)
 
-    def __str__(self) -> str:
-        return f"P{self.index}"
+    def __str__(self) -> str:  # the rulebook's word for a seat
+        return f"player {self.index}"
 
     def __repr__(self) -> str:
         return f"Seat({self.index})"

@@ -94,11 +94,11 @@ def deal_problem(state: SnapState, move: Move) -> Refusal | None:
     """SNAP-DEAL-1, SNAP-DEAL-2: the cards are dealt once, before anything else, by a dealer of
     this table, and the deal is the whole deck (SNAP-DECK-1)."""
     if state.phase is Phase.DEAL and not isinstance(move, Deal):
-        return "SNAP-DEAL-2", f"the cards must be dealt first, not {move!r}"
+        return "SNAP-DEAL-2", f"the cards must be dealt first, not: {move}"
     if state.phase is not Phase.DEAL and isinstance(move, Deal):
         return "SNAP-DEAL-2", "the cards have already been dealt"
     if isinstance(move, Deal) and move.dealer.index >= state.config.players:
-        return "SNAP-DEAL-1", f"the dealer must be one of the {state.config.players} seats, not {move.dealer!r}"
+        return "SNAP-DEAL-1", f"the dealer must be one of the {state.config.players} seats, not {move.dealer}"
     return deck_problem(state.config, move.order) if isinstance(move, Deal) else None
 
 
@@ -196,7 +196,9 @@ def correct_kinds(state: SnapState) -> frozenset[CallKind]:
 # ---- SNAP-CALL-1 to SNAP-CALL-5 ----------------------------------------------------------------
 def caller_problem(state: SnapState, seat: Seat) -> Refusal | None:
     """SNAP-CALL-2 (with SNAP-OUT-1): only a player who holds cards may call."""
-    if seat.index >= state.config.players or not state.holds(seat):
+    if seat.index >= state.config.players:
+        return "SNAP-CALL-2", f"{seat}, not one of the {state.config.players} players at this table, holds no cards and may not call"
+    if not state.holds(seat):
         return "SNAP-CALL-2", f"{seat} holds no cards and may not call"
     return None
 
@@ -205,7 +207,7 @@ def window_problem(state: SnapState, move: Move) -> Refusal | None:
     """SNAP-CALL-3: after each flip the call window opens; it closes (by one call event) before
     the next flip, and there is nothing to call on before a flip."""
     if state.phase is Phase.FLIP and not isinstance(move, Flip):
-        return "SNAP-CALL-3", f"no card has been flipped to call on: {move!r}"
+        return "SNAP-CALL-3", f"no card has been flipped to call on: {move}"
     if state.phase is Phase.CALL and isinstance(move, Flip):
         return "SNAP-CALL-3", "the call window of the last flip must close before the next flip"
     return None
@@ -233,9 +235,9 @@ def _win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
 def tie_problem(state: SnapState, kind: CallKind, callers: int) -> Refusal | None:
     """SNAP-TIE-1, SNAP-POT-2: a tie is two or more players making the same correct call at once."""
     if callers < 2:
-        return "SNAP-CALL-3", "a tie needs two or more callers; one caller is a Call"
+        return "SNAP-CALL-3", "a tie needs two or more callers; one caller alone makes a call"
     if kind not in correct_kinds(state):
-        return "SNAP-CALL-3", f"a tie is of a correct call; {kind.value!r} is wrong now"
+        return "SNAP-CALL-3", f"a tie is of a correct call; a call of {kind} is wrong now"
     return None
 
 
@@ -257,7 +259,7 @@ def kind_problem(state: SnapState, kind: CallKind, tie: bool = False) -> Refusal
         return "SNAP-INDEX-1", "with the index card there are no ties"
     if kind not in state.config.kinds:
         table = "the index card is in use" if state.config.index_card else "there is no index card"
-        return "SNAP-INDEX-1", f"{kind!r} is not a call at this table: {table}"
+        return "SNAP-INDEX-1", f"a call of {kind}: not a call at this table: {table}"
     return None
 
 
@@ -310,7 +312,7 @@ def over_problem(state: SnapState, move: Move) -> Refusal | None:
     ended = state.outcome
     if ended is None:
         return None
-    return END_RULES[ended.termination], f"the game is over ({ended.termination}); no move is possible ({move!r})"
+    return END_RULES[ended.termination], f"the game is over ({ended.termination}); no move is possible ({move})"
 
 
 def _next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,

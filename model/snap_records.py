@@ -208,9 +208,9 @@ def _check_result(result: Mapping[str, Any], state: SnapState, keys: Mapping[tup
 def result_summary(result: Mapping[str, Any]) -> str:
     status, flips = result.get("status"), result.get("flips")
     if status == "ended":
-        if result.get("winner") is None:
-            return f"Drawn, every card in the Snap Pot ({result.get('termination')}), after {flips} flips."
-        return f"P{result.get('winner')} wins ({result.get('termination')}) after {flips} flips."
+        from cardcanon.model.snap_text import result_text, sentence  # the formatter imports the model
+
+        return sentence(result_text(str(result.get("termination")), result.get("winner"), int(flips or 0)))
     if status == "endless":
         return (f"Endless: the position after flip {result.get('cycle_start')} recurs every "
                 f"{result.get('cycle_length')} flips.")

@@ -149,6 +149,9 @@ class SnapConfig:
 class Deal:
     """Chance (SNAP-DEAL-1, SNAP-DEAL-2): the dealer and the shuffled deck, index 0 = top."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
     dealer: Seat
     order: tuple[Card, ...]
 
@@ -162,6 +165,9 @@ class Deal:
 class Flip:
     """SNAP-FLIP-1 (with the SNAP-FLIP-3 turn-over when the face-down pile is empty)."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
     player: Seat
 
     def __post_init__(self) -> None:
@@ -173,10 +179,16 @@ class Flip:
 class NoCall:
     """SNAP-CALL-3: nobody calls in this call window."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
 
 @dataclass(frozen=True)
 class Call:
     """The first caller of the window; the state decides whether the call is right (SNAP-PEN-1)."""
+
+    def __str__(self) -> str:
+        return _words(self)
 
     caller: Seat
     kind: CallKind
@@ -190,6 +202,9 @@ class Call:
 class Tie:
     """Two or more players make the same correct call at once (SNAP-TIE-1, SNAP-POT-2)."""
 
+    def __str__(self) -> str:
+        return _words(self)
+
     callers: frozenset[Seat]
     kind: CallKind
 
@@ -201,6 +216,13 @@ class Tie:
 
 Move: TypeAlias = Deal | Flip | NoCall | Call | Tie
 MOVE_TYPES = (Deal, Flip, NoCall, Call, Tie)
+
+
+def _words(move: Move) -> str:
+    """A move as the rulebook names it (the formatter imports this module, hence imported late)."""
+    from cardcanon.model.snap_text import move_text
+
+    return move_text(move)
 Piles: TypeAlias = tuple[tuple[Card, ...], ...]
 
 

@@ -101,7 +101,7 @@ def test_snap_refuses_chunks_made_with_other_options(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,problem", [
-    (["--deals", "0"], "--deals must be at least 1"),
+    (["--deals", "0"], "argument --deals: expected a whole number of at least 1"),
     (["--players", "13"], "SNAP-PLAYERS-1"),
     (["--policies", "loudest"], "unknown policy"),
 ])

@@ -337,6 +337,7 @@ def test_the_pdfs(site):
     rulebook with its contents and one "Verified by" line per rule."""
     if _chromium_only() is None:
         pytest.skip("the PDFs are printed by chromium, which is not installed")
+    _need_noto_fonts()
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed: .ci/system-deps.sh installs it")
     import pdf
@@ -388,6 +389,23 @@ def _chromium_only() -> str | None:
     return cdp.chromium()
 
 
+NOTO_FONTS = ("Noto Sans Armenian", "Noto Sans Hebrew")
+
+
+def _need_noto_fonts() -> None:
+    """Skip (fail in CI, which installs them) where the Armenian and Hebrew Noto fonts are missing."""
+    try:
+        listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        listed = ""
+    missing = [family for family in NOTO_FONTS if family not in listed]
+    if missing:
+        message = f"fonts not installed: {', '.join(missing)} (fonts-noto-core; run .ci/system-deps.sh)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
 def _chromium() -> str | None:
     for name in ("chromium", "chromium-browser"):
         path = shutil.which(name)
@@ -433,6 +451,8 @@ def _rendered_fonts(driver, selector: str) -> list[dict]:
 @pytest.mark.parametrize("lang", ["hy", "he"])
 def test_quotes_render_with_real_glyphs(site, browser, lang):
     from fontTools.ttLib import TTFont
+
+    _need_noto_fonts()
 
     browser.get(rule_page(site, "snap", "SNAP-DECK-1").as_uri())
     selector = f'blockquote.source-quote[lang="{lang}"]'

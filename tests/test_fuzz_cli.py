@@ -8,6 +8,7 @@ CI runs these with the bounded ``ci`` Hypothesis profile; ``thorough`` runs many
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib
 import json
@@ -33,30 +34,41 @@ FUZZ = settings(max_examples=settings.default.max_examples, deadline=None,
 
 
 def assert_well_behaved(got: Run) -> None:
+    """Exit 0, or exit 2 with exactly one line on standard error; never a traceback."""
     assert not got.traceback and not PYTHON_ERROR.search(got.stderr), got.stderr[-3000:]
     assert got.status in (0, 2), (got.status, got.stderr[-2000:])
     if got.status == 2:
         lines = got.stderr.strip().splitlines()
-        assert lines and lines[-1].startswith("cardcanon") and len(lines[-1]) < 500, got.stderr[-2000:]
+        assert len(lines) == 1 and lines[0].startswith("cardcanon") and len(lines[0]) < 500, got.stderr[-2000:]
+        assert "Seat(" not in lines[0] and "_positive_int" not in lines[0], lines[0]
 
 
 # ---- generated argument lists ------------------------------------------------------------
 NUMBERS = st.sampled_from(["0", "1", "2", "3", "12", "13", "-1", "-0", "+5", "1000", "1001", "18446744073709551615",
-                           "18446744073709551616", "1e12", "inf", "-inf", "nan", "0.5", "1.0", " 7", "", "x", "٣"])
+                           "18446744073709551616", "18446744073709551566", "1e12", "1e3", "inf", "-inf", "nan",
+                           "0.5", "1.0", " 7", "", "x", "\u0663", "\uff17", "\u0661\u0660\u0660"])
 TEXT = st.text(alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"), max_size=12)
-VALUES = st.one_of(NUMBERS, TEXT, st.sampled_from(["random", "greedy", "flipper-first", "owner-first", "ties:0.1",
-                                                    "errors:2", "winner", "clockwise", "SNAP-FLIP-3", "hearts",
-                                                    "snap", "target=1000000000", "target=30", "break_on=void",
-                                                    "moon_score=x", "stated"]))
-OPTIONS = {
+PATHS = st.sampled_from(["", " ", "{tmp}", "{tmp}/out.json", "{tmp}/no/such/folder/x.json", "-", "/"])
+VALUES = st.one_of(NUMBERS, TEXT, PATHS, st.sampled_from([
+    "random", "greedy", "random-greedy", "greedy-x", "flipper-first", "owner-first", "ties:0.1", "ties:\u0660.\u0665",
+    "errors:2", "winner", "clockwise", "SNAP-FLIP-3", "HEARTS-P2", "hearts", "snap", "target=1000000000", "target=30",
+    "break_on=void", "moon_score=x", "index_card=on", "index_card=off", "next_turn=winner", "stated", "x" * 5000]))
+OPTIONS = {  # every option of every command (conform's COMMAND and --write are left out: they run programs)
     ("play", "snap"): ["--players", "--seed", "--policy", "--next-turn", "--max-flips", "--index-card", "-q",
-                       "--variant"],
-    ("play", "hearts"): ["--players", "--seed", "--strategies", "--variant", "--hands", "--kinds"],
-    ("rules",): ["--id", "--status", "--sources", "--json", "hearts", "snap", "poker"],
-    ("verify",): ["--timeout", "--jobs", "--check", "--game"],
-    ("analyze", "snap"): ["--players", "--policies", "--deals", "--seconds-per-cell", "--first-seed", "--chunk",
-                          "--random-cap", "--update-results"],
-    ("analyze", "hearts"): ["--matches", "--pairings", "--first-seed", "--chunk"],
+                       "--variant", "--record", "--bogus"],
+    ("play", "hearts"): ["--players", "--seed", "--strategies", "--variant", "--hands", "--record", "--kinds"],
+    ("replay",): ["-q", "--quiet", "{tmp}/none.json", "--bogus"],
+    ("rules",): ["--id", "--status", "--sources", "--json", "--summary", "hearts", "snap", "poker"],
+    ("verify",): ["--timeout", "--jobs", "--check", "--game", "--json", "--quick", "--manifest-dir",
+                  "--default-variant-only", "--no-necessity"],
+    ("trace",): ["--game", "--json", "--report", "--uncovered"],
+    ("conform",): ["--vectors", "--only", "--timeout", "-q"],
+    ("analyze", "snap"): ["--players", "--policies", "--deals", "--main-deals", "--seconds-per-cell", "--first-seed",
+                          "--chunk", "--random-cap", "--record-max-flips", "--no-enumerate", "--no-records",
+                          "--ranks", "--suits", "--scheduler", "--workers", "--time-limit", "--update-results",
+                          "--out"],
+    ("analyze", "hearts"): ["--matches", "--pairings", "--first-seed", "--chunk", "--out", "--update-results"],
+    (): ["--bogus", "--version", "-x", "play", "bogus"],
 }
 BOUNDS = {  # appended last, so that every run stays small (the fuzzed values are still parsed first)
     ("play", "snap"): ["--max-flips", "300", "-q"],
@@ -65,6 +77,9 @@ BOUNDS = {  # appended last, so that every run stays small (the fuzzed values ar
     ("analyze", "snap"): ["--deals", "5", "--main-deals", "5", "--no-enumerate", "--no-records", "-q"],
     ("analyze", "hearts"): ["--matches", "5", "-q"],
 }
+PARSE_ONLY = {("verify",), ("trace",), ("conform",)}  # running these is other tests' job
+SAMPLED_ONLY = {"--deals", "--main-deals", "--seconds-per-cell", "--random-cap", "--record-max-flips",
+                "--no-enumerate", "--first-seed"}
 
 
 @st.composite
@@ -76,26 +91,37 @@ def argument_lists(draw):
 
 @FUZZ
 @given(argument_lists())
-def test_generated_command_lines_exit_0_or_2_without_a_traceback(tmp_path_factory, case):
+def test_generated_command_lines_exit_0_or_2_with_one_line(tmp_path_factory, case):
     command, words = case
+    tmp = tmp_path_factory.mktemp("fuzz")
+    words = [w.replace("{tmp}", str(tmp)) for w in words]
     argv = [*command, *words]
-    if command == ("verify",):  # parsing and selection only: running the proofs is another test's job
-        from cardcanon.cli import build_parser
-        from cardcanon.verify import load_checks
-
-        got = run_inprocess(argv + ["--help"]) if not words else _parse_only(build_parser, load_checks, argv)
-    elif command[0] == "analyze":
-        out = tmp_path_factory.mktemp("analysis")
-        got = run_inprocess([*argv, *BOUNDS[command], "--out", str(out)] if "--update-results" not in words
-                            else argv + ["--out", str(out)])
-    else:
-        got = run_inprocess([*argv, *BOUNDS[command]])
+    with contextlib.chdir(tmp):  # a fuzzed relative path lands in the test's folder
+        got = _run(command, words, argv, tmp)
     assert_well_behaved(got)
 
 
-def _parse_only(build_parser, load_checks, argv) -> Run:
-    import contextlib
+def _run(command: tuple[str, ...], words: list[str], argv: list[str], tmp: Path) -> Run:
+    if command in PARSE_ONLY or not command:
+        got = _parse_only(argv) if words else run_inprocess(argv + ["--help"])
+    elif command[0] == "analyze":
+        if "--update-results" in words:  # never rewrite the published figures: only the parsing is fuzzed
+            got = _parse_only(argv)
+        else:
+            bounds = [] if any(w in SAMPLED_ONLY for w in words) else BOUNDS[command]
+            got = run_inprocess([*argv, *bounds, "--out", str(tmp / "analysis")])
+    else:
+        got = run_inprocess([*argv, *BOUNDS.get(command, [])])
+    return got
+
+
+def _parse_only(argv) -> Run:
+    """The command line parsed, and (for verify) its checks selected: no proofs run, no program started."""
     import io
+
+    from cardcanon.cli import build_parser, one_line
+    from cardcanon.model.errors import CardcanonError
+    from cardcanon.verify import load_checks
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
@@ -103,13 +129,11 @@ def _parse_only(build_parser, load_checks, argv) -> Run:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:
             return Run(exc.code, "", err.getvalue())
-    try:
-        load_checks(games=[args.game] if args.game else None, ids=args.check)
-    except Exception as exc:  # noqa: BLE001 - the CLI turns its own errors into one line
-        from cardcanon.model.errors import CardcanonError
-        if not isinstance(exc, (CardcanonError, ValueError)):
-            raise
-        return Run(2, "", f"cardcanon: error: {exc}\n")
+    if args.command == "verify":
+        try:
+            load_checks(games=[args.game] if args.game else None, ids=args.check, manifest_dir=args.manifest_dir)
+        except (CardcanonError, ValueError, OSError) as exc:  # the CLI turns these into one line
+            return Run(2, "", f"cardcanon: error: {one_line(str(exc))}\n")
     return Run(0, "", err.getvalue())
 
 

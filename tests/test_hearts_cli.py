@@ -19,10 +19,10 @@ def play(capsys, *args) -> tuple[int, str, str]:
 def test_play_prints_hands_scores_and_outcome(capsys):
     status, out, _ = play(capsys, "--seed", "5", "--strategies", "random", "greedy")
     assert status == 0
-    assert "seed 5: P0 random, P1 greedy" in out
+    assert "seed 5: player 0 plays random, player 1 greedy" in out
     assert "deals the first hand" in out and "Hand 1, dealt by" in out and "Dead cards:" in out
-    assert "Hand 2, dealt by" in out and "totals P0" in out
-    assert "Match over: P" in out and "trick  1:" not in out
+    assert "Hand 2, dealt by" in out and "totals player 0" in out
+    assert "Match over: player " in out and "trick  1:" not in out
     assert any(symbol in out for symbol in "♣♦♥♠")
 
 
@@ -35,9 +35,9 @@ def test_play_is_reproducible_from_its_seed(capsys):
 @pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3")
 def test_play_with_hands_shows_every_trick(capsys):
     status, out, _ = play(capsys, "--seed", "5", "--hands", "--strategies", "greedy")
-    assert status == 0 and "P0 holds" in out and "P1 holds" in out
+    assert status == 0 and "player 0 holds" in out and "player 1 holds" in out
     hands = out.count(", dealt by")
-    assert hands >= 1 and out.count("trick  1:") == out.count("trick 13:") == hands and "won by P" in out
+    assert hands >= 1 and out.count("trick  1:") == out.count("trick 13:") == hands and "won by player " in out
 
 
 def test_play_without_seed_prints_the_seed_it_used(capsys):
@@ -47,7 +47,7 @@ def test_play_without_seed_prints_the_seed_it_used(capsys):
 
 def test_play_with_a_variant(capsys):
     status, out, _ = play(capsys, "--seed", "1", "--variant", "target=30", "--variant", "moon_score=points-in-play")
-    assert status == 0 and "'target': 30" in out and "'moon_score': 'points-in-play'" in out
+    assert status == 0 and "target=30" in out and "moon_score=points-in-play" in out and "{" not in out
 
 
 @pytest.mark.parametrize("args, words", [
@@ -67,7 +67,7 @@ def test_bad_play_options_give_one_error_line(capsys, args, words):
 
 def test_players_is_the_count_and_the_old_kinds_form_warns(capsys):
     status, out, err = play(capsys, "--seed", "5", "--players", "2", "--strategies", "greedy", "random")
-    assert status == 0 and err == "" and "P0 greedy, P1 random" in out
+    assert status == 0 and err == "" and "player 0 plays greedy, player 1 random" in out
     status, old, err = play(capsys, "--seed", "5", "--players", "greedy", "random")
     assert status == 0 and old == out
     assert err.startswith("cardcanon: warning: '--players greedy random' is deprecated; use '--strategies")
@@ -112,6 +112,6 @@ def test_replay_of_a_malformed_record_is_one_error_line(capsys, tmp_path):
 @pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-DEAL-1")
 def test_every_rulebook_variation_is_a_variant(capsys):
     status, out, _ = play(capsys, "--seed", "3", "--variant", "queen_breaks=yes")
-    assert status == 0 and "'queen_breaks': 'yes'" in out
+    assert status == 0 and "queen_breaks=yes" in out
     status, _, err = play(capsys, "--seed", "3", "--variant", "dealer=loser-deals")
     assert status == 2 and "HEARTS-DEAL-1: the reference model does not play dealer = loser-deals" in err

@@ -230,7 +230,13 @@ def test_HEARTS_TRICK_2_winner_leads_next():
     after = apply(state, Play(P1, c("8d")))
     assert after.to_move == P0 == after.leader and after.trick == ()
     assert rule_of(after, Play(P1, c("Ah"))) == "HEARTS-TRICK-2"
-    assert rule_of(state, Play(P0, c("4h"))) == "HEARTS-TRICK-2"  # the leader may not play twice
+
+
+@pytest.mark.rules("HEARTS-TRICK-4")
+def test_HEARTS_TRICK_4_the_other_player_plays_second():
+    state = position("Ad 4h", "8d Ah", to_move=P1, trick=[Play(P0, c("Ad"))], tricks_played=11, broken=True)
+    assert rule_of(state, Play(P0, c("4h"))) == "HEARTS-TRICK-4"  # the leader may not play twice
+    assert {c("Ad"), c("8d")} <= apply(state, Play(P1, c("8d"))).taken[0]
 
 
 @pytest.mark.rules("HEARTS-TRICK-3")

@@ -17,9 +17,9 @@ def test_play_prints_a_readable_game(capsys):
     status, out, err = run(capsys, "play", "snap", "--players", "3", "--seed", "4")
     assert status == 0 and err == ""
     assert out.startswith("Snap, 3 players, seed 4, policy flipper-first")
-    assert "flip 1: P2 flips 5♦" in out and '"Snap!" first and wins' in out
+    assert "flip 1: player 2 flips 5♦" in out and '"Snap!" first and wins' in out
     assert "not shown" in out  # a long game is summarised
-    assert out.rstrip().endswith("he holds all 52 cards (SNAP-END-1).")
+    assert out.rstrip().endswith("he holds every card (SNAP-END-1).")
 
 
 def test_quiet_prints_only_the_outcome(capsys):
@@ -43,7 +43,7 @@ def test_record_and_replay(capsys, tmp_path):
     path = tmp_path / "game.json"
     status, out, _ = run(capsys, "play", "snap", "--players", "4", "--seed", "8", "--policy", "errors:0.2",
                          "--index-card", "--record", str(path), "-q")
-    assert status == 0 and f"record written to {path}" in out
+    assert status == 0 and f"Record written to {path}." in out
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["config"] == {"players": 4, "index_card": True, "next_turn": "clockwise"}
     assert any(m.get("kind") == "hand" for m in data["moves"])
@@ -61,13 +61,13 @@ def test_replay_reports_the_first_illegal_move(capsys, tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     status, out, err = run(capsys, "replay", "-q", str(path))
     assert status == 2 and out == ""
-    assert err == f"cardcanon: error: {path}: move 4: SNAP-TURN-2: it is P1's turn to flip, not P0's\n"
+    assert err == f"cardcanon: error: {path}: move 4: SNAP-TURN-2: it is player 1's turn to flip, not player 0's\n"
 
 
 @pytest.mark.parametrize("argv, message", [
     (["play", "snap", "--players", "13", "--seed", "1"], "SNAP-PLAYERS-1"),
     (["play", "snap", "--seed", "1", "--policy", "fastest"], "unknown policy 'fastest'"),
-    (["play", "snap", "--seed", "1", "--policy", "ties:x"], "'x' is not a number"),
+    (["play", "snap", "--seed", "1", "--policy", "ties:x"], "the rate is a number from 0 to 1"),
     (["play", "snap", "--seed", "1", "--max-flips", "0"], "--max-flips"),
     (["play", "snap", "--seed", "-1"], "argument --seed: expected a seed from 0 to 18446744073709551615"),
     (["play", "snap", "--seed", "1", "--max-flips", "1000001"], "from 1 to 1000000"),

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cardcanon.conform import overlaps
 from cardcanon.conform.adapter import Json, NotAMove, Position, config_from_json, deal, illegal_rule
 from cardcanon.model import hearts, hearts_records, snap, snap_policies, snap_records
 from cardcanon.model.cards import Suit
@@ -117,7 +118,8 @@ def forbidden_moves(position: Position, ties: bool = True, chance: bool = False)
     for move in candidate_moves(position, ties, chance):
         rule = illegal_rule(position, move)
         if rule is not None:
-            out.append({"move": move, "rule": rule})
+            also = overlaps.equally_right(position, move, rule)
+            out.append({"move": move, "rule": rule, **({"also": also} if also else {})})
     return out
 
 
@@ -246,8 +248,9 @@ def edge_positions(game: str, config_json: Json, positions: list[Reached]) -> li
         found.append(("pot-only", "the flipped card matches the Snap Pot only",
                       _shortest(positions, lambda s: s.phase is snap.Phase.CALL and not snap.matched_seats(s)
                                 and snap.pot_matches(s))))
+        two_piles = (lambda s: s.phase is snap.Phase.CALL and len(snap.matched_seats(s)) > 1)
         found.append(("two-piles", "the flipped card matches two piles",
-                      _shortest(positions, lambda s: s.phase is snap.Phase.CALL and len(snap.matched_seats(s)) > 1)))
+                      _shortest(positions, two_piles) or _snap_two_piles(start, two_piles)))
         found.append(("player-out-call", "a call window with a player who is out",
                       _shortest(positions, lambda s: s.phase is snap.Phase.CALL
                                 and len(s.in_game) < s.config.players)))
@@ -280,6 +283,29 @@ def _snap_pile_and_pot(start: Position, wanted: Callable[[Any], bool]) -> Reache
              {"move": "flip", "player": second}, {"move": "tie", "callers": sorted({first, second}), "kind": "snap"},
              {"move": "flip", "player": third}, {"move": "no-call"},
              {"move": "flip", "player": fourth}]
+    try:
+        position = start.apply_all(moves)
+    except (IllegalMoveError, NotAMove):
+        return None
+    return Reached(tuple(moves), position) if wanted(position.state) else None
+
+
+def _snap_two_piles(start: Position, wanted: Callable[[Any], bool]) -> Reached | None:
+    """A deal whose first three flips are 2s, with no call between them: the third matches the
+    face-up piles of the two players before it (three or more players; none of a rank repeats
+    for a table of two)."""
+    n = start.config.players
+    if n < 3:
+        return None
+    order = [str(c) for c in SplitMix64(5).shuffled(start.config.deck)]
+    top = {seat: max(i for i in range(len(order)) if (i + 1) % n == seat) for seat in range(n)}
+    flippers = [k % n for k in range(1, 4)]
+    for seat, card in zip(flippers, ("2c", "2d", "2h")):
+        i = order.index(card)
+        order[top[seat]], order[i] = order[i], order[top[seat]]
+    moves: list[Json] = [{"move": "deal", "dealer": 0, "order": order}]
+    for k, seat in enumerate(flippers):
+        moves += ([{"move": "no-call"}] if k else []) + [{"move": "flip", "player": seat}]
     try:
         position = start.apply_all(moves)
     except (IllegalMoveError, NotAMove):
@@ -399,3 +425,74 @@ def game_rules(game: str, moves: list[Json], config_json: Json) -> list[str]:
     rules.add({snap.Termination.ALL_CARDS: "SNAP-END-1", snap.Termination.STUCK_POT: "SNAP-END-2",
                snap.Termination.NO_CARDS: "SNAP-END-3"}[termination])
     return sorted(rules)
+
+
+# ---- lines no calling policy plays -------------------------------------------------------------
+def hand_built_lines(game: str, config_json: Json, positions: list[Reached]) -> list[tuple[str, list[Json]]]:
+    """Move sequences built from the rulebook where the random games do not go: (what it shows,
+    moves). Snap: a correct call and a tie at every named call window (the tied piles' order
+    with three or more piles, a tie onto a non-empty pot, a "Snap Pot!" tie, both calls correct
+    at once) and the SNAP-END-3 draw."""
+    return HAND_BUILT.get(game, _none_built)(game, config_json, positions)
+
+
+def _none_built(game: str, config_json: Json, positions: list[Reached]) -> list[tuple[str, list[Json]]]:
+    return []
+
+
+def _snap_hand_built(game: str, config_json: Json, positions: list[Reached]) -> list[tuple[str, list[Json]]]:
+    if config_from_json(game, config_json).index_card:  # no ties with the index card
+        return []
+    lines = []
+    for name, about, reached in edge_positions(game, config_json, positions):
+        state = reached.position.state
+        if state.phase is not snap.Phase.CALL:
+            continue
+        callers = [seat.index for seat in state.in_game]
+        for kind in sorted(snap.correct_kinds(state), key=lambda k: k.value):
+            call = {"move": "call", "caller": callers[-1], "kind": kind.value}
+            lines.append((f"a correct call at {about}", list(reached.moves) + [call]))
+            tie = {"move": "tie", "callers": callers[:2], "kind": kind.value}
+            lines.append((f"a tie at {about}", list(reached.moves) + [tie]))
+            if len(callers) > 2:
+                everyone = {"move": "tie", "callers": callers, "kind": kind.value}
+                lines.append((f"a tie of every player at {about}", list(reached.moves) + [everyone]))
+    draw = _snap_draw(config_json)
+    if draw is not None:
+        lines.append(("every player's last card flipped, all of one rank, and a tie of all: a draw", draw))
+    return lines
+
+
+def _snap_draw(config_json: Json) -> list[Json] | None:
+    """SNAP-END-3: a deal whose first cards dealt (each player's bottom card) are of one rank,
+    flips with no call until every face-down pile is empty, then a tie of every player sends
+    every card into the pot. Only for tables of 2 to 4 (four cards of a rank)."""
+    start = Position.start("snap", config_json)
+    n = start.config.players
+    if n > 4:
+        return None
+    order = [str(c) for c in start.config.deck]
+    twos = ["2c", "2d", "2h", "2s"][:n]
+    order = twos + [c for c in order if c not in twos]
+    moves: list[Json] = [{"move": "deal", "dealer": 0, "order": order}]
+    position = start.apply(moves[0])
+    while position.state.phase is snap.Phase.FLIP:
+        flip = {"move": "flip", "player": position.state.turn.index}
+        position = position.apply(flip)
+        moves.append(flip)
+        if not any(position.state.down):
+            tie = {"move": "tie", "callers": list(range(n)), "kind": "snap"}
+            try:
+                position = position.apply(tie)
+            except IllegalMoveError:
+                return None
+            moves.append(tie)
+            break
+        position = position.apply({"move": "no-call"})
+        moves.append({"move": "no-call"})
+    outcome = position.state.outcome
+    return moves if outcome is not None and outcome.termination is snap.Termination.NO_CARDS else None
+
+
+HAND_BUILT: dict[str, Callable[[str, Json, list[Reached]], list[tuple[str, list[Json]]]]] = {
+    "snap": _snap_hand_built}

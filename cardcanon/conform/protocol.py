@@ -9,6 +9,8 @@ only when it fails. The full description, with a worked example, is in the docum
 
 Positions are game-record prefixes: a list of moves written exactly as in a game record's
 ``moves`` (``{"move": "play", "player": 0, "card": "Qs"}``), counted from the start of the game.
+An implementation that answers ``show`` (and says ``show: true`` in its ``hello`` answer) gives
+the current position in the canonical form of :mod:`cardcanon.conform.positions`.
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ VERSION = 1
 
 # op -> the request fields besides "id" and "op"
 REQUESTS: dict[str, tuple[str, ...]] = {
-    "hello": ("protocol", "version", "game", "config"),  # answer: protocol, version, implementation | unsupported
+    "hello": ("protocol", "version", "game", "config"),  # answer: protocol, version, implementation
+    # (+ games, the games it plays; + show: true if it answers "show") | unsupported (the reason)
     "shuffle": ("seed",),  # answer: order
     "deal": ("seed",),  # answer: moves, hands, to_move (+ dead for Hearts)
     "position": ("moves",),  # answer: ok | illegal (rule ID) + at (1-based) | invalid + at
     "legal": (),  # answer: chance (true) | moves
     "apply": ("move",),  # answer: ok | illegal (rule ID) | invalid
     "outcome": (),  # answer: outcome (null while the game goes on)
+    "show": (),  # answer: position, the canonical position (cardcanon.conform.positions)
     "perft": ("depth",),  # answer: nodes
     "bye": (),  # answer: ok; then the implementation exits
 }

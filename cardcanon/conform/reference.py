@@ -43,6 +43,8 @@ class Session:
             return {"moves": self.position.legal_moves()}
         if op == "apply":
             return self.apply(request["move"])
+        if op == "show":
+            return {"position": self.position.canonical()}
         if op == "outcome":
             return {"outcome": self.position.outcome()}
         if op == "perft":
@@ -57,7 +59,8 @@ class Session:
         except ValueError as exc:
             return {"unsupported": str(exc)}
         self.game, self.config, self.position = request["game"], request["config"], start
-        return {"protocol": PROTOCOL, "version": VERSION, "implementation": f"cardcanon {__version__} reference model"}
+        return {"protocol": PROTOCOL, "version": VERSION, "implementation": f"cardcanon {__version__} reference model",
+                "games": list(adapter.GAMES), "show": True}
 
     def set_position(self, moves: list[Any]) -> dict[str, Any]:
         position = adapter.Position.start(self.game, self.config)

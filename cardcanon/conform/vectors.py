@@ -12,20 +12,27 @@ with the variation options that have no file and why. Every vector has an ``id``
 - ``illegal``: a position, a move, and the rule the move breaks;
 - ``perft``: a position and the number of legal move sequences of each length up to a depth;
 - ``game``: a complete game (every move, chance included), the legal moves before each move,
-  and the outcome.
+  and the outcome;
+- ``rule``: for one rule that changes a position, the shortest prefix whose last move is the
+  first to apply it (:mod:`cardcanon.conform.steps`), and the position it leads to.
+
+Every vector with a prefix (``moves``) carries ``positions``: the digest of the canonical
+position (:mod:`cardcanon.conform.positions`) after each of its moves, so that the runner can
+compare positions move by move.
 
 Generation is deterministic: the same code and rulebook always write the same bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcanon.conform import adapter, cases
+from cardcanon.conform import adapter, cases, files, overlaps, positions
 from cardcanon.conform.adapter import Json, Position
 from cardcanon.conform.cases import Reached
 from cardcanon.conform.protocol import VERSION as PROTOCOL_VERSION
@@ -33,7 +40,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.spec import load as load_rulebook
 
 FORMAT = "cardcanon-conformance"
-VERSION = 1
+VERSION = files.FORMAT_VERSION
 INDEX = "index.json"
 # Seeds of the shuffle, deal, perft and golden-game vectors (0, 1, 2**64 - 1 test the wrap-around).
 SHUFFLE_SEEDS = (0, 1, 42, 2**64 - 1)
@@ -63,7 +70,7 @@ class FileSpec:
     game: str
     name: str
     config: Json
-    variant: dict[str, str] = field(default_factory=dict)  # parameter -> option, {} for defaults
+    variant: dict[str, Json] = field(default_factory=dict)  # parameter -> its config value, {} for defaults
     shuffles: bool = False
     perft_depth: int = 4
     games: bool = True
@@ -101,7 +108,7 @@ def file_specs() -> tuple[list[FileSpec], list[dict[str, str]]]:
                                     "option": option.value, "reason": reason})
                     continue
                 specs.append(FileSpec(game, f"{variation.parameter}-{option.value}", config,
-                                      {variation.parameter: option.value}, perft_depth=4))
+                                      {variation.parameter: config[variation.parameter]}, perft_depth=4))
     return specs, skipped
 
 
@@ -145,6 +152,24 @@ def bank(spec: FileSpec) -> list[Reached]:
 
 
 # ---- vectors -------------------------------------------------------------------------------
+_DIGESTS: dict[tuple[str, str], tuple[Position, str]] = {}  # (file, prefix key) -> position, digest
+
+
+def digests(spec: FileSpec, moves: list[Json] | tuple[Json, ...]) -> list[str]:
+    """The digest of the canonical position after each move (prefixes met before are reused)."""
+    position = Position.start(spec.game, spec.config)
+    out, key = [], ""
+    for move in moves:
+        key = hashlib.sha256((key + json.dumps(move, sort_keys=True)).encode("utf-8")).hexdigest()
+        known = _DIGESTS.get((spec.path, key))
+        if known is None:
+            position = position.apply(move)
+            known = _DIGESTS[(spec.path, key)] = (position, positions.digest(position.canonical()))
+        position = known[0]
+        out.append(known[1])
+    return out
+
+
 def shuffle_vectors(spec: FileSpec) -> list[Json]:
     rules = cases.SHUFFLE_RULES[spec.game]
     return [{"id": f"shuffle-seed-{seed}", "kind": "shuffle", "rules": rules, "seed": seed,
@@ -163,7 +188,7 @@ def legal_vector(vector_id: str, about: str, reached: Reached, spec: FileSpec) -
     forbidden = cases.forbidden_moves(position, ties=spec.ties_in_legal)
     rules = sorted(set(cases.context_rules(position)) | {f["rule"] for f in forbidden})
     return {"id": vector_id, "kind": "legal", "about": about, "rules": rules, "moves": list(reached.moves),
-            "expect": expect, "forbidden": forbidden}
+            "positions": digests(spec, reached.moves), "expect": expect, "forbidden": forbidden}
 
 
 def legal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
@@ -198,8 +223,14 @@ def illegal_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
             found.append((rule, list(reached.moves), move))
             if len(seen) == ILLEGAL_PER_RULE:
                 break
-    return [{"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves, "move": move,
-             "expect": {"illegal": rule}} for k, (rule, moves, move) in enumerate(found, start=1)]
+    start = Position.start(spec.game, spec.config)
+    vectors = []
+    for k, (rule, moves, move) in enumerate(found, start=1):
+        also = overlaps.equally_right(start.apply_all(moves), move, rule)
+        vectors.append({"id": f"illegal-{k}-{rule.lower()}", "kind": "illegal", "rules": [rule], "moves": moves,
+                        "positions": digests(spec, moves), "move": move,
+                        "expect": {"illegal": rule, **({"also": also} if also else {})}})
+    return vectors
 
 
 def perft_vectors(spec: FileSpec) -> list[Json]:
@@ -210,7 +241,8 @@ def perft_vectors(spec: FileSpec) -> list[Json]:
         position = start.apply_all(dealt)
         counts = [position.perft(d) for d in range(1, spec.perft_depth + 1)]
         vectors.append({"id": f"perft-seed-{seed}", "kind": "perft", "rules": cases.PERFT_RULES[spec.game],
-                        "about": f"after the deal of seed {seed}", "moves": dealt, "depth": spec.perft_depth,
+                        "about": f"after the deal of seed {seed}", "moves": dealt,
+                        "positions": digests(spec, dealt), "depth": spec.perft_depth,
                         "expect": {"nodes": counts}})
     return vectors
 
@@ -225,7 +257,7 @@ def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -
     if outcome is None:
         raise ValueError(f"{vector_id}: a golden game must end")
     return {"id": vector_id, "kind": "game", "about": about, "rules": cases.game_rules(spec.game, moves, spec.config),
-            "moves": moves, "legal": steps, "expect": {"outcome": outcome}}
+            "moves": moves, "positions": digests(spec, moves), "legal": steps, "expect": {"outcome": outcome}}
 
 
 def game_vectors(spec: FileSpec) -> list[Json]:
@@ -234,11 +266,58 @@ def game_vectors(spec: FileSpec) -> list[Json]:
     return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
 
 
+def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
+    """For each rule a move can apply (:mod:`cardcanon.conform.steps`), the shortest prefix
+    whose last move is the first to apply it, so that the first position to differ can only
+    come from that rule: among the random games' lines and the lines built by hand."""
+    walks: list[tuple[str, list[Reached]]] = []  # (what a line built by hand shows, its positions)
+    for reached in positions:  # the random games, each from its start
+        if not reached.moves or not walks:
+            walks.append(("", []))
+        walks[-1][1].append(reached)
+    built = cases.hand_built_lines(spec.game, spec.config, positions)
+    for about, line in built:
+        walk = [Reached((), Position.start(spec.game, spec.config))]
+        for number, move in enumerate(line, start=1):
+            walk.append(Reached(tuple(line[:number]), walk[-1].position.apply(move)))
+        walks.append((about, walk))
+    first: dict[str, tuple[list[Json], list[str], str]] = {}
+    for about, walk in walks:
+        seen: set[str] = set()
+        for before, after in zip(walk, walk[1:]):
+            applies = before.position.step_rules(after.moves[-1], after.position)
+            number = len(after.moves)
+            for rule in applies:
+                if rule not in seen and (rule not in first or number < len(first[rule][0])):
+                    first[rule] = (list(after.moves), applies, about if after is walk[-1] else "")
+            seen.update(applies)
+    rulebook = load_rulebook(spec.game)
+    vectors = []
+    chosen = [r for r in rulebook.rules if r.id in first]
+    chosen.sort(key=lambda r: len(first[r.id][0]))  # shortest first: the first failure is the plainest
+    for entry in chosen:
+        moves, applies, about = first[entry.id]
+        final = Position.start(spec.game, spec.config).apply_all(moves)
+        text = f"{entry.title}: the last move is the first to apply {entry.id}" + (f" ({about}, built by hand)"
+                                                                                     if about else "")
+        vectors.append({"id": f"rule-{entry.id.lower()}", "kind": "rule", "rules": [entry.id], "about": text,
+                        "applies": applies, "moves": moves, "positions": digests(spec, moves),
+                        "expect": {"position": final.canonical()}})
+    for k, (about, moves) in enumerate(built, start=1):  # each line built by hand, whole
+        last = Position.start(spec.game, spec.config).apply_all(moves[:-1])
+        applies = last.step_rules(moves[-1])
+        vectors.append({"id": f"built-{k}-{applies[0].lower()}", "kind": "rule", "rules": applies,
+                        "about": f"built by hand: {about}", "applies": applies, "moves": moves,
+                        "positions": digests(spec, moves), "expect": {"position": last.apply(moves[-1]).canonical()}})
+    return vectors
+
+
 def file_vectors(spec: FileSpec) -> list[Json]:
     positions = bank(spec)
     vectors = shuffle_vectors(spec) if spec.shuffles else []
     if not spec.variant:
         vectors += deal_vectors(spec)
+    vectors += rule_vectors(spec, positions)
     vectors += legal_vectors(spec, positions)
     vectors += illegal_vectors(spec, positions)
     vectors += perft_vectors(spec)
@@ -278,6 +357,7 @@ def build() -> dict[str, str]:
 def write(directory: Path) -> list[Path]:
     """Write the vectors into ``directory`` (replacing its JSON files); returns the paths written."""
     files = build()
+    _DIGESTS.clear()
     for old in directory.glob("**/*.json") if directory.exists() else ():
         if old.relative_to(directory).as_posix() not in files:
             old.unlink()
@@ -291,4 +371,4 @@ def write(directory: Path) -> list[Path]:
 
 
 def load_index(directory: Path) -> Json:
-    return json.loads((directory / INDEX).read_text(encoding="utf-8"))
+    return files.read_json(directory / INDEX)

@@ -3,6 +3,7 @@ per-agent bookkeeping of an episode."""
 
 from __future__ import annotations
 
+import numbers
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -15,6 +16,8 @@ from cardcanon.envs import _wrappers, options as variations
 from cardcanon.envs.actions import is_action
 from cardcanon.model.shuffle import SplitMix64
 
+SEED_MAX = 2**64 - 1  # SplitMix64 takes seeds modulo 2**64: a larger seed would repeat a smaller one's episode
+
 
 class EpisodeSeeds:
     """The seed of each episode: the one given to ``reset``; after a seeded reset, unseeded
@@ -25,6 +28,10 @@ class EpisodeSeeds:
 
     def next(self, seed: int | None) -> int:
         if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= SEED_MAX:
+                raise ValueError(f"reset(seed=...): a seed is a whole number from 0 to {SEED_MAX} (2**64 - 1), "
+                                 f"not {str(seed)[:30]}")
+            seed = int(seed)
             self._stream = SplitMix64(seed)
             return seed
         if self._stream is not None:

@@ -59,6 +59,11 @@ _Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 )
 
 
+def validator_of(schema: dict[str, Any]) -> Any:
+    """A validator of ``schema`` (strict integers, as every validator here)."""
+    return _Validator(schema)
+
+
 @cache
 def validator(name: str) -> Any:
     schema = load(name)

@@ -1,12 +1,23 @@
 """A minimal implementation of both games behind the conformance protocol, written from the
 rulebook with plain data (card strings, dicts and tuples) and no cardcanon import.
 
-``python tests/conform/minimal.py`` serves the protocol on stdin/stdout. ``--break RULE`` makes
-it break one rule on purpose, to show that ``cardcanon conform`` catches it and names the rule:
+``python tests/conform/minimal.py`` serves the protocol on stdin/stdout, and answers ``show``
+with the canonical position (``--no-show``: it does not). ``--break RULE`` makes it break one
+rule on purpose, to show that ``cardcanon conform`` catches it and names the rule:
 
 - ``HEARTS-BREAK-1``: hearts may be led before they are broken;
 - ``SNAP-CALL-2``: players who are out may call;
-- ``SNAP-POT-1``: a correct "Snap Pot!" does not win the pot.
+- ``SNAP-POT-1``: a correct "Snap Pot!" does not win the pot;
+
+and these state bugs, found only by comparing positions:
+
+- ``SNAP-PEN-2``: the flipper's penalty card goes to the nearest player to his left;
+- ``SNAP-FLIP-3``: an empty face-down pile is refilled with the face-up pile without turning it over;
+- ``SNAP-TIE-1``: tied piles are stacked in the old order, the matched piles counter-clockwise;
+- ``SNAP-CALL-5``: won piles go on top of the winner's face-down pile, not under it;
+- ``SNAP-PEN-3``: the penalty card goes on top of the recipient's face-down pile;
+- ``HEARTS-TRICK-2``: the loser of a trick leads the next;
+- ``HEARTS-BREAK-2``: a heart discarded to a trick does not break hearts.
 """
 
 from __future__ import annotations
@@ -86,7 +97,18 @@ class Hearts:
 
     def start(self) -> dict:
         return {"phase": "dealer", "dealer": None, "hands": ((), ()), "dead": (), "trick": (), "to_move": None,
-                "broken": False, "taken": ((), ()), "tricks": 0, "scores": (0, 0), "outcome": None}
+                "broken": False, "taken": ((), ()), "tricks": 0, "scores": (0, 0), "outcome": None, "hand": 0}
+
+    def show(self, state: dict) -> dict:
+        def cards(pile) -> list:
+            return sorted(pile, key=H_ORDER.get)
+
+        phase = {"dealer": "choose-dealer"}.get(state["phase"], state["phase"])
+        return {"phase": phase, "hand": state["hand"], "dealer": state["dealer"], "to_move": state["to_move"],
+                "hands": [cards(h) for h in state["hands"]],
+                "dead": None if phase == "play" or not state["dead"] else cards(state["dead"]),
+                "trick": [{"player": p, "card": c} for p, c in state["trick"]], "hearts_broken": state["broken"],
+                "tricks": state["tricks"], "taken": [cards(t) for t in state["taken"]], "scores": list(state["scores"])}
 
     def seeded_start(self, seed: int) -> dict:
         rng = Rng(seed)
@@ -110,7 +132,7 @@ class Hearts:
         seat = state["to_move"]
         if player != seat:
             if state["trick"]:
-                raise Illegal("HEARTS-TRICK-2")
+                raise Illegal("HEARTS-TRICK-4")
             if state["tricks"] == 0:
                 raise Illegal("HEARTS-LEAD-1" if "2c" not in state["dead"] else "HEARTS-LEAD-2")
             raise Illegal("HEARTS-TRICK-2")
@@ -188,7 +210,7 @@ class Hearts:
         club = self.first_club(dead)
         leader = 0 if club in hands[0] else 1
         return {**state, "phase": "play", "hands": (tuple(hands[0]), tuple(hands[1])), "dead": dead, "trick": (),
-                "to_move": leader, "broken": False, "taken": ((), ()), "tricks": 0}
+                "to_move": leader, "broken": False, "taken": ((), ()), "tricks": 0, "hand": state["hand"] + 1}
 
     def play(self, state: dict, player: int, card: str) -> dict:
         hands = list(state["hands"])
@@ -198,6 +220,8 @@ class Hearts:
             return {**state, "hands": tuple(hands), "trick": ((player, card),), "to_move": 1 - player,
                     "broken": broken}
         leader, lead = state["trick"][0]
+        if "HEARTS-BREAK-2" in BROKEN:
+            broken = state["broken"] or (card == "Qs" and self.config["queen_breaks"] == "yes")
         if self.config["break_on"] == "void" and suit(card) != suit(lead):
             broken = True
         follower_wins = (suit(card) == suit(lead) and H_RANKS.index(rank(card)) > H_RANKS.index(rank(lead))) or (
@@ -205,7 +229,8 @@ class Hearts:
         winner = player if follower_wins else leader
         taken = list(state["taken"])
         taken[winner] = taken[winner] + (lead, card)
-        state = {**state, "hands": tuple(hands), "trick": (), "to_move": winner, "broken": broken,
+        leads = 1 - winner if "HEARTS-TRICK-2" in BROKEN else winner
+        state = {**state, "hands": tuple(hands), "trick": (), "to_move": leads, "broken": broken,
                  "taken": tuple(taken), "tricks": state["tricks"] + 1}
         return self.end_hand(state) if state["tricks"] == 13 else state
 
@@ -257,6 +282,11 @@ class Snap:
     def start(self) -> dict:
         empty = ((),) * self.n
         return {"phase": "deal", "dealer": None, "down": empty, "up": empty, "pot": (), "turn": None, "flips": 0}
+
+    def show(self, state: dict) -> dict:
+        return {"phase": state["phase"], "dealer": state["dealer"], "flipper": state["turn"],
+                "down": [list(p) for p in state["down"]], "up": [list(p) for p in state["up"]],
+                "pot": list(state["pot"])}
 
     def seeded_start(self, seed: int) -> dict:
         rng = Rng(seed)
@@ -337,7 +367,7 @@ class Snap:
             i = state["turn"]
             down_i, up_i = state["down"][i], state["up"][i]
             if not down_i:  # turn the face-up pile over
-                down_i, up_i = tuple(reversed(up_i)), ()
+                down_i, up_i = (up_i if "SNAP-FLIP-3" in BROKEN else tuple(reversed(up_i))), ()
             return {**state, "phase": "call", "down": put(state["down"], i, down_i[1:]),
                     "up": put(state["up"], i, (down_i[0],) + up_i), "flips": state["flips"] + 1}
         if kind == "flip":
@@ -372,13 +402,19 @@ class Snap:
         if won_pot:
             gained += reversed(pot)
             pot = ()
-        down = put(state["down"], winner, state["down"][winner] + tuple(gained))
+        if "SNAP-CALL-5" in BROKEN:
+            down = put(state["down"], winner, tuple(reversed(gained)) + state["down"][winner])
+        else:
+            down = put(state["down"], winner, state["down"][winner] + tuple(gained))
         return self.next_turn(state, down, tuple(up), pot, state["turn"], winner)
 
     def tie(self, state: dict) -> dict:
         up = list(state["up"])
         added = []
-        for seat in [state["turn"]] + self.matched(state):
+        matched = self.matched(state)
+        if "SNAP-TIE-1" in BROKEN:  # the old order: the matched piles counter-clockwise
+            matched = matched[::-1]
+        for seat in [state["turn"]] + matched:
             added += up[seat]
             up[seat] = ()
         return self.next_turn(state, state["down"], tuple(up), tuple(added) + state["pot"], state["turn"], None)
@@ -388,12 +424,17 @@ class Snap:
         if offender != flipper:
             recipient = flipper
         else:
-            recipient = next(s for s in ((flipper - k) % self.n for k in range(1, self.n)) if self.holds(state, s))
+            step = 1 if "SNAP-PEN-2" in BROKEN else -1  # the nearest to his right, or (broken) left
+            recipient = next(s for s in ((flipper + step * k) % self.n for k in range(1, self.n))
+                             if self.holds(state, s))
         down_o, up_o = state["down"][offender], state["up"][offender]
         if not down_o:
             down_o, up_o = tuple(reversed(up_o)), ()
         down = put(state["down"], offender, down_o[1:])
-        down = put(down, recipient, down[recipient] + (down_o[0],))
+        if "SNAP-PEN-3" in BROKEN:
+            down = put(down, recipient, (down_o[0],) + down[recipient])
+        else:
+            down = put(down, recipient, down[recipient] + (down_o[0],))
         return self.next_turn(state, down, put(state["up"], offender, up_o), state["pot"], flipper, None)
 
     def next_turn(self, state, down, up, pot, after, winner) -> dict:
@@ -430,7 +471,12 @@ def perft(game, state: dict, depth: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--break", dest="broken", action="append", default=[])
-    BROKEN.update(parser.parse_args().broken)
+    parser.add_argument("--no-show", action="store_true")
+    parser.add_argument("--games", default="hearts,snap", help="the games it plays (the others are unsupported)")
+    options = parser.parse_args()
+    BROKEN.update(options.broken)
+    games = {"hearts": Hearts, "snap": Snap}
+    games = {name: games[name] for name in options.games.split(",")}
     game = state = None
     for line in sys.stdin:
         request = json.loads(line)
@@ -439,11 +485,14 @@ def main() -> int:
         try:
             if op == "hello":
                 try:
-                    game = {"hearts": Hearts, "snap": Snap}[request["game"]](request["config"])
+                    if request["game"] not in games:
+                        raise ValueError(f"this implementation plays {', '.join(games)}, not {request['game']}")
+                    game = games[request["game"]](request["config"])
                     state = game.start()
-                    answer = {"protocol": "cardcanon-conform", "version": 1, "implementation": "minimal"}
+                    answer = {"protocol": "cardcanon-conform", "version": 1, "implementation": "minimal",
+                              "games": list(games), "show": not options.no_show}
                 except (KeyError, ValueError) as exc:
-                    answer = {"unsupported": str(exc)}
+                    answer = {"unsupported": str(exc), "games": list(games)}
             elif op == "shuffle":
                 answer = {"order": Rng(request["seed"]).shuffled(game.deck)}
             elif op == "deal":
@@ -471,6 +520,8 @@ def main() -> int:
                     answer = {"invalid": str(exc)}
             elif op == "outcome":
                 answer = {"outcome": game.outcome(state)}
+            elif op == "show" and not options.no_show:
+                answer = {"position": game.show(state)}
             elif op == "perft":
                 answer = {"nodes": perft(game, state, request["depth"])}
             elif op == "bye":
