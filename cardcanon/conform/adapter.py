@@ -9,6 +9,7 @@ disagree; :mod:`cardcanon.conform.cases` reads the models' states for the genera
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,7 +176,7 @@ def _snap_dealt(state: snap.SnapState) -> dict[str, Any]:
     return {"hands": [[str(c) for c in pile] for pile in state.down]}
 
 
-DEALT = {"hearts": _hearts_dealt, "snap": _snap_dealt}  # what a deal gives, each game's own way
+DEALT: dict[str, Callable[[Any], dict[str, Any]]] = {"hearts": _hearts_dealt, "snap": _snap_dealt}  # each game's own
 
 
 def illegal_rule(position: Position, move: Json) -> str | None:
