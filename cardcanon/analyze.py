@@ -259,7 +259,7 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, c
     agree with the engine) and written in the format of ``cardcanon play snap --record``.
     A game longer than ``max_flips`` flips gets the command that writes its record instead."""
     from cardcanon.model.snap_policies import play_game
-    from cardcanon.model.snap_records import game_record
+    from cardcanon.model.snap_policies import game_record
 
     written = {}
     for key, (value, seed) in sorted(extremes.items()):

@@ -205,7 +205,7 @@ def records(cell: dict[str, Any], folder: Path) -> dict[str, Any]:
     from cardcanon.model.shuffle import SplitMix64
     from cardcanon.model.snap import SnapConfig
     from cardcanon.model.snap_policies import play_deal
-    from cardcanon.model.snap_records import game_record
+    from cardcanon.model.snap_policies import game_record
 
     players, ranks, suits, policy = cell["players"], cell["ranks"], cell["suits"], cell["policy"]
     config = SnapConfig(players=players, deck=kernel.deck(ranks, suits))

@@ -13,9 +13,8 @@ from cardcanon.cli_args import SEED_MAX
 from cardcanon.cli_args import output_file
 from cardcanon.cli_args import seed as seed_arg
 from cardcanon.model.errors import CardcanonError
-from cardcanon.model.hearts import HeartsConfig, Phase, apply, from_record, new_game, play_match, to_record
-from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
-from cardcanon.model.hearts_records import config_from_json, config_to_json
+from cardcanon.model.hearts import HeartsConfig, Phase, apply, from_record, new_game, to_record
+from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
 from cardcanon.model.hearts_text import format_match, rules_text, scores_text
 from cardcanon.model.records import write_record
 from cardcanon.model.seats import Seat
@@ -74,10 +73,9 @@ def _strategies(args: argparse.Namespace) -> list[str]:
 
 
 def _config_from_variants(variants: list[str]) -> HeartsConfig:
-    values: dict[str, Any] = config_to_json(HeartsConfig())
-    for name, value in parse_variants("hearts", variants, extra=("target",)).items():
-        values[name] = _target(value) if name == "target" else value
-    return config_from_json(values, "--variant", "config")
+    options = parse_variants("hearts", variants, extra=("target",))
+    settings = {"target": _target(options.pop("target"))} if "target" in options else {}
+    return HeartsConfig.from_options(options, **settings)
 
 
 def _target(text: str) -> int:

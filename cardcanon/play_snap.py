@@ -15,9 +15,9 @@ from cardcanon.model.records import write_record
 from cardcanon.model.snap import (
     Call, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
 )
-from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, parse_policy, play_game
-from cardcanon.model.snap import VARIATIONS
-from cardcanon.model.snap_records import game_record, replay_steps
+from cardcanon.model.records import replay_steps
+from cardcanon.model.snap import GAME
+from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, game_record, parse_policy, play_game
 from cardcanon.model.snap_text import describe, result_text, sentence
 from cardcanon.record_file import record_written
 from cardcanon.variants import parse_variants, refuse_both
@@ -68,11 +68,8 @@ def _config(args: argparse.Namespace) -> SnapConfig:
     variants = parse_variants("snap", args.variant)
     refuse_both("--index-card", args.index_card, "index_card", variants)
     refuse_both(f"--next-turn {args.next_turn}", args.next_turn is not None, "next_turn", variants)
-    values: dict[str, Any] = {"index_card": args.index_card, "next_turn": NextTurn(args.next_turn or "clockwise")}
-    for name, value in variants.items():
-        kind = VARIATIONS[name]
-        values[name] = value == "on" if kind is bool else kind(value)
-    return SnapConfig(players=args.players, **values)
+    options = {"index_card": "on" if args.index_card else "off", "next_turn": args.next_turn or "clockwise"}
+    return SnapConfig.from_options({**options, **variants}, players=args.players)
 
 
 def _steps(result: GameResult) -> list[tuple[SnapState, Move, SnapState]]:
@@ -128,5 +125,5 @@ def outcome_line(result: GameResult) -> str:
 
 def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
     """What ``cardcanon replay`` shows of a Snap record: the transcript of the moves replayed."""
-    _, steps = replay_steps(data, where)
+    _, steps = replay_steps(GAME, data, where)
     return transcript(steps[:count])

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import cardcanon.spec as spec
+from cardcanon.model.errors import OptionError
+from cardcanon.model.options import check_option
 
 
 def parse_variants(game: str, items: Iterable[str], extra: Iterable[str] = ()) -> dict[str, str]:
     """``["break_on=void", ...]`` as ``{"break_on": "void"}``: each PARAM must be a variation point of
     ``game``'s rulebook (or one of ``extra``, table settings checked by the caller), given once,
     and each VALUE one of its options; ValueError otherwise, naming the rule that declares the variation."""
-    variations = {variation.parameter: (rule, variation) for rule, variation in spec.load(game).variations()}
+    variations = [variation.parameter for _, variation in spec.load(game).variations()]
     extra = tuple(extra)
     values: dict[str, str] = {}
     for item in items:
@@ -20,11 +22,10 @@ def parse_variants(game: str, items: Iterable[str], extra: Iterable[str] = ()) -
             known = ", ".join((*variations, *extra))
             raise ValueError(f"--variant {item!r}: expected PARAM=VALUE with PARAM one of {known}")
         if name in variations:
-            rule, variation = variations[name]
-            options = [option.value for option in variation.options]
-            if value not in options:
-                raise ValueError(f"--variant {item!r}: {rule.id} {name}: unknown value {value!r} "
-                                 f"(expected one of {', '.join(options)})")
+            try:
+                check_option(game, name, value)
+            except OptionError as exc:
+                raise ValueError(f"--variant {item!r}: {exc.rule_id} {exc.message}") from None
         if name in values:
             raise ValueError(f"--variant {name}={values[name]} and --variant {item}: {name} is given twice; "
                              f"give it once")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardcanon.spec.errors import CardcanonError
 
-__all__ = ["CardcanonError", "IllegalMoveError", "InvalidMoveError", "NotModelledError", "RecordError"]
+__all__ = ["CardcanonError", "IllegalMoveError", "InvalidMoveError", "NotModelledError", "OptionError", "RecordError"]
 
 
 class IllegalMoveError(CardcanonError):
@@ -20,14 +20,25 @@ class InvalidMoveError(CardcanonError, ValueError):
     """Not a move of this game at all (a wrong type, or a move built from malformed parts)."""
 
 
-class NotModelledError(CardcanonError, NotImplementedError):
+class OptionError(CardcanonError, ValueError):
+    """A table the game cannot be played at: an unknown variation parameter or option, a wrongly
+    typed config field, a number of players out of range. ``rule_id`` names the rule that declares
+    the variation point or the number (None for a parameter no rule declares)."""
+
+    def __init__(self, rule_id: str | None, message: str) -> None:
+        super().__init__(message if rule_id is None else f"{rule_id}: {message}")
+        self.rule_id = rule_id
+        self.message = message
+
+
+class NotModelledError(OptionError, NotImplementedError):
     """A variation option the rulebook lists but the reference model does not play. ``rule_id``
     names the rule that declares the variation point."""
 
+    rule_id: str
+
     def __init__(self, rule_id: str, message: str) -> None:
-        super().__init__(f"{rule_id}: {message}")
-        self.rule_id = rule_id
-        self.message = message
+        super().__init__(rule_id, message)
 
 
 class RecordError(CardcanonError):

@@ -4,7 +4,8 @@
 functions, with the same names and meaning; each module also exposes ``GAME``, an object
 satisfying :class:`Game`. A game is a sequence of moves from :func:`Game.new_game`:
 
-- a *chance node* (``state.is_chance``) is where chance moves next (choosing the dealer,
+- :func:`Game.to_move` is the seat whose turn it is (None at chance nodes and at the end);
+- a *chance node* (:func:`Game.is_chance`) is where chance moves next (choosing the dealer,
   shuffling): :func:`Game.legal_moves` returns ``()`` there, :func:`Game.chance_outcomes` lists
   the possible chance moves (all equally likely, lazily: there may be astronomically many) and
   :func:`Game.sample_chance` draws one from a :class:`~cardcanon.model.shuffle.SplitMix64`;
@@ -16,25 +17,45 @@ satisfying :class:`Game`. A game is a sequence of moves from :func:`Game.new_gam
   and there are no legal moves.
 
 A game is recorded as JSON (:func:`Game.to_record`), read back (:func:`Game.from_record`) and
-re-checked move by move (:func:`Game.replay`). Moves are numbered from 1 everywhere.
+re-checked move by move (:func:`Game.replay`). Moves are numbered from 1 everywhere. Moves,
+tables and outcomes have one JSON form each (``move_to_json``/``move_from_json``,
+``config_to_json``/``config_from_json``, ``outcome_to_json``), and a table is also made from the
+rulebook's option words: ``Config.from_options({"break_on": "void"})``, ``config.options()``,
+refusing a wrong option with :class:`~cardcanon.model.errors.OptionError` naming the rule.
+Nothing outside a game's own modules needs to know which game it is playing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
+from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
-#: A game's table: its variation points and settings (``HeartsConfig``, ``SnapConfig``).
-ConfigT = TypeVar("ConfigT")
+
+class Config(Protocol):
+    """A game's table (``HeartsConfig``, ``SnapConfig``): its variation points and settings."""
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, str], **settings: Any) -> Self:
+        """The table for the rulebook's option words and other ``settings``; OptionError naming the rule."""
+        ...
+
+    def options(self) -> dict[str, str]:
+        """Every variation parameter with its option, as the rulebook writes them."""
+        ...
+
+
+#: A game's table (``HeartsConfig``, ``SnapConfig``).
+ConfigT = TypeVar("ConfigT", bound=Config)
 #: A game's position (``HeartsState``, ``SnapState``).
 StateT = TypeVar("StateT")
 #: A game's moves (``hearts.Move``, ``snap.Move``).
 MoveT = TypeVar("MoveT")
 #: A game's outcome (``hearts.Outcome``, ``snap.Outcome``).
-OutcomeT = TypeVar("OutcomeT", covariant=True)
+OutcomeT = TypeVar("OutcomeT")
 
 
 @dataclass(frozen=True)
@@ -67,9 +88,18 @@ class Game(Protocol[ConfigT, StateT, MoveT, OutcomeT]):
     """A game as the reference models present it (see the module documentation)."""
 
     name: str
+    Config: type[ConfigT]
 
     def new_game(self, config: ConfigT) -> StateT:
         """The start of a game at this table: a chance node."""
+        ...
+
+    def to_move(self, state: StateT) -> Seat | None:
+        """The seat whose turn it is; None at a chance node and at the end."""
+        ...
+
+    def is_chance(self, state: StateT) -> bool:
+        """Whether chance moves next."""
         ...
 
     def legal_moves(self, state: StateT) -> tuple[MoveT, ...]:
@@ -90,6 +120,40 @@ class Game(Protocol[ConfigT, StateT, MoveT, OutcomeT]):
 
     def outcome(self, state: StateT) -> OutcomeT | None:
         """How the game ended, or None while it goes on."""
+        ...
+
+    # ---- JSON forms (a ``where`` names the place for the RecordError of a malformed value) ----
+    def move_to_json(self, move: MoveT) -> dict[str, Any]:
+        ...
+
+    def move_from_json(self, obj: Any, where: str) -> MoveT:
+        ...
+
+    def move_name(self, move: MoveT) -> str:
+        """The kind of move, in words (``deal``, ``play``, ``no call``)."""
+        ...
+
+    def config_to_json(self, config: ConfigT) -> dict[str, Any]:
+        ...
+
+    def config_from_json(self, obj: Any, where: str) -> ConfigT:
+        ...
+
+    def outcome_to_json(self, outcome: OutcomeT | None) -> dict[str, Any] | None:
+        ...
+
+    # ---- records (:mod:`cardcanon.model.records` runs the loops with these) -------------------------
+    def result_to_json(self, state: StateT) -> dict[str, Any] | None:
+        """The record's ``result`` for a game that reached ``state``."""
+        ...
+
+    def result_problem(self, result: Mapping[str, Any] | None, states: Sequence[StateT],
+                       where: str) -> tuple[str, str | None] | None:
+        """What is wrong with a recorded result after ``states`` (the last one reached) and the rule, or None."""
+        ...
+
+    def summary(self, result: Mapping[str, Any] | None, state: StateT) -> str:
+        """A replayed record's result in words."""
         ...
 
     def to_record(self, config: ConfigT, moves: Sequence[MoveT], seed: int | None = None) -> dict[str, Any]:

@@ -30,11 +30,11 @@ per hand. The game API shared with Snap is described in :mod:`cardcanon.model.ga
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
+from cardcanon.model import hearts_records, records
 from cardcanon.model.cards import Card, Suit
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError
 from cardcanon.model.game import Game, Record, ReplayReport
@@ -50,19 +50,13 @@ from cardcanon.model.shuffle import SplitMix64
 __all__ = [
     "DECK", "GAME", "POINT_CARDS", "QUEEN_OF_SPADES", "BreakOn", "ChooseDealer", "Deal", "Dealer", "FirstLead",
     "FirstTrickPoints", "HeartsConfig", "HeartsState", "MoonScore", "Move", "Outcome", "Phase", "Play",
-    "QueenBreaks", "Strategy", "Termination", "apply", "chance_outcomes", "deal_hands", "first_leader",
-    "from_record", "legal_moves", "match_result", "new_game", "outcome", "play_match", "replay", "sample_chance",
-    "score_hand", "to_record", "trick_winner",
+    "QueenBreaks", "Termination", "apply", "chance_outcomes", "deal_hands", "first_leader", "from_record",
+    "is_chance", "legal_moves", "match_result", "new_game", "outcome", "replay", "sample_chance", "score_hand",
+    "to_move", "to_record", "trick_winner",
 ]
 
 name = "hearts"
 Refusal = tuple[str, str]  # (rule ID, what is wrong): why a card may not be played
-
-
-class Strategy(Protocol):
-    """A player: picks one of the legal plays."""
-
-    def __call__(self, state: HeartsState, legal: tuple[Play, ...]) -> Play: ...
 
 
 def new_game(config: HeartsConfig = HeartsConfig()) -> HeartsState:
@@ -73,7 +67,7 @@ def new_game(config: HeartsConfig = HeartsConfig()) -> HeartsState:
 # --- HEARTS-PLAYERS-1 -------------------------------------------------------------------------
 def other(seat: Seat) -> Seat:
     """HEARTS-PLAYERS-1: exactly two players; the other one."""
-    return SEATS[1 - seat.index]
+    return seat.left(PLAYERS)
 
 
 def seat_problem(seat: Seat) -> Refusal | None:
@@ -315,6 +309,16 @@ def match_result(scores: tuple[int, int], config: HeartsConfig = HeartsConfig(),
 
 
 # --- the game API -----------------------------------------------------------------------------
+def to_move(state: HeartsState) -> Seat | None:
+    """The player to play a card; None at chance nodes and at the end."""
+    return state.to_move
+
+
+def is_chance(state: HeartsState) -> bool:
+    """Chance moves next: the choice of the first dealer, or a deal."""
+    return state.is_chance
+
+
 def legal_moves(state: HeartsState) -> tuple[Play, ...]:
     """The legal plays of the player to move, in deck order; ``()`` at chance nodes and at the end."""
     if state.to_move is None:
@@ -428,59 +432,39 @@ def _with(hands: Hands, seat: Seat, cards: frozenset[Card]) -> Hands:
     return (cards, hands[1]) if seat.index == 0 else (hands[0], cards)
 
 
-# --- whole matches and records ----------------------------------------------------------------
-def play_match(seed: int, players: tuple[Strategy, Strategy],
-               config: HeartsConfig = HeartsConfig()) -> tuple[HeartsState, list[Move]]:
-    """Play a whole match: chance from ``SplitMix64(seed)``, plays from the two strategies.
-
-    HEARTS-MATCH-3: there is no cap on the number of hands.
-    """
-    rng = SplitMix64(seed)
-    state = new_game(config)
-    moves: list[Move] = []
-    while state.phase is not Phase.OVER:
-        if state.to_move is None:
-            move: Move = sample_chance(state, rng)
-        else:
-            move = players[state.to_move.index](state, legal_moves(state))
-        state = apply(state, move)
-        moves.append(move)
-    return state, moves
-
-
+# --- records ----------------------------------------------------------------------------------
 def to_record(config: HeartsConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
-    """The JSON record of a match played from :func:`new_game` by ``moves`` (see
-    ``cardcanon.model.hearts_records``)."""
-    from cardcanon.model import hearts_records
-
-    return hearts_records.to_record(config, moves, seed)
+    """The JSON record of a match played from :func:`new_game` by ``moves`` (see ``cardcanon.model.hearts_records``)."""
+    return records.to_record(GAME, config, moves, seed)
 
 
 def from_record(data: Mapping[str, Any], where: str = "record") -> Record[HeartsConfig, Move]:
     """A record's table, seed, moves and result; :class:`~cardcanon.model.errors.RecordError` if malformed."""
-    from cardcanon.model import hearts_records
-
     return hearts_records.from_record(data, where)
 
 
 def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
     """Re-check every move of a record (and, with a seed, every chance move) and its result."""
-    from cardcanon.model import hearts_records
-
-    return hearts_records.replay(data, where)
-
-
-def new_match(config: HeartsConfig = HeartsConfig()) -> HeartsState:
-    """Deprecated: use :func:`new_game`."""
-    warnings.warn("hearts.new_match is deprecated; use hearts.new_game", DeprecationWarning, stacklevel=2)
-    return new_game(config)
+    return records.replay(GAME, data, where)
 
 
 class _Hearts:
     """This module's game API as one object (:class:`cardcanon.model.game.Game`)."""
 
     name = name
+    Config = HeartsConfig
     new_game = staticmethod(new_game)
+    to_move = staticmethod(to_move)
+    is_chance = staticmethod(is_chance)
+    move_to_json = staticmethod(hearts_records.move_to_json)
+    move_from_json = staticmethod(hearts_records.move_from_json)
+    move_name = staticmethod(hearts_records.move_name)
+    config_to_json = staticmethod(hearts_records.config_to_json)
+    config_from_json = staticmethod(hearts_records.config_from_json)
+    outcome_to_json = staticmethod(hearts_records.outcome_to_json)
+    result_to_json = staticmethod(hearts_records.result_to_json)
+    result_problem = staticmethod(hearts_records.result_problem)
+    summary = staticmethod(hearts_records.summary)
     legal_moves = staticmethod(legal_moves)
     chance_outcomes = staticmethod(chance_outcomes)
     sample_chance = staticmethod(sample_chance)

@@ -1,14 +1,41 @@
-"""Simple built-in Hearts players (strategies for :func:`cardcanon.model.hearts.play_match`).
+"""Hearts players (strategies) and the whole-match driver :func:`play_match`.
 
 A strategy is called with the state and the legal plays (never empty) and returns one of them.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from cardcanon.model.cards import Suit
-from cardcanon.model.hearts import HeartsState, Play, Strategy, trick_winner
-from cardcanon.model.hearts_types import QUEEN_OF_SPADES
+from cardcanon.model.hearts import apply, legal_moves, new_game, sample_chance, trick_winner
+from cardcanon.model.hearts_types import QUEEN_OF_SPADES, HeartsConfig, HeartsState, Move, Phase, Play
 from cardcanon.model.shuffle import SplitMix64
+
+
+class Strategy(Protocol):
+    """A player: picks one of the legal plays."""
+
+    def __call__(self, state: HeartsState, legal: tuple[Play, ...]) -> Play: ...
+
+
+def play_match(seed: int, players: tuple[Strategy, Strategy],
+               config: HeartsConfig = HeartsConfig()) -> tuple[HeartsState, list[Move]]:
+    """Play a whole match: chance from ``SplitMix64(seed)``, plays from the two strategies.
+
+    HEARTS-MATCH-3: there is no cap on the number of hands.
+    """
+    rng = SplitMix64(seed)
+    state = new_game(config)
+    moves: list[Move] = []
+    while state.phase is not Phase.OVER:
+        if state.to_move is None:
+            move: Move = sample_chance(state, rng)
+        else:
+            move = players[state.to_move.index](state, legal_moves(state))
+        state = apply(state, move)
+        moves.append(move)
+    return state, moves
 
 PLAYER_KINDS = ("random", "greedy")
 

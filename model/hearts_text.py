@@ -30,7 +30,7 @@ def move_text(move: Move) -> str:
 
 def rules_text(config: HeartsConfig) -> str:
     """The table's rules as ``--variant`` would set them: ``"dealer=alternate, ..., target=100"``."""
-    return ", ".join(f"{name}={value}" for name, value in (*config.variants().items(), ("target", config.target)))
+    return ", ".join(f"{name}={value}" for name, value in (*config.options().items(), ("target", config.target)))
 
 
 def scores_text(scores: Sequence[int]) -> str:

@@ -9,13 +9,14 @@ with the rulebook's name, options and default.
 
 from __future__ import annotations
 
-import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
-from cardcanon.model.errors import InvalidMoveError, NotModelledError
+from cardcanon.model.errors import InvalidMoveError, OptionError
+from cardcanon.model.options import OptionEnum, check_fields, fields_from_options, options_of
 from cardcanon.model.seats import Seat
 
 RULEBOOK = spec.load("hearts")
@@ -57,53 +58,43 @@ def _check_table() -> None:
 _check_table()
 
 
-class _Enum(enum.Enum):
-    """An enum whose ``repr`` is valid Python (``BreakOn.VOID``) and whose ``str`` is the rulebook's value."""
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}.{self.name}"
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-
-class Dealer(_Enum):  # HEARTS-DEAL-1
+class Dealer(OptionEnum):  # HEARTS-DEAL-1
     ALTERNATE = "alternate"
     LOSER_DEALS = "loser-deals"
 
 
-class FirstLead(_Enum):  # HEARTS-LEAD-3
+class FirstLead(OptionEnum):  # HEARTS-LEAD-3
     LOWEST_CLUB = "lowest-club"
     FREE = "free"
 
 
-class BreakOn(_Enum):  # HEARTS-BREAK-2
+class BreakOn(OptionEnum):  # HEARTS-BREAK-2
     HEART_PLAYED = "heart-played"
     VOID = "void"
 
 
-class FirstTrickPoints(_Enum):  # HEARTS-FIRST-1
+class FirstTrickPoints(OptionEnum):  # HEARTS-FIRST-1
     ALLOWED = "allowed"
     NO_HEARTS = "no-hearts"
 
 
-class QueenBreaks(_Enum):  # HEARTS-QUEEN-2
+class QueenBreaks(OptionEnum):  # HEARTS-QUEEN-2
     NO = "no"
     YES = "yes"
 
 
-class MoonScore(_Enum):  # HEARTS-MOON-2
+class MoonScore(OptionEnum):  # HEARTS-MOON-2
     TWENTY = "twenty"
     POINTS_IN_PLAY = "points-in-play"
 
 
 # The variation points, by parameter name (the rulebook's ``[rule.variation]`` order), and the
 # options the model does not play.
-VARIATIONS: dict[str, type[_Enum]] = {
+VARIATIONS: dict[str, type[OptionEnum]] = {
     "dealer": Dealer, "first_lead": FirstLead, "break_on": BreakOn, "first_trick_points": FirstTrickPoints,
     "queen_breaks": QueenBreaks, "moon_score": MoonScore,
 }
-NOT_MODELLED: dict[_Enum, str] = {Dealer.LOSER_DEALS: "HEARTS-DEAL-1"}
+NOT_MODELLED: tuple[OptionEnum, ...] = (Dealer.LOSER_DEALS,)
 
 
 @dataclass(frozen=True)
@@ -120,18 +111,24 @@ class HeartsConfig:
     target: int = TARGET
 
     def __post_init__(self) -> None:
-        for name, kind in VARIATIONS.items():
-            value = getattr(self, name)
-            if not isinstance(value, kind):
-                raise TypeError(f"{name} must be a {kind.__name__}, not {value!r}")
-            if value in NOT_MODELLED:
-                raise NotModelledError(NOT_MODELLED[value], f"the reference model does not play {name} = {value}")
+        check_fields("hearts", self, VARIATIONS, NOT_MODELLED)
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise ValueError(f"target must be a positive integer, not {self.target!r}")
+            raise OptionError("HEARTS-MATCH-1", f"target must be a positive integer, not {self.target!r}")
 
-    def variants(self) -> dict[str, str]:
-        """The variation parameters as the rulebook writes them (``{"break_on": "heart-played", ...}``)."""
-        return {name: getattr(self, name).value for name in VARIATIONS}
+    @classmethod
+    def from_options(cls, options: Mapping[str, str], **settings: Any) -> HeartsConfig:
+        """The table for the rulebook's option words (``{"break_on": "void"}``) and any other
+        ``settings`` (``target``); OptionError (or NotModelledError) naming the rule."""
+        return cls(**fields_from_options("hearts", VARIATIONS, options), **settings)
+
+    def options(self) -> dict[str, str]:
+        """Every variation parameter with its option, as the rulebook writes them."""
+        return options_of(self, VARIATIONS)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards of this table (HEARTS-DECK-1), as ``SnapConfig.deck``."""
+        return DECK
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -190,14 +187,14 @@ def _words(move: Move) -> str:
     return move_text(move)
 
 
-class Phase(_Enum):
+class Phase(OptionEnum):
     CHOOSE_DEALER = "choose-dealer"  # chance
     DEAL = "deal"  # chance
     PLAY = "play"
     OVER = "over"
 
 
-class Termination(_Enum):
+class Termination(OptionEnum):
     ONE_REACHED_TARGET = "one-reached-target"  # HEARTS-MATCH-1
     BOTH_REACHED_LOWER_WINS = "both-reached-lower-wins"  # HEARTS-MATCH-2
     TIE_BROKEN = "tie-broken"  # HEARTS-MATCH-2, after one or more tied hands

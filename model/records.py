@@ -4,20 +4,22 @@ A record is a JSON object::
 
     {"format": "cardcanon-record", "version": 1, "game": "hearts" | "snap", ...}
 
-The game's own module defines the rest (the seed or the deal, every move) and its replay.
-Loading never raises anything but :class:`RecordError`, whose message names the file, the
-place in it and what is wrong.
+The game's records module (``<game>_records``) reads and writes the rest (the table, the seed,
+every move, the result); :func:`to_record` and :func:`replay` are the same for both games and use
+only the game API (:mod:`cardcanon.model.game`). Loading never raises anything but
+:class:`RecordError`, whose message names the file, the place in it and what is wrong.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cardcanon.model.errors import RecordError
-from cardcanon.model.game import ReplayReport
+from cardcanon.model.errors import IllegalMoveError, RecordError
+from cardcanon.model.game import Game, ReplayReport
+from cardcanon.model.shuffle import SplitMix64
 
 FORMAT = "cardcanon-record"
 VERSION = 1
@@ -25,7 +27,52 @@ GAMES = ("hearts", "snap")
 MAX_RECORD_BYTES = 16 * 2**20  # readers refuse larger files; a Snap game of 100,000 flips is about 5 MB
 
 
-__all__ = ["FORMAT", "GAMES", "VERSION", "ReplayReport", "check_envelope", "field", "read_record", "write_record"]
+__all__ = ["FORMAT", "GAMES", "VERSION", "ReplayReport", "check_envelope", "field", "read_record", "replay",
+           "replay_steps", "to_record", "write_record"]
+Steps = list[tuple[Any, Any, Any]]  # (state before, move, state after)
+
+
+def to_record(game: Game[Any, Any, Any, Any], config: Any, moves: Sequence[Any], seed: int | None = None) -> dict[str, Any]:
+    """The record of the game played from ``game.new_game(config)`` by ``moves`` (applied, so checked)."""
+    state = game.new_game(config)
+    for move in moves:
+        state = game.apply(state, move)
+    return {"format": FORMAT, "version": VERSION, "game": game.name, "config": game.config_to_json(config),
+            "seed": seed, "moves": [game.move_to_json(move) for move in moves], "result": game.result_to_json(state)}
+
+
+def replay(game: Game[Any, Any, Any, Any], data: Mapping[str, Any], where: str = "record") -> ReplayReport:
+    """Re-check a record: every move (numbered from 1), with a seed every chance move, and the result."""
+    return replay_steps(game, data, where)[0]
+
+
+def replay_steps(game: Game[Any, Any, Any, Any], data: Mapping[str, Any],
+                 where: str = "record") -> tuple[ReplayReport, Steps]:
+    """:func:`replay`, and the steps replayed."""
+    record = game.from_record(data, where)
+    rng = SplitMix64(record.seed) if record.seed is not None else None
+    state = game.new_game(record.config)
+    states: list[Any] = [state]
+    steps: Steps = []
+
+    def failed(number: int, error: str, rule_id: str | None = None) -> tuple[ReplayReport, Steps]:
+        return ReplayReport(game.name, number - 1, False, error, rule_id, number), steps
+
+    for number, move in enumerate(record.moves, 1):
+        expected = game.sample_chance(state, rng) if rng is not None and game.is_chance(state) else None
+        try:
+            after = game.apply(state, move)
+        except IllegalMoveError as exc:
+            return failed(number, str(exc), exc.rule_id)
+        if expected is not None and move != expected:
+            return failed(number, f"this {game.move_name(move)} is not the one that seed {record.seed} gives")
+        steps.append((state, move, after))
+        state = after
+        states.append(state)
+    problem = game.result_problem(record.result, states, where)
+    if problem:
+        return failed(len(record.moves) + 1, *problem)
+    return ReplayReport(game.name, len(record.moves), True, summary=game.summary(record.result, state)), steps
 
 
 def read_record(path: str | Path) -> dict[str, Any]:

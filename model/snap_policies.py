@@ -23,14 +23,16 @@ How often games end is measured by ``cardcanon analyze snap`` (the fast engine),
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from cardcanon.model.records import FORMAT, VERSION
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
     Call, CallKind, Deal, Flip, Move, NoCall, Outcome, Phase, SnapConfig, SnapState, Tie, apply,
     correct_kinds, matched_seats, new_game, sample_deal,
 )
+from cardcanon.model.snap_records import config_to_json, move_to_json, result_to_json
 
 _TWO64 = 1 << 64
 
@@ -56,8 +58,9 @@ def _preferred_kind(state: SnapState) -> CallKind | None:
 
 
 def _first_caller_from(state: SnapState, seat: Seat) -> Seat:
-    n = state.config.players
-    return next(Seat((seat.index + k) % n) for k in range(n) if state.holds(Seat((seat.index + k) % n)))
+    while not state.holds(seat):
+        seat = seat.left(state.config.players)
+    return seat
 
 
 def draw_chance(rng: SplitMix64, rate: float) -> bool:
@@ -211,3 +214,14 @@ def play_deal(config: SnapConfig, deal: Deal, policy: Policy | str, rng: SplitMi
         state = apply(state, move)
         moves.append(move)
     return GameResult(config, seed, policy.name, state, tuple(moves), state.outcome)
+
+
+def game_record(result: GameResult) -> dict[str, Any]:
+    """The record of a played game, with its policy and whether it ended, repeats or was stopped."""
+    status: dict[str, Any] = result_to_json(result.state)
+    if result.endless:
+        status = {"status": "endless", "cycle_start": result.endless.start, "cycle_length": result.endless.length,
+                  "flips": result.flips}
+    return {"format": FORMAT, "version": VERSION, "game": "snap", "config": config_to_json(result.config),
+            "seed": result.seed, "policy": result.policy, "moves": [move_to_json(m) for m in result.moves],
+            "result": status}

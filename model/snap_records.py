@@ -13,8 +13,9 @@ A Snap record is the envelope of :mod:`cardcanon.model.records` plus::
               # or {"status": "endless", "cycle_start": S, "cycle_length": L, "flips": S + L}
               # or {"status": "capped", "flips": N}
 
-:mod:`cardcanon.model.snap` offers ``to_record``, ``from_record`` and ``replay``; moves are
-numbered from 1 in replay reports.
+:mod:`cardcanon.model.snap` offers ``to_record``, ``from_record`` and ``replay`` (the record
+loop of :mod:`cardcanon.model.records`); moves are numbered from 1 in replay reports. A played
+game's record (with its policy) is :func:`cardcanon.model.snap_policies.game_record`.
 """
 
 from __future__ import annotations
@@ -24,30 +25,33 @@ from enum import Enum
 from typing import Any
 
 from cardcanon.model.cards import FULL_DECK, Card, CardParseError
-from cardcanon.model.errors import CardcanonError, IllegalMoveError, RecordError
-from cardcanon.model.game import Record, ReplayReport
-from cardcanon.model.records import FORMAT, VERSION, field, json_words
+from cardcanon.model.errors import CardcanonError, OptionError, RecordError
+from cardcanon.model.options import SWITCH, check_option
+from cardcanon.model.game import Record
+from cardcanon.model.records import field, json_words
 from cardcanon.model.seats import Seat
-from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import (
-    VARIATIONS, Call, CallKind, Deal, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie, apply,
-    new_game, sample_deal,
+from cardcanon.model.snap_types import (
+    VARIATIONS, Call, CallKind, Deal, Flip, Move, NoCall, Outcome, Phase, SnapConfig, SnapState, Tie,
 )
-from cardcanon.model.snap_policies import GameResult
-
-Steps = list[tuple[SnapState, Move, SnapState]]
-
 
 # ---- writing -----------------------------------------------------------------------------
 def config_to_json(config: SnapConfig) -> dict[str, Any]:
     data: dict[str, Any] = {"players": config.players, "index_card": config.index_card,
                             "next_turn": config.next_turn.value}
-    for name, value in config.variants().items():
+    for name, value in config.options().items():
         if name not in data and getattr(config, name) != getattr(SnapConfig, name):
             data[name] = value
     if config.deck != FULL_DECK:
         data["deck"] = [str(c) for c in config.deck]
     return data
+
+
+MOVE_NAMES: dict[type[Move], str] = {Deal: "deal", Flip: "flip", NoCall: "no call", Call: "call", Tie: "tie"}
+
+
+def move_name(move: Move) -> str:
+    """The kind of move, in words (``no call``)."""
+    return MOVE_NAMES[type(move)]
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -62,37 +66,18 @@ def move_to_json(move: Move) -> dict[str, Any]:
     return {"move": "tie", "callers": sorted(s.index for s in move.callers), "kind": move.kind.value}
 
 
-def result_to_json(result: GameResult) -> dict[str, Any]:
-    if result.outcome:
-        winner = result.outcome.winner
-        return {"status": "ended", "termination": result.outcome.termination.value,
-                "winner": None if winner is None else winner.index, "flips": result.flips}
-    if result.endless:
-        return {"status": "endless", "cycle_start": result.endless.start,
-                "cycle_length": result.endless.length, "flips": result.flips}
-    return {"status": "capped", "flips": result.flips}
+def outcome_to_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"termination": outcome.termination.value, "winner": None if outcome.winner is None else outcome.winner.index}
 
 
-def game_record(result: GameResult) -> dict[str, Any]:
-    """The record of a played game, with its policy and whether it ended, repeats or was stopped."""
-    return {"format": FORMAT, "version": VERSION, "game": "snap", "config": config_to_json(result.config),
-            "seed": result.seed, "policy": result.policy, "moves": [move_to_json(m) for m in result.moves],
-            "result": result_to_json(result)}
-
-
-def to_record(config: SnapConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
-    """The record of the game played from ``new_game(config)`` by ``moves`` (applied, so checked):
-    ``ended`` if it is over, else ``capped`` (stopped unfinished)."""
-    state = new_game(config)
-    for move in moves:
-        state = apply(state, move)
-    over = state.outcome
-    result: dict[str, Any] = {"status": "capped", "flips": state.flips}
-    if over is not None:
-        result = {"status": "ended", "termination": over.termination.value,
-                  "winner": None if over.winner is None else over.winner.index, "flips": state.flips}
-    return {"format": FORMAT, "version": VERSION, "game": "snap", "config": config_to_json(config), "seed": seed,
-            "moves": [move_to_json(m) for m in moves], "result": result}
+def result_to_json(state: SnapState) -> dict[str, Any]:
+    """The record's ``result`` for a game that reached ``state``: ``ended``, else ``capped`` (stopped unfinished)."""
+    over = outcome_to_json(state.outcome)
+    if over is None:
+        return {"status": "capped", "flips": state.flips}
+    return {"status": "ended", **over, "flips": state.flips}
 
 
 # ---- reading -----------------------------------------------------------------------------
@@ -123,16 +108,20 @@ def _cards(data: Mapping[str, Any], name: str, where: str) -> tuple[Card, ...]:
         raise RecordError(f"{where}: field {name!r}", str(exc)) from None
 
 
-def config_from_json(data: Mapping[str, Any], where: str) -> SnapConfig:
-    cfg = field(data, "config", dict, where)
-    where = f"{where}: config"
+def config_from_json(cfg: Any, where: str) -> SnapConfig:
+    if not isinstance(cfg, dict):
+        raise RecordError(where, f"expected an object, found {json_words(cfg)}")
     players = field(cfg, "players", int, where)
-    index_card = field(cfg, "index_card", bool, where) if "index_card" in cfg else False
     deck = _cards(cfg, "deck", where) if "deck" in cfg else FULL_DECK
-    others = {name: _enum(kind, cfg, name, where) for name, kind in VARIATIONS.items()
-              if name in cfg and name != "index_card" and issubclass(kind, Enum)}
+    options = {name: SWITCH[field(cfg, name, bool, where)] if kind is bool else field(cfg, name, str, where)
+               for name, kind in VARIATIONS.items() if name in cfg}
+    for name, text in options.items():  # the place of a wrong option
+        try:
+            check_option("snap", name, text)
+        except OptionError as exc:
+            raise RecordError(f"{where}: field {name!r}", str(exc)) from None
     try:
-        return SnapConfig(players=players, index_card=index_card, deck=deck, **others)
+        return SnapConfig.from_options(options, players=players, deck=deck)
     except (ValueError, CardcanonError) as exc:
         raise RecordError(where, str(exc)) from None
 
@@ -163,7 +152,7 @@ def from_record(data: Mapping[str, Any], where: str = "record") -> Record[SnapCo
     """The config, seed, moves and recorded result of a record; RecordError if malformed."""
     if not isinstance(data, Mapping):
         raise RecordError(where, f"a record must be a JSON object, found {type(data).__name__}")
-    config = config_from_json(data, where)
+    config = config_from_json(field(data, "config", dict, where), f"{where}: config")
     seed = field(data, "seed", int, where) if data.get("seed") is not None else None
     items = field(data, "moves", list, where)
     result = field(data, "result", dict, where)
@@ -171,40 +160,22 @@ def from_record(data: Mapping[str, Any], where: str = "record") -> Record[SnapCo
     return Record("snap", config, seed, moves, result)
 
 
-# ---- replay ------------------------------------------------------------------------------
-def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
-    """Re-check a record: every move (numbered from 1), the deal against the seed, and the result."""
-    return replay_steps(data, where)[0]
-
-
-def replay_steps(data: Mapping[str, Any], where: str = "record") -> tuple[ReplayReport, Steps]:
-    """:func:`replay`, and the (before, move, after) steps replayed."""
-    record = from_record(data, where)
-    config, seed, moves = record.config, record.seed, record.moves
-    state = new_game(config)
-    steps: Steps = []
+# ---- replay (the loop is :func:`cardcanon.model.records.replay`) -------------------------------
+def result_problem(result: Mapping[str, Any] | None, states: Sequence[SnapState], where: str) -> tuple[str, str | None] | None:
+    """What is wrong with the recorded ``result`` of a game that passed through ``states`` (the
+    last one reached), with the rule it breaks, or None."""
+    assert result is not None
     keys: dict[tuple[object, ...], int] = {}
-
-    def failed(number: int, error: str, rule: str | None = None) -> tuple[ReplayReport, Steps]:
-        report = ReplayReport("snap", number - 1, False, error=error, rule_id=rule, position=number)
-        return report, steps
-
-    for number, move in enumerate(moves, 1):
-        if number == 1 and seed is not None and isinstance(move, Deal) and move != sample_deal(config, SplitMix64(seed)):
-            return failed(number, f"the deal is not the one seed {seed} gives")
-        try:
-            after = apply(state, move)
-        except IllegalMoveError as exc:
-            return failed(number, str(exc), exc.rule_id)
-        steps.append((state, move, after))
-        state = after
+    for state in states:
         if state.phase is Phase.FLIP:
             keys.setdefault(state.position_key(), state.flips)
-    assert record.result is not None
-    problem = _check_result(record.result, state, keys, f"{where}: result")
-    if problem:
-        return failed(len(moves) + 1, f"after the last move: {problem}")
-    return ReplayReport("snap", len(moves), True, summary=result_summary(record.result)), steps
+    problem = _check_result(result, states[-1], keys, f"{where}: result")
+    return None if problem is None else (f"after the last move: {problem}", None)
+
+
+def summary(result: Mapping[str, Any] | None, state: SnapState) -> str:
+    assert result is not None
+    return result_summary(result)
 
 
 def _check_result(result: Mapping[str, Any], state: SnapState, keys: Mapping[tuple[object, ...], int],

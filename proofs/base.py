@@ -247,35 +247,47 @@ def variant_name(variant: Mapping[str, str]) -> str:
     return ",".join(f"{k}={variant[k]}" for k in sorted(variant)) or "default"
 
 
-def options(game: str) -> dict[str, dict[str, Any]]:
-    """parameter -> option -> the model's config value, for the options the model implements."""
-    VARIATIONS: Mapping[str, Any]  # parameter -> its enum (or bool)
-    NOT_MODELLED: Mapping[Any, str]  # option -> why the model leaves it out
-    if game == "snap":
-        from cardcanon.model.snap import NOT_MODELLED, VARIATIONS
-    else:
-        from cardcanon.model.hearts_types import NOT_MODELLED, VARIATIONS
-    table: dict[str, dict[str, Any]] = {}
-    for name, kind in VARIATIONS.items():
-        if kind is bool:
-            table[name] = {"off": False, "on": True}
-        else:
-            table[name] = {member.value: member for member in kind if member not in NOT_MODELLED}
+def _config_type(game: str) -> Any:
+    """The model's table type of ``game`` (``Config.from_options`` reads the rulebook's options)."""
+    import importlib
+
+    return importlib.import_module(f"cardcanon.model.{game}").GAME.Config
+
+
+def config_for(game: str, variant: Mapping[str, str] | None = None, **fields: Any) -> Any:
+    """The model's table for ``variant`` (the rulebook's option words) and other config ``fields``."""
+    chosen = {name: option for name, option in (variant or {}).items() if name not in fields}
+    return _config_type(game).from_options(chosen, **fields)
+
+
+def modelled(game: str) -> dict[str, dict[str, str]]:
+    """parameter -> the options the model implements (each option as its own value)."""
+    import cardcanon.spec
+    from cardcanon.model.errors import NotModelledError
+
+    table: dict[str, dict[str, str]] = {}
+    for rule in cardcanon.spec.load(game).rules:
+        if rule.variation is None:
+            continue
+        parameter = rule.variation.parameter
+        table[parameter] = {}
+        for option in (o.value for o in rule.variation.options):
+            try:
+                _config_type(game).from_options({parameter: option})
+            except NotModelledError:
+                continue
+            table[parameter][option] = option
     return table
 
 
 def snap_config(variant: Mapping[str, str] | None = None, **fields: Any) -> SnapConfig:
-    from cardcanon.model.snap import SnapConfig
-
-    table = options("snap")
-    return SnapConfig(**{**{name: table[name][option] for name, option in (variant or {}).items()}, **fields})
+    config: SnapConfig = config_for("snap", variant, **fields)
+    return config
 
 
 def hearts_config(variant: Mapping[str, str] | None = None, **fields: Any) -> HeartsConfig:
-    from cardcanon.model.hearts_types import HeartsConfig
-
-    table = options("hearts")
-    return HeartsConfig(**{**{name: table[name][option] for name, option in (variant or {}).items()}, **fields})
+    config: HeartsConfig = config_for("hearts", variant, **fields)
+    return config
 
 
 def solve(solver: Z3, budget: Budget, *, unsat: Verdict, sat: Verdict) -> Verdict:

@@ -31,7 +31,9 @@ compiled engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
@@ -71,8 +73,16 @@ def hearts_fingerprint(state: hearts.HeartsState) -> dict[str, Any]:
             "outcome": None if outcome is None else [outcome.termination.value, outcome.winner.index]}
 
 
+FINGERPRINTS: dict[str, Callable[[Any], dict[str, Any]]] = {"snap": snap_fingerprint, "hearts": hearts_fingerprint}
+
+
 def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
-    return snap_fingerprint(state) if game == "snap" else hearts_fingerprint(state)
+    return FINGERPRINTS[game](state)
+
+
+def _model(game: str) -> ModuleType:
+    """The loaded model of ``game`` (its module: a mutant patches the module's functions)."""
+    return importlib.import_module(f"cardcanon.model.{game}")
 
 
 # ---- building records --------------------------------------------------------------------------
@@ -82,17 +92,17 @@ def snap_position(state: snap.SnapState) -> dict[str, Any]:
             "pot": _cards(state.pot)}
 
 
-def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
-                start: snap.SnapState | None = None, rejects: snap.Move | None = None,
-                policy: str | None = None, repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
-    from cardcanon.model.snap_records import config_to_json, move_to_json
-
-    record: Record = {"game": "snap", "label": label, "config": config_to_json(config),
-                      "moves": [move_to_json(m) for m in moves], "reaches": snap_fingerprint(final)}
+def game_record(game: str, config: Any, moves: Sequence[Any], final: LoadedState, *, label: str,
+                start: snap.SnapState | None = None, rejects: Any = None, policy: str | None = None,
+                repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
+    """A record of ``moves`` played from ``config`` (or from ``start``) to ``final``."""
+    api = _model(game).GAME
+    record: Record = {"game": game, "label": label, "config": api.config_to_json(config),
+                      "moves": [api.move_to_json(m) for m in moves], "reaches": fingerprint(game, final)}
     if start is not None:
         record["start"] = snap_position(start)
     if rejects is not None:
-        record["rejects"] = move_to_json(rejects)
+        record["rejects"] = api.move_to_json(rejects)
     if policy is not None:
         record["policy"] = policy
     if repeats is not None:
@@ -102,15 +112,16 @@ def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap
     return record
 
 
-def hearts_record(config: hearts.HeartsConfig, moves: Sequence[hearts.Move], final: hearts.HeartsState, *, label: str,
-                  rejects: hearts.Move | None = None) -> Record:
-    from cardcanon.model.hearts_records import config_to_json, move_to_json
+def snap_record(config: snap.SnapConfig, moves: Sequence[snap.Move], final: snap.SnapState, *, label: str,
+                start: snap.SnapState | None = None, rejects: snap.Move | None = None,
+                policy: str | None = None, repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
+    return game_record("snap", config, moves, final, label=label, start=start, rejects=rejects, policy=policy,
+                       repeats=repeats, seed=seed)
 
-    record: Record = {"game": "hearts", "label": label, "config": config_to_json(config),
-                      "moves": [move_to_json(m) for m in moves], "reaches": hearts_fingerprint(final)}
-    if rejects is not None:
-        record["rejects"] = move_to_json(rejects)
-    return record
+
+def hearts_record(config: hearts.HeartsConfig, moves: Sequence[hearts.Move], final: hearts.HeartsState, *,
+                  label: str, rejects: hearts.Move | None = None) -> Record:
+    return game_record("hearts", config, moves, final, label=label, rejects=rejects)
 
 
 def function_record(game: str, function: str, args: list[Any], *, label: str) -> Record:
@@ -187,11 +198,14 @@ def _snap_call(function: str, args: list[Any]) -> Any:
     from cardcanon.model.snap_records import config_from_json
 
     if function == "ending_label":
-        return snap_endings.ending_label(snap_state(config_from_json({"config": args[0]}, "record"), args[1]))
+        return snap_endings.ending_label(snap_state(config_from_json(args[0], "record: config"), args[1]))
     raise ValueError(f"no such Snap rule function: {function}")
+
+
+CALLS: dict[str, Callable[[str, list[Any]], Any]] = {"hearts": _hearts_call, "snap": _snap_call}
 
 
 def call(game: str, function: str, args: list[Any]) -> Any:
     if function not in FUNCTIONS.get(game, ()):
         raise ValueError(f"no such {game} rule function: {function}")
-    return _hearts_call(function, args) if game == "hearts" else _snap_call(function, args)
+    return CALLS[game](function, args)

@@ -70,7 +70,7 @@ def test_unmodelled_options_are_refused_naming_their_rule(game):
 @pytest.mark.parametrize("game", spec.GAMES)
 def test_default_config_speaks_the_rulebooks_defaults(game):
     config_class, _ = CONFIGS[game]
-    assert config_class().variants() == {v.parameter: v.default for _, v in spec.load(game).variations()}
+    assert config_class().options() == {v.parameter: v.default for _, v in spec.load(game).variations()}
 
 
 def test_the_models_play_with_the_rulebooks_numbers():

@@ -285,7 +285,7 @@ HEARTS_VARIANTS = [hearts.HeartsConfig(**{name: option}) for name, kind in heart
                    for option in kind if option not in hearts_types.NOT_MODELLED]
 
 
-@pytest.mark.parametrize("config", HEARTS_VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.variants().items()))
+@pytest.mark.parametrize("config", HEARTS_VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.options().items()))
 def test_the_kernel_plays_every_variant_the_model_plays(config):
     assert engine_hearts.kernel_mismatch(config) is None
 

@@ -19,6 +19,7 @@ from cardcanon.model import hearts, snap  # noqa: E402
 from cardcanon.model.cards import Card, Suit  # noqa: E402
 from cardcanon.model.errors import IllegalMoveError  # noqa: E402
 from cardcanon.model.seats import Seat  # noqa: E402
+from cardcanon.model.hearts_players import play_match  # noqa: E402
 from cardcanon.model.snap_policies import play_game  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -96,7 +97,7 @@ def test_a_hearts_episode_is_the_model_match_of_its_seed(kwargs, seed):
     for _ in random_steps(env, seed):
         pass
     plays = iter([move for move in env.moves if isinstance(move, hearts.Play)])
-    final, moves = hearts.play_match(seed, (lambda state, legal: next(plays),) * 2, env.config)
+    final, moves = play_match(seed, (lambda state, legal: next(plays),) * 2, env.config)
     assert moves == env.moves and final == env.state
     assert final.outcome is not None
     assert next(plays, None) is None
@@ -480,7 +481,7 @@ def test_many_hearts_episodes_are_model_matches_with_model_masks(kwargs):
             s = env.agent_name_mapping[agent]
             assert (env.observe(agent)["action_mask"] == hearts_expected_mask(env.state, s)).all()
         plays = iter([move for move in env.moves if isinstance(move, hearts.Play)])
-        final, moves = hearts.play_match(seed, (lambda state, legal: next(plays),) * 2, env.config)
+        final, moves = play_match(seed, (lambda state, legal: next(plays),) * 2, env.config)
         assert moves == env.moves and final == env.state
 
 

@@ -13,12 +13,10 @@ from cardcanon.model.errors import RecordError
 from cardcanon.model.hearts import (
     DECK, BreakOn, ChooseDealer, Deal, Dealer, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, Phase, Play,
     QueenBreaks, apply,
-    new_game, play_match,
+    new_game, replay, to_record,
 )
-from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer
-from cardcanon.model.hearts_records import (
-    config_from_json, config_to_json, move_from_json, move_to_json, replay, to_record,
-)
+from cardcanon.model.hearts_players import GreedyPlayer, RandomPlayer, play_match
+from cardcanon.model.hearts_records import config_from_json, config_to_json, move_from_json, move_to_json
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
@@ -50,7 +48,7 @@ def first_position(moves, wanted):
 @pytest.mark.rules("HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-MATCH-1")
 def test_round_trip_of_a_whole_match():
     data, moves = record()
-    assert [move_from_json(move_to_json(m), WHERE, "m") for m in moves] == moves
+    assert [move_from_json(move_to_json(m), f"{WHERE}: m") for m in moves] == moves
     report = replay(data, WHERE)
     assert report.ok and report.moves_checked == len(moves) == len(data["moves"])
     assert data["result"]["winner"] in (0, 1) and "wins" in report.summary
@@ -60,7 +58,7 @@ def test_every_config_round_trips():
     for values in itertools.product(FirstLead, BreakOn, FirstTrickPoints, QueenBreaks, MoonScore, (100, 7)):
         config = HeartsConfig(**dict(zip(("first_lead", "break_on", "first_trick_points", "queen_breaks",
                                           "moon_score", "target"), values)))
-        assert config_from_json(json.loads(json.dumps(config_to_json(config))), WHERE) == config
+        assert config_from_json(json.loads(json.dumps(config_to_json(config))), f"{WHERE}: config") == config
         assert eval(repr(config)) == config  # repr is valid Python
 
 

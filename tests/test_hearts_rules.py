@@ -12,9 +12,9 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts import (
     DECK, POINT_CARDS, BreakOn, ChooseDealer, Deal, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState,
     MoonScore, Phase, Play, QueenBreaks, Termination, apply, deal_hands, first_leader, legal_moves, match_result,
-    new_game, play_match, score_hand, trick_winner,
+    new_game, score_hand, trick_winner,
 )
-from cardcanon.model.hearts_players import RandomPlayer
+from cardcanon.model.hearts_players import RandomPlayer, play_match
 from cardcanon.model.seats import Seat
 
 P0, P1 = Seat(0), Seat(1)

@@ -52,3 +52,67 @@ def test_the_check_sees_a_wrong_import(tmp_path):
     bad.write_text("def f():\n    from cardcanon.engine import snap\n    import cardcanon.cli\n", encoding="utf-8")
     modules = [module for _, module in imported_modules(bad)]
     assert not any(_allowed(m, LAYERS["model"][1]) for m in modules)
+
+
+# ---- inside the model: imports at the top of the file only, and no cycle -------------------------
+def model_imports(path: Path) -> tuple[list[str], list[tuple[int, str]]]:
+    """(the model modules ``path`` imports at its top level, those it imports inside a function or
+    class, with their lines). ``if TYPE_CHECKING:`` blocks import nothing at run time."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    inner = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)) and node not in top
+             and not _type_checking_only(tree, node)]
+
+    def names(node: ast.Import | ast.ImportFrom) -> list[str]:
+        if isinstance(node, ast.Import):
+            found = [alias.name for alias in node.names]
+        elif node.module == "cardcanon.model":
+            found = [f"cardcanon.model.{alias.name}" for alias in node.names]
+        else:
+            found = [node.module or ""]
+        return [name for name in found if name.startswith("cardcanon.model.")]
+
+    return ([name for node in top for name in names(node)],
+            [(node.lineno, name) for node in inner for name in names(node)])
+
+
+def _type_checking_only(tree: ast.Module, node: ast.AST) -> bool:
+    return any(isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING" and node in ast.walk(block)
+               for block in tree.body)
+
+
+MODEL_FILES = sorted((ROOT / "model").glob("*.py"))
+
+
+# Open: the words of moves and results live in the text formatters, which import the rules; these
+# hooks reach them late. No other import inside a function is allowed.
+TEXT_HOOKS = {("hearts_types.py", "cardcanon.model.hearts_text"), ("hearts_records.py", "cardcanon.model.hearts_text"),
+              ("snap_types.py", "cardcanon.model.snap_text"), ("snap_records.py", "cardcanon.model.snap_text")}
+
+
+def test_model_modules_import_each_other_only_at_the_top():
+    inner = [f"model/{path.name}:{line}: imports {name} inside a function" for path in MODEL_FILES
+             for line, name in model_imports(path)[1] if (path.name, name) not in TEXT_HOOKS]
+    assert inner == []
+
+
+def test_model_modules_import_each_other_without_a_cycle():
+    graph = {f"cardcanon.model.{path.stem}": set(model_imports(path)[0]) for path in MODEL_FILES}
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, "import cycle: " + " -> ".join((*path[path.index(module):], module))
+        if module in done:
+            return
+        for imported in sorted(graph.get(module, ())):
+            visit(imported, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+
+
+def test_the_model_checks_see_an_inner_import_and_a_cycle(tmp_path):
+    (tmp_path / "a.py").write_text("from cardcanon.model import b\ndef f():\n    from cardcanon.model import c\n")
+    top, inner = model_imports(tmp_path / "a.py")
+    assert top == ["cardcanon.model.b"] and inner == [(3, "cardcanon.model.c")]

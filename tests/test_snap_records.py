@@ -9,7 +9,10 @@ from cardcanon.model.errors import RecordError
 from cardcanon.model.records import check_envelope
 from cardcanon.model.snap import SnapConfig
 from cardcanon.model.snap_policies import play_game
-from cardcanon.model.snap_records import game_record, move_from_json, move_to_json, replay, replay_steps
+from cardcanon.model.records import replay_steps as replay_game_steps
+from cardcanon.model.snap import GAME, replay
+from cardcanon.model.snap_policies import game_record
+from cardcanon.model.snap_records import move_from_json, move_to_json
 
 
 def record_of(players=3, seed=4, policy="flipper-first", **kw):
@@ -26,7 +29,7 @@ def test_round_trip(policy):
     record = json.loads(json.dumps(game_record(result)))
     check_envelope(record, "game.json")
     assert [move_from_json(move_to_json(m), "here") for m in result.moves] == list(result.moves)
-    report, steps = replay_steps(record, "game.json")
+    report, steps = replay_game_steps(GAME, record, "game.json")
     assert report.ok and report.moves_checked == len(result.moves)
     assert steps[-1][2] == result.state
 

@@ -1,6 +1,7 @@
 """One test per normative Snap rule, named after its ID (spec/snap.toml)."""
 
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -348,6 +349,8 @@ def test_snap_end_2():
     over = apply(state, Call(S0, SNAP))
     assert over.outcome.termination is Termination.STUCK_POT and over.outcome.winner == S0
     assert over.pot == cards_of("Kd")
+    for move in (Flip(S0), NoCall(), Call(S0, SNAP), Deal(S0, over.config.deck)):
+        raises("SNAP-END-2", over, move)  # refused by the rule the game ended by
 
 
 @pytest.mark.rules("SNAP-END-3")
@@ -356,6 +359,8 @@ def test_snap_end_3():
     over = apply(state, Tie(frozenset({S0, S1}), SNAP))
     assert over.phase is Phase.OVER and over.outcome.termination is Termination.NO_CARDS
     assert over.outcome.winner is None and over.pot == cards_of("7h 7s Kd")
+    for move in (Flip(S0), NoCall(), Tie(frozenset({S0, S1}), SNAP)):
+        raises("SNAP-END-3", over, move)
 
 
 @pytest.mark.rules("SNAP-END-4")
@@ -380,3 +385,20 @@ def test_reprs_are_python():
     for value in (state, state.config, SnapConfig(players=3), Tie(frozenset({S1, S2}), SNAP), Call(S0, HAND),
                   NoCall(), Deal(S1, FULL_DECK[:3]), snap.Outcome(Termination.STUCK_POT, S1)):
         assert eval(repr(value), namespace) == value
+
+
+def test_legal_moves_and_apply_use_the_same_rule_blocks():
+    """In a call window every call event that legal_moves leaves out is one apply refuses."""
+    state = call_state(["2c 3c", "4c", "", "5c"], ["7h", "7s", "", "8d"], pot="7d", turn=0)
+    legal = set(legal_moves(state))
+    seats = [S0, S1, S2, S3]
+    events = [NoCall(), *(Call(s, k) for s in seats for k in CallKind),
+              *(Tie(frozenset(c), k) for k in CallKind for n in (1, 2, 3) for c in combinations(seats, n))]
+    for move in events:
+        if move in legal:
+            apply(state, move)
+        else:
+            with pytest.raises(IllegalMoveError):
+                apply(state, move)
+    assert Tie(frozenset({S0, S1}), POT) in legal and Call(S2, SNAP) not in legal
+

@@ -15,7 +15,7 @@ import pytest
 
 from cardcanon.model import hearts
 from cardcanon.model.cards import Card
-from cardcanon.model.hearts_players import RandomPlayer
+from cardcanon.model.hearts_players import RandomPlayer, play_match
 
 BREAK_TRUMP = """
     import cardcanon.model.hearts as hearts
@@ -30,7 +30,7 @@ def _no_trump(lead: Card, follow: Card) -> int:
 
 
 def _seeded_matches() -> list[tuple[hearts.HeartsState, list[hearts.Move]]]:
-    return [hearts.play_match(seed, (RandomPlayer(2 * seed + 1), RandomPlayer(2 * seed + 2))) for seed in range(3)]
+    return [play_match(seed, (RandomPlayer(2 * seed + 1), RandomPlayer(2 * seed + 2))) for seed in range(3)]
 
 
 @pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRUMP-1")

@@ -48,6 +48,13 @@ INDEX_CARD_TIES = """
             return snap._tie(state)
         return _event(state, move)
     snap.legal_moves, snap._apply_call_event = legal_moves, apply_call_event
+    if hasattr(snap, "move_problem"):  # the rule blocks refuse a move before it is applied
+        _problem = snap.move_problem
+        def move_problem(state, move):
+            if isinstance(move, snap.Tie) and state.config.index_card and state.phase is snap.Phase.CALL:
+                return None
+            return _problem(state, move)
+        snap.move_problem = move_problem
 """
 
 NO_HEARTS_BANS_QUEEN = """

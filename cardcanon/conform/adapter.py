@@ -9,11 +9,12 @@ disagree; :mod:`cardcanon.conform.cases` reads the models' states for the genera
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from cardcanon.conform import positions, steps
-from cardcanon.model import hearts, hearts_records, snap, snap_records
+from cardcanon.model import hearts, snap
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, RecordError
 from cardcanon.model.game import Game
 from cardcanon.model.shuffle import SplitMix64
@@ -29,18 +30,16 @@ class NotAMove(ValueError):
 
 def config_from_json(game: str, config: Json) -> Any:
     """The model's config for a record ``config`` object; ValueError naming the problem."""
+    if game not in MODELS:
+        raise ValueError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
     try:
-        if game == "hearts":
-            return hearts_records.config_from_json(config, "config", "config")
-        if game == "snap":
-            return snap_records.config_from_json({"config": config}, "config")
+        return MODELS[game].config_from_json(config, "config: config")
     except RecordError as exc:
         raise ValueError(str(exc)) from None
-    raise ValueError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
 
 
 def config_to_json(game: str, config: Any) -> Json:
-    return (hearts_records if game == "hearts" else snap_records).config_to_json(config)
+    return MODELS[game].config_to_json(config)
 
 
 @dataclass(frozen=True)
@@ -56,26 +55,20 @@ class Position:
         return cls(game, MODELS[game].new_game(config))
 
     @property
-    def _records(self) -> Any:
-        return hearts_records if self.game == "hearts" else snap_records
-
-    @property
     def config(self) -> Any:
         return self.state.config
 
     def move_from_json(self, move: Json) -> Any:
         try:
-            if self.game == "hearts":
-                return hearts_records.move_from_json(move, "move", "move")
-            return snap_records.move_from_json(move, "move")
+            return self._model.move_from_json(move, "move")
         except (RecordError, ValueError) as exc:
             raise NotAMove(str(exc)) from None
 
     def move_to_json(self, move: Any) -> Json:
-        return self._records.move_to_json(move)
+        return self._model.move_to_json(move)
 
     def is_chance(self) -> bool:
-        return bool(self.state.is_chance)
+        return self._model.is_chance(self.state)
 
     def legal_moves(self) -> list[Json]:
         """The legal moves as record moves ([] when the game is over); only for non-chance nodes."""
@@ -112,19 +105,13 @@ class Position:
 
     def outcome(self) -> Json:
         """The result of the game in its record form, or None while it goes on."""
-        outcome = self.state.outcome
-        if outcome is None:
-            return None
-        if self.game == "hearts":
-            return hearts_records.outcome_to_json(outcome)
-        winner = outcome.winner
-        return {"termination": outcome.termination.value, "winner": None if winner is None else winner.index}
+        return self._model.outcome_to_json(self._model.outcome(self.state))
 
     def perft(self, depth: int) -> int:
         """The number of legal move sequences of ``depth`` moves (no chance node on the way)."""
         if depth == 0:
             return 1
-        if self.state.is_chance:
+        if self.is_chance():
             raise ValueError("perft counts from a position where a player moves, not a chance node")
         moves = self._model.legal_moves(self.state)
         return sum(Position(self.game, self._model.apply(self.state, m)).perft(depth - 1) for m in moves)
@@ -143,28 +130,24 @@ class Position:
     def after(self, move: Any) -> Position:
         return Position(self.game, self._model.apply(self.state, move))
 
-    def is_tie(self, move: Any) -> bool:
-        return isinstance(move, snap.Tie)
-
     def is_correct_call(self, move: Any) -> bool:
         """Snap: ``move`` is a call that is correct now."""
         return isinstance(move, snap.Call) and move.kind in snap.correct_kinds(self.state)
 
     def seat_to_move(self) -> int | None:
-        turn = self.state.to_move if self.game == "hearts" else self.state.turn
-        return None if turn is None else turn.index
+        seat = self._model.to_move(self.state)
+        return None if seat is None else seat.index
 
 
 def deck(game: str, config_json: Json) -> list[str]:
     config = config_from_json(game, config_json)
-    return [str(c) for c in (hearts.DECK if game == "hearts" else config.deck)]
+    return [str(c) for c in config.deck]
 
 
 def shuffle(game: str, config_json: Json, seed: int) -> list[str]:
     """The game's deck, in canonical order, shuffled by the portable shuffle with ``seed``."""
     config = config_from_json(game, config_json)
-    cards = hearts.DECK if game == "hearts" else config.deck
-    return [str(c) for c in SplitMix64(seed).shuffled(cards)]
+    return [str(c) for c in SplitMix64(seed).shuffled(config.deck)]
 
 
 def deal(game: str, config_json: Json, seed: int) -> dict[str, Any]:
@@ -180,14 +163,20 @@ def deal(game: str, config_json: Json, seed: int) -> dict[str, Any]:
     while position.is_chance():
         moves.append(position.sample_chance(rng))
         position = position.apply(moves[-1])
-    state = position.state
-    if game == "hearts":
-        order = {c: i for i, c in enumerate(hearts.DECK)}
-        hands = [[str(c) for c in sorted(hand, key=order.__getitem__)] for hand in state.hands]
-        return {"moves": moves, "hands": hands, "dead": [str(c) for c in state.dead],
-                "to_move": position.seat_to_move()}
-    return {"moves": moves, "hands": [[str(c) for c in pile] for pile in state.down],
-            "to_move": position.seat_to_move()}
+    return {"moves": moves, **DEALT[game](position.state), "to_move": position.seat_to_move()}
+
+
+def _hearts_dealt(state: hearts.HeartsState) -> dict[str, Any]:
+    order = {c: i for i, c in enumerate(hearts.DECK)}
+    return {"hands": [[str(c) for c in sorted(hand, key=order.__getitem__)] for hand in state.hands],
+            "dead": [str(c) for c in state.dead]}
+
+
+def _snap_dealt(state: snap.SnapState) -> dict[str, Any]:
+    return {"hands": [[str(c) for c in pile] for pile in state.down]}
+
+
+DEALT: dict[str, Callable[[Any], dict[str, Any]]] = {"hearts": _hearts_dealt, "snap": _snap_dealt}  # each game's own
 
 
 def illegal_rule(position: Position, move: Json) -> str | None:
@@ -202,9 +191,8 @@ def illegal_rule(position: Position, move: Json) -> str | None:
 # ---- configs and variants ------------------------------------------------------------------
 def default_config(game: str, players: int = 2) -> Json:
     """The rulebook's defaults as a record ``config`` (Snap: at a table of ``players``)."""
-    if game == "hearts":
-        return hearts_records.config_to_json(hearts.HeartsConfig())
-    return snap_records.config_to_json(snap.SnapConfig(players=players))
+    table = {"players": players} if players != 2 else {}  # both games are played by two by default
+    return MODELS[game].config_to_json(MODELS[game].Config.from_options({}, **table))
 
 
 def variant_config(game: str, base: Json, parameter: str, option: str) -> tuple[Json | None, str]:

@@ -1,6 +1,6 @@
 """Fast two-player Hearts: whole matches by the compiled kernel, the same as the reference model.
 
-A match of seed ``s`` is :func:`cardcanon.model.hearts.play_match` with the players
+A match of seed ``s`` is :func:`cardcanon.model.hearts_players.play_match` with the players
 ``make_player(kind, 2 * s + 1)`` and ``make_player(kind, 2 * s + 2)`` (the convention of
 ``cardcanon play hearts``): the same dealer draw, the same shuffles, the same plays. Player kinds
 are those of :mod:`cardcanon.model.hearts_players`: ``random`` and ``greedy``.
@@ -23,9 +23,9 @@ from cardcanon.model import hearts_types
 from cardcanon.model.cards import Suit
 from cardcanon.model.hearts import (
     DECK, POINT_CARDS, BreakOn, ChooseDealer, Deal, Dealer, FirstLead, FirstTrickPoints, HeartsConfig, HeartsState,
-    MoonScore, Move, Play, QueenBreaks, Termination, apply, new_game, play_match,
+    MoonScore, Move, Play, QueenBreaks, Termination, apply, new_game,
 )
-from cardcanon.model.hearts_players import PLAYER_KINDS, make_player
+from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
 from cardcanon.model.seats import Seat
 
 _TWO64 = 1 << 64

@@ -5,22 +5,21 @@ its ``parameter`` and taking one of its option values (strings, as in the rulebo
 lists options: they come from :func:`cardcanon.spec.load`, so a variation added to the rulebook
 becomes a keyword argument without a change to the environments.
 
-The model config field of the same name carries the option (:mod:`cardcanon.model.game`); the
-config refuses an option the model does not play, naming the rule.
+The model's ``Config.from_options`` turns the options into its table (:mod:`cardcanon.model.game`),
+refusing an option the model does not play, naming the rule.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from cardcanon import spec
-from cardcanon.model.snap import SWITCH
+from cardcanon.model.game import Config
+from cardcanon.model.options import check_option
 from cardcanon.spec import Rule, Variation
 
-C = TypeVar("C")
-_SWITCH = {text: value for value, text in SWITCH.items()}  # a switch variation's options
+C = TypeVar("C", bound=Config)
 
 
 def variation_rules(game: str) -> dict[str, Rule]:
@@ -52,11 +51,7 @@ def split_options(game: str, kwargs: Mapping[str, Any]) -> tuple[dict[str, str],
         if name not in rules:
             rest[name] = value
             continue
-        variation = variation_of(rules[name])
-        allowed = [option.value for option in variation.options]
-        if value not in allowed:
-            raise ValueError(f"{rules[name].id}: {name}={value!r} is not an option "
-                             f"(options: {', '.join(allowed)})")
+        check_option(game, name, value)
         chosen[name] = value
     return chosen, rest
 
@@ -64,19 +59,7 @@ def split_options(game: str, kwargs: Mapping[str, Any]) -> tuple[dict[str, str],
 def build_config(config_type: type[C], chosen: Mapping[str, str], **fields: Any) -> C:
     """The model config for the chosen options (and any other config ``fields``); the config
     raises :class:`~cardcanon.model.errors.NotModelledError` for an option the model does not play."""
-    default_config = config_type()
-    for name, value in chosen.items():
-        fields[name] = _convert(getattr(default_config, name), value)
-    return config_type(**fields)
-
-
-def _convert(default: Any, value: str) -> Any:
-    """An option string as the type of the config field's default."""
-    if isinstance(default, enum.Enum):
-        return type(default)(value)
-    if isinstance(default, bool):
-        return _SWITCH[value]
-    return value
+    return config_type.from_options(chosen, **fields)
 
 
 def describe(game: str, config_type: type) -> str:

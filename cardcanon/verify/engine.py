@@ -29,7 +29,7 @@ def engine_replay(record: Record) -> bool | None:
     from cardcanon.model.snap import Deal
     from cardcanon.model.snap_records import config_from_json, move_from_json
 
-    config = config_from_json(record, "record")
+    config = config_from_json(record["config"], "record: config")
     deal = move_from_json(record["moves"][0], "record: move 1")
     assert isinstance(deal, Deal)  # the first move was read as a deal above
     if policy not in records.DETERMINISTIC_POLICIES:
@@ -46,7 +46,7 @@ def check_snap(run: Run) -> CheckResult:
     """The compiled engine against the model on a seeded batch (every named policy)."""
     from cardcanon.engine import snap as engine
     from cardcanon.model.snap_policies import play_game
-    from cardcanon.model.snap_records import game_record
+    from cardcanon.model.snap_policies import game_record
 
     run.no_probe()
     bounds = run.bounds

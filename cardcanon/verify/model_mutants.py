@@ -154,14 +154,13 @@ def _out_not_skipped() -> Changes:
 def _out_players_call() -> Changes:
     from cardcanon.model import snap as m
 
-    original_legal, original_event = m.legal_moves, m._apply_call_event
+    original_event, original_problem = m._apply_call_event, m.move_problem
 
-    def legal_moves(state: SnapState) -> tuple[Move, ...]:
-        moves = original_legal(state)
-        if state.phase is not m.Phase.CALL:
-            return moves
-        out = [Seat(i) for i in range(state.config.players) if not state.holds(Seat(i))]
-        return moves + tuple(m.Call(p, k) for p in out for k in state.config.kinds)
+    def move_problem(state: SnapState, move: Move) -> tuple[str, str] | None:  # legal_moves lists these calls too
+        if (state.phase is m.Phase.CALL and isinstance(move, m.Call) and move.caller.index < state.config.players
+                and move.kind in state.config.kinds):
+            return None
+        return original_problem(state, move)
 
     def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:  # SNAP-CALL-2 broken: a player who is out may call
         if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
@@ -170,7 +169,7 @@ def _out_players_call() -> Changes:
             return m._win(state, move.caller, won_pot=move.kind is m.CallKind.SNAP_POT)
         return original_event(state, move)
 
-    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
+    return {(SNAP, "_apply_call_event"): apply_call_event, (SNAP, "move_problem"): move_problem}
 
 
 def _win_without_flipper() -> Changes:
@@ -248,7 +247,13 @@ def _tie_variant(*, drop_matched: bool = False, under_pot: bool = False, pot_tie
 def _index_ties() -> Changes:
     from cardcanon.model import snap as m
 
-    original_legal, original_event = m.legal_moves, m._apply_call_event
+    original_legal, original_event, original_problem = m.legal_moves, m._apply_call_event, m.move_problem
+
+    def move_problem(state: SnapState, move: Move) -> tuple[str, str] | None:
+        if (isinstance(move, m.Tie) and state.phase is m.Phase.CALL and state.config.index_card
+                and move.kind in m.correct_kinds(state)):
+            return None
+        return original_problem(state, move)
 
     def legal_moves(state: SnapState) -> tuple[Move, ...]:  # SNAP-INDEX-1 broken: players may tie on the index card
         moves = original_legal(state)
@@ -265,7 +270,8 @@ def _index_ties() -> Changes:
             return m._tie(state)
         return original_event(state, move)
 
-    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
+    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event,
+            (SNAP, "move_problem"): move_problem}
 
 
 def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool = False, on_top: bool = False) -> Changes:

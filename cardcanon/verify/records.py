@@ -6,6 +6,7 @@ mutant of it in a verify worker); :func:`distinct` drops repeated records.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -26,43 +27,29 @@ class Replayed:
     problem: str = ""
 
 
-def _snap_start(record: Mapping[str, Any], config: snap.SnapConfig) -> snap.SnapState:
-    from cardcanon.model.snap import new_game
-
-    data = record.get("start")
-    return new_game(config) if data is None else snap_state(config, data)
+def _flip_key(state: LoadedState) -> tuple[object, ...] | None:
+    """The position key (SNAP-END-4) of a position where a flip is next, else None."""
+    return state.position_key() if getattr(state, "phase", None) and state.phase.value == "flip" else None
 
 
 def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
     """(game, final state or None, moves applied, problem, rejected-ok) of a game record."""
     game: str = record["game"]
-    model: ModuleType  # the loaded model of the record's game
-    state: LoadedState
-    parse: Callable[[Any, int], Any]  # (JSON move, 1-based move number) -> move
-    if game == "snap":
-        from cardcanon.model import snap as snap_model
-        from cardcanon.model.snap_records import config_from_json, move_from_json
+    model: ModuleType = importlib.import_module(f"cardcanon.model.{game}")  # the loaded model (or a mutant)
+    config = model.GAME.config_from_json(record["config"], "record: config")
+    state: LoadedState = snap_state(config, record["start"]) if record.get("start") is not None else model.new_game(config)
 
-        model = snap_model
-        config = config_from_json(record, "record")
-        state = _snap_start(record, config)
-        parse = lambda item, n: move_from_json(item, f"record: move {n}")  # noqa: E731
-    else:
-        from cardcanon.model import hearts as hearts_model
-        from cardcanon.model.hearts_records import config_from_json as hearts_config
-        from cardcanon.model.hearts_records import move_from_json as hearts_move
+    def parse(item: Any, number: int) -> Any:
+        return model.GAME.move_from_json(item, f"record: moves[{number - 1}]")
 
-        model = hearts_model
-        state = model.new_game(hearts_config(record["config"], "record"))
-        parse = lambda item, n: hearts_move(item, "record", f"moves[{n - 1}]")  # noqa: E731
     from cardcanon.model.errors import IllegalMoveError
     from cardcanon.model.shuffle import SplitMix64
 
     keys: dict[int, tuple[object, ...]] = {}
     policy, rng = _record_policy(record)
     for number, item in enumerate(record["moves"], 1):
-        if game == "snap" and state.phase is model.Phase.FLIP:
-            keys.setdefault(state.flips, state.position_key())
+        if (key := _flip_key(state)) is not None:
+            keys.setdefault(state.flips, key)
         move = parse(item, number)
         if rng is not None and number == 1 and "start" not in record:
             if model.sample_deal(state.config, rng) != move:
@@ -70,13 +57,13 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
         if policy is not None and state.phase is model.Phase.CALL:
             chosen = policy.choose(state, rng or SplitMix64(0))  # a deterministic policy never draws
             if chosen != move:
-                return game, None, f"move {number}: {policy.name} calls {chosen!r} here, not {move!r}"
+                return game, None, f"move {number}: {policy.name} calls {chosen} here, not {move}"
         try:
             state = model.apply(state, move)
         except IllegalMoveError as err:
             return game, None, f"move {number} is illegal ({err.rule_id}): {err}"
-    if game == "snap" and state.phase is model.Phase.FLIP:
-        keys.setdefault(state.flips, state.position_key())
+    if (key := _flip_key(state)) is not None:
+        keys.setdefault(state.flips, key)
     if "repeats" in record:
         first, length = record["repeats"]
         if length <= 0 or first not in keys or keys.get(first) != keys.get(first + length):

@@ -6,21 +6,17 @@ each non-default option of each variation point on its own, and the combinations
 declares (``[[combination]]``, with the reason the options interact). Options the reference
 model does not implement (``not_modelled``) cannot be run; they are listed, not hidden.
 
-:func:`cardcanon.proofs.base.snap_config` and ``hearts_config`` turn a variant into the model's
-configuration.
+:func:`config_for` (and :func:`snap_config`, :func:`hearts_config`) turn a variant into the
+model's table through ``Config.from_options``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from cardcanon.model.hearts_types import HeartsConfig
-    from cardcanon.model.snap import SnapConfig
-
-from cardcanon.proofs.base import hearts_config, options, snap_config, variant_name
+from cardcanon.proofs.base import config_for, hearts_config, modelled, snap_config, variant_name
 
 Variant = Mapping[str, str]
 __all__ = ["Combination", "Variant", "VariantPlan", "config_for", "hearts_config", "modelled", "plan", "points",
@@ -42,15 +38,6 @@ def points(game: str) -> tuple[Point, ...]:
     return tuple(Point(rule.id, rule.variation.parameter, rule.variation.default,
                        tuple(option.value for option in rule.variation.options))
                  for rule in cardcanon.spec.load(game).rules if rule.variation is not None)
-
-
-def modelled(game: str) -> dict[str, dict[str, Any]]:
-    """parameter -> option -> the model's config value, for the options the model implements."""
-    return options(game)
-
-
-def config_for(game: str, variant: Variant | None = None, **fields: Any) -> SnapConfig | HeartsConfig:
-    return snap_config(variant, **fields) if game == "snap" else hearts_config(variant, **fields)
 
 
 @dataclass(frozen=True)

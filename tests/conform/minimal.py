@@ -341,8 +341,9 @@ class Snap:
         kind = move.get("move")
         if kind not in ("deal", "flip", "no-call", "call", "tie"):
             raise Invalid(f"not a Snap move: {move}")
-        if state["phase"] == "over":
-            raise Illegal("SNAP-END-1")
+        if state["phase"] == "over":  # refused by the rule the game ended by
+            ending = self.outcome(state)["termination"]
+            raise Illegal({"all-cards": "SNAP-END-1", "stuck-pot": "SNAP-END-2", "no-cards": "SNAP-END-3"}[ending])
         if state["phase"] == "deal":
             if kind != "deal":
                 raise Illegal("SNAP-DEAL-2")
