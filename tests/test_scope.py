@@ -50,7 +50,7 @@ def test_bad_scope_tables(table: dict[str, object], bounds: dict[str, object], p
 def test_the_manifest_refuses_a_bad_scope(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "snap.toml"
     path.write_text('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1"]\n'
-                    'kind = "replay"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p3_end2_winner:check"\n'
+                    'kind = "replay"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p15_end2_winner:check"\n'
                     '[check.scope]\ndeck = "rulebook"\nabstracted = "nothing"\n', encoding="utf-8")
     with pytest.raises(ManifestError, match="scope.*players"):
         load_manifest(path)
@@ -66,7 +66,7 @@ def test_encoding_checks_without_drop_probes_say_why(check_id: str) -> None:
 def test_a_z3_proof_cannot_opt_out_of_drop_probes(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "snap.toml"
     path.write_text('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1"]\n'
-                    'kind = "z3-proof"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p3_end2_winner:check"\n'
+                    'kind = "z3-proof"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p15_end2_winner:check"\n'
                     'no_drop_probes = "because"\n', encoding="utf-8")
     with pytest.raises(ManifestError, match="no_drop_probes"):
         load_manifest(path)

@@ -41,7 +41,7 @@ def test_the_checker_sees_a_check_import(tmp_path: Path) -> None:
 
 
 def test_every_check_of_proofs_has_a_module_named_after_it() -> None:
-    """``SNAP-P3-end2-winner`` is ``cardcanon.proofs.snap.p3_end2_winner:check``; the engine checks
+    """``SNAP-P15-end2-winner`` is ``cardcanon.proofs.snap.p15_end2_winner:check``; the engine checks
     live with the engine's part of verify (the engine sits above the models)."""
     for check in load_manifests():
         module, _, function = check.entry.partition(":")

@@ -183,7 +183,7 @@ def snap_pot(out: Path, ev) -> str:
             "until a later tie covers it.\n\n"
             + _draw_snap(final, out, "snap-stuck-pot", f"Seed {seed}: a Snap Pot no flip can win",
                          f"no {top.rank.label} outside the pot"))
-    nocards = _check(ev, "SNAP-P3-no-cards")
+    nocards = _check(ev, "SNAP-P16-no-cards")
     nb, nseed = nocards["bounds"], int(nocards["stats"]["seed"])
     ncfg = _snap_config(nocards)
     nplayed = play_seed(ncfg, nseed, nb["policy"], int(nb["max_flips"]))

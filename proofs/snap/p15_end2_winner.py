@@ -1,25 +1,13 @@
-"""SNAP-P3: the stuck Snap Pot and the two unusual endings (SNAP-END-2, SNAP-END-3).
+"""SNAP-P15-end2-winner: when a move ends the game, at most one player holds cards, and the model
+names him as the only winner (SNAP-END-2).
 
-``check_stuck_pot``: a position reached from a real deal in which the Snap Pot holds cards and
-every card of the pot's top rank is in the pot, so no "Snap Pot!" call can be correct until a
-tie changes the pot's top card. Found by playing seeded deals with a tie-making policy through
-the model (the first such seed is golden).
-
-``check``: whenever a move ends the game, at most one player holds cards (Z3, every move
-shape, flipper and player count in ``players``); when exactly one does, every card outside the
-pot is his (conservation, SNAP-P1) and the model's outcome names him as the only winner. The
-witness is a move that ends a game with cards stuck in the pot, replayed through the model.
-Mutant: the game ends when at most one player has a *face-down* card.
-
-``check_no_cards``: a position where no player holds a card is reachable from a real deal: a
-tie sends the last cards of the last two players into the pot; the model ends it as SNAP-END-3's
-draw. Found by seeded search (the first seed is golden).
-
-Under the index-card variant (SNAP-INDEX-1) nobody can tie, so no pot ever forms and the
-manifest expects neither search to find a witness. The Z3 part of ``check`` restates the
-encoding's own end test (it ends the game exactly when at most one player holds cards); its
-content is that the model does the same: its witnesses, a move that ends a game with cards in
-the pot and a move after which a player holding only face-up cards plays on, are replayed.
+Z3, every move shape, flipper and player count in ``players``: when exactly one player holds
+cards, every card outside the pot is his (conservation, SNAP-P1) and the model's outcome names
+him. The witness is a move that ends a game with cards stuck in the pot, replayed through the
+model. The Z3 part restates the encoding's own end test (it ends the game exactly when at most
+one player holds cards); its content is that the model does the same: its witnesses, a move that
+ends a game with cards in the pot and a move after which a player holding only face-up cards
+plays on, are replayed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SNAP-P3 (no cards): a game ends with every card in the pot and no winner (SNAP-END-3)."""
+"""SNAP-P16-no-cards: a game ends with every card in the pot and no winner (SNAP-END-3)."""
 
 from __future__ import annotations
 

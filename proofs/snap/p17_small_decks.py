@@ -1,14 +1,6 @@
-"""SNAP-P5: Snap need not end (SNAP-END-4).
+"""SNAP-P17-small-decks: Snap need not end (SNAP-END-4), settled exhaustively on small decks.
 
-``check_lasso``: for each deterministic calling policy, a full 52-card, 2-player deal that never
-ends: players snap (SNAP-CALL-5 and SNAP-TURN-2 act), then the position before one flip recurs a
-fixed number of flips later, and since the policy is deterministic, play repeats from there
-forever (a lasso). Seed 47 under ``flipper-first``: 6 snaps, then a 52-flip cycle without a
-snap; seed 63 under ``owner-first``: a 102-flip cycle with 2 snaps in every turn of it. The
-games are records; the runner replays them (the repetition by the model's own position) and
-the engine decides the same deals.
-
-``check``: the same question settled exhaustively for 2 players and small decks of
+``check``: the question of SNAP-P5-lasso settled exhaustively for 2 players and small decks of
 ``r`` ranks in ``s`` suits: every dealer and every deal. Suits never matter (SNAP-MATCH-1), so
 deals are enumerated as rank sequences; each stands for ``(s!)**r`` orders of the cards. Each
 game is played to its end or to a repeated position (exact: endless); the counts are golden.
