@@ -239,7 +239,7 @@ def test_per_variant_verdicts_and_necessity_are_shown():
                  passed=True, mutants=[],
                  results=[dict(base, variant="default", options={}, verdict="proved"),
                           dict(base, variant="queen_breaks=yes", options={"queen_breaks": "yes"}, verdict="refuted")],
-                 necessity=[{"rule": "HEARTS-QUEEN-2", "mutant": "queen-breaks", "killed": True}])
+                 necessity=[{"rule": "HEARTS-QUEEN-2", "model_mutant": "queen-breaks", "killed": True}])
     ev = evidence.Evidence(report={"checks": [check]}, report_path="")
     text = ev._verdict("HEARTS-P1")
     assert text.startswith(":verdict-ok:`proved`")

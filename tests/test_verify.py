@@ -372,7 +372,7 @@ def test_explain_states_the_claim_scope_and_killing_mutant_per_variant(fake_chec
     outcome = report.outcomes[0]
     words = outcome.explain()
     assert words.startswith("SNAP-P1-flip: fake check SNAP-P1-flip")
-    assert "Scope: 2 to 12 players; the 52-card deck; bounds: none" in words
+    assert f"Scope: {outcome.check.scope_for(False)['words']}" in words
     assert "    SNAP-FLIP-1:\n      default: flip-bottom (" in words
     assert "    SNAP-MATCH-1:\n      default: unbound" in words
     assert "Witness (replayed by the runner): \n    one flip" in words

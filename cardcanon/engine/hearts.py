@@ -268,7 +268,7 @@ def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) 
 
 
 def require(config: HeartsConfig) -> None:
-    """Raise :class:`EngineUnavailable` (with the reason) unless the compiled kernel is loaded and
+    """Raise ``EngineUnavailable`` (with the reason) unless the compiled kernel is loaded and
     plays ``config`` as the reference model does; callers that compare the engine with the
     model ask this first, since the other functions here fall back to the model."""
     _kernel(config)

@@ -65,7 +65,7 @@ class SnapRun:
 
 def ending(state: SnapState) -> str:
     """How a finished game ended, as the analysis names it (SNAP-END-5,
-    :func:`cardcanon.model.snap_endings.ending_label`)."""
+    ``cardcanon.model.snap_endings.ending_label``)."""
     return snap_endings.ending_label(state)
 
 
@@ -282,7 +282,7 @@ def kernel_mismatch(config: SnapConfig) -> str | None:
 
 
 def require(config: SnapConfig) -> None:
-    """Raise :class:`EngineUnavailable` (with the reason) unless the compiled kernel is loaded
+    """Raise ``EngineUnavailable`` (with the reason) unless the compiled kernel is loaded
     and plays ``config`` as the reference model does; callers that compare the engine with the
     model ask this first, since the other functions here fall back to the model."""
     _kernel(config)

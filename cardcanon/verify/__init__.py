@@ -13,7 +13,8 @@
 """
 
 from cardcanon.verify.manifest import CheckSpec
-from cardcanon.verify.plan import DEFAULT_TIMEOUT, Progress, add_parser, default_jobs, load_checks, run
+from cardcanon.verify.plan import DEFAULT_TIMEOUT, Progress, add_parser, combinations, default_jobs, load_checks, run
 from cardcanon.verify.report import Report
 
-__all__ = ["DEFAULT_TIMEOUT", "CheckSpec", "Progress", "Report", "add_parser", "default_jobs", "load_checks", "run"]
+__all__ = ["DEFAULT_TIMEOUT", "CheckSpec", "Progress", "Report", "add_parser", "combinations", "default_jobs", "load_checks",
+           "run"]

@@ -18,14 +18,15 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "verify-report.json"
-TOP = ("cardcanon_version", "z3_version", "python", "started", "wall_seconds", "jobs", "quick", "totals", "ok",
-       "variants")
-CHECK = ("id", "game", "title", "rules", "kind", "expected", "verdict", "passed", "seconds", "detail", "witness",
-         "witness_replayed", "bounds", "stats", "verified_rules")
+TOP = ("cardcanon_version", "z3_version", "cvc5_version", "python", "started", "wall_seconds", "jobs", "quick",
+       "totals", "ok", "variants", "necessity")
+CHECK = ("id", "game", "title", "rules", "kind", "expected", "verdict", "passed", "status", "not_applicable",
+         "engine_covers", "seconds", "detail", "witness", "witness_replayed", "second_solver", "bounds", "scope",
+         "no_drop_probes", "stats", "verified_rules", "bindings", "unbound_results", "explanation")
 RESULT = ("variant", "options", "expected", "verdict", "witness_replayed", "replay_problems", "engine_disagreed",
-          "seconds")
+          "engine_not_applicable", "second_solver", "seconds")
 PROBE = ("id", "rule", "description", "verdict", "killed")
-CELL = ("rule", "mutant", "description", "killed", "verdict")
+CELL = ("rule", "variant", "model_mutant", "description", "killed", "verdict")
 
 
 def _short(text: Any, lines: int = 8, width: int = 300) -> Any:
