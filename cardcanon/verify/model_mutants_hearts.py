@@ -306,6 +306,8 @@ def _one_player_tricks() -> Changes:
 _UNCITED_MUTANTS = (
     ModelMutant("leader-plays-alone", "hearts", "HEARTS-PLAYERS-1",
                 "a trick is two cards of the leader: one player plays alone", _one_player_tricks),
+    ModelMutant("leader-plays-second", "hearts", "HEARTS-TRICK-4",
+                "the leader, not the other player, plays the second card of a trick", _one_player_tricks),
     ModelMutant("loser-leads", "hearts", "HEARTS-TRICK-2", "the loser of a trick leads to the next", _loser_leads),
     ModelMutant("hand-begins-broken", "hearts", "HEARTS-BREAK-3", "every hand begins with hearts broken",
                 _broken_at_deal),
