@@ -23,12 +23,13 @@ from cardcanon.model.seats import Seat
 
 if TYPE_CHECKING:
     from cardcanon.model.cards import Card
-    from cardcanon.model.snap import Call, Flip, Move, NoCall, Outcome, Piles, SnapConfig, SnapState, Tie
+    from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Outcome, Piles, SnapConfig, SnapState, Tie
 
 # A mutant's replacements: (module, attribute) -> the new function (or property).
 Changes = dict[tuple[str, str], Any]
 Patch = Callable[[], Changes]
 SNAP = "cardcanon.model.snap"
+SNAP_TYPES = "cardcanon.model.snap_types"
 
 
 @dataclass(frozen=True)
@@ -610,18 +611,12 @@ def _shuffle_upward() -> Changes:
 
 
 def _deck_unchecked() -> Changes:
-    from cardcanon.model import snap as m
+    def deck_problem(config: SnapConfig, order: tuple[Card, ...]) -> tuple[str, str] | None:
+        if len(order) != len(config.deck):  # SNAP-DECK-1 broken: any 52 cards are dealt, a card twice too
+            return "SNAP-DECK-1", "the dealt cards must be as many as the deck's"
+        return None
 
-    def apply_deal(state: SnapState, move: m.Deal) -> SnapState:  # SNAP-DECK-1 broken: any order of 52 cards is dealt
-        cfg = state.config
-        if move.dealer.index >= cfg.players or len(move.order) != len(cfg.deck):
-            from cardcanon.model.errors import IllegalMoveError
-
-            raise IllegalMoveError("SNAP-DEAL-1", "not a deal of this table")
-        down = m.deal_piles(cfg, move.dealer, tuple(move.order))
-        return m._next_flip(state, down, ((),) * cfg.players, (), move.dealer, None, first=True)
-
-    return {(SNAP, "_apply_deal"): apply_deal}
+    return {(SNAP, "deck_problem"): deck_problem}
 
 
 _POLICY_MUTANTS = (
@@ -652,8 +647,9 @@ _POLICY_MUTANTS = (
     ModelMutant("deck-unchecked", "snap", "SNAP-DECK-1", "a deal of 52 cards is accepted with a card twice",
                 _deck_unchecked),
     ModelMutant("thirteen-players", "snap", "SNAP-PLAYERS-1", "13 players may play",
-                lambda: {(SNAP, "MAX_PLAYERS"): 13}),
-    ModelMutant("one-player", "snap", "SNAP-PLAYERS-1", "one player may play", lambda: {(SNAP, "MIN_PLAYERS"): 1}),
+                lambda: {(SNAP, "MAX_PLAYERS"): 13, (SNAP_TYPES, "MAX_PLAYERS"): 13}),
+    ModelMutant("one-player", "snap", "SNAP-PLAYERS-1", "one player may play",
+                lambda: {(SNAP, "MIN_PLAYERS"): 1, (SNAP_TYPES, "MIN_PLAYERS"): 1}),
 )
 register(*_POLICY_MUTANTS)
 
@@ -746,7 +742,15 @@ def _ties_widened(*, single: bool = False, wrong: bool = False) -> Changes:
             return m._tie(state)
         return original_event(state, move)
 
-    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event}
+    def tie_problem(state: SnapState, kind: CallKind, callers: int) -> tuple[str, str] | None:
+        if callers < (1 if single else 2):
+            return "SNAP-CALL-3", "too few callers for a tie"
+        if kind not in m.correct_kinds(state) and not (wrong and callers >= 2):
+            return "SNAP-CALL-3", "a tie is of a correct call"
+        return None
+
+    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event,
+            (SNAP, "tie_problem"): tie_problem}
 
 
 register(
