@@ -129,7 +129,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def _seat(seat: Seat) -> str:
-    return f"player {seat.index + 1}"
+    return str(seat)  # the one formatter of a seat
 
 
 def hearts_trick() -> Example:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from cardcanon.model.cards import Card, Suit
+from cardcanon.model.seats import Seat
 
 CARD_W, CARD_H, FAN = 44, 62, 30
 RED = {Suit.HEARTS, Suit.DIAMONDS}
@@ -63,7 +64,7 @@ def snap_table(down, up, pot, title: str, note: str = "", marks: dict | None = N
     rows, y = ([], 12) if captioned else ([text(12, 22, title, size=15, weight="bold")], 36)
     width = 300 if captioned else max(520, 24 + 9 * len(title))
     for seat, (d, u) in enumerate(zip(down, up)):
-        label = f"player {seat + 1}"
+        label = str(Seat(seat))
         rows.append(text(12, y + CARD_H / 2 - 4, label, weight="bold"))
         if seat in marks:
             rows.append(text(12, y + CARD_H / 2 + 14, marks[seat], size=11))

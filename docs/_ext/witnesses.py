@@ -38,8 +38,8 @@ def describe_move(move) -> str:
 
 
 def seat_name(seat) -> str:
-    """A seat in the rulebook's words: ``Seat(0)`` is player 1."""
-    return f"player {seat.index + 1}"
+    """A seat in the rulebook's words (the model's one formatter: seats are numbered from 0)."""
+    return str(seat)
 
 
 def _no_report(name: str) -> str:

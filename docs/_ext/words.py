@@ -1,7 +1,7 @@
 """Check output in the rulebook's words, for reader pages: a check's detail and witness are
 written for programmers (``Tie(callers=frozenset({Seat(0), Seat(1)}), kind=CallKind.SNAP)``,
 ``[Qc Kc]``, ``P0``); the site shows them as "player 1 and player 2 tie, calling "Snap!"",
-"[Q♣ K♣]" and "player 1". One card notation everywhere: rank and suit sign (``10♣``)."""
+"[Q♣ K♣]" and "player 0" (seats are numbered from 0, SNAP-TERM-1). One card notation everywhere: rank and suit sign (``10♣``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ REPR = re.compile(r"\b(?:[A-Z][A-Za-z]*\([a-z_]+=|frozenset\(|Seat\(|CallKind\.|
 
 
 def player(index: int | str) -> str:
-    return f"player {int(index) + 1}"
+    from cardcanon.model.seats import Seat
+
+    return str(Seat(int(index)))  # the one formatter of a seat
 
 
 def card(code: str) -> str:
