@@ -16,11 +16,12 @@ import time
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from cardcanon.analysis_output import add_output_arguments, hearts_figures, output_folder, snap_figures
 from cardcanon.cli_args import seconds, seed
 from cardcanon.engine import build
+from cardcanon.engine.exact import deck as exact_deck
 from cardcanon.engine import hearts as engine_hearts
 from cardcanon.engine import snap as engine_snap
 from cardcanon.engine.stats import ChunkFile, Progress, counter_json, distribution, wilson_json
@@ -28,10 +29,14 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.snap import SnapConfig
 from cardcanon.model.snap_policies import Policy, parse_policy
+from cardcanon.variants import parse_variants
 
 SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
 RANDOM_POLICY_CAP = 20_000  # flips; a random policy's game still going then is "not ended", never "endless"
-MAIN_CELL = (2, "flipper-first")
+MAIN_CELL = (2, "flipper-first", False, 52)  # players, policy, index card, cards
+DECK_CARDS = 52
+SUITS = 4  # the sampled decks of --cards: 4 suits of the lowest ranks (cardcanon.engine.exact.deck)
+DETERMINISTIC_CHUNK = 50_000
 RECORD_MAX_FLIPS = 25_000  # about 1 MB of JSON
 HAND_EDGES = (0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 25, 30)
 HEARTS_PAIRINGS = ("random-random", "greedy-greedy", "greedy-random")
@@ -49,8 +54,14 @@ def add_parser(sub: Any) -> None:
     snap.add_argument("--players", type=int, nargs="+", default=list(range(2, 13)), help="default 2..12")
     snap.add_argument("--policies", nargs="+", default=list(SNAP_POLICIES), help=f"default {' '.join(SNAP_POLICIES)}")
     snap.add_argument("--deals", type=int, default=20_000, help="deals per cell (default 20000)")
+    snap.add_argument("--deterministic-deals", type=int, default=None, metavar="N",
+                      help="deals per flipper-first or owner-first cell (default: --deals)")
     snap.add_argument("--main-deals", type=int, default=1_000_000,
-                      help="deals for 2 players, flipper-first (default 1000000)")
+                      help="deals for 2 players, flipper-first, 52 cards, if more (default 1000000)")
+    snap.add_argument("--index-card", nargs="+", default=["off"], metavar="OPTION",
+                      help="options of SNAP-INDEX-1 to play, each a cell of its own (default off; e.g. off on)")
+    snap.add_argument("--cards", type=int, nargs="+", default=[DECK_CARDS], metavar="N",
+                      help="sampled deals of a deck of 4 suits with N/4 ranks, the lowest (default 52; e.g. 24 28 .. 48)")
     snap.add_argument("--seconds-per-cell", type=seconds, default=60.0,
                       help="stop starting new chunks of a cell after this long (default 60; the main cell is exempt)")
     snap.add_argument("--random-cap", type=int, default=RANDOM_POLICY_CAP,
@@ -69,7 +80,7 @@ def add_parser(sub: Any) -> None:
                                                               "(default: a local cluster on all cores)")
     exact.add_argument("--workers", type=int, help="with --exact: local worker processes (default: all cores)")
     exact.add_argument("--time-limit", type=float, metavar="SECONDS",
-                       help="with --exact: stop after this long, keeping finished chunks (0: only summarise them)")
+                       help="stop starting chunks after this long, keeping finished ones (0: only summarise them)")
     _common(snap)
     snap.set_defaults(handler=run_snap)
 
@@ -83,8 +94,8 @@ def add_parser(sub: Any) -> None:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
-    parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default: Snap 50000 for 2 players, "
-                                                                "else 2000; Hearts 50000)")
+    parser.add_argument("--chunk", type=int, default=None, help="seeds per chunk (default: Snap 50000 for 2 players "
+                                                                "or a deterministic policy, else 2000; Hearts 50000)")
     parser.add_argument("--first-seed", type=seed, default=0, help="the first seed (default 0)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
@@ -155,36 +166,52 @@ def _merge_snap(chunks: list[dict[str, Any]]) -> dict[str, Any]:
             "extremes": extremes}
 
 
-def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, progress: Progress) -> dict[str, Any]:
+def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_card: bool, cards: int,
+               progress: Progress) -> dict[str, Any] | None:
+    """One cell; None when not one of its chunks is finished yet (an earlier summary is kept)."""
     policy = parse_policy(policy_text)
-    config = SnapConfig(players=players)
-    main = (players, policy.name) == MAIN_CELL
-    deals = args.main_deals if main else args.deals
+    deck = {} if cards == DECK_CARDS else {"deck": exact_deck(cards // SUITS, SUITS)}  # 52: the rulebook's deck order
+    config = SnapConfig(players=players, index_card=index_card, **deck)
+    main = (players, policy.name, index_card, cards) == MAIN_CELL
+    deals = (args.deterministic_deals or args.deals) if policy.deterministic else args.deals
+    deals = max(deals, args.main_deals) if main else deals
     cap = engine_snap.SAFETY_CAP if policy.deterministic else args.random_cap
-    chunk = args.chunk or (50_000 if players == 2 else 2_000)
-    name = f"snap-{players}p-{policy.name.replace(':', '-')}"
+    chunk = args.chunk or (DETERMINISTIC_CHUNK if players == 2 or policy.deterministic else 2_000)
+    name = _cell_name(players, policy.name, index_card, cards)
+    variant = {**({"index_card": True} if index_card else {}), **({"cards": cards} if cards != DECK_CARDS else {})}
     store = ChunkFile(args.out / "chunks" / f"{name}.jsonl",
                       {"game": "snap", "players": players, "policy": policy.name, "chunk": chunk,
-                       "first_seed": args.first_seed, "max_flips": cap})
-    started = time.perf_counter()
+                       "first_seed": args.first_seed, "max_flips": cap, **variant})
     n_chunks = -(-deals // chunk)
     for index in range(n_chunks):
         count = min(chunk, deals - index * chunk)
         if store.has(index, count):
             continue
-        if not main and time.perf_counter() - started > args.seconds_per_cell:
+        if args.time_limit is not None and time.perf_counter() - args.started > args.time_limit:
+            progress.note(f"{name}: --time-limit reached after {index} of {n_chunks} chunks (rerun to continue)")
+            break
+        if not main and time.perf_counter() - args.cell_started > args.seconds_per_cell:
             progress.note(f"{name}: time budget spent after {index} of {n_chunks} chunks (rerun to continue)")
             break
         first = args.first_seed + index * chunk
+        cpu = time.process_time()
         tally = _snap_chunk(config, policy.name, first, count, cap)
-        store.append(index, {"first_seed": first, "count": count, **tally})
+        store.append(index, {"first_seed": first, "count": count, **tally,
+                             "cpu_seconds": round(time.process_time() - cpu, 3)})
         progress.advance(name, index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, deals - i * chunk))
     total = sum(c["count"] for c in chunks)
+    if not total:
+        progress.note(f"{name}: no chunk finished yet; the cell is left as it was")
+        return None
     merged = _merge_snap(chunks)
     status = merged["status"]
-    cell = {"players": players, "policy": policy.name, "deterministic": policy.deterministic, "deals": total,
+    timed = [c for c in chunks if "cpu_seconds" in c]
+    cell = {"players": players, "policy": policy.name, "index_card": index_card, "cards": cards,
+            "deterministic": policy.deterministic, "deals": total, "deals_planned": deals, "complete": total == deals,
             "seeds": [args.first_seed, args.first_seed + total - 1],  # chunks are finished in order
+            "cpu_seconds": {"seconds": round(sum(c["cpu_seconds"] for c in timed), 1),
+                            "deals": sum(c["count"] for c in timed)},
             "flip_cap": cap, "ended": status["ended"], "terminations": dict(merged["terminations"]),
             "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"]}
     if policy.deterministic:
@@ -199,6 +226,24 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, progres
         cell["records"] = _snap_records(args.out / "records", name, config, policy, cap, merged["extremes"],
                                         args.record_max_flips)
     return cell
+
+
+def _cell_name(players: int, policy: str, index_card: bool, cards: int) -> str:
+    return (f"snap-{players}p-{policy.replace(':', '-')}" + ("-index-card" if index_card else "")
+            + (f"-{cards}-cards" if cards != DECK_CARDS else ""))
+
+
+def _index_card_options(options: list[str]) -> list[bool]:
+    """``--index-card`` options, checked against the variation point SNAP-INDEX-1 of the rulebook."""
+    values = [parse_variants("snap", [f"index_card={option}"])["index_card"] for option in options]
+    return list(dict.fromkeys(value == "on" for value in values))
+
+
+def _card_counts(counts: list[int]) -> list[int]:
+    for cards in counts:
+        if cards % SUITS or not 2 <= cards // SUITS <= len(Rank):
+            raise ValueError(f"--cards {cards}: expected a multiple of {SUITS} from {2 * SUITS} to {SUITS * len(Rank)}")
+    return list(dict.fromkeys(counts))
 
 
 def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, cap: int, extremes: dict[str, Any],
@@ -271,8 +316,12 @@ def run_snap(args: argparse.Namespace) -> int:
         return run_cli(args, default_players=2 if args.players == list(range(2, 13)) else None,
                        default_policies=args.policies == list(SNAP_POLICIES))
     args.out = output_folder(args)
-    for value, name in ((args.deals, "--deals"), (args.main_deals, "--main-deals"), (args.random_cap, "--random-cap")):
+    for value, name in ((args.deals, "--deals"), (args.main_deals, "--main-deals"), (args.random_cap, "--random-cap"),
+                        (1 if args.deterministic_deals is None else args.deterministic_deals, "--deterministic-deals")):
         _positive(value, name)
+    if args.time_limit is not None and not args.time_limit >= 0:
+        raise ValueError(f"--time-limit must be at least 0, not {args.time_limit}")
+    index_cards, card_counts = _index_card_options(args.index_card), _card_counts(args.cards)
     _seed_ok(args.first_seed)
     if args.chunk is not None:
         _positive(args.chunk, "--chunk")
@@ -280,11 +329,21 @@ def run_snap(args: argparse.Namespace) -> int:
         SnapConfig(players=p)  # SNAP-PLAYERS-1: a clear error for 1 or 13
     policies = [parse_policy(p).name for p in args.policies]
     progress = Progress(quiet=args.quiet)
-    started = time.perf_counter()
-    cells = [_snap_cell(args, p, pol, progress) for p in args.players for pol in policies]
+    started = args.started = time.perf_counter()
+    cells = []
+    for cards in card_counts:
+        for p in args.players:
+            for pol in policies:
+                for index_card in index_cards:
+                    args.cell_started = time.perf_counter()
+                    cell = _snap_cell(args, p, pol, index_card, cards, progress)
+                    if cell is not None:
+                        cells.append(cell)
+    cells.sort(key=_cell_order)
     enumeration = [] if args.no_enumerate else _enumeration(args, progress)
     data = {
-        "description": "Snap under the named calling policies, default rules, 52 cards; seed k deals "
+        "description": "Snap under the named calling policies, default rules (index card as each cell says), "
+                       "52 cards unless a cell says fewer (4 suits of the lowest ranks); seed k deals "
                        "sample_deal(config, SplitMix64(k)). Deterministic policies: a repeated position proves "
                        "the deal never ends (SNAP-END-4), found by Brent's cycle detection; random policies are "
                        "played to a flip cap and unfinished games are 'not ended', never 'endless'.",
@@ -294,7 +353,7 @@ def run_snap(args: argparse.Namespace) -> int:
                                        "so the fractions are exact", "cells": enumeration},
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
-    _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, ("players", "policy")))
+    _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, _snap_key))
     print("\n".join([*snap_figures(cells, enumeration), f"Written to {args.out / 'snap.json'}."]))
     return 0
 
@@ -381,7 +440,7 @@ def run_hearts(args: argparse.Namespace) -> int:
         "cells": cells, "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     unexplained = [c["pairing"] for c in cells if c["pairs_seen_not_possible"]]
-    _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, ("pairing",)))
+    _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, lambda c: c.get("pairing")))
     print("\n".join([*hearts_figures(cells), f"Written to {args.out / 'hearts.json'}."]))
     if unexplained:
         print(f"cardcanon: warning: hand-score pairs outside the predicted set in {', '.join(unexplained)}",
@@ -390,14 +449,21 @@ def run_hearts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _snap_key(cell: dict[str, Any]) -> tuple[Any, ...]:
+    """A Snap cell's identity; a cell of an older file without the fields is 52 cards, no index card."""
+    return (cell.get("players"), cell.get("policy"), cell.get("index_card", False), cell.get("cards", DECK_CARDS))
+
+
 def _cell_order(cell: dict[str, Any]) -> tuple[Any, ...]:
-    """Snap cells by players, then policy; Hearts cells by pairing; default orders first."""
+    """Snap cells by cards (52 first), players, policy, index card; Hearts cells by pairing; default orders first."""
     name, known = (cell["policy"], SNAP_POLICIES) if "policy" in cell else (cell["pairing"], HEARTS_PAIRINGS)
     rank = known.index(name) if name in known else len(known)
-    return (cell["players"] if "policy" in cell else 0, rank, name)
+    if "policy" not in cell:
+        return (0, 0, rank, name, False)
+    return (-cell.get("cards", DECK_CARDS), cell["players"], rank, name, cell.get("index_card", False))
 
 
-def _keep_other_cells(path: Path, data: dict[str, Any], key: tuple[str, ...]) -> dict[str, Any]:
+def _keep_other_cells(path: Path, data: dict[str, Any], key: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
     """Cells of an earlier run in ``path`` that this run did not touch are kept (a run over
     some player counts does not drop the others); this run's cells come first."""
     if not path.exists():
@@ -406,8 +472,8 @@ def _keep_other_cells(path: Path, data: dict[str, Any], key: tuple[str, ...]) ->
         old = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return data
-    mine = {tuple(c[k] for k in key) for c in data["cells"]}
-    kept = [c for c in old.get("cells", []) if tuple(c.get(k) for k in key) not in mine]
+    mine = {key(c) for c in data["cells"]}
+    kept = [c for c in old.get("cells", []) if key(c) not in mine]
     cells = sorted(data["cells"] + kept, key=_cell_order)
     merged = {**data, "cells": cells}
     if "enumeration" in data and not data["enumeration"]["cells"] and old.get("enumeration"):
