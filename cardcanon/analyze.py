@@ -210,8 +210,8 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_c
     cell = {"players": players, "policy": policy.name, "index_card": index_card, "cards": cards,
             "deterministic": policy.deterministic, "deals": total, "deals_planned": deals, "complete": total == deals,
             "seeds": [args.first_seed, args.first_seed + total - 1],  # chunks are finished in order
-            "cpu_seconds": {"seconds": round(sum(c["cpu_seconds"] for c in timed), 1),
-                            "deals": sum(c["count"] for c in timed)},
+            "cpu_seconds": {"seconds": round(sum(c["cpu_seconds"] for c in timed), 1),  # of the chunks timed
+                            "timed_deals": sum(c["count"] for c in timed)},
             "flip_cap": cap, "ended": status["ended"], "terminations": dict(merged["terminations"]),
             "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"]}
     if policy.deterministic:

@@ -200,7 +200,7 @@ def test_snap_index_card_and_smaller_decks_are_the_reference_models_counts(tmp_p
         assert (cell["deals"], cell["deals_planned"], cell["complete"]) == (40, 40, True)
         assert cell["endless"] == sum(1 for r in reference if r.endless)
         assert cell["ended"] == sum(1 for r in reference if r.outcome)
-        assert cell["cpu_seconds"]["deals"] == 40 and cell["cpu_seconds"]["seconds"] >= 0
+        assert cell["cpu_seconds"]["timed_deals"] == 40 and cell["cpu_seconds"]["seconds"] >= 0
     names = sorted(p.name for p in (tmp_path / "chunks").iterdir())
     assert names == ["snap-2p-owner-first-24-cards.jsonl", "snap-2p-owner-first-index-card-24-cards.jsonl",
                      "snap-2p-owner-first-index-card.jsonl", "snap-2p-owner-first.jsonl"]
@@ -218,7 +218,7 @@ def test_snap_time_limit_keeps_finished_chunks_and_says_the_cell_is_partial(tmp_
     assert (cell["deals"], cell["deals_planned"], cell["complete"], cell["seeds"]) == (60, 90, False, [0, 59])
     assert main([*common, "-q"]) == 0
     cell = json.loads((tmp_path / "snap.json").read_text())["cells"][0]
-    assert (cell["deals"], cell["complete"], cell["cpu_seconds"]["deals"]) == (90, True, 90)
+    assert (cell["deals"], cell["complete"], cell["cpu_seconds"]["timed_deals"]) == (90, True, 90)
 
 
 def test_snap_cells_of_another_table_are_kept(tmp_path):

@@ -1,5 +1,6 @@
-"""The caveats page's exact endless fractions: every deal of decks of 4 suits, two players, beside
-the sampled 52-card figure (``results/exact/snap-exact.json``, ``results/analysis/snap.json``)."""
+"""The caveats page's curve of endless fractions against deck size, two players, decks of 4 suits:
+exact from every deal up to 20 cards (``results/exact/snap-exact.json`` and the enumeration in
+``results/analysis/snap.json``), sampled from 24 to 52 cards (the cells of ``snap.json``)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def _points(exact: dict, enumeration: list[dict]) -> dict[str, list[tuple[int, s
 def snap_exact(out: Path, analysis: dict) -> str:
     exact = json.loads(EXACT.read_text(encoding="utf-8"))
     points = _points(exact, analysis["enumeration"]["cells"])
-    sampled = {c["policy"]: c for c in analysis["cells"] if c["players"] == 2 and c["policy"] in POLICIES}
+    sampled = _sampled(analysis["cells"])
     rows = []
     for c in exact["cells"]:
         rows.append([str(c["cards"]), f"``{c['policy']}``", f"{c['never_ends_exact']} ({100 * c['never_ends']:.4f}%)",
@@ -49,14 +50,72 @@ def snap_exact(out: Path, analysis: dict) -> str:
     return ("For small decks the fraction is exact: every dealer and every order of the cards is played out. "
             "Only ranks matter, and relabelling the ranks or turning the table gives the same game, so each "
             "canonical rank sequence (ranks numbered in order of first appearance, dealt by one seat) stands "
-            "for the same number of deals and is played once. The curve shows how the endless fraction "
-            "changes with the size of a four-suit deck, beside the sampled 52-card figure and its 95% "
-            "interval.\n\n" + "".join(table) + "\n"
+            "for the same number of deals and is played once. Larger decks are sampled: the deals of seeds "
+            "0, 1, 2, ... of a deck of 4 suits of the lowest ranks, from 24 to 52 cards. The curve shows how "
+            "the endless fraction changes with the size of a four-suit deck.\n\n" + "".join(table) + "\n"
+            + _sampled_table(sampled) + _words(points, sampled) +
             ".. image:: /generated/figures/snap-exact-curve.svg\n"
-            "   :alt: Exact fraction of two-player Snap deals that never end against deck size, with the "
-            "sampled 52-card figure\n   :class: chart\n\n"
+            "   :alt: Fraction of two-player Snap deals that never end against deck size: exact up to 20 cards, "
+            "sampled with 95% intervals from 24 to 52 cards\n   :class: chart\n\n"
             "Made with (see :doc:`usage` to run it on a cluster):\n\n.. code-block:: console\n\n"
             + commands + "\n\n")
+
+
+def _sampled(cells: list[dict]) -> dict[str, list[dict]]:
+    """Per policy: the sampled two-player cells of 4-suit decks (52 cards included), by deck size."""
+    out: dict[str, list[dict]] = {p: [] for p in POLICIES}
+    for c in cells:
+        if c["players"] == 2 and c["policy"] in out and not c.get("index_card"):
+            out[c["policy"]].append(c)
+    return {p: sorted(v, key=lambda c: c.get("cards", 52)) for p, v in out.items()}
+
+
+def _pct(f: dict) -> str:
+    lo, hi = f["wilson95"]
+    return f"{100 * f['estimate']:.2f}% ({100 * lo:.2f} to {100 * hi:.2f}%)"
+
+
+def _sampled_table(sampled: dict[str, list[dict]]) -> str:
+    rows = []
+    for policy, cells in sampled.items():
+        for c in cells:
+            deals = f"{c['deals']:,}" if c.get("complete", True) else f"{c['deals']:,} of {c['deals_planned']:,}"
+            cpu = c.get("cpu_seconds") or {}
+            rows.append([str(c.get("cards", 52)), f"``{policy}``", _pct(c["never_ends"]), deals,
+                         f"{cpu['seconds']:,.0f}" if cpu.get("timed_deals") == c["deals"] else "—"])
+    if not rows:
+        return ""
+    head = ["Cards", "Policy", "Never end (95% interval)", "Deals", "CPU seconds"]
+    table = [".. list-table:: Two players, sampled deals of larger four-suit decks\n   :header-rows: 1\n"
+             "   :class: numeric\n\n"]
+    for row in [head, *rows]:
+        table.append("   * - " + "\n     - ".join(row) + "\n")
+    return "".join(table) + "\n"
+
+
+def _words(points: dict, sampled: dict[str, list[dict]]) -> str:
+    """What the curve shows, in words, read off the data: the trend of each policy from the largest
+    exact deck to 52 cards, and which neighbouring sampled points the intervals tell apart."""
+    out = []
+    for policy in POLICIES:
+        exact, cells = points[policy], sampled[policy]
+        if not exact or len(cells) < 2:
+            continue
+        cards, _, value = exact[-1]
+        first, last = cells[0], cells[-1]
+        ys = [c["never_ends"]["estimate"] for c in cells]
+        falls = all(b < a for a, b in zip(ys, ys[1:]))
+        rises = all(b > a for a, b in zip(ys, ys[1:]))
+        apart = sum(1 for a, b in zip(cells, cells[1:])
+                    if a["never_ends"]["wilson95"][1] < b["never_ends"]["wilson95"][0]
+                    or b["never_ends"]["wilson95"][1] < a["never_ends"]["wilson95"][0])
+        trend = ("falls with every step" if falls else "rises with every step" if rises else "does not move one way")
+        out.append(f"Under ``{policy}`` the fraction is {100 * value:.2f}% exactly at {cards} cards and "
+                   f"{100 * first['never_ends']['estimate']:.2f}% at {first.get('cards', 52)}; from there to "
+                   f"{last.get('cards', 52)} cards ({100 * last['never_ends']['estimate']:.2f}%) it {trend} of four "
+                   f"cards, and the 95% intervals of {apart} of the {len(cells) - 1} neighbouring pairs do not "
+                   "overlap.")
+    return (" ".join(out) + "\n\n") if out else ""
 
 
 def _rec(cell: dict, key: str) -> str:
@@ -75,17 +134,19 @@ def _plot(points: dict, sampled: dict, path: Path) -> None:
         if pts:
             ax.plot([p[0] for p in pts], [p[2] for p in pts], "o-", color=colour,
                     label=f"{policy}: every deal (exact)")
-        cell = sampled.get(policy)
-        if cell:
-            f = cell["never_ends"]
-            y, (lo, hi) = f["estimate"], f["wilson95"]
-            ax.errorbar([52], [y], yerr=[[y - lo], [hi - y]], fmt="s", color=colour, capsize=4,
-                        label=f"{policy}: 52 cards, {cell['deals']:,} sampled deals (95% interval)")
+        cells = sampled.get(policy) or []
+        if cells:
+            ys = [c["never_ends"]["estimate"] for c in cells]
+            err = [[y - c["never_ends"]["wilson95"][0] for y, c in zip(ys, cells)],
+                   [c["never_ends"]["wilson95"][1] - y for y, c in zip(ys, cells)]]
+            fewest = min(c["deals"] for c in cells)
+            ax.errorbar([c.get("cards", 52) for c in cells], ys, yerr=err, fmt="s--", color=colour, capsize=4,
+                        label=f"{policy}: sampled, at least {fewest:,} deals (95% interval)")
     ax.set_xlabel("cards in the deck (4 suits)")
     ax.set_ylabel("fraction of deals that never end")
     ax.set_xticks([8, 16, 24, 32, 40, 48, 52])
     ax.set_ylim(bottom=0)
-    ax.set_title("Two-player Snap: deals that never end,\nby deck size")
+    ax.set_title("Two-player Snap: deals that never end,\nby deck size (4 suits)")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
     ax.grid(alpha=0.3)
     _save(fig, path)
