@@ -14,6 +14,7 @@ import json
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
@@ -170,8 +171,9 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_c
                progress: Progress) -> dict[str, Any] | None:
     """One cell; None when not one of its chunks is finished yet (an earlier summary is kept)."""
     policy = parse_policy(policy_text)
-    deck = {} if cards == DECK_CARDS else {"deck": exact_deck(cards // SUITS, SUITS)}  # 52: the rulebook's deck order
-    config = SnapConfig(players=players, index_card=index_card, **deck)
+    config = SnapConfig(players=players, index_card=index_card)  # 52 cards: the rulebook's deck, in its order
+    if cards != DECK_CARDS:
+        config = replace(config, deck=exact_deck(cards // SUITS, SUITS))
     main = (players, policy.name, index_card, cards) == MAIN_CELL
     deals = (args.deterministic_deals or args.deals) if policy.deterministic else args.deals
     deals = max(deals, args.main_deals) if main else deals
