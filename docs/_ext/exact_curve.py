@@ -94,28 +94,38 @@ def _sampled_table(sampled: dict[str, list[dict]]) -> str:
 
 
 def _words(points: dict, sampled: dict[str, list[dict]]) -> str:
-    """What the curve shows, in words, read off the data: the trend of each policy from the largest
-    exact deck to 52 cards, and which neighbouring sampled points the intervals tell apart."""
-    out = []
+    """What the curve shows, in words read off the data: where each policy's fraction starts and
+    ends, the range it keeps from 12 cards on, and its peaks (decks whose fraction is above both
+    neighbours'), with whether the sampled peaks stand clear of their neighbours' 95% intervals."""
+    out, all_peaks = [], set()
     for policy in POLICIES:
-        exact, cells = points[policy], sampled[policy]
-        if not exact or len(cells) < 2:
+        series = [(cards, value, None) for cards, _, value in points[policy]]
+        series += [(c.get("cards", 52), c["never_ends"]["estimate"], c["never_ends"]["wilson95"])
+                   for c in sampled[policy]]
+        series.sort(key=lambda p: p[0])
+        if len(series) < 3:
             continue
-        cards, _, value = exact[-1]
-        first, last = cells[0], cells[-1]
-        ys = [c["never_ends"]["estimate"] for c in cells]
-        falls = all(b < a for a, b in zip(ys, ys[1:]))
-        rises = all(b > a for a, b in zip(ys, ys[1:]))
-        apart = sum(1 for a, b in zip(cells, cells[1:])
-                    if a["never_ends"]["wilson95"][1] < b["never_ends"]["wilson95"][0]
-                    or b["never_ends"]["wilson95"][1] < a["never_ends"]["wilson95"][0])
-        trend = ("falls with every step" if falls else "rises with every step" if rises else "does not move one way")
-        out.append(f"Under ``{policy}`` the fraction is {100 * value:.2f}% exactly at {cards} cards and "
-                   f"{100 * first['never_ends']['estimate']:.2f}% at {first.get('cards', 52)}; from there to "
-                   f"{last.get('cards', 52)} cards ({100 * last['never_ends']['estimate']:.2f}%) it {trend} of four "
-                   f"cards, and the 95% intervals of {apart} of the {len(cells) - 1} neighbouring pairs do not "
-                   "overlap.")
+        later = [p for p in series if p[0] >= 12]
+        low, high = min(later, key=lambda p: p[1]), max(later, key=lambda p: p[1])
+        peaks = [b for a, b, c in zip(series, series[1:], series[2:]) if b[1] > a[1] and b[1] > c[1]]
+        clear = all((n[2][1] if n[2] else n[1]) < (peak[2][0] if peak[2] else peak[1])  # an exact point: its value
+                    for peak in peaks for n in series if abs(n[0] - peak[0]) == 4)
+        all_peaks |= {peak[0] for peak in peaks}
+        text = (f"Under ``{policy}`` the fraction goes from {100 * series[0][1]:.2f}% at {series[0][0]} cards to "
+                f"{100 * series[-1][1]:.2f}% at {series[-1][0]}; from 12 cards on it lies between "
+                f"{100 * low[1]:.2f}% ({low[0]} cards) and {100 * high[1]:.2f}% ({high[0]} cards).")
+        if peaks:
+            text += (f" It peaks at {_and([str(p[0]) for p in peaks])} cards" +
+                     (", each sampled peak clear of its neighbours' 95% intervals." if clear else "."))
+        out.append(text)
+    if all_peaks and all((cards // 4) % 3 == 0 for cards in all_peaks):
+        out.append(f"Every peak is a deck whose number of ranks is a multiple of three "
+                   f"({_and([str(c) for c in sorted(all_peaks)])} cards).")
     return (" ".join(out) + "\n\n") if out else ""
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _rec(cell: dict, key: str) -> str:
