@@ -107,12 +107,13 @@ def _same_with_index_card(cells: list[dict]) -> str:
         return ""
     equal = all((a["endless"], a["ended"], a["game_lengths"]) == (b["endless"], b["ended"], b["game_lengths"])
                 for a, b in same)
-    verdict = ("the counts and game lengths are the same as when the players call, deal for deal: under these "
+    verdict = ("the counts and game lengths are the same as when the players call, as they must be: under these "
                "policies nobody ties and nobody calls wrongly, so the pot stays empty and a hand on the card "
                "wins exactly what the call would have won" if equal else
                "the counts differ from those without the card")
-    return (f"With the index card (:ref:`SNAP-INDEX-1 <rule-SNAP-INDEX-1>`), in the {len(same)} deterministic "
-            f"cells computed both ways from as many deals, {verdict}. ")
+    cells_text = "cell" if len(same) == 1 else f"{len(same)} cells"
+    return (f"With the index card (:ref:`SNAP-INDEX-1 <rule-SNAP-INDEX-1>`), in the deterministic {cells_text} "
+            f"computed both ways from as many deals, {verdict}. ")
 
 
 def _cpu_time(cells: list[dict]) -> str:
@@ -120,8 +121,8 @@ def _cpu_time(cells: list[dict]) -> str:
     if not timed:
         return ""
     seconds, deals = sum(t["seconds"] for t in timed), sum(t["timed_deals"] for t in timed)
-    return (f"The engine took {seconds / 3600:.2f} CPU hours for the {deals:,} deals that were timed (each "
-            "cell's time is in the data file). ")
+    return (f"Over all cells, including the smaller decks below, the engine took {seconds / 3600:.2f} CPU hours "
+            f"for the {deals:,} deals that were timed (each cell's time is in the data file). ")
 
 
 def snap_termination(out: Path, data: dict) -> str:
