@@ -56,7 +56,9 @@ def snap_figures(cells: list[dict[str, Any]], enumeration: list[dict[str, Any]])
     for c in cells:
         lengths = c.get("game_lengths") or {}
         mean = f", mean {lengths['mean']:.1f} flips" if lengths.get("mean") is not None else ""
-        head = f"Snap {c['players']}p {c['policy']}: {c['deals']} deals, {c['ended']} ended{mean}"
+        table = (", index card" if c.get("index_card") else "") + (f", {c['cards']} cards" if c.get("cards", 52) != 52 else "")
+        planned = f" (of {c['deals_planned']} planned)" if not c.get("complete", True) else ""
+        head = f"Snap {c['players']}p {c['policy']}{table}: {c['deals']} deals{planned}, {c['ended']} ended{mean}"
         if c.get("deterministic"):
             lines.append(f"{head}, {c['endless']} endless: never ends {_percent(c['never_ends'])}")
         else:

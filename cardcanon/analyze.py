@@ -14,15 +14,17 @@ import json
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from cardcanon.analysis_output import add_output_arguments, hearts_figures, output_folder, snap_figures
 from cardcanon.cli_args import (
     SEED_MAX, integer, integer_range, nonempty, policy_name, positive_int, quoted, seconds, seconds_or_zero, seed,
 )
 from cardcanon.engine import build
+from cardcanon.engine.exact import deck as exact_deck
 from cardcanon.engine import hearts as engine_hearts
 from cardcanon.engine import snap as engine_snap
 from cardcanon.engine.stats import ChunkFile, Progress, counter_json, distribution, wilson_json
@@ -31,10 +33,14 @@ from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.hearts_players import PLAYER_KINDS
 from cardcanon.model.snap import SnapConfig
 from cardcanon.model.snap_policies import Policy, parse_policy
+from cardcanon.variants import parse_variants
 
 SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
 RANDOM_POLICY_CAP = 20_000  # flips; a random policy's game still going then is "not ended", never "endless"
-MAIN_CELL = (2, "flipper-first")
+MAIN_CELL = (2, "flipper-first", False, 52)  # players, policy, index card, cards
+DECK_CARDS = 52
+SUITS = 4  # the sampled decks of --cards: 4 suits of the lowest ranks (cardcanon.engine.exact.deck)
+DETERMINISTIC_CHUNK = 50_000
 RECORD_MAX_FLIPS = 25_000  # about 1 MB of JSON
 HAND_EDGES = (0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 25, 30)
 HEARTS_PAIRINGS = ("random-random", "greedy-greedy", "greedy-random")
@@ -68,6 +74,13 @@ def add_parser(sub: Any) -> None:
                               f"writes them (default {RECORD_MAX_FLIPS})")
     sampled.add_argument("--first-seed", type=seed, help="the first seed (default 0); the last seed used, "
                                                          f"first + deals - 1, is at most {SEED_MAX}")
+    sampled.add_argument("--deterministic-deals", type=positive_int, metavar="N",
+                         help="deals per flipper-first or owner-first cell (default: --deals)")
+    sampled.add_argument("--index-card", nargs="+", default=["off"], metavar="OPTION",
+                         help="options of SNAP-INDEX-1 to play, each a cell of its own (default off; e.g. off on)")
+    sampled.add_argument("--cards", type=positive_int, nargs="+", default=[DECK_CARDS], metavar="N",
+                         help="sampled deals of a deck of 4 suits with N/4 ranks, the lowest "
+                              "(default 52; e.g. 24 28 .. 48)")
     snap.add_argument("--no-records", action="store_true", help="do not write the extreme games as records")
     exact = snap.add_argument_group("exact enumeration (cardcanon.exact, on Dask; only with --exact)")
     exact.add_argument("--exact", action="store_true",
@@ -78,7 +91,7 @@ def add_parser(sub: Any) -> None:
                        help="with --exact: a dask.distributed scheduler (default: a local cluster on all cores)")
     exact.add_argument("--workers", type=positive_int, help="with --exact: local worker processes (default: all cores)")
     exact.add_argument("--time-limit", type=seconds_or_zero, metavar="SECONDS",
-                       help="with --exact: stop after this long, at most a day, keeping finished chunks "
+                       help="stop starting chunks after this long, at most a day, keeping finished ones "
                             "(0: only summarise them)")
     _common(snap)
     snap.set_defaults(handler=run_snap)
@@ -97,7 +110,7 @@ SAMPLED: dict[str, Any] = {  # the sampled run's defaults; with --exact these op
     "deals": 20_000, "main_deals": 1_000_000, "seconds_per_cell": 60.0, "random_cap": RANDOM_POLICY_CAP,
     "record_max_flips": RECORD_MAX_FLIPS, "first_seed": 0, "no_enumerate": False,
 }
-EXACT_ONLY = ("ranks", "suits", "scheduler", "workers", "time_limit")
+EXACT_ONLY = ("ranks", "suits", "scheduler", "workers")
 
 
 def _option(name: str) -> str:
@@ -147,7 +160,8 @@ def _pairing(text: str) -> str:
 def _common(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
     parser.add_argument("--chunk", type=positive_int, default=None,
-                        help="seeds per chunk (default: Snap 50000 for 2 players, else 2000; Hearts 50000)")
+                        help="seeds per chunk (default: Snap 50000 for 2 players or a deterministic policy, else "
+                             "2000; Hearts 50000)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
 
@@ -207,36 +221,53 @@ def _merge_snap(chunks: list[dict[str, Any]]) -> dict[str, Any]:
             "extremes": extremes}
 
 
-def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, progress: Progress) -> dict[str, Any]:
+def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_card: bool, cards: int,
+               progress: Progress) -> dict[str, Any] | None:
+    """One cell; None when not one of its chunks is finished yet (an earlier summary is kept)."""
     policy = parse_policy(policy_text)
-    config = SnapConfig(players=players)
-    main = (players, policy.name) == MAIN_CELL
-    deals = args.main_deals if main else args.deals
+    config = SnapConfig(players=players, index_card=index_card)  # 52 cards: the rulebook's deck, in its order
+    if cards != DECK_CARDS:
+        config = replace(config, deck=exact_deck(cards // SUITS, SUITS))
+    main = (players, policy.name, index_card, cards) == MAIN_CELL
+    deals = (args.deterministic_deals or args.deals) if policy.deterministic else args.deals
+    deals = max(deals, args.main_deals) if main else deals
     cap = engine_snap.SAFETY_CAP if policy.deterministic else args.random_cap
-    chunk = args.chunk or (50_000 if players == 2 else 2_000)
-    name = f"snap-{players}p-{policy.name.replace(':', '-')}"
+    chunk = args.chunk or (DETERMINISTIC_CHUNK if players == 2 or policy.deterministic else 2_000)
+    name = _cell_name(players, policy.name, index_card, cards)
+    variant = {**({"index_card": True} if index_card else {}), **({"cards": cards} if cards != DECK_CARDS else {})}
     store = ChunkFile(args.out / "chunks" / f"{name}.jsonl",
                       {"game": "snap", "players": players, "policy": policy.name, "chunk": chunk,
-                       "first_seed": args.first_seed, "max_flips": cap})
-    started = time.perf_counter()
+                       "first_seed": args.first_seed, "max_flips": cap, **variant})
     n_chunks = -(-deals // chunk)
     for index in range(n_chunks):
         count = min(chunk, deals - index * chunk)
         if store.has(index, count):
             continue
-        if not main and time.perf_counter() - started > args.seconds_per_cell:
+        if args.time_limit is not None and time.perf_counter() - args.started > args.time_limit:
+            progress.note(f"{name}: --time-limit reached after {index} of {n_chunks} chunks (rerun to continue)")
+            break
+        if not main and time.perf_counter() - args.cell_started > args.seconds_per_cell:
             progress.note(f"{name}: time budget spent after {index} of {n_chunks} chunks (rerun to continue)")
             break
         first = args.first_seed + index * chunk
+        cpu = time.process_time()
         tally = _snap_chunk(config, policy.name, first, count, cap)
-        store.append(index, {"first_seed": first, "count": count, **tally})
+        store.append(index, {"first_seed": first, "count": count, **tally,
+                             "cpu_seconds": round(time.process_time() - cpu, 3)})
         progress.advance(name, index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, deals - i * chunk))
     total = sum(c["count"] for c in chunks)
+    if not total:
+        progress.note(f"{name}: no chunk finished yet; the cell is left as it was")
+        return None
     merged = _merge_snap(chunks)
     status = merged["status"]
-    cell = {"players": players, "policy": policy.name, "deterministic": policy.deterministic, "deals": total,
+    timed = [c for c in chunks if "cpu_seconds" in c]
+    cell = {"players": players, "policy": policy.name, "index_card": index_card, "cards": cards,
+            "deterministic": policy.deterministic, "deals": total, "deals_planned": deals, "complete": total == deals,
             "seeds": [args.first_seed, args.first_seed + total - 1],  # chunks are finished in order
+            "cpu_seconds": {"seconds": round(sum(c["cpu_seconds"] for c in timed), 1),  # of the chunks timed
+                            "timed_deals": sum(c["count"] for c in timed)},
             "flip_cap": cap, "ended": status["ended"], "terminations": dict(merged["terminations"]),
             "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"]}
     if policy.deterministic:
@@ -251,6 +282,24 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, progres
         cell["records"] = _snap_records(args.out / "records", name, config, policy, cap, merged["extremes"],
                                         args.record_max_flips)
     return cell
+
+
+def _cell_name(players: int, policy: str, index_card: bool, cards: int) -> str:
+    return (f"snap-{players}p-{policy.replace(':', '-')}" + ("-index-card" if index_card else "")
+            + (f"-{cards}-cards" if cards != DECK_CARDS else ""))
+
+
+def _index_card_options(options: list[str]) -> list[bool]:
+    """``--index-card`` options, checked against the variation point SNAP-INDEX-1 of the rulebook."""
+    values = [parse_variants("snap", [f"index_card={option}"])["index_card"] for option in options]
+    return list(dict.fromkeys(value == "on" for value in values))
+
+
+def _card_counts(counts: list[int]) -> list[int]:
+    for cards in counts:
+        if cards % SUITS or not 2 <= cards // SUITS <= len(Rank):
+            raise ValueError(f"--cards {cards}: expected a multiple of {SUITS} from {2 * SUITS} to {SUITS * len(Rank)}")
+    return list(dict.fromkeys(counts))
 
 
 def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, cap: int, extremes: dict[str, Any],
@@ -319,6 +368,7 @@ def _enumeration(args: argparse.Namespace, progress: Progress) -> list[dict[str,
 
 def run_snap(args: argparse.Namespace) -> int:
     _check_snap_options(args)
+    index_cards, card_counts = _index_card_options(args.index_card), _card_counts(args.cards)
     for p in args.players:
         SnapConfig(players=p)  # SNAP-PLAYERS-1: a clear error for 1 or 13
     if args.exact:
@@ -330,11 +380,21 @@ def run_snap(args: argparse.Namespace) -> int:
     args.out = output_folder(args)
     policies = [parse_policy(p).name for p in args.policies]
     progress = Progress(quiet=args.quiet)
-    started = time.perf_counter()
-    cells = [_snap_cell(args, p, pol, progress) for p in args.players for pol in policies]
+    started = args.started = time.perf_counter()
+    cells = []
+    for cards in card_counts:
+        for p in args.players:
+            for pol in policies:
+                for index_card in index_cards:
+                    args.cell_started = time.perf_counter()
+                    cell = _snap_cell(args, p, pol, index_card, cards, progress)
+                    if cell is not None:
+                        cells.append(cell)
+    cells.sort(key=_cell_order)
     enumeration = [] if args.no_enumerate else _enumeration(args, progress)
     data = {
-        "description": "Snap under the named calling policies, default rules, 52 cards; seed k deals "
+        "description": "Snap under the named calling policies, default rules (index card as each cell says), "
+                       "52 cards unless a cell says fewer (4 suits of the lowest ranks); seed k deals "
                        "sample_deal(config, SplitMix64(k)). Deterministic policies: a repeated position proves "
                        "the deal never ends (SNAP-END-4), found by Brent's cycle detection; random policies are "
                        "played to a flip cap and unfinished games are 'not ended', never 'endless'.",
@@ -344,7 +404,7 @@ def run_snap(args: argparse.Namespace) -> int:
                                        "so the fractions are exact", "cells": enumeration},
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
-    _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, ("players", "policy")))
+    _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, _snap_key))
     print("\n".join([*snap_figures(cells, enumeration), _written(args.out, "snap.json", records=not args.no_records)]))
     return 0
 
@@ -426,7 +486,7 @@ def run_hearts(args: argparse.Namespace) -> int:
         "cells": cells, "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     unexplained = [c["pairing"] for c in cells if c["pairs_seen_not_possible"]]
-    _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, ("pairing",)))
+    _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, lambda c: c.get("pairing")))
     print("\n".join([*hearts_figures(cells), _written(args.out, "hearts.json", records=False)]))
     if unexplained:
         print(f"cardcanon: warning: hand-score pairs outside the predicted set in {', '.join(unexplained)}",
@@ -435,14 +495,21 @@ def run_hearts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _snap_key(cell: dict[str, Any]) -> tuple[Any, ...]:
+    """A Snap cell's identity; a cell of an older file without the fields is 52 cards, no index card."""
+    return (cell.get("players"), cell.get("policy"), cell.get("index_card", False), cell.get("cards", DECK_CARDS))
+
+
 def _cell_order(cell: dict[str, Any]) -> tuple[Any, ...]:
-    """Snap cells by players, then policy; Hearts cells by pairing; default orders first."""
+    """Snap cells by cards (52 first), players, policy, index card; Hearts cells by pairing; default orders first."""
     name, known = (cell["policy"], SNAP_POLICIES) if "policy" in cell else (cell["pairing"], HEARTS_PAIRINGS)
     rank = known.index(name) if name in known else len(known)
-    return (cell["players"] if "policy" in cell else 0, rank, name)
+    if "policy" not in cell:
+        return (0, 0, rank, name, False)
+    return (-cell.get("cards", DECK_CARDS), cell["players"], rank, name, cell.get("index_card", False))
 
 
-def _keep_other_cells(path: Path, data: dict[str, Any], key: tuple[str, ...]) -> dict[str, Any]:
+def _keep_other_cells(path: Path, data: dict[str, Any], key: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
     """Cells of an earlier run in ``path`` that this run did not touch are kept (a run over
     some player counts does not drop the others); this run's cells come first."""
     if not path.exists():
@@ -451,8 +518,8 @@ def _keep_other_cells(path: Path, data: dict[str, Any], key: tuple[str, ...]) ->
         old = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return data
-    mine = {tuple(c[k] for k in key) for c in data["cells"]}
-    kept = [c for c in old.get("cells", []) if tuple(c.get(k) for k in key) not in mine]
+    mine = {key(c) for c in data["cells"]}
+    kept = [c for c in old.get("cells", []) if key(c) not in mine]
     cells = sorted(data["cells"] + kept, key=_cell_order)
     merged = {**data, "cells": cells}
     if "enumeration" in data and not data["enumeration"]["cells"] and old.get("enumeration"):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cardcanon import analyze
 from cardcanon.cli import main
-from cardcanon.engine import build
+from cardcanon.engine import build, exact
 from cardcanon.engine.snap import reference_play_deal
 from cardcanon.engine.stats import Progress, distribution, quantile
 from cardcanon.model import snap
@@ -183,3 +183,62 @@ def test_a_run_over_other_player_counts_keeps_the_earlier_cells(tmp_path):
     cells = json.loads((tmp_path / "snap.json").read_text())["cells"]
     assert [(c["players"], c["policy"]) for c in cells] == [
         (2, "flipper-first"), (2, "owner-first"), (3, "flipper-first"), (3, "owner-first")]
+
+
+@pytest.mark.rules("SNAP-INDEX-1", "SNAP-DECK-1", "SNAP-END-4")
+def test_snap_index_card_and_smaller_decks_are_the_reference_models_counts(tmp_path):
+    assert main(["analyze", "snap", "--out", str(tmp_path), "--players", "2", "--policies", "owner-first",
+                 "--index-card", "off", "on", "--cards", "24", "52", "--deterministic-deals", "40", "--chunk", "25",
+                 "--no-enumerate", "--no-records", "-q"]) == 0
+    cells = json.loads((tmp_path / "snap.json").read_text())["cells"]
+    assert [(c["cards"], c["index_card"]) for c in cells] == [(52, False), (52, True), (24, False), (24, True)]
+    for cell in cells:
+        deck = {} if cell["cards"] == 52 else {"deck": exact.deck(cell["cards"] // 4, 4)}
+        config = snap.SnapConfig(players=2, index_card=cell["index_card"], **deck)
+        assert len(config.deck) == cell["cards"]
+        reference = [play_game(config, seed, "owner-first", max_flips=100_000) for seed in range(40)]
+        assert (cell["deals"], cell["deals_planned"], cell["complete"]) == (40, 40, True)
+        assert cell["endless"] == sum(1 for r in reference if r.endless)
+        assert cell["ended"] == sum(1 for r in reference if r.outcome)
+        assert cell["cpu_seconds"]["timed_deals"] == 40 and cell["cpu_seconds"]["seconds"] >= 0
+    names = sorted(p.name for p in (tmp_path / "chunks").iterdir())
+    assert names == ["snap-2p-owner-first-24-cards.jsonl", "snap-2p-owner-first-index-card-24-cards.jsonl",
+                     "snap-2p-owner-first-index-card.jsonl", "snap-2p-owner-first.jsonl"]
+
+
+def test_snap_time_limit_keeps_finished_chunks_and_says_the_cell_is_partial(tmp_path, capsys):
+    common = ["analyze", "snap", "--out", str(tmp_path), "--players", "2", "--policies", "flipper-first",
+              "--cards", "32", "--deterministic-deals", "90", "--chunk", "30", "--no-enumerate", "--no-records"]
+    assert main([*common, "--deterministic-deals", "60", "-q"]) == 0  # chunks 0 and 1 of the 90
+    capsys.readouterr()
+    assert main([*common, "--time-limit", "0"]) == 0  # only summarise
+    out = capsys.readouterr().out
+    assert "Snap 2p flipper-first, 32 cards: 60 deals (of 90 planned)" in out
+    cell = json.loads((tmp_path / "snap.json").read_text())["cells"][0]
+    assert (cell["deals"], cell["deals_planned"], cell["complete"], cell["seeds"]) == (60, 90, False, [0, 59])
+    assert main([*common, "-q"]) == 0
+    cell = json.loads((tmp_path / "snap.json").read_text())["cells"][0]
+    assert (cell["deals"], cell["complete"], cell["cpu_seconds"]["timed_deals"]) == (90, True, 90)
+
+
+def test_snap_cells_of_another_table_are_kept(tmp_path):
+    common = ["analyze", "snap", "--out", str(tmp_path), "--players", "2", "--policies", "owner-first",
+              "--deals", "20", "--main-deals", "20", "--no-enumerate", "--no-records", "-q"]
+    assert main([*common, "--index-card", "on"]) == 0
+    assert main([*common, "--cards", "28"]) == 0
+    assert main(common) == 0
+    cells = json.loads((tmp_path / "snap.json").read_text())["cells"]
+    assert [(c["cards"], c["index_card"]) for c in cells] == [(52, False), (52, True), (28, False)]
+
+
+@pytest.mark.parametrize("argv,problem", [
+    (["--cards", "50"], "--cards 50: expected a multiple of 4 from 8 to 52"),
+    (["--cards", "56"], "--cards 56"),
+    (["--index-card", "sometimes"], "SNAP-INDEX-1 index_card: unknown value 'sometimes'"),
+    (["--deterministic-deals", "0"], "argument --deterministic-deals"),
+    (["--time-limit", "-1"], "argument --time-limit"),
+])
+def test_snap_bad_table_options_give_one_line(tmp_path, capsys, argv, problem):
+    assert main(["analyze", "snap", "--out", str(tmp_path), "--players", "2", "--no-enumerate", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and problem in err[0]

@@ -130,7 +130,6 @@ CASES = [
     Case("analyze-hearts-seeds-above-2^64", "accepted",
          _cli("analyze", "hearts", "--matches", "5", "-q", "--out", "{tmp}/a", "--first-seed", str(2**64 - 1))),
     Case("analyze-ranks-without-exact", "accepted", _cli(*_ANALYZE, "--ranks", "3")),
-    Case("analyze-time-limit-without-exact", "accepted", _cli(*_ANALYZE, "--time-limit", "5")),
     Case("analyze-exact-with-deals", "accepted",
          _cli("analyze", "snap", "--exact", "--ranks", "2", "--suits", "2", "--deals", "5", "--out", "{tmp}/a")),
     Case("analyze-exact-time-limit-nan", "traceback",

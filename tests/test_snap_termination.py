@@ -109,14 +109,22 @@ def published() -> dict:
     return json.loads(RESULTS.read_text(encoding="utf-8"))
 
 
+def _key(c: dict) -> tuple:
+    return c["players"], c["policy"], c.get("index_card", False), c.get("cards", 52)
+
+
 @pytest.mark.rules("SNAP-END-1", "SNAP-END-2", "SNAP-END-3", "SNAP-END-4")
 def test_published_cells_add_up(published):
-    cells = {(c["players"], c["policy"]): c for c in published["cells"]}
-    assert set(cells) >= {(p, q) for p in range(2, 13) for q in POLICIES}
-    assert cells[(2, "flipper-first")]["deals"] >= 1_000_000
-    for (players, policy), c in cells.items():
+    cells = {_key(c): c for c in published["cells"]}
+    assert len(cells) == len(published["cells"])  # one cell per table and policy
+    assert set(cells) >= {(p, q, False, 52) for p in range(2, 13) for q in POLICIES}
+    assert cells[(2, "flipper-first", False, 52)]["deals"] >= 1_000_000
+    for c in cells.values():
         n = c["deals"]
         assert n > 0 and c["seeds"][1] - c["seeds"][0] + 1 == n
+        if "deals_planned" in c:  # a cell still being computed says so
+            assert c["complete"] == (n == c["deals_planned"]) and n <= c["deals_planned"]
+            assert 0 <= c["cpu_seconds"]["timed_deals"] <= n and c["cpu_seconds"]["seconds"] >= 0
         assert sum(c["terminations"].values()) == c["ended"]
         if c["ended"]:
             _counted(c["game_lengths"], c["ended"])
@@ -156,3 +164,43 @@ def test_published_extreme_seeds_replay_in_the_engine(published):
         length, seed = main["extremes"][key]
         run = engine_snap.decide(config, seed, "flipper-first")
         assert run.status == "endless" and run.cycle.length == length
+
+
+def _half_width(fraction: dict) -> float:
+    lo, hi = fraction["wilson95"]
+    return max(fraction["estimate"] - lo, hi - fraction["estimate"])
+
+
+@pytest.mark.rules("SNAP-END-4", "SNAP-INDEX-1")
+def test_published_deterministic_cells_of_a_million_deals_are_within_a_tenth_of_a_point(published):
+    deterministic = [c for c in published["cells"] if c["deterministic"]]
+    full = [c for c in deterministic if c["deals"] >= 1_000_000]
+    assert full  # at least the two-player flipper-first cell
+    for c in full:
+        assert _half_width(c["never_ends"]) <= 0.001, _key(c)
+    for c in deterministic:  # a cell of fewer deals never claims to be complete at a million
+        if c.get("deals_planned", 0) >= 1_000_000 and c["deals"] < 1_000_000:
+            assert c["complete"] is False
+
+
+@pytest.mark.rules("SNAP-END-4", "SNAP-DECK-1")
+def test_published_curve_covers_every_four_suit_deck_from_24_to_48_cards(published):
+    curve = {(c["cards"], c["policy"]): c for c in published["cells"]
+             if c.get("cards", 52) != 52 and c["players"] == 2 and not c.get("index_card")}
+    assert set(curve) == {(cards, p) for cards in range(24, 49, 4) for p in ("flipper-first", "owner-first")}
+    for c in curve.values():
+        assert c["deals"] == c["deals_planned"] == 1_000_000 and c["complete"]
+        assert c["cpu_seconds"]["timed_deals"] == c["deals"] and c["cpu_seconds"]["seconds"] > 0
+        assert _half_width(c["never_ends"]) <= 0.001
+
+
+@pytest.mark.rules("SNAP-INDEX-1")
+def test_published_index_card_cells_agree_with_calling_under_deterministic_policies(published):
+    """Flipper-first and owner-first never tie and never call wrongly, so the pot stays empty and a
+    hand on the index card wins exactly what the call would have: each deal has the same verdict."""
+    cells = {_key(c): c for c in published["cells"] if c["deterministic"]}
+    pairs = [(c, cells[(p, q, False, n)]) for (p, q, on, n), c in cells.items() if on and (p, q, False, n) in cells]
+    same = [(on, off) for on, off in pairs if on["deals"] == off["deals"]]
+    assert same  # at least the two-player cells are computed both ways
+    for on, off in same:
+        assert (on["endless"], on["ended"], on["game_lengths"]) == (off["endless"], off["ended"], off["game_lengths"])

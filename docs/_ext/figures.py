@@ -92,9 +92,43 @@ def _table(title: str, header: list[str], rows: list[list[str]], widths: str | N
     return "".join(out) + "\n"
 
 
+def _deals(c: dict) -> str:
+    """The deals of a cell; a cell still being computed says how many of how many."""
+    return f"{c['deals']:,}" if c.get("complete", True) else f"{c['deals']:,} of {c['deals_planned']:,}"
+
+
+def _same_with_index_card(cells: list[dict]) -> str:
+    """What the index card changed, read off the cells computed both ways with as many deals."""
+    off = {(c["players"], c["policy"]): c for c in cells if c["deterministic"] and not c.get("index_card")}
+    pairs = [(c, off[(c["players"], c["policy"])]) for c in cells
+             if c.get("index_card") and (c["players"], c["policy"]) in off]
+    same = [(a, b) for a, b in pairs if a["deals"] == b["deals"]]
+    if not same:
+        return ""
+    equal = all((a["endless"], a["ended"], a["game_lengths"]) == (b["endless"], b["ended"], b["game_lengths"])
+                for a, b in same)
+    verdict = ("the counts and game lengths are the same as when the players call, as they must be: under these "
+               "policies nobody ties and nobody calls wrongly, so the pot stays empty and a hand on the card "
+               "wins exactly what the call would have won" if equal else
+               "the counts differ from those without the card")
+    cells_text = "cell" if len(same) == 1 else f"{len(same)} cells"
+    return (f"With the index card (:ref:`SNAP-INDEX-1 <rule-SNAP-INDEX-1>`), in the deterministic {cells_text} "
+            f"computed both ways from as many deals, {verdict}. ")
+
+
+def _cpu_time(cells: list[dict]) -> str:
+    timed = [c["cpu_seconds"] for c in cells if c.get("cpu_seconds", {}).get("timed_deals")]
+    if not timed:
+        return ""
+    seconds, deals = sum(t["seconds"] for t in timed), sum(t["timed_deals"] for t in timed)
+    return (f"Over all cells, including the smaller decks below, the engine took {seconds / 3600:.2f} CPU hours "
+            f"for the {deals:,} deals that were timed (each cell's time is in the data file). ")
+
+
 def snap_termination(out: Path, data: dict) -> str:
+    cells = [c for c in data["cells"] if c.get("cards", 52) == 52]
     rows = []
-    for c in data["cells"]:
+    for c in cells:
         if c["deterministic"]:
             never = _interval(c["never_ends"]) + " endless"
         else:
@@ -106,22 +140,26 @@ def snap_termination(out: Path, data: dict) -> str:
         if ext.get("shortest_cycle"):
             cycles = (f"{ext['shortest_cycle'][0]}{_record(c, 'shortest_cycle')} / "
                       f"{ext['longest_cycle'][0]}{_record(c, 'longest_cycle')}")
-        rows.append([str(c["players"]), f"``{c['policy']}``", esc(never), str(c["deals"]),
+        rows.append([str(c["players"]), f"``{c['policy']}``", "on" if c.get("index_card") else "off", esc(never),
+                     _deals(c),
                      f"{g['quantiles']['0.5']:.0f}" if g else "—", f"{g['quantiles']['0.99']:.0f}" if g else "—",
                      longest, cycles])
     table = _table("Snap, 52 cards: deals that never end and the length of those that do (flips)",
-                   ["Players", "Policy", "Never end (95% interval)", "Deals", "Median", "99th pct.",
-                    "Longest that ends", "Shortest / longest cycle"], rows, "6 12 26 8 8 8 14 18")
+                   ["Players", "Policy", "Index card", "Never end (95% interval)", "Deals", "Median", "99th pct.",
+                    "Longest that ends", "Shortest / longest cycle"], rows, "6 12 6 24 10 7 7 12 16")
     enum_rows = [[str(e["players"]), prose(e["deck"]), f"``{e['policy']}``",
                   f"{e['never_ends_exact']} ({_pct(e['never_ends'])})", str(e["deals"])]
                  for e in data["enumeration"]["cells"]]
     enum = _table("Small decks, every deal enumerated: exact fraction that never ends",
                   ["Players", "Deck", "Policy", "Never end", "Deals"], enum_rows)
-    _plot_termination(data["cells"], out / "snap-termination.svg")
-    _plot_lengths(data["cells"], out / "snap-lengths.svg")
-    return (SNAP_READER + " Records can be replayed with ``cardcanon replay``.\n\n" + table + enum
+    calling = [c for c in cells if not c.get("index_card")]
+    _plot_termination(calling, out / "snap-termination.svg")
+    _plot_lengths(calling, out / "snap-lengths.svg")
+    return (SNAP_READER + " Records can be replayed with ``cardcanon replay``. A cell whose deals read "
+            "\"N of M\" was still being computed: its figures are from the first N deals.\n\n" + table
+            + _same_with_index_card(cells) + _cpu_time(data["cells"]) + "\n\n" + enum
             + chart("snap-termination", "Fraction of Snap deals that never end, by players and policy, with 95% "
-                    "intervals") + chart("snap-lengths", "Distribution of the number of flips in two-player Snap "
+                    "intervals (players calling, no index card)") + chart("snap-lengths", "Distribution of the number of flips in two-player Snap "
                                          "games that end"))
 
 
