@@ -30,7 +30,7 @@ from cardcanon.model.snap import Move, Phase, SnapConfig
 from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
-from cardcanon.proofs.snap.lockstep import lockstep
+from cardcanon.proofs.snap.lockstep import first_repeat, lockstep
 
 
 def check(run: Run) -> CheckResult:
@@ -139,7 +139,7 @@ def _cycles(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], re
     config = config_for(players=2)
     for policy, seed in bounds.get("lassos", [["flipper-first", 47], ["owner-first", 63]]):
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)
-        text = _first_repeat(result.moves, config)
+        text = first_repeat(result.moves, config)
         mine = (result.endless.start, result.endless.length) if result.endless else None
         fast = engine.decide(config, seed, policy, max_flips=5000).cycle
         theirs = (fast.start, fast.length) if fast else None
@@ -149,17 +149,3 @@ def _cycles(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], re
         if not (mine == theirs == text):
             return label
     return ""
-
-
-def _first_repeat(moves: tuple[Move, ...], config: SnapConfig) -> tuple[int, int] | None:
-    """SNAP-END-4 as the text says: the first flip position (piles, pot, turn) seen before."""
-    state = model.new_game(config)
-    seen: dict[tuple[object, ...], int] = {}
-    for move in moves:
-        state = model.apply(state, move)
-        if state.phase is Phase.FLIP:
-            key = (state.turn, state.down, state.up, state.pot)
-            if key in seen:
-                return seen[key], state.flips - seen[key]
-            seen[key] = state.flips
-    return None

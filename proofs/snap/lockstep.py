@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from cardcanon.model import snap as model
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import Flip, Move, Phase, SnapState, Tie
+from cardcanon.model.snap import Flip, Move, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.snap import rulebook_text as snap_text
 
@@ -49,3 +49,17 @@ def lockstep(state: SnapState, policy: str, rng: SplitMix64, text_rng: snap_text
         moves.append(move)
         state = model.apply(state, move)
     return Lockstep(tuple(moves), state, drift, seen, big)
+
+
+def first_repeat(moves: tuple[Move, ...], config: SnapConfig) -> tuple[int, int] | None:
+    """The text's repetition (SNAP-END-4): the first flip position whose piles, pot and turn recur."""
+    state = model.new_game(config)
+    seen: dict[tuple[object, ...], int] = {}
+    for move in moves:
+        state = model.apply(state, move)
+        if state.phase is Phase.FLIP:
+            key = (state.turn, state.down, state.up, state.pot)
+            if key in seen:
+                return seen[key], state.flips - seen[key]
+            seen[key] = state.flips
+    return None

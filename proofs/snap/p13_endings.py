@@ -24,6 +24,7 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
 from cardcanon.proofs.snap import rulebook_text as snap_text
+from cardcanon.proofs.snap.lockstep import first_repeat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
 from cardcanon.proofs.snap.search import play
@@ -71,20 +72,6 @@ def ended_problem(state: SnapState) -> str:
             return f"the game ends with an empty pot; {outcome.winner} is named winner, seat {holders[0]} holds {held} cards"
     label, text = snap_endings.ending_label(state), snap_text.ending_label(state)
     return "" if label == text else f"the ending is labelled {label}, the text says {text}"
-
-
-def first_repeat(moves: tuple[model.Move, ...], config: SnapConfig) -> tuple[int, int] | None:
-    """The text's repetition (SNAP-END-4): the first flip position whose piles, pot and turn recur."""
-    state = model.new_game(config)
-    seen: dict[tuple[object, ...], int] = {}
-    for move in moves:
-        state = model.apply(state, move)
-        if state.phase is Phase.FLIP:
-            key = (state.turn, state.down, state.up, state.pot)
-            if key in seen:
-                return seen[key], state.flips - seen[key]
-            seen[key] = state.flips
-    return None
 
 
 def check(run: Run) -> CheckResult:
