@@ -235,6 +235,7 @@ def _check(check_id):
     return next(c for c in CHECKS if c.id == check_id)
 
 
+@pytest.mark.slow  # each rule of each proof; quick: each stated rule changes the encoding (below)
 @pytest.mark.parametrize("check,rule", [_param(c, r) for c in CHECKS if c.kind == "z3-proof" for r in c.rules])
 def test_drop_probe_is_killed(check, rule):
     """Every rule a Snap Z3 proof cites: the proof fails without it (quick bounds)."""
