@@ -136,10 +136,10 @@ class HeartsConfig:
 class ChooseDealer:
     """Chance: the dealer of the first hand (HEARTS-DEAL-1)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     dealer: Seat
+
+    def __str__(self) -> str:
+        return f"{self.dealer} deals first"
 
     def __post_init__(self) -> None:
         if not isinstance(self.dealer, Seat):
@@ -150,10 +150,10 @@ class ChooseDealer:
 class Deal:
     """Chance: the shuffled deck, ``order[0]`` the top card (HEARTS-DEAL-2)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     order: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "the cards are dealt"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", tuple(self.order))
@@ -165,11 +165,11 @@ class Deal:
 class Play:
     """A player plays a card to the current trick."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     player: Seat
     card: Card
+
+    def __str__(self) -> str:
+        return f"{self.player} plays {self.card.pretty}"
 
     def __post_init__(self) -> None:
         if not isinstance(self.player, Seat) or not isinstance(self.card, Card):
@@ -178,13 +178,6 @@ class Play:
 
 Move: TypeAlias = ChooseDealer | Deal | Play
 MOVE_TYPES = (ChooseDealer, Deal, Play)
-
-
-def _words(move: Move) -> str:
-    """A move as the rulebook names it (the formatter imports this module, hence imported late)."""
-    from cardcanon.model.hearts_text import move_text
-
-    return move_text(move)
 
 
 class Phase(OptionEnum):

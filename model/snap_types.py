@@ -19,7 +19,7 @@ import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import InvalidMoveError, OptionError
 from cardcanon.model.options import OptionEnum, check_fields, fields_from_options, options_of
-from cardcanon.model.seats import Seat
+from cardcanon.model.seats import Seat, seats_text
 
 name = "snap"
 RULEBOOK = spec.load("snap")
@@ -37,6 +37,9 @@ class CallKind(OptionEnum):
     SNAP = "snap"
     SNAP_POT = "snap-pot"
     HAND = "hand"
+
+
+CALL_WORDS = {CallKind.SNAP: '"Snap!"', CallKind.SNAP_POT: '"Snap Pot!"', CallKind.HAND: "a hand on the index card"}
 
 
 class NextTurn(OptionEnum):
@@ -149,11 +152,11 @@ class SnapConfig:
 class Deal:
     """Chance (SNAP-DEAL-1, SNAP-DEAL-2): the dealer and the shuffled deck, index 0 = top."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     dealer: Seat
     order: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} deals"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", tuple(self.order))
@@ -165,10 +168,10 @@ class Deal:
 class Flip:
     """SNAP-FLIP-1 (with the SNAP-FLIP-3 turn-over when the face-down pile is empty)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     player: Seat
+
+    def __str__(self) -> str:
+        return f"{self.player} flips"
 
     def __post_init__(self) -> None:
         if not isinstance(self.player, Seat):
@@ -180,18 +183,20 @@ class NoCall:
     """SNAP-CALL-3: nobody calls in this call window."""
 
     def __str__(self) -> str:
-        return _words(self)
+        return "nobody calls"
 
 
 @dataclass(frozen=True)
 class Call:
     """The first caller of the window; the state decides whether the call is right (SNAP-PEN-1)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     caller: Seat
     kind: CallKind
+
+    def __str__(self) -> str:
+        if self.kind is CallKind.HAND:
+            return f"{self.caller} puts a hand on the index card"
+        return f"{self.caller} calls {CALL_WORDS[self.kind]}"
 
     def __post_init__(self) -> None:
         if not isinstance(self.caller, Seat) or not isinstance(self.kind, CallKind):
@@ -202,11 +207,11 @@ class Call:
 class Tie:
     """Two or more players make the same correct call at once (SNAP-TIE-1, SNAP-POT-2)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     callers: frozenset[Seat]
     kind: CallKind
+
+    def __str__(self) -> str:
+        return f"{seats_text(tuple(self.callers))} call {CALL_WORDS[self.kind]} at once"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "callers", frozenset(self.callers))
@@ -217,12 +222,6 @@ class Tie:
 Move: TypeAlias = Deal | Flip | NoCall | Call | Tie
 MOVE_TYPES = (Deal, Flip, NoCall, Call, Tie)
 
-
-def _words(move: Move) -> str:
-    """A move as the rulebook names it (the formatter imports this module, hence imported late)."""
-    from cardcanon.model.snap_text import move_text
-
-    return move_text(move)
 Piles: TypeAlias = tuple[tuple[Card, ...], ...]
 
 
