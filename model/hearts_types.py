@@ -9,14 +9,13 @@ with the rulebook's name, options and default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
 from cardcanon.model.errors import InvalidMoveError, OptionError
-from cardcanon.model.options import OptionEnum, check_fields, fields_from_options, options_of
+from cardcanon.model.options import OptionEnum, Variations
 from cardcanon.model.seats import Seat
 
 RULEBOOK = spec.load("hearts")
@@ -98,9 +97,11 @@ NOT_MODELLED: tuple[OptionEnum, ...] = (Dealer.LOSER_DEALS,)
 
 
 @dataclass(frozen=True)
-class HeartsConfig:
+class HeartsConfig(Variations):
     """The variation points of the rulebook, each defaulting to the canonical rule, and the target
     score (HEARTS-MATCH-1; a smaller one makes short matches for tests)."""
+
+    GAME, VARIATIONS, NOT_MODELLED = "hearts", VARIATIONS, NOT_MODELLED
 
     dealer: Dealer = Dealer.ALTERNATE
     first_lead: FirstLead = FirstLead.LOWEST_CLUB
@@ -111,19 +112,9 @@ class HeartsConfig:
     target: int = TARGET
 
     def __post_init__(self) -> None:
-        check_fields("hearts", self, VARIATIONS, NOT_MODELLED)
+        self.check_variations()
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise OptionError("HEARTS-MATCH-1", f"target must be a positive integer, not {self.target!r}")
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, str], **settings: Any) -> HeartsConfig:
-        """The table for the rulebook's option words (``{"break_on": "void"}``) and any other
-        ``settings`` (``target``); OptionError (or NotModelledError) naming the rule."""
-        return cls(**fields_from_options("hearts", VARIATIONS, options), **settings)
-
-    def options(self) -> dict[str, str]:
-        """Every variation parameter with its option, as the rulebook writes them."""
-        return options_of(self, VARIATIONS)
 
     @property
     def deck(self) -> tuple[Card, ...]:

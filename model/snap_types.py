@@ -11,14 +11,13 @@ numbers (2 to 12 players, the 52-card deck) are read from the rulebook.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import InvalidMoveError, OptionError
-from cardcanon.model.options import OptionEnum, check_fields, fields_from_options, options_of
+from cardcanon.model.options import OptionEnum, Variations
 from cardcanon.model.seats import Seat, seats_text
 
 name = "snap"
@@ -99,8 +98,10 @@ class Termination(OptionEnum):
 
 
 @dataclass(frozen=True)
-class SnapConfig:
+class SnapConfig(Variations):
     """The table: number of players (SNAP-PLAYERS-1), variants and the deck used."""
+
+    GAME, VARIATIONS, NOT_MODELLED = "snap", VARIATIONS, NOT_MODELLED
 
     players: int = 2
     index_card: bool = False
@@ -118,7 +119,7 @@ class SnapConfig:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise OptionError("SNAP-PLAYERS-1", f"Snap is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                                                 f"not {self.players}")
-        check_fields("snap", self, VARIATIONS, NOT_MODELLED)
+        self.check_variations()
         deck = tuple(self.deck)
         object.__setattr__(self, "deck", deck)
         if not deck or not all(isinstance(c, Card) for c in deck) or len(set(deck)) != len(deck):
@@ -128,16 +129,6 @@ class SnapConfig:
     def kinds(self) -> tuple[CallKind, ...]:
         """The calls that exist at this table (SNAP-CALL-1, SNAP-POT-1 or SNAP-INDEX-1)."""
         return (CallKind.HAND,) if self.index_card else (CallKind.SNAP, CallKind.SNAP_POT)
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, str], **settings: Any) -> SnapConfig:
-        """The table for the rulebook's option words (``{"index_card": "on"}``) and any other
-        ``settings`` (``players``, ``deck``); OptionError (or NotModelledError) naming the rule."""
-        return cls(**fields_from_options("snap", VARIATIONS, options), **settings)
-
-    def options(self) -> dict[str, str]:
-        """Every variation parameter with its option, as the rulebook writes them."""
-        return options_of(self, VARIATIONS)
 
     def __repr__(self) -> str:
         deck = "" if self.deck == FULL_DECK else f", deck={self.deck!r}"
