@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardcanon.model.hearts_types import POINT_CARDS, HeartsConfig, HeartsState, Outcome, Termination
+from cardcanon.model.hearts_types import PLAYERS, POINT_CARDS, SEATS, HeartsConfig, HeartsState, Outcome, Termination
 from cardcanon.model.seats import Seat
 
 ENDINGS = {  # how a match ends, as the rulebook words it
@@ -29,7 +29,7 @@ def scores_text(scores: Sequence[int]) -> str:
 
 def result_text(outcome: Outcome, hands: int, target: int) -> str:
     """``"player 0 wins after 9 hands, player 0 93, player 1 104: player 1 reached 100 (HEARTS-MATCH-1)"``."""
-    loser = Seat(1 - outcome.winner.index)
+    loser = outcome.winner.left(PLAYERS)
     reason = ENDINGS[outcome.termination].format(loser=loser, target=target)
     return f"{outcome.winner} wins after {hands} hands, {scores_text(outcome.scores)}: {reason}"
 
@@ -44,7 +44,7 @@ def state_result(state: HeartsState) -> str:
 def hand_summary(state: HeartsState) -> str:
     """The scores of the hand just played, and the totals."""
     in_play = POINT_CARDS.difference(state.dead)
-    moon = [seat for seat in (0, 1) if in_play <= state.taken[seat]]
-    note = f" ({Seat(moon[0])} shot the moon)" if moon else ""
+    moon = [seat for seat in SEATS if in_play <= state.taken[seat.index]]
+    note = f" ({moon[0]} shot the moon)" if moon else ""
     return (f"  Hand {state.hand_number} scores {scores_text(state.hand_scores[-1])}{note}; "
             f"totals {scores_text(state.scores)}")

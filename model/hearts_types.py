@@ -101,7 +101,7 @@ class HeartsConfig(Variations):
     """The variation points of the rulebook, each defaulting to the canonical rule, and the target
     score (HEARTS-MATCH-1; a smaller one makes short matches for tests)."""
 
-    GAME, VARIATIONS, NOT_MODELLED = "hearts", VARIATIONS, NOT_MODELLED
+    _GAME, _VARIATIONS, _NOT_MODELLED = "hearts", VARIATIONS, NOT_MODELLED
 
     dealer: Dealer = Dealer.ALTERNATE
     first_lead: FirstLead = FirstLead.LOWEST_CLUB

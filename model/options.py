@@ -78,23 +78,23 @@ def options_of(config: object, kinds: Kinds) -> dict[str, str]:
 
 
 class Variations:
-    """A table whose variation points are its fields (``HeartsConfig``, ``SnapConfig``): ``GAME`` names
-    the rulebook, ``VARIATIONS`` the fields' types and ``NOT_MODELLED`` the options the model refuses."""
+    """A table whose variation points are its fields (``HeartsConfig``, ``SnapConfig``): ``_GAME`` names
+    the rulebook, ``_VARIATIONS`` the fields' types and ``_NOT_MODELLED`` the options the model refuses."""
 
-    GAME: ClassVar[str]
-    VARIATIONS: ClassVar[Kinds]
-    NOT_MODELLED: ClassVar[tuple[OptionEnum, ...]]
+    _GAME: ClassVar[str]
+    _VARIATIONS: ClassVar[Kinds]
+    _NOT_MODELLED: ClassVar[tuple[OptionEnum, ...]]
 
     def check_variations(self) -> None:
         """Every variation field has its type and is an option the model plays (:func:`check_fields`)."""
-        check_fields(self.GAME, self, self.VARIATIONS, self.NOT_MODELLED)
+        check_fields(self._GAME, self, self._VARIATIONS, self._NOT_MODELLED)
 
     @classmethod
     def from_options(cls, options: Mapping[str, str], **settings: Any) -> Self:
         """The table for the rulebook's option words (``{"break_on": "void"}``) and any other
         ``settings`` (``target``, ``players``, ``deck``); OptionError (or NotModelledError) naming the rule."""
-        return cls(**fields_from_options(cls.GAME, cls.VARIATIONS, options), **settings)
+        return cls(**fields_from_options(cls._GAME, cls._VARIATIONS, options), **settings)
 
     def options(self) -> dict[str, str]:
         """Every variation parameter with its option, as the rulebook writes them."""
-        return options_of(self, self.VARIATIONS)
+        return options_of(self, self._VARIATIONS)

@@ -101,7 +101,7 @@ class Termination(OptionEnum):
 class SnapConfig(Variations):
     """The table: number of players (SNAP-PLAYERS-1), variants and the deck used."""
 
-    GAME, VARIATIONS, NOT_MODELLED = "snap", VARIATIONS, NOT_MODELLED
+    _GAME, _VARIATIONS, _NOT_MODELLED = "snap", VARIATIONS, NOT_MODELLED
 
     players: int = 2
     index_card: bool = False
