@@ -6,7 +6,7 @@ A record is a JSON object::
 
 The game's records module (``<game>_records``) reads and writes the rest (the table, the seed,
 every move, the result); :func:`to_record` and :func:`replay` are the same for both games and use
-only the game API (:mod:`cardcanon.model.game`). Loading never raises anything but
+only the game API (:mod:`cardcanon.model.game`), which :class:`GameOfModules` assembles for each game. Loading never raises anything but
 :class:`RecordError`, whose message names the file, the place in it and what is wrong.
 """
 
