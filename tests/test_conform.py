@@ -32,6 +32,7 @@ def documents():
 
 
 # ---- the vectors ---------------------------------------------------------------------------
+@pytest.mark.slow  # writes every vector again
 def test_vectors_are_the_ones_the_generator_writes(tmp_path):
     """CI fails when the models, the rulebook or the generator change and the vectors were not
     rewritten with ``cardcanon conform --write``."""
@@ -149,6 +150,7 @@ def test_the_edge_positions_are_there(path):
 
 
 # ---- the runner ----------------------------------------------------------------------------
+@pytest.mark.slow  # every vector through the reference models; quick: the independent implementation below
 @pytest.mark.parametrize("game", adapter.GAMES)
 def test_the_reference_models_pass(game):
     result = conform("-q", "--only", game, "--", *REFERENCE)

@@ -179,6 +179,7 @@ def _figures(out, players=2, ranks=3, suits=4):
     return cells
 
 
+@pytest.mark.slow  # three Dask worker processes
 def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, two_worker_client):
     from cardcanon import exact as driver
     for name, client in (("one", one_worker_client), ("two", two_worker_client)):

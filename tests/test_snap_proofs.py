@@ -205,6 +205,7 @@ def test_check_gives_expected_verdict(check):
         assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
 
 
+@pytest.mark.slow  # verify runs them too
 @pytest.mark.parametrize("check,mutant", [_param(c, m.id) for c in CHECKS for m in c.declared_probes])
 def test_mutant_is_killed(check, mutant):
     result = _run(check, mutant)
