@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
 
 settings.register_profile("default", max_examples=25, deadline=None)
-settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
     "thorough", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -158,6 +158,7 @@ def test_the_reference_models_pass(game):
     assert " 0 failed" in result.stdout
 
 
+@pytest.mark.slow  # every vector; quick: a Snap-only run in test_conform_failures.py, broken ones below
 @pytest.mark.parametrize("game", adapter.GAMES)
 def test_an_independent_implementation_passes(game):
     result = conform("-q", "--only", game, "--", *MINIMAL)

@@ -28,6 +28,7 @@ def first_failure(stdout: str) -> dict[str, str]:
 
 
 # ---- state bugs ----------------------------------------------------------------------------
+@pytest.mark.slow  # seven conform runs; quick: test_a_broken_implementation_fails_naming_the_rule
 @pytest.mark.rules("SNAP-PEN-2", "SNAP-FLIP-3", "SNAP-TIE-1", "SNAP-CALL-5", "SNAP-PEN-3", "HEARTS-TRICK-2",
                    "HEARTS-BREAK-2")
 @pytest.mark.parametrize("rule, only, move", [
@@ -108,6 +109,7 @@ def test_after_n_failures_in_a_file_the_rest_are_summarised():
     assert "snap/players-2: " in result.stdout and "more failures not shown (--max-failures 2)" in result.stdout
 
 
+@pytest.mark.slow  # waits for the limit
 def test_the_whole_run_has_a_limit_apart_from_the_answer_timeout(tmp_path):
     slow = tmp_path / "slow.py"
     slow.write_text("import subprocess, sys, time\n"
@@ -122,6 +124,7 @@ def test_the_whole_run_has_a_limit_apart_from_the_answer_timeout(tmp_path):
 
 
 # ---- bad input -------------------------------------------------------------------------------
+@pytest.mark.slow  # eight CLI processes
 @pytest.mark.parametrize("option", [["--timeout", "inf"], ["--timeout", "1e12"], ["--timeout", "86401"],
                                     ["--timeout", "nan"], ["--timeout", "0"], ["--limit", "inf"],
                                     ["--max-failures", "0"], ["--max-failures", "x"]])

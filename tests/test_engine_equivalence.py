@@ -64,7 +64,7 @@ def check_snap(config: snap.SnapConfig, seed: int, policy: str, cap: int = CAP) 
 @pytest.mark.parametrize("policy", SNAP_POLICIES[:4])
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
 def test_snap_seeded_games_match_the_model(players, policy):
-    for seed in range(4):
+    for seed in range(2):
         check_snap(snap.SnapConfig(players=players), seed, policy, cap=800)
 
 
@@ -72,7 +72,7 @@ SNAP_VARIANTS = ({"index_card": True}, {"next_turn": snap.NextTurn.WINNER})
 
 
 @pytest.mark.rules("SNAP-INDEX-1", "SNAP-TURN-2", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-END-4")
-@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
+@pytest.mark.parametrize("players", [2, 3, 4])  # 6 and 12 players: the thorough form below
 def test_snap_rule_variants_match_the_model(players):
     """Every policy (including frequent ties and errors) under the index card and the winner's turn."""
     statuses = {check_snap(snap.SnapConfig(players=players, **variant), seed, policy, cap=800).status
