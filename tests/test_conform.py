@@ -177,6 +177,7 @@ def test_a_broken_implementation_fails_naming_the_rule(rule, only):
     assert "expected:" in result.stdout and "got:" in result.stdout and "position:" in result.stdout
 
 
+@pytest.mark.slow  # quick: the broken implementations above
 def test_a_broken_pot_rule_fails_a_golden_game():
     result = conform("-q", "--only", "snap/players-3", "--only", "snap/players-2", "--", *MINIMAL,
                      "--break", "SNAP-POT-1")

@@ -132,6 +132,7 @@ def test_downloads(generated):
     assert linked - {"play-hearts.pdf", "play-snap.pdf", "rulebook.pdf"} <= {p.name for p in downloads.iterdir()}
 
 
+@pytest.mark.slow  # draws every picture; the site tests show them
 def test_the_caveats_page_includes_what_is_drawn(generated, tmp_path):
     """Each part the caveats page includes is written from the data, with each picture it shows."""
     import figures

@@ -233,6 +233,7 @@ def test_cli_reports_an_unfinished_deck_without_a_figure(tmp_path, two_worker_cl
     assert unfinished["policy"] == "owner-first" and 1000 <= unfinished["decided"] < 5775
 
 
+@pytest.mark.slow  # recounts every published deck
 def test_published_exact_figures_add_up():
     """results/exact/snap-exact.json: each finished deck's counts and fraction are consistent."""
     data = json.loads(EXACT.read_text(encoding="utf-8"))
