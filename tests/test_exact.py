@@ -189,6 +189,7 @@ def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, t
     assert one[0]["never_ends_exact"] == "412/5775"
 
 
+@pytest.mark.slow  # a Dask cluster of two worker processes
 def test_an_interrupted_run_resumes_to_the_same_figures(tmp_path, two_worker_client):
     from cardcanon import exact as driver
     driver.run(2, 3, 4, exact.POLICIES, tmp_path / "whole", chunk=500, quiet=True, client=two_worker_client)
@@ -221,6 +222,7 @@ def test_cli_exact_writes_figures_and_records(tmp_path, capsys):
     assert "--suits" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a Dask cluster of two worker processes
 def test_cli_reports_an_unfinished_deck_without_a_figure(tmp_path, two_worker_client):
     from cardcanon import exact as driver
     from cardcanon.cli import main
