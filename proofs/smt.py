@@ -188,7 +188,8 @@ def smtlib(solver: Z3, extra: tuple[Z3, ...] = (), linear: _Linear | None = None
     ``linear`` (one per run) remembers the rewritten terms that many queries share. The same
     query built twice gives the same text (shared subterms are named in order)."""
     linear = linear or _Linear()
-    terms, features = [], set()
+    terms: list[Any] = []
+    features: set[str] = set()
     for formula in (*solver.assertions(), *extra):
         term, used = linear(formula)
         terms.append(term.as_ast())
