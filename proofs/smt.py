@@ -30,7 +30,7 @@ import re
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -325,11 +325,3 @@ def expected_of(text: str) -> str | None:
     """The answer an exported file records on its first line (None: not an exported file)."""
     first = text.split("\n", 1)[0]
     return first[len(EXPECTED_HEADER):].strip() if first.startswith(EXPECTED_HEADER) else None
-
-
-def summary_of(answers: Mapping[str, Any]) -> str:
-    """A pair record in words: "12 queries, both solvers agree (cvc5 1.3 s)"."""
-    if not answers.get("queries"):
-        return "no deciding query"
-    agree = "both solvers agree" if answers.get("agree") else "the solvers DISAGREE"
-    return f"{answers['queries']} queries, {agree} (cvc5 {answers.get('cvc5_seconds', 0):.1f} s)"

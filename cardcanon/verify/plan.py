@@ -219,7 +219,6 @@ def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: boo
     if result.verdict is Verdict.NOT_APPLICABLE:
         return f" -- not applicable: {result.detail}"
     if task.model_mutant is not None:
-        cell = NecessityCell("", task.model_mutant, "", result, expected)
         return ""  # a model mutant that leaves the check passing is no warning: the rule's other mutants may fail it
     if task.probe is not None:
         return "" if ProbeOutcome(task.probe, "", result, expected).killed else " -- FAIL: probe survived"
