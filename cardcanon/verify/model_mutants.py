@@ -465,13 +465,9 @@ def register(*mutants: ModelMutant) -> None:
 register(*_SNAP_MUTANTS)
 
 
-def _register_hearts() -> None:
-    from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS
+from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS  # noqa: E402 - it imports this module
 
-    register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
-
-
-_register_hearts()
+register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
 
 
 def for_rule(rule: str) -> tuple[str, ...]:
