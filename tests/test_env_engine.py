@@ -114,6 +114,15 @@ def test_hearts_on_the_kernel_is_the_model_step_by_step(kwargs):
     assert lockstep(kernel, model, None, rng) > 0  # the next seed of the episode stream
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("kwargs", HEARTS, ids=str)
+def test_hearts_on_the_kernel_is_the_model_over_many_matches(kwargs):
+    kernel, model = hearts_v0.raw_env(**kwargs), hearts_v0.raw_env(engine="model", **kwargs)
+    rng = np.random.default_rng(2026)
+    for seed in (0, None, None, None, 2**64 - 1, None):
+        lockstep(kernel, model, seed, rng)
+
+
 @pytest.mark.rules("SNAP-INDEX-1", "SNAP-TURN-2", "SNAP-POLICY-3", "SNAP-POLICY-4", "SNAP-END-4")
 @pytest.mark.parametrize("kwargs", SNAP_QUICK, ids=str)
 def test_snap_on_the_kernel_is_the_model_step_by_step(kwargs):
@@ -162,13 +171,14 @@ def test_an_illegal_action_on_the_kernel_names_the_models_rule():
         env.state = env.state
 
 
-def vector_lockstep(module: Any, kwargs: dict[str, Any], n: int, seed: int, steps: int) -> tuple[int, int]:
-    """Step ``module.vector_env(n, seed)`` and ``n`` single environments with the same random legal
-    actions, requiring the same agent to step, observation, mask, rewards and ends at every step;
-    the episodes that ended (by termination, by truncation)."""
+def vector_lockstep(module: Any, kwargs: dict[str, Any], n: int, seed: int, steps: int,
+                    engine: str = "kernel") -> tuple[int, int]:
+    """Step ``module.vector_env(n, seed)`` and ``n`` single environments on ``engine`` with the same
+    random legal actions, requiring the same agent to step, observation, mask, rewards and ends at
+    every step; the episodes that ended (by termination, by truncation)."""
     single = {**kwargs, "truncate_on_repeat": False} if module is snap_v0 else kwargs
     vector = module.vector_env(n, seed, **kwargs)
-    envs = [module.raw_env(**single) for _ in range(n)]
+    envs = [module.raw_env(engine=engine, **single) for _ in range(n)]
     for i, env in enumerate(envs):
         env.reset(seed=seed + i)
     rng, ended = np.random.default_rng(seed), [0, 0]
@@ -216,16 +226,16 @@ def test_the_snap_vector_env_ends_games_both_ways():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kwargs", SNAP, ids=str)
-def test_the_snap_vector_env_plays_the_environments_games_at_every_table(kwargs):
-    over, truncated = vector_lockstep(snap_v0, {**kwargs, "max_steps": 1500}, 8, 7, 4000)
+def test_the_snap_vector_env_plays_the_models_games_at_every_table(kwargs):
+    over, truncated = vector_lockstep(snap_v0, {**kwargs, "max_steps": 1500}, 6, 7, 3000, engine="model")
     assert over >= 1 and over + truncated >= 8
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kwargs", HEARTS, ids=str)
-def test_the_hearts_vector_env_plays_many_matches(kwargs):
-    ended, _ = vector_lockstep(hearts_v0, kwargs, 8, 5, 5000)
-    assert ended >= 30
+def test_the_hearts_vector_env_plays_the_models_matches(kwargs):
+    ended, _ = vector_lockstep(hearts_v0, kwargs, 4, 5, 3000, engine="model")
+    assert ended >= 12
 
 
 @pytest.mark.parametrize("module", [hearts_v0, snap_v0])
