@@ -196,8 +196,7 @@ def vector_lockstep(module: Any, kwargs: dict[str, Any], n: int, seed: int, step
             truncated = all(env.truncations.values())
             terminated = all(env.terminations.values()) and not truncated
             assert vector.dones[i] == (terminated or truncated)
-            if module is snap_v0:
-                assert (vector.terminations[i], vector.truncations[i]) == (terminated, truncated)
+            assert (vector.terminations[i], vector.truncations[i]) == (terminated, truncated)
             if vector.dones[i]:
                 ended[truncated] += 1
                 env.reset()  # the next seed of the episode stream
@@ -247,6 +246,18 @@ def test_the_vector_env_refuses_an_illegal_action_and_plays_nothing(module):
     with pytest.raises(ValueError, match="(match|game) 1"):
         vector.step(actions)
     assert np.array_equal(vector.observations, before)
+
+
+@pytest.mark.parametrize("module", [hearts_v0, snap_v0])
+def test_without_the_kernel_the_vector_env_says_so(module, monkeypatch):
+    from cardcanon.engine import hearts as engine_hearts, snap as engine_snap
+
+    def unavailable(config: Any) -> None:
+        raise build.EngineUnavailable("disabled for this test")
+
+    monkeypatch.setattr(engine_hearts if module is hearts_v0 else engine_snap, "_kernel", unavailable)
+    with pytest.raises(build.EngineUnavailable, match="disabled for this test"):
+        module.vector_env(2)
 
 
 def test_the_snap_vector_env_says_what_it_does_not_do():
