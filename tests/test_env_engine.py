@@ -126,19 +126,20 @@ def test_hearts_on_the_kernel_is_the_model_over_many_matches(kwargs):
 @pytest.mark.rules("SNAP-INDEX-1", "SNAP-TURN-2", "SNAP-POLICY-3", "SNAP-POLICY-4", "SNAP-END-4")
 @pytest.mark.parametrize("kwargs", SNAP_QUICK, ids=str)
 def test_snap_on_the_kernel_is_the_model_step_by_step(kwargs):
-    """Every variant, each at one of the tables (the slow test plays every variant at every table)."""
-    snap_lockstep(kwargs)
+    """Every variant, each at one of the tables, short episodes (the slow test plays every variant at
+    every table, longer)."""
+    snap_lockstep(kwargs, 500)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kwargs", SNAP, ids=str)
 def test_snap_on_the_kernel_is_the_model_at_every_table(kwargs):
-    snap_lockstep(kwargs)
+    snap_lockstep(kwargs, 1500)
 
 
-def snap_lockstep(kwargs: dict[str, Any]) -> None:
-    kernel = snap_v0.raw_env(max_steps=1500, **kwargs)
-    model = snap_v0.raw_env(max_steps=1500, engine="model", **kwargs)
+def snap_lockstep(kwargs: dict[str, Any], max_steps: int) -> None:
+    kernel = snap_v0.raw_env(max_steps=max_steps, **kwargs)
+    model = snap_v0.raw_env(max_steps=max_steps, engine="model", **kwargs)
     assert kernel.metadata["engine"] == "kernel"
     rng = np.random.default_rng(7)
     for seed in (3, None):
