@@ -320,3 +320,19 @@ def test_the_vector_env_can_be_copied(module):
         for twin in twins:
             assert np.array_equal(vector.observations, twin.observations) and np.array_equal(vector.dones, twin.dones)
             assert np.array_equal(vector.rewards, twin.rewards)
+
+
+def test_the_snap_vector_library_refuses_short_buffers_and_stale_structs():
+    from cardcanon.engine import abi
+    from cardcanon.engine.vector import SnapVector
+
+    vector = snap_v0.vector_env(3, 1)._vector
+    assert isinstance(vector, SnapVector)
+    lib, slots, streams, obs, masks, to_move, rewards, ended, actions = vector.lib, *vector._a
+    args = (vector.n, 0, actions, streams, obs, masks, to_move, rewards, ended)
+    with pytest.raises(abi.EngineError, match="buffer too short"):
+        abi.check(lib.snap_vec_step_checked(vector.cfg_ref, vector.cfg_size, slots, vector.size - 1, *args, 3), "test")
+    with pytest.raises(abi.EngineError, match="buffer too short"):
+        abi.check(lib.snap_vec_step_checked(vector.cfg_ref, vector.cfg_size, slots, vector.size, *args, 2), "test")
+    with pytest.raises(abi.EngineError, match="struct sizes differ"):
+        abi.check(lib.snap_vec_step_checked(vector.cfg_ref, vector.cfg_size - 8, slots, vector.size, *args, 3), "test")
