@@ -19,7 +19,10 @@ enum { A_FLIP = 0, A_PASS = 1 };             /* snap_v0.SnapAction; a call kind 
 #define SV_OBS(n) (2 + 57 * (n) + 53)
 #define SV_ACTIONS 5
 
-static inline int sv_seat(const SnapSlot *v) { return v->g.phase == SG_CALL ? v->window[v->pos] : v->g.phase == SG_FLIP ? v->g.s.turn : -1; }
+/* The seat to step: the flipper, or the next seat of the call window; -1 when the game is over. */
+static inline int sv_seat(const SnapSlot *v) {
+    return v->g.phase == SG_CALL ? v->window[v->pos] : v->g.phase == SG_FLIP ? v->g.s.turn : -1;
+}
 
 /* The legal actions of the seat to step, as a bit mask (snap_v0 raw_env.action_mask). */
 static inline int sv_legal(const SnapCfg *cfg, const SnapSlot *v) {
