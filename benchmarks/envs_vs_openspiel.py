@@ -194,6 +194,15 @@ def vector_rates(module, n: int, seconds: float, seed: int) -> dict:
     return out
 
 
+def cpu_model() -> str | None:
+    """The processor's name (Linux), for the record of the machine."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), None)
+
+
 def _rates(runner: Runner) -> dict:
     counts = runner.counts
     return {"game": runner.game, **counts, "steps_per_second": counts["steps"] / counts["seconds"],
@@ -223,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, runner in runners.items():
             slice_rates[name].append(runner.run(args.seconds / args.rounds))
 
-    result: dict = {"provenance": provenance(), "load_average_at_start": load_at_start, "engine": engine}
+    result: dict = {"provenance": provenance(), "load_average_at_start": load_at_start, "cpu": cpu_model(),
+                    "engine": engine}
     result.update({name: _rates(runner) for name, runner in runners.items()})
     for name in ("cardcanon", "cardcanon_model", "cardcanon_snap"):
         print(f"{result[name]['game']}: {result[name]['steps_per_second']:,.0f} steps/s, "
