@@ -173,13 +173,13 @@ def test_an_illegal_action_on_the_kernel_names_the_models_rule():
 
 
 def vector_lockstep(module: Any, kwargs: dict[str, Any], n: int, seed: int, steps: int,
-                    engine: str = "kernel") -> tuple[int, int]:
+                    engine: str = "kernel", first: bool = False) -> tuple[int, int]:
     """Step ``module.vector_env(n, seed)`` and ``n`` single environments on ``engine`` with the same
-    random legal actions, requiring the same agent to step, observation, mask, rewards and ends at
-    every step; the episodes that ended (by termination, by truncation)."""
-    single = {**kwargs, "truncate_on_repeat": False} if module is snap_v0 else kwargs
+    random legal actions (``first``: the first legal action), requiring the same agent to step,
+    observation, mask, rewards and ends at every step; the episodes that ended (by termination,
+    by truncation)."""
     vector = module.vector_env(n, seed, **kwargs)
-    envs = [module.raw_env(engine=engine, **single) for _ in range(n)]
+    envs = [module.raw_env(engine=engine, **kwargs) for _ in range(n)]
     for i, env in enumerate(envs):
         env.reset(seed=seed + i)
     rng, ended = np.random.default_rng(seed), [0, 0]
@@ -189,7 +189,8 @@ def vector_lockstep(module: Any, kwargs: dict[str, Any], n: int, seed: int, step
             assert vector.to_move[i] == env.agent_name_mapping[env.agent_selection]
             assert np.array_equal(vector.observations[i], seen["observation"])
             assert np.array_equal(vector.action_masks[i], seen["action_mask"])
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vector.action_masks])
+        actions = np.array([np.flatnonzero(m)[0] if first else rng.choice(np.flatnonzero(m))
+                            for m in vector.action_masks])
         vector.step(actions)
         for i, env in enumerate(envs):
             env.step(int(actions[i]))
@@ -222,6 +223,17 @@ def test_the_snap_vector_env_plays_the_environments_games(kwargs):
 def test_the_snap_vector_env_ends_games_both_ways():
     over, truncated = vector_lockstep(snap_v0, {"index_card": "on", "max_steps": 300}, 6, 42, 700)
     assert over >= 5 and truncated >= 5
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"players": 4, "calling_policy": "owner-first", "next_turn": "winner"}],
+                         ids=str)
+def test_the_snap_vector_env_truncates_the_same_repeated_positions(kwargs):
+    """Agents that always pass repeat positions (SNAP-END-4); with the check off, only the cap ends games."""
+    _, truncated = vector_lockstep(snap_v0, kwargs, 5, 1, 600, first=True)
+    assert truncated >= 5
+    _, truncated = vector_lockstep(snap_v0, {**kwargs, "truncate_on_repeat": False, "max_steps": 250}, 3, 1, 600,
+                                   first=True)
+    assert truncated >= 3
 
 
 @pytest.mark.slow
@@ -262,8 +274,6 @@ def test_without_the_kernel_the_vector_env_says_so(module, monkeypatch):
 
 
 def test_the_snap_vector_env_says_what_it_does_not_do():
-    with pytest.raises(ValueError, match="SNAP-END-4"):
-        snap_v0.vector_env(2, truncate_on_repeat=True)
     with pytest.raises(TypeError, match="render_mode"):
         snap_v0.vector_env(2, render_mode="ansi")
     with pytest.raises(ValueError, match="errors"):
@@ -323,16 +333,29 @@ def test_the_vector_env_can_be_copied(module):
 
 
 def test_the_snap_vector_library_refuses_short_buffers_and_stale_structs():
+    import ctypes
+
     from cardcanon.engine import abi
-    from cardcanon.engine.vector import SnapVector
+    from cardcanon.engine.vector import Seen, SnapVector
 
     vector = snap_v0.vector_env(3, 1)._vector
-    assert isinstance(vector, SnapVector)
-    lib, slots, streams, obs, masks, to_move, rewards, ended, actions = vector.lib, *vector._a
+    assert isinstance(vector, SnapVector) and vector.seen is not None
+    lib, (slots, streams, obs, masks, to_move, rewards, ended, actions) = vector.lib, vector._a
     args = (vector.n, 0, actions, streams, obs, masks, to_move, rewards, ended)
+    seen, size = ctypes.byref(vector.seen), ctypes.sizeof(Seen)
+
+    def step(cfg_size: int, slots_size: int, seen_size: int, slots_held: int) -> int:
+        return int(lib.snap_vec_step_checked(vector.cfg_ref, cfg_size, slots, slots_size, *args, seen, seen_size,
+                                             slots_held))
+
+    good = (vector.cfg_size, vector.size, size, 3)
+    assert step(*good) == 0
+    for bad, message in (((vector.cfg_size - 8, vector.size, size, 3), "struct sizes differ"),
+                         ((vector.cfg_size, vector.size - 1, size, 3), "buffer too short"),
+                         ((vector.cfg_size, vector.size, size, 2), "buffer too short"),
+                         ((vector.cfg_size, vector.size, size - 8, 3), "struct sizes differ")):
+        with pytest.raises(abi.EngineError, match=message):
+            abi.check(step(*bad), "test")
+    vector.arrays["meta"][1] = 2  # fewer free records than games
     with pytest.raises(abi.EngineError, match="buffer too short"):
-        abi.check(lib.snap_vec_step_checked(vector.cfg_ref, vector.cfg_size, slots, vector.size - 1, *args, 3), "test")
-    with pytest.raises(abi.EngineError, match="buffer too short"):
-        abi.check(lib.snap_vec_step_checked(vector.cfg_ref, vector.cfg_size, slots, vector.size, *args, 2), "test")
-    with pytest.raises(abi.EngineError, match="struct sizes differ"):
-        abi.check(lib.snap_vec_step_checked(vector.cfg_ref, vector.cfg_size - 8, slots, vector.size, *args, 3), "test")
+        abi.check(step(*good), "test")

@@ -15,6 +15,42 @@ typedef struct {
     int8_t window[12], calls[12];
 } SnapSlot;
 
+/* The positions seen before each flip of every slot's episode (SNAP-END-4: snap_v0 truncates an
+ * episode when one recurs). Records of sg_position's bytes (all `len` long: the turn, the pot and
+ * every pile hold every card) in a pool that Python allocates and grows, with their FNV-1a hashes;
+ * each slot chains its records into `buckets` lists (heads) and one list (first, link) that goes
+ * back to the free list (meta[0] its first record, meta[1] its length) when the slot restarts. */
+typedef struct {
+    u8 *pool; u64 *hash; int32_t *chain, *link, *heads, *first; i64 *meta;
+    i64 capacity, len, buckets;
+} Seen;
+
+static void seen_clear(Seen *z, i64 slot) {
+    for (int32_t r = z->first[slot], next; r >= 0; r = next) {
+        next = z->link[r]; z->link[r] = (int32_t)z->meta[0]; z->meta[0] = r; z->meta[1]++;
+    }
+    z->first[slot] = -1;
+    for (i64 b = 0; b < z->buckets; b++) z->heads[slot * z->buckets + b] = -1;
+}
+
+/* Record the position of `g` for `slot`: 1 if the episode has seen it before (then nothing is
+ * recorded), else 0. The caller makes sure that a free record exists. */
+static int seen_add(const SnapCfg *cfg, Seen *z, i64 slot, const SnapGame *g) {
+    u8 pos[2 + 2 * 12 + 52];
+    i64 len = sg_position(cfg, g, pos);
+    u64 h = 1469598103934665603ULL;
+    for (i64 k = 0; k < len; k++) { h ^= pos[k]; h *= 1099511628211ULL; }
+    int32_t *head = &z->heads[slot * z->buckets + (i64)(h & (u64)(z->buckets - 1))];
+    for (int32_t r = *head; r >= 0; r = z->chain[r])
+        if (z->hash[r] == h && !memcmp(z->pool + (i64)r * len, pos, (size_t)len)) return 1;
+    int32_t r = (int32_t)z->meta[0];
+    z->meta[0] = z->link[r]; z->meta[1]--;
+    memcpy(z->pool + (i64)r * len, pos, (size_t)len); z->hash[r] = h;
+    z->chain[r] = *head; *head = r;
+    z->link[r] = z->first[slot]; z->first[slot] = r;
+    return 0;
+}
+
 enum { A_FLIP = 0, A_PASS = 1 };             /* snap_v0.SnapAction; a call kind k is action 2 + k */
 #define SV_OBS(n) (2 + 57 * (n) + 53)
 #define SV_ACTIONS 5
@@ -39,16 +75,17 @@ static void sv_show(const SnapCfg *cfg, const SnapSlot *v, float *obs, u8 *mask,
     for (int a = 0; a < SV_ACTIONS; a++) mask[a] = (u8)(legal >> a & 1);
 }
 
-static void sv_reset(const SnapCfg *cfg, SnapSlot *v, u64 seed) {
+static void sv_reset(const SnapCfg *cfg, SnapSlot *v, u64 seed, Seen *z, i64 slot) {
     sg_reset(cfg, &v->g, seed);
     v->steps = 0; v->nw = v->pos = 0;
+    if (z) { seen_clear(z, slot); seen_add(cfg, z, slot, &v->g); }
 }
 
 /* One step of slot v: the flip, or one seat's decision in the call window (the window settled
  * after the last). rewards: -1 to each player going out (0 in a draw, SNAP-END-3), +1 to the
- * winner (SNAP-END-1/2). Returns 1 if the game is over, 2 if it is truncated at max_steps
- * (checked before each flip, as snap_v0), else 0. */
-static int sv_step(const SnapCfg *cfg, SnapSlot *v, int action, i64 max_steps, float *rewards) {
+ * winner (SNAP-END-1/2). Returns 1 if the game is over, 2 if it is truncated (checked before each
+ * flip, as snap_v0: after max_steps steps, or, with z, at a repeated position), else 0. */
+static int sv_step(const SnapCfg *cfg, SnapSlot *v, int action, i64 max_steps, float *rewards, Seen *z, i64 slot) {
     int n = cfg->players;
     SnapGame *g = &v->g;
     for (int i = 0; i < n; i++) rewards[i] = 0.0f;
@@ -78,14 +115,15 @@ static int sv_step(const SnapCfg *cfg, SnapSlot *v, int action, i64 max_steps, f
         else if (over && (after >> i & 1)) rewards[i] = 1.0f;
     }
     if (over) return 1;
-    return max_steps > 0 && v->steps >= max_steps ? 2 : 0;
+    int repeated = z ? seen_add(cfg, z, slot, g) : 0;
+    return repeated || (max_steps > 0 && v->steps >= max_steps) ? 2 : 0;
 }
 
 /* Every slot steps actions[i]; a finished slot (ended[i] 1 over, 2 truncated) restarts with the
  * next seed of its own stream. Then every slot's seat to step, observation and mask. Returns 0,
  * or 1 + i for the first slot whose action is illegal (then nothing is played). */
 static i64 sv_vec_step(const SnapCfg *cfg, SnapSlot *slots, i64 n, i64 max_steps, const int32_t *actions,
-                       u64 *streams, float *obs, u8 *masks, int32_t *to_move, float *rewards, u8 *ended) {
+                       u64 *streams, float *obs, u8 *masks, int32_t *to_move, float *rewards, u8 *ended, Seen *z) {
     int p = cfg->players;
     for (i64 i = 0; i < n; i++) {
         int a = actions[i];
@@ -93,9 +131,9 @@ static i64 sv_vec_step(const SnapCfg *cfg, SnapSlot *slots, i64 n, i64 max_steps
     }
     for (i64 i = 0; i < n; i++) {
         SnapSlot *v = &slots[i];
-        int rc = sv_step(cfg, v, actions[i], max_steps, rewards + p * i);
+        int rc = sv_step(cfg, v, actions[i], max_steps, rewards + p * i, z, i);
         ended[i] = (u8)rc;
-        if (rc) sv_reset(cfg, v, sm_next(&streams[i]));
+        if (rc) sv_reset(cfg, v, sm_next(&streams[i]), z, i);
         sv_show(cfg, v, obs + SV_OBS(p) * i, masks + SV_ACTIONS * i, to_move + i);
     }
     return 0;
@@ -103,17 +141,28 @@ static i64 sv_vec_step(const SnapCfg *cfg, SnapSlot *slots, i64 n, i64 max_steps
 
 i64 snap_slot_size(void) { return (i64)sizeof(SnapSlot); }
 
+/* z (NULL: no repetition check) must have room for a record per slot, and every slot's lists */
+static int seen_ok(const SnapCfg *cfg, const Seen *z, i64 seen_size, i64 n) {
+    if (!z) return 0;
+    if (seen_size != (i64)sizeof(Seen)) return E_ABI;
+    if (z->len != 2 + 2 * cfg->players + cfg->ncards || z->buckets < 1 || (z->buckets & (z->buckets - 1))
+        || z->meta[1] < n || z->capacity > INT32_MAX) return E_BUFFER;
+    return 0;
+}
+
 /* buf_len: the slots every buffer holds (obs SV_OBS(players) floats, masks 5 bytes, rewards
- * `players` floats per slot). */
+ * `players` floats per slot, z's heads `buckets` and first 1). */
 i64 snap_vec_reset_checked(const SnapCfg *cfg, i64 cfg_size, SnapSlot *slots, i64 slots_size, i64 n, u64 seed0,
-                           u64 *streams, float *obs, u8 *masks, int32_t *to_move, i64 buf_len) {
+                           u64 *streams, float *obs, u8 *masks, int32_t *to_move, Seen *z, i64 seen_size,
+                           i64 buf_len) {
     int rc = snap_cfg_ok(cfg, cfg_size);
     if (rc) return rc;
     if (n < 0) return E_CONFIG;
     if (slots_size / (i64)sizeof(SnapSlot) < n || buf_len < n) return E_BUFFER;
+    if ((rc = seen_ok(cfg, z, seen_size, n))) return rc;
     for (i64 i = 0; i < n; i++) {
         streams[i] = seed0 + (u64)i;
-        sv_reset(cfg, &slots[i], seed0 + (u64)i);
+        sv_reset(cfg, &slots[i], seed0 + (u64)i, z, i);
         sv_show(cfg, &slots[i], obs + SV_OBS(cfg->players) * i, masks + SV_ACTIONS * i, to_move + i);
     }
     return 0;
@@ -121,10 +170,11 @@ i64 snap_vec_reset_checked(const SnapCfg *cfg, i64 cfg_size, SnapSlot *slots, i6
 
 i64 snap_vec_step_checked(const SnapCfg *cfg, i64 cfg_size, SnapSlot *slots, i64 slots_size, i64 n, i64 max_steps,
                           const int32_t *actions, u64 *streams, float *obs, u8 *masks, int32_t *to_move,
-                          float *rewards, u8 *ended, i64 buf_len) {
+                          float *rewards, u8 *ended, Seen *z, i64 seen_size, i64 buf_len) {
     int rc = snap_cfg_ok(cfg, cfg_size);
     if (rc) return rc;
     if (n < 0) return E_CONFIG;
     if (slots_size / (i64)sizeof(SnapSlot) < n || buf_len < n) return E_BUFFER;
-    return sv_vec_step(cfg, slots, n, max_steps, actions, streams, obs, masks, to_move, rewards, ended);
+    if ((rc = seen_ok(cfg, z, seen_size, n))) return rc;
+    return sv_vec_step(cfg, slots, n, max_steps, actions, streams, obs, masks, to_move, rewards, ended, z);
 }

@@ -28,9 +28,9 @@ SIGNATURES: dict[str, tuple[type, list[type]]] = {
     "cardcanon_kernel_source": (ctypes.c_char_p, []),
     "snap_slot_size": (abi.i64, []),
     "snap_vec_reset_checked": (abi.i64, [abi.P(abi.SnapCfg), abi.i64, _V, abi.i64, abi.i64, abi.u64, _V, _V, _V, _V,
-                                         abi.i64]),
+                                         _V, abi.i64, abi.i64]),
     "snap_vec_step_checked": (abi.i64, [abi.P(abi.SnapCfg), abi.i64, _V, abi.i64, abi.i64, abi.i64, _V, _V, _V, _V,
-                                        _V, _V, _V, abi.i64]),
+                                        _V, _V, _V, _V, abi.i64, abi.i64]),
 }
 _LIBRARY: ctypes.CDLL | None = None
 
@@ -58,56 +58,112 @@ def observation_size(players: int) -> int:
     return 2 + 57 * players + 53  # snap_v0.observation_parts
 
 
+class Seen(ctypes.Structure):
+    """vector.c's ``Seen``: the positions each slot's episode has seen before a flip (SNAP-END-4)."""
+
+    _fields_ = [(name, ctypes.c_void_p) for name in ("pool", "hash", "chain", "link", "heads", "first", "meta")] + [
+        ("capacity", abi.i64), ("len", abi.i64), ("buckets", abi.i64)]
+
+
+BUCKETS = 64  # hash lists per slot
+_SEEN = ("pool", "hash", "chain", "link", "heads", "first", "meta")
+
+
 class SnapVector:
     """``n`` Snap games stepped together, one step of ``snap_v0`` in each per call: the flip, or
-    one decision of the call window. A finished game (over, or truncated after ``max_steps``
-    steps, at the next flip) restarts at once with the next seed of its slot's own ``SplitMix64``
-    stream, begun at ``seed + i`` for slot ``i``. ``ended`` is 0, 1 (over) or 2 (truncated)."""
+    one decision of the call window. A finished game (over, or truncated at the next flip after
+    ``max_steps`` steps or, with ``repeats``, at a position it has seen before) restarts at once
+    with the next seed of its slot's own ``SplitMix64`` stream, begun at ``seed + i`` for slot
+    ``i``. ``ended`` is 0, 1 (over) or 2 (truncated). The positions seen are kept in numpy arrays
+    that grow as the episodes need (each slot's are given back when it restarts)."""
 
-    def __init__(self, n: int, config: SnapConfig, policy: Policy, max_steps: int | None) -> None:
+    def __init__(self, n: int, config: SnapConfig, policy: Policy, max_steps: int | None,
+                 repeats: bool = True) -> None:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"the number of games must be a positive integer, not {n!r}")
-        self.n, self.config, self.policy, self.max_steps = n, config, policy, max_steps
+        self.n, self.config, self.policy, self.max_steps, self.repeats = n, config, policy, max_steps, repeats
         engine_snap._kernel(config)  # EngineUnavailable for a config the kernel does not play
         self.lib = library()
         self.cfg = engine_snap._cfg(config, policy)
         self.cfg_ref, self.cfg_size = ctypes.byref(self.cfg), ctypes.sizeof(self.cfg)
         players = config.players
         self.size = int(self.lib.snap_slot_size()) * n
-        self.slots = np.zeros(self.size, dtype=np.uint8)
-        self.streams = np.zeros(n, dtype=np.uint64)
-        self.observations = np.zeros((n, observation_size(players)), dtype=np.float32)
-        self.masks = np.zeros((n, ACTIONS), dtype=np.int8)
-        self.to_move = np.zeros(n, dtype=np.int32)
-        self.rewards = np.zeros((n, players), dtype=np.float32)
-        self.ended = np.zeros(n, dtype=np.uint8)
-        self.actions = np.zeros(n, dtype=np.int32)
-        self._arrays: tuple[np.ndarray[Any, Any], ...] = (self.slots, self.streams, self.observations, self.masks, self.to_move, self.rewards, self.ended)
-        self._a = [int(a.ctypes.data) for a in (*self._arrays, self.actions)]
+        self.position = 2 + 2 * players + len(config.deck)  # bytes of one position (vector.c sg_position)
+        self.arrays: dict[str, np.ndarray[Any, Any]] = {
+            "slots": np.zeros(self.size, dtype=np.uint8), "streams": np.zeros(n, dtype=np.uint64),
+            "observations": np.zeros((n, observation_size(players)), dtype=np.float32),
+            "masks": np.zeros((n, ACTIONS), dtype=np.int8), "to_move": np.zeros(n, dtype=np.int32),
+            "rewards": np.zeros((n, players), dtype=np.float32), "ended": np.zeros(n, dtype=np.uint8),
+            "actions": np.zeros(n, dtype=np.int32),
+        }
+        if repeats:
+            self._empty_seen(4 * n)
+        self._bind()
+
+    def _empty_seen(self, capacity: int) -> None:
+        """No position seen, room for ``capacity`` (every record free)."""
+        link = np.arange(1, capacity + 1, dtype=np.int32)
+        link[-1] = -1
+        self.arrays.update(pool=np.zeros(capacity * self.position, dtype=np.uint8),
+                           hash=np.zeros(capacity, dtype=np.uint64), chain=np.full(capacity, -1, dtype=np.int32),
+                           link=link, heads=np.full(self.n * BUCKETS, -1, dtype=np.int32),
+                           first=np.full(self.n, -1, dtype=np.int32), meta=np.array([0, capacity], dtype=np.int64))
+
+    def _grow(self) -> None:
+        """Twice the room for positions (the records keep their numbers)."""
+        a, old = self.arrays, len(self.arrays["hash"])
+        new = 2 * old
+        a["pool"] = np.concatenate([a["pool"], np.zeros(old * self.position, dtype=np.uint8)])
+        a["hash"] = np.concatenate([a["hash"], np.zeros(old, dtype=np.uint64)])
+        a["chain"] = np.concatenate([a["chain"], np.full(old, -1, dtype=np.int32)])
+        link = np.arange(old + 1, new + 1, dtype=np.int32)
+        link[-1] = a["meta"][0]  # the new records, then the old free list
+        a["link"] = np.concatenate([a["link"], link])
+        a["meta"][:] = (old, a["meta"][1] + old)
+        self._bind()
+
+    def _bind(self) -> None:
+        """The addresses of the arrays, for the kernel (again after the arrays change)."""
+        a = self.arrays
+        self.observations, self.masks, self.to_move = a["observations"], a["masks"], a["to_move"]
+        self.rewards, self.ended = a["rewards"], a["ended"]
+        self._a = [int(a[name].ctypes.data) for name in ("slots", "streams", "observations", "masks", "to_move",
+                                                          "rewards", "ended", "actions")]
+        self.seen: Seen | None = None
+        if self.repeats:
+            self.seen = Seen(*(int(a[name].ctypes.data) for name in _SEEN), len(a["hash"]), self.position, BUCKETS)
+        self._seen = (None if self.seen is None else ctypes.byref(self.seen), ctypes.sizeof(Seen))
 
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle
-        return _restore, ((self.n, self.config, self.policy, self.max_steps), tuple(a.copy() for a in self._arrays))
+        args = (self.n, self.config, self.policy, self.max_steps, self.repeats)
+        return _restore, (args, {name: array.copy() for name, array in self.arrays.items()})
 
     def reset(self, seed: int) -> None:
+        if self.repeats:
+            self._empty_seen(len(self.arrays["hash"]))
+            self._bind()
         slots, streams, obs, masks, to_move = self._a[:5]
         abi.check(self.lib.snap_vec_reset_checked(self.cfg_ref, self.cfg_size, slots, self.size, self.n, seed % _TWO64,
-                                                  streams, obs, masks, to_move, self.n), "snap vector reset")
+                                                  streams, obs, masks, to_move, *self._seen, self.n),
+                  "snap vector reset")
         self.rewards[:] = 0
         self.ended[:] = 0
 
     def step(self, actions: np.ndarray[Any, Any]) -> int:
         """Step ``actions`` (one per game): 0, or ``1 + i`` for the first game ``i`` whose action is
         illegal (then nothing is played)."""
-        self.actions[:] = actions
+        self.arrays["actions"][:] = actions
+        if self.repeats and self.arrays["meta"][1] < self.n:  # a record per slot, at most, this step
+            self._grow()
         slots, streams, obs, masks, to_move, rewards, ended, acts = self._a
         code = self.lib.snap_vec_step_checked(self.cfg_ref, self.cfg_size, slots, self.size, self.n,
                                               self.max_steps or 0, acts, streams, obs, masks, to_move, rewards, ended,
-                                              self.n)
+                                              *self._seen, self.n)
         return int(abi.check(code, "snap vector step"))
 
 
-def _restore(args: tuple[Any, ...], arrays: tuple[np.ndarray[Any, Any], ...]) -> SnapVector:
+def _restore(args: tuple[Any, ...], arrays: dict[str, np.ndarray[Any, Any]]) -> SnapVector:
     vector = SnapVector(*args)
-    for array, saved in zip(vector._arrays, arrays):
-        array[...] = saved
+    vector.arrays = arrays
+    vector._bind()
     return vector

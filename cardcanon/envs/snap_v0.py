@@ -368,27 +368,25 @@ class SnapVectorEnv:
       that ended with that step. Such a game restarts at once, so its row shows the first
       position of the next game, seeded by the next number of its own stream.
 
-    Game ``i`` of ``vector_env(n, seed, **kwargs)`` is the episodes of ``raw_env(**kwargs,
-    truncate_on_repeat=False)`` after ``reset(seed=seed + i)`` and unseeded resets, played by the
-    same actions, skipping PettingZoo's steps of agents that are done. Keyword arguments are
-    ``raw_env``'s, except that a repeated position (SNAP-END-4) does not truncate a game here
-    (``truncate_on_repeat=True`` is refused): ``max_steps`` (default 10,000) ends endless games.
-    Needs the kernel: raises ``EngineUnavailable`` without it.
+    Game ``i`` of ``vector_env(n, seed, **kwargs)`` is the episodes of ``raw_env(**kwargs)`` after
+    ``reset(seed=seed + i)`` and unseeded resets, played by the same actions, skipping PettingZoo's
+    steps of agents that are done. The keyword arguments are ``raw_env``'s but ``render_mode`` and
+    ``engine``. With ``truncate_on_repeat`` (default) every position before a flip is kept until its
+    game ends, as ``raw_env`` keeps them: ``max_steps`` bounds the memory. Needs the kernel:
+    raises ``EngineUnavailable`` without it.
     """
 
     metadata: dict[str, Any] = {"name": "cardcanon_snap_v0_vector", "engine": "kernel"}
 
     def __init__(self, n: int, seed: int = 0, players: int = 2, calling_policy: str = "flipper-first",
-                 max_steps: int | None = 10_000, truncate_on_repeat: bool = False, **kwargs: Any) -> None:
+                 max_steps: int | None = 10_000, truncate_on_repeat: bool = True, **kwargs: Any) -> None:
         chosen, unknown = variations.split_options("snap", kwargs)
         if unknown:
             raise TypeError(f"snap_v0.vector_env: unknown keyword arguments {', '.join(sorted(unknown))}")
-        if truncate_on_repeat:
-            raise ValueError("snap_v0.vector_env does not look for repeated positions (SNAP-END-4); "
-                             "max_steps ends endless games (truncate_on_repeat must be False)")
         self.config = variations.build_config(SnapConfig, chosen, players=players)
         self.max_steps = check_max_steps(max_steps)
-        self._vector = SnapVector(n, self.config, race_policy(calling_policy), self.max_steps)
+        policy = race_policy(calling_policy)
+        self._vector = SnapVector(n, self.config, policy, self.max_steps, bool(truncate_on_repeat))
         self.n = n
         self.reset(seed)
 
