@@ -17,7 +17,7 @@ typedef struct {
 
 /* The positions seen before each flip of every slot's episode (SNAP-END-4: snap_v0 truncates an
  * episode when one recurs). Records of sg_position's bytes (all `len` long: the turn, the pot and
- * every pile hold every card) in a pool that Python allocates and grows, with their FNV-1a hashes;
+ * every pile hold every card) in a pool that Python allocates and grows, with their hashes;
  * each slot chains its records into `buckets` lists (heads) and one list (first, link) that goes
  * back to the free list (meta[0] its first record, meta[1] its length) when the slot restarts. */
 typedef struct {
@@ -36,10 +36,13 @@ static void seen_clear(Seen *z, i64 slot) {
 /* Record the position of `g` for `slot`: 1 if the episode has seen it before (then nothing is
  * recorded), else 0. The caller makes sure that a free record exists. */
 static int seen_add(const SnapCfg *cfg, Seen *z, i64 slot, const SnapGame *g) {
-    u8 pos[2 + 2 * 12 + 52];
+    u8 pos[2 + 2 * 12 + 52 + 8] = {0};
     i64 len = sg_position(cfg, g, pos);
-    u64 h = 1469598103934665603ULL;
-    for (i64 k = 0; k < len; k++) { h ^= pos[k]; h *= 1099511628211ULL; }
+    u64 h = (u64)len, word;
+    for (i64 k = 0; k < len; k += 8) {          /* 8 bytes at a time (zeros after the position) */
+        memcpy(&word, pos + k, 8);
+        h = (h ^ word) * 0x9E3779B97F4A7C15ULL; h ^= h >> 29;
+    }
     int32_t *head = &z->heads[slot * z->buckets + (i64)(h & (u64)(z->buckets - 1))];
     for (int32_t r = *head; r >= 0; r = z->chain[r])
         if (z->hash[r] == h && !memcmp(z->pool + (i64)r * len, pos, (size_t)len)) return 1;

@@ -65,7 +65,7 @@ class Seen(ctypes.Structure):
         ("capacity", abi.i64), ("len", abi.i64), ("buckets", abi.i64)]
 
 
-BUCKETS = 64  # hash lists per slot
+BUCKETS = 256  # hash lists per slot
 _SEEN = ("pool", "hash", "chain", "link", "heads", "first", "meta")
 
 
