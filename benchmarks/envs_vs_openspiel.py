@@ -20,8 +20,9 @@ one ends:
   in CPU seconds of this process (one core) and in wall seconds, once with the first legal card
   of every match (the interface alone) and once with a uniformly random legal card drawn by
   numpy for every match. ``snap_vector``: the same for ``snap_v0.vector_env(n)`` (two players,
-  flipper-first); its first legal action is always a flip or a pass, so those games end only at
-  ``max_steps``.
+  flipper-first, every position before a flip kept to find a repeated one, as ``snap_v0`` does);
+  its first legal action is always a flip or a pass, so those games end at a repeated position.
+  ``snap_vector_without_repeat_check``: the same with ``truncate_on_repeat=False``.
 
 The games differ: ours is two-player Hearts, matches to 100 over many hands; OpenSpiel's is
 four-player, one hand a game, with card passing. The headline ratios are cardcanon's steps over
@@ -167,12 +168,13 @@ class OpenSpielRLRunner(Runner):
         return steps, games
 
 
-def vector_rates(module, n: int, seconds: float, seed: int) -> dict:
-    """Steps per CPU second and per wall second of ``module.vector_env(n)`` (each call makes one step
-    in ``n`` games)."""
-    vector = module.vector_env(n, seed)
+def vector_rates(module, n: int, seconds: float, seed: int, **kwargs) -> dict:
+    """Steps per CPU second and per wall second of ``module.vector_env(n, **kwargs)`` (each call makes
+    one step in ``n`` games)."""
+    vector = module.vector_env(n, seed, **kwargs)
     rng = np.random.default_rng(seed)
-    out: dict = {"matches_per_call": n, "engine": vector.metadata["engine"], "interface": f"{module.__name__}.vector_env"}
+    out: dict = {"matches_per_call": n, "engine": vector.metadata["engine"],
+                 "interface": f"{module.__name__}.vector_env", "keyword_arguments": kwargs}
     if module is snap_v0:
         out["vector_c_sha256"] = hashlib.sha256(engine_vector.SOURCE.read_bytes()).hexdigest()
     for name in ("first_legal", "random_legal"):
@@ -184,7 +186,8 @@ def vector_rates(module, n: int, seconds: float, seed: int) -> dict:
                 if name == "first_legal":
                     actions = masks.argmax(axis=1)
                 else:
-                    actions = ((1 + rng.random(masks.shape, dtype=np.float32)) * masks).argmax(axis=1)  # > 0 where legal
+                    # > 0 exactly where legal
+                    actions = ((1 + rng.random(masks.shape, dtype=np.float32)) * masks).argmax(axis=1)
                 vector.step(actions)
                 steps += n
                 matches += int(vector.dones.sum())
@@ -238,11 +241,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("cardcanon", "cardcanon_model", "cardcanon_snap"):
         print(f"{result[name]['game']}: {result[name]['steps_per_second']:,.0f} steps/s, "
               f"{result[name]['games']} games finished")
-    for key, module in (("vector", hearts_v0), ("snap_vector", snap_v0)):
-        result[key] = vector_rates(module, args.vector, args.seconds, args.seed)
+    for key, module, kwargs in (("vector", hearts_v0, {}), ("snap_vector", snap_v0, {}),
+                                ("snap_vector_without_repeat_check", snap_v0, {"truncate_on_repeat": False})):
+        result[key] = vector_rates(module, args.vector, args.seconds, args.seed, **kwargs)
         for name in ("first_legal", "random_legal"):
             rate = result[key][name]
-            print(f"{module.__name__.rsplit('.')[-1]}.vector_env({args.vector}), {name.replace('_', ' ')} action: "
+            call = ", ".join([str(args.vector), *(f"{k}={v}" for k, v in kwargs.items())])
+            print(f"{module.__name__.rsplit('.')[-1]}.vector_env({call}), {name.replace('_', ' ')} action: "
                   f"{rate['steps_per_cpu_second']:,.0f} steps per CPU second ({rate['steps_per_second']:,.0f} per wall "
                   f"second)")
     if "openspiel" not in runners:
