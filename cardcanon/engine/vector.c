@@ -16,20 +16,27 @@ typedef struct {
 } SnapSlot;
 
 /* The positions seen before each flip of every slot's episode (SNAP-END-4: snap_v0 truncates an
- * episode when one recurs). Records of sg_position's bytes (all `len` long: the turn, the pot and
- * every pile hold every card) in a pool that Python allocates and grows, with their hashes;
- * each slot chains its records into `buckets` lists (heads) and one list (first, link) that goes
- * back to the free list (meta[0] its first record, meta[1] its length) when the slot restarts. */
+ * episode when one recurs). A record holds a position's hash, two links and sg_position's bytes
+ * (all `len` long: the turn, the pot and every pile hold every card); records are `rec` bytes
+ * apart in a pool that Python allocates and grows (`capacity` records). Each slot chains its
+ * records into `buckets` lists (heads) and into one list (lists: its first and last record and
+ * their number, linked by `link`) that goes back to the free list whole when the slot restarts.
+ * meta[0]: the first free record (-1 none), meta[1]: the records free (those of the list, and
+ * those never used), meta[2]: the records ever used (the others follow them). */
 typedef struct {
-    u8 *pool; u64 *hash; int32_t *chain, *link, *heads, *first; i64 *meta;
-    i64 capacity, len, buckets;
+    u8 *pool; int32_t *heads, *lists; i64 *meta;
+    i64 capacity, len, rec, buckets;
 } Seen;
+typedef struct { u64 hash; int32_t chain, link; } Record;   /* then the position's bytes */
+
+static inline Record *record(const Seen *z, int32_t r) { return (Record *)(z->pool + (i64)r * z->rec); }
 
 static void seen_clear(Seen *z, i64 slot) {
-    for (int32_t r = z->first[slot], next; r >= 0; r = next) {
-        next = z->link[r]; z->link[r] = (int32_t)z->meta[0]; z->meta[0] = r; z->meta[1]++;
+    int32_t *list = z->lists + 3 * slot;
+    if (list[0] >= 0) {
+        record(z, list[1])->link = (int32_t)z->meta[0]; z->meta[0] = list[0]; z->meta[1] += list[2];
     }
-    z->first[slot] = -1;
+    list[0] = list[1] = -1; list[2] = 0;
     for (i64 b = 0; b < z->buckets; b++) z->heads[slot * z->buckets + b] = -1;
 }
 
@@ -43,14 +50,22 @@ static int seen_add(const SnapCfg *cfg, Seen *z, i64 slot, const SnapGame *g) {
         memcpy(&word, pos + k, 8);
         h = (h ^ word) * 0x9E3779B97F4A7C15ULL; h ^= h >> 29;
     }
+    h ^= h >> 33; h *= 0xFF51AFD7ED558CCDULL; h ^= h >> 33;   /* every bit of h on the low ones */
     int32_t *head = &z->heads[slot * z->buckets + (i64)(h & (u64)(z->buckets - 1))];
-    for (int32_t r = *head; r >= 0; r = z->chain[r])
-        if (z->hash[r] == h && !memcmp(z->pool + (i64)r * len, pos, (size_t)len)) return 1;
-    int32_t r = (int32_t)z->meta[0];
-    z->meta[0] = z->link[r]; z->meta[1]--;
-    memcpy(z->pool + (i64)r * len, pos, (size_t)len); z->hash[r] = h;
-    z->chain[r] = *head; *head = r;
-    z->link[r] = z->first[slot]; z->first[slot] = r;
+    for (int32_t r = *head; r >= 0; r = record(z, r)->chain) {
+        const Record *x = record(z, r);
+        if (x->hash == h && !memcmp(x + 1, pos, (size_t)len)) return 1;
+    }
+    int32_t r;
+    if (z->meta[0] >= 0) { r = (int32_t)z->meta[0]; z->meta[0] = record(z, r)->link; }
+    else r = (int32_t)z->meta[2]++;
+    z->meta[1]--;
+    Record *x = record(z, r);
+    x->hash = h; memcpy(x + 1, pos, (size_t)len);
+    x->chain = *head; *head = r;
+    int32_t *list = z->lists + 3 * slot;
+    x->link = list[0]; list[0] = r; list[2]++;
+    if (list[1] < 0) list[1] = r;
     return 0;
 }
 
@@ -148,8 +163,9 @@ i64 snap_slot_size(void) { return (i64)sizeof(SnapSlot); }
 static int seen_ok(const SnapCfg *cfg, const Seen *z, i64 seen_size, i64 n) {
     if (!z) return 0;
     if (seen_size != (i64)sizeof(Seen)) return E_ABI;
-    if (z->len != 2 + 2 * cfg->players + cfg->ncards || z->buckets < 1 || (z->buckets & (z->buckets - 1))
-        || z->meta[1] < n || z->capacity > INT32_MAX) return E_BUFFER;
+    if (z->len != 2 + 2 * cfg->players + cfg->ncards || z->rec < (i64)sizeof(Record) + z->len || z->rec % 8
+        || z->buckets < 1 || (z->buckets & (z->buckets - 1)) || z->capacity > INT32_MAX
+        || z->meta[2] > z->capacity || z->meta[1] < n) return E_BUFFER;
     return 0;
 }
 

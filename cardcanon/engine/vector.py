@@ -61,12 +61,12 @@ def observation_size(players: int) -> int:
 class Seen(ctypes.Structure):
     """vector.c's ``Seen``: the positions each slot's episode has seen before a flip (SNAP-END-4)."""
 
-    _fields_ = [(name, ctypes.c_void_p) for name in ("pool", "hash", "chain", "link", "heads", "first", "meta")] + [
-        ("capacity", abi.i64), ("len", abi.i64), ("buckets", abi.i64)]
+    _fields_ = [(name, ctypes.c_void_p) for name in ("pool", "heads", "lists", "meta")] + [
+        (name, abi.i64) for name in ("capacity", "len", "rec", "buckets")]
 
 
-BUCKETS = 256  # hash lists per slot
-_SEEN = ("pool", "hash", "chain", "link", "heads", "first", "meta")
+BUCKETS = 1024  # hash lists per slot
+_SEEN = ("pool", "heads", "lists", "meta")
 
 
 class SnapVector:
@@ -89,6 +89,7 @@ class SnapVector:
         players = config.players
         self.size = int(self.lib.snap_slot_size()) * n
         self.position = 2 + 2 * players + len(config.deck)  # bytes of one position (vector.c sg_position)
+        self.record = (16 + self.position + 7) // 8 * 8  # a Record (hash, two links), then the position
         self.arrays: dict[str, np.ndarray[Any, Any]] = {
             "slots": np.zeros(self.size, dtype=np.uint8), "streams": np.zeros(n, dtype=np.uint64),
             "observations": np.zeros((n, observation_size(players)), dtype=np.float32),
@@ -101,25 +102,20 @@ class SnapVector:
         self._bind()
 
     def _empty_seen(self, capacity: int) -> None:
-        """No position seen, room for ``capacity`` (every record free)."""
-        link = np.arange(1, capacity + 1, dtype=np.int32)
-        link[-1] = -1
-        self.arrays.update(pool=np.zeros(capacity * self.position, dtype=np.uint8),
-                           hash=np.zeros(capacity, dtype=np.uint64), chain=np.full(capacity, -1, dtype=np.int32),
-                           link=link, heads=np.full(self.n * BUCKETS, -1, dtype=np.int32),
-                           first=np.full(self.n, -1, dtype=np.int32), meta=np.array([0, capacity], dtype=np.int64))
+        """No position seen, room for ``capacity`` (every record free, none used yet)."""
+        self.arrays.update(pool=np.zeros(capacity * self.record, dtype=np.uint8),
+                           heads=np.full(self.n * BUCKETS, -1, dtype=np.int32),
+                           lists=np.tile(np.array([-1, -1, 0], dtype=np.int32), self.n),
+                           meta=np.array([-1, capacity, 0], dtype=np.int64))
+
+    def _capacity(self) -> int:
+        return len(self.arrays["pool"]) // self.record
 
     def _grow(self) -> None:
-        """Twice the room for positions (the records keep their numbers)."""
-        a, old = self.arrays, len(self.arrays["hash"])
-        new = 2 * old
-        a["pool"] = np.concatenate([a["pool"], np.zeros(old * self.position, dtype=np.uint8)])
-        a["hash"] = np.concatenate([a["hash"], np.zeros(old, dtype=np.uint64)])
-        a["chain"] = np.concatenate([a["chain"], np.full(old, -1, dtype=np.int32)])
-        link = np.arange(old + 1, new + 1, dtype=np.int32)
-        link[-1] = a["meta"][0]  # the new records, then the old free list
-        a["link"] = np.concatenate([a["link"], link])
-        a["meta"][:] = (old, a["meta"][1] + old)
+        """Twice the room for positions (the records keep their places; the new ones are free)."""
+        a, old = self.arrays, self._capacity()
+        a["pool"] = np.concatenate([a["pool"], np.zeros(old * self.record, dtype=np.uint8)])
+        a["meta"][1] += old
         self._bind()
 
     def _bind(self) -> None:
@@ -131,7 +127,8 @@ class SnapVector:
                                                           "rewards", "ended", "actions")]
         self.seen: Seen | None = None
         if self.repeats:
-            self.seen = Seen(*(int(a[name].ctypes.data) for name in _SEEN), len(a["hash"]), self.position, BUCKETS)
+            self.seen = Seen(*(int(a[name].ctypes.data) for name in _SEEN), self._capacity(), self.position,
+                             self.record, BUCKETS)
         self._seen = (None if self.seen is None else ctypes.byref(self.seen), ctypes.sizeof(Seen))
 
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle
@@ -140,7 +137,7 @@ class SnapVector:
 
     def reset(self, seed: int) -> None:
         if self.repeats:
-            self._empty_seen(len(self.arrays["hash"]))
+            self._empty_seen(self._capacity())
             self._bind()
         slots, streams, obs, masks, to_move = self._a[:5]
         abi.check(self.lib.snap_vec_reset_checked(self.cfg_ref, self.cfg_size, slots, self.size, self.n, seed % _TWO64,

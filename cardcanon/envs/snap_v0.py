@@ -372,8 +372,8 @@ class SnapVectorEnv:
     ``reset(seed=seed + i)`` and unseeded resets, played by the same actions, skipping PettingZoo's
     steps of agents that are done. The keyword arguments are ``raw_env``'s but ``render_mode`` and
     ``engine``. With ``truncate_on_repeat`` (default) every position before a flip is kept until its
-    game ends, as ``raw_env`` keeps them (a record of 2 + 2 * players + 52 bytes, and 16 more, per
-    flip): ``max_steps`` bounds the memory, and ``truncate_on_repeat=False`` saves it and time.
+    game ends, as ``raw_env`` keeps them (about 2 * players + 72 bytes a flip, and 4 KB a game):
+    ``max_steps`` bounds the memory, and ``truncate_on_repeat=False`` saves it and time.
     Needs the kernel: raises ``EngineUnavailable`` without it.
     """
 
