@@ -281,6 +281,8 @@ def test_the_snap_vector_env_says_what_it_does_not_do():
         snap_v0.vector_env(2, render_mode="ansi")
     with pytest.raises(ValueError, match="errors"):
         snap_v0.vector_env(2, calling_policy="errors:0.1")
+    with pytest.raises(NotModelledError, match="SNAP-FLIP-3"):
+        snap_v0.vector_env(2, empty_pile="shuffle")
 
 
 def test_the_cheap_action_check_is_gymnasiums():
