@@ -170,7 +170,7 @@ static int seen_ok(const SnapCfg *cfg, const Seen *z, i64 seen_size, i64 n) {
 }
 
 /* buf_len: the slots every buffer holds (obs SV_OBS(players) floats, masks 5 bytes, rewards
- * `players` floats per slot, z's heads `buckets` and first 1). */
+ * `players` floats per slot, z's heads `buckets` and lists 3; z's pool `capacity` records). */
 i64 snap_vec_reset_checked(const SnapCfg *cfg, i64 cfg_size, SnapSlot *slots, i64 slots_size, i64 n, u64 seed0,
                            u64 *streams, float *obs, u8 *masks, int32_t *to_move, Seen *z, i64 seen_size,
                            i64 buf_len) {
