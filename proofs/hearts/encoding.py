@@ -206,7 +206,7 @@ class Scoring:
     won it), HEARTS-SCORE-1, HEARTS-QUEEN-1, HEARTS-MOON-1/2. With the ``widow`` mutation the
     dead point cards count too, for whoever ``took`` says (the last trick's winner)."""
 
-    def __init__(self, rules: Rules, live: Sequence[Z3], took: Mapping[int, Z3]) -> None:
+    def __init__(self, rules: Rules, live: Mapping[int, Z3] | Sequence[Z3], took: Mapping[int, Z3]) -> None:
         self.rules = rules
         drop = rules.drop
         value = {c: rules.point_term(c) for c in POINT_CARDS}
@@ -379,6 +379,10 @@ class HandEncoding:
 
     def score_is(self, p: int, value: int) -> Z3:
         return self.scoring.score_is(p, value)
+
+    def leader_holds(self, k: int) -> list[Z3]:
+        """Per card: the leader of trick ``k`` holds it before he leads."""
+        return [z3.And(self.hold[c] == self.lead1[k], z3.Or(self.played[c][k], self.after[c][k])) for c in range(N_CARDS)]
 
     def decode(self, model: Z3) -> HandWitness:
         """Read one hand from a Z3 model."""

@@ -170,10 +170,18 @@ def sat(answer: Z3) -> bool:
     return bool(answer == z3.sat)
 
 
-def hand_with(rules: Rules, constraint_of: Callable[[HandEncoding], Z3], budget: Budget) -> HandWitness | None:
-    """A hand played by the rules as written (under the run's variant) meeting a constraint."""
-    enc = hand_encoding(rules.written)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    s.add(constraint_of(enc))
-    return enc.decode(s.model()) if sat(budget.check(s)) else None
+class Hands:
+    """Whole hands played by ``rules`` (:class:`HandEncoding`), in one incremental solver: each
+    question is asked under assumptions, so the encoding is added once per run."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.enc = hand_encoding(rules)
+        self.solver = z3.Solver()
+        self.solver.add(self.enc.constraints)
+
+    def find(self, budget: Budget, *constraints: Z3) -> HandWitness | None:
+        """A hand meeting ``constraints``, or None when Z3 proves there is none."""
+        return self.enc.decode(self.solver.model()) if sat(budget.check(self.solver, *constraints)) else None
+
+    def scoring(self, budget: Budget, a: int, b: int) -> HandWitness | None:
+        return self.find(budget, self.enc.score_is(0, a), self.enc.score_is(1, b))
