@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import z3
@@ -42,7 +41,8 @@ from cardcanon.proofs.hearts.encoding import (
 from cardcanon.proofs.hearts.replay import rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
 from cardcanon.proofs.hearts.match import match_terms, rulebook_outcome
-from cardcanon.proofs.records import Record, function_record, hearts_position
+from cardcanon.proofs.hearts.scores import SPARE_DEAD
+from cardcanon.proofs.records import Record, call, function_record
 from cardcanon.proofs.z3_eval import compile_term
 
 
@@ -55,7 +55,6 @@ PROBES: dict[str, dict[str, Any]] = {
 
 
 GONE = 2  # a point card's owner in a split: seat 0, seat 1, or dead
-SPARE_DEAD = (INDEX[Card.parse("AD")], INDEX[Card.parse("AS")])  # dead cards that are not point cards
 
 
 class Mismatch(Exception):
@@ -87,60 +86,47 @@ def check(run: Run) -> CheckResult:
 
 # ---- scoring: exhaustive -------------------------------------------------------------------------------
 def splits() -> Iterator[tuple[int, ...]]:
-    """Each way to give the point cards (in ``POINT_CARDS`` order) to seat 0, seat 1 or the
-    dead cards, with at most two dead (HEARTS-DEAL-2)."""
-    for owners in itertools.product((0, 1, GONE), repeat=len(POINT_CARDS)):
-        if owners.count(GONE) <= DEAD_CARDS:
-            yield owners
-
-
-def _piles(owners: Sequence[int]) -> tuple[tuple[frozenset[Card], frozenset[Card]], list[Card]]:
-    """The cards each seat took and the dead pair, for a split of the point cards: spare cards
-    fill the dead pair, the other cards go to the seats in turn."""
-    dead = [c for c, o in zip(POINT_CARDS, owners) if o == GONE]
-    dead += list(SPARE_DEAD[:DEAD_CARDS - len(dead)])
-    owner = dict(zip(POINT_CARDS, owners))
-    rest = [c for c in range(N_CARDS) if c not in owner and c not in dead]
-    owner.update({c: i % 2 for i, c in enumerate(rest)})
-    taken = tuple(frozenset(CARDS[c] for c, o in owner.items() if o == p) for p in (0, 1))
-    return (taken[0], taken[1]), [CARDS[c] for c in dead]
+    """Each way to give the point cards (``POINT_CARDS`` order) to seat 0, seat 1 or the dead cards
+    (``GONE``), at most two dead (HEARTS-DEAL-2)."""
+    return (o for o in itertools.product((0, 1, GONE), repeat=len(POINT_CARDS)) if o.count(GONE) <= DEAD_CARDS)
 
 
 def _score_args(owners: Sequence[int], config: model.HeartsConfig) -> list[Any]:
-    """``score_hand``'s arguments (record form) for a split."""
-    taken, dead = _piles(owners)
-    return [[sorted(str(c) for c in pile) for pile in taken], [str(c) for c in dead], config_to_json(config)]
+    """``score_hand``'s arguments (record form) for a split: spare cards fill the dead pair, the
+    other cards go to the seats in turn."""
+    dead = [c for c, o in zip(POINT_CARDS, owners) if o == GONE]
+    dead += list(SPARE_DEAD[:DEAD_CARDS - len(dead)])
+    owner = dict(zip(POINT_CARDS, owners))
+    owner.update({c: i % 2 for i, c in enumerate(c for c in range(N_CARDS) if c not in owner and c not in dead)})
+    taken = [sorted(str(CARDS[c]) for c, o in owner.items() if o == p) for p in (0, 1)]
+    return [taken, [str(CARDS[c]) for c in dead], config_to_json(config)]
 
 
 def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record]) -> int:
     """Every split: the compiled ``Scoring`` terms against the model's ``score_hand``."""
-    scoring = Scoring(rules, [z3.Bool(f"live{c}") for c in range(N_CARDS)],
-                      {c: z3.Bool(f"took{c}") for c in POINT_CARDS})
+    scoring = Scoring(rules, {c: z3.Bool(f"live{c}") for c in POINT_CARDS}, {c: z3.Bool(f"took{c}") for c in POINT_CARDS})
     score0, score1 = (compile_term(s) for s in scoring.score)
     compared = 0
     for owners in splits():
-        env = {f"live{c}": o != GONE for c, o in zip(POINT_CARDS, owners)}
-        env.update({f"took{c}": o == 1 for c, o in zip(POINT_CARDS, owners)})
-        mine = (score0(env), score1(env))
-        taken, dead = _piles(owners)
-        truth = model.score_hand(taken, dead, config)
+        env = {f"live{c}": o != GONE for c, o in zip(POINT_CARDS, owners)} | {
+            f"took{c}": o == 1 for c, o in zip(POINT_CARDS, owners)}
+        mine, args = (score0(env), score1(env)), _score_args(owners, config)
+        truth = call("hearts", "score_hand", args)
         compared += 1
         if tuple(truth) != mine:
             text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
-            raise Mismatch(text, function_record("hearts", "score_hand", _score_args(owners, config), label=text))
-    moon = (0,) * len(POINT_CARDS)
+            raise Mismatch(text, function_record("hearts", "score_hand", args, label=text))
     ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else GONE if c == 20 else 0
                      for c in POINT_CARDS)
-    for owners, what in ((moon, "a moon"), (ordinary, "an ordinary split")):
+    for owners, what in (((0,) * len(POINT_CARDS), "a moon"), (ordinary, "an ordinary split")):
         shown.append(function_record("hearts", "score_hand", _score_args(owners, config),
                                      label=f"score_hand, {what}: {_split_text(owners)}"))
     return compared
 
 
 def _split_text(owners: Sequence[int]) -> str:
-    parts = [f"{who} {' '.join(CARDS[c].pretty for c, o in zip(POINT_CARDS, owners) if o == p) or '-'}"
-             for p, who in ((0, "P0"), (1, "P1"), (GONE, "dead"))]
-    return "; ".join(parts)
+    return "; ".join(f"{who} {' '.join(CARDS[c].pretty for c, o in zip(POINT_CARDS, owners) if o == p) or '-'}"
+                     for p, who in ((0, "P0"), (1, "P1"), (GONE, "dead")))
 
 
 # ---- legal moves: the model on a symbolic position, Z3 against the encoding ---------------------------

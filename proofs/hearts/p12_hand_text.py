@@ -1,23 +1,8 @@
-"""HEARTS-P12: seeded hands played through the model, every step against the rulebook's text.
-
-The text is written here apart from the model (:func:`text_deck`, :func:`text_deal`,
-:func:`text_trick_winner`). Hands are dealt from seeds and played by a seeded random choice
-among the model's legal plays; at every step:
-
-- HEARTS-PLAYERS-1: each trick is one card from each of the two players;
-- HEARTS-DECK-1: each deal is an order of the 28 cards the text names (2, 4, 6, 8, 10, queen and
-  ace of each suit), each once;
-- HEARTS-PASS-1: right after the deal the hands are the cards the text deals each player, the
-  first trick is led at once, and each player plays exactly the 13 cards dealt to him;
-- HEARTS-BREAK-3: every hand begins with hearts unbroken;
-- HEARTS-TRICK-2: after each trick the text's winner of it is the player to lead;
-- HEARTS-TRICK-3: the hand is scored after the 13th trick and not before;
-- HEARTS-QUEEN-2: playing the queen of spades does not break hearts (unless the ``queen_breaks``
-  option is played), and she may be led whenever a spade may.
-
-A step that breaks one of these is returned as a record (the match up to that move), which the
-runner replays; the witnesses are the first hands of each seed.
-"""
+"""HEARTS-P12: seeded hands played through the model, every step against the rulebook's text, written
+here apart from the model (:func:`text_deck`, :func:`text_deal`, :func:`text_trick_winner`): two
+players, one card each to a trick (PLAYERS-1), the 28 cards (DECK-1), the hands dealt and nothing
+passed (PASS-1), hearts unbroken at each deal (BREAK-3), the trick's winner leads (TRICK-2), 13
+tricks (TRICK-3), the queen of spades neither breaking hearts nor held back (QUEEN-2)."""
 
 from __future__ import annotations
 

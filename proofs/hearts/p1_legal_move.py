@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import replace
 
 import z3
 
@@ -15,7 +14,7 @@ from cardcanon.proofs.hearts.encoding import (
     CARDS, HAND_SIZE, HandWitness, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states, suit,
     z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, difference_record, positions, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import Hands, Reached, ReplayMismatch, difference_record, replay_single, rules_for
 
 
 def _count(bits: Sequence[Z3]) -> Z3:
@@ -25,13 +24,6 @@ def _count(bits: Sequence[Z3]) -> Z3:
 def p1_states(config: HeartsConfig) -> tuple[str, ...]:
     """The rules P1's encoding states: the legal-move predicates and the positions' HEARTS-DEAL-2."""
     return legal_states(config) + ("HEARTS-DEAL-2",)
-
-
-def _legal_only(rules: Rules) -> Rules:
-    """The rules with only the options the legal-move predicates read: variants that differ
-    elsewhere ask the very same queries (one answer serves them all)."""
-    config = rules.config
-    return replace(rules, config=HeartsConfig(first_lead=config.first_lead, first_trick_points=config.first_trick_points))
 
 
 Group = tuple[str, list[tuple[str, Z3]]]  # a group of position kinds: (name, [(kind, its constraints)])
@@ -109,7 +101,7 @@ def check(run: Run) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
     rules, budget = rules_for(run, P1_PROBES, p1_states), run.budget
-    base, groups, me, broken = _position_groups(_legal_only(rules))
+    base, groups, me, broken = _position_groups(rules.only("first_lead", "first_trick_points"))
     solver = z3.Solver()
     solver.add(base)
     for _, kinds in groups:
@@ -154,18 +146,19 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
         held = enc.leader_holds(k)
         restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([held[c] for c in range(N_CARDS) if suit(c) == 2]),
                                  z3.Or([held[c] for c in range(N_CARDS) if suit(c) != 2])))
+    def compare(at: Reached, move: model.Play) -> None:
+        expected = frozenset(m.card for m in model.legal_moves(at.state))
+        mine = encoded_legal_cards(at.state, rules)
+        if not expected or mine != expected or move.card not in expected:
+            text = f"play {len(at.moves) - 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
+            raise LegalSetMismatch(text, difference_record(at, mine, text))
+
     shown = []
     for two_dead in (False, True):
         witness = hands.find(run.budget, z3.Or(restricted), enc.dead[LOW_CLUBS[0]] == two_dead)
         if witness is None:
             return None, "no witness hand found"
-        for i, (at, move) in enumerate(positions(run, witness, rules.config)):
-            expected = frozenset(m.card for m in model.legal_moves(at.state))
-            mine = encoded_legal_cards(at.state, rules)
-            if not expected or mine != expected or move.card not in expected:
-                text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
-                raise LegalSetMismatch(text, difference_record(at, mine, text))
-        final = replay_single(run, witness, rules.config).state
+        final = replay_single(run, witness, rules.config, visit=compare).state
         if final.tricks_played != TRICKS or any(final.hands):
             raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
         shown.append(witness.describe())

@@ -10,7 +10,7 @@ from cardcanon.proofs.hearts.encoding import (
     CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SCORING_STATES,
 )
 from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction, scoring_only
+from cardcanon.proofs.hearts.scores import ScoreAbstraction
 
 
 P4_PROBES = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
@@ -27,7 +27,7 @@ def check(run: Run) -> CheckResult:
     ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a moon hand
     and an ordinary hand of legal play are replayed through the model (reachability)."""
     rules, budget = rules_for(run, P4_PROBES, lambda config: P4_STATES), run.budget
-    abstraction = ScoreAbstraction(scoring_only(rules))
+    abstraction = ScoreAbstraction(rules.only("moon_score"))
     live, took = abstraction.live, abstraction.took
     in_play = z3.Sum([z3.If(live[c], QUEEN_POINTS if c == QUEEN_OF_SPADES else HEART_POINTS, 0) for c in POINT_CARDS])
     moons = [z3.And([z3.Implies(live[c], took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
@@ -37,9 +37,18 @@ def check(run: Run) -> CheckResult:
                   z3.And(moons[0], s0 == MOON_SHOOTER, s1 == other),
                   z3.And(moons[1], s0 == other, s1 == MOON_SHOOTER))
     s = abstraction.solver
+    # a lemma, proved first: each point card's points go to one seat, or (dead) to none; with it the
+    # sum is linear arithmetic over the same terms (a second solver decides it in milliseconds)
+    sc = abstraction.scoring
+    lemma = [z3.If(sc.won[0][c], sc.value[c], 0) + z3.If(sc.won[1][c], sc.value[c], 0) == z3.If(sc.counted[c], sc.value[c], 0)
+             for c in POINT_CARDS]
+    s.push()
+    if budget.check(s, z3.Not(z3.And(lemma))) == z3.unsat:
+        s.add(lemma)
     answer = budget.check(s, z3.Not(claim))
-    if answer == z3.sat:
-        m = s.model()
+    m = s.model() if answer == z3.sat else None
+    s.pop()
+    if m is not None:
         dead, taken = abstraction.split_of(m)
         mine = abstraction.scores_in(m)
         record = abstraction.model_record(m, f"the model's scores when P0 takes "

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import z3
-
 from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
-from cardcanon.proofs.hearts.replay import ReplayMismatch, hand_encoding, replay_single, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, scoring_only
+from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, replay_single, rules_for
+from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits
 from cardcanon.proofs.records import function_record
 
 P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
@@ -25,21 +23,20 @@ def check(run: Run) -> CheckResult:
     rules, budget = rules_for(run, P5_PROBES, hand_states), run.budget
     limit = int(run.bounds.get("max_score", 26))
     predicted = frozenset(p for p in predicted_pairs(rules.config) if max(p) <= limit)
-    abstraction = ScoreAbstraction(scoring_only(rules))
-    enc = hand_encoding(rules)
-    hands = z3.Solver()
-    hands.add(enc.constraints)
+    abstraction = ScoreAbstraction(rules.only("moon_score"))
+    hands = Hands(rules)
+    enc = hands.enc
     witnesses: dict[tuple[int, int], HandWitness] = {}
     refuted: set[tuple[int, int]] = set()
 
     def in_hand(a: int, b: int) -> HandWitness | None:
         mirror = witnesses.get((b, a))  # the seat-swapped witness, pinned: a quick query
         extra = [enc.score_is(0, a), enc.score_is(1, b)] + (enc.fix(mirror.swapped()) if mirror else [])
-        if budget.check(hands, *extra) == z3.unsat:
-            if mirror:
-                raise ReplayMismatch(f"the seat-swapped witness of {b}-{a} does not score {a}-{b}")
+        w = hands.find(budget, *extra)
+        if w is None and mirror:
+            raise ReplayMismatch(f"the seat-swapped witness of {b}-{a} does not score {a}-{b}")
+        if w is None:
             return None
-        w = enc.decode(hands.model())
         replay_single(run, w, rules.config, check_score=rules == rules.written)
         witnesses[(a, b)] = w
         return w

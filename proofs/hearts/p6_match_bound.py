@@ -1,7 +1,8 @@
-"""HEARTS-P6 (the match bound), P7 (the 100-point decision) and P8 (the endless tie-break)."""
+"""HEARTS-P6: some player always reaches the target within 34 hands, and 33 hands are not enough."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -11,10 +12,7 @@ from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import HandWitness, Rules, SCORING_STATES, TARGET
 from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, scoring_only
-
-
-# ---- HEARTS-P6 ---------------------------------------------------------------------------
+from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs
 
 P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
 P6_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the score abstraction of P5
@@ -35,7 +33,7 @@ def check(run: Run) -> CheckResult:
     rules = rules_for(run, P6_PROBES, lambda config: P6_STATES)
     if run.probe_id in ("target-90", "target-110"):
         rules, target = rules.written, int(run.probe_id.split("-")[1])  # HEARTS-MATCH-1 misread
-    abstraction = ScoreAbstraction(scoring_only(rules))
+    abstraction = ScoreAbstraction(rules.only("moon_score"))
     pairs = {p for p in predicted_pairs(rules.config) if abstraction.allows(p, budget)}
     pairs.update(abstraction.beyond(pairs, HIGHEST, budget))
     if any(not 0 <= x <= HIGHEST for pair in pairs for x in pair):
@@ -119,33 +117,18 @@ def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, targ
 def _realise(legal: Hands, budget: Budget, pair: tuple[int, int],
              witnesses: dict[tuple[int, int], HandWitness]) -> HandWitness | None:
     """A legal hand scoring ``pair`` (remembered in ``witnesses``), or None if there is none."""
-    if pair not in witnesses:
-        w = legal.scoring(budget, *pair)
-        if w is None:
-            return None
+    if pair not in witnesses and (w := legal.scoring(budget, *pair)) is not None:
         witnesses[pair] = w
-    return witnesses[pair]
+    return witnesses.get(pair)
 
 
 def _sequence(m: Z3, count: Mapping[tuple[int, int], Z3],
               witnesses: Mapping[tuple[int, int], HandWitness]) -> list[HandWitness]:
-    out: list[HandWitness] = []
-    for p, c in count.items():
-        times = m.eval(c, model_completion=True).as_long()
-        out += [witnesses[p]] * times if times else []
-    return out
+    return [witnesses[p] for p, c in count.items() for _ in range(m.eval(c, model_completion=True).as_long())]
 
 
 def _summary(sequence: Sequence[HandWitness]) -> str:
-    tally: dict[tuple[int, ...], int] = {}
-    for w in sequence:
-        tally[w.scores] = tally.get(w.scores, 0) + 1
+    tally = Counter(w.scores for w in sequence)
     return f"{len(sequence)} hands: " + ", ".join(f"{k} x {a}-{b}" for (a, b), k in sorted(tally.items()))
-
-
-# ---- HEARTS-P7 ---------------------------------------------------------------------------
-
-
-# ---- HEARTS-P8 ---------------------------------------------------------------------------
 
 

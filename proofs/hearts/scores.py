@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Mapping
-from dataclasses import replace
 from typing import Any
 
 import z3
@@ -45,11 +44,6 @@ def predicted_splits(config: model.HeartsConfig | None = None) -> dict[tuple[int
             a, b = model.score_hand(taken, dead, config)
             out.setdefault((a, b), (taken, dead))
     return out
-
-
-def scoring_only(rules: Rules) -> Rules:
-    """The rules with only the option scoring reads: variants that differ elsewhere ask the very same queries."""
-    return replace(rules, config=model.HeartsConfig(moon_score=rules.config.moon_score))
 
 
 class ScoreAbstraction:

@@ -1,15 +1,14 @@
-"""The model's ``play_problem`` run on a symbolic position: every path it can take, each with
-the Z3 condition on the position under which it takes it.
+"""The model's ``play_problem`` run on a symbolic position: every path it can take, with the Z3
+condition under which it takes it.
 
-The position's unknown parts are Z3 constants: the mover's hand (one Boolean per card), the two
-dead cards (two integers), the number of tricks played and whether hearts are broken. The model
-reads them through stand-ins that turn each question it asks into a decision: ``card in hand``,
-``bool(hearts_broken)``, ``tricks_played == 0``, ``dead_card == card``, and ``any(...)`` /
-``all(...)`` over the cards of the hand (the builtins are replaced while the model runs: the
-answer is the Z3 disjunction or conjunction over the cards held). Every path is run again from
-the start with the decisions of a depth-first search, so the paths cover every position. Any
-other read (the hand's size, a dead card's suit, iterating the hand in a loop) raises
-:class:`Unsupported`: the check then fails, it never assumes.
+The mover's hand (a Boolean per card), the two dead cards, the number of tricks played and
+"hearts broken" are Z3 constants. The model reads them through stand-ins that turn each question
+into a decision: ``card in hand``, ``any(...)`` / ``all(...)`` over the hand (the builtins are
+replaced while the model runs: the answer is a disjunction over the cards held), ``bool`` of
+"hearts broken", comparisons of the number of tricks, ``dead_card == card``. Each path is run
+again from the start with the decisions of a depth-first search, so the paths cover every
+position. Any other read (the hand's size, a loop over the hand, a dead card's suit) raises
+:class:`Unsupported`: the check fails, it never assumes.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from __future__ import annotations
 import builtins
 import functools
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,71 +28,60 @@ from cardcanon.proofs.base import Z3
 from cardcanon.proofs.hearts.encoding import CARDS, INDEX, N_CARDS
 from cardcanon.proofs.records import hearts_position
 
+HELD = tuple(z3.Bool(f"held{c}") for c in range(N_CARDS))  # the mover's hand
+DEAD = (z3.Int("dead0"), z3.Int("dead1"))
+TRICKS = z3.Int("tricks_played")
+BROKEN = z3.Bool("hearts_broken")
+Key = tuple[Any, ...]  # a question the model asks: see term()
+
 
 class Unsupported(Exception):
     """The model read the symbolic position in a way the decisions cannot follow."""
 
 
+@functools.lru_cache(maxsize=None)
+def term(key: Key) -> Z3:
+    """("held", cards): some card of ``cards`` is held; ("dead", slot, card); ("tricks", op, n); ("broken",)."""
+    if key[0] == "held":
+        return z3.Or([HELD[c] for c in key[1]])
+    if key[0] == "dead":
+        return DEAD[key[1]] == key[2]
+    if key[0] == "tricks":
+        return TRICKS == key[2] if key[1] == "==" else TRICKS < key[2] if key[1] == "<" else TRICKS <= key[2]
+    return BROKEN
+
+
 class _Path:
-    """One run of the model: the decisions taken, the first ones as ``plan`` says."""
+    """One run of the model: the decisions taken, the first ones as ``plan`` says (then False)."""
 
     def __init__(self, plan: list[bool]) -> None:
         self.plan = plan
-        self.taken: list[tuple[Key, bool]] = []
-        self.known: dict[Key, bool] = {}
+        self.taken: dict[Key, bool] = {}
         self.dead: dict[int, int] = {}  # slot -> the card a dead card was found equal to
 
     def decide(self, key: Key) -> bool:
-        if key not in self.known:
-            value = self.plan[len(self.taken)] if len(self.taken) < len(self.plan) else False
-            self.taken.append((key, value))
-            self.known[key] = value
-        return self.known[key]
+        if key not in self.taken:
+            self.taken[key] = self.plan[len(self.taken)] if len(self.taken) < len(self.plan) else False
+        return self.taken[key]
 
     def condition(self) -> Z3:
-        return z3.And([term(k) if v else z3.Not(term(k)) for k, v in self.taken])
+        return z3.And([term(k) if v else z3.Not(term(k)) for k, v in self.taken.items()])
 
     def next_plan(self) -> list[bool] | None:
         """The decisions of the next path in depth-first order (None: every path was run)."""
-        bits = [v for _, v in self.taken]
+        bits = list(self.taken.values())
         while bits and bits[-1]:
             bits.pop()
         return bits[:-1] + [True] if bits else None
 
 
-HELD = tuple(z3.Bool(f"held{c}") for c in range(N_CARDS))  # the mover's hand
-DEAD = (z3.Int("dead0"), z3.Int("dead1"))
-TRICKS = z3.Int("tricks_played")
-BROKEN = z3.Bool("hearts_broken")
-Key = tuple[Any, ...]  # a question the model asks, as data: see term()
-
-
-@functools.lru_cache(maxsize=None)
-def term(key: Key) -> Z3:
-    """The Z3 condition of a question: ("held", cards) some card of ``cards`` is held; ("dead",
-    slot, card); ("tricks", op, n) the number of tricks played compared with ``n``; ("broken",)."""
-    kind = key[0]
-    if kind == "held":
-        return z3.Or([HELD[c] for c in key[1]])
-    if kind == "dead":
-        return DEAD[key[1]] == key[2]
-    if kind == "tricks":
-        return {"==": TRICKS == key[2], "<": TRICKS < key[2], "<=": TRICKS <= key[2]}[key[1]]
-    return BROKEN
-
-
-_path: _Path | None = None
-_pulls: list[list[int]] = []  # per any()/all() being evaluated: the cards of the hand yielded
-
-
-def _decide(key: Key) -> bool:
-    assert _path is not None, "a symbolic position is read outside a run"
-    return _path.decide(key)
+_path = _Path([])
+_pulls: list[list[int]] = []  # per any()/all() under way: the cards of the hand yielded
 
 
 class _Hand:
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, Card) and card in INDEX and _decide(("held", (INDEX[card],)))
+        return isinstance(card, Card) and card in INDEX and _path.decide(("held", (INDEX[card],)))
 
     def __iter__(self) -> Iterator[Card]:
         for i, card in enumerate(CARDS):
@@ -104,14 +91,14 @@ class _Hand:
             yield card
 
     def __bool__(self) -> bool:
-        return _decide(("held", tuple(range(N_CARDS))))
+        return _path.decide(("held", tuple(range(N_CARDS))))
 
     def __len__(self) -> int:
         raise Unsupported("the model reads the size of the hand")
 
 
 def _gather(values: Iterable[Any], stop: bool) -> tuple[bool, tuple[int, ...]]:
-    """Pull ``values``: (a value not from the hand was ``stop``, the cards whose value was ``stop``)."""
+    """Pull ``values``: (a value not from the hand was ``stop``, the cards of the hand whose value was)."""
     pull: list[int] = []
     _pulls.append(pull)
     members: list[int] = []
@@ -119,9 +106,9 @@ def _gather(values: Iterable[Any], stop: bool) -> tuple[bool, tuple[int, ...]]:
         for value in values:
             member = pull[-1] if pull else None
             pull.clear()
-            if member is None and bool(value) == stop:
+            if bool(value) == stop and member is None:
                 return True, ()
-            if member is not None and bool(value) == stop:
+            if bool(value) == stop and member is not None:
                 members.append(member)
     finally:
         _pulls.pop()
@@ -130,29 +117,22 @@ def _gather(values: Iterable[Any], stop: bool) -> tuple[bool, tuple[int, ...]]:
 
 def _any(values: Iterable[Any]) -> bool:
     stopped, members = _gather(values, True)
-    return stopped or (bool(members) and _decide(("held", members)))
+    return stopped or (bool(members) and _path.decide(("held", members)))
 
 
 def _all(values: Iterable[Any]) -> bool:
     stopped, members = _gather(values, False)
-    return not stopped and not (members and _decide(("held", members)))
+    return not stopped and not (members and _path.decide(("held", members)))
 
 
 class _Count:
-
-    def __bool__(self) -> bool:
-        return not self == 0
-
     def _compare(self, other: object, op: str) -> bool:
         if not isinstance(other, int):
             raise Unsupported(f"the model compares the number of tricks with {other!r}")
-        return _decide(("tricks", op, other))
+        return _path.decide(("tricks", op, other))
 
     def __eq__(self, other: object) -> bool:
         return self._compare(other, "==")
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
 
     def __lt__(self, other: object) -> bool:
         return self._compare(other, "<")
@@ -160,11 +140,17 @@ class _Count:
     def __le__(self, other: object) -> bool:
         return self._compare(other, "<=")
 
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def __gt__(self, other: object) -> bool:
         return not self <= other
 
     def __ge__(self, other: object) -> bool:
         return not self < other
+
+    def __bool__(self) -> bool:
+        return self != 0
 
     def __hash__(self) -> int:
         raise Unsupported("the model hashes the number of tricks")
@@ -172,7 +158,7 @@ class _Count:
 
 class _Flag:
     def __bool__(self) -> bool:
-        return _decide(("broken",))
+        return _path.decide(("broken",))
 
 
 class _DeadCard:
@@ -182,14 +168,11 @@ class _DeadCard:
         self.slot = slot
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, _DeadCard):
-            return self.slot == other.slot
-        if not isinstance(other, Card) or other not in INDEX:
-            return False
-        assert _path is not None, "a symbolic position is read outside a run"
+        if isinstance(other, _DeadCard) or not isinstance(other, Card) or other not in INDEX:
+            return isinstance(other, _DeadCard) and other.slot == self.slot
         if self.slot in _path.dead:
             return _path.dead[self.slot] == INDEX[other]
-        equal = _decide(("dead", self.slot, INDEX[other]))
+        equal = _path.decide(("dead", self.slot, INDEX[other]))
         if equal:
             _path.dead[self.slot] = INDEX[other]
         return equal
@@ -213,19 +196,9 @@ def symbolic_state(config: model.HeartsConfig, lead: Card | None) -> model.Heart
     return state
 
 
-@contextmanager
-def _symbolic_builtins() -> Iterator[None]:
-    saved = builtins.any, builtins.all
-    builtins.any, builtins.all = _any, _all
-    try:
-        yield
-    finally:
-        builtins.any, builtins.all = saved
-
-
 @dataclass(frozen=True)
 class Paths:
-    """The paths of the model's ``play_problem`` for one card: when it allows the card, when it raises."""
+    """The paths of ``play_problem`` for one card: when it allows the card, when it raises."""
 
     allowed: Z3
     raised: Z3
@@ -238,19 +211,20 @@ def play_paths(state: model.HeartsState, card: Card) -> Paths:
     allowed: list[Z3] = []
     raised: list[Z3] = []
     plan: list[bool] | None = []
-    count = 0
+    count, saved = 0, (builtins.any, builtins.all)
     while plan is not None:
-        _path = path = _Path(plan)
+        _path = _Path(plan)
+        builtins.any, builtins.all = _any, _all
         try:
-            with _symbolic_builtins():
-                refusal = model.play_problem(state, model.Play(SEATS[0], card))
-            (allowed if refusal is None else []).append(path.condition())
+            outcome: list[Z3] | None = allowed if model.play_problem(state, model.Play(SEATS[0], card)) is None else None
         except Unsupported:
             raise
         except Exception:  # noqa: BLE001 - a path on which the model raises: infeasible, or a failure
-            raised.append(path.condition())
+            outcome = raised
         finally:
-            _path = None
+            builtins.any, builtins.all = saved
+        if outcome is not None:
+            outcome.append(_path.condition())
         count += 1
-        plan = path.next_plan()
+        plan = _path.next_plan()
     return Paths(z3.Or(allowed), z3.Or(raised), count)
