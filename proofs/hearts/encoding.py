@@ -8,7 +8,7 @@ leaves one out); ``*_STATES`` / ``*_states(config)`` list the rules each part st
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,6 +43,11 @@ QUEEN_OF_SPADES = INDEX[Card(Rank.QUEEN, Suit.SPADES)]
 LOW_CLUBS = (0, 1, 2)  # 2♣, 4♣, 6♣ (HEARTS-LEAD-1/2)
 POINT_CARDS = HEARTS + (QUEEN_OF_SPADES,)
 LEAD, FOLLOW = 0, 1
+
+
+def pretty(cards: Iterable[int]) -> str:
+    """Card numbers in the rulebook's words, in deck order."""
+    return " ".join(CARDS[c].pretty for c in sorted(cards)) or "nothing"
 
 
 def suit(i: int) -> int:
@@ -393,19 +398,13 @@ class HandWitness:
         return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
 
     def summary(self) -> str:
-        dead = " ".join(CARDS[c].pretty for c in self.dead)
-        return f"a hand with dead {dead}, scoring {self.scores[0]}-{self.scores[1]}"
+        return f"a hand with dead {pretty(self.dead)}, scoring {self.scores[0]}-{self.scores[1]}"
 
     def describe(self) -> str:
-        def name(c: int) -> str:
-            return CARDS[c].pretty
-
         h0, h1 = self.hands()
-        lines = [f"dead {' '.join(name(c) for c in self.dead)}; P0 {' '.join(name(c) for c in sorted(h0))}; "
-                 f"P1 {' '.join(name(c) for c in sorted(h1))}"]
-        lines.append("tricks: " + ", ".join(f"P{s}:{name(a)}-{name(b)}" for s, a, b in self.tricks))
-        lines.append(f"hand score {self.scores[0]}-{self.scores[1]}")
-        return "\n".join(lines)
+        tricks = ", ".join(f"P{s}:{CARDS[a].pretty}-{CARDS[b].pretty}" for s, a, b in self.tricks)
+        return (f"dead {pretty(self.dead)}; P0 {pretty(h0)}; P1 {pretty(h1)}\ntricks: {tricks}\n"
+                f"hand score {self.scores[0]}-{self.scores[1]}")
 
 
 def forced_club(dead: Collection[int]) -> int:

@@ -36,13 +36,13 @@ from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
     CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, TRICKS as
-    TRICKS_PER_HAND, Rules, Scoring, legal_states, suit, z3_legal_follow, z3_legal_lead,
+    TRICKS_PER_HAND, Rules, Scoring, legal_states, pretty, suit, z3_legal_follow, z3_legal_lead,
 )
 from cardcanon.proofs.hearts.replay import rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
 from cardcanon.proofs.hearts.match import match_terms, rulebook_outcome
 from cardcanon.proofs.hearts.scores import SPARE_DEAD
-from cardcanon.proofs.records import Record, call, function_record
+from cardcanon.proofs.records import Record, function_record
 from cardcanon.proofs.z3_eval import compile_term
 
 
@@ -91,15 +91,19 @@ def splits() -> Iterator[tuple[int, ...]]:
     return (o for o in itertools.product((0, 1, GONE), repeat=len(POINT_CARDS)) if o.count(GONE) <= DEAD_CARDS)
 
 
-def _score_args(owners: Sequence[int], config: model.HeartsConfig) -> list[Any]:
-    """``score_hand``'s arguments (record form) for a split: spare cards fill the dead pair, the
+def _piles(owners: Sequence[int]) -> tuple[list[frozenset[Card]], list[Card]]:
+    """The cards each seat took and the dead pair for a split: spare cards fill the dead pair, the
     other cards go to the seats in turn."""
     dead = [c for c, o in zip(POINT_CARDS, owners) if o == GONE]
     dead += list(SPARE_DEAD[:DEAD_CARDS - len(dead)])
     owner = dict(zip(POINT_CARDS, owners))
     owner.update({c: i % 2 for i, c in enumerate(c for c in range(N_CARDS) if c not in owner and c not in dead)})
-    taken = [sorted(str(CARDS[c]) for c, o in owner.items() if o == p) for p in (0, 1)]
-    return [taken, [str(CARDS[c]) for c in dead], config_to_json(config)]
+    return [frozenset(CARDS[c] for c, o in owner.items() if o == p) for p in (0, 1)], [CARDS[c] for c in dead]
+
+
+def _score_args(owners: Sequence[int], config: model.HeartsConfig) -> list[Any]:
+    taken, dead = _piles(owners)
+    return [[sorted(map(str, t)) for t in taken], [str(c) for c in dead], config_to_json(config)]
 
 
 def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record]) -> int:
@@ -110,12 +114,11 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
     for owners in splits():
         env = {f"live{c}": o != GONE for c, o in zip(POINT_CARDS, owners)} | {
             f"took{c}": o == 1 for c, o in zip(POINT_CARDS, owners)}
-        mine, args = (score0(env), score1(env)), _score_args(owners, config)
-        truth = call("hearts", "score_hand", args)
+        mine, truth = (score0(env), score1(env)), model.score_hand(*_piles(owners), config)
         compared += 1
         if tuple(truth) != mine:
             text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
-            raise Mismatch(text, function_record("hearts", "score_hand", args, label=text))
+            raise Mismatch(text, function_record("hearts", "score_hand", _score_args(owners, config), label=text))
     ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else GONE if c == 20 else 0
                      for c in POINT_CARDS)
     for owners, what in (((0,) * len(POINT_CARDS), "a moon"), (ordinary, "an ordinary split")):
@@ -185,17 +188,13 @@ def _legal_mismatch(m: Z3, rules: Rules, config: model.HeartsConfig, lead: int |
 
     hand = [c for c in range(N_CARDS) if value(HELD[c])]
     dead, tricks, broken = [value(d) for d in DEAD], value(TRICKS), value(BROKEN)
-    where = (f"{'a lead' if lead is None else 'a follow to ' + CARDS[lead].pretty}, hand {_cards(hand)}, dead "
-             f"{_cards(dead)}, {tricks} tricks played, hearts {'broken' if broken else 'unbroken'}")
+    where = (f"{'a lead' if lead is None else 'a follow to ' + CARDS[lead].pretty}, hand {pretty(hand)}, dead "
+             f"{pretty(dead)}, {tricks} tricks played, hearts {'broken' if broken else 'unbroken'}")
     raised = [c for c in found if value(found[c].raised)]
     mine = [c for c in found if value(encoded_legal(rules, lead, c))]
-    text = (f"{where}: the model raises playing {_cards(raised)}" if raised else
-            f"{where}: the encoding allows {_cards(mine)}, the model {_cards(c for c in found if value(found[c].allowed))}")
+    text = (f"{where}: the model raises playing {pretty(raised)}" if raised else
+            f"{where}: the encoding allows {pretty(mine)}, the model {pretty(c for c in found if value(found[c].allowed))}")
     return Mismatch(text, _position_record(config, hand, dead, lead, tricks, broken, text))
-
-
-def _cards(cards: Iterable[int]) -> str:
-    return " ".join(CARDS[c].pretty for c in sorted(cards)) or "nothing"
 
 
 # ---- the match decision: Z3 against the model's bands --------------------------------------------------
