@@ -6,7 +6,6 @@ tricks (TRICK-3), the queen of spades neither breaking hearts nor held back (QUE
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardcanon.model import hearts as model
@@ -124,11 +123,7 @@ def shown(config: model.HeartsConfig, moves: list[model.Move], state: model.Hear
 
 def check(run: Run) -> CheckResult:
     run.no_probe()
-    return play_hands(run.hearts_config(), run.bounds, run.budget.tick)
-
-
-def play_hands(config: model.HeartsConfig, bounds: Mapping[str, Any], tick: Callable[[], None]) -> CheckResult:
-    """Seeded hands, every step against the text."""
+    config, bounds = run.hearts_config(), run.bounds
     records = []
     stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0}
     for seed in range(int(bounds.get("seeds", 8))):
@@ -159,7 +154,7 @@ def play_hands(config: model.HeartsConfig, bounds: Mapping[str, Any], tick: Call
                                    records=(shown(config, moves, after, dealt, rng, label),), stats=stats)
             state = after
         records.append(hearts_record(config, moves, state, label=f"seed {seed}: {len(moves)} moves as the text says"))
-        tick()
+        run.budget.tick()
     if not stats["queen_plays_unbroken"]:
         return CheckResult(Verdict.NO_WITNESS, "the queen of spades was never played before hearts broke", stats=stats)
     return CheckResult(Verdict.PROVED, f"{stats['hands']} hands, {stats['tricks']} tricks: every step as the text says",

@@ -10,7 +10,7 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
-from cardcanon.proofs.hearts.encoding import HandWitness, Rules, SCORING_STATES, TARGET
+from cardcanon.proofs.hearts.encoding import HandWitness, SCORING_STATES, TARGET
 from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs
 

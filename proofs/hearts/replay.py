@@ -137,7 +137,7 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
     return written if name is None else written.mutate(name, **probes[name])
 
 
-@functools.lru_cache(maxsize=16)  # pure Z3 terms, no model code: built once per process and rules
+@functools.lru_cache(maxsize=32)  # pure Z3 terms, no model code (about 6 MB each): built once per process and rules
 def hand_encoding(rules: Rules) -> HandEncoding:
     return HandEncoding(rules)
 
