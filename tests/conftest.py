@@ -1,17 +1,29 @@
 """Shared test configuration: Hypothesis profiles split by cost.
 
-- ``default``: quick, for everyday runs and CI (the README's test command).
+- ``default``: quick, for everyday runs and CI (the README's test command): few examples.
 - ``ci``: the bounded form of the thorough runs that CI also exercises (``pytest -m slow``).
 - ``thorough``: long runs for releases (``HYPOTHESIS_PROFILE=thorough pytest -m slow``).
+
+A slow test that loops over a fixed number of cases (seeds, deals) takes that number from
+:func:`cases`, so that CI runs a bounded share of what a release run does.
 """
 
 import os
 
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("default", max_examples=60, deadline=None)
-settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+
+settings.register_profile("default", max_examples=25, deadline=None)
+settings.register_profile("ci", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
     "thorough", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.load_profile(PROFILE)
+
+
+def cases(thorough: int, ci: int) -> int:
+    """How many cases a slow test runs: all ``thorough`` of them under the thorough profile,
+    ``ci`` (fewer, at least one) otherwise."""
+    assert 1 <= ci <= thorough
+    return thorough if PROFILE == "thorough" else ci

@@ -185,6 +185,7 @@ def test_a_run_over_other_player_counts_keeps_the_earlier_cells(tmp_path):
         (2, "flipper-first"), (2, "owner-first"), (3, "flipper-first"), (3, "owner-first")]
 
 
+@pytest.mark.slow  # every cell, model and engine
 @pytest.mark.rules("SNAP-INDEX-1", "SNAP-DECK-1", "SNAP-END-4")
 def test_snap_index_card_and_smaller_decks_are_the_reference_models_counts(tmp_path):
     assert main(["analyze", "snap", "--out", str(tmp_path), "--players", "2", "--policies", "owner-first",

@@ -32,6 +32,7 @@ def documents():
 
 
 # ---- the vectors ---------------------------------------------------------------------------
+@pytest.mark.slow  # writes every vector again
 def test_vectors_are_the_ones_the_generator_writes(tmp_path):
     """CI fails when the models, the rulebook or the generator change and the vectors were not
     rewritten with ``cardcanon conform --write``."""
@@ -149,6 +150,7 @@ def test_the_edge_positions_are_there(path):
 
 
 # ---- the runner ----------------------------------------------------------------------------
+@pytest.mark.slow  # every vector through the reference models; quick: the independent implementation below
 @pytest.mark.parametrize("game", adapter.GAMES)
 def test_the_reference_models_pass(game):
     result = conform("-q", "--only", game, "--", *REFERENCE)
@@ -156,6 +158,7 @@ def test_the_reference_models_pass(game):
     assert " 0 failed" in result.stdout
 
 
+@pytest.mark.slow  # every vector; quick: a Snap-only run in test_conform_failures.py, broken ones below
 @pytest.mark.parametrize("game", adapter.GAMES)
 def test_an_independent_implementation_passes(game):
     result = conform("-q", "--only", game, "--", *MINIMAL)
@@ -174,6 +177,7 @@ def test_a_broken_implementation_fails_naming_the_rule(rule, only):
     assert "expected:" in result.stdout and "got:" in result.stdout and "position:" in result.stdout
 
 
+@pytest.mark.slow  # quick: the broken implementations above
 def test_a_broken_pot_rule_fails_a_golden_game():
     result = conform("-q", "--only", "snap/players-3", "--only", "snap/players-2", "--", *MINIMAL,
                      "--break", "SNAP-POT-1")

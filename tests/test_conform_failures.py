@@ -28,6 +28,7 @@ def first_failure(stdout: str) -> dict[str, str]:
 
 
 # ---- state bugs ----------------------------------------------------------------------------
+@pytest.mark.slow  # seven conform runs; quick: test_a_broken_implementation_fails_naming_the_rule
 @pytest.mark.rules("SNAP-PEN-2", "SNAP-FLIP-3", "SNAP-TIE-1", "SNAP-CALL-5", "SNAP-PEN-3", "HEARTS-TRICK-2",
                    "HEARTS-BREAK-2")
 @pytest.mark.parametrize("rule, only, move", [
@@ -49,6 +50,7 @@ def test_a_state_bug_fails_first_at_its_rule_showing_the_move(rule, only, move):
     assert {"applies", "before", "expected", "got", "diff"} <= set(failure), failure
 
 
+@pytest.mark.slow  # a conform run
 @pytest.mark.rules("SNAP-TIE-1")
 def test_the_old_tied_pile_order_fails_a_vector_about_three_piles():
     """Only a tie of three or more piles tells the orders apart; no calling policy makes one, so
@@ -60,6 +62,7 @@ def test_the_old_tied_pile_order_fails_a_vector_about_three_piles():
     assert built, result.stdout[-3000:]
 
 
+@pytest.mark.slow  # a conform run
 def test_without_show_the_implementation_is_told_what_it_misses():
     result = conform("-q", "--only", "snap/players-2", "--", *MINIMAL, "--no-show")
     assert result.returncode == 0, result.stdout[-2000:]
@@ -77,6 +80,7 @@ def test_a_snap_only_implementation_passes_with_hearts_skipped():
     assert "skipped" in result.stdout.splitlines()[-1]
 
 
+@pytest.mark.slow  # a conform run
 def test_nothing_run_is_not_a_pass():
     result = conform("-q", "--only", "hearts/default", "--", *MINIMAL, "--games", "snap")
     assert result.returncode == 1 and "no vector was run" in result.stdout
@@ -92,6 +96,7 @@ def test_a_crash_at_start_up_is_one_error_line(tmp_path):
     assert "start-up" in result.stderr and "cannot load my engine" in result.stderr
 
 
+@pytest.mark.slow  # a conform run
 def test_a_hang_at_start_up_is_one_error_line(tmp_path):
     silent = tmp_path / "silent.py"
     silent.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n")
@@ -101,6 +106,7 @@ def test_a_hang_at_start_up_is_one_error_line(tmp_path):
     assert "no answer to 'hello' within 0.5 s" in result.stderr
 
 
+@pytest.mark.slow  # a conform run
 def test_after_n_failures_in_a_file_the_rest_are_summarised():
     result = conform("-q", "--max-failures", "2", "--only", "snap/players-2", "--", *MINIMAL, "--break", "SNAP-FLIP-3")
     assert result.returncode == 1
@@ -108,6 +114,7 @@ def test_after_n_failures_in_a_file_the_rest_are_summarised():
     assert "snap/players-2: " in result.stdout and "more failures not shown (--max-failures 2)" in result.stdout
 
 
+@pytest.mark.slow  # waits for the limit
 def test_the_whole_run_has_a_limit_apart_from_the_answer_timeout(tmp_path):
     slow = tmp_path / "slow.py"
     slow.write_text("import subprocess, sys, time\n"
@@ -122,6 +129,7 @@ def test_the_whole_run_has_a_limit_apart_from_the_answer_timeout(tmp_path):
 
 
 # ---- bad input -------------------------------------------------------------------------------
+@pytest.mark.slow  # eight CLI processes
 @pytest.mark.parametrize("option", [["--timeout", "inf"], ["--timeout", "1e12"], ["--timeout", "86401"],
                                     ["--timeout", "nan"], ["--timeout", "0"], ["--limit", "inf"],
                                     ["--max-failures", "0"], ["--max-failures", "x"]])
@@ -157,6 +165,7 @@ def test_bad_vector_files_are_refused_before_any_work(tmp_path, change, message)
 
 
 # ---- listing, and refusals with two right rules ------------------------------------------------------
+@pytest.mark.slow  # a conform run
 def test_list_shows_which_rules_have_vectors():
     result = conform("--list")
     assert result.returncode == 0, result.stderr
@@ -167,6 +176,7 @@ def test_list_shows_which_rules_have_vectors():
     assert "no rule vector" in lines["SNAP-MATCH-1"]
 
 
+@pytest.mark.slow  # a conform run
 @pytest.mark.rules("SNAP-OUT-1", "SNAP-TURN-2", "HEARTS-LEAD-1", "HEARTS-BREAK-1")
 def test_every_refusal_accepts_each_rule_the_text_makes_right():
     found = set()

@@ -179,6 +179,7 @@ def _figures(out, players=2, ranks=3, suits=4):
     return cells
 
 
+@pytest.mark.slow  # three Dask worker processes
 def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, two_worker_client):
     from cardcanon import exact as driver
     for name, client in (("one", one_worker_client), ("two", two_worker_client)):
@@ -188,6 +189,7 @@ def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, t
     assert one[0]["never_ends_exact"] == "412/5775"
 
 
+@pytest.mark.slow  # a Dask cluster of two worker processes
 def test_an_interrupted_run_resumes_to_the_same_figures(tmp_path, two_worker_client):
     from cardcanon import exact as driver
     driver.run(2, 3, 4, exact.POLICIES, tmp_path / "whole", chunk=500, quiet=True, client=two_worker_client)
@@ -220,6 +222,7 @@ def test_cli_exact_writes_figures_and_records(tmp_path, capsys):
     assert "--suits" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a Dask cluster of two worker processes
 def test_cli_reports_an_unfinished_deck_without_a_figure(tmp_path, two_worker_client):
     from cardcanon import exact as driver
     from cardcanon.cli import main
@@ -232,6 +235,7 @@ def test_cli_reports_an_unfinished_deck_without_a_figure(tmp_path, two_worker_cl
     assert unfinished["policy"] == "owner-first" and 1000 <= unfinished["decided"] < 5775
 
 
+@pytest.mark.slow  # recounts every published deck
 def test_published_exact_figures_add_up():
     """results/exact/snap-exact.json: each finished deck's counts and fraction are consistent."""
     data = json.loads(EXACT.read_text(encoding="utf-8"))

@@ -32,7 +32,7 @@ def test_labels_of_final_positions():
 def test_kernel_labels_are_the_reference_models(players):
     config = SnapConfig(players=players)
     seen = Counter()
-    for seed in range(120):
+    for seed in range(40):
         result = play_game(config, seed, "ties:0.3", max_flips=3000)
         run = engine_snap.decide(config, seed, "ties:0.3", 3000)
         assert run.status == result.status

@@ -129,7 +129,7 @@ MACHINE_RULES = ("SNAP-DECK-1", "SNAP-DEAL-2", "SNAP-TURN-2", "SNAP-CALL-2", "SN
 
 @pytest.mark.rules(*MACHINE_RULES)
 def test_snap_games():
-    run_state_machine_as_test(SnapGames, settings=settings(max_examples=40, stateful_step_count=120, deadline=None))
+    run_state_machine_as_test(SnapGames, settings=settings(max_examples=10, stateful_step_count=120, deadline=None))
 
 
 @pytest.mark.slow

@@ -34,6 +34,8 @@ from cardcanon.proofs.snap.search import play_seed
 
 MANIFEST = Path(__file__).resolve().parent.parent / "proofs" / "manifest" / "snap.toml"
 CHECKS = load_manifest(MANIFEST)
+# the checks that take seconds of solver time in the quick suite: CI runs them with ``-m slow``
+SLOW_CHECKS = {"SNAP-P1-conservation", "SNAP-P2-deal", "SNAP-P7-players-out"}
 
 
 # Few ranks, so that matches, ties and pots are frequent.
@@ -196,7 +198,9 @@ def _param(check, *rest):
                         id=":".join([check.id, *map(str, rest)]))
 
 
-@pytest.mark.parametrize("check", [_param(c) for c in CHECKS])
+@pytest.mark.parametrize("check", [_param(c) for c in CHECKS if c.id not in SLOW_CHECKS]
+                         + [pytest.param(*_param(c).values, marks=[*_param(c).marks, pytest.mark.slow], id=c.id)
+                            for c in CHECKS if c.id in SLOW_CHECKS])
 def test_check_gives_expected_verdict(check):
     result = _run(check, None)
     assert result.verdict == check.expected, result.detail
@@ -205,6 +209,7 @@ def test_check_gives_expected_verdict(check):
         assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
 
 
+@pytest.mark.slow  # verify runs them too
 @pytest.mark.parametrize("check,mutant", [_param(c, m.id) for c in CHECKS for m in c.declared_probes])
 def test_mutant_is_killed(check, mutant):
     result = _run(check, mutant)
@@ -235,6 +240,7 @@ def _check(check_id):
     return next(c for c in CHECKS if c.id == check_id)
 
 
+@pytest.mark.slow  # each rule of each proof; quick: each stated rule changes the encoding (below)
 @pytest.mark.parametrize("check,rule", [_param(c, r) for c in CHECKS if c.kind == "z3-proof" for r in c.rules])
 def test_drop_probe_is_killed(check, rule):
     """Every rule a Snap Z3 proof cites: the proof fails without it (quick bounds)."""

@@ -51,6 +51,7 @@ def _verify(tmp_path, check: str, sitecustomize: str | None) -> subprocess.Compl
                           capture_output=True, text=True, env=env, timeout=600)
 
 
+@pytest.mark.slow  # two verify subprocesses; quick: one end-to-end bug per game in test_verify_catches_model_bugs.py
 @pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRUMP-1")
 def test_broken_trump_rule_fails_verify(tmp_path):
     sound = _verify(tmp_path, "HEARTS-P2", None)

@@ -32,16 +32,23 @@ from sphinx.transforms import SphinxTransform
 from cardcanon import spec
 
 
+def pages(srcdir: Path, out: Path, ev: evidence.Evidence) -> dict[str, str]:
+    """The generated reST pages by name (relative to ``out``); writes the downloads into ``out/downloads``."""
+    changes = history.load(srcdir / "changelog.rst")
+    found: dict[str, str] = {}
+    for game in ("snap", "hearts"):
+        found.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
+        found[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
+    found["verification.rst"] = ev.verification_page()
+    found.update(sources.pages(ev))
+    found["downloads.rst"] = downloads.page(out / "downloads")
+    return found
+
+
 def generate(app) -> None:
     out = Path(app.srcdir) / "generated"
     (out / "figures").mkdir(parents=True, exist_ok=True)
     ev = evidence.Evidence.load(app.config.cardcanon_verify_json, app.config.cardcanon_junit_xml)
-    changes = history.load(Path(app.srcdir) / "changelog.rst")
-    pages: dict[str, str] = {}
-    for game in ("snap", "hearts"):
-        pages.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
-        pages[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
-    pages["verification.rst"] = ev.verification_page()
     books = [(game, spec.load(game)) for game in ("snap", "hearts")]
     search_scorer.write(Path(app.srcdir) / app.config.html_search_scorer, {
         rule.id: f"generated/{rulebook_pages.section_docname(game, section)}"
@@ -49,12 +56,11 @@ def generate(app) -> None:
         f"generated/{rulebook_pages.section_docname(game, section)}":
             (f"{book.title}: {section}".lower(), " ".join(rule.title for rule in rules).lower())
         for game, book in books for section, rules in book.sections()})
-    pages.update(sources.pages(ev))
-    pages["downloads.rst"] = downloads.page(out / "downloads")
-    for name, text in pages.items():
+    written = pages(Path(app.srcdir), out, ev)
+    for name, text in written.items():
         _write_if_changed(out / name, text)
     for old in out.glob("*/*.rst"):  # pages of renamed sections or files must not linger
-        if old.parent.name in ("snap", "hearts", "source") and old.relative_to(out).as_posix() not in pages:
+        if old.parent.name in ("snap", "hearts", "source") and old.relative_to(out).as_posix() not in written:
             old.unlink()
     try:
         figures.draw_all(out / "figures", ev)
