@@ -26,7 +26,7 @@ model is replayed.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -569,12 +569,3 @@ def split_by_correctness(claim: z3.BoolRef, st: SymState, shape: Shape, drop: Dr
         return [claim]
     ok = correct(st, shape.call_kind, drop)
     return [z3.And(ok == value, z3.substitute(claim, (ok, z3.BoolVal(value)))) for value in (True, False)]
-
-
-def cases(config: SnapConfig, drop: Drop = Drop()) -> Iterator[tuple[int, Shape, bool | None]]:
-    """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
-    and each call shape split into a correct and a wrong call (smaller, faster queries)."""
-    for turn in range(config.players):
-        for shape in shapes(config, drop):
-            for call_ok in ((True, False) if shape.move == "call" else (None,)):
-                yield turn, shape, call_ok

@@ -1,8 +1,8 @@
 """SNAP-P15-end2-winner: when a move ends the game, at most one player holds cards, and the model
 names him as the only winner (SNAP-END-2).
 
-Z3, every move shape, flipper and player count in ``players``: when exactly one player holds
-cards, every card outside the pot is his (conservation, SNAP-P1) and the model's outcome names
+Z3 and cvc5, every move shape (a call split into correct and wrong), symbolic flipper and
+caller, every player count in ``players`` (2 to 12): when exactly one player holds cards, every card outside the pot is his (conservation, SNAP-P1) and the model's outcome names
 him. The witness is a move that ends a game with cards stuck in the pot, replayed through the
 model. The Z3 part restates the encoding's own end test (it ends the game exactly when at most
 one player holds cards); its content is that the model does the same: its witnesses, a move that
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+
 import z3
 
 from cardcanon.model.snap import Phase

@@ -7,11 +7,13 @@ which every card again lies exactly once, and which is again a game in progress 
 
 Encoding (:mod:`cardcanon.proofs.snap.replay`): cards are named by their slots in the position
 before the move, so "exactly once before" holds by construction, and the rank map is free, so
-the proof covers every deck and every deal. After the move the check asks Z3 for one of:
-the total number of cards changed; a slot that names no card of the position before; two slots
-naming the same card. ``unsat`` for every shape, seat count and variant is the proof: the move
-maps the old slots one-to-one onto the new ones. Pile lengths are bounded by ``pile_bound``
-(52 by default: one deck), which bounds nothing else.
+the proof covers every deck and every deal. After the move the check asks Z3 (and cvc5) for one
+of: the total number of cards changed; a pile of negative length; a card of the position before
+that lies in the position after other than exactly once (each pile counts its copies of a card,
+:class:`~cardcanon.proofs.snap.encoding.Pile`). ``unsat`` for every shape, flipper, correct and
+wrong call, seat count and variant is the proof: the move maps the old cards one-to-one onto the
+new slots. Pile lengths are bounded by ``pile_bound`` (52 by default: one deck), which bounds
+nothing else.
 """
 
 from __future__ import annotations
