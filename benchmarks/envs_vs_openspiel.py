@@ -16,14 +16,20 @@ one ends:
 - ``cardcanon_model``: the same environment on the reference model (``engine="model"``), the
   path taken without a C compiler, for comparison.
 - ``cardcanon_snap``: ``snap_v0.env()`` (two players, flipper-first) by the same loop.
-- ``vector``: ``hearts_v0.vector_env(n)``, one call stepping ``n`` matches (``--vector N``), in
-  CPU seconds of this process (one core), once with the first legal card of every match (the
-  interface alone) and once with a uniformly random legal card drawn by numpy for every match.
+- ``vector``: ``hearts_v0.vector_env(n)``, one call stepping ``n`` matches (``--vector N``), timed
+  in CPU seconds of this process (one core) and in wall seconds, once with the first legal card
+  of every match (the interface alone) and once with a uniformly random legal card drawn by
+  numpy for every match. ``snap_vector``: the same for ``snap_v0.vector_env(n)`` (two players,
+  flipper-first, every position before a flip kept to find a repeated one, as ``snap_v0`` does);
+  its first legal action is always a flip or a pass, so those games end at a repeated position.
+  ``snap_vector_without_repeat_check``: the same with ``truncate_on_repeat=False``.
 
 The games differ: ours is two-player Hearts, matches to 100 over many hands; OpenSpiel's is
-four-player, one hand a game, with card passing. The headline ratio is cardcanon's steps per
-second over the ``openspiel`` loop's. The budget is cut into alternating slices (``--rounds``)
-so that the load of the machine falls on all alike; the spread of the slice ratios is reported.
+four-player, one hand a game, with card passing. The headline ratios are cardcanon's steps over
+the ``openspiel`` loop's, per wall second (``ratio``) and per CPU second of the process
+(``ratio_cpu``); on a loaded machine the CPU figure is the steadier. The budget is cut into
+alternating slices (``--rounds``) so that the load of the machine falls on all alike; the spread
+of the slice ratios is reported. The provenance records the load average at the end of the run.
 Usage: ``python benchmarks/envs_vs_openspiel.py [--seconds S] [--rounds R] [--seed N] [--vector N]``.
 Writes ``benchmarks/results/envs_vs_openspiel.json`` with its provenance. Not a test.
 """
@@ -31,6 +37,7 @@ Writes ``benchmarks/results/envs_vs_openspiel.json`` with its provenance. Not a 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import statistics
@@ -40,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardcanon.engine import vector as engine_vector
 from cardcanon.envs import hearts_v0, snap_v0
 from cardcanon.provenance import provenance
 
@@ -54,16 +62,16 @@ class Runner:
     def __init__(self) -> None:
         self.counts = {"steps": 0, "games": 0, "seconds": 0.0, "cpu_seconds": 0.0}
 
-    def run(self, seconds: float) -> float:
-        """Play for ``seconds``; the slice's steps per second."""
+    def run(self, seconds: float) -> tuple[float, float]:
+        """Play for ``seconds``; the slice's steps per wall second and per CPU second."""
         start, cpu = time.perf_counter(), time.process_time()
         steps, games = self.play(start + seconds)
-        elapsed = time.perf_counter() - start
+        elapsed, used = time.perf_counter() - start, time.process_time() - cpu
         self.counts["steps"] += steps
         self.counts["games"] += games
         self.counts["seconds"] += elapsed
-        self.counts["cpu_seconds"] += time.process_time() - cpu
-        return steps / elapsed
+        self.counts["cpu_seconds"] += used
+        return steps / elapsed, steps / max(used, 1e-9)
 
     def play(self, deadline: float) -> tuple[int, int]:
         raise NotImplementedError
@@ -160,11 +168,15 @@ class OpenSpielRLRunner(Runner):
         return steps, games
 
 
-def vector_rates(n: int, seconds: float, seed: int) -> dict:
-    """Steps per CPU second of ``hearts_v0.vector_env(n)`` (each step plays one card in ``n`` matches)."""
-    vector = hearts_v0.vector_env(n, seed)
+def vector_rates(module, n: int, seconds: float, seed: int, **kwargs) -> dict:
+    """Steps per CPU second and per wall second of ``module.vector_env(n, **kwargs)`` (each call makes
+    one step in ``n`` games)."""
+    vector = module.vector_env(n, seed, **kwargs)
     rng = np.random.default_rng(seed)
-    out: dict = {"matches_per_call": n, "engine": vector.metadata["engine"]}
+    out: dict = {"matches_per_call": n, "engine": vector.metadata["engine"],
+                 "interface": f"{module.__name__}.vector_env", "keyword_arguments": kwargs}
+    if module is snap_v0:
+        out["vector_c_sha256"] = hashlib.sha256(engine_vector.SOURCE.read_bytes()).hexdigest()
     for name in ("first_legal", "random_legal"):
         steps = matches = 0
         start, wall = time.process_time(), time.perf_counter()
@@ -174,7 +186,8 @@ def vector_rates(n: int, seconds: float, seed: int) -> dict:
                 if name == "first_legal":
                     actions = masks.argmax(axis=1)
                 else:
-                    actions = ((1 + rng.random(masks.shape, dtype=np.float32)) * masks).argmax(axis=1)  # > 0 where legal
+                    # > 0 exactly where legal
+                    actions = ((1 + rng.random(masks.shape, dtype=np.float32)) * masks).argmax(axis=1)
                 vector.step(actions)
                 steps += n
                 matches += int(vector.dones.sum())
@@ -182,6 +195,15 @@ def vector_rates(n: int, seconds: float, seed: int) -> dict:
         out[name] = {"steps": steps, "matches_finished": matches, "cpu_seconds": cpu, "wall_seconds": elapsed,
                      "steps_per_cpu_second": steps / cpu, "steps_per_second": steps / elapsed}
     return out
+
+
+def cpu_model() -> str | None:
+    """The processor's name (Linux), for the record of the machine."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), None)
 
 
 def _rates(runner: Runner) -> dict:
@@ -207,21 +229,27 @@ def main(argv: list[str] | None = None) -> int:
         runners["openspiel_rl_environment"] = OpenSpielRLRunner(args.seed)
     except ImportError as exc:
         missing = f"OpenSpiel is not installed ({exc}); install it with `pip install -e '.[bench]'`"
-    slice_rates: dict[str, list[float]] = {name: [] for name in runners}
+    load_at_start = provenance()["load_average"]
+    slice_rates: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
     for _ in range(args.rounds):
         for name, runner in runners.items():
             slice_rates[name].append(runner.run(args.seconds / args.rounds))
 
-    result: dict = {"provenance": provenance(), "engine": engine}
+    result: dict = {"provenance": provenance(), "load_average_at_start": load_at_start, "cpu": cpu_model(),
+                    "engine": engine}
     result.update({name: _rates(runner) for name, runner in runners.items()})
     for name in ("cardcanon", "cardcanon_model", "cardcanon_snap"):
         print(f"{result[name]['game']}: {result[name]['steps_per_second']:,.0f} steps/s, "
               f"{result[name]['games']} games finished")
-    result["vector"] = vector_rates(args.vector, args.seconds, args.seed)
-    for name in ("first_legal", "random_legal"):
-        rate = result["vector"][name]
-        print(f"hearts_v0.vector_env({args.vector}), {name.replace('_', ' ')} card: "
-              f"{rate['steps_per_cpu_second']:,.0f} steps per CPU second ({rate['steps_per_second']:,.0f} per wall second)")
+    for key, module, kwargs in (("vector", hearts_v0, {}), ("snap_vector", snap_v0, {}),
+                                ("snap_vector_without_repeat_check", snap_v0, {"truncate_on_repeat": False})):
+        result[key] = vector_rates(module, args.vector, args.seconds, args.seed, **kwargs)
+        for name in ("first_legal", "random_legal"):
+            rate = result[key][name]
+            call = ", ".join([str(args.vector), *(f"{k}={v}" for k, v in kwargs.items())])
+            print(f"{module.__name__.rsplit('.')[-1]}.vector_env({call}), {name.replace('_', ' ')} action: "
+                  f"{rate['steps_per_cpu_second']:,.0f} steps per CPU second ({rate['steps_per_second']:,.0f} per wall "
+                  f"second)")
     if "openspiel" not in runners:
         result.update(openspiel=None, ratio=None, note=missing)
         print(f"OpenSpiel: not available: {missing}. No ratio.")
@@ -232,13 +260,15 @@ def main(argv: list[str] | None = None) -> int:
         result["ratio"] = ours / result["openspiel"]["steps_per_second"]
         result["ratio_vs_rl_environment"] = ours / result["openspiel_rl_environment"]["steps_per_second"]
         result["ratio_cpu"] = result["cardcanon"]["steps_per_cpu_second"] / result["openspiel"]["steps_per_cpu_second"]
-        slices = sorted(a / b for a, b in zip(slice_rates["cardcanon"], slice_rates["openspiel"]))
-        result["slice_ratios"] = {"min": slices[0], "median": statistics.median(slices), "max": slices[-1]}
-        print(f"ratio (cardcanon / OpenSpiel state loop, steps per second): {result['ratio']:.2f} "
-              f"(slice by slice {slices[0]:.2f} to {slices[-1]:.2f}); "
-              f"against OpenSpiel's rl_environment: {result['ratio_vs_rl_environment']:.2f}; "
-              f"in CPU time: {result['ratio_cpu']:.2f}")
+        for key, k in (("slice_ratios", 0), ("slice_ratios_cpu", 1)):
+            slices = sorted(a[k] / b[k] for a, b in zip(slice_rates["cardcanon"], slice_rates["openspiel"]))
+            result[key] = {"min": slices[0], "median": statistics.median(slices), "max": slices[-1]}
+        wall, cpu = result["slice_ratios"], result["slice_ratios_cpu"]
+        print(f"ratio (cardcanon / OpenSpiel state loop): {result['ratio']:.2f} per wall second (slice by slice "
+              f"{wall['min']:.2f} to {wall['max']:.2f}), {result['ratio_cpu']:.2f} per CPU second ({cpu['min']:.2f} to "
+              f"{cpu['max']:.2f}); against OpenSpiel's rl_environment: {result['ratio_vs_rl_environment']:.2f}")
     result.update(budget_seconds=args.seconds, rounds=args.rounds, seed=args.seed)
+    result["provenance"] = provenance()  # the load average at the end of the run
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")

@@ -106,16 +106,15 @@ def use_fallback_where_needed() -> None:
             stream.reconfigure(errors=FALLBACK)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command`` (a known subcommand) only the module that owns it is
+    loaded, so a command does not wait for every other command's imports."""
     parser = _Parser(prog="cardcanon", description="The canonical, machine-checked rulebook of Snap and two-player Hearts.")
     parser.add_argument("--version", action="version", version=f"cardcanon {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    seen = set()
-    for module_name in _SUBCOMMANDS.values():
-        if module_name in seen:
-            continue
-        seen.add(module_name)
+    wanted = [_SUBCOMMANDS[command]] if command in _SUBCOMMANDS else _SUBCOMMANDS.values()
+    for module_name in dict.fromkeys(wanted):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -128,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     use_fallback_where_needed()
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version or a usage error (already printed): its status

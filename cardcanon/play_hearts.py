@@ -13,9 +13,12 @@ from cardcanon.cli_args import SEED_MAX
 from cardcanon.cli_args import output_file
 from cardcanon.cli_args import seed as seed_arg
 from cardcanon.model.errors import CardcanonError
-from cardcanon.model.hearts import HeartsConfig, Phase, apply, from_record, new_game, to_record
+from cardcanon.model.cards import Card, format_cards
+from cardcanon.model.hearts import (
+    HeartsConfig, Move, Phase, Play, apply, from_record, new_game, to_record, trick_winner,
+)
 from cardcanon.model.hearts_players import PLAYER_KINDS, make_player, play_match
-from cardcanon.model.hearts_text import format_match, rules_text, scores_text
+from cardcanon.model.hearts_text import hand_summary, rules_text, scores_text, state_result
 from cardcanon.model.records import write_record
 from cardcanon.model.seats import Seat
 from cardcanon.record_file import record_written
@@ -115,3 +118,32 @@ def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
             lines.append(f"  hand {state.hand_number}: scores {scores_text(state.hand_scores[-1])}; "
                          f"totals {scores_text(state.scores)}")
     return lines
+
+
+def format_match(config: HeartsConfig, moves: Sequence[Move], show_tricks: bool = False) -> str:
+    """The match readably, hand by hand (with ``show_tricks``, the hands and every trick)."""
+    lines: list[str] = []
+    state = new_game(config)
+    for move in moves:
+        before, state = state, apply(state, move)
+        if before.phase is Phase.CHOOSE_DEALER:
+            lines.append(f"{state.dealer} deals the first hand.")
+        elif before.phase is Phase.DEAL:
+            lines.append(f"Hand {state.hand_number}, dealt by {state.dealer}. Dead cards: {format_cards(state.dead)}")
+            if show_tricks:
+                for seat in (0, 1):
+                    lines.append(f"  {Seat(seat)} holds {format_cards(sorted(state.hands[seat], key=_deck_order))}")
+        elif before.trick and show_tricks and isinstance(move, Play):
+            lead = before.trick[0]
+            winner = move.player if trick_winner(lead.card, move.card) else lead.player
+            lines.append(f"  trick {before.tricks_played + 1:2d}: {lead.player} {lead.card.pretty:>3}"
+                         f"  {move.player} {move.card.pretty:>3}  won by {winner}")
+        if before.phase is Phase.PLAY and state.phase is not Phase.PLAY:
+            lines.append(hand_summary(state))
+    if state.outcome is not None:
+        lines.append(f"Match over: {state_result(state)}.")
+    return "\n".join(lines)
+
+
+def _deck_order(card: Card) -> int:
+    return card.index

@@ -12,13 +12,14 @@ from cardcanon.cli_args import SEED_MAX, integer_range, output_file, policy_name
 from cardcanon.cli_args import integer as integer_arg
 from cardcanon.cli_args import seed as seed_arg
 from cardcanon.model.records import write_record
+from cardcanon.model.seats import Seat
 from cardcanon.model.snap import (
-    Call, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
+    Call, Deal, Flip, Move, NextTurn, NoCall, SnapConfig, SnapState, Termination, Tie, apply, correct_kinds, new_game,
 )
 from cardcanon.model.records import replay_steps
 from cardcanon.model.snap import GAME
 from cardcanon.model.snap_policies import POLICY_NAMES, GameResult, game_record, parse_policy, play_game
-from cardcanon.model.snap_text import describe, result_text, sentence
+from cardcanon.model.snap_text import result_text, sentence
 from cardcanon.record_file import record_written
 from cardcanon.variants import parse_variants, refuse_both
 
@@ -127,3 +128,26 @@ def replay_lines(data: Mapping[str, Any], where: str, count: int) -> list[str]:
     """What ``cardcanon replay`` shows of a Snap record: the transcript of the moves replayed."""
     _, steps = replay_steps(GAME, data, where)
     return transcript(steps[:count])
+
+
+def describe(before: SnapState, move: Move, after: SnapState) -> str:
+    """One line saying what a move did."""
+    if isinstance(move, Deal):
+        sizes = ", ".join(f"{s} {len(p)}" for s, p in zip((Seat(i) for i in range(len(after.down))), after.down))
+        return f"{move.dealer} deals ({sizes} cards)"
+    if isinstance(move, Flip):
+        card = after.up[move.player.index][0]
+        turned = " (turns his face-up pile over first)" if not before.down[move.player.index] else ""
+        return f"flip {after.flips}: {move.player} flips {card.pretty}{turned}"
+    if isinstance(move, NoCall):
+        return "  nobody calls"
+    if isinstance(move, Tie):
+        return (f"  tie: {move}; the Snap Pot now holds "
+                f"{len(after.pot)} cards (top {after.pot[0].pretty})")
+    if move.kind in correct_kinds(before):
+        gained = len(after.down[move.caller.index]) - len(before.down[move.caller.index])
+        pot = " with the Snap Pot" if before.pot and not after.pot else ""
+        return f"  {move} first and wins {gained} cards{pot}"
+    n = before.config.players
+    got = next(Seat(i) for i in range(n) if len(after.down[i]) > len(before.down[i]) and Seat(i) != move.caller)
+    return f"  {move} wrongly and gives a card to {got}"

@@ -2,7 +2,8 @@
 
 :mod:`cardcanon.model.hearts` and :mod:`cardcanon.model.snap` each provide these module-level
 functions, with the same names and meaning; each module also exposes ``GAME``, an object
-satisfying :class:`Game`. A game is a sequence of moves from :func:`Game.new_game`:
+satisfying :class:`Game` (``cardcanon.model.records.GameOfModules``, made from the game's
+rules module and its records module). A game is a sequence of moves from :func:`Game.new_game`:
 
 - :func:`Game.to_move` is the seat whose turn it is (None at chance nodes and at the end);
 - a *chance node* (:func:`Game.is_chance`) is where chance moves next (choosing the dealer,

@@ -30,14 +30,14 @@ per hand. The game API shared with Snap is described in :mod:`cardcanon.model.ga
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
 
 from cardcanon.model import hearts_records, records
 from cardcanon.model.cards import Card, Suit
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError
-from cardcanon.model.game import Game, Record, ReplayReport
+from cardcanon.model.game import Game
 from cardcanon.model.hearts_types import (
     DEAD_CARDS, DECK, HAND_SIZE, HEART_POINTS, MOON_OTHER_POINTS, MOON_SHOOTER_POINTS, MOVE_TYPES, PLAYERS,
     POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SEATS, TRICKS_PER_HAND, BreakOn, ChooseDealer, Deal, Dealer,
@@ -432,47 +432,7 @@ def _with(hands: Hands, seat: Seat, cards: frozenset[Card]) -> Hands:
     return (cards, hands[1]) if seat.index == 0 else (hands[0], cards)
 
 
-# --- records ----------------------------------------------------------------------------------
-def to_record(config: HeartsConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
-    """The JSON record of a match played from :func:`new_game` by ``moves`` (see ``cardcanon.model.hearts_records``)."""
-    return records.to_record(GAME, config, moves, seed)
-
-
-def from_record(data: Mapping[str, Any], where: str = "record") -> Record[HeartsConfig, Move]:
-    """A record's table, seed, moves and result; :class:`~cardcanon.model.errors.RecordError` if malformed."""
-    return hearts_records.from_record(data, where)
-
-
-def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
-    """Re-check every move of a record (and, with a seed, every chance move) and its result."""
-    return records.replay(GAME, data, where)
-
-
-class _Hearts:
-    """This module's game API as one object (:class:`cardcanon.model.game.Game`)."""
-
-    name = name
-    Config = HeartsConfig
-    new_game = staticmethod(new_game)
-    to_move = staticmethod(to_move)
-    is_chance = staticmethod(is_chance)
-    move_to_json = staticmethod(hearts_records.move_to_json)
-    move_from_json = staticmethod(hearts_records.move_from_json)
-    move_name = staticmethod(hearts_records.move_name)
-    config_to_json = staticmethod(hearts_records.config_to_json)
-    config_from_json = staticmethod(hearts_records.config_from_json)
-    outcome_to_json = staticmethod(hearts_records.outcome_to_json)
-    result_to_json = staticmethod(hearts_records.result_to_json)
-    result_problem = staticmethod(hearts_records.result_problem)
-    summary = staticmethod(hearts_records.summary)
-    legal_moves = staticmethod(legal_moves)
-    chance_outcomes = staticmethod(chance_outcomes)
-    sample_chance = staticmethod(sample_chance)
-    apply = staticmethod(apply)
-    outcome = staticmethod(outcome)
-    to_record = staticmethod(to_record)
-    from_record = staticmethod(from_record)
-    replay = staticmethod(replay)
-
-
-GAME: Game[HeartsConfig, HeartsState, Move, Outcome] = _Hearts()
+# --- the game API as one object (records: :mod:`cardcanon.model.hearts_records`) ----------------
+Config = HeartsConfig
+GAME: Game[HeartsConfig, HeartsState, Move, Outcome] = records.GameOfModules(sys.modules[__name__], hearts_records)
+to_record, from_record, replay = GAME.to_record, GAME.from_record, GAME.replay

@@ -30,6 +30,7 @@ from cardcanon.model.options import check_option
 from cardcanon.model.hearts_types import (
     SEATS, VARIATIONS, ChooseDealer, Deal, HeartsConfig, HeartsState, Move, Outcome, Play,
 )
+from cardcanon.model.hearts_text import state_result
 from cardcanon.model.seats import Seat
 
 # --- writing ----------------------------------------------------------------------------------
@@ -198,10 +199,4 @@ def move_name(move: Move) -> str:
 
 
 def summary(result: Mapping[str, Any] | None, state: HeartsState) -> str:
-    return summarize(state)
-
-
-def summarize(state: HeartsState) -> str:
-    from cardcanon.model.hearts_text import state_result  # the formatter imports the model
-
     return state_result(state)[:1].upper() + state_result(state)[1:] + "."

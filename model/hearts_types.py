@@ -9,14 +9,13 @@ with the rulebook's name, options and default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
 from cardcanon.model.errors import InvalidMoveError, OptionError
-from cardcanon.model.options import OptionEnum, check_fields, fields_from_options, options_of
+from cardcanon.model.options import OptionEnum, Variations
 from cardcanon.model.seats import Seat
 
 RULEBOOK = spec.load("hearts")
@@ -98,9 +97,11 @@ NOT_MODELLED: tuple[OptionEnum, ...] = (Dealer.LOSER_DEALS,)
 
 
 @dataclass(frozen=True)
-class HeartsConfig:
+class HeartsConfig(Variations):
     """The variation points of the rulebook, each defaulting to the canonical rule, and the target
     score (HEARTS-MATCH-1; a smaller one makes short matches for tests)."""
+
+    _GAME, _VARIATIONS, _NOT_MODELLED = "hearts", VARIATIONS, NOT_MODELLED
 
     dealer: Dealer = Dealer.ALTERNATE
     first_lead: FirstLead = FirstLead.LOWEST_CLUB
@@ -111,19 +112,9 @@ class HeartsConfig:
     target: int = TARGET
 
     def __post_init__(self) -> None:
-        check_fields("hearts", self, VARIATIONS, NOT_MODELLED)
+        self.check_variations()
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise OptionError("HEARTS-MATCH-1", f"target must be a positive integer, not {self.target!r}")
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, str], **settings: Any) -> HeartsConfig:
-        """The table for the rulebook's option words (``{"break_on": "void"}``) and any other
-        ``settings`` (``target``); OptionError (or NotModelledError) naming the rule."""
-        return cls(**fields_from_options("hearts", VARIATIONS, options), **settings)
-
-    def options(self) -> dict[str, str]:
-        """Every variation parameter with its option, as the rulebook writes them."""
-        return options_of(self, VARIATIONS)
 
     @property
     def deck(self) -> tuple[Card, ...]:
@@ -136,10 +127,10 @@ class HeartsConfig:
 class ChooseDealer:
     """Chance: the dealer of the first hand (HEARTS-DEAL-1)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     dealer: Seat
+
+    def __str__(self) -> str:
+        return f"{self.dealer} deals first"
 
     def __post_init__(self) -> None:
         if not isinstance(self.dealer, Seat):
@@ -150,10 +141,10 @@ class ChooseDealer:
 class Deal:
     """Chance: the shuffled deck, ``order[0]`` the top card (HEARTS-DEAL-2)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     order: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "the cards are dealt"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", tuple(self.order))
@@ -165,11 +156,11 @@ class Deal:
 class Play:
     """A player plays a card to the current trick."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     player: Seat
     card: Card
+
+    def __str__(self) -> str:
+        return f"{self.player} plays {self.card.pretty}"
 
     def __post_init__(self) -> None:
         if not isinstance(self.player, Seat) or not isinstance(self.card, Card):
@@ -178,13 +169,6 @@ class Play:
 
 Move: TypeAlias = ChooseDealer | Deal | Play
 MOVE_TYPES = (ChooseDealer, Deal, Play)
-
-
-def _words(move: Move) -> str:
-    """A move as the rulebook names it (the formatter imports this module, hence imported late)."""
-    from cardcanon.model.hearts_text import move_text
-
-    return move_text(move)
 
 
 class Phase(OptionEnum):

@@ -2,14 +2,14 @@
 
 Every ``[rule.variation]`` of ``spec/<game>.toml`` is a config field of the same name. A field is
 an :class:`OptionEnum` whose values are the rulebook's options, or a switch (``bool``: ``off`` is
-``False``). ``Config.from_options`` and ``Config.options`` of both games are built from these.
+``False``). Both games' configs are :class:`Variations`: their ``from_options`` and ``options``.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import cardcanon.spec as spec
 from cardcanon.model.errors import NotModelledError, OptionError
@@ -75,3 +75,26 @@ def check_fields(game: str, config: object, kinds: Kinds, not_modelled: Iterable
 def options_of(config: object, kinds: Kinds) -> dict[str, str]:
     """Every variation parameter of ``config`` with its option, as the rulebook writes them."""
     return {name: option_text(getattr(config, name)) for name in kinds}
+
+
+class Variations:
+    """A table whose variation points are its fields (``HeartsConfig``, ``SnapConfig``): ``_GAME`` names
+    the rulebook, ``_VARIATIONS`` the fields' types and ``_NOT_MODELLED`` the options the model refuses."""
+
+    _GAME: ClassVar[str]
+    _VARIATIONS: ClassVar[Kinds]
+    _NOT_MODELLED: ClassVar[tuple[OptionEnum, ...]]
+
+    def check_variations(self) -> None:
+        """Every variation field has its type and is an option the model plays (:func:`check_fields`)."""
+        check_fields(self._GAME, self, self._VARIATIONS, self._NOT_MODELLED)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, str], **settings: Any) -> Self:
+        """The table for the rulebook's option words (``{"break_on": "void"}``) and any other
+        ``settings`` (``target``, ``players``, ``deck``); OptionError (or NotModelledError) naming the rule."""
+        return cls(**fields_from_options(cls._GAME, cls._VARIATIONS, options), **settings)
+
+    def options(self) -> dict[str, str]:
+        """Every variation parameter with its option, as the rulebook writes them."""
+        return options_of(self, self._VARIATIONS)

@@ -6,7 +6,7 @@ A record is a JSON object::
 
 The game's records module (``<game>_records``) reads and writes the rest (the table, the seed,
 every move, the result); :func:`to_record` and :func:`replay` are the same for both games and use
-only the game API (:mod:`cardcanon.model.game`). Loading never raises anything but
+only the game API (:mod:`cardcanon.model.game`), which :class:`GameOfModules` assembles for each game. Loading never raises anything but
 :class:`RecordError`, whose message names the file, the place in it and what is wrong.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from cardcanon.model.errors import IllegalMoveError, RecordError
@@ -27,8 +28,8 @@ GAMES = ("hearts", "snap")
 MAX_RECORD_BYTES = 16 * 2**20  # readers refuse larger files; a Snap game of 100,000 flips is about 5 MB
 
 
-__all__ = ["FORMAT", "GAMES", "VERSION", "ReplayReport", "check_envelope", "field", "read_record", "replay",
-           "replay_steps", "to_record", "write_record"]
+__all__ = ["FORMAT", "GAMES", "VERSION", "GameOfModules", "ReplayReport", "check_envelope", "field", "read_record",
+           "replay", "replay_steps", "to_record", "write_record"]
 Steps = list[tuple[Any, Any, Any]]  # (state before, move, state after)
 
 
@@ -73,6 +74,31 @@ def replay_steps(game: Game[Any, Any, Any, Any], data: Mapping[str, Any],
     if problem:
         return failed(len(record.moves) + 1, *problem)
     return ReplayReport(game.name, len(record.moves), True, summary=game.summary(record.result, state)), steps
+
+
+class GameOfModules:
+    """A game's API as one object (:class:`~cardcanon.model.game.Game`): the rules module's
+    ``name``, ``Config`` and functions, its records module's codecs, and this module's loops.
+    The functions are the ones the modules hold when the object is made."""
+
+    def __init__(self, rules: ModuleType, codecs: ModuleType) -> None:
+        self.name: str = rules.name
+        self.Config: type[Any] = rules.Config
+        self.new_game, self.to_move, self.is_chance = rules.new_game, rules.to_move, rules.is_chance
+        self.legal_moves, self.apply, self.outcome = rules.legal_moves, rules.apply, rules.outcome
+        self.chance_outcomes, self.sample_chance = rules.chance_outcomes, rules.sample_chance
+        self.move_to_json, self.move_from_json, self.move_name = codecs.move_to_json, codecs.move_from_json, codecs.move_name
+        self.config_to_json, self.config_from_json = codecs.config_to_json, codecs.config_from_json
+        self.outcome_to_json, self.result_to_json = codecs.outcome_to_json, codecs.result_to_json
+        self.result_problem, self.summary, self.from_record = codecs.result_problem, codecs.summary, codecs.from_record
+
+    def to_record(self, config: Any, moves: Sequence[Any], seed: int | None = None) -> dict[str, Any]:
+        """The JSON record of a game played from ``new_game(config)`` by ``moves`` (:func:`to_record`)."""
+        return to_record(self, config, moves, seed)
+
+    def replay(self, data: Mapping[str, Any], where: str = "record") -> ReplayReport:
+        """Re-check every move of a record (and, with a seed, every chance move) and its result (:func:`replay`)."""
+        return replay(self, data, where)
 
 
 def read_record(path: str | Path) -> dict[str, Any]:

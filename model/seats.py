@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -32,3 +33,9 @@ class Seat:
 
 def seats(players: int) -> tuple[Seat, ...]:
     return tuple(Seat(i) for i in range(players))
+
+
+def seats_text(seats: Sequence[Seat]) -> str:
+    """``"player 1 and player 3"``, ``"player 0, player 1 and player 2"``."""
+    names = [str(s) for s in sorted(seats)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

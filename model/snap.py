@@ -22,14 +22,14 @@ and :func:`cardcanon.model.snap_policies.play_game` reports the repetition.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator
 
 from cardcanon.model import records, snap_records
 from cardcanon.model.cards import Card
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError
-from cardcanon.model.game import Game, Record, ReplayReport
+from cardcanon.model.game import Game
 from cardcanon.model.seats import Seat, seats
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap_types import (
@@ -403,46 +403,7 @@ def outcome(state: SnapState) -> Outcome | None:
     return state.outcome
 
 
-def to_record(config: SnapConfig, moves: Sequence[Move], seed: int | None = None) -> dict[str, Any]:
-    """The JSON record of a game played from :func:`new_game` by ``moves`` (see ``cardcanon.model.snap_records``)."""
-    return records.to_record(GAME, config, moves, seed)
-
-
-def from_record(data: Mapping[str, Any], where: str = "record") -> Record[SnapConfig, Move]:
-    """A record's table, seed, moves and result; :class:`~cardcanon.model.errors.RecordError` if malformed."""
-    return snap_records.from_record(data, where)
-
-
-def replay(data: Mapping[str, Any], where: str = "record") -> ReplayReport:
-    """Re-check every move of a record (and, with a seed, the deal) and its result."""
-    return records.replay(GAME, data, where)
-
-
-class _Snap:
-    """This module's game API as one object (:class:`cardcanon.model.game.Game`)."""
-
-    name = name
-    Config = SnapConfig
-    move_to_json = staticmethod(snap_records.move_to_json)
-    move_from_json = staticmethod(snap_records.move_from_json)
-    move_name = staticmethod(snap_records.move_name)
-    config_to_json = staticmethod(snap_records.config_to_json)
-    config_from_json = staticmethod(snap_records.config_from_json)
-    outcome_to_json = staticmethod(snap_records.outcome_to_json)
-    result_to_json = staticmethod(snap_records.result_to_json)
-    result_problem = staticmethod(snap_records.result_problem)
-    summary = staticmethod(snap_records.summary)
-    new_game = staticmethod(new_game)
-    to_move = staticmethod(to_move)
-    is_chance = staticmethod(is_chance)
-    legal_moves = staticmethod(legal_moves)
-    chance_outcomes = staticmethod(chance_outcomes)
-    sample_chance = staticmethod(sample_chance)
-    apply = staticmethod(apply)
-    outcome = staticmethod(outcome)
-    to_record = staticmethod(to_record)
-    from_record = staticmethod(from_record)
-    replay = staticmethod(replay)
-
-
-GAME: Game[SnapConfig, SnapState, Move, Outcome] = _Snap()
+# ---- the game API as one object (records: :mod:`cardcanon.model.snap_records`) -----------------
+Config = SnapConfig
+GAME: Game[SnapConfig, SnapState, Move, Outcome] = records.GameOfModules(sys.modules[__name__], snap_records)
+to_record, from_record, replay = GAME.to_record, GAME.from_record, GAME.replay

@@ -30,6 +30,7 @@ from cardcanon.model.options import SWITCH, check_option
 from cardcanon.model.game import Record
 from cardcanon.model.records import field, json_words
 from cardcanon.model.seats import Seat
+from cardcanon.model.snap_text import result_text, sentence
 from cardcanon.model.snap_types import (
     VARIATIONS, Call, CallKind, Deal, Flip, Move, NoCall, Outcome, Phase, SnapConfig, SnapState, Tie,
 )
@@ -208,8 +209,6 @@ def _check_result(result: Mapping[str, Any], state: SnapState, keys: Mapping[tup
 def result_summary(result: Mapping[str, Any]) -> str:
     status, flips = result.get("status"), result.get("flips")
     if status == "ended":
-        from cardcanon.model.snap_text import result_text, sentence  # the formatter imports the model
-
         return sentence(result_text(str(result.get("termination")), result.get("winner"), int(flips or 0)))
     if status == "endless":
         return (f"Endless: the position after flip {result.get('cycle_start')} recurs every "

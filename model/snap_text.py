@@ -1,6 +1,7 @@
 """Snap in the rulebook's words: seats ("player 2"), moves ("flip", "Snap!"), cards ("K♣"),
-results; every command and error message of Snap prints through here. Also builds a position
-from pile strings.
+results; every command and error message of Snap prints through here (a move's words are its
+``str``, in :mod:`cardcanon.model.snap_types`). Also builds a position from pile strings. It reads
+the types only, never the rules.
 
 Piles are written top first: ``"Qs 3h"`` is a pile whose top card is the queen of spades.
 """
@@ -9,14 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardcanon.model.cards import FULL_DECK, Card, format_cards
-from cardcanon.model.seats import Seat
-from cardcanon.model.snap import (
-    Call, CallKind, Deal, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Termination, Tie,
-    correct_kinds, matched_seats,
-)
+from cardcanon.model.cards import FULL_DECK, Card
+from cardcanon.model.seats import Seat, seats_text
+from cardcanon.model.snap_types import CALL_WORDS, NextTurn, Phase, SnapConfig, SnapState, Termination
 
-CALL_WORDS = {CallKind.SNAP: '"Snap!"', CallKind.SNAP_POT: '"Snap Pot!"', CallKind.HAND: "a hand on the index card"}
+__all__ = ["CALL_WORDS", "ENDINGS", "cards_of", "make_state", "result_text", "seat_text", "seats_text", "sentence"]
 ENDINGS = {  # the three ways a game ends, as the rulebook words them
     Termination.NO_CARDS.value: "every card is in the Snap Pot (SNAP-END-3)",
     Termination.STUCK_POT.value: "he holds every card outside the Snap Pot (SNAP-END-2)",
@@ -27,32 +25,6 @@ ENDINGS = {  # the three ways a game ends, as the rulebook words them
 def seat_text(seat: Seat | int) -> str:
     """``"player 2"``."""
     return str(seat if isinstance(seat, Seat) else Seat(seat))
-
-
-def seats_text(seats: Sequence[Seat]) -> str:
-    """``"player 1 and player 3"``, ``"player 0, player 1 and player 2"``."""
-    names = [str(s) for s in sorted(seats)]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def call_text(kind: CallKind) -> str:
-    """``'"Snap!"'``, ``'"Snap Pot!"'`` or ``"a hand on the index card"``."""
-    return CALL_WORDS[kind] if isinstance(kind, CallKind) else f"an unknown call {str(kind)[:30]}"
-
-
-def move_text(move: Move) -> str:
-    """A move named as the rulebook names it, e.g. ``'player 2 calls "Snap!"'`` or ``"player 0 flips"``."""
-    if isinstance(move, Deal):
-        return f"{move.dealer} deals"
-    if isinstance(move, Flip):
-        return f"{move.player} flips"
-    if isinstance(move, NoCall):
-        return "nobody calls"
-    if isinstance(move, Call):
-        if move.kind is CallKind.HAND:
-            return f"{move.caller} puts a hand on the index card"
-        return f"{move.caller} calls {call_text(move.kind)}"
-    return f"{seats_text(tuple(move.callers))} call {call_text(move.kind)} at once"
 
 
 def result_text(termination: str, winner: int | None, flips: int) -> str:
@@ -89,38 +61,3 @@ def make_state(down: Sequence[str], up: Sequence[str] | None = None, pot: str = 
         raise ValueError("a card appears twice")
     config = SnapConfig(players=len(down), index_card=index_card, next_turn=next_turn, deck=deck)
     return SnapState(config, phase, Seat(dealer), down_p, up_p, pot_p, None if turn is None else Seat(turn), flips)
-
-
-def describe(before: SnapState, move: Move, after: SnapState) -> str:
-    """One line saying what a move did."""
-    if isinstance(move, Deal):
-        sizes = ", ".join(f"{s} {len(p)}" for s, p in zip((Seat(i) for i in range(len(after.down))), after.down))
-        return f"{move.dealer} deals ({sizes} cards)"
-    if isinstance(move, Flip):
-        card = after.up[move.player.index][0]
-        turned = " (turns his face-up pile over first)" if not before.down[move.player.index] else ""
-        return f"flip {after.flips}: {move.player} flips {card.pretty}{turned}"
-    if isinstance(move, NoCall):
-        return "  nobody calls"
-    if isinstance(move, Tie):
-        return (f"  tie: {move_text(move)}; the Snap Pot now holds "
-                f"{len(after.pot)} cards (top {after.pot[0].pretty})")
-    if move.kind in correct_kinds(before):
-        gained = len(after.down[move.caller.index]) - len(before.down[move.caller.index])
-        pot = " with the Snap Pot" if before.pot and not after.pot else ""
-        return f"  {move_text(move)} first and wins {gained} cards{pot}"
-    n = before.config.players
-    got = next(Seat(i) for i in range(n) if len(after.down[i]) > len(before.down[i]) and Seat(i) != move.caller)
-    return f"  {move_text(move)} wrongly and gives a card to {got}"
-
-
-def format_state(state: SnapState) -> str:
-    """The table, one line per seat, then the pot."""
-    lines = []
-    for i in range(state.config.players):
-        mark = "*" if state.turn == Seat(i) else " "
-        lines.append(f"{mark}{Seat(i)}: down [{format_cards(state.down[i])}]  up [{format_cards(state.up[i])}]")
-    lines.append(f" pot [{format_cards(state.pot)}]")
-    if state.phase is Phase.CALL:
-        lines.append(f" matched: {', '.join(map(str, matched_seats(state))) or 'none'}")
-    return "\n".join(lines)

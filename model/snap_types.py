@@ -11,15 +11,14 @@ numbers (2 to 12 players, the 52-card deck) are read from the rulebook.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import InvalidMoveError, OptionError
-from cardcanon.model.options import OptionEnum, check_fields, fields_from_options, options_of
-from cardcanon.model.seats import Seat
+from cardcanon.model.options import OptionEnum, Variations
+from cardcanon.model.seats import Seat, seats_text
 
 name = "snap"
 RULEBOOK = spec.load("snap")
@@ -37,6 +36,9 @@ class CallKind(OptionEnum):
     SNAP = "snap"
     SNAP_POT = "snap-pot"
     HAND = "hand"
+
+
+CALL_WORDS = {CallKind.SNAP: '"Snap!"', CallKind.SNAP_POT: '"Snap Pot!"', CallKind.HAND: "a hand on the index card"}
 
 
 class NextTurn(OptionEnum):
@@ -96,8 +98,10 @@ class Termination(OptionEnum):
 
 
 @dataclass(frozen=True)
-class SnapConfig:
+class SnapConfig(Variations):
     """The table: number of players (SNAP-PLAYERS-1), variants and the deck used."""
+
+    _GAME, _VARIATIONS, _NOT_MODELLED = "snap", VARIATIONS, NOT_MODELLED
 
     players: int = 2
     index_card: bool = False
@@ -115,7 +119,7 @@ class SnapConfig:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise OptionError("SNAP-PLAYERS-1", f"Snap is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                                                 f"not {self.players}")
-        check_fields("snap", self, VARIATIONS, NOT_MODELLED)
+        self.check_variations()
         deck = tuple(self.deck)
         object.__setattr__(self, "deck", deck)
         if not deck or not all(isinstance(c, Card) for c in deck) or len(set(deck)) != len(deck):
@@ -125,16 +129,6 @@ class SnapConfig:
     def kinds(self) -> tuple[CallKind, ...]:
         """The calls that exist at this table (SNAP-CALL-1, SNAP-POT-1 or SNAP-INDEX-1)."""
         return (CallKind.HAND,) if self.index_card else (CallKind.SNAP, CallKind.SNAP_POT)
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, str], **settings: Any) -> SnapConfig:
-        """The table for the rulebook's option words (``{"index_card": "on"}``) and any other
-        ``settings`` (``players``, ``deck``); OptionError (or NotModelledError) naming the rule."""
-        return cls(**fields_from_options("snap", VARIATIONS, options), **settings)
-
-    def options(self) -> dict[str, str]:
-        """Every variation parameter with its option, as the rulebook writes them."""
-        return options_of(self, VARIATIONS)
 
     def __repr__(self) -> str:
         deck = "" if self.deck == FULL_DECK else f", deck={self.deck!r}"
@@ -149,11 +143,11 @@ class SnapConfig:
 class Deal:
     """Chance (SNAP-DEAL-1, SNAP-DEAL-2): the dealer and the shuffled deck, index 0 = top."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     dealer: Seat
     order: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} deals"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", tuple(self.order))
@@ -165,10 +159,10 @@ class Deal:
 class Flip:
     """SNAP-FLIP-1 (with the SNAP-FLIP-3 turn-over when the face-down pile is empty)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     player: Seat
+
+    def __str__(self) -> str:
+        return f"{self.player} flips"
 
     def __post_init__(self) -> None:
         if not isinstance(self.player, Seat):
@@ -180,18 +174,20 @@ class NoCall:
     """SNAP-CALL-3: nobody calls in this call window."""
 
     def __str__(self) -> str:
-        return _words(self)
+        return "nobody calls"
 
 
 @dataclass(frozen=True)
 class Call:
     """The first caller of the window; the state decides whether the call is right (SNAP-PEN-1)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     caller: Seat
     kind: CallKind
+
+    def __str__(self) -> str:
+        if self.kind is CallKind.HAND:
+            return f"{self.caller} puts a hand on the index card"
+        return f"{self.caller} calls {CALL_WORDS[self.kind]}"
 
     def __post_init__(self) -> None:
         if not isinstance(self.caller, Seat) or not isinstance(self.kind, CallKind):
@@ -202,11 +198,11 @@ class Call:
 class Tie:
     """Two or more players make the same correct call at once (SNAP-TIE-1, SNAP-POT-2)."""
 
-    def __str__(self) -> str:
-        return _words(self)
-
     callers: frozenset[Seat]
     kind: CallKind
+
+    def __str__(self) -> str:
+        return f"{seats_text(tuple(self.callers))} call {CALL_WORDS[self.kind]} at once"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "callers", frozenset(self.callers))
@@ -217,12 +213,6 @@ class Tie:
 Move: TypeAlias = Deal | Flip | NoCall | Call | Tie
 MOVE_TYPES = (Deal, Flip, NoCall, Call, Tie)
 
-
-def _words(move: Move) -> str:
-    """A move as the rulebook names it (the formatter imports this module, hence imported late)."""
-    from cardcanon.model.snap_text import move_text
-
-    return move_text(move)
 Piles: TypeAlias = tuple[tuple[Card, ...], ...]
 
 

@@ -1,16 +1,22 @@
 """A second solver: every deciding Z3 query is exported as SMT-LIB 2 and decided again by cvc5.
 
 A run of a ``z3-proof`` check as written (no probe, no model mutant) opens a :class:`SolverPair`.
-Every query the check decides through :func:`decide` that Z3 answers ``unsat`` is then written
-as SMT-LIB 2 text (the assertions Z3 saw, and the assumptions of that call as further
-assertions) and parsed and decided by cvc5 from that text, in the same process. An ``unsat``
+Every query the check decides through :func:`decide` is then written as SMT-LIB 2 text (the
+assertions Z3 saw, and the assumptions of that call as further assertions; see :func:`smtlib`).
+When Z3 answers ``unsat``, cvc5 parses and decides that text in the same process. An ``unsat``
 is what a proof rests on and comes with no certificate; a ``sat`` comes with a model, which the
 check turns into a witness or counterexample that the runner replays through the reference
 model (or into numbers compared with the manifest's golden stats), so it is counted, not
-decided twice (the large witness queries would cost cvc5 seconds each). Each answer pair is kept; a disagreement,
-or a cvc5 answer that is neither ``sat`` nor ``unsat``, is a *solver problem*: the runner fails
-the check and the query is saved as a file for a bug report. Probes and model mutants run with
-Z3 alone (no pair is open).
+decided twice. Each answer pair is kept; a disagreement, or a cvc5 answer that is neither
+``sat`` nor ``unsat``, is a *solver problem*: the runner fails the check and the query is saved
+as a file for a bug report. Probes and model mutants run with Z3 alone (no pair is open).
+
+The text is the query: an :class:`AnswerStore` keeps, per verify run, the ``unsat`` answers by
+the SHA-256 of that text, so that cvc5 does not decide again a query that both solvers already
+decided in another run of the same verify run (another variant, in another worker); the pair
+records from which run each such answer came. (Z3 decides every query: exporting a query
+before its answer is known would cost more than Z3's answer, for the many ``sat`` ones.) Only ``unsat`` is kept, since a ``sat`` is needed with
+its model.
 
 ``cardcanon smt-check DIR`` re-decides exported queries with cvc5's SMT-LIB parser alone.
 """
@@ -19,10 +25,12 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import os
 import re
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,17 +46,48 @@ EXPECTED_HEADER = "; expected: "  # the answer both solvers gave, first line of 
 
 @dataclass(frozen=True)
 class PairAnswer:
-    """One query decided by both solvers."""
+    """One query decided by both solvers (``reused``: the run whose cvc5 answer was taken)."""
 
     number: int
     z3: str
     cvc5: str
     seconds: float  # cvc5's time, export and parse included
     file: str | None = None  # where the query was written (export, or a saved solver problem)
+    reused: str | None = None
 
     @property
     def agrees(self) -> bool:
         return self.z3 == self.cvc5 and self.cvc5 in ANSWERS
+
+
+class AnswerStore:
+    """The ``unsat`` answers of one verify run by the SHA-256 of a query's SMT-LIB text, with the
+    label of the run that decided it: files in a folder the runner creates for the verify run
+    (shared by its worker processes, each file written whole by a rename), or in memory."""
+
+    def __init__(self, folder: str | Path | None = None) -> None:
+        self.folder = None if folder is None else Path(folder)
+        self.memory: dict[str, str] = {}
+
+    def decided(self, key: str) -> str | None:
+        """The label of the run whose two solvers both answered ``unsat`` to the query ``key``, if any."""
+        if self.folder is None:
+            return self.memory.get(key)
+        try:
+            return (self.folder / key).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    def keep(self, key: str, label: str) -> None:
+        if self.folder is None:
+            self.memory.setdefault(key, label)
+            return
+        part = self.folder / f".{key}.{os.getpid()}"
+        part.write_text(label, encoding="utf-8")
+        os.replace(part, self.folder / key)
+
+
+_MEMORY = AnswerStore()  # a run without the runner's folder (tests, in-process runs)
 
 
 @dataclass
@@ -59,35 +98,46 @@ class SolverPair:
     export_dir: Path | None = None
     problem_dir: Path | None = None
     query_seconds: float = 60.0  # cvc5's limit per query; running out is a solver problem
+    store: AnswerStore = field(default_factory=lambda: _MEMORY, repr=False, compare=False)
     answers: list[PairAnswer] = field(default_factory=list)
     models: int = 0  # sat answers: their models become witnesses the runner replays
-    repeated: int = 0  # queries whose very text cvc5 already decided in this process
     linear: _Linear = field(default_factory=lambda: _Linear(), repr=False, compare=False)  # shared by the queries
+
+    def decide(self, solver: Z3, extra: tuple[Z3, ...]) -> Z3:
+        """Z3's answer to ``solver``'s query (with ``extra`` asserted); an ``unsat`` confirmed by cvc5,
+        or taken from the store when both solvers gave it in another run."""
+        answer = solver.check(*extra)
+        if answer == z3.unsat:
+            self.confirm(solver, extra, str(answer))
+        elif answer == z3.sat:
+            self.models += 1
+        return answer
 
     def confirm(self, solver: Z3, extra: tuple[Z3, ...], answer: str) -> PairAnswer:
         """Decide ``solver``'s query (with ``extra`` asserted) again with cvc5, from SMT-LIB text."""
         started = time.perf_counter()
         text = smtlib(solver, extra, self.linear)
         key = hashlib.sha256(text.encode()).hexdigest()
-        second = _DECIDED.get(key)
-        if second is None:
-            try:
-                second = cvc5_decide(text, self.query_seconds)
-            except RuntimeError as exc:  # cvc5 refused the text: a problem to report, never a pass
-                second = f"error ({' '.join(str(exc).split())[:200]})"
-            if second in ANSWERS:
-                _DECIDED[key] = second
-        else:
-            self.repeated += 1
+        reused = self.store.decided(key) if answer == "unsat" else None
+        if reused is not None:
+            return self._note(text, answer, "unsat", started, reused)
+        try:
+            second = cvc5_decide(text, self.query_seconds)
+        except RuntimeError as exc:  # cvc5 refused the text: a problem to report, never a pass
+            second = f"error ({' '.join(str(exc).split())[:200]})"
+        if answer == second == "unsat":
+            self.store.keep(key, self.label)
+        return self._note(text, answer, second, started)
+
+    def _note(self, text: str, answer: str, second: str, started: float, reused: str | None = None) -> PairAnswer:
         number = len(self.answers) + 1
         file = None
-        pair = PairAnswer(number, answer, second, time.perf_counter() - started)
         if self.export_dir is not None:
             file = write_query(self.export_dir, f"{self.label}-q{number:04d}", text, answer)
-        if not pair.agrees:
+        if answer != second or second not in ANSWERS:
             folder = self.problem_dir or Path(tempfile.gettempdir()) / "cardcanon-solver-problems"
             file = write_query(folder, f"{self.label}-q{number:04d}", text, answer)
-        pair = PairAnswer(number, answer, second, pair.seconds, file)
+        pair = PairAnswer(number, answer, second, time.perf_counter() - started, file, reused)
         self.answers.append(pair)
         return pair
 
@@ -97,18 +147,13 @@ class SolverPair:
 
     def summary(self) -> dict[str, Any]:
         """The record of this run's second solver (JSON-ready)."""
-        counts: dict[str, int] = {}
-        for a in self.answers:
-            counts[f"z3 {a.z3}, cvc5 {a.cvc5}"] = counts.get(f"z3 {a.z3}, cvc5 {a.cvc5}", 0) + 1
-        return {"solvers": ["z3", "cvc5"], "queries": len(self.answers), "answers": counts,
-                "z3_sat_models": self.models, "cvc5_repeated": self.repeated,
+        counts = Counter(f"z3 {a.z3}, cvc5 {a.cvc5}" for a in self.answers)
+        reused = Counter(a.reused for a in self.answers if a.reused is not None)
+        return {"solvers": ["z3", "cvc5"], "queries": len(self.answers), "answers": dict(counts),
+                "z3_sat_models": self.models, "reused": sum(reused.values()), "reused_from": dict(reused),
                 "agree": all(a.agrees for a in self.answers),
                 "cvc5_seconds": round(sum(a.seconds for a in self.answers), 3), "problems": self.problems()}
 
-
-# cvc5's answers by the SHA-256 of the query's SMT-LIB text: the same text is the same query, so
-# its answer holds wherever it comes again (the variants of a check often ask identical queries)
-_DECIDED: dict[str, str] = {}
 
 _ACTIVE: contextvars.ContextVar[SolverPair | None] = contextvars.ContextVar("solver_pair", default=None)
 
@@ -129,50 +174,77 @@ def active() -> SolverPair | None:
 
 def decide(solver: Z3, *extra: Z3) -> Z3:
     """``solver.check(*extra)``; inside :func:`paired`, an unsat answer is decided again by cvc5."""
-    answer = solver.check(*extra)
     pair = _ACTIVE.get()
-    if pair is not None and answer == z3.unsat:
-        pair.confirm(solver, extra, str(answer))
-    elif pair is not None and answer == z3.sat:
-        pair.models += 1
-    return answer
+    return solver.check(*extra) if pair is None else pair.decide(solver, extra)
+
+
+# Z3 names the shared subterms of its SMT-LIB output ``$x<id>`` / ``?x<id>`` after its internal
+# term IDs, which differ between runs that build the same query; they are renamed in order.
+_LET_NAME = re.compile(r"(?<=[\s(])([$?]x)\d+(?=[\s)])")
 
 
 def smtlib(solver: Z3, extra: tuple[Z3, ...] = (), linear: _Linear | None = None) -> str:
-    """The query as an SMT-LIB 2 script: all theories, the solver's assertions, ``extra``, check-sat.
-    ``linear`` (one per run) remembers the rewritten terms that many queries share."""
+    """The query as an SMT-LIB 2 script: its logic, the solver's assertions, ``extra``, check-sat.
+    ``linear`` (one per run) remembers the rewritten terms that many queries share. The same
+    query built twice gives the same text (shared subterms are named in order)."""
     linear = linear or _Linear()
-    query = z3.Solver(ctx=solver.ctx)
-    query.add(*[linear(f) for f in (*solver.assertions(), *extra)])
-    return "(set-logic ALL)\n" + str(query.to_smt2())
+    terms: list[Any] = []
+    features: set[str] = set()
+    for formula in (*solver.assertions(), *extra):
+        term, used = linear(formula)
+        terms.append(term.as_ast())
+        features |= used
+    # what z3.Solver.to_smt2 writes for a solver holding ``terms``, without building that solver
+    last = terms.pop() if terms else z3.BoolVal(True, solver.ctx).as_ast()
+    text = z3.Z3_benchmark_to_smtlib_string(solver.ctx.ref(), "benchmark generated from python API", "", "unknown",
+                                            "", len(terms), (z3.Ast * len(terms))(*terms), last)
+    names: dict[str, str] = {}
+    body = _LET_NAME.sub(lambda m: names.setdefault(m.group(0), f"{m.group(1)}{len(names)}"), text)
+    return f"(set-logic {_logic(features)})\n{body}"
+
+
+def _logic(features: set[str]) -> str:
+    """The SMT-LIB logic of a query with these features: quantifier-free integer arithmetic with
+    arrays (A) and uninterpreted functions (UF) as used, else ``ALL``. Queries with arrays are
+    declared nonlinear (``QF_ANIA`` contains ``QF_ALIA``): cvc5 1.4 decides SNAP-P6's queries
+    about three times faster so than as ``QF_ALIA`` or ``ALL``."""
+    if "other" in features:
+        return "ALL"
+    arith = "NIA" if features & {"nonlinear", "arrays"} else "LIA"
+    return "QF_" + ("A" if "arrays" in features else "") + ("UF" if "functions" in features else "") + arith
 
 
 _PSEUDO_BOOLEAN = {z3.Z3_OP_PB_EQ: "==", z3.Z3_OP_PB_LE: "<=", z3.Z3_OP_PB_GE: ">=",
                    z3.Z3_OP_PB_AT_MOST: "<=", z3.Z3_OP_PB_AT_LEAST: ">="}
-
-
 _EMPTY = {z3.Z3_OP_OR: False, z3.Z3_OP_AND: True}  # Z3 prints Or() as a bare "or", which is not SMT-LIB
+_PLAIN_SORTS = (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT)
+_DIVISIONS = (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM)
 
 
 class _Linear:
     """A formula in standard SMT-LIB: Z3's pseudo-Boolean constraints (``(_ pbeq ...)``,
     ``(_ at-most ...)``, which only Z3 reads) become the same sums of 0/1 terms in integer
-    arithmetic, and an empty ``or``/``and`` its value; a ``+`` of one term, that term."""
+    arithmetic, and an empty ``or``/``and`` its value; a ``+`` of one term, that term. With each
+    formula come the features its logic needs (see :func:`_logic`)."""
 
     def __init__(self) -> None:
-        self.done: dict[int, tuple[Z3, Z3]] = {}  # the term is kept, so that its id is not reused
+        # the term is kept, so that its id is not reused
+        self.done: dict[int, tuple[Z3, Z3, frozenset[str]]] = {}
 
-    def __call__(self, term: Z3) -> Z3:
+    def __call__(self, term: Z3) -> tuple[Z3, frozenset[str]]:
         key = term.get_id()
         if key in self.done:
-            return self.done[key][1]
-        result = term
+            return self.done[key][1:]
+        result, features = term, set(self._own(term))
         if z3.is_app(term) and not term.num_args() and term.decl().kind() in _EMPTY:
             result = z3.BoolVal(_EMPTY[term.decl().kind()], term.ctx)
         elif z3.is_app(term) and term.num_args() == 1 and term.decl().kind() in (z3.Z3_OP_ADD, z3.Z3_OP_MUL):
-            result = self(term.arg(0))
+            result, inner = self(term.arg(0))
+            features |= inner
         elif z3.is_app(term) and term.num_args():
-            args = [self(arg) for arg in term.children()]
+            done = [self(arg) for arg in term.children()]
+            args = [arg for arg, _ in done]
+            features.update(*(used for _, used in done))
             kind = term.decl().kind()
             if kind in _PSEUDO_BOOLEAN:
                 params = term.decl().params()
@@ -183,8 +255,29 @@ class _Linear:
                 result = total == bound if op == "==" else total <= bound if op == "<=" else total >= bound
             elif any(a.get_id() != b.get_id() for a, b in zip(args, term.children())):
                 result = term.decl()(*args)
-        self.done[key] = (term, result)
-        return result
+        self.done[key] = (term, result, frozenset(features))
+        return self.done[key][1:]
+
+    @staticmethod
+    def _own(term: Z3) -> Iterator[str]:
+        """The features of the term's own symbol and sort (not its arguments')."""
+        if not z3.is_app(term):  # a quantifier or bound variable
+            yield "other"
+            return
+        sort = term.sort()
+        if sort.kind() == z3.Z3_ARRAY_SORT:
+            yield "arrays"
+            if sort.domain().kind() not in _PLAIN_SORTS or sort.range().kind() not in _PLAIN_SORTS:
+                yield "other"
+        elif sort.kind() not in _PLAIN_SORTS:
+            yield "other"
+        kind, count = term.decl().kind(), term.num_args()
+        if kind == z3.Z3_OP_UNINTERPRETED and count:
+            yield "functions"
+        numerals = sum(z3.is_int_value(arg) for arg in term.children())
+        if (kind == z3.Z3_OP_MUL and count - numerals > 1) or (kind in _DIVISIONS and not z3.is_int_value(term.arg(1))) \
+                or kind == z3.Z3_OP_POWER:
+            yield "nonlinear"
 
 
 def write_query(folder: Path, stem: str, text: str, expected: str) -> str:
@@ -232,11 +325,3 @@ def expected_of(text: str) -> str | None:
     """The answer an exported file records on its first line (None: not an exported file)."""
     first = text.split("\n", 1)[0]
     return first[len(EXPECTED_HEADER):].strip() if first.startswith(EXPECTED_HEADER) else None
-
-
-def summary_of(answers: Mapping[str, Any]) -> str:
-    """A pair record in words: "12 queries, both solvers agree (cvc5 1.3 s)"."""
-    if not answers.get("queries"):
-        return "no deciding query"
-    agree = "both solvers agree" if answers.get("agree") else "the solvers DISAGREE"
-    return f"{answers['queries']} queries, {agree} (cvc5 {answers.get('cvc5_seconds', 0):.1f} s)"

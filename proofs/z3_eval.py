@@ -108,7 +108,3 @@ def compile_term(term: Z3) -> Compiled:
     evaluate_all = compile_terms([term])
     return lambda env: evaluate_all(env)[0]
 
-
-def evaluate(term: Z3, env: Env) -> Any:
-    """The value of a term on concrete values (see :func:`compile_terms`)."""
-    return compile_term(term)(env)

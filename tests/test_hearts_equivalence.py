@@ -14,13 +14,15 @@ import pytest
 from cardcanon.model import hearts as model
 from cardcanon.proofs.hearts import p11_encoding as equivalence
 from cardcanon.proofs.base import Verdict
-from cardcanon.proofs.hearts.encoding import N_CARDS, z3_legal_follow
+from cardcanon.model.cards import Card
+from cardcanon.proofs.base import Run
+from cardcanon.proofs.hearts.encoding import z3_legal_follow
+from cardcanon.proofs.hearts.symbolic import Unsupported
 from cardcanon.verify.model_mutants import patched
 from cardcanon.verify.records import replay
 from cardcanon.verify.runner import run_check
 
-GOLDEN = {"score_splits": 3072, "positions": 120, "feature_cells": 3074, "small_deck_hands": 5632,
-          "match_bands": 8, "match_pairs": 18605}
+GOLDEN = {"score_splits": 3072, "positions": 29, "match_bands": 8, "match_pairs": 18605}
 
 
 def run(variant=None):
@@ -39,18 +41,6 @@ def test_the_encodings_equal_the_model(variant):
 def test_the_domains_are_whole():
     assert sum(1 for _ in equivalence.splits()) == 3 ** 8 - sum(
         len(list(itertools.combinations(range(8), d))) * 2 ** (8 - d) for d in range(3, 9))
-    kinds = {p.kind for p in equivalence.positions()}
-    assert len(equivalence.positions()) == 120 and len(kinds) == 24
-
-
-@pytest.mark.parametrize("pos", equivalence.positions()[:4] + equivalence.positions()[60:64])
-def test_representatives_have_the_features_asked(pos):
-    for card in range(N_CARDS):
-        for want in itertools.product((False, True), repeat=3):
-            hand = equivalence.representative(pos, card, want)
-            if hand is not None:
-                assert equivalence.features(hand, card, pos.led_suit) == want
-                assert not hand & set(pos.out) and len(hand) <= 3
 
 
 def _caught(result, model_mutant=None):
@@ -89,11 +79,29 @@ def test_a_broken_model_is_caught(mutant, variant, function):
     assert record["function"] == function
 
 
-def test_the_queen_rule_is_caught_by_the_small_deck():
-    """The queen mutant agrees with the table's smallest hands: only the small deck sees it."""
-    with patched("hearts:no-hearts-bans-queen"):
-        result = run({"first_trick_points": "no-hearts"})
-    assert "its table" in result.detail
+def test_a_model_reading_one_card_of_the_hand_is_caught(monkeypatch):
+    """No feature of the hand is assumed: a rule that looks at one card anywhere in the hand is seen."""
+    original = model.follow_problem
+
+    def follow_problem(state, hand, card):  # the 10 of spades may never be discarded by a holder of the 2 of hearts
+        if state.trick and Card.parse("2H") in hand and card == Card.parse("TS"):
+            return "HEARTS-FOLLOW-1", "no"
+        return original(state, hand, card)
+
+    monkeypatch.setattr(model, "follow_problem", follow_problem)
+    result = run()
+    assert result.verdict is Verdict.COUNTEREXAMPLE and "2♥" in result.detail and "10♠" in result.detail
+
+
+def test_a_model_reading_the_hand_otherwise_is_refused(monkeypatch):
+    original = model.follow_problem
+
+    def follow_problem(state, hand, card):  # reads the size of the hand: the symbolic run cannot follow
+        return original(state, hand, card) if len(hand) < 14 else None
+
+    monkeypatch.setattr(model, "follow_problem", follow_problem)
+    with pytest.raises(Unsupported, match="size of the hand"):
+        equivalence.check(Run())
 
 
 def test_a_model_ignoring_previous_scores_in_a_band_is_caught(monkeypatch):
@@ -118,3 +126,11 @@ def test_a_budget_running_out_is_timeout_never_error(budget):
 def test_an_unknown_probe_is_refused():
     with pytest.raises(ValueError, match="unknown probe"):
         run_check(equivalence.check, probe="no-such-probe")
+
+
+@pytest.mark.parametrize(("rule", "variant"), [
+    ("HEARTS-LEAD-1", {}), ("HEARTS-LEAD-3", {}), ("HEARTS-BREAK-1", {}), ("HEARTS-FOLLOW-1", {}),
+    ("HEARTS-FIRST-1", {"first_trick_points": "no-hearts"}),
+])
+def test_every_legal_move_rule_dropped_is_caught(rule, variant):
+    _caught(run_check(equivalence.check, probe=f"drop:{rule}", variant=variant))

@@ -70,3 +70,15 @@ def test_a_z3_proof_cannot_opt_out_of_drop_probes(tmp_path) -> None:  # type: ig
                     'no_drop_probes = "because"\n', encoding="utf-8")
     with pytest.raises(ManifestError, match="no_drop_probes"):
         load_manifest(path)
+
+
+def test_a_check_that_is_no_z3_proof_lists_its_drop_probes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    head = ('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1", "SNAP-FLIP-3"]\n'
+            'kind = "enumeration"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p15_end2_winner:check"\n'
+            '[check.scope]\nplayers = [2]\ndeck = "rulebook"\nabstracted = "nothing"\n')
+    path = tmp_path / "snap.toml"
+    path.write_text(head.replace('entry =', 'drop_probes = ["SNAP-FLIP-3"]\nentry ='), encoding="utf-8")
+    assert [p.id for p in load_manifest(path)[0].probes] == ["drop:SNAP-FLIP-3"]
+    path.write_text(head.replace('entry =', 'drop_probes = ["SNAP-TURN-1"]\nentry ='), encoding="utf-8")
+    with pytest.raises(ManifestError, match="drop_probes.*not cited"):
+        load_manifest(path)

@@ -7,7 +7,8 @@
 - :mod:`cardcanon.conform.reference` is the reference models behind the protocol;
 - :mod:`cardcanon.conform.adapter` is the models seen through the protocol's JSON terms;
 - :mod:`cardcanon.conform.cases` reads the models' states for the generator: edge positions,
-  forbidden moves, golden games, lines built by hand and the rules each vector exercises;
+  forbidden moves, golden games, lines built by hand and the rules each vector exercises; each
+  game's own part is in :mod:`cardcanon.conform.cases_hearts` and :mod:`cardcanon.conform.cases_snap`;
 - :mod:`cardcanon.conform.positions` is the canonical position (``show``), one function per game;
 - :mod:`cardcanon.conform.steps` names the rules a move applied, one function per game;
 - :mod:`cardcanon.conform.overlaps` finds refusals that two rules make equally right;

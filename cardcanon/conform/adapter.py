@@ -130,10 +130,6 @@ class Position:
     def after(self, move: Any) -> Position:
         return Position(self.game, self._model.apply(self.state, move))
 
-    def is_correct_call(self, move: Any) -> bool:
-        """Snap: ``move`` is a call that is correct now."""
-        return isinstance(move, snap.Call) and move.kind in snap.correct_kinds(self.state)
-
     def seat_to_move(self) -> int | None:
         seat = self._model.to_move(self.state)
         return None if seat is None else seat.index

@@ -81,20 +81,13 @@ class FileSpec:
         return f"{self.game}/{self.name}.json"
 
 
-SNAP_TABLES = (2, 3, 4, 12)  # the player counts with files of their own
-SNAP_VARIANT_PLAYERS = 3
-
-
 def file_specs() -> tuple[list[FileSpec], list[dict[str, str]]]:
     """Every vector file, and the variation options left out (each with the reason)."""
-    hearts_default = adapter.default_config("hearts")
-    specs = [FileSpec("hearts", "default", hearts_default, shuffles=True)]
-    specs += [FileSpec("snap", f"players-{n}", adapter.default_config("snap", players=n), shuffles=n == 2,
-                       perft_depth={2: 6, 3: 5, 4: 4, 12: 3}[n], games=n <= 4, ties_in_legal=n <= 4)
-              for n in SNAP_TABLES]
+    specs = [FileSpec(game, name, adapter.default_config(game, players=players), **options)
+             for game in adapter.GAMES for name, players, options in cases.cases_of(game).TABLES]
     skipped = []
     for game in adapter.GAMES:
-        base = hearts_default if game == "hearts" else adapter.default_config("snap", players=SNAP_VARIANT_PLAYERS)
+        base = adapter.default_config(game, players=cases.cases_of(game).VARIANT_PLAYERS)
         for rule in load_rulebook(game).rules:
             variation = rule.variation
             if variation is None:
@@ -130,21 +123,10 @@ def playout(start: Position, rng: SplitMix64, choose: Callable[[Position, tuple[
         position, moves = position.after(move), moves + (position.move_to_json(move),)
 
 
-def random_choice(position: Position, legal: tuple[Any, ...], rng: SplitMix64) -> Any:
-    return legal[rng.below(len(legal))]
-
-
-def snap_choice(position: Position, legal: tuple[Any, ...], rng: SplitMix64) -> Any:
-    """Half the time any legal move, else the first correct call or no call: varied but playable."""
-    if rng.below(2):
-        return legal[rng.below(len(legal))]
-    return next((m for m in legal if position.is_correct_call(m)), legal[0])
-
-
 def bank(spec: FileSpec) -> list[Reached]:
     """The positions of a few seeded random games of this variant."""
     start = Position.start(spec.game, spec.config)
-    choose = random_choice if spec.game == "hearts" else snap_choice
+    choose = cases.cases_of(spec.game).choose
     reached: list[Reached] = []
     for seed in range(BANK_GAMES if spec.ties_in_legal else BANK_GAMES // 3):
         reached += playout(start, SplitMix64(seed), choose, 600)
@@ -171,13 +153,13 @@ def digests(spec: FileSpec, moves: list[Json] | tuple[Json, ...]) -> list[str]:
 
 
 def shuffle_vectors(spec: FileSpec) -> list[Json]:
-    rules = cases.SHUFFLE_RULES[spec.game]
+    rules = cases.cases_of(spec.game).SHUFFLE_RULES
     return [{"id": f"shuffle-seed-{seed}", "kind": "shuffle", "rules": rules, "seed": seed,
              "expect": {"order": adapter.shuffle(spec.game, spec.config, seed)}} for seed in SHUFFLE_SEEDS]
 
 
 def deal_vectors(spec: FileSpec) -> list[Json]:
-    rules = cases.DEAL_RULES[spec.game]
+    rules = cases.cases_of(spec.game).DEAL_RULES
     return [{"id": f"deal-seed-{seed}", "kind": "deal", "rules": rules, "seed": seed,
              "expect": adapter.deal(spec.game, spec.config, seed)} for seed in DEAL_SEEDS]
 
@@ -240,7 +222,7 @@ def perft_vectors(spec: FileSpec) -> list[Json]:
         dealt = adapter.deal(spec.game, spec.config, seed)["moves"]
         position = start.apply_all(dealt)
         counts = [position.perft(d) for d in range(1, spec.perft_depth + 1)]
-        vectors.append({"id": f"perft-seed-{seed}", "kind": "perft", "rules": cases.PERFT_RULES[spec.game],
+        vectors.append({"id": f"perft-seed-{seed}", "kind": "perft", "rules": cases.cases_of(spec.game).PERFT_RULES,
                         "about": f"after the deal of seed {seed}", "moves": dealt,
                         "positions": digests(spec, dealt), "depth": spec.perft_depth,
                         "expect": {"nodes": counts}})

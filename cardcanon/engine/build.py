@@ -42,9 +42,10 @@ def source_sha256() -> str:
     return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
 
 
-def compile_command(cc: str, output: str) -> list[str]:
-    """The command that builds the kernel (also used by ``setup.py`` for the wheel)."""
-    return [cc, *CFLAGS, f'-DCARDCANON_KERNEL_SHA256="{source_sha256()}"', "-o", output, str(SOURCE)]
+def compile_command(cc: str, output: str, source: Path = SOURCE) -> list[str]:
+    """The command that builds the kernel (also used by ``setup.py`` for the wheel), or another
+    source built on it (``vector.c``, which includes ``kernel.c``)."""
+    return [cc, *CFLAGS, f'-DCARDCANON_KERNEL_SHA256="{source_sha256()}"', "-o", output, str(source)]
 
 
 def cache_dir() -> Path:
@@ -58,22 +59,26 @@ def compiler() -> str | None:
     return None
 
 
-def library_path(cc: str) -> Path:
-    if not SOURCE.exists():
-        raise EngineUnavailable(f"the engine source {SOURCE} is missing from this installation")
+def library_path(cc: str, source: Path = SOURCE) -> Path:
+    for path in (SOURCE, source):
+        if not path.exists():
+            raise EngineUnavailable(f"the engine source {path} is missing from this installation")
     digest = hashlib.sha256(SOURCE.read_bytes())
+    if source != SOURCE:
+        digest.update(source.read_bytes())
     digest.update(" ".join((cc, *CFLAGS, platform.machine(), sys.platform)).encode())
     suffix = ".dll" if sys.platform == "win32" else ".so"
-    return cache_dir() / f"kernel-{digest.hexdigest()[:16]}{suffix}"
+    return cache_dir() / f"{source.stem}-{digest.hexdigest()[:16]}{suffix}"
 
 
-def build() -> Path:
-    """The path of the kernel compiled into the user cache, compiling it if needed."""
+def build(source: Path = SOURCE) -> Path:
+    """The path of the kernel (or of ``source``, built on it) compiled into the user cache, compiling
+    it if needed."""
     cc = compiler()
     if cc is None:
         raise EngineUnavailable("no C compiler found (tried $CC, cc, gcc, clang); install one, "
                                 "or set CARDCANON_ENGINE=python to use the slow reference models")
-    target = library_path(cc)
+    target = library_path(cc, source)
     try:
         private_dir(target.parent)
         if target.exists():
@@ -85,15 +90,15 @@ def build() -> Path:
     os.close(fd)
     try:
         try:
-            done = subprocess.run(compile_command(cc, tmp), capture_output=True, text=True,
+            done = subprocess.run(compile_command(cc, tmp, source), capture_output=True, text=True,
                                   timeout=COMPILE_TIMEOUT, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
-            raise EngineUnavailable(f"compiling {SOURCE.name} with {cc} took more than {COMPILE_TIMEOUT:g} s") from None
+            raise EngineUnavailable(f"compiling {source.name} with {cc} took more than {COMPILE_TIMEOUT:g} s") from None
         except OSError as exc:
             raise EngineUnavailable(f"cannot run the compiler {cc}: {exc.strerror or exc}") from None
         if done.returncode != 0:
             first = (done.stderr.strip().splitlines() or ["no message"])[0][:200]
-            raise EngineUnavailable(f"compiling {SOURCE.name} with {cc} failed: {first}")
+            raise EngineUnavailable(f"compiling {source.name} with {cc} failed: {first}")
         os.replace(tmp, target)  # atomic: concurrent first uses never load a half-written file
     finally:
         if os.path.exists(tmp):

@@ -294,8 +294,9 @@ class HeartsVectorEnv:
     - ``observations`` (n, OBSERVATION_SIZE) float32 and ``action_masks`` (n, 28) int8: those of
       the player to move, ``to_move`` (n,) int32, as ``observe`` gives them in ``raw_env``;
     - after :meth:`step`: ``rewards`` (n, 2) float32, per seat, and ``dones`` (n,) bool, for the
-      matches that ended with that step; such a match restarts at once, so the row shows the
-      first position of the next match, seeded by the next number of its own stream.
+      matches that ended with that step (``terminations``, the same; ``truncations``, none, as a
+      match has no cap); such a match restarts at once, so the row shows the first position of
+      the next match, seeded by the next number of its own stream.
 
     Match ``i`` of ``vector_env(n, seed)`` is the episodes of ``raw_env`` after ``reset(seed=seed + i)``
     and unseeded resets, played by the same cards. Needs the kernel: raises
@@ -346,6 +347,14 @@ class HeartsVectorEnv:
     @property
     def dones(self) -> np.ndarray:
         return self._vector.dones.view(np.bool_)
+
+    @property
+    def terminations(self) -> np.ndarray:
+        return self.dones
+
+    @property
+    def truncations(self) -> np.ndarray:
+        return np.zeros(self.n, dtype=np.bool_)
 
 
 raw_env.__doc__ = __doc__ + variations.describe("hearts", HeartsConfig)

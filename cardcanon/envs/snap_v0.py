@@ -43,6 +43,7 @@ present and can play the config; otherwise the reference model does, with the sa
 observation for observation (``tests/test_env_engine.py``). ``metadata["engine"]`` says which
 (``"kernel"`` or ``"model"``, with ``metadata["engine_note"]`` saying why); ``engine="model"`` or
 ``"kernel"`` chooses. ``state`` is the model's in both cases (rebuilt on demand with the kernel).
+:func:`vector_env` steps many games in one call.
 
 **Keyword arguments**: ``engine``, ``players`` (2 to 12), ``calling_policy`` (``"flipper-first"``,
 ``"owner-first"`` or ``"ties:RATE"``), ``truncate_on_repeat``, ``max_steps``, ``render_mode``
@@ -61,7 +62,8 @@ from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
 from cardcanon.engine.steps import SNAP_CALL_KINDS, SnapSteps
-from cardcanon.envs._common import CardGameEnv, wrap
+from cardcanon.engine.vector import SnapVector
+from cardcanon.envs._common import CardGameEnv, check_max_steps, wrap
 from cardcanon.envs._engine import choose_engine
 from cardcanon.envs.snap_race import call_event, callers_in_order, race_policy
 from cardcanon.model.cards import FULL_DECK, Card
@@ -101,6 +103,11 @@ def observation_parts(players: int) -> tuple[tuple[str, int], ...]:
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment (an illegal action ends the game with reward -1 for its agent)."""
     return wrap(raw_env(**kwargs))
+
+
+def vector_env(n: int, seed: int = 0, **kwargs: Any) -> SnapVectorEnv:
+    """``n`` games stepped together by the kernel (see :class:`SnapVectorEnv`)."""
+    return SnapVectorEnv(n, seed, **kwargs)
 
 
 class raw_env(CardGameEnv):
@@ -347,6 +354,87 @@ def _name(card: Card) -> str:
 
 def _index(seat: Seat | None) -> int | None:
     return None if seat is None else seat.index
+
+
+class SnapVectorEnv:
+    """``n`` games of Snap stepped together by the compiled kernel, for learners that train on
+    batches. Each call of :meth:`step` makes one step of ``raw_env`` in every game: the flip, or
+    the decision of one agent in the call window. The arrays are numpy arrays, one row per game:
+
+    - ``observations`` (n, observation size) float32 and ``action_masks`` (n, 5) int8: those of the
+      agent to step, ``to_move`` (n,) int32, as ``observe`` gives them in ``raw_env``;
+    - after :meth:`step`: ``rewards`` (n, players) float32, per seat, as ``raw_env``'s rewards of
+      that step; ``terminations`` and ``truncations`` (n,) bool, and ``dones``, either, for the games
+      that ended with that step. Such a game restarts at once, so its row shows the first
+      position of the next game, seeded by the next number of its own stream.
+
+    Game ``i`` of ``vector_env(n, seed, **kwargs)`` is the episodes of ``raw_env(**kwargs)`` after
+    ``reset(seed=seed + i)`` and unseeded resets, played by the same actions, skipping PettingZoo's
+    steps of agents that are done. The keyword arguments are ``raw_env``'s but ``render_mode`` and
+    ``engine``. With ``truncate_on_repeat`` (default) every position before a flip is kept until its
+    game ends, as ``raw_env`` keeps them (about 2 * players + 72 bytes a flip, and 4 KB a game):
+    ``max_steps`` bounds the memory, and ``truncate_on_repeat=False`` saves it and time.
+    Needs the kernel: raises ``EngineUnavailable`` without it.
+    """
+
+    metadata: dict[str, Any] = {"name": "cardcanon_snap_v0_vector", "engine": "kernel"}
+
+    def __init__(self, n: int, seed: int = 0, players: int = 2, calling_policy: str = "flipper-first",
+                 max_steps: int | None = 10_000, truncate_on_repeat: bool = True, **kwargs: Any) -> None:
+        chosen, unknown = variations.split_options("snap", kwargs)
+        if unknown:
+            raise TypeError(f"snap_v0.vector_env: unknown keyword arguments {', '.join(sorted(unknown))}")
+        self.config = variations.build_config(SnapConfig, chosen, players=players)
+        self.max_steps = check_max_steps(max_steps)
+        policy = race_policy(calling_policy)
+        self._vector = SnapVector(n, self.config, policy, self.max_steps, bool(truncate_on_repeat))
+        self.n = n
+        self.reset(seed)
+
+    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start game ``i`` from ``seed + i``: (observations, action masks, to move)."""
+        self._vector.reset(seed)
+        return self.observations, self.action_masks, self.to_move
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One action (a :class:`SnapAction`) in every game: (observations, action masks, to move,
+        rewards, dones). An illegal action raises ValueError and plays nothing."""
+        bad = self._vector.step(actions)
+        if bad:
+            raise ValueError(f"snap_v0.vector_env: action {int(actions[bad - 1])} is not legal in game {bad - 1} "
+                             f"(see action_masks)")
+        return self.observations, self.action_masks, self.to_move, self.rewards, self.dones
+
+    @property
+    def observations(self) -> np.ndarray:
+        return self._vector.observations
+
+    @property
+    def action_masks(self) -> np.ndarray:
+        return self._vector.masks
+
+    @property
+    def to_move(self) -> np.ndarray:
+        return self._vector.to_move
+
+    @property
+    def rewards(self) -> np.ndarray:
+        return self._vector.rewards
+
+    @property
+    def terminations(self) -> np.ndarray:
+        ended: np.ndarray = self._vector.ended == 1
+        return ended
+
+    @property
+    def truncations(self) -> np.ndarray:
+        ended: np.ndarray = self._vector.ended == 2
+        return ended
+
+    @property
+    def dones(self) -> np.ndarray:
+        ended: np.ndarray = self._vector.ended != 0
+        return ended
 
 
 _PHASES = (Phase.FLIP, Phase.CALL, Phase.OVER)  # the kernel's phase codes (engine/steps.py SnapSteps)

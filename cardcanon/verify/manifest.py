@@ -28,7 +28,7 @@ RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 _REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
 _OPTIONAL = ("bounds", "ci_bounds", "probe", "expected_stats", "expected_variant", "variant_bounds", "variants",
              "expected_stats_variant", "engine", "scope",
-             "no_drop_probes", "no_second_solver")
+             "no_drop_probes", "drop_probes", "no_second_solver")
 _PROBE_KEYS = ("id", "description", "rule")
 
 
@@ -82,17 +82,17 @@ class CheckSpec:
     engine_covers: tuple[str, ...] | None = None
     scope: Mapping[str, Any] | None = None  # what the check covers (cardcanon.verify.scope); None: not stated
     no_drop_probes: str = ""  # why a check that is no z3-proof has no drop:RULE probes ("": not stated)
+    drop_probes: tuple[str, ...] = ()  # cited rules a check that is no z3-proof can drop (drop:RULE probes)
     no_second_solver: str = ""  # why a z3-proof's queries are decided by Z3 alone ("": cvc5 decides them too)
 
     @property
     def probes(self) -> tuple[ProbeSpec, ...]:
-        """The probes: the manifest's, then (for a Z3 proof) one dropping each cited rule."""
+        """The probes: the manifest's, then one dropping each cited rule (a Z3 proof) or each rule of ``drop_probes``."""
         from cardcanon.proofs.base import RuleDrop
 
-        if self.kind is not Kind.Z3_PROOF:
-            return self.declared_probes
+        drops = self.rules if self.kind is Kind.Z3_PROOF else self.drop_probes
         return self.declared_probes + tuple(
-            ProbeSpec(RuleDrop(rule).id, f"the encoding without the constraints of {rule}", rule) for rule in self.rules)
+            ProbeSpec(RuleDrop(rule).id, f"the encoding without the constraints of {rule}", rule) for rule in drops)
 
     def variant_names(self) -> set[str]:
         """Every variant name the entry mentions (in ``expected_variant``, ``variant_bounds``, ...)."""
@@ -303,6 +303,7 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
                                          _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
         scope=scope,
         no_drop_probes=_reason(entry.get("no_drop_probes", ""), kind, fail),
+        drop_probes=_drop_rules(entry.get("drop_probes", []), rules, kind, fail),
         no_second_solver=_solver_reason(entry.get("no_second_solver", ""), kind, fail),
         expected_stats_variant=MappingProxyType({
             name: _parse_table(table, "expected_stats_variant", fail) for name, table in
@@ -317,6 +318,18 @@ def _reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -
     if value and kind is Kind.Z3_PROOF:
         raise fail("no_drop_probes", "a z3-proof check always gets its drop probes")
     return " ".join(value.split())
+
+
+def _drop_rules(value: Any, rules: tuple[str, ...], kind: Kind, fail: Callable[[str, str], ManifestError]) -> tuple[str, ...]:
+    """``drop_probes``: the cited rules whose constraints a check that is no z3-proof can drop."""
+    if not isinstance(value, list) or not all(isinstance(rule, str) for rule in value):
+        raise fail("drop_probes", "must be a list of rule IDs")
+    if value and kind is Kind.Z3_PROOF:
+        raise fail("drop_probes", "a z3-proof check gets a drop probe for every rule it cites")
+    uncited = sorted(set(value) - set(rules))
+    if uncited:
+        raise fail("drop_probes", f"{', '.join(uncited)} not cited by the check")
+    return tuple(dict.fromkeys(value))
 
 
 def _solver_reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -> str:

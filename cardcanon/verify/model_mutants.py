@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from cardcanon.model import snap as m
+from cardcanon.model import snap_policies as p
 from cardcanon.model.seats import Seat
 
 if TYPE_CHECKING:
@@ -66,9 +68,6 @@ def patched(mutant_id: str | None) -> Iterator[None]:
 
 # ---- Snap ---------------------------------------------------------------------------------------
 def _flip_bottom() -> Changes:
-    from cardcanon.model import snap as m
-
-
     def apply_flip(state: SnapState, move: Flip) -> SnapState:  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
         i = state.player.index
         down_i, up_i = state.down[i], state.up[i]
@@ -84,8 +83,6 @@ def _flip_bottom() -> Changes:
 
 
 def _turnover_unreversed() -> Changes:
-    from cardcanon.model import snap as m
-
     original_flip, original_penalty = m._apply_flip, m._penalty
 
     def unreversed(state: SnapState, seat: Seat) -> SnapState:
@@ -99,8 +96,6 @@ def _turnover_unreversed() -> Changes:
 
 
 def _first_turn_dealer() -> Changes:
-    from cardcanon.model import snap as m
-
     original = m._next_flip
 
     def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
@@ -115,8 +110,6 @@ def _first_turn_dealer() -> Changes:
 
 
 def _turn_swapped() -> Changes:
-    from cardcanon.model import snap as m
-
     original = m._next_flip
 
     def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
@@ -131,8 +124,6 @@ def _turn_swapped() -> Changes:
 
 
 def _out_not_skipped() -> Changes:
-    from cardcanon.model import snap as m
-
     original = m._next_flip
 
     def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
@@ -153,8 +144,6 @@ def _out_not_skipped() -> Changes:
 
 
 def _out_players_call() -> Changes:
-    from cardcanon.model import snap as m
-
     original_event, original_problem = m._apply_call_event, m.move_problem
 
     def move_problem(state: SnapState, move: Move) -> tuple[str, str] | None:  # legal_moves lists these calls too
@@ -174,9 +163,6 @@ def _out_players_call() -> Changes:
 
 
 def _win_without_flipper() -> Changes:
-    from cardcanon.model import snap as m
-
-
     def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:  # SNAP-CALL-1 broken: the flipper's pile is not won
         up = list(state.up)
         gained: list[Card] = []
@@ -195,9 +181,6 @@ def _win_without_flipper() -> Changes:
 
 def _win_variant(*, first_match_only: bool = False, unturned: bool = False, never_pot: bool = False,
                  snap_takes_pot: bool = False) -> Changes:
-    from cardcanon.model import snap as m
-
-
     def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
         flipper = state.player
         matched = m.matched_seats(state)
@@ -220,8 +203,6 @@ def _win_variant(*, first_match_only: bool = False, unturned: bool = False, neve
 
 
 def _tie_variant(*, drop_matched: bool = False, under_pot: bool = False, pot_tie_flipper_only: bool = False) -> Changes:
-    from cardcanon.model import snap as m
-
     original_event = m._apply_call_event
 
     def tie(state: SnapState, only_flipper: bool = False) -> SnapState:
@@ -246,8 +227,6 @@ def _tie_variant(*, drop_matched: bool = False, under_pot: bool = False, pot_tie
 
 
 def _index_ties() -> Changes:
-    from cardcanon.model import snap as m
-
     original_legal, original_event, original_problem = m.legal_moves, m._apply_call_event, m.move_problem
 
     def move_problem(state: SnapState, move: Move) -> tuple[str, str] | None:
@@ -276,9 +255,6 @@ def _index_ties() -> Changes:
 
 
 def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool = False, on_top: bool = False) -> Changes:
-    from cardcanon.model import snap as m
-
-
     def penalty(state: SnapState, offender: Seat) -> SnapState:
         n, flipper = state.config.players, state.player
         if free:  # SNAP-PEN-1 broken: a wrong call costs nothing
@@ -303,8 +279,6 @@ def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool 
 
 
 def _end_down_only() -> Changes:
-    from cardcanon.model import snap as m
-
     original = m._next_flip
 
     def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
@@ -318,8 +292,6 @@ def _end_down_only() -> Changes:
 
 
 def _draw_has_winner() -> Changes:
-    from cardcanon.model import snap as m
-
     original = vars(m.SnapState)["outcome"]  # the property itself
 
     def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-3 broken: when nobody holds cards the last flipper wins
@@ -339,9 +311,6 @@ def _position_without_turn() -> Changes:
 
 
 def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Changes:
-    from cardcanon.model import snap as m
-
-
     def deal_piles(config: SnapConfig, dealer: Seat, order: tuple[Card, ...]) -> Piles:
         n = config.players
         piles: list[list[Card]] = [[] for _ in range(n)]
@@ -353,9 +322,6 @@ def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Changes:
 
 
 def _match_colour() -> Changes:
-    from cardcanon.model import snap as m
-
-
     def same(a: Card, b: Card) -> bool:  # SNAP-MATCH-1 broken: cards match only in rank and colour
         return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour") if hasattr(a.suit, "colour") else (
             a.rank == b.rank and (a.suit.name in ("HEARTS", "DIAMONDS")) == (b.suit.name in ("HEARTS", "DIAMONDS")))
@@ -376,9 +342,6 @@ def _match_colour() -> Changes:
 
 
 def _match_any_up_card() -> Changes:
-    from cardcanon.model import snap as m
-
-
     def pot_matches(state: SnapState) -> bool:  # SNAP-MATCH-2 broken: any card of the pot matches, not only its top card
         card = m.flipped_card(state)
         return card is not None and any(c.rank == card.rank for c in state.pot)
@@ -387,8 +350,6 @@ def _match_any_up_card() -> Changes:
 
 
 def _match_second_card() -> Changes:
-    from cardcanon.model import snap as m
-
     def matched_seats(state: SnapState) -> tuple[Seat, ...]:  # SNAP-MATCH-1 broken: reads below the top
         card = m.flipped_card(state)
         if card is None:
@@ -465,13 +426,9 @@ def register(*mutants: ModelMutant) -> None:
 register(*_SNAP_MUTANTS)
 
 
-def _register_hearts() -> None:
-    from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS
+from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS  # noqa: E402 - it imports this module
 
-    register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
-
-
-_register_hearts()
+register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
 
 
 def for_rule(rule: str) -> tuple[str, ...]:
@@ -484,8 +441,6 @@ POLICIES = "cardcanon.model.snap_policies"
 
 
 def _pot_not_preferred() -> Changes:
-    from cardcanon.model import snap as m
-
     def preferred_kind(state: SnapState) -> m.CallKind | None:  # SNAP-POLICY-1 broken: "Snap!" before "Snap Pot!"
         correct = m.correct_kinds(state)
         return next((k for k in (m.CallKind.SNAP, m.CallKind.SNAP_POT, m.CallKind.HAND) if k in correct), None)
@@ -501,9 +456,6 @@ def _chance_inverted() -> Changes:
 
 
 def _flipper_first_snap() -> Changes:
-    from cardcanon.model import snap as m
-    from cardcanon.model import snap_policies as p
-
     original = p.FlipperFirst.choose
 
     def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: "Snap!" when both are correct
@@ -515,9 +467,6 @@ def _flipper_first_snap() -> Changes:
 
 
 def _flipper_first_left() -> Changes:
-    from cardcanon.model import snap as m
-    from cardcanon.model import snap_policies as p
-
     original = p.FlipperFirst.choose
 
     def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: the player to his left calls
@@ -530,9 +479,6 @@ def _flipper_first_left() -> Changes:
 
 
 def _owner_first(*, last: bool = False, owner_pot: bool = False) -> Changes:
-    from cardcanon.model import snap as m
-    from cardcanon.model import snap_policies as p
-
     def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-3 broken
         kind = p._preferred_kind(state)
         if kind is None:
@@ -546,9 +492,6 @@ def _owner_first(*, last: bool = False, owner_pot: bool = False) -> Changes:
 
 
 def _ties(*, shuffle_first: bool = False, draw_always: bool = False) -> Changes:
-    from cardcanon.model import snap as m
-    from cardcanon.model import snap_policies as p
-
     def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-4 broken
         kind = p._preferred_kind(state)
         if kind is None:
@@ -570,9 +513,6 @@ def _ties(*, shuffle_first: bool = False, draw_always: bool = False) -> Changes:
 
 
 def _errors_kind_first() -> Changes:
-    from cardcanon.model import snap as m
-    from cardcanon.model import snap_policies as p
-
     def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-5 broken: the kind drawn before the caller
         wrong = [k for k in state.config.kinds if k not in m.correct_kinds(state)]
         if wrong and p.draw_chance(rng, self.rate):
@@ -585,8 +525,6 @@ def _errors_kind_first() -> Changes:
 
 
 def _seeded_deal(*, dealer_after: bool = False, dealer_range: int = 0) -> Changes:
-    from cardcanon.model import snap as m
-
     def sample_deal(config: SnapConfig, rng: Any) -> m.Deal:  # SNAP-SEED-2 / SNAP-DEAL-1 broken
         if dealer_after:
             order = rng.shuffled(config.deck)
@@ -670,8 +608,6 @@ def _label(part: str) -> Changes:
 
 
 def _all_cards_winner_dealer() -> Changes:
-    from cardcanon.model import snap as m
-
     original = vars(m.SnapState)["outcome"]
 
     def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-1 broken: the dealer is named winner
@@ -684,8 +620,6 @@ def _all_cards_winner_dealer() -> Changes:
 
 
 def _ends_at_majority() -> Changes:
-    from cardcanon.model import snap as m
-
     original = m._next_flip
 
     def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
@@ -721,8 +655,6 @@ register(*_ENDING_MUTANTS)
 
 
 def _ties_widened(*, single: bool = False, wrong: bool = False) -> Changes:
-    from cardcanon.model import snap as m
-
     original_legal, original_event = m.legal_moves, m._apply_call_event
 
     def legal_moves(state: SnapState) -> tuple[Move, ...]:  # SNAP-CALL-3 broken: more ties than the window allows

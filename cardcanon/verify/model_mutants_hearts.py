@@ -6,12 +6,11 @@ Each patch replaces the model's rule-block function for one rule (``beats``, ``n
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from cardcanon.model import hearts as _hearts
 from cardcanon.verify.model_mutants import Changes, ModelMutant
 
 if TYPE_CHECKING:
@@ -21,10 +20,7 @@ if TYPE_CHECKING:
     from cardcanon.model.seats import Seat
 
 HEARTS = "cardcanon.model.hearts"
-
-
-def _m() -> ModuleType:
-    return importlib.import_module(HEARTS)
+m: Any = _hearts  # the model module: patches read its attributes when they run, as the model does
 
 
 # ---- tricks ---------------------------------------------------------------------------------------
@@ -49,12 +45,11 @@ def _trick(rule: str) -> Changes:
 
 
 def _tricks_per_hand() -> Changes:
-    return {(HEARTS, "TRICKS_PER_HAND"): _m().TRICKS_PER_HAND - 1}
+    return {(HEARTS, "TRICKS_PER_HAND"): m.TRICKS_PER_HAND - 1}
 
 
 # ---- scoring ---------------------------------------------------------------------------------------
 def _score(*, queen: int = 13, heart: int = 1, moon_other: int = 20, moon_needs_all: bool = False) -> Changes:
-    m = _m()
     from cardcanon.model.cards import Suit
 
     qs: Card = m.QUEEN_OF_SPADES
@@ -77,7 +72,6 @@ def _score(*, queen: int = 13, heart: int = 1, moon_other: int = 20, moon_needs_
 
 # ---- the match -------------------------------------------------------------------------------------
 def _match(rule: str) -> Changes:
-    m = _m()
     from cardcanon.model.hearts_types import Outcome, Termination
 
     seats = m.SEATS
@@ -112,7 +106,6 @@ def _dealer_stays() -> Changes:
 
 
 def _broken_carries() -> Changes:
-    m = _m()
     original: Callable[[HeartsState, Deal], HeartsState] = m._apply_deal
 
     def apply_deal(state: HeartsState, move: Deal) -> HeartsState:  # hearts stay broken from the hand before
@@ -123,13 +116,11 @@ def _broken_carries() -> Changes:
 
 # ---- the deal and the first lead -------------------------------------------------------------------
 def _deal_from_dealer() -> Changes:
-    m = _m()
     original = m.deal_hands
     return {(HEARTS, "deal_hands"): lambda order, dealer: original(order, m.other(dealer))}
 
 
 def _no_six_clause() -> Changes:
-    m = _m()
     clubs = m.FIRST_LEAD_CLUBS
     from cardcanon.model.cards import Suit
 
@@ -146,7 +137,6 @@ def _no_six_clause() -> Changes:
 
 
 def _first_lead(rule: str) -> Changes:
-    m = _m()
     original: Callable[[Iterable[Card], HeartsConfig], Card | None] = m.forced_first_lead
 
     def forced(dead: Iterable[Card], config: HeartsConfig) -> Card | None:
@@ -164,7 +154,6 @@ def _heart_lead_anytime() -> Changes:
 
 
 def _no_hearts_bans_queen() -> Changes:
-    m = _m()
     qs: Card = m.QUEEN_OF_SPADES
     original: Callable[[HeartsState, frozenset[Card], Card], Refusal | None] = m.first_trick_problem
 
@@ -230,7 +219,6 @@ _HEARTS_MUTANTS = (
 
 # ---- rules no check cited before ---------------------------------------------------------------------
 def _loser_leads() -> Changes:
-    m = _m()
     original = m._apply_play
 
     def apply_play(state: HeartsState, play: Play) -> HeartsState:  # HEARTS-TRICK-2 broken: the loser leads next
@@ -244,7 +232,6 @@ def _loser_leads() -> Changes:
 
 
 def _broken_at_deal() -> Changes:
-    m = _m()
     original: Callable[[HeartsState, Deal], HeartsState] = m._apply_deal
 
     def apply_deal(state: HeartsState, move: Deal) -> HeartsState:  # HEARTS-BREAK-3 broken: hands begin broken
@@ -254,7 +241,6 @@ def _broken_at_deal() -> Changes:
 
 
 def _queen(*, breaks: bool = False, held_back: bool = False) -> Changes:
-    m = _m()
     qs: Card = m.QUEEN_OF_SPADES
     changes: Changes = {}
     if breaks:  # HEARTS-QUEEN-2 broken: playing the queen of spades breaks hearts
@@ -273,7 +259,6 @@ def _queen(*, breaks: bool = False, held_back: bool = False) -> Changes:
 
 
 def _pass_highest() -> Changes:
-    m = _m()
     original = m.deal_hands
 
     def deal_hands(order: Sequence[Card], dealer: Seat) -> tuple[tuple[frozenset[Card], frozenset[Card]], tuple[Card, ...]]:
@@ -287,13 +272,11 @@ def _pass_highest() -> Changes:
 def _deck_kings() -> Changes:
     from cardcanon.model.cards import Card as C, Rank
 
-    m = _m()
     deck = tuple(C(Rank.KING, c.suit) if c.rank is Rank.ACE else c for c in m.DECK)
     return {(HEARTS, "DECK"): deck, ("cardcanon.model.hearts_types", "DECK"): deck}  # HEARTS-DECK-1 broken
 
 
 def _one_player_tricks() -> Changes:
-    m = _m()
     original = m._apply_play
 
     def apply_play(state: HeartsState, play: Play) -> HeartsState:  # HEARTS-PLAYERS-1 broken: the leader plays both cards

@@ -32,6 +32,7 @@ from cardcanon.verify.manifest import GAMES, CheckSpec, Kind, ManifestError, loa
 from cardcanon.proofs.base import Verdict
 from cardcanon.verify.variants import Combination
 from cardcanon.verify.report import CheckOutcome, ProbeOutcome, NecessityCell, Report
+from cardcanon.verify import schedule
 from cardcanon.verify.runner import RunResult, Task, execute, run_tasks
 
 DEFAULT_TIMEOUT = 120.0  # per run; generous, so that a busy machine does not turn into "timeout"
@@ -151,7 +152,7 @@ def run(
             if not model_mutants.for_rule(rule):
                 cells.append((rule, "", -1))
         layout.append((check, mains, probes, cells))
-    runnable = [task for task in tasks if task.key not in given]
+    runnable = schedule.order([task for task in tasks if task.key not in given])
     jobs = max(1, min(jobs or default_jobs(), len(runnable) or 1))
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.perf_counter()
@@ -218,7 +219,6 @@ def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: boo
     if result.verdict is Verdict.NOT_APPLICABLE:
         return f" -- not applicable: {result.detail}"
     if task.model_mutant is not None:
-        cell = NecessityCell("", task.model_mutant, "", result, expected)
         return ""  # a model mutant that leaves the check passing is no warning: the rule's other mutants may fail it
     if task.probe is not None:
         return "" if ProbeOutcome(task.probe, "", result, expected).killed else " -- FAIL: probe survived"

@@ -71,8 +71,6 @@ class NecessityCell:
 
     def to_json(self) -> dict[str, Any]:
         result = self.result
-        from cardcanon.verify.variants import variant_name
-
         return {"rule": self.rule, "model_mutant": self.model_mutant, "variant": variant_name(self.variant),
                 "description": self.description, "killed": self.killed,
                 "not_applicable": self.not_applicable,
@@ -108,6 +106,11 @@ class CheckOutcome:
     necessity_skipped: bool = False  # a quick run with smaller bounds: the matrix is the full run's
 
     @property
+    def runs(self) -> tuple[tuple[Mapping[str, str], RunResult], ...]:
+        """(variant, result) of every run as written (the default alone in an older report)."""
+        return self.variants or (({}, self.result),)
+
+    @property
     def stats_compared(self) -> bool:
         """Golden stats hold for the full bounds; a quick run with ``ci_bounds`` cannot match them."""
         check = self.check
@@ -116,12 +119,10 @@ class CheckOutcome:
 
     def stats_problems(self) -> list[str]:
         """Every golden number that came out otherwise, under every variant run."""
-        from cardcanon.verify.variants import variant_name
-
         if not self.stats_compared:
             return []
         problems = []
-        for variant, result in self.variants or (({}, self.result),):
+        for variant, result in self.runs:
             where = "" if not variant else f"[{variant_name(variant)}] "
             for key, want in (self.check.stats_for(variant) or {}).items():
                 if key not in result.stats:
@@ -148,12 +149,10 @@ class CheckOutcome:
     def bindings(self) -> list[Binding]:
         """Each (variant run, cited rule): the model mutants that make the check fail under that
         same variant. A result no mutant fails is unbound: it does not count toward the rule."""
-        from cardcanon.verify.variants import variant_name
-
         out: list[Binding] = []
         if not self.necessity:  # the model mutants were not run (--no-necessity, or a quick run)
             return out
-        for variant, result in self.variants or (({}, self.result),):
+        for variant, result in self.runs:
             name = variant_name(variant)
             for rule in self.check.rules:
                 killers = tuple(c.model_mutant for c in self.necessity
@@ -172,10 +171,8 @@ class CheckOutcome:
 
     def not_applicable(self) -> list[str]:
         """Every reason this check could not be run as it claims (none when it could)."""
-        from cardcanon.verify.variants import variant_name
-
         reasons = []
-        for variant, result in self.variants or (({}, self.result),):
+        for variant, result in self.runs:
             if result.verdict is Verdict.NOT_APPLICABLE:
                 reasons.append(f"[{variant_name(variant)}] not applicable: {result.detail}")
         for rule in self.rules_not_applicable():
@@ -184,11 +181,9 @@ class CheckOutcome:
 
     def engine_not_applicable(self) -> list[str]:
         """The records the compiled engine could not replay, with the reason."""
-        from cardcanon.verify.variants import variant_name
-
         return [f"[{variant_name(variant)}] engine replay of {len(result.engine_not_applicable)} record(s): "
                 + result.engine_not_applicable[0].split(": ", 1)[-1]
-                for variant, result in self.variants or (({}, self.result),) if result.engine_not_applicable]
+                for variant, result in self.runs if result.engine_not_applicable]
 
     def explain(self) -> str:
         """In plain words: what the check states, its scope, per cited rule and variant the model
@@ -229,8 +224,6 @@ class CheckOutcome:
         return "not-applicable" if self.not_applicable() else "passed"
 
     def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
-        from cardcanon.verify.variants import variant_name
-
         where = "" if not variant else f"[{variant_name(variant)}] "
         expected = self.check.expected_for(variant)
         reasons: list[str] = []
@@ -253,7 +246,7 @@ class CheckOutcome:
 
     def second_solver(self) -> dict[str, Any] | None:
         """Both solvers' answers over every variant run (None: Z3 alone)."""
-        pairs = [r.second_solver for _, r in self.variants or (({}, self.result),) if r.second_solver is not None]
+        pairs = [r.second_solver for _, r in self.runs if r.second_solver is not None]
         if not pairs:
             return None
         return {"solvers": ["z3", "cvc5"], "queries": sum(p["queries"] for p in pairs),
@@ -263,7 +256,7 @@ class CheckOutcome:
 
     def failures(self) -> list[str]:
         """Every reason this check fails; empty when it passes."""
-        runs = self.variants or (({}, self.result),)
+        runs = self.runs
         reasons = []
         for variant, result in runs:
             reasons += self._run_failures(variant, result)
@@ -290,8 +283,6 @@ class CheckOutcome:
         return self.status == "passed"
 
     def to_json(self) -> dict[str, Any]:
-        from cardcanon.verify.variants import variant_name
-
         check = self.check
         return {
             "id": check.id,
@@ -336,7 +327,7 @@ class CheckOutcome:
                 "stats": dict(result.stats),
                 "expected_stats": _plain(check.stats_for(variant)),
                 "records": list(result.records) if not variant else [],
-            } for variant, result in (self.variants or (({}, self.result),))],
+            } for variant, result in self.runs],
             "necessity": [cell.to_json() for cell in self.necessity],
             "necessity_skipped": self.necessity_skipped,
             "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],

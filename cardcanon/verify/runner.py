@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import multiprocessing
+import tempfile
 import time
 import traceback
 from collections import deque
@@ -24,7 +25,7 @@ from typing import Any
 
 from cardcanon.verify.manifest import resolve_entry
 from cardcanon.proofs.base import CheckResult, Verdict
-from cardcanon.proofs.smt import ANSWERS, SolverPair, paired
+from cardcanon.proofs.smt import ANSWERS, AnswerStore, SolverPair, paired
 
 
 def grace_seconds(timeout: float) -> float:
@@ -213,7 +214,7 @@ class _Slot:
         self.started = 0.0
         self.deadline = 0.0
 
-    def submit(self, task: Task) -> None:
+    def submit(self, task: Task, answers: AnswerStore) -> None:
         if self.executor is None:
             self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         self.task = task
@@ -227,7 +228,7 @@ class _Slot:
 
             label = task.check_id + ("" if not task.variant else f"-{variant_name(task.variant)}")
             pair = SolverPair(label, None if task.export_smt is None else Path(task.export_smt),
-                              query_seconds=task.timeout)
+                              query_seconds=task.timeout, store=answers)
         self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, _plain(task.bounds),
                                            _plain(task.variant), task.model_mutant, pair)
 
@@ -281,6 +282,8 @@ def run_tasks(
     pending = deque(tasks)
     slots = [_Slot() for _ in range(max(1, min(jobs, len(pending))))]
     results: dict[int, RunResult] = {}
+    folder = tempfile.TemporaryDirectory(prefix="cardcanon-answers-")  # this verify run's unsat answers
+    answers = AnswerStore(folder.name)
 
     def finish(slot: _Slot, result: RunResult) -> None:
         task = slot.release()
@@ -292,7 +295,7 @@ def run_tasks(
         while True:
             for slot in slots:
                 if slot.task is None and pending:
-                    slot.submit(pending.popleft())
+                    slot.submit(pending.popleft(), answers)
             busy = {slot.future: slot for slot in slots if slot.task is not None and slot.future is not None}
             if not busy:
                 break
@@ -322,4 +325,5 @@ def run_tasks(
     finally:
         for slot in slots:
             slot.close()
+        folder.cleanup()
     return results

@@ -1,25 +1,14 @@
-"""Shared Z3 encoding of two-player Hearts: cards, tricks, legal play and per-card scoring.
+"""The Z3 encoding of two-player Hearts: cards, tricks, legal play, per-card scoring, whole hands.
 
-Cards are the integers 0..27 in the canonical order of the 28-card deck (HEARTS-DECK-1):
-clubs, diamonds, hearts, spades, each 2, 4, 6, 8, 10, Q, A. ``suit = i // 7`` and
-``rank = i % 7`` (0 = two ... 6 = ace, HEARTS-RANK-1).
-
-:class:`HandEncoding` encodes one whole hand (deal and 13 tricks) with one Boolean per
-(card, trick, role): ``pos[c][k][0]`` "card c is led to trick k", ``pos[c][k][1]`` "card c
-follows to trick k". Scores are linked per card: ``took[c]`` says which seat won card c,
-tied to the trick in which c was played, never summed per trick.
-
-:class:`Rules` is the rulebook as written (a :class:`HeartsConfig`, one variant) plus optional
-mutations, the deliberately broken rules that the checks must detect, or a :class:`Drop` (a
-vacuity probe): every constraint and term below is tagged with the rule that states it, and
-the ``*_STATES`` tuples and ``*_states(config)`` functions list the rules each part of the
-encoding states (under a variant: ``first_lead = free`` states no HEARTS-LEAD-3, for instance).
+Cards are the integers 0..27 of the 28-card deck in order (HEARTS-DECK-1): suit ``i // 7``, rank
+``i % 7``. Every constraint and term is tagged with the rule that states it (a :class:`Drop`
+leaves one out); ``*_STATES`` / ``*_states(config)`` list the rules each part states.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,7 +17,6 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, QueenBreaks
-from cardcanon.model.hearts_types import HeartsConfig
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
@@ -57,6 +45,11 @@ POINT_CARDS = HEARTS + (QUEEN_OF_SPADES,)
 LEAD, FOLLOW = 0, 1
 
 
+def pretty(cards: Iterable[int]) -> str:
+    """Card numbers in the rulebook's words, in deck order."""
+    return " ".join(CARDS[c].pretty for c in sorted(cards)) or "nothing"
+
+
 def suit(i: int) -> int:
     return i // 7
 
@@ -74,16 +67,8 @@ def beats(follow: int, lead: int, *, hearts_trump: bool = True) -> bool:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules an encoding follows: the configuration and the mutations applied to it.
-
-    Mutations (each breaks one rule; the manifest lists which check must detect which):
-    ``queen_points`` (HEARTS-QUEEN-1), ``moon_other`` (score of the other player on a moon,
-    HEARTS-MOON-1/2), ``heart_lead_exception=False`` (HEARTS-BREAK-1 without "unless the
-    leader holds nothing but hearts"), ``widow`` (the dead cards go to the winner of the last
-    trick, against HEARTS-DEAL-2), ``hearts_trump=False`` (HEARTS-TRUMP-1). Mutations without a
-    field are named in ``mutations`` only: ``higher-rank-any-suit`` (HEARTS-TRICK-1 read as "the
-    higher card wins", :func:`z3_trick_winner`), ``no-six-clause`` (HEARTS-LEAD-2, HEARTS-P3).
-    """
+    """The rules an encoding follows: a variant, and the probes breaking one rule (``mutations``
+    names those without a field of their own), or one rule dropped."""
 
     config: HeartsConfig = HeartsConfig()  # the variation points (HEARTS-LEAD-3, BREAK-2, FIRST-1, MOON-2)
     queen_points: int = QUEEN_POINTS
@@ -102,18 +87,20 @@ class Rules:
         return replace(self, mutations=self.mutations + (name,), **changes)
 
     @property
-    def written(self) -> Rules:
-        """The rules as written under the same variant: no mutation, nothing dropped."""
+    def written(self) -> Rules:  # the same variant, no probe
         return Rules(config=self.config)
 
-    def points(self, card: int) -> int:
-        """Points of one card (HEARTS-SCORE-1, HEARTS-QUEEN-1)."""
+    def only(self, *options: str) -> Rules:
+        """The rules with only these options of the variant: runs under variants that differ
+        elsewhere then ask the very same queries (one answer serves them all)."""
+        return replace(self, config=HeartsConfig(**{o: getattr(self.config, o) for o in options}))
+
+    def points(self, card: int) -> int:  # HEARTS-SCORE-1, HEARTS-QUEEN-1
         if card == QUEEN_OF_SPADES:
             return self.queen_points
         return HEART_POINTS if suit(card) == HEARTS_SUIT else 0
 
     def point_term(self, card: int) -> Z3:
-        """The points of one card as a term: a fresh constant when its rule is dropped."""
         if card == QUEEN_OF_SPADES:
             return self.drop.term("HEARTS-QUEEN-1", z3.IntVal(self.queen_points), "queen_points")
         if suit(card) == HEARTS_SUIT:
@@ -125,11 +112,9 @@ TRICK_STATES = ("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")  # what z3_
 
 
 def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3, Z3]:
-    """Z3 terms ``(leader_wins, follower_wins)`` for integer card terms (HEARTS-TRICK-1).
-
-    Each side's predicate is the rule text applied to that side's card on its own: "if a
-    heart is played, the higher heart wins; otherwise the higher card of the suit led".
-    """
+    """``(leader_wins, follower_wins)`` for integer card terms: the rule text applied to each side's
+    card on its own (HEARTS-TRICK-1: "if a heart is played, the higher heart wins; otherwise the
+    higher card of the suit led")."""
     drop = rules.drop
 
     def s(x: Z3) -> Z3:
@@ -152,8 +137,7 @@ def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3
     return wins(lead, follow, "leader"), wins(follow, lead, "follower")
 
 
-# ---- legal moves of one position (HEARTS-P1, differential tests) -------------------------
-
+# ---- legal moves of one position --------------------------------------------------------------------
 def legal_states(config: HeartsConfig) -> tuple[str, ...]:
     """The rules :func:`z3_legal_lead` and :func:`z3_legal_follow` state under ``config``."""
     return (("HEARTS-LEAD-1",) + (("HEARTS-LEAD-3",) if config.first_lead is FirstLead.LOWEST_CLUB else ())
@@ -163,13 +147,8 @@ def legal_states(config: HeartsConfig) -> tuple[str, ...]:
 
 def z3_legal_lead(hand: Sequence[Z3], card: int, *, broken: Z3, first_trick: bool, forced: int | None,
                   rules: Rules) -> Z3:
-    """Whether the leader may lead ``card``; ``hand`` is a list of 28 Boolean terms.
-
-    HEARTS-LEAD-1 (the 2 of clubs is led first: ``forced`` is the club that made him leader),
-    HEARTS-LEAD-3 (the 4 or 6 of clubs that made him leader is led first; not with
-    ``first_lead = free``), HEARTS-BREAK-1 (no heart lead before hearts are broken unless the
-    hand is all hearts), HEARTS-FIRST-1 (no-hearts variant).
-    """
+    """Whether the leader may lead ``card`` (``hand``: 28 Boolean terms; ``forced``: the club that
+    made him leader): HEARTS-LEAD-1/3, BREAK-1, FIRST-1."""
     lowest_club = rules.config.first_lead is FirstLead.LOWEST_CLUB
     if first_trick and forced is not None and (lowest_club or forced == LOW_CLUBS[0]):
         rule = "HEARTS-LEAD-1" if forced == LOW_CLUBS[0] else "HEARTS-LEAD-3"
@@ -196,20 +175,18 @@ def z3_legal_follow(hand: Sequence[Z3], card: int, lead: int, *, first_trick: Z3
     return ok
 
 
-# ---- scoring ----------------------------------------------------------------------------
-
+# ---- scoring -----------------------------------------------------------------------------------------
 SCORING_STATES = ("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
 
 
 class Scoring:
-    """Hand scores from per-card terms: ``live[c]`` (card c was dealt) and ``took[c]`` (seat 1
-    won it), HEARTS-SCORE-1, HEARTS-QUEEN-1, HEARTS-MOON-1/2. With the ``widow`` mutation the
-    dead point cards count too, for whoever ``took`` says (the last trick's winner)."""
+    """Hand scores from per-card terms ``live[c]`` (card c was dealt) and ``took[c]`` (seat 1 won
+    it). With the ``widow`` probe the dead point cards count too, for whoever ``took`` says."""
 
-    def __init__(self, rules: Rules, live: Sequence[Z3], took: Mapping[int, Z3]) -> None:
+    def __init__(self, rules: Rules, live: Mapping[int, Z3] | Sequence[Z3], took: Mapping[int, Z3]) -> None:
         self.rules = rules
         drop = rules.drop
-        value = {c: rules.point_term(c) for c in POINT_CARDS}
+        value = self.value = {c: rules.point_term(c) for c in POINT_CARDS}
         self.counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
         self.won = [{c: z3.And(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS} for p in (0, 1)]
         self.raw = [z3.Sum([z3.If(self.won[p][c], value[c], 0) for c in POINT_CARDS]) for p in (0, 1)]
@@ -241,10 +218,8 @@ class Scoring:
         return z3.If(self.moon[p], z3.BoolVal(value == 0), z3.If(self.moon[1 - p], other, raw))
 
 
-# ---- one whole hand ----------------------------------------------------------------------
-
+# ---- one whole hand ----------------------------------------------------------------------------------
 def hand_states(config: HeartsConfig) -> tuple[str, ...]:
-    """The rules :class:`HandEncoding` states under ``config``."""
     return (("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-BREAK-1",
              "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2")
             + (("HEARTS-LEAD-3",) if config.first_lead is FirstLead.LOWEST_CLUB else ())
@@ -253,12 +228,9 @@ def hand_states(config: HeartsConfig) -> tuple[str, ...]:
 
 
 class HandEncoding:
-    """A deal and a full 13-trick hand played by the rules, as Z3 constraints.
-
-    Seats are Booleans: ``True`` is seat 1. ``hold[c]`` is the seat holding card c (meaningless
-    for dead cards), ``lead1[k]`` whether seat 1 leads trick k, ``took[c]`` the seat that won
-    point card c, ``score[p]`` the hand score of seat p (HEARTS-SCORE-1, MOON-1, MOON-2).
-    """
+    """A deal and a 13-trick hand played by the rules. ``pos[c][k][r]``: card c is led (r = 0) or
+    follows (r = 1) to trick k. Seats are Booleans (``True``: seat 1): ``hold[c]`` holds card c,
+    ``lead1[k]`` leads trick k, ``took[c]`` won point card c."""
 
     def __init__(self, rules: Rules = Rules(), prefix: str = "h") -> None:
         self.rules = rules
@@ -380,6 +352,10 @@ class HandEncoding:
     def score_is(self, p: int, value: int) -> Z3:
         return self.scoring.score_is(p, value)
 
+    def leader_holds(self, k: int) -> list[Z3]:
+        """Per card: the leader of trick ``k`` holds it before he leads."""
+        return [z3.And(self.hold[c] == self.lead1[k], z3.Or(self.played[c][k], self.after[c][k])) for c in range(N_CARDS)]
+
     def decode(self, model: Z3) -> HandWitness:
         """Read one hand from a Z3 model."""
         def true(x: Z3) -> bool:
@@ -422,19 +398,13 @@ class HandWitness:
         return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
 
     def summary(self) -> str:
-        dead = " ".join(CARDS[c].pretty for c in self.dead)
-        return f"a hand with dead {dead}, scoring {self.scores[0]}-{self.scores[1]}"
+        return f"a hand with dead {pretty(self.dead)}, scoring {self.scores[0]}-{self.scores[1]}"
 
     def describe(self) -> str:
-        def name(c: int) -> str:
-            return CARDS[c].pretty
-
         h0, h1 = self.hands()
-        lines = [f"dead {' '.join(name(c) for c in self.dead)}; P0 {' '.join(name(c) for c in sorted(h0))}; "
-                 f"P1 {' '.join(name(c) for c in sorted(h1))}"]
-        lines.append("tricks: " + ", ".join(f"P{s}:{name(a)}-{name(b)}" for s, a, b in self.tricks))
-        lines.append(f"hand score {self.scores[0]}-{self.scores[1]}")
-        return "\n".join(lines)
+        tricks = ", ".join(f"P{s}:{CARDS[a].pretty}-{CARDS[b].pretty}" for s, a, b in self.tricks)
+        return (f"dead {pretty(self.dead)}; P0 {pretty(h0)}; P1 {pretty(h1)}\ntricks: {tricks}\n"
+                f"hand score {self.scores[0]}-{self.scores[1]}")
 
 
 def forced_club(dead: Collection[int]) -> int:

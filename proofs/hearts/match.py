@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import z3
 
-from cardcanon.proofs.base import Budget, Z3
+from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
-from cardcanon.proofs.hearts.encoding import HandWitness, Rules
-from cardcanon.proofs.hearts.replay import hand_encoding, sat
 
 
 MATCH_STATES = ("HEARTS-MATCH-1", "HEARTS-MATCH-2", "HEARTS-GOAL-1")
@@ -30,27 +28,6 @@ def match_terms(q0: Z3, q1: Z3, target: int, mutations: tuple[str, ...] = (), dr
     win0 = z3.Or(only1, z3.And(both, lower0))
     win1 = z3.Or(only0, z3.And(both, lower1))
     return ends, win0, win1
-
-
-def tie_hands(rules: Rules, budget: Budget) -> dict[tuple[int, ...], HandWitness]:
-    """Hands with equal scores, one per pair of dead cards that allows one (blocking loop)."""
-    enc = hand_encoding(rules)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    s.add(enc.score[0] == enc.score[1])
-    found: dict[tuple[int, ...], HandWitness] = {}
-    while budget.check(s) == z3.sat:
-        w = enc.decode(s.model())
-        found[w.dead] = w
-        s.add(z3.Not(z3.And([enc.dead[c] for c in w.dead])))
-    return found
-
-
-def hand_scoring(rules: Rules, budget: Budget, a: int, b: int) -> HandWitness | None:
-    enc = hand_encoding(rules)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    return enc.decode(s.model()) if sat(budget.check(s, enc.score_is(0, a), enc.score_is(1, b))) else None
 
 
 def rulebook_outcome(scores: tuple[int, ...], previous: tuple[int, ...], target: int) -> tuple[str, int] | None:

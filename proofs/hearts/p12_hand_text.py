@@ -1,27 +1,11 @@
-"""HEARTS-P12: seeded hands played through the model, every step against the rulebook's text.
-
-The text is written here apart from the model (:func:`text_deck`, :func:`text_deal`,
-:func:`text_trick_winner`). Hands are dealt from seeds and played by a seeded random choice
-among the model's legal plays; at every step:
-
-- HEARTS-PLAYERS-1: each trick is one card from each of the two players;
-- HEARTS-DECK-1: each deal is an order of the 28 cards the text names (2, 4, 6, 8, 10, queen and
-  ace of each suit), each once;
-- HEARTS-PASS-1: right after the deal the hands are the cards the text deals each player, the
-  first trick is led at once, and each player plays exactly the 13 cards dealt to him;
-- HEARTS-BREAK-3: every hand begins with hearts unbroken;
-- HEARTS-TRICK-2: after each trick the text's winner of it is the player to lead;
-- HEARTS-TRICK-3: the hand is scored after the 13th trick and not before;
-- HEARTS-QUEEN-2: playing the queen of spades does not break hearts (unless the ``queen_breaks``
-  option is played), and she may be led whenever a spade may.
-
-A step that breaks one of these is returned as a record (the match up to that move), which the
-runner replays; the witnesses are the first hands of each seed.
-"""
+"""HEARTS-P12: seeded hands played through the model, every step against the rulebook's text, written
+here apart from the model (:func:`text_deck`, :func:`text_deal`, :func:`text_trick_winner`): two
+players, one card each to a trick (PLAYERS-1), the 28 cards (DECK-1), the hands dealt and nothing
+passed (PASS-1), hearts unbroken at each deal (BREAK-3), the trick's winner leads (TRICK-2), 13
+tricks (TRICK-3), the queen of spades neither breaking hearts nor held back (QUEEN-2)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardcanon.model import hearts as model
@@ -139,11 +123,7 @@ def shown(config: model.HeartsConfig, moves: list[model.Move], state: model.Hear
 
 def check(run: Run) -> CheckResult:
     run.no_probe()
-    return play_hands(run.hearts_config(), run.bounds, run.budget.tick)
-
-
-def play_hands(config: model.HeartsConfig, bounds: Mapping[str, Any], tick: Callable[[], None]) -> CheckResult:
-    """Seeded hands, every step against the text."""
+    config, bounds = run.hearts_config(), run.bounds
     records = []
     stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0}
     for seed in range(int(bounds.get("seeds", 8))):
@@ -174,7 +154,7 @@ def play_hands(config: model.HeartsConfig, bounds: Mapping[str, Any], tick: Call
                                    records=(shown(config, moves, after, dealt, rng, label),), stats=stats)
             state = after
         records.append(hearts_record(config, moves, state, label=f"seed {seed}: {len(moves)} moves as the text says"))
-        tick()
+        run.budget.tick()
     if not stats["queen_plays_unbroken"]:
         return CheckResult(Verdict.NO_WITNESS, "the queen of spades was never played before hearts broke", stats=stats)
     return CheckResult(Verdict.PROVED, f"{stats['hands']} hands, {stats['tricks']} tricks: every step as the text says",

@@ -1,4 +1,4 @@
-"""HEARTS-P1 (a legal move always exists; 13 tricks), P2 (trick winner), P3 (first leader)."""
+"""HEARTS-P1: the player to move always has a legal move, and a hand ends after exactly 13 tricks."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ from cardcanon.proofs.hearts.encoding import (
     CARDS, HAND_SIZE, HandWitness, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states, suit,
     z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts.replay import (
-    ReplayMismatch, difference_record, hand_encoding, positions, replay_single, rules_for, sat,
-)
+from cardcanon.proofs.hearts.replay import Hands, Reached, ReplayMismatch, difference_record, replay_single, rules_for
 
 
 def _count(bits: Sequence[Z3]) -> Z3:
@@ -28,9 +26,13 @@ def p1_states(config: HeartsConfig) -> tuple[str, ...]:
     return legal_states(config) + ("HEARTS-DEAL-2",)
 
 
+Group = tuple[str, list[tuple[str, Z3]]]  # a group of position kinds: (name, [(kind, its constraints)])
+
+
 @functools.lru_cache(maxsize=8)  # pure Z3 terms: the same for every run under the same rules
-def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3], Z3]:
-    """(name, constraints) for every kind of position; each must have a legal move (UNSAT).
+def _position_groups(rules: Rules) -> tuple[list[Z3], list[Group], list[Z3], Z3]:
+    """(constraints of every position, the groups of position kinds, the hand, hearts broken).
+    Each kind must have a legal move: each group's disjunction of kinds is UNSAT.
 
     The positions are described by HEARTS-DEAL-2 (two dead cards, 13 cards to each player,
     one card played per turn, so the hands shrink together) and the legal-move predicates."""
@@ -47,89 +49,76 @@ def _position_queries(rules: Rules) -> tuple[list[tuple[str, list[Z3]]], list[Z3
     def forced_by(f: int) -> list[Z3]:  # HEARTS-LEAD-2: f is the lowest live low club
         return [z3.Not(dead[f])] + [dead[c] for c in LOW_CLUBS if c < f]
 
-    out: list[tuple[str, list[Z3]]] = []
-    # a later lead: both hands hold n cards, hearts broken or not (an over-approximation)
-    later_lead = [z3.Not(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules))
-                  for c in range(N_CARDS)]
+    def lead_ok(hand: Sequence[Z3], c: int, first: bool, forced: int | None, hearts_broken: Z3) -> Z3:
+        return z3_legal_lead(hand, c, broken=hearts_broken, first_trick=first, forced=forced, rules=rules)
+
     count_me, count_opp = _count(me), _count(opp)
-    out.append(("lead to a later trick", base + [n >= 1, n <= TRICKS - 1] + deal(count_me == n, count_opp == n)
-                + later_lead))
+    later = [n >= 1, n <= TRICKS - 1]
+    full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
+    leads: list[tuple[str, Z3]] = [("lead to a later trick", z3.And(
+        later + deal(count_me == n, count_opp == n) + [z3.Not(lead_ok(me, c, False, None, broken)) for c in range(N_CARDS)]))]
     for f in LOW_CLUBS:  # the first lead: the holder of the forced club leads
-        full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
-        no_move = [z3.Not(z3_legal_lead(me, c, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules))
-                   for c in range(N_CARDS)]
-        out.append((f"first lead, forced {CARDS[f].pretty}",
-                    base + forced_by(f) + deal(*full, count_me == HAND_SIZE, count_opp == HAND_SIZE) + [me[f]]
-                    + no_move))
-    no_follow: dict[tuple[int, bool], list[Z3]] = {}  # the follow predicates depend on the lead only through its suit
-    for u in range(4):
-        for first in (False, True):
-            no_follow[u, first] = [z3.Not(z3_legal_follow(me, c, 7 * u, first_trick=z3.BoolVal(first), rules=rules))
-                                   for c in range(N_CARDS)]
+        no_move = [z3.Not(lead_ok(me, c, True, f, z3.BoolVal(False))) for c in range(N_CARDS)]
+        leads.append((f"first lead, forced {CARDS[f].pretty}", z3.And(
+            forced_by(f) + deal(*full, count_me == HAND_SIZE, count_opp == HAND_SIZE) + [me[f]] + no_move)))
+    no_follow = {(u, first): [z3.Not(z3_legal_follow(me, c, 7 * u, first_trick=z3.BoolVal(first), rules=rules))
+                              for c in range(N_CARDS)] for u in range(4) for first in (False, True)}
+    follows: list[tuple[str, Z3]] = []
+    first_follows: list[tuple[str, Z3]] = []
     for lead in range(N_CARDS):  # a later follow: the leader has played one card more
         gone = [z3.Not(me[lead]), z3.Not(opp[lead]), z3.Not(dead[lead])]
-        out.append((f"follow to {CARDS[lead].pretty}, trick 2-13", base + gone + [n >= 1, n <= TRICKS - 1]
-                    + deal(count_me == n, count_opp == n - 1) + no_follow[suit(lead), False]))
+        follows.append((f"follow to {CARDS[lead].pretty}, trick 2-13", z3.And(
+            gone + later + deal(count_me == n, count_opp == n - 1) + no_follow[suit(lead), False])))
         for f in LOW_CLUBS:  # the first follow: the lead was a legal first lead
             leader = [z3.Or(opp[c], z3.BoolVal(c == lead)) for c in range(N_CARDS)]
-            full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS) if c != lead]
-            lead_ok = z3_legal_lead(leader, lead, broken=z3.BoolVal(False), first_trick=True, forced=f, rules=rules)
-            out.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}",
-                        base + gone + forced_by(f) + deal(*full, count_me == HAND_SIZE) + [leader[f], lead_ok]
-                        + no_follow[suit(lead), True]))
+            rest = [full[c] for c in range(N_CARDS) if c != lead]
+            first_follows.append((f"first follow to {CARDS[lead].pretty}, forced {CARDS[f].pretty}", z3.And(
+                gone + forced_by(f) + deal(*rest, count_me == HAND_SIZE) + [leader[f]]
+                + [lead_ok(leader, lead, True, f, z3.BoolVal(False))] + no_follow[suit(lead), True])))
     # every legal card is in the mover's hand: each move removes one card from his hand
-    stray = [z3.And(z3_legal_lead(me, c, broken=broken, first_trick=False, forced=None, rules=rules), z3.Not(me[c]))
-             for c in range(N_CARDS)]
+    stray = [z3.And(lead_ok(me, c, False, None, broken), z3.Not(me[c])) for c in range(N_CARDS)]
     stray += [z3.And(z3_legal_follow(me, c, 7 * u, first_trick=z3.Bool("first"), rules=rules), z3.Not(me[c]))
               for c in range(N_CARDS) for u in range(4)]
-    out.append(("a legal card outside the hand", base + [z3.Or(stray)]))
-    return out, me, broken
+    groups = [("leads", leads), ("follows to a later trick", follows), ("follows to the first trick", first_follows),
+              ("moves", [("a legal card outside the hand", z3.Or(stray))])]
+    return base, groups, me, broken
 
 
 def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, int] | None:
     """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
-    enc = hand_encoding(rules.written)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    options = []
-    for k in range(1, TRICKS):
-        rem = [z3.And(enc.hold[c] == enc.lead1[k], z3.Or(enc.played[c][k], enc.after[c][k])) for c in range(N_CARDS)]
-        options.append(z3.And([z3.Not(z3_legal_lead(rem, c, broken=enc.broken_before[k], first_trick=False,
-                                                     forced=None, rules=rules)) for c in range(N_CARDS)]))
-    s.add(z3.Or(options))
-    if not sat(budget.check(s)):
+    hands = Hands(rules.written)
+    enc = hands.enc
+    options = [z3.And([z3.Not(z3_legal_lead(enc.leader_holds(k), c, broken=enc.broken_before[k], first_trick=False,
+                                            forced=None, rules=rules)) for c in range(N_CARDS)]) for k in range(1, TRICKS)]
+    witness = hands.find(budget, z3.Or(options))
+    if witness is None:
         return None
-    witness = enc.decode(s.model())
-    for k in range(1, TRICKS):
-        if z3.is_true(s.model().eval(options[k - 1], model_completion=True)):
-            return witness, k
-    raise AssertionError("no option holds in the model")  # pragma: no cover
+    m = hands.solver.model()
+    return witness, next(k for k in range(1, TRICKS) if z3.is_true(m.eval(options[k - 1], model_completion=True)))
 
 
 def check(run: Run) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
     rules, budget = rules_for(run, P1_PROBES, p1_states), run.budget
-    queries, me, broken = _position_queries(rules)
+    base, groups, me, broken = _position_groups(rules.only("first_lead", "first_trick_points"))
     solver = z3.Solver()
-    for name, constraints in queries:
-        solver.push()
-        solver.add(constraints)
-        answer = budget.check(solver)
-        if answer == z3.sat:
+    solver.add(base)
+    for _, kinds in groups:
+        if budget.check(solver, z3.Or([kind for _, kind in kinds])) == z3.sat:
             m = solver.model()
+            name = next(name for name, kind in kinds if z3.is_true(m.eval(kind, model_completion=True)))
             hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
             detail = f"{name}: no legal move with hand {hand} (hearts broken: {m.eval(broken, model_completion=True)})"
             return _stuck_counterexample(run, rules, detail)
-        solver.pop()
+    count = sum(len(k) for _, k in groups)
     try:
         witness, note = _witness_with_legal_sets(run, rules)
     except LegalSetMismatch as err:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
                            records=(err.args[1],))
-    return CheckResult(Verdict.PROVED, detail=f"{len(queries)} position kinds have a legal move; {note}",
-                       witness=witness, stats={"position_kinds": len(queries),
-                                                                          "seconds": budget.elapsed()})
+    return CheckResult(Verdict.PROVED, detail=f"{count} position kinds have a legal move ({len(groups)} queries); {note}",
+                       witness=witness, stats={"position_kinds": count, "queries": len(groups), "seconds": budget.elapsed()})
 
 
 def _stuck_counterexample(run: Run, rules: Rules, detail: str) -> CheckResult:
@@ -150,29 +139,26 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
     in one the 2 of clubs is live (HEARTS-LEAD-1), in the other it is dead (the 4 or 6 is led,
     HEARTS-LEAD-2/3), and in both a later leader holds hearts and other cards before hearts are
     broken (HEARTS-BREAK-1)."""
-    enc = hand_encoding(rules)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    hearts = [c for c in range(N_CARDS) if suit(c) == 2]
-    others = [c for c in range(N_CARDS) if suit(c) != 2]
+    hands = Hands(rules)
+    enc = hands.enc
     restricted = []
     for k in range(1, TRICKS):
-        rem = [z3.And(enc.hold[c] == enc.lead1[k], z3.Or(enc.played[c][k], enc.after[c][k])) for c in range(N_CARDS)]
-        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([rem[c] for c in hearts]),
-                                 z3.Or([rem[c] for c in others])))
-    s.add(z3.Or(restricted))
+        held = enc.leader_holds(k)
+        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([held[c] for c in range(N_CARDS) if suit(c) == 2]),
+                                 z3.Or([held[c] for c in range(N_CARDS) if suit(c) != 2])))
+    def compare(at: Reached, move: model.Play) -> None:
+        expected = frozenset(m.card for m in model.legal_moves(at.state))
+        mine = encoded_legal_cards(at.state, rules)
+        if not expected or mine != expected or move.card not in expected:
+            text = f"play {len(at.moves) - 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
+            raise LegalSetMismatch(text, difference_record(at, mine, text))
+
     shown = []
     for two_dead in (False, True):
-        if not sat(run.budget.check(s, enc.dead[LOW_CLUBS[0]] == two_dead)):
+        witness = hands.find(run.budget, z3.Or(restricted), enc.dead[LOW_CLUBS[0]] == two_dead)
+        if witness is None:
             return None, "no witness hand found"
-        witness = enc.decode(s.model())
-        for i, (at, move) in enumerate(positions(run, witness, rules.config)):
-            expected = frozenset(m.card for m in model.legal_moves(at.state))
-            mine = encoded_legal_cards(at.state, rules)
-            if not expected or mine != expected or move.card not in expected:
-                text = f"play {i + 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
-                raise LegalSetMismatch(text, difference_record(at, mine, text))
-        final = replay_single(run, witness, rules.config).state
+        final = replay_single(run, witness, rules.config, visit=compare).state
         if final.tricks_played != TRICKS or any(final.hands):
             raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
         shown.append(witness.describe())
@@ -184,11 +170,4 @@ class LegalSetMismatch(Exception):
 
 
 P1_PROBES = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
-
-
-# ---- HEARTS-P2 ---------------------------------------------------------------------------
-
-
-# ---- HEARTS-P3 ---------------------------------------------------------------------------
-
 

@@ -9,7 +9,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import CARDS, N_CARDS, Rules, TRICKS, TRICK_STATES, beats, suit, z3_trick_winner
-from cardcanon.proofs.hearts.replay import hand_with, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
 from cardcanon.proofs.z3_eval import compile_term
 
 
@@ -43,7 +43,8 @@ def check(run: Run) -> CheckResult:
 
 
 def _pair_counterexample(run: Run, rules: Rules, a: int, b: int, what: str) -> CheckResult:
-    w = hand_with(rules, lambda e: z3.Or([z3.And(e.pos[a][k][0], e.pos[b][k][1]) for k in range(TRICKS)]), run.budget)
+    hands = Hands(rules.written)
+    w = hands.find(run.budget, z3.Or([z3.And(hands.enc.pos[a][k][0], hands.enc.pos[b][k][1]) for k in range(TRICKS)]))
     truth = model.trick_winner(CARDS[a], CARDS[b])
     detail = f"{CARDS[a].pretty} led, {CARDS[b].pretty} followed: {what}; the model gives it to the " \
              f"{'follower' if truth else 'leader'}"
@@ -57,9 +58,10 @@ def _trump_witness(run: Run, rules: Rules) -> str | None:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
     hearts = [c for c in range(N_CARDS) if suit(c) == 2]
     others = [c for c in range(N_CARDS) if suit(c) != 2]
-    w = hand_with(rules, lambda e: z3.Or([z3.And(z3.Or([e.pos[c][k][0] for c in others]),
-                                                  z3.Or([e.pos[h][k][1] for h in hearts])) for k in range(TRICKS)]),
-                   run.budget)
+    hands = Hands(rules.written)
+    pos = hands.enc.pos
+    w = hands.find(run.budget, z3.Or([z3.And(z3.Or([pos[c][k][0] for c in others]), z3.Or([pos[h][k][1] for h in hearts]))
+                                      for k in range(TRICKS)]))
     if w is None:
         return None
     replay_single(run, w, rules.config)

@@ -12,7 +12,7 @@ from cardcanon.model import hearts as model
 from cardcanon.model.hearts_types import HeartsConfig, SEATS
 from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, Rules, forced_club, suit
-from cardcanon.proofs.hearts.replay import difference_record, hand_with, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import Hands, difference_record, replay_single, rules_for
 from cardcanon.proofs.records import hearts_record
 from cardcanon.proofs.z3_eval import compile_term
 
@@ -122,7 +122,8 @@ def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: in
     only the card ``encoded``, or (``NOT_FORCED``) that club and more."""
     if len(gone) != 2:
         return CheckResult(verdict, detail=detail + "; not a deal of the rulebook (HEARTS-DEAL-2)", stats=stats or {})
-    w = hand_with(rules, lambda e: z3.And([e.dead[c] for c in gone]), run.budget)
+    hands = Hands(rules.written)
+    w = hands.find(run.budget, *[hands.enc.dead[c] for c in gone])
     if w is None:
         return CheckResult(verdict, detail=detail + "; no legal hand with these dead cards", stats=stats or {})
     at = replay_single(run, w, rules.config, stop_after=0)

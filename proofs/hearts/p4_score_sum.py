@@ -9,7 +9,7 @@ from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import (
     CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SCORING_STATES,
 )
-from cardcanon.proofs.hearts.replay import hand_encoding, replay_single, rules_for, sat
+from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ScoreAbstraction
 
 
@@ -27,7 +27,7 @@ def check(run: Run) -> CheckResult:
     ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a moon hand
     and an ordinary hand of legal play are replayed through the model (reachability)."""
     rules, budget = rules_for(run, P4_PROBES, lambda config: P4_STATES), run.budget
-    abstraction = ScoreAbstraction(rules)
+    abstraction = ScoreAbstraction(rules.only("moon_score"))
     live, took = abstraction.live, abstraction.took
     in_play = z3.Sum([z3.If(live[c], QUEEN_POINTS if c == QUEEN_OF_SPADES else HEART_POINTS, 0) for c in POINT_CARDS])
     moons = [z3.And([z3.Implies(live[c], took[c] == bool(p)) for c in POINT_CARDS]) for p in (0, 1)]
@@ -37,12 +37,21 @@ def check(run: Run) -> CheckResult:
                   z3.And(moons[0], s0 == MOON_SHOOTER, s1 == other),
                   z3.And(moons[1], s0 == other, s1 == MOON_SHOOTER))
     s = abstraction.solver
+    # a lemma, proved first: each point card's points go to one seat, or (dead) to none; with it the
+    # sum is linear arithmetic over the same terms (a second solver decides it in milliseconds)
+    sc = abstraction.scoring
+    lemma = [z3.If(sc.won[0][c], sc.value[c], 0) + z3.If(sc.won[1][c], sc.value[c], 0) == z3.If(sc.counted[c], sc.value[c], 0)
+             for c in POINT_CARDS]
+    s.push()
+    if budget.check(s, z3.Not(z3.And(lemma))) == z3.unsat:
+        s.add(lemma)
     answer = budget.check(s, z3.Not(claim))
-    if answer == z3.sat:
-        m = s.model()
+    m = s.model() if answer == z3.sat else None
+    s.pop()
+    if m is not None:
         dead, taken = abstraction.split_of(m)
         mine = abstraction.scores_in(m)
-        record = abstraction.model_record(m, rules, f"the model's scores when P0 takes "
+        record = abstraction.model_record(m, f"the model's scores when P0 takes "
                                           f"{' '.join(c.pretty for c in taken[0])} and P1 "
                                           f"{' '.join(c.pretty for c in taken[1])}")
         truth = record["returns"]
@@ -50,18 +59,17 @@ def check(run: Run) -> CheckResult:
                            detail=f"with dead {' '.join(CARDS[c].pretty for c in dead)} the encoding scores "
                                   f"{mine[0]}-{mine[1]}, against the claim; the model scores it {truth[0]}-{truth[1]}")
     shown = []
-    enc = hand_encoding(rules.written)
-    hands = z3.Solver()
-    hands.add(enc.constraints)
+    hands = Hands(rules.written)
+    enc = hands.enc
     some_dead = z3.Or([enc.dead[c] for c in POINT_CARDS])
     for moon in (True, False):  # reachability: a moon with a dead point card (HEARTS-MOON-2), and an
         # ordinary hand in which the queen of spades is taken (HEARTS-QUEEN-1)
         shape = (z3.And(z3.Or(enc.moon), some_dead) if moon
                  else z3.And(z3.Not(z3.Or(enc.moon)), enc.live[QUEEN_OF_SPADES]))
-        if not sat(budget.check(hands, shape)):
+        w = hands.find(budget, shape)
+        if w is None:
             return CheckResult(Verdict.NO_WITNESS, detail=f"no {'moon' if moon else 'ordinary'} hand exists: the claim "
                                                           f"would be vacuous")
-        w = enc.decode(hands.model())
         replay_single(run, w, rules.config)
         shown.append(w.describe())
     moon_other = "the points in play" if rules.config.moon_score is model.MoonScore.POINTS_IN_PLAY else MOON_OTHER

@@ -1,136 +1,72 @@
-"""HEARTS-P4 (the hand scores add up) and HEARTS-P5 (the exact set of hand-score pairs)."""
+"""HEARTS-P5: the exact set of hand-score pairs that legal play can produce."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Collection
 from typing import Any
 
-import z3
-
-from cardcanon.model import hearts as model
-from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
-from cardcanon.proofs.hearts.encoding import HandWitness, Rules, hand_states
-from cardcanon.proofs.hearts.replay import ReplayMismatch, hand_encoding, replay_single, rules_for
+from cardcanon.model.hearts_records import config_to_json
+from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
+from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits
 from cardcanon.proofs.records import function_record
-
-
-# ---- HEARTS-P4 ---------------------------------------------------------------------------
-
-
-# ---- HEARTS-P5 ---------------------------------------------------------------------------
 
 P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
 
 
-def decide_pairs(run: Run, rules: Rules, limit: int = 26, expect: Collection[tuple[int, int]] | None = None,
-                 ) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any]]:
-    """Decide every pair (a, b), 0 <= a, b <= limit: ``(witnesses, stats)``.
-
-    Stage 1 asks a score-only abstraction (dead cards and who took each point card, no play),
-    which over-approximates legal play, for every pair it allows (:meth:`ScoreAbstraction.pairs`):
-    a pair it does not allow is impossible in legal play. Stage 2 asks the
-    whole-hand encoding for the pairs left, a <= b first; a pair (b, a) whose mirror (a, b) has
-    a witness is checked with the seat-swapped witness pinned in the encoding. Every witness is
-    replayed through the model. Both stages are incremental solvers, one push/pop per pair.
-
-    With ``expect`` (a set of pairs) it stops at the first pair decided against it and names
-    it in ``stats["contradiction"]``: pairs outside ``expect`` go to stage 2 at once.
-    """
-    budget = run.budget
-    stage1 = ScoreAbstraction(rules)
-    enc = hand_encoding(rules)
-    stage2 = z3.Solver()
-    stage2.add(enc.constraints)
-    witnesses: dict[tuple[int, int], HandWitness] = {}
-    stats: dict[str, Any] = {"candidates": 0, "abstraction_unsat": 0, "hand_queries": 0, "hand_unsat": 0}
-
-    def in_hand(a: int, b: int) -> Z3:
-        mirror = witnesses.get((b, a))
-        extra = [enc.score_is(0, a), enc.score_is(1, b)] + (enc.fix(mirror.swapped()) if mirror else [])
-        stats["hand_queries"] += 1
-        answer = budget.check(stage2, *extra)
-        if answer == z3.sat:
-            w = enc.decode(stage2.model())
-            if (w.scores[0], w.scores[1]) != (a, b):
-                raise AssertionError(f"decoded scores {w.scores} for pair {a}-{b}")
-            replay_single(run, w, rules.config, check_score=rules == rules.written)
-            witnesses[(a, b)] = w
-        elif answer == z3.unsat and mirror is None:
-            stats["hand_unsat"] += 1
-        elif answer == z3.unsat:
-            raise ReplayMismatch(f"the seat-swapped witness of {b}-{a} does not score {a}-{b}")
-        return answer
-
-    def stop(a: int, b: int) -> tuple[dict[tuple[int, int], HandWitness], dict[str, Any]]:
-        stats["contradiction"] = [a, b]
-        return witnesses, stats
-
-    left: list[tuple[int, int]] = []
-    allowed = stage1.pairs(limit, budget)
-    for a, b in itertools.product(range(limit + 1), repeat=2):
-        stats["candidates"] += 1
-        if (a, b) not in allowed:
-            stats["abstraction_unsat"] += 1
-            if expect is not None and (a, b) in expect:
-                return stop(a, b)
-        elif expect is not None and (a, b) not in expect:
-            if in_hand(a, b) == z3.sat:
-                return stop(a, b)
-        else:
-            left.append((a, b))
-    stats["abstraction_seconds"] = budget.elapsed()
-    left.sort(key=lambda p: (p[0] > p[1], p))
-    for a, b in left:
-        if in_hand(a, b) == z3.unsat and expect is not None:
-            return stop(a, b)
-    stats["possible_pairs"] = len(witnesses)
-    stats["seconds"] = budget.elapsed()
-    return witnesses, stats
-
-
 def check(run: Run) -> CheckResult:
-    """HEARTS-P5: the exact set of (a, b) per-hand score pairs that legal play can produce,
-    each pair decided by Z3 (witness hand replayed through the model, or UNSAT), compared with
-    the pairs of every split of the live point cards as the model scores them."""
-    rules = rules_for(run, P5_PROBES, hand_states)
+    """HEARTS-P5: the pairs of every split of the live point cards as the model scores them are
+    exactly the pairs legal play produces. The score-only abstraction (no play, a superset of
+    legal play) allows no other pair, whatever the scores (one query; a pair it allows is asked
+    of the whole hand, and refuted or a counterexample); each predicted pair has a legal hand
+    (a witness replayed through the model; a mirrored pair, the witness with the seats exchanged),
+    or Z3 proves none has."""
+    rules, budget = rules_for(run, P5_PROBES, hand_states), run.budget
     limit = int(run.bounds.get("max_score", 26))
-    lemma = ScoreAbstraction(rules)  # the pairs asked are all there are: every hand score lies in 0..limit
-    answer = lemma.stray(limit, run.budget)
-    if answer == z3.sat:
-        m = lemma.solver.model()
-        a, b = lemma.scores_in(m)
-        record = lemma.model_record(m, rules, f"the model's scores of a split the encoding scores {a}-{b}")
-        truth = record["returns"]
-        return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
-                           detail=f"the encoding scores a split of the point cards {a}-{b}, outside 0..{limit}; "
-                                  f"the model scores it {truth[0]}-{truth[1]}")
     predicted = frozenset(p for p in predicted_pairs(rules.config) if max(p) <= limit)
-    witnesses, stats = decide_pairs(run, rules, limit, expect=predicted)
-    if "contradiction" in stats:
-        a, b = stats["contradiction"]
-        if (a, b) in witnesses:
-            w = witnesses[(a, b)]
+    abstraction = ScoreAbstraction(rules.only("moon_score"))
+    hands = Hands(rules)
+    witnesses: dict[tuple[int, int], HandWitness] = {}
+    refuted: set[tuple[int, int]] = set()
+
+    def in_hand(a: int, b: int) -> HandWitness | None:
+        mirror = witnesses.get((b, a))  # a witness of b-a with the seats exchanged: the replay shows it
+        w = mirror.swapped() if mirror else hands.scoring(budget, a, b)
+        if w is None:
+            return None
+        replay_single(run, w, rules.config, check_score=rules == rules.written)
+        witnesses[(a, b)] = w
+        return w
+
+    for pair in abstraction.beyond(predicted, limit, budget):
+        a, b = pair
+        if not (0 <= a <= limit and 0 <= b <= limit):
+            record = abstraction.model_record(abstraction.scoring_pair(pair, budget), f"the model's scores of a split "
+                                                                                     f"the encoding scores {a}-{b}")
+            return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
+                               detail=f"the encoding scores a split of the point cards {a}-{b}, outside 0..{limit}; "
+                                      f"the model scores it {record['returns'][0]}-{record['returns'][1]}")
+        w = in_hand(a, b)
+        if w is not None:
             truth = replay_single(run, w, rules.config, check_score=False).state.hand_scores[-1]
-            return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(), stats=stats,
+            return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(),
                                detail=f"legal play scores {a}-{b}, which no split of the point cards scores; "
                                       f"the model scores that hand {truth[0]}-{truth[1]}")
-        from cardcanon.model.hearts_records import config_to_json
-
-        taken, dead = predicted_splits(rules.config)[(a, b)]
-        record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken], list(map(str, dead)),
-                                                          config_to_json(rules.config)],
-                                 label=f"the model scores this split of the point cards {a}-{b}")
-        return CheckResult(Verdict.COUNTEREXAMPLE, stats=stats, records=(record,), witness=record["label"],
-                           detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
-    found = frozenset(witnesses)
-    sample = "\n".join(f"{a}-{b}: " + witnesses[(a, b)].describe().replace("\n", "; ")
-                       for a, b in sorted(witnesses)[:3])
-    if found != predicted:  # cannot happen when every pair was decided against ``predicted``
-        raise AssertionError(f"pairs {sorted(found ^ predicted)} escaped the comparison")
+        refuted.add(pair)
+    for a, b in sorted(predicted, key=lambda p: (p[0] > p[1], p)):  # a <= b first: their mirrors are quick
+        if in_hand(a, b) is None:
+            taken, dead = predicted_splits(rules.config)[(a, b)]
+            record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
+                                                              list(map(str, dead)), config_to_json(rules.config)],
+                                     label=f"the model scores this split of the point cards {a}-{b}")
+            return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
+                               detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
+    candidates = (limit + 1) ** 2
+    stats = {"candidates": candidates, "abstraction_unsat": candidates - len(predicted) - len(refuted),
+             "hand_unsat": len(refuted), "possible_pairs": len(witnesses), "seconds": budget.elapsed()}
     run.keep_last(12)  # every witness hand was replayed as it was found; a dozen of them stay as records
-    pairs = " ".join(f"{a}-{b}" for a, b in sorted(found))
-    return CheckResult(Verdict.PROVED, detail=f"{len(found)} possible hand-score pairs, each replayed; all "
-                                              f"{stats['candidates'] - len(found)} others impossible: {pairs}",
-                       witness=sample, stats=stats)
+    sample = "\n".join(f"{a}-{b}: " + witnesses[(a, b)].describe().replace("\n", "; ") for a, b in sorted(witnesses)[:3])
+    pairs = " ".join(f"{a}-{b}" for a, b in sorted(witnesses))
+    return CheckResult(Verdict.PROVED, witness=sample, stats=stats,
+                       detail=f"{len(witnesses)} possible hand-score pairs, each replayed; all "
+                              f"{candidates - len(witnesses)} others impossible: {pairs}")

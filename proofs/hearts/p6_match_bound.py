@@ -1,21 +1,18 @@
-"""HEARTS-P6 (the match bound), P7 (the 100-point decision) and P8 (the endless tie-break)."""
+"""HEARTS-P6: some player always reaches the target within 34 hands, and 33 hands are not enough."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
-from cardcanon.proofs.hearts.encoding import HandWitness, Rules, SCORING_STATES, TARGET
-from cardcanon.proofs.hearts.match import hand_scoring
-from cardcanon.proofs.hearts.replay import replay_match, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction
-
-
-# ---- HEARTS-P6 ---------------------------------------------------------------------------
+from cardcanon.proofs.hearts.encoding import HandWitness, SCORING_STATES, TARGET
+from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
+from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs
 
 P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
 P6_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the score abstraction of P5
@@ -25,9 +22,10 @@ def check(run: Run) -> CheckResult:
     """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
     ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
 
-    The bound is proved over the hand scores of the score-only abstraction of P5 (a superset
-    of the possible ones, so the proof holds for legal play): first that every hand score lies
-    in 0..HIGHEST, then, since only the totals matter, Z3 counts how often each pair occurs.
+    The bound is proved over the hand scores of the score-only abstraction (a superset of the
+    possible ones, so the proof holds for legal play): its pairs are the model's pairs of the
+    splits of the point cards and any other pair it allows (one query shows it allows no more),
+    all within 0..HIGHEST; since only the totals matter, Z3 counts how often each pair occurs.
     The match that falls short is realised hand by hand with the whole-hand encoding; a pair
     no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
     bounds, budget = run.bounds, run.budget
@@ -35,31 +33,30 @@ def check(run: Run) -> CheckResult:
     rules = rules_for(run, P6_PROBES, lambda config: P6_STATES)
     if run.probe_id in ("target-90", "target-110"):
         rules, target = rules.written, int(run.probe_id.split("-")[1])  # HEARTS-MATCH-1 misread
-    abstraction = ScoreAbstraction(rules)
-    stray = _stray_score(abstraction, budget, hands, target, rules)
-    if stray is not None:
-        return stray
-    pairs = sorted(abstraction.pairs(HIGHEST, budget))  # a superset of P5's set, without play
-    count = {p: z3.Int(f"n_{p[0]}_{p[1]}") for p in pairs}
+    abstraction = ScoreAbstraction(rules.only("moon_score"))
+    pairs = {p for p in predicted_pairs(rules.config) if abstraction.allows(p, budget)}
+    pairs.update(abstraction.beyond(pairs, HIGHEST, budget))
+    if any(not 0 <= x <= HIGHEST for pair in pairs for x in pair):
+        return _stray_score(abstraction, budget, hands, target)
+    count = {p: z3.Int(f"n_{p[0]}_{p[1]}") for p in sorted(pairs)}
     n = z3.Int("hands")
     s = z3.Solver()
     s.add(*[c >= 0 for c in count.values()], z3.Sum(list(count.values())) == n)
     for seat in (0, 1):
         s.add(z3.Sum([c * p[seat] for p, c in count.items()]) < target)
     witnesses: dict[tuple[int, int], HandWitness] = {}
+    legal = Hands(rules)
     refuted = 0
     while True:
-        smallest = None
-        for k in range(1, hands + 1):  # the smallest number of hands that always suffices
-            if budget.check(s, n == k) == z3.unsat:
-                smallest = k
-                break
+        # fewer hands leave both below whenever more do (scores are not negative): the smallest
+        # number of hands that always suffices is the first k whose query is UNSAT
+        smallest = _first_unsat(lambda k: budget.check(s, n == k) == z3.unsat, hands)
         # the longest match below the target that matters, realised hand by hand
         k = hands - 1 if smallest == hands else hands if smallest is None else smallest - 1
         budget.check(s, n == k)  # sat: k is below the smallest number of hands that always suffices
         chosen = s.model()
         used = [p for p, c in count.items() if chosen.eval(c, model_completion=True).as_long() > 0]
-        missing = [p for p in used if _realise(rules, budget, p, witnesses) is None]
+        missing = [p for p in used if _realise(legal, budget, p, witnesses) is None]
         if not missing:
             break
         refuted += len(missing)  # a score no legal hand gives: drop it and search again
@@ -86,57 +83,52 @@ def check(run: Run) -> CheckResult:
 HIGHEST = 26  # the hand scores P6 counts over are 0..HIGHEST (a lemma of the check, proved first)
 
 
-def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, target: int,
-                 rules: Rules) -> CheckResult | None:
-    """The lemma the counting needs: every hand score lies in 0..HIGHEST. When it fails, a hand
-    whose two scores are both at most ``(target - 1) // hands`` repeated ``hands`` times leaves
-    both players below the target (a counterexample); None when the lemma holds."""
-    s0, s1 = abstraction.scoring.score
-    if abstraction.stray(HIGHEST, budget) == z3.unsat:
+def _first_unsat(unsat: Callable[[int], bool], hands: int) -> int | None:
+    """The smallest k in 1..hands with ``unsat(k)``, for a property that stays UNSAT as k grows:
+    asked at ``hands`` and ``hands - 1`` first, then searched by halves; None when ``hands`` is SAT."""
+    if not unsat(hands):
         return None
+    if hands == 1 or not unsat(hands - 1):
+        return hands
+    low, high = 0, hands - 1  # low: SAT (0 hands leave both at 0), high: UNSAT
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if unsat(middle) else (middle, high)
+    return high
+
+
+def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, target: int) -> CheckResult:
+    """The lemma the counting needs fails: a hand score lies outside 0..HIGHEST. A hand whose two
+    scores are both at most ``(target - 1) // hands`` repeated ``hands`` times leaves both players
+    below the target (a counterexample)."""
+    s0, s1 = abstraction.scoring.score
     low = (target - 1) // hands
     if budget.check(abstraction.solver, s0 <= low, s1 <= low) != z3.sat:
         return CheckResult(Verdict.UNKNOWN, detail=f"a hand score lies outside 0..{HIGHEST}, the scores counted")
     m = abstraction.solver.model()
     scores = abstraction.scores_in(m)
-    record = abstraction.model_record(m, rules, "the model's scores of the hand the encoding scores "
-                                                f"{scores[0]}-{scores[1]}")
+    record = abstraction.model_record(m, f"the model's scores of the hand the encoding scores {scores[0]}-{scores[1]}")
     return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
                        detail=f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave both "
                               f"players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the model "
                               f"scores that hand {record['returns'][0]}-{record['returns'][1]}")
 
 
-def _realise(rules: Rules, budget: Budget, pair: tuple[int, int],
+def _realise(legal: Hands, budget: Budget, pair: tuple[int, int],
              witnesses: dict[tuple[int, int], HandWitness]) -> HandWitness | None:
     """A legal hand scoring ``pair`` (remembered in ``witnesses``), or None if there is none."""
-    if pair not in witnesses:
-        w = hand_scoring(rules, budget, *pair)
-        if w is None:
-            return None
+    if pair not in witnesses and (w := legal.scoring(budget, *pair)) is not None:
         witnesses[pair] = w
-    return witnesses[pair]
+    return witnesses.get(pair)
 
 
 def _sequence(m: Z3, count: Mapping[tuple[int, int], Z3],
               witnesses: Mapping[tuple[int, int], HandWitness]) -> list[HandWitness]:
-    out: list[HandWitness] = []
-    for p, c in count.items():
-        times = m.eval(c, model_completion=True).as_long()
-        out += [witnesses[p]] * times if times else []
-    return out
+    return [witnesses[p] for p, c in count.items() for _ in range(m.eval(c, model_completion=True).as_long())]
 
 
 def _summary(sequence: Sequence[HandWitness]) -> str:
-    tally: dict[tuple[int, ...], int] = {}
-    for w in sequence:
-        tally[w.scores] = tally.get(w.scores, 0) + 1
+    tally = Counter(w.scores for w in sequence)
     return f"{len(sequence)} hands: " + ", ".join(f"{k} x {a}-{b}" for (a, b), k in sorted(tally.items()))
-
-
-# ---- HEARTS-P7 ---------------------------------------------------------------------------
-
-
-# ---- HEARTS-P8 ---------------------------------------------------------------------------
 
 

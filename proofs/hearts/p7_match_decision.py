@@ -11,8 +11,8 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import Rules, TARGET
-from cardcanon.proofs.hearts.match import MATCH_STATES, hand_scoring, match_terms
-from cardcanon.proofs.hearts.replay import replay_match, rules_for
+from cardcanon.proofs.hearts.match import MATCH_STATES, match_terms
+from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.z3_eval import compile_term
 
@@ -79,7 +79,8 @@ def _with_tie_match(run: Run, verdict: Verdict, detail: str, rules: Rules, confi
     """Replay a match (under the run's variant, as written) that ties past the target and then
     breaks the tie."""
     target = config.target
-    tie, other = hand_scoring(rules.written, run.budget, 3, 3), hand_scoring(rules.written, run.budget, 2, 4)
+    hands = Hands(rules.written)
+    tie, other = hands.scoring(run.budget, 3, 3), hands.scoring(run.budget, 2, 4)
     if tie is None or other is None:
         return CheckResult(verdict, detail=detail + "; no tie-break match found to replay", stats=stats or {})
     k = -(-target // 3)  # hands of 3-3 until both pass the target

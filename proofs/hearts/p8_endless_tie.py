@@ -8,10 +8,10 @@ from typing import Any
 
 import z3
 
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS, QUEEN_OF_SPADES, Rules, TARGET
-from cardcanon.proofs.hearts.match import match_terms, tie_hands
-from cardcanon.proofs.hearts.replay import ReplayMismatch, hand_encoding, replay_match, rules_for
+from cardcanon.proofs.hearts.match import match_terms
+from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, replay_match, rules_for
 
 
 P8_PROBES = {"widow": dict(widow=True), "tie-ends-match": dict()}
@@ -32,15 +32,17 @@ def check(run: Run) -> CheckResult:
 
 
 def _tied_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
-    """The tied hands by dead pair, and whether every tied hand has the one shape (Z3 only)."""
-    ties = tie_hands(rules, budget)
-    enc = hand_encoding(rules)
+    """The tied hands, one per pair of dead cards that allows one (each pair found is then
+    excluded), and whether every tied hand has the one shape (Z3 only)."""
+    hands = Hands(rules)
+    enc, ties = hands.enc, {}
+    excluded: list[Z3] = []
+    while (w := hands.find(budget, enc.score[0] == enc.score[1], *excluded)) is not None:
+        ties[w.dead] = w
+        excluded.append(z3.Not(z3.And([enc.dead[c] for c in w.dead])))
     hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
-    one_heart_dead = z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1)
-    shape = z3.And(enc.dead[QUEEN_OF_SPADES], one_heart_dead, *hearts_each)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    return ties, budget.check(s, enc.score[0] == enc.score[1], z3.Not(shape)) == z3.unsat
+    shape = z3.And(enc.dead[QUEEN_OF_SPADES], z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1), *hearts_each)
+    return ties, hands.find(budget, enc.score[0] == enc.score[1], z3.Not(shape)) is None
 
 
 def _endless_tie(run: Run) -> CheckResult:

@@ -1,16 +1,7 @@
-"""Hearts checks over whole matches, played through the reference model.
-
-``check`` (HEARTS-DEAL-1, HEARTS-BREAK-2, HEARTS-MATCH-1/2, HEARTS-GOAL-1,
-HEARTS-QUEEN-2): seeded matches between random players, every variant. Across hands: the
-dealer alternates, "hearts broken" starts false in every hand, the scores are the sums of the
-hand scores, and the match ends exactly when the rulebook says, won by the player it names;
-on the first trick a player who cannot follow suit may discard the queen of spades (also
-under ``no-hearts``). Then the match decision in every score band, the "tie broken" label
-included: the model's ``match_result`` against the rulebook's statement, written here
-independently (:func:`rulebook_outcome`). A step that breaks a claim is returned as a record.
-
-The engine check is in ``cardcanon.verify.engine``.
-"""
+"""HEARTS-P9: seeded matches between random players, every step against the rulebook: the dealer
+alternates, hearts start unbroken, the scores are the sums of the hand scores, the queen of spades
+may be discarded to the first trick, and the match decision and its "tie broken" label follow the
+rulebook's statement (:func:`rulebook_outcome`) after every hand and in every score band."""
 
 from __future__ import annotations
 
@@ -33,7 +24,7 @@ def _outcome(outcome: model.Outcome | None) -> tuple[str, int] | None:
     return None if outcome is None else (outcome.termination.value, outcome.winner.index)
 
 
-def _first_trick_queen(state: model.HeartsState) -> model.Play | None:
+def _first_trick_queen(state: model.HeartsState, legal: tuple[model.Play, ...]) -> model.Play | None:
     """A discard of the queen of spades the model refuses on the first trick, or None."""
     if state.phase is not model.Phase.PLAY or state.tricks_played or not state.trick:
         return None
@@ -44,32 +35,35 @@ def _first_trick_queen(state: model.HeartsState) -> model.Play | None:
     led = state.trick[0].card.suit
     if queen not in hand or any(card.suit is led for card in hand):
         return None
-    if any(play.card == queen for play in model.legal_moves(state)):
+    if any(play.card == queen for play in legal):
         return None
     return model.Play(seat, queen)
 
 
-def _play(config: model.HeartsConfig, seed: int, max_hands: int,
-          ) -> Iterator[tuple[model.HeartsState, model.Move, model.HeartsState, list[model.Move]]]:
-    """A seeded match; yields (state before, move, state after) with the moves so far."""
+Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]
+
+
+def _play(config: model.HeartsConfig, seed: int, max_hands: int) -> Iterator[Step]:
+    """A seeded match; yields (state before, move, state after, the legal plays after, the moves so far)."""
     rng = SplitMix64(seed)
     players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
     state = model.new_game(config)
+    legal: tuple[model.Play, ...] = ()
     moves: list[model.Move] = []
-    while state.phase is not model.Phase.OVER and state.hand_number <= max_hands and (
-            state.is_chance or model.legal_moves(state)):
+    while state.phase is not model.Phase.OVER and state.hand_number <= max_hands and (state.is_chance or legal):
         if state.is_chance:
             move = model.sample_chance(state, rng)
         else:
             assert state.to_move is not None  # a position with legal moves has a player to move
-            move = players[state.to_move.index](state, model.legal_moves(state))
+            move = players[state.to_move.index](state, legal)
         after = model.apply(state, move)
         moves.append(move)
-        yield state, move, after, moves
+        legal = model.legal_moves(after)
+        yield state, move, after, legal, moves
         state = after
 
 
-def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsState,
+def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsState, legal: tuple[model.Play, ...],
             dealers: list[Seat | None]) -> tuple[str, model.Play | None] | None:
     """What is wrong with one step (and a refused move that shows it), or None."""
     target = after.config.target
@@ -83,11 +77,11 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
         dealers.append(after.dealer)
         if len(dealers) >= 2 and dealers[-1] == dealers[-2]:
             return f"{after.dealer} deals hand {after.hand_number} after dealing hand {after.hand_number - 1}", None
-    if after.phase is model.Phase.PLAY and not model.legal_moves(after):
+    if after.phase is model.Phase.PLAY and not legal:
         club = next(c for c in model.FIRST_LEAD_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2
         holder = next(s for s in SEATS if club in after.hands[s.index])
         return f"{after.to_move} has no legal move", model.Play(holder, club) if not after.tricks_played else None
-    refused = _first_trick_queen(after)
+    refused = _first_trick_queen(after, legal)
     if refused is not None:
         return f"{refused.player} cannot follow suit on the first trick and may not discard the queen of spades", refused
     if isinstance(move, model.Play) and after.tricks_played != before.tricks_played and (
@@ -125,8 +119,8 @@ def check(run: Run) -> CheckResult:
     seeds = range(*bounds.get("seeds", [0, 20]))
     for seed in seeds:
         dealers: list[Seat | None] = []
-        for before, move, after, moves in _play(config, seed, int(bounds.get("max_hands", 60))):
-            problem = _claims(before, move, after, dealers)
+        for before, move, after, legal, moves in _play(config, seed, int(bounds.get("max_hands", 60))):
+            problem = _claims(before, move, after, legal, dealers)
             if problem is not None:
                 text, refused = problem
                 label = f"seed {seed}: {text}"

@@ -1,16 +1,10 @@
-"""Replaying Z3 witnesses of Hearts through the reference model, each hand noted as a record.
-
-A :class:`HandWitness` becomes real moves: a ``Deal`` whose order gives the witness's hands
-and dead cards (HEARTS-DEAL-2), then every ``Play`` in turn, each validated by ``apply``.
-Every hand replayed is handed to the runner with ``run.record`` (the moves from the start of
-its match, the position it reached); a replay returns a :class:`Reached`: the position and
-those moves.
-"""
+"""Z3 witnesses of Hearts replayed through the reference model, each hand noted with ``run.record``:
+a ``Deal`` whose order gives the witness's hands and dead cards (HEARTS-DEAL-2), then every ``Play``."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -53,20 +47,11 @@ class Reached:
 
 
 def deal_order(witness: HandWitness, dealer: int) -> tuple[Card, ...]:
-    """The deck order that deals the witness's hands when ``dealer`` deals (HEARTS-DEAL-2):
-    top card dead, then one card at a time from the non-dealer, the last card dead."""
+    """The deck order that deals the witness's hands when ``dealer`` deals: top card dead, then one
+    card at a time from the non-dealer, the last card dead."""
     hands = [sorted(h) for h in witness.hands()]
-    first, second = hands[1 - dealer], hands[dealer]
-    middle = [c for pair in zip(first, second) for c in pair]
+    middle = [c for pair in zip(hands[1 - dealer], hands[dealer]) for c in pair]
     return tuple(CARDS[c] for c in [witness.dead[0], *middle, witness.dead[1]])
-
-
-def plays(witness: HandWitness) -> list[model.Play]:
-    out = []
-    for leader, a, b in witness.tricks:
-        out.append(model.Play(Seat(leader), CARDS[a]))
-        out.append(model.Play(Seat(1 - leader), CARDS[b]))
-    return out
 
 
 def start(config: model.HeartsConfig | None = None, dealer: int = 0) -> Reached:
@@ -75,67 +60,39 @@ def start(config: model.HeartsConfig | None = None, dealer: int = 0) -> Reached:
     return Reached(model.apply(model.new_game(config or model.HeartsConfig()), move), (move,))
 
 
+Visit = Callable[[Reached, model.Play], None]
+
+
 def replay_hand(run: Run, at: Reached, witness: HandWitness, *, stop_after: int | None = None,
-                check_score: bool = True) -> Reached:
-    """Deal and play the witness from a position waiting for a deal; checks the hand score
-    (unless ``check_score`` is false: a mutant's witness carries the mutant's score). With
-    ``stop_after`` it stops after that many plays and returns that position. The hand is
-    recorded (``run.record``)."""
-    state = at.state
-    if state.phase is not model.Phase.DEAL:
-        raise ReplayMismatch(f"the model is not waiting for a deal but in phase {state.phase}")
-    assert state.dealer is not None  # a match waiting for a deal has its dealer
-    at = at.then(model.Deal(deal_order(witness, state.dealer.index)), run, witness.summary())
-    for i, move in enumerate(plays(witness)):
-        if stop_after is not None and i == stop_after:
-            at.note(run, f"{witness.summary()} (first {i} plays)")
+                check_score: bool = True, visit: Visit | None = None) -> Reached:
+    """Deal and play the witness from a position waiting for a deal, ``visit`` called before each
+    play; checks the hand score (unless ``check_score`` is false: a probe's witness carries the
+    probe's score). With ``stop_after`` it stops after that many plays."""
+    if at.state.phase is not model.Phase.DEAL or at.state.dealer is None:
+        raise ReplayMismatch(f"the model is not waiting for a deal but in phase {at.state.phase}")
+    label = witness.summary()
+    at = at.then(model.Deal(deal_order(witness, at.state.dealer.index)), run, label)
+    plays = [model.Play(Seat(s), CARDS[c]) for leader, a, b in witness.tricks for s, c in ((leader, a), (1 - leader, b))]
+    for i, move in enumerate(plays):
+        if i == stop_after:
+            at.note(run, f"{label} (first {i} plays)")
             return at
         if at.state.to_move != move.player:
-            at.note(run, f"{witness.summary()}: play {i + 1} by {move.player}", rejects=move)
+            at.note(run, f"{label}: play {i + 1} by {move.player}", rejects=move)
             raise ReplayMismatch(f"play {i + 1}: the model has {at.state.to_move} to move, the witness {move.player}")
-        at = at.then(move, run, witness.summary())
-    at.note(run, witness.summary())
+        if visit is not None:
+            visit(at, move)
+        at = at.then(move, run, label)
+    at.note(run, label)
     got = tuple(at.state.hand_scores[-1])
     if check_score and got != tuple(witness.scores):
         raise ReplayMismatch(f"the model scores the hand {got}, the encoding {tuple(witness.scores)}")
     return at
 
 
-def positions(run: Run, witness: HandWitness, config: model.HeartsConfig | None = None,
-              ) -> Iterator[tuple[Reached, model.Play]]:
-    """Each position of the witness hand before a play, with that play (applied as it goes)."""
-    at = start(config)
-    assert at.state.dealer is not None  # start chose the dealer
-    at = at.then(model.Deal(deal_order(witness, at.state.dealer.index)), run, witness.summary())
-    for move in plays(witness):
-        yield at, move
-        at = at.then(move, run, witness.summary())
-    at.note(run, witness.summary())
-
-
-def difference_record(at: Reached, expected_cards: Collection[Card], label: str) -> Record:
-    """A record showing that the model's legal plays at ``at`` are not ``expected_cards``: a
-    play the model allows beyond them (played), else one of them it refuses (``rejects``)."""
-    state = at.state
-    allowed = [m.card for m in model.legal_moves(state)]
-    extra = [c for c in allowed if c not in expected_cards]
-    assert state.to_move is not None  # a position with legal plays has a player to move
-    if extra:
-        play = model.Play(state.to_move, extra[0])
-        return hearts_record(state.config, at.moves + (play,), model.apply(state, play), label=label)
-    missing = sorted(c for c in expected_cards if c not in allowed)
-    return hearts_record(state.config, at.moves, state, label=label, rejects=model.Play(state.to_move, missing[0]))
-
-
-@functools.lru_cache(maxsize=16)  # pure Z3 terms of the encoding, no model code
-def hand_encoding(rules: Rules) -> HandEncoding:
-    """The (immutable once built) encoding of one hand under ``rules``, built once per process."""
-    return HandEncoding(rules)
-
-
 def replay_single(run: Run, witness: HandWitness, config: model.HeartsConfig | None = None, *,
-                  stop_after: int | None = None, check_score: bool = True) -> Reached:
-    return replay_hand(run, start(config), witness, stop_after=stop_after, check_score=check_score)
+                  stop_after: int | None = None, check_score: bool = True, visit: Visit | None = None) -> Reached:
+    return replay_hand(run, start(config), witness, stop_after=stop_after, check_score=check_score, visit=visit)
 
 
 def replay_match(run: Run, hands: Sequence[HandWitness], config: model.HeartsConfig | None = None, dealer: int = 0, *,
@@ -154,11 +111,25 @@ def replay_match(run: Run, hands: Sequence[HandWitness], config: model.HeartsCon
     return history
 
 
+def difference_record(at: Reached, expected_cards: Collection[Card], label: str) -> Record:
+    """A record showing that the model's legal plays at ``at`` are not ``expected_cards``: a
+    play the model allows beyond them (played), else one of them it refuses (``rejects``)."""
+    state = at.state
+    allowed = [m.card for m in model.legal_moves(state)]
+    extra = [c for c in allowed if c not in expected_cards]
+    assert state.to_move is not None  # a position with legal plays has a player to move
+    if extra:
+        play = model.Play(state.to_move, extra[0])
+        return hearts_record(state.config, at.moves + (play,), model.apply(state, play), label=label)
+    missing = sorted(c for c in expected_cards if c not in allowed)
+    return hearts_record(state.config, at.moves, state, label=label, rejects=model.Play(state.to_move, missing[0]))
+
+
 def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
               states: Callable[[model.HeartsConfig], Collection[str]] | None = None) -> Rules:
     """The rules of one run: the rulebook as written under the run's variant, with one named
-    encoding probe from ``probes`` (its :class:`Rules` fields), or with one rule left out (a
-    :class:`RuleDrop`; ``states(config)`` are the rules the check's encoding states)."""
+    encoding probe from ``probes`` (its :class:`Rules` fields), or with one rule dropped
+    (``states(config)``: the rules the check's encoding states)."""
     written = Rules(config=run.hearts_config())
     if run.dropped is not None:
         return replace(written, drop=Drop.of(run.probe_id, states(written.config) if states else ()))
@@ -166,14 +137,23 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
     return written if name is None else written.mutate(name, **probes[name])
 
 
-def sat(answer: Z3) -> bool:
-    return bool(answer == z3.sat)
+@functools.lru_cache(maxsize=32)  # pure Z3 terms, no model code (about 6 MB each): built once per process and rules
+def hand_encoding(rules: Rules) -> HandEncoding:
+    return HandEncoding(rules)
 
 
-def hand_with(rules: Rules, constraint_of: Callable[[HandEncoding], Z3], budget: Budget) -> HandWitness | None:
-    """A hand played by the rules as written (under the run's variant) meeting a constraint."""
-    enc = hand_encoding(rules.written)
-    s = z3.Solver()
-    s.add(enc.constraints)
-    s.add(constraint_of(enc))
-    return enc.decode(s.model()) if sat(budget.check(s)) else None
+class Hands:
+    """Whole hands played by ``rules``, in one incremental solver: each question is asked under
+    assumptions, so the encoding is added once per run."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.enc = hand_encoding(rules)
+        self.solver = z3.Solver()
+        self.solver.add(self.enc.constraints)
+
+    def find(self, budget: Budget, *constraints: Z3) -> HandWitness | None:
+        """A hand meeting ``constraints``, or None when Z3 proves there is none."""
+        return self.enc.decode(self.solver.model()) if budget.check(self.solver, *constraints) == z3.sat else None
+
+    def scoring(self, budget: Budget, a: int, b: int) -> HandWitness | None:
+        return self.find(budget, self.enc.score_is(0, a), self.enc.score_is(1, b))

@@ -4,20 +4,21 @@ pairs of hand scores the model gives the splits of the point cards."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
+from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import Budget, Z3
-from cardcanon.proofs.hearts.encoding import CARDS, POINT_CARDS, Rules, Scoring
+from cardcanon.proofs.hearts.encoding import CARDS, DEAD_CARDS, INDEX, POINT_CARDS, Rules, Scoring
 from cardcanon.proofs.records import function_record
-
 
 # (the cards each seat took, the dead cards): one way to split the point cards
 Split = tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]
+SPARE_DEAD = (INDEX[Card.parse("AD")], INDEX[Card.parse("AS")])  # dead cards that are no point cards
 
 
 def predicted_pairs(config: model.HeartsConfig | None = None) -> frozenset[tuple[int, int]]:
@@ -46,55 +47,62 @@ def predicted_splits(config: model.HeartsConfig | None = None) -> dict[tuple[int
 
 
 class ScoreAbstraction:
-    """Scores from the dead cards and who took each point card, with no play at all: an
-    over-approximation of legal play (every legal hand's scores are allowed here)."""
+    """Scores from the dead point cards and who took each point card, with no play at all: an
+    over-approximation of legal play (every legal hand's scores are allowed here). Two of the 28
+    cards are dead (HEARTS-DEAL-2): at most two point cards, the others dead no point card."""
 
     def __init__(self, rules: Rules) -> None:
-        dead = [z3.Bool(f"a_dead{c}") for c in range(len(CARDS))]
+        self.rules = rules
+        self.dead = {c: z3.Bool(f"a_dead{c}") for c in POINT_CARDS}
         self.took = {c: z3.Bool(f"a_took{c}") for c in POINT_CARDS}
-        self.live = [z3.Not(d) for d in dead]
+        self.live = {c: z3.Not(d) for c, d in self.dead.items()}
         self.scoring = Scoring(rules, self.live, self.took)
         self.solver = z3.Solver()
-        self.solver.add(rules.drop.constraint("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in dead], 2)))
+        self.solver.add(rules.drop.constraint("HEARTS-DEAL-2", z3.AtMost(*self.dead.values(), DEAD_CARDS)))
 
     def split_of(self, m: Z3) -> tuple[list[int], list[list[Card]]]:
-        """The dead cards and the point cards each seat took, in a Z3 model of the abstraction."""
-        dead = [c for c in range(len(CARDS)) if not z3.is_true(m.eval(self.live[c], model_completion=True))]
+        """The two dead cards and the point cards each seat took, in a Z3 model of the abstraction."""
+        dead = [c for c in POINT_CARDS if z3.is_true(m.eval(self.dead[c], model_completion=True))]
         taken = [[CARDS[c] for c in POINT_CARDS if c not in dead
                   and z3.is_true(m.eval(self.took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
-        return dead, taken
+        return dead + list(SPARE_DEAD[:max(0, DEAD_CARDS - len(dead))]), taken
 
     def scores_in(self, m: Z3) -> tuple[int, int]:
         s0, s1 = (m.eval(x, model_completion=True).as_long() for x in self.scoring.score)
         return s0, s1
 
-    def model_record(self, m: Z3, rules: Rules, label: str) -> Mapping[str, Any]:
+    def model_record(self, m: Z3, label: str) -> Mapping[str, Any]:
         """The model's ``score_hand`` of the split in ``m``, as a record the runner replays."""
-        from cardcanon.model.hearts_records import config_to_json
-
         dead, taken = self.split_of(m)
         return function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
-                                                        [str(CARDS[c]) for c in dead], config_to_json(rules.config)],
+                                                        [str(CARDS[c]) for c in dead], config_to_json(self.rules.config)],
                                label=label)
 
-    def stray(self, limit: int, budget: Budget) -> Z3:
-        """Ask for a hand score outside 0..limit (sat: the model of one is the solver's)."""
-        s0, s1 = self.scoring.score
-        return budget.check(self.solver, z3.Or(s0 < 0, s1 < 0, s0 > limit, s1 > limit))
-
-    def pairs(self, limit: int, budget: Budget) -> frozenset[tuple[int, int]]:
-        """Every pair (a, b), 0 <= a, b <= limit, that the abstraction allows: Z3 names one
-        pair at a time, each then excluded, until no other pair in range is allowed (UNSAT)."""
+    def beyond(self, pairs: Collection[tuple[int, int]], limit: int, budget: Budget) -> list[tuple[int, int]]:
+        """Every pair of hand scores the abstraction allows outside ``pairs``: Z3 names one at a
+        time, each then excluded, until no other is allowed (UNSAT, whatever the scores), or up
+        to the first with a score outside 0..``limit``."""
         s0, s1 = self.scoring.score
         found: list[tuple[int, int]] = []
         self.solver.push()
         try:
-            self.solver.add(s0 >= 0, s1 >= 0, s0 <= limit, s1 <= limit)
+            self.solver.add(z3.Not(z3.Or([z3.And(s0 == a, s1 == b) for a, b in sorted(pairs)])))
             while budget.check(self.solver) == z3.sat:
-                m = self.solver.model()
-                pair = (m.eval(s0, model_completion=True).as_long(), m.eval(s1, model_completion=True).as_long())
-                found.append(pair)
-                self.solver.add(z3.Or(s0 != pair[0], s1 != pair[1]))
+                found.append(self.scores_in(self.solver.model()))
+                if not all(0 <= x <= limit for x in found[-1]):
+                    break
+                self.solver.add(z3.Or(s0 != found[-1][0], s1 != found[-1][1]))
         finally:
             self.solver.pop()
-        return frozenset(found)
+        return found
+
+    def allows(self, pair: tuple[int, int], budget: Budget) -> bool:
+        s0, s1 = self.scoring.score
+        return bool(budget.check(self.solver, s0 == pair[0], s1 == pair[1]) == z3.sat)
+
+    def scoring_pair(self, pair: tuple[int, int], budget: Budget) -> Z3:
+        """A Z3 model of a split the abstraction scores ``pair`` (one it allowed)."""
+        s0, s1 = self.scoring.score
+        if budget.check(self.solver, s0 == pair[0], s1 == pair[1]) != z3.sat:
+            raise AssertionError(f"the abstraction allowed {pair}, then no split scores it")
+        return self.solver.model()
