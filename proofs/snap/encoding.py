@@ -26,7 +26,7 @@ model is replayed.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -63,14 +63,18 @@ _NO_CARD = -1
 
 @dataclass(frozen=True)
 class Pile:
-    """A pile as a term builder: ``at(i)`` is the card at position ``i`` (0 = top).
+    """A pile as a term builder: ``at(i)`` is the card at position ``i`` (0 = top), ``count(c)``
+    how many of its positions hold card ``c``.
 
     Piles are built by composing Python functions rather than Z3 lambdas, so every formula
-    is quantifier-free (Z3 models of lambda-built piles proved unreliable).
+    is quantifier-free (Z3 models of lambda-built piles proved unreliable). Each operation
+    below keeps ``count`` equal to the number of ``i < length`` with ``at(i) == c`` as long as
+    no operand of a concatenation has a negative length.
     """
 
     at: Callable[[Any], z3.ArithRef]
     length: z3.ArithRef
+    count: Callable[[Any], z3.ArithRef]
 
 
 class MoveKind(str, enum.Enum):
@@ -148,7 +152,8 @@ def _pile(drop: Drop, rules: Sequence[str], pile: Pile, name: str) -> Pile:
     if rule is None:
         return pile
     cards = z3.Array(f"dropped!{rule}!{name}.cards", z3.IntSort(), z3.IntSort())
-    return Pile(lambda i: cards[i], drop.term(rule, pile.length, name + ".length"))
+    count = z3.Function(f"dropped!{rule}!{name}.count", z3.IntSort(), z3.IntSort())
+    return Pile(lambda i: cards[i], drop.term(rule, pile.length, name + ".length"), count)
 
 
 @dataclass(frozen=True)
@@ -179,32 +184,39 @@ class SymMove:
 
 # ---- pile operations ------------------------------------------------------------------------
 def empty() -> Pile:
-    return Pile(lambda i: z3.IntVal(_NO_CARD), z3.IntVal(0))
+    return Pile(lambda i: z3.IntVal(_NO_CARD), z3.IntVal(0), lambda c: z3.IntVal(0))
 
 
 def cat(p: Pile, q: Pile) -> Pile:
-    return Pile(lambda i: z3.If(i < p.length, p.at(i), q.at(i - p.length)), p.length + q.length)
+    return Pile(lambda i: z3.If(i < p.length, p.at(i), q.at(i - p.length)), p.length + q.length,
+                lambda c: p.count(c) + q.count(c))
 
 
 def rev(p: Pile) -> Pile:
     """A pile turned over as a whole: its top becomes its bottom."""
-    return Pile(lambda i: p.at(p.length - 1 - i), p.length)
+    return Pile(lambda i: p.at(p.length - 1 - i), p.length, p.count)
 
 
 def tail(p: Pile) -> Pile:
-    return Pile(lambda i: p.at(i + 1), p.length - 1)
+    return Pile(lambda i: p.at(i + 1), p.length - 1,
+                lambda c: p.count(c) - z3.If(z3.And(p.length >= 1, p.at(0) == c), 1, 0))
+
+
+def _one(card: z3.ArithRef, c: z3.ArithRef) -> z3.ArithRef:
+    return z3.If(card == c, 1, 0)
 
 
 def cons(card: z3.ArithRef, p: Pile) -> Pile:
-    return Pile(lambda i: z3.If(i == 0, card, p.at(i - 1)), p.length + 1)
+    return Pile(lambda i: z3.If(i == 0, card, p.at(i - 1)), p.length + 1, lambda c: _one(card, c) + p.count(c))
 
 
 def snoc(p: Pile, card: z3.ArithRef) -> Pile:
-    return Pile(lambda i: z3.If(i == p.length, card, p.at(i)), p.length + 1)
+    return Pile(lambda i: z3.If(i == p.length, card, p.at(i)), p.length + 1, lambda c: p.count(c) + _one(card, c))
 
 
 def ite(c: z3.BoolRef, p: Pile, q: Pile) -> Pile:
-    return Pile(lambda i: z3.If(c, p.at(i), q.at(i)), z3.If(c, p.length, q.length))
+    return Pile(lambda i: z3.If(c, p.at(i), q.at(i)), z3.If(c, p.length, q.length),
+                lambda card: z3.If(c, p.count(card), q.count(card)))
 
 
 T = TypeVar("T")
@@ -251,8 +263,13 @@ def correct(st: SymState, kind: CallKind, drop: Drop = Drop()) -> z3.BoolRef:
     return _term(drop, (WINS[kind],), term, f"correct.{kind.value}")
 
 
-def clockwise_from_turn(st: SymState, k: int) -> z3.ArithRef:
-    return (st.turn + k) % st.n
+def per_flipper(st: SymState, build: Callable[[int], T], combine: Callable[[z3.BoolRef, T, T], T] = z3.If) -> T:
+    """``build(f)`` for the flipper ``f`` (seats worked out for each concrete flipper, so that no
+    query has modular arithmetic on a symbolic seat)."""
+    turn = z3.simplify(st.turn)
+    if z3.is_int_value(turn):
+        return build(turn.as_long())
+    return select([build(f) for f in range(st.n)], st.turn, combine)
 
 
 def holders(st: SymState) -> z3.ArithRef:
@@ -298,10 +315,13 @@ def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pi
     n = st.n
     post = SymState(n, tuple(down), tuple(up), pot, st.turn, st.phase, st.rank)
     holds = holding(post, drop, where)
-    nxt = clockwise_from_turn(st, n)  # only the flipper left: the game is over anyway
-    for k in range(n - 1, 0, -1):
-        seat = clockwise_from_turn(st, k)
-        nxt = z3.If(select(holds, seat), seat, nxt)
+    def next_holder(f: int) -> z3.ArithRef:  # only the flipper left: the game is over anyway
+        nxt = z3.IntVal(f)
+        for k in range(n - 1, 0, -1):
+            nxt = z3.If(holds[(f + k) % n], z3.IntVal((f + k) % n), nxt)
+        return nxt
+
+    nxt = per_flipper(st, next_holder)
     if winner is not None and config.next_turn is NextTurn.WINNER:
         nxt = winner
     nxt = _term(drop, ("SNAP-TURN-2",), nxt, f"{where}.turn")
@@ -317,12 +337,13 @@ def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pi
 def _matched_block(st: SymState, m: Sequence[z3.BoolRef], turned: bool, drop: Drop, name: str) -> Pile:
     """SNAP-CALL-4: every matched pile other than the flipper's, clockwise from the flipper
     (each turned over as a whole for a winner, SNAP-CALL-5)."""
-    block = empty()
-    for k in range(1, st.n):
-        seat = clockwise_from_turn(st, k)
-        pile = select_pile(st.up, seat)
-        block = cat(block, ite(select(list(m), seat), rev(pile) if turned else pile, empty()))
-    return _pile(drop, ("SNAP-CALL-4",), block, name)
+    def block(f: int) -> Pile:
+        out = empty()
+        for seat in ((f + k) % st.n for k in range(1, st.n)):
+            out = cat(out, ite(m[seat], rev(st.up[seat]) if turned else st.up[seat], empty()))
+        return out
+
+    return _pile(drop, ("SNAP-CALL-4",), per_flipper(st, block, ite), name)
 
 
 def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = None, drop: Drop = Drop()) -> SymState:
@@ -390,7 +411,7 @@ def _penalty(st: SymState, mv: SymMove, mutant: str | None, drop: Drop,
             right = z3.If(holds[seat], z3.IntVal(seat), right)
         return right
 
-    right = select([right_of(s) for s in range(n)], f)  # per concrete flipper: no modular arithmetic
+    right = per_flipper(st, right_of)
     recipient = z3.If(w != f, _term(drop, ("SNAP-PEN-1",), f, "pen.to-flipper"),
                       _term(drop, ("SNAP-PEN-2",), right, "pen.to-right"))
     turned = [_turn_over(st.down[s], st.up[s], mutant == "penalty-no-turnover", drop, ("SNAP-PEN-3",), f"pen.{s}")
@@ -441,7 +462,7 @@ def _concrete_pile(cards: Sequence[Card], ids: Mapping[Card, int]) -> Pile:
             return z3.IntVal(names[index] if 0 <= index < len(names) else _NO_CARD)
         return select([z3.IntVal(c) for c in names] + [z3.IntVal(_NO_CARD)], index)
 
-    return Pile(at, z3.IntVal(len(cards)))
+    return Pile(at, z3.IntVal(len(cards)), lambda c: z3.Sum([_one(z3.IntVal(name), c) for name in names] or [z3.IntVal(0)]))
 
 
 def concrete_state(state: SnapState) -> SymState:
@@ -541,10 +562,10 @@ def model_move(mv: SymMove, model: z3.ModelRef, n: int) -> Move:
     return Tie(tied, shape.call_kind)
 
 
-def cases(config: SnapConfig, drop: Drop = Drop()) -> Iterator[tuple[int, Shape, bool | None]]:
-    """(flipper, shape, whether the call is correct) for every query: every flipper concretely,
-    and each call shape split into a correct and a wrong call (smaller, faster queries)."""
-    for turn in range(config.players):
-        for shape in shapes(config, drop):
-            for call_ok in ((True, False) if shape.move == "call" else (None,)):
-                yield turn, shape, call_ok
+def split_by_correctness(claim: z3.BoolRef, st: SymState, shape: Shape, drop: Drop = Drop()) -> list[z3.BoolRef]:
+    """``claim`` as one query per case: for a call, once for a correct call and once for a wrong one
+    (its correctness also put into the step's terms, so that each query sees one branch of it)."""
+    if shape.move != "call":
+        return [claim]
+    ok = correct(st, shape.call_kind, drop)
+    return [z3.And(ok == value, z3.substitute(claim, (ok, z3.BoolVal(value)))) for value in (True, False)]

@@ -1,8 +1,8 @@
 """SNAP-P15-end2-winner: when a move ends the game, at most one player holds cards, and the model
 names him as the only winner (SNAP-END-2).
 
-Z3, every move shape, flipper and player count in ``players``: when exactly one player holds
-cards, every card outside the pot is his (conservation, SNAP-P1) and the model's outcome names
+Z3 and cvc5, every move shape (a call split into correct and wrong), symbolic flipper and
+caller, every player count in ``players`` (2 to 12): when exactly one player holds cards, every card outside the pot is his (conservation, SNAP-P1) and the model's outcome names
 him. The witness is a move that ends a game with cards stuck in the pot, replayed through the
 model. The Z3 part restates the encoding's own end test (it ends the game exactly when at most
 one player holds cards); its content is that the model does the same: its witnesses, a move that
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 import z3
 
@@ -22,7 +21,7 @@ from cardcanon.model.snap import Phase
 from cardcanon.proofs.base import CheckResult, Run, Verdict, solve
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, PHASE_CODE, Shape, SymState, cases, correct, fresh_move, holders, legal, probe, step, structural,
+    MoveKind, PHASE_CODE, Shape, SymState, fresh_move, holders, legal, probe, shapes, split_by_correctness, step, structural,
 )
 from cardcanon.proofs.snap.replay import find_and_replay, in_range, slot_state
 
@@ -38,26 +37,24 @@ def check(run: Run) -> CheckResult:
     started, queries = time.monotonic(), 0
     for n in players:
         config = run.snap_config(players=n)
-        for turn, shape, call_ok in cases(config, drop):
+        for shape in shapes(config, drop):
             if shape.move == "flip":
                 continue  # a flip moves no card between players and never ends the game
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
-            pre = replace(pre, turn=z3.IntVal(turn))
             post = step(pre, mv, config, mutant, drop)
-            assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop)]
-            if call_ok is not None:
-                assert shape.kind is not None  # only calls and ties are split by correctness
-                assumptions.append(correct(pre, shape.kind) == call_ok)
             # the claim, stated apart from the encoding's own end test: when a move ends the game at
-            # most one player holds cards, and while two do the game goes on
+            # most one player holds cards, and while two do the game goes on. It holds of every
+            # successor term, so the query needs no assumption about the position before
             bad = z3.Or(z3.And(post.phase == PHASE_CODE[Phase.OVER], holders(post) > 1),
                         z3.And(post.phase != PHASE_CODE[Phase.OVER], holders(post) <= 1))
-            solver = z3.Solver()
-            solver.add(*assumptions, bad)
-            queries += 1
-            if solve(solver, run.budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
-                found = find_and_replay(pre, mv, post, config, assumptions + [bad], stride, 3, run.budget,
-                                        expect_same=False)
+            for claim in split_by_correctness(bad, pre, shape, drop):
+                solver = z3.Solver()
+                solver.add(claim)
+                queries += 1
+                if solve(solver, run.budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.PROVED:
+                    continue
+                assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop), bad]
+                found = find_and_replay(pre, mv, post, config, assumptions, stride, 3, run.budget, expect_same=False)
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {shape}: the game ends with two players holding cards",
                                    witness=found.text if found else "no small instance to replay",
                                    records=(found.record,) if found and found.ok else (), stats={"queries": queries})

@@ -7,15 +7,18 @@ which every card again lies exactly once, and which is again a game in progress 
 
 Encoding (:mod:`cardcanon.proofs.snap.replay`): cards are named by their slots in the position
 before the move, so "exactly once before" holds by construction, and the rank map is free, so
-the proof covers every deck and every deal. After the move the check asks Z3 for one of:
-the total number of cards changed; a slot that names no card of the position before; two slots
-naming the same card. ``unsat`` for every shape, seat count and variant is the proof: the move
-maps the old slots one-to-one onto the new ones. Pile lengths are bounded by ``pile_bound``
-(52 by default: one deck), which bounds nothing else.
+the proof covers every deck and every deal. After the move the check asks Z3 (and cvc5) for one
+of: the total number of cards changed; a pile of negative length; a card of the position before
+that lies in the position after other than exactly once (each pile counts its copies of a card,
+:class:`~cardcanon.proofs.snap.encoding.Pile`). ``unsat`` for every shape, flipper, correct and
+wrong call, seat count and variant is the proof: the move maps the old cards one-to-one onto the
+new slots. Pile lengths are bounded by ``pile_bound`` (52 by default: one deck), which bounds
+nothing else.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -28,8 +31,8 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, Shape, SymMove, SymState, cases, correct, fresh_move, holding, legal, matched, pot_matches, probe,
-    select, select_pile, step, structural, structural_after,
+    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, pot_matches, probe, select_pile, shapes,
+    split_by_correctness, step, structural, structural_after,
 )
 from cardcanon.proofs.snap.replay import in_range, realisable, replay, slot_state
 
@@ -39,23 +42,16 @@ RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-
 
 
 def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
-    """Cards are not conserved: total changed, a slot names no old card, or two slots collide."""
-    zones_pre, zones_post = pre.zones(), post.zones()
+    """Cards are not conserved: the total changed, a pile has a negative length, or a card of the
+    position before lies in the position after other than exactly once. (With every length at
+    least 0 and the total kept, each old card once fills every slot: no card comes from nowhere.)"""
     def total(st: SymState) -> z3.ArithRef:
         return z3.Sum([p.length for p in st.zones()])
 
-    z1, i1, z2, i2 = z3.Ints("slot_zone1 slot_pos1 slot_zone2 slot_pos2")
-
-    def slot(z: z3.ArithRef, i: z3.ArithRef) -> tuple[z3.BoolRef, z3.ArithRef]:
-        length = select([p.length for p in zones_post], z)
-        card = select([p.at(i) for p in zones_post], z)
-        return z3.And(0 <= z, z < len(zones_post), 0 <= i, i < length), card
-
-    in1, c1 = slot(z1, i1)
-    in2, c2 = slot(z2, i2)
-    names_old = z3.Or(*[z3.And(z * stride <= c1, c1 < z * stride + p.length) for z, p in enumerate(zones_pre)])
-    return z3.Or(total(post) != total(pre), z3.And(in1, z3.Not(names_old)),
-                 z3.And(in1, in2, z3.Or(z1 != z2, i1 != i2), c1 == c2))
+    card = z3.Int("card")
+    old = z3.Or(*[z3.And(z * stride <= card, card < z * stride + p.length) for z, p in enumerate(pre.zones())])
+    return z3.Or(total(post) != total(pre), *[p.length < 0 for p in post.zones()],
+                 z3.And(old, z3.Sum([p.count(card) for p in post.zones()]) != 1))
 
 
 def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., Any]]]:
@@ -144,18 +140,16 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
     queries = 0
     for n in players:
         config = snap_config(dict(variant), players=n)
-        for turn, shape, call_ok in cases(config, drop):
+        for turn, shape in itertools.product(range(n), shapes(config, drop)):
             pre, mv = replace(slot_state(n, stride), turn=z3.IntVal(turn)), fresh_move(shape, n)
             post = step(pre, mv, config, mutant, drop)
             bad = z3.Or(_failure(pre, post, stride), z3.Not(structural_after(post)))
-            solver = z3.Solver()
-            solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop), bad)
-            if call_ok is not None:
-                assert shape.kind is not None  # only calls and ties are split by correctness
-                solver.add(correct(pre, shape.kind) == call_ok)
-            queries += 1
-            if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
-                return _Proof(queries, _counterexample(solver, pre, mv, post, config, budget, stride, 3, queries))
+            for claim in split_by_correctness(bad, pre, shape, drop):
+                solver = z3.Solver()
+                solver.add(in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop), claim)
+                queries += 1
+                if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                    return _Proof(queries, _counterexample(solver, pre, mv, post, config, budget, stride, 3, queries))
     return _Proof(queries)
 
 
@@ -164,12 +158,13 @@ def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_le
     """Small positions and moves for each interesting case (Z3 models; no model code)."""
     out: list[WitnessMove] = []
     for n in sorted({min(players), max(players)}):
-        config = snap_config(dict(variant), players=n)
+        config, pre = snap_config(dict(variant), players=n), slot_state(n, stride)
+        small = (realisable(pre, stride, replay_len), structural(pre))  # built once: it is most of the cost
         for shape, label, cond in _witness_goals(config):
-            pre, mv = slot_state(n, stride), fresh_move(shape, n)
+            mv = fresh_move(shape, n)
             post = step(pre, mv, config, drop=drop)
             solver = z3.Solver()
-            solver.add(realisable(pre, stride, replay_len), structural(pre), legal(pre, mv, config, drop=drop), cond(pre, mv))
+            solver.add(*small, legal(pre, mv, config, drop=drop), cond(pre, mv))
             if budget.check(solver) == z3.unsat:
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
             out.append((n, label, pre, mv, post, solver.model(), config))

@@ -44,20 +44,29 @@ def _stated(drop: Drop, rule: str, term: Num, name: str) -> Num:
     return term if drop.keeps(rule) else drop.term(rule, z3.IntVal(0), name)
 
 
+def _clockwise(d: Num, k: Num, n: int) -> Num:
+    """The seat ``k`` seats clockwise from seat ``d`` (``k`` concrete): ``(d + k) mod n``, written for a
+    symbolic ``0 <= d < n`` without modular arithmetic (which cvc5 decides slowly)."""
+    if not z3.is_expr(d) or not isinstance(k, int):
+        return (d + k) % n
+    return z3.If(d + k % n < n, d + k % n, d + k % n - n)
+
+
 def _receiver(k: Num, n: int, d: Num, mutant: str | None, drop: Drop = Drop()) -> Num:
     """The seat that receives the ``k``-th card dealt (SNAP-DEAL-2)."""
     first = 0 if mutant == "deal-from-dealer" else 1
-    return _stated(drop, "SNAP-DEAL-2", (d + first + k) % n, f"receiver.{k}")
+    return _stated(drop, "SNAP-DEAL-2", _clockwise(d, first + k, n) if isinstance(k, int) else (d + first + k) % n,
+                   f"receiver.{k}")
 
 
 def _first_turn(n: int, d: Num, drop: Drop = Drop()) -> Num:
     """The seat that takes the first turn: the dealer's left (SNAP-TURN-1)."""
-    return _stated(drop, "SNAP-TURN-1", (d + 1) % n, "first-turn")
+    return _stated(drop, "SNAP-TURN-1", _clockwise(d, 1, n), "first-turn")
 
 
 def _offset(s: Num, n: int, d: Num) -> Num:
-    """How far clockwise seat ``s`` is from the dealer's left (0 = the dealer's left)."""
-    return (s - d - 1 + n) % n
+    """How far clockwise seat ``s`` is from the dealer's left (0 = the dealer's left), for ``0 <= s, d < n``."""
+    return z3.If(s - d - 1 >= 0, s - d - 1, s - d - 1 + n)
 
 
 def _if(cond: Num, a: Num, b: Num) -> Num:
@@ -124,7 +133,7 @@ def _prove(lo: int, hi: int, cards: int, mutant: str | None, drop: Drop, budget:
                                                     _receiver(top1, n, d, mutant) == s1))
         claim = z3.And(size1 - size2 <= 1,
                        z3.Implies(_offset(s1, n, d) < _offset(s2, n, d), size1 >= size2),
-                       first == (d + 1) % n, _first_turn(n, d, drop) == first)
+                       first == _clockwise(d, 1, n), _first_turn(n, d, drop) == first)
         for part in (claim, last_on_top):  # two queries: faster than one
             solver = z3.Solver()
             solver.add(seat(d), seat(s1), seat(s2), z3.Not(part))

@@ -73,7 +73,8 @@ def free_state(n: int, capacity: int) -> SymState:
                 return cards[i] if 0 <= i < capacity else z3.IntVal(NO_CARD)
             return select(cards + [z3.IntVal(NO_CARD)], i)
 
-        return Pile(at, z3.Int(f"{name}_len"))
+        length = z3.Int(f"{name}_len")
+        return Pile(at, length, lambda c: z3.Sum([z3.If(z3.And(i < length, cards[i] == c), 1, 0) for i in range(capacity)]))
 
     return SymState(n, tuple(pile(f"down{s}") for s in range(n)), tuple(pile(f"up{s}") for s in range(n)),
                     pile("pot"), z3.Int("turn"), z3.Int("phase"), z3.Array("rank", z3.IntSort(), z3.IntSort()))

@@ -32,7 +32,9 @@ _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 def slot_state(n: int, stride: int, prefix: str = "") -> SymState:
     """A position whose cards are named by their slots; lengths and ranks are free."""
     def pile(zone: int, name: str) -> Pile:
-        return Pile(lambda i: zone * stride + i, z3.Int(prefix + name + "_len"))
+        length = z3.Int(prefix + name + "_len")
+        return Pile(lambda i: zone * stride + i, length,
+                    lambda c: z3.If(z3.And(zone * stride <= c, c < zone * stride + length), 1, 0))
 
     down = tuple(pile(s, f"down{s}") for s in range(n))
     up = tuple(pile(n + s, f"up{s}") for s in range(n))
