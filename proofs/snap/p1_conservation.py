@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -99,12 +99,18 @@ def check(run: Run) -> CheckResult:
     players = tuple(bounds.get("players", [2, 3]))
     replay_len = int(bounds.get("replay_pile", 3))
     started = time.monotonic()
-    # reachability witnesses first, each a position and move replayed through the model (and by the
-    # runner): the model's successor must be the encoding's; then the inductive step (Z3 only)
+    # reachability witnesses, each a position and move replayed through the model (and by the
+    # runner): the model's successor must be the encoding's; and the inductive step (Z3 only). A
+    # probe breaks the encoding, so the proof goes first; a model mutant can only break a replay,
+    # so the witnesses are found one at a time and the first that differs ends the run.
+    def prove() -> _Proof:
+        return _prove(players, variant, stride, mutant, run.budget, drop)
+
+    proof = prove() if run.probe is not None else None
+    if proof is not None and proof.result is not None:
+        return proof.result
     witnesses, records = [], []
-    found_moves = run.cached(("witness moves", players, stride, replay_len),
-                             lambda: _witness_moves(players, variant, stride, replay_len, run.budget, drop))
-    for found in found_moves:
+    for found in _witness_moves(players, variant, stride, replay_len, run.budget, drop):
         n, label, pre, mv, post, model, config = found
         result = replay(pre, mv, post, model, config)
         if not result.ok:
@@ -112,7 +118,7 @@ def check(run: Run) -> CheckResult:
                                f"encoding's: {result.text}", witness=result.text, records=(result.record,))
         records.append(result.record)
         witnesses.append(f"{n}p {label}: {result.text}")
-    proof = run.cached(("proof", players, stride), lambda: _prove(players, variant, stride, mutant, run.budget, drop))
+    proof = proof or prove()
     if proof.result is not None:
         return proof.result
     detail = (f"{proof.queries} inductive-step queries unsat (players {list(players)}, every flipper, piles of at "
@@ -154,9 +160,8 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
 
 
 def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, budget: Budget,
-                   drop: Drop = Drop()) -> tuple[WitnessMove, ...]:
-    """Small positions and moves for each interesting case (Z3 models; no model code)."""
-    out: list[WitnessMove] = []
+                   drop: Drop = Drop()) -> Iterator[WitnessMove]:
+    """Small positions and moves for each interesting case, one at a time (Z3 models; no model code)."""
     for n in sorted({min(players), max(players)}):
         config, pre = snap_config(dict(variant), players=n), slot_state(n, stride)
         small = (realisable(pre, stride, replay_len), structural(pre))  # built once: it is most of the cost
@@ -167,8 +172,7 @@ def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_le
             solver.add(*small, legal(pre, mv, config, drop=drop), cond(pre, mv))
             if budget.check(solver) == z3.unsat:
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
-            out.append((n, label, pre, mv, post, solver.model(), config))
-    return tuple(out)
+            yield n, label, pre, mv, post, solver.model(), config
 
 
 def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymState, config: SnapConfig,
