@@ -127,3 +127,49 @@ class CardGameEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class VectorEnv:
+    """What both games' batched environments share: the kernel's vector (``_vector``, with
+    ``reset``, ``step``, ``observations``, ``masks``, ``to_move`` and ``rewards``), stepped as one.
+    A game's class sets ``n``, ``_vector``, ``metadata`` and ``_unit`` ("game", "match"), and
+    gives ``dones``, ``terminations`` and ``truncations``."""
+
+    metadata: dict[str, Any]
+    n: int
+    _vector: Any
+    _unit = "game"
+
+    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start game (or match) ``i`` from ``seed + i``: (observations, action masks, to move)."""
+        self._vector.reset(seed)
+        return self.observations, self.action_masks, self.to_move
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One action in every game: (observations, action masks, to move, rewards, dones). An
+        illegal action raises ValueError and plays nothing."""
+        bad = self._vector.step(actions)
+        if bad:
+            raise ValueError(f"{self.metadata['name'].removeprefix('cardcanon_').removesuffix('_vector')}.vector_env: "
+                             f"action {int(actions[bad - 1])} is not legal in {self._unit} {bad - 1} (see action_masks)")
+        return self.observations, self.action_masks, self.to_move, self.rewards, self.dones
+
+    @property
+    def observations(self) -> np.ndarray:
+        return self._vector.observations  # type: ignore[no-any-return]
+
+    @property
+    def action_masks(self) -> np.ndarray:
+        return self._vector.masks  # type: ignore[no-any-return]
+
+    @property
+    def to_move(self) -> np.ndarray:
+        return self._vector.to_move  # type: ignore[no-any-return]
+
+    @property
+    def rewards(self) -> np.ndarray:
+        return self._vector.rewards  # type: ignore[no-any-return]
+
+    @property
+    def dones(self) -> np.ndarray:
+        raise NotImplementedError

@@ -43,7 +43,7 @@ from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
 from cardcanon.engine.steps import HeartsSteps, HeartsVector
-from cardcanon.envs._common import CardGameEnv, wrap
+from cardcanon.envs._common import CardGameEnv, VectorEnv, wrap
 from cardcanon.envs._engine import choose_engine
 from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.hearts import DECK, GAME, ChooseDealer, Deal, HeartsConfig, HeartsState, Move, Play
@@ -287,7 +287,7 @@ def _index(seat: Seat | None) -> int:
     return -1 if seat is None else seat.index
 
 
-class HeartsVectorEnv:
+class HeartsVectorEnv(VectorEnv):
     """``n`` matches of two-player Hearts stepped together by the compiled kernel, for learners
     that train on batches. The arrays are numpy arrays, one row per match:
 
@@ -304,6 +304,8 @@ class HeartsVectorEnv:
     """
 
     metadata: dict[str, Any] = {"name": "cardcanon_hearts_v0_vector", "engine": "kernel"}
+    _unit = "match"
+    _vector: HeartsVector
 
     def __init__(self, n: int, seed: int = 0, **kwargs: Any) -> None:
         chosen, unknown = variations.split_options("hearts", kwargs)
@@ -313,36 +315,6 @@ class HeartsVectorEnv:
         self._vector = HeartsVector(n, self.config)
         self.n = n
         self.reset(seed)
-
-    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Start match ``i`` from ``seed + i``: (observations, action masks, to move)."""
-        self._vector.reset(seed)
-        return self.observations, self.action_masks, self.to_move
-
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Play one card (an action index) in every match: (observations, action masks, to move,
-        rewards, dones). An illegal card raises ValueError and plays nothing."""
-        bad = self._vector.step(actions)
-        if bad:
-            raise ValueError(f"hearts_v0.vector_env: action {int(actions[bad - 1])} is not a legal play in match "
-                             f"{bad - 1} (see action_masks)")
-        return self.observations, self.action_masks, self.to_move, self.rewards, self.dones
-
-    @property
-    def observations(self) -> np.ndarray:
-        return self._vector.observations
-
-    @property
-    def action_masks(self) -> np.ndarray:
-        return self._vector.masks
-
-    @property
-    def to_move(self) -> np.ndarray:
-        return self._vector.to_move
-
-    @property
-    def rewards(self) -> np.ndarray:
-        return self._vector.rewards
 
     @property
     def dones(self) -> np.ndarray:

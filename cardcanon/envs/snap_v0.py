@@ -63,7 +63,7 @@ from pettingzoo import AECEnv
 from cardcanon.envs import options as variations
 from cardcanon.engine.steps import SNAP_CALL_KINDS, SnapSteps
 from cardcanon.engine.vector import SnapVector
-from cardcanon.envs._common import CardGameEnv, check_max_steps, wrap
+from cardcanon.envs._common import CardGameEnv, VectorEnv, check_max_steps, wrap
 from cardcanon.envs._engine import choose_engine
 from cardcanon.envs.snap_race import call_event, callers_in_order, race_policy
 from cardcanon.model.cards import FULL_DECK, Card
@@ -356,7 +356,7 @@ def _index(seat: Seat | None) -> int | None:
     return None if seat is None else seat.index
 
 
-class SnapVectorEnv:
+class SnapVectorEnv(VectorEnv):
     """``n`` games of Snap stepped together by the compiled kernel, for learners that train on
     batches. Each call of :meth:`step` makes one step of ``raw_env`` in every game: the flip, or
     the decision of one agent in the call window. The arrays are numpy arrays, one row per game:
@@ -378,6 +378,7 @@ class SnapVectorEnv:
     """
 
     metadata: dict[str, Any] = {"name": "cardcanon_snap_v0_vector", "engine": "kernel"}
+    _vector: SnapVector
 
     def __init__(self, n: int, seed: int = 0, players: int = 2, calling_policy: str = "flipper-first",
                  max_steps: int | None = 10_000, truncate_on_repeat: bool = True, **kwargs: Any) -> None:
@@ -390,36 +391,6 @@ class SnapVectorEnv:
         self._vector = SnapVector(n, self.config, policy, self.max_steps, bool(truncate_on_repeat))
         self.n = n
         self.reset(seed)
-
-    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Start game ``i`` from ``seed + i``: (observations, action masks, to move)."""
-        self._vector.reset(seed)
-        return self.observations, self.action_masks, self.to_move
-
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """One action (a :class:`SnapAction`) in every game: (observations, action masks, to move,
-        rewards, dones). An illegal action raises ValueError and plays nothing."""
-        bad = self._vector.step(actions)
-        if bad:
-            raise ValueError(f"snap_v0.vector_env: action {int(actions[bad - 1])} is not legal in game {bad - 1} "
-                             f"(see action_masks)")
-        return self.observations, self.action_masks, self.to_move, self.rewards, self.dones
-
-    @property
-    def observations(self) -> np.ndarray:
-        return self._vector.observations
-
-    @property
-    def action_masks(self) -> np.ndarray:
-        return self._vector.masks
-
-    @property
-    def to_move(self) -> np.ndarray:
-        return self._vector.to_move
-
-    @property
-    def rewards(self) -> np.ndarray:
-        return self._vector.rewards
 
     @property
     def terminations(self) -> np.ndarray:
