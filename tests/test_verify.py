@@ -183,7 +183,7 @@ def test_a_z3_proof_is_probed_once_per_cited_rule(scenario_report):
 
 def test_golden_stats_are_compared_under_each_variant(fake_checks, tmp_path):
     folder = write_manifest(tmp_path / "m", SCENARIOS[-1])
-    report = verify.run(load_manifests(folder), jobs=2, timeout=20, necessity=False)
+    report = verify.run(load_manifests(folder), jobs=1, timeout=20, necessity=False)
     (only,) = report.outcomes
     assert only.failures() == ["[index_card=on] stat 'deals' is 7, expected 8"]
     results = {r["variant"]: r for r in only.to_json()["results"]}
@@ -339,7 +339,7 @@ def test_live_progress_rewrites_one_line():
 
 def test_necessity_matrix_cites_only_rules_whose_model_mutant_kills(fake_checks, tmp_path):
     text = check_toml("SNAP-P1-flip", probes=()).replace(":configurable", ":one_flip")
-    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=1, variants=False)
     outcome = report.outcomes[0]
     assert outcome.result.verdict is Verdict.PROVED and outcome.result.witness_replayed
     assert outcome.cited_rules_killed() == {"SNAP-FLIP-1": True, "SNAP-MATCH-1": False}
@@ -354,7 +354,7 @@ def test_necessity_matrix_cites_only_rules_whose_model_mutant_kills(fake_checks,
 def test_a_counterexample_that_does_not_disagree_kills_nothing(fake_checks, tmp_path):
     """A check that fails against a mutant for a reason its records do not show is not a kill."""
     text = check_toml("SNAP-P1-any", '{verdict = "counterexample found"}', probes=())
-    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=1, variants=False)
     assert not any(cell.killed for cell in report.outcomes[0].necessity)
 
 
@@ -368,7 +368,7 @@ def test_real_manifests_verify_quick(capsys):
 
 def test_explain_states_the_claim_scope_and_killing_mutant_per_variant(fake_checks, tmp_path):
     text = check_toml("SNAP-P1-flip", probes=()).replace(":configurable", ":one_flip")
-    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=2, variants=False)
+    report = verify.run(load_manifests(write_manifest(tmp_path / "m", text)), jobs=1, variants=False)
     outcome = report.outcomes[0]
     words = outcome.explain()
     assert words.startswith("SNAP-P1-flip: fake check SNAP-P1-flip")
@@ -397,8 +397,8 @@ def test_cli_explain_prints_the_explanation(fake_checks, tmp_path, capsys):
 def test_necessity_per_variant_binds_every_variant_result(fake_checks, tmp_path):
     text = check_toml("SNAP-P1-flip", probes=()).replace(":configurable", ":one_flip")
     checks = load_manifests(write_manifest(tmp_path / "m", text))
-    once = verify.run(checks, jobs=2).outcomes[0]
-    each = verify.run(checks, jobs=2, necessity_per_variant=True).outcomes[0]
+    once = verify.run(checks, jobs=1).outcomes[0]
+    each = verify.run(checks, jobs=1, necessity_per_variant=True).outcomes[0]
     assert [b.variant for b in once.bindings() if b.rule == "SNAP-FLIP-1" and b.killed_by] == ["default"]
     bound = [b.variant for b in each.bindings() if b.rule == "SNAP-FLIP-1" and b.killed_by]
     assert bound == [v for v, _ in ((verify_variant_name(v), r) for v, r in each.variants)] and len(bound) > 1
