@@ -101,15 +101,18 @@ def test_the_index_lists_the_how_to_play_pages_before_the_rules():
         < text.index("   generated/snap-rules\n")
 
 
-def test_downloads(generated):
+DOWNLOADS = ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json", "hearts-sample-record.json")
+
+
+def check_downloads(downloads: Path) -> None:
+    """The downloads folder: the rulebook as JSON, the schemas, the analysis data, the citation
+    files naming this build, and a Hearts sample record that replays through the model."""
     from cardcanon.cli import main as cli
     from cardcanon.version import build_info
 
     import yaml
 
     build = build_info()
-    out, pages = generated
-    downloads = out / "downloads"
     rules = json.loads((downloads / "rules.json").read_text(encoding="utf-8"))
     assert {r["id"] for r in rules["rules"]} == set(spec.all_rule_ids())
     assert (rules["version"], rules["commit"], rules["date"]) == (build.version, build.commit, build.date)
@@ -124,9 +127,14 @@ def test_downloads(generated):
     assert str(cff["version"]) == build.version
     assert ("commit" in cff and f"development build of commit {build.commit}" in bib) == (not build.released)
     assert ("url = {" in bib) == bool(cff.get("url") or cff.get("repository-code"))
-    # the Hearts sample record replays through the model
     assert cli(["replay", str(downloads / "hearts-sample-record.json")]) == 0
-    for name in ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json", "hearts-sample-record.json"):
+
+
+def test_downloads(generated):
+    out, pages = generated
+    downloads = out / "downloads"
+    check_downloads(downloads)
+    for name in DOWNLOADS:
         assert f"<../downloads/{name}>`__" in pages["downloads.rst"], name
     linked = set(re.findall(r"<\.\./downloads/([^>]+)>`__", pages["downloads.rst"]))
     assert linked - {"play-hearts.pdf", "play-snap.pdf", "rulebook.pdf"} <= {p.name for p in downloads.iterdir()}

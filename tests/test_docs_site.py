@@ -25,6 +25,7 @@ import build as docs_build  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 from rulebook_pages import section_docname  # noqa: E402
+from test_docs import DOWNLOADS, check_downloads  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -122,32 +123,9 @@ def test_every_page_shows_the_version_and_build_date(site):
 
 
 def test_downloads(site):
-    from cardcanon.version import build_info
-
-    build = build_info()
-    downloads = site / "downloads"
-    rules = json.loads((downloads / "rules.json").read_text(encoding="utf-8"))
-    assert {r["id"] for r in rules["rules"]} == set(spec.all_rule_ids())
-    assert (rules["version"], rules["commit"], rules["date"]) == (build.version, build.commit, build.date)
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d", rules["date"]) and re.fullmatch(r"[0-9a-f]{40}(-dirty)?", rules["commit"])
-    for schema in (ROOT / "cardcanon" / "schemas").glob("*.schema.json"):
-        assert (downloads / schema.name).read_bytes() == schema.read_bytes()
-    for data in (ROOT / "results" / "analysis").glob("*.json"):
-        assert (downloads / f"analysis-{data.name}").is_file()
-    bib = (downloads / "cardcanon.bib").read_text(encoding="utf-8")
-    assert f"version = {{{build.version}}}" in bib
-    import yaml
-
-    cff = yaml.safe_load((downloads / "CITATION.cff").read_text(encoding="utf-8"))
-    assert str(cff["version"]) == build.version
-    assert ("commit" in cff and f"development build of commit {build.commit}" in bib) == (not build.released)
-    assert ("url = {" in bib) == bool(cff.get("url") or cff.get("repository-code"))
+    check_downloads(site / "downloads")
     text = page(site, "downloads")
-    # the Hearts sample record replays through the model
-    from cardcanon.cli import main as cli
-
-    assert cli(["replay", str(downloads / "hearts-sample-record.json")]) == 0
-    for name in ("rules.json", "cardcanon.bib", "CITATION.cff", "analysis-snap.json", "hearts-sample-record.json"):
+    for name in DOWNLOADS:
         assert f'href="../downloads/{name}"' in text
 
 

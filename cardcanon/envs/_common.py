@@ -132,12 +132,13 @@ class CardGameEnv(AECEnv):
 class VectorEnv:
     """What both games' batched environments share: the kernel's vector (``_vector``, with
     ``reset``, ``step``, ``observations``, ``masks``, ``to_move`` and ``rewards``), stepped as one.
-    A game's class sets ``n``, ``_vector``, ``metadata`` and ``_unit`` ("game", "match"), and
-    gives ``dones``, ``terminations`` and ``truncations``."""
+    A game's class sets ``n``, ``_vector``, ``metadata``, ``_env`` (its module's name) and ``_unit``
+    ("game", "match"), and gives ``dones``, ``terminations`` and ``truncations``."""
 
     metadata: dict[str, Any]
     n: int
     _vector: Any
+    _env: str
     _unit = "game"
 
     def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -150,8 +151,8 @@ class VectorEnv:
         illegal action raises ValueError and plays nothing."""
         bad = self._vector.step(actions)
         if bad:
-            raise ValueError(f"{self.metadata['name'].removeprefix('cardcanon_').removesuffix('_vector')}.vector_env: "
-                             f"action {int(actions[bad - 1])} is not legal in {self._unit} {bad - 1} (see action_masks)")
+            raise ValueError(f"{self._env}.vector_env: action {int(actions[bad - 1])} is not legal in "
+                             f"{self._unit} {bad - 1} (see action_masks)")
         return self.observations, self.action_masks, self.to_move, self.rewards, self.dones
 
     @property

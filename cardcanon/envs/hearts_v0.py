@@ -305,6 +305,7 @@ class HeartsVectorEnv(VectorEnv):
 
     metadata: dict[str, Any] = {"name": "cardcanon_hearts_v0_vector", "engine": "kernel"}
     _unit = "match"
+    _env = "hearts_v0"
     _vector: HeartsVector
 
     def __init__(self, n: int, seed: int = 0, **kwargs: Any) -> None:

@@ -379,6 +379,7 @@ class SnapVectorEnv(VectorEnv):
 
     metadata: dict[str, Any] = {"name": "cardcanon_snap_v0_vector", "engine": "kernel"}
     _vector: SnapVector
+    _env = "snap_v0"
 
     def __init__(self, n: int, seed: int = 0, players: int = 2, calling_policy: str = "flipper-first",
                  max_steps: int | None = 10_000, truncate_on_repeat: bool = True, **kwargs: Any) -> None:

@@ -36,6 +36,8 @@ def check(run: Run) -> CheckResult:
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", [2, 3]))
     started, queries = time.monotonic(), 0
+    records: list[Any] = []  # the witnesses' records and texts, in order
+    texts: list[str] = []
 
     def prove() -> CheckResult | None:
         """The Z3 part: every query, or the first counterexample."""
@@ -96,8 +98,6 @@ def check(run: Run) -> CheckResult:
 
     # a probe breaks the encoding, so the proof goes first; a model mutant can only break a
     # replay, so the witnesses go first
-    records: list[Any] = []
-    texts: list[str] = []
     for part in (prove, witnesses) if run.probe is not None else (witnesses, prove):
         failed = part()
         if failed is not None:
