@@ -28,12 +28,43 @@ Nothing outside a game's own modules needs to know which game it is playing.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, Protocol, Self, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
+from cardcanon.model.errors import InvalidMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
+
+
+class CheckedMove:
+    """The base of every move of both games, each a frozen dataclass: when a move is made, each
+    field is checked against its declared type (a ``tuple[Card, ...]`` or ``frozenset[Seat]`` field
+    takes any sequence or set of those and is stored as declared). A field of another type raises
+    :class:`~cardcanon.model.errors.InvalidMoveError` naming the move and the field."""
+
+    _field_types: ClassVar[dict[str, Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._field_types = typing.get_type_hints(cls)
+
+    def __post_init__(self) -> None:
+        for field in fields(self):  # type: ignore[arg-type]  # every subclass is a dataclass
+            declared, value = self._field_types[field.name], getattr(self, field.name)
+            container = typing.get_origin(declared)
+            if container in (tuple, frozenset):
+                item = typing.get_args(declared)[0]
+                if isinstance(value, (tuple, list, frozenset, set)) and all(isinstance(v, item) for v in value):
+                    object.__setattr__(self, field.name, container(value))
+                    continue
+                wanted = f"{'a sequence' if container is tuple else 'a set'} of {item.__name__}"
+            elif isinstance(value, declared):
+                continue
+            else:
+                wanted = f"a {declared.__name__}"
+            raise InvalidMoveError(f"{type(self).__name__}: {field.name} must be {wanted}, not {value!r}")
 
 
 class Config(Protocol):

@@ -14,7 +14,8 @@ from typing import TypeAlias
 
 import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
-from cardcanon.model.errors import InvalidMoveError, OptionError
+from cardcanon.model.errors import OptionError
+from cardcanon.model.game import CheckedMove
 from cardcanon.model.options import OptionEnum, Variations
 from cardcanon.model.seats import Seat
 
@@ -124,7 +125,7 @@ class HeartsConfig(Variations):
 
 # --- moves ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class ChooseDealer:
+class ChooseDealer(CheckedMove):
     """Chance: the dealer of the first hand (HEARTS-DEAL-1)."""
 
     dealer: Seat
@@ -132,13 +133,9 @@ class ChooseDealer:
     def __str__(self) -> str:
         return f"{self.dealer} deals first"
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.dealer, Seat):
-            raise InvalidMoveError(f"the dealer is a Seat, not {self.dealer!r}")
-
 
 @dataclass(frozen=True)
-class Deal:
+class Deal(CheckedMove):
     """Chance: the shuffled deck, ``order[0]`` the top card (HEARTS-DEAL-2)."""
 
     order: tuple[Card, ...]
@@ -146,14 +143,9 @@ class Deal:
     def __str__(self) -> str:
         return "the cards are dealt"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "order", tuple(self.order))
-        if not all(isinstance(card, Card) for card in self.order):
-            raise InvalidMoveError(f"a deal is an order of cards, not {self.order!r}")
-
 
 @dataclass(frozen=True)
-class Play:
+class Play(CheckedMove):
     """A player plays a card to the current trick."""
 
     player: Seat
@@ -161,10 +153,6 @@ class Play:
 
     def __str__(self) -> str:
         return f"{self.player} plays {self.card.pretty}"
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.player, Seat) or not isinstance(self.card, Card):
-            raise InvalidMoveError(f"a play is a Seat and a Card, not {self.player!r} and {self.card!r}")
 
 
 Move: TypeAlias = ChooseDealer | Deal | Play

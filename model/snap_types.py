@@ -16,7 +16,8 @@ from typing import TypeAlias
 
 import cardcanon.spec as spec
 from cardcanon.model.cards import FULL_DECK, Card
-from cardcanon.model.errors import InvalidMoveError, OptionError
+from cardcanon.model.errors import OptionError
+from cardcanon.model.game import CheckedMove
 from cardcanon.model.options import OptionEnum, Variations
 from cardcanon.model.seats import Seat, seats_text
 
@@ -140,7 +141,7 @@ class SnapConfig(Variations):
 
 # ---- moves -------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Deal:
+class Deal(CheckedMove):
     """Chance (SNAP-DEAL-1, SNAP-DEAL-2): the dealer and the shuffled deck, index 0 = top."""
 
     dealer: Seat
@@ -149,14 +150,9 @@ class Deal:
     def __str__(self) -> str:
         return f"{self.dealer} deals"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "order", tuple(self.order))
-        if not isinstance(self.dealer, Seat) or not all(isinstance(card, Card) for card in self.order):
-            raise InvalidMoveError(f"a deal is a dealer Seat and an order of cards, not {self.dealer!r}, {self.order!r}")
-
 
 @dataclass(frozen=True)
-class Flip:
+class Flip(CheckedMove):
     """SNAP-FLIP-1 (with the SNAP-FLIP-3 turn-over when the face-down pile is empty)."""
 
     player: Seat
@@ -164,13 +160,9 @@ class Flip:
     def __str__(self) -> str:
         return f"{self.player} flips"
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.player, Seat):
-            raise InvalidMoveError(f"a flip is made by a Seat, not {self.player!r}")
-
 
 @dataclass(frozen=True)
-class NoCall:
+class NoCall(CheckedMove):
     """SNAP-CALL-3: nobody calls in this call window."""
 
     def __str__(self) -> str:
@@ -178,7 +170,7 @@ class NoCall:
 
 
 @dataclass(frozen=True)
-class Call:
+class Call(CheckedMove):
     """The first caller of the window; the state decides whether the call is right (SNAP-PEN-1)."""
 
     caller: Seat
@@ -189,13 +181,9 @@ class Call:
             return f"{self.caller} puts a hand on the index card"
         return f"{self.caller} calls {CALL_WORDS[self.kind]}"
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.caller, Seat) or not isinstance(self.kind, CallKind):
-            raise InvalidMoveError(f"a call is a Seat and a CallKind, not {self.caller!r}, {self.kind!r}")
-
 
 @dataclass(frozen=True)
-class Tie:
+class Tie(CheckedMove):
     """Two or more players make the same correct call at once (SNAP-TIE-1, SNAP-POT-2)."""
 
     callers: frozenset[Seat]
@@ -203,11 +191,6 @@ class Tie:
 
     def __str__(self) -> str:
         return f"{seats_text(tuple(self.callers))} call {CALL_WORDS[self.kind]} at once"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "callers", frozenset(self.callers))
-        if not all(isinstance(seat, Seat) for seat in self.callers) or not isinstance(self.kind, CallKind):
-            raise InvalidMoveError(f"a tie is a set of Seats and a CallKind, not {self.callers!r}, {self.kind!r}")
 
 
 Move: TypeAlias = Deal | Flip | NoCall | Call | Tie

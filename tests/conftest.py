@@ -9,8 +9,15 @@ A slow test that loops over a fixed number of cases (seeds, deals) takes that nu
 """
 
 import os
+import sys
 
 from hypothesis import HealthCheck, settings
+
+# The suite starts many Python processes (test workers, the CLI, verify workers). Each keeps the
+# modules it compiles (and pytest its rewritten test modules) in __pycache__, even where
+# PYTHONDONTWRITEBYTECODE is set, so that the next process and the next run load them compiled.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
 
