@@ -93,9 +93,9 @@ _ANALYZE = ("analyze", "snap", "--players", "3", "--policies", "flipper-first", 
             "--no-enumerate", "--no-records", "-q", "--out", "{tmp}/analysis")
 
 CASES = [
-    Case("verify-timeout-inf", "traceback", _child("verify", "--check", "HEARTS-P2", "--timeout", "inf")),
-    Case("verify-timeout-1e12", "traceback", _child("verify", "--check", "HEARTS-P2", "--timeout", "1e12")),
-    Case("verify-timeout-1e20", "traceback", _child("verify", "--check", "HEARTS-P2", "--timeout", "1e20")),
+    Case("verify-timeout-inf", "traceback", _cli("verify", "--check", "HEARTS-P2", "--timeout", "inf")),
+    Case("verify-timeout-1e12", "traceback", _cli("verify", "--check", "HEARTS-P2", "--timeout", "1e12")),
+    Case("verify-timeout-1e20", "traceback", _cli("verify", "--check", "HEARTS-P2", "--timeout", "1e20")),
     Case("replay-hearts-nested-1000", "traceback", _replay("hearts", _nested)),
     Case("replay-snap-nested-1000", "traceback", _replay("snap", _nested)),
     Case("replay-bare-nested-1000", "traceback", _replay("snap", lambda d: "[" * 1000 + "]" * 1000)),

@@ -14,6 +14,7 @@ pytest.importorskip("pettingzoo")
 from cardcanon.engine import build  # noqa: E402
 from cardcanon.envs import hearts_v0, options, snap_v0  # noqa: E402
 from cardcanon.model.errors import IllegalMoveError, NotModelledError  # noqa: E402
+from conftest import PROFILE, cases  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
               pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")]
@@ -236,8 +237,8 @@ def test_the_snap_vector_env_truncates_the_same_repeated_positions(kwargs):
     assert truncated >= 3
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("kwargs", SNAP, ids=str)
+@pytest.mark.slow  # CI: every variant at one table each; a thorough run: every variant at every table
+@pytest.mark.parametrize("kwargs", SNAP if PROFILE == "thorough" else SNAP_QUICK, ids=str)
 def test_the_snap_vector_env_plays_the_models_games_at_every_table(kwargs):
     over, truncated = vector_lockstep(snap_v0, {**kwargs, "max_steps": 1500}, 6, 7, 3000, engine="model")
     assert over >= 1 and over + truncated >= 8
@@ -249,8 +250,9 @@ def test_the_snap_vector_env_plays_the_models_games_at_every_table(kwargs):
 @pytest.mark.slow
 @pytest.mark.parametrize("kwargs", HEARTS, ids=str)
 def test_the_hearts_vector_env_plays_the_models_matches(kwargs):
-    ended, _ = vector_lockstep(hearts_v0, kwargs, 4, 5, 3000, engine="model")
-    assert ended >= 12
+    matches = cases(4, 2)
+    ended, _ = vector_lockstep(hearts_v0, kwargs, matches, 5, 3000, engine="model")
+    assert ended >= 3 * matches
 
 
 @pytest.mark.parametrize("module", [hearts_v0, snap_v0])
