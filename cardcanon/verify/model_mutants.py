@@ -146,7 +146,8 @@ def _turn_swapped(original: Any, state: SnapState, down: Piles, up: Piles, pot: 
 def _out_get_turns(original: Any, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
                    winner: Seat | None, first: bool = False) -> SnapState:
     result = original(state, down, up, pot, after, winner, first)
-    if result.phase is m.Phase.FLIP and not first and (winner is None or state.config.next_turn is m.NextTurn.CLOCKWISE):
+    passed = winner is None or state.config.next_turn is m.NextTurn.CLOCKWISE
+    if result.phase is m.Phase.FLIP and not first and passed:
         return replace(result, turn=Seat((after.index + 1) % state.config.players))  # SNAP-OUT-1 broken
     return result
 
@@ -191,26 +192,12 @@ def _out_call_counts(original: Any, state: SnapState, move: NoCall | Call | Tie)
     return original(state, move)
 
 
-def _win_without_flipper(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
-    up = list(state.up)  # SNAP-CALL-1 broken: the flipper's pile is not won
-    gained: list[Card] = []
-    for seat in m.matched_seats(state):
-        gained.extend(reversed(up[seat.index]))
-        up[seat.index] = ()
-    pot = state.pot
-    if won_pot:
-        gained.extend(reversed(pot))
-        pot = ()
-    down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
-    return m._next_flip(state, down, tuple(up), pot, state.player, winner)
-
-
-def _win_variant(*, first_match_only: bool = False, unturned: bool = False, never_pot: bool = False,
-                 snap_takes_pot: bool = False) -> Patch:
+def _win_variant(*, without_flipper: bool = False, first_match_only: bool = False, unturned: bool = False,
+                 never_pot: bool = False, snap_takes_pot: bool = False) -> Patch:
     def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
         flipper = state.player
         matched = m.matched_seats(state)
-        won = (flipper,) + (matched[:1] if first_match_only else matched)
+        won = (() if without_flipper else (flipper,)) + (matched[:1] if first_match_only else matched)
         up = list(state.up)
         gained: list[Card] = []
         for seat in won:
@@ -355,17 +342,23 @@ def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Patch:
 
 
 def _same_colour(a: Card, b: Card) -> bool:  # SNAP-MATCH-1 broken: cards match only in rank and colour
-    return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour") if hasattr(a.suit, "colour") else (
-        a.rank == b.rank and (a.suit.name in ("HEARTS", "DIAMONDS")) == (b.suit.name in ("HEARTS", "DIAMONDS")))
+    if hasattr(a.suit, "colour"):
+        return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour")
+    red = ("HEARTS", "DIAMONDS")
+    return a.rank == b.rank and (a.suit.name in red) == (b.suit.name in red)
 
 
-def _matched_by_colour(state: SnapState) -> tuple[Seat, ...]:
-    card = m.flipped_card(state)
-    if card is None:
-        return ()
-    n, f = state.config.players, state.player.index
-    return tuple(Seat((f + k) % n) for k in range(1, n)
-                 if state.up[(f + k) % n] and _same_colour(state.up[(f + k) % n][0], card))
+def _matched_by(pile_matches: Callable[[tuple[Card, ...], Card], bool]) -> Callable[[SnapState], tuple[Seat, ...]]:
+    """A broken ``matched_seats``: the other face-up piles, clockwise from the flipper, that ``pile_matches``."""
+    def matched_seats(state: SnapState) -> tuple[Seat, ...]:
+        card = m.flipped_card(state)
+        if card is None:
+            return ()
+        n, f = state.config.players, state.player.index
+        return tuple(Seat((f + k) % n) for k in range(1, n)
+                     if state.up[(f + k) % n] and pile_matches(state.up[(f + k) % n], card))
+
+    return matched_seats
 
 
 def _pot_matches_by_colour(state: SnapState) -> bool:
@@ -376,15 +369,6 @@ def _pot_matches_by_colour(state: SnapState) -> bool:
 def _pot_matches_any(state: SnapState) -> bool:  # SNAP-MATCH-2 broken: any card of the pot matches, not only its top
     card = m.flipped_card(state)
     return card is not None and any(c.rank == card.rank for c in state.pot)
-
-
-def _matched_by_second_card(state: SnapState) -> tuple[Seat, ...]:  # SNAP-MATCH-1 broken: reads below the top
-    card = m.flipped_card(state)
-    if card is None:
-        return ()
-    n, f = state.config.players, state.player.index
-    piles = [(Seat((f + k) % n), state.up[(f + k) % n]) for k in range(1, n)]
-    return tuple(seat for seat, pile in piles if pile and pile[min(1, len(pile) - 1)].rank == card.rank)
 
 
 def _label(part: str) -> Patch:
@@ -499,8 +483,9 @@ _SNAP_MUTANTS = (
                 wraps(SNAP, "_apply_flip", _flip_bottom)),
     ModelMutant("turnover-unreversed", "snap", "SNAP-FLIP-3",
                 "an empty face-down pile is replaced by the face-up pile without turning it over",
-                combined(wraps(SNAP, "_apply_flip", lambda flip, state, move: flip(_unreversed(state, state.player), move)),
-                         wraps(SNAP, "_penalty", lambda pay, state, offender: pay(_unreversed(state, offender), offender)))),
+                combined(
+                    wraps(SNAP, "_apply_flip", lambda flip, state, move: flip(_unreversed(state, state.player), move)),
+                    wraps(SNAP, "_penalty", lambda pay, state, offender: pay(_unreversed(state, offender), offender)))),
     ModelMutant("dealer-flips-first", "snap", "SNAP-TURN-1", "the dealer takes the first turn",
                 wraps(SNAP, "_next_flip", _dealer_flips_first)),
     ModelMutant("turn-swapped", "snap", "SNAP-TURN-2",
@@ -512,7 +497,7 @@ _SNAP_MUTANTS = (
                 combined(wraps(SNAP, "_apply_call_event", _out_call_counts),
                          wraps(SNAP, "move_problem", _out_call_allowed))),
     ModelMutant("win-without-flipper", "snap", "SNAP-CALL-1", "a correct call does not win the flipper's pile",
-                replaces(SNAP, "_win", _win_without_flipper)),
+                _win_variant(without_flipper=True)),
     ModelMutant("win-one-match", "snap", "SNAP-CALL-4", "a correct call wins only the first matched pile",
                 _win_variant(first_match_only=True)),
     ModelMutant("won-piles-unturned", "snap", "SNAP-CALL-5", "won piles go under the face-down pile unturned",
@@ -548,13 +533,14 @@ _SNAP_MUTANTS = (
     ModelMutant("first-dealt-on-top", "snap", "SNAP-DEAL-3", "the first card dealt is the top of the pile",
                 _deal(first_on_top=True)),
     ModelMutant("match-colour", "snap", "SNAP-MATCH-1", "cards match only in rank and colour",
-                combined(replaces(SNAP, "matched_seats", _matched_by_colour),
+                combined(replaces(SNAP, "matched_seats", _matched_by(lambda up, card: _same_colour(up[0], card))),
                          replaces(SNAP, "pot_matches", _pot_matches_by_colour))),
     ModelMutant("pot-matches-any", "snap", "SNAP-MATCH-2", "any card of the pot matches, not only its top",
                 replaces(SNAP, "pot_matches", _pot_matches_any)),
     ModelMutant("match-second-card", "snap", "SNAP-MATCH-1",
                 "a face-up pile matches by its second card (the card under its top), when it has one",
-                replaces(SNAP, "matched_seats", _matched_by_second_card)),
+                replaces(SNAP, "matched_seats", _matched_by(  # SNAP-MATCH-1 broken: reads below the top
+                    lambda pile, card: pile[min(1, len(pile) - 1)].rank == card.rank))),
     # calling policies, the seeded deal, the table
     ModelMutant("pot-not-preferred", "snap", "SNAP-POLICY-1",
                 "every policy calls \"Snap!\" when \"Snap Pot!\" is also correct",

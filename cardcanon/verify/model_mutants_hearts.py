@@ -197,7 +197,8 @@ HEARTS_MUTANTS = (
                 replaces(HEARTS, "follow_problem", lambda state, hand, card: None)),
     # rules no check cited before
     ModelMutant("leader-plays-alone", "hearts", "HEARTS-PLAYERS-1",
-                "a trick is two cards of the leader: one player plays alone", wraps(HEARTS, "_apply_play", _one_player_tricks)),
+                "a trick is two cards of the leader: one player plays alone",
+                wraps(HEARTS, "_apply_play", _one_player_tricks)),
     ModelMutant("leader-plays-second", "hearts", "HEARTS-TRICK-4",
                 "the leader, not the other player, plays the second card of a trick",
                 wraps(HEARTS, "_apply_play", _one_player_tricks)),
