@@ -19,7 +19,7 @@ import importlib
 import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from cardcanon.model import snap as m
 from cardcanon.model import snap_policies as p
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 # A mutant's replacements: (module, attribute) -> the new function (or property, or value).
 Changes = dict[tuple[str, str], Any]
 Patch = Callable[[], Changes]
+StateStep: TypeAlias = "Callable[..., SnapState]"  # a model function that returns the next position
+Refusal: TypeAlias = "Callable[..., tuple[str, str] | None]"  # a model function that refuses a move or not
 SNAP = "cardcanon.model.snap"
 SNAP_TYPES = "cardcanon.model.snap_types"
 POLICIES = "cardcanon.model.snap_policies"
@@ -105,7 +107,7 @@ def patched(mutant_id: str | None) -> Iterator[None]:
 
 
 # ---- Snap: flips and turns --------------------------------------------------------------------
-def _flip_bottom(original: Any, state: SnapState, move: Flip) -> SnapState:
+def _flip_bottom(original: StateStep, state: SnapState, move: Flip) -> SnapState:
     if move.player != state.turn:
         return original(state, move)  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
     i = state.player.index
@@ -125,8 +127,8 @@ def _unreversed(state: SnapState, seat: Seat) -> SnapState:
     return replace(state, down=m._put(state.down, i, tuple(state.up[i])), up=m._put(state.up, i, ()))
 
 
-def _dealer_flips_first(original: Any, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
-                        winner: Seat | None, first: bool = False) -> SnapState:
+def _dealer_flips_first(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...],
+                        after: Seat, winner: Seat | None, first: bool = False) -> SnapState:
     if first:  # SNAP-TURN-1 broken: the dealer flips first
         after = Seat((after.index - 1) % state.config.players)
         result = original(state, down, up, pot, after, winner, first)
@@ -134,7 +136,7 @@ def _dealer_flips_first(original: Any, state: SnapState, down: Piles, up: Piles,
     return original(state, down, up, pot, after, winner, first)
 
 
-def _turn_swapped(original: Any, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+def _turn_swapped(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
                   winner: Seat | None, first: bool = False) -> SnapState:
     # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
     swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
@@ -143,7 +145,7 @@ def _turn_swapped(original: Any, state: SnapState, down: Piles, up: Piles, pot: 
     return replace(result, config=state.config)
 
 
-def _out_get_turns(original: Any, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+def _out_get_turns(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
                    winner: Seat | None, first: bool = False) -> SnapState:
     result = original(state, down, up, pot, after, winner, first)
     passed = winner is None or state.config.next_turn is m.NextTurn.CLOCKWISE
@@ -152,14 +154,14 @@ def _out_get_turns(original: Any, state: SnapState, down: Piles, up: Piles, pot:
     return result
 
 
-def _out_flip_nothing(original: Any, state: SnapState, move: Flip) -> SnapState:
+def _out_flip_nothing(original: StateStep, state: SnapState, move: Flip) -> SnapState:
     if not state.holds(state.player):  # a player who is out "flips" nothing
         return m.SnapState(state.config, m.Phase.CALL, state.dealer, state.down, state.up, state.pot, state.turn,
                            state.flips + 1)
     return original(state, move)
 
 
-def _end_down_only(original: Any, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+def _end_down_only(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
                    winner: Seat | None, first: bool = False) -> SnapState:
     # SNAP-END-2 broken: the game ends when at most one player has a face-down card
     if sum(1 for pile in down if pile) <= 1 and not first:
@@ -167,7 +169,7 @@ def _end_down_only(original: Any, state: SnapState, down: Piles, up: Piles, pot:
     return original(state, down, up, pot, after, winner, first)
 
 
-def _ends_at_majority(original: Any, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+def _ends_at_majority(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
                       winner: Seat | None, first: bool = False) -> SnapState:
     held = [len(d) + len(u) for d, u in zip(down, up)]  # SNAP-GOAL-1 broken: whoever holds most of the deck has won
     if not first and max(held) * 4 > 3 * len(state.config.deck):
@@ -176,14 +178,14 @@ def _ends_at_majority(original: Any, state: SnapState, down: Piles, up: Piles, p
 
 
 # ---- Snap: calls, wins, ties and penalties ------------------------------------------------------
-def _out_call_allowed(original: Any, state: SnapState, move: Move) -> tuple[str, str] | None:
+def _out_call_allowed(original: Refusal, state: SnapState, move: Move) -> tuple[str, str] | None:
     if (state.phase is m.Phase.CALL and isinstance(move, m.Call) and move.caller.index < state.config.players
             and move.kind in state.config.kinds):
         return None  # legal_moves lists these calls too
     return original(state, move)
 
 
-def _out_call_counts(original: Any, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+def _out_call_counts(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
     # SNAP-CALL-2 broken: a player who is out may call
     if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
         return m._next_flip(state, state.down, state.up, state.pot, state.player, None)  # nothing to pay
@@ -226,14 +228,14 @@ def _broken_tie(state: SnapState, *, only_flipper: bool = False, under_pot: bool
     return m._next_flip(state, state.down, tuple(up), pot, state.player, None)
 
 
-def _pot_tie_flipper_only(original: Any, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+def _pot_tie_flipper_only(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
     # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
     if isinstance(move, m.Tie) and move.kind is m.CallKind.SNAP_POT and m.CallKind.SNAP_POT in m.correct_kinds(state):
         return _broken_tie(state, only_flipper=True)
     return original(state, move)
 
 
-def _index_tie_allowed(original: Any, state: SnapState, move: Move) -> tuple[str, str] | None:
+def _index_tie_allowed(original: Refusal, state: SnapState, move: Move) -> tuple[str, str] | None:
     if (isinstance(move, m.Tie) and state.phase is m.Phase.CALL and state.config.index_card
             and move.kind in m.correct_kinds(state)):
         return None
@@ -249,7 +251,7 @@ def _index_ties_listed(original: Any, state: SnapState) -> tuple[Move, ...]:
                          for c in itertools.combinations(callers, size))
 
 
-def _index_tie_played(original: Any, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+def _index_tie_played(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
     if isinstance(move, m.Tie) and state.config.index_card and move.kind in m.correct_kinds(state):
         return m._tie(state)
     return original(state, move)

@@ -83,18 +83,17 @@ def _match(rule: str) -> Patch:
     return replaces(HEARTS, "match_result", match_result)
 
 
-def _broken_carries(original: Any, state: HeartsState, move: Deal) -> HeartsState:
+def _broken_carries(original: Callable[..., HeartsState], state: HeartsState, move: Deal) -> HeartsState:
     return replace(original(state, move), hearts_broken=bool(state.hearts_broken))  # from the hand before
 
 
 # ---- the deal and the first lead -------------------------------------------------------------------
-def _no_six_clause(original: Any, dead: Iterable[Card]) -> Card:
+def _no_six_clause(original: Callable[..., Card], dead: Iterable[Card]) -> Card:
     dead = tuple(dead)  # HEARTS-LEAD-2 without its last sentence: the next club leads
     if m.FIRST_LEAD_CLUBS[0] in dead and m.FIRST_LEAD_CLUBS[1] in dead:
-        clubs = [c for c in m.DECK if c.suit is Suit.CLUBS]
+        clubs: list[Card] = [c for c in m.DECK if c.suit is Suit.CLUBS]
         return next(c for c in clubs[3:] if c not in dead)
-    card: Card = original(dead)
-    return card
+    return original(dead)
 
 
 def _first_lead(rule: str) -> Callable[..., Card | None]:
