@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardcanon.spec.errors import CardcanonError
-from cardcanon.proofs.base import CONTRARY, Verdict
+from cardcanon.proofs.base import CONTRARY, RuleDrop, Verdict, variant_name
 
 if TYPE_CHECKING:
     from cardcanon.verify.variants import Combination
@@ -88,8 +88,6 @@ class CheckSpec:
     @property
     def probes(self) -> tuple[ProbeSpec, ...]:
         """The probes: the manifest's, then one dropping each cited rule (a Z3 proof) or each rule of ``drop_probes``."""
-        from cardcanon.proofs.base import RuleDrop
-
         drops = self.rules if self.kind is Kind.Z3_PROOF else self.drop_probes
         return self.declared_probes + tuple(
             ProbeSpec(RuleDrop(rule).id, f"the encoding without the constraints of {rule}", rule) for rule in drops)
@@ -101,8 +99,6 @@ class CheckSpec:
 
     def engine_refuses(self, variant: Mapping[str, str] | None) -> str:
         """Why this engine check does not cover ``variant`` (the manifest says so), or ""."""
-        from cardcanon.verify.variants import variant_name
-
         name = variant_name(variant or {})
         if self.engine_covers is None or name in self.engine_covers:
             return ""
@@ -110,20 +106,14 @@ class CheckSpec:
 
     def stats_for(self, variant: Mapping[str, str] | None) -> Mapping[str, Any] | None:
         """The golden stats under ``variant``: its ``expected_stats_variant`` table, else ``expected_stats``."""
-        from cardcanon.verify.variants import variant_name
-
         return self.expected_stats_variant.get(variant_name(variant or {}), self.expected_stats)
 
     def bounds_under(self, variant: Mapping[str, str] | None, quick: bool) -> Mapping[str, Any]:
         """The bounds of a run under ``variant``: its ``variant_bounds`` over :meth:`bounds_for`."""
-        from cardcanon.verify.variants import variant_name
-
         return {**self.bounds_for(quick), **self.variant_bounds.get(variant_name(variant or {}), {})}
 
     def expected_for(self, variant: Mapping[str, str] | None) -> Verdict:
         """The expected verdict under ``variant`` (``expected`` unless the manifest says otherwise)."""
-        from cardcanon.verify.variants import variant_name
-
         return self.expected_variant.get(variant_name(variant or {}), self.expected)
 
     def scope_for(self, quick: bool) -> dict[str, Any]:

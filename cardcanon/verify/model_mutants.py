@@ -8,16 +8,18 @@ counterexample record that replays as a real disagreement between the mutant and
 
 Each mutant names its game, the rule it breaks, the variant it is run under (a rule that only
 acts under a variation option, such as SNAP-INDEX-1, is broken where it acts) and a patch: a
-function that returns ``{(module, attribute): replacement}``.
+function that returns ``{(module, attribute): replacement}``. Most patches are made by
+:func:`replaces` (a new function) or :func:`wraps` (the model's function, changed in one way).
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from cardcanon.model import snap as m
 from cardcanon.model import snap_policies as p
@@ -27,11 +29,14 @@ if TYPE_CHECKING:
     from cardcanon.model.cards import Card
     from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Outcome, Piles, SnapConfig, SnapState, Tie
 
-# A mutant's replacements: (module, attribute) -> the new function (or property).
+# A mutant's replacements: (module, attribute) -> the new function (or property, or value).
 Changes = dict[tuple[str, str], Any]
 Patch = Callable[[], Changes]
+StateStep: TypeAlias = "Callable[..., SnapState]"  # a model function that returns the next position
+Refusal: TypeAlias = "Callable[..., tuple[str, str] | None]"  # a model function that refuses a move or not
 SNAP = "cardcanon.model.snap"
 SNAP_TYPES = "cardcanon.model.snap_types"
+POLICIES = "cardcanon.model.snap_policies"
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,44 @@ class ModelMutant:
     variant: Mapping[str, str] = field(default_factory=dict)
 
 
+def _owner_and_name(module: str, attribute: str) -> tuple[Any, str]:
+    """The module or class holding ``attribute`` (``Class.name`` reaches into a class), and its last name."""
+    owner: Any = importlib.import_module(module)
+    path = attribute.split(".")
+    for part in path[:-1]:
+        owner = getattr(owner, part)
+    return owner, path[-1]
+
+
+def _current(module: str, attribute: str) -> Any:
+    """``module.attribute`` as stored (a function, a property, a value)."""
+    owner, name = _owner_and_name(module, attribute)
+    return owner.__dict__[name]
+
+
+def replaces(module: str, attribute: str, value: Any) -> Patch:
+    """A patch that sets ``module.attribute`` to ``value``."""
+    return lambda: {(module, attribute): value}
+
+
+def wraps(module: str, attribute: str, wrapper: Callable[..., Any]) -> Patch:
+    """A patch that replaces ``module.attribute`` by ``wrapper(original, *arguments)``: ``original``
+    is the model's function (a property's getter) as it is when the mutant is applied."""
+    def patch() -> Changes:
+        original = _current(module, attribute)
+        if isinstance(original, property):
+            getter = original.fget
+            return {(module, attribute): property(lambda self: wrapper(getter, self))}
+        return {(module, attribute): lambda *args, **kwargs: wrapper(original, *args, **kwargs)}
+
+    return patch
+
+
+def combined(*patches: Patch) -> Patch:
+    """A patch made of several, each of another attribute."""
+    return lambda: {key: value for patch in patches for key, value in patch().items()}
+
+
 @contextlib.contextmanager
 def patched(mutant_id: str | None) -> Iterator[None]:
     """Apply the mutant's patch for the duration of the block (nothing for ``None``)."""
@@ -53,12 +96,9 @@ def patched(mutant_id: str | None) -> Iterator[None]:
     changes = MUTANTS[mutant_id].patch()
     saved: dict[tuple[Any, str], Any] = {}
     for (module_name, attribute), value in changes.items():
-        owner: Any = importlib.import_module(module_name)
-        path = attribute.split(".")
-        for part in path[:-1]:
-            owner = getattr(owner, part)
-        saved[(owner, path[-1])] = owner.__dict__[path[-1]]
-        setattr(owner, path[-1], value)
+        owner, name = _owner_and_name(module_name, attribute)
+        saved[(owner, name)] = owner.__dict__[name]
+        setattr(owner, name, value)
     try:
         yield
     finally:
@@ -66,125 +106,100 @@ def patched(mutant_id: str | None) -> Iterator[None]:
             setattr(owner, name, value)
 
 
-# ---- Snap ---------------------------------------------------------------------------------------
-def _flip_bottom() -> Changes:
-    def apply_flip(state: SnapState, move: Flip) -> SnapState:  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
-        i = state.player.index
-        down_i, up_i = state.down[i], state.up[i]
-        if not down_i:
-            down_i, up_i = tuple(reversed(up_i)), ()
-        down = m._put(state.down, i, down_i[:-1])
-        up = m._put(state.up, i, (down_i[-1],) + up_i)
-        return m.SnapState(state.config, m.Phase.CALL, state.dealer, down, up, state.pot, state.turn, state.flips + 1)
-
-    original = m._apply_flip
-    return {(SNAP, "_apply_flip"): lambda state, move: apply_flip(state, move) if move.player == state.turn
-            else original(state, move)}
+# ---- Snap: flips and turns --------------------------------------------------------------------
+def _flip_bottom(original: StateStep, state: SnapState, move: Flip) -> SnapState:
+    if move.player != state.turn:
+        return original(state, move)  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
+    i = state.player.index
+    down_i, up_i = state.down[i], state.up[i]
+    if not down_i:
+        down_i, up_i = tuple(reversed(up_i)), ()
+    down = m._put(state.down, i, down_i[:-1])
+    up = m._put(state.up, i, (down_i[-1],) + up_i)
+    return m.SnapState(state.config, m.Phase.CALL, state.dealer, down, up, state.pot, state.turn, state.flips + 1)
 
 
-def _turnover_unreversed() -> Changes:
-    original_flip, original_penalty = m._apply_flip, m._penalty
-
-    def unreversed(state: SnapState, seat: Seat) -> SnapState:
-        i = seat.index
-        if state.down[i]:
-            return state
-        return replace(state, down=m._put(state.down, i, tuple(state.up[i])), up=m._put(state.up, i, ()))
-
-    return {(SNAP, "_apply_flip"): lambda state, move: original_flip(unreversed(state, state.player), move),
-            (SNAP, "_penalty"): lambda state, offender: original_penalty(unreversed(state, offender), offender)}
+def _unreversed(state: SnapState, seat: Seat) -> SnapState:
+    """SNAP-FLIP-3 broken: an empty face-down pile is replaced by the face-up pile as it lies."""
+    i = seat.index
+    if state.down[i]:
+        return state
+    return replace(state, down=m._put(state.down, i, tuple(state.up[i])), up=m._put(state.up, i, ()))
 
 
-def _first_turn_dealer() -> Changes:
-    original = m._next_flip
-
-    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
-                  first: bool = False) -> SnapState:
-        if first:  # SNAP-TURN-1 broken: the dealer flips first
-            after = Seat((after.index - 1) % state.config.players)
-            result = original(state, down, up, pot, after, winner, first)
-            return replace(result, dealer=Seat((after.index + 1) % state.config.players))
-        return original(state, down, up, pot, after, winner, first)
-
-    return {(SNAP, "_next_flip"): next_flip}
-
-
-def _turn_swapped() -> Changes:
-    original = m._next_flip
-
-    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
-                  first: bool = False) -> SnapState:
-        # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
-        swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
-        probe = replace(state, config=replace(state.config, next_turn=swapped))
-        result = original(probe, down, up, pot, after, winner, first)
-        return replace(result, config=state.config)
-
-    return {(SNAP, "_next_flip"): next_flip}
-
-
-def _out_not_skipped() -> Changes:
-    original = m._next_flip
-
-    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
-                  first: bool = False) -> SnapState:
+def _dealer_flips_first(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...],
+                        after: Seat, winner: Seat | None, first: bool = False) -> SnapState:
+    if first:  # SNAP-TURN-1 broken: the dealer flips first
+        after = Seat((after.index - 1) % state.config.players)
         result = original(state, down, up, pot, after, winner, first)
-        if result.phase is m.Phase.FLIP and not first and (winner is None or state.config.next_turn is m.NextTurn.CLOCKWISE):
-            return replace(result, turn=Seat((after.index + 1) % state.config.players))  # SNAP-OUT-1 broken
-        return result
-
-    def apply_flip(state: SnapState, move: Flip) -> SnapState:  # a player who is out "flips" nothing
-        if not state.holds(state.player):
-            return m.SnapState(state.config, m.Phase.CALL, state.dealer, state.down, state.up, state.pot, state.turn,
-                               state.flips + 1)
-        return original_flip(state, move)
-
-    original_flip = m._apply_flip
-    return {(SNAP, "_next_flip"): next_flip, (SNAP, "_apply_flip"): apply_flip}
+        return replace(result, dealer=Seat((after.index + 1) % state.config.players))
+    return original(state, down, up, pot, after, winner, first)
 
 
-def _out_players_call() -> Changes:
-    original_event, original_problem = m._apply_call_event, m.move_problem
-
-    def move_problem(state: SnapState, move: Move) -> tuple[str, str] | None:  # legal_moves lists these calls too
-        if (state.phase is m.Phase.CALL and isinstance(move, m.Call) and move.caller.index < state.config.players
-                and move.kind in state.config.kinds):
-            return None
-        return original_problem(state, move)
-
-    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:  # SNAP-CALL-2 broken: a player who is out may call
-        if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
-            return m._next_flip(state, state.down, state.up, state.pot, state.player, None)  # nothing to pay
-        if isinstance(move, m.Call) and not state.holds(move.caller):
-            return m._win(state, move.caller, won_pot=move.kind is m.CallKind.SNAP_POT)
-        return original_event(state, move)
-
-    return {(SNAP, "_apply_call_event"): apply_call_event, (SNAP, "move_problem"): move_problem}
+def _turn_swapped(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+                  winner: Seat | None, first: bool = False) -> SnapState:
+    # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
+    swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
+    probe = replace(state, config=replace(state.config, next_turn=swapped))
+    result = original(probe, down, up, pot, after, winner, first)
+    return replace(result, config=state.config)
 
 
-def _win_without_flipper() -> Changes:
-    def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:  # SNAP-CALL-1 broken: the flipper's pile is not won
-        up = list(state.up)
-        gained: list[Card] = []
-        for seat in m.matched_seats(state):
-            gained.extend(reversed(up[seat.index]))
-            up[seat.index] = ()
-        pot = state.pot
-        if won_pot:
-            gained.extend(reversed(pot))
-            pot = ()
-        down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
-        return m._next_flip(state, down, tuple(up), pot, state.player, winner)
-
-    return {(SNAP, "_win"): win}
+def _out_get_turns(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+                   winner: Seat | None, first: bool = False) -> SnapState:
+    result = original(state, down, up, pot, after, winner, first)
+    passed = winner is None or state.config.next_turn is m.NextTurn.CLOCKWISE
+    if result.phase is m.Phase.FLIP and not first and passed:
+        return replace(result, turn=Seat((after.index + 1) % state.config.players))  # SNAP-OUT-1 broken
+    return result
 
 
-def _win_variant(*, first_match_only: bool = False, unturned: bool = False, never_pot: bool = False,
-                 snap_takes_pot: bool = False) -> Changes:
+def _out_flip_nothing(original: StateStep, state: SnapState, move: Flip) -> SnapState:
+    if not state.holds(state.player):  # a player who is out "flips" nothing
+        return m.SnapState(state.config, m.Phase.CALL, state.dealer, state.down, state.up, state.pot, state.turn,
+                           state.flips + 1)
+    return original(state, move)
+
+
+def _end_down_only(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+                   winner: Seat | None, first: bool = False) -> SnapState:
+    # SNAP-END-2 broken: the game ends when at most one player has a face-down card
+    if sum(1 for pile in down if pile) <= 1 and not first:
+        return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
+    return original(state, down, up, pot, after, winner, first)
+
+
+def _ends_at_majority(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+                      winner: Seat | None, first: bool = False) -> SnapState:
+    held = [len(d) + len(u) for d, u in zip(down, up)]  # SNAP-GOAL-1 broken: whoever holds most of the deck has won
+    if not first and max(held) * 4 > 3 * len(state.config.deck):
+        return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
+    return original(state, down, up, pot, after, winner, first)
+
+
+# ---- Snap: calls, wins, ties and penalties ------------------------------------------------------
+def _out_call_allowed(original: Refusal, state: SnapState, move: Move) -> tuple[str, str] | None:
+    if (state.phase is m.Phase.CALL and isinstance(move, m.Call) and move.caller.index < state.config.players
+            and move.kind in state.config.kinds):
+        return None  # legal_moves lists these calls too
+    return original(state, move)
+
+
+def _out_call_counts(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+    # SNAP-CALL-2 broken: a player who is out may call
+    if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
+        return m._next_flip(state, state.down, state.up, state.pot, state.player, None)  # nothing to pay
+    if isinstance(move, m.Call) and not state.holds(move.caller):
+        return m._win(state, move.caller, won_pot=move.kind is m.CallKind.SNAP_POT)
+    return original(state, move)
+
+
+def _win_variant(*, without_flipper: bool = False, first_match_only: bool = False, unturned: bool = False,
+                 never_pot: bool = False, snap_takes_pot: bool = False) -> Patch:
     def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
         flipper = state.player
         matched = m.matched_seats(state)
-        won = (flipper,) + (matched[:1] if first_match_only else matched)
+        won = (() if without_flipper else (flipper,)) + (matched[:1] if first_match_only else matched)
         up = list(state.up)
         gained: list[Card] = []
         for seat in won:
@@ -199,459 +214,47 @@ def _win_variant(*, first_match_only: bool = False, unturned: bool = False, neve
         down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
         return m._next_flip(state, down, tuple(up), pot, flipper, winner)
 
-    return {(SNAP, "_win"): win}
+    return replaces(SNAP, "_win", win)
 
 
-def _tie_variant(*, drop_matched: bool = False, under_pot: bool = False, pot_tie_flipper_only: bool = False) -> Changes:
-    original_event = m._apply_call_event
+def _broken_tie(state: SnapState, *, only_flipper: bool = False, under_pot: bool = False) -> SnapState:
+    """A tie that moves only the flipper's pile to the pot, or puts the tied piles under the pot."""
+    up = list(state.up)
+    added: list[Card] = []
+    for seat in (state.player,) if only_flipper else (state.player,) + m.matched_seats(state):
+        added.extend(up[seat.index])
+        up[seat.index] = ()
+    pot = state.pot + tuple(added) if under_pot else tuple(added) + state.pot
+    return m._next_flip(state, state.down, tuple(up), pot, state.player, None)
 
-    def tie(state: SnapState, only_flipper: bool = False) -> SnapState:
-        up = list(state.up)
-        added: list[Card] = []
-        seats = (state.player,) if (drop_matched or only_flipper) else (state.player,) + m.matched_seats(state)
-        for seat in seats:
-            added.extend(up[seat.index])
-            up[seat.index] = ()
-        pot = state.pot + tuple(added) if under_pot else tuple(added) + state.pot
-        return m._next_flip(state, state.down, tuple(up), pot, state.player, None)
 
-    changes: Changes = {(SNAP, "_tie"): tie}
-    if pot_tie_flipper_only:
-        def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:  # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
-            if isinstance(move, m.Tie) and move.kind is m.CallKind.SNAP_POT and m.CallKind.SNAP_POT in m.correct_kinds(state):
-                return tie(state, only_flipper=True)
-            return original_event(state, move)
+def _pot_tie_flipper_only(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+    # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
+    if isinstance(move, m.Tie) and move.kind is m.CallKind.SNAP_POT and m.CallKind.SNAP_POT in m.correct_kinds(state):
+        return _broken_tie(state, only_flipper=True)
+    return original(state, move)
 
-        changes = {(SNAP, "_apply_call_event"): apply_call_event}
-    return changes
 
-
-def _index_ties() -> Changes:
-    original_legal, original_event, original_problem = m.legal_moves, m._apply_call_event, m.move_problem
-
-    def move_problem(state: SnapState, move: Move) -> tuple[str, str] | None:
-        if (isinstance(move, m.Tie) and state.phase is m.Phase.CALL and state.config.index_card
-                and move.kind in m.correct_kinds(state)):
-            return None
-        return original_problem(state, move)
-
-    def legal_moves(state: SnapState) -> tuple[Move, ...]:  # SNAP-INDEX-1 broken: players may tie on the index card
-        moves = original_legal(state)
-        if state.phase is not m.Phase.CALL or not state.config.index_card or not m.correct_kinds(state):
-            return moves
-        import itertools
-
-        callers = state.in_game
-        return moves + tuple(m.Tie(frozenset(c), m.CallKind.HAND) for size in range(2, len(callers) + 1)
-                             for c in itertools.combinations(callers, size))
-
-    def apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
-        if isinstance(move, m.Tie) and state.config.index_card and move.kind in m.correct_kinds(state):
-            return m._tie(state)
-        return original_event(state, move)
-
-    return {(SNAP, "legal_moves"): legal_moves, (SNAP, "_apply_call_event"): apply_call_event,
-            (SNAP, "move_problem"): move_problem}
-
-
-def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool = False, on_top: bool = False) -> Changes:
-    def penalty(state: SnapState, offender: Seat) -> SnapState:
-        n, flipper = state.config.players, state.player
-        if free:  # SNAP-PEN-1 broken: a wrong call costs nothing
-            return m._next_flip(state, state.down, state.up, state.pot, flipper, None)
-        if offender != flipper:
-            recipient = flipper
-        else:
-            side = 1 if to_left else -1
-            seats = [Seat((flipper.index + side * k) % n) for k in range(1, n)]
-            recipient = seats[0] if to_out else next(s for s in seats if state.holds(s))
-        i = offender.index
-        down_i, up_i = state.down[i], state.up[i]
-        if not down_i:
-            down_i, up_i = tuple(reversed(up_i)), ()
-        down = m._put(state.down, i, down_i[1:])
-        pile = down[recipient.index]
-        down = m._put(down, recipient.index, (down_i[0],) + pile if on_top else pile + (down_i[0],))
-        up = m._put(state.up, i, up_i)
-        return m._next_flip(state, down, up, state.pot, flipper, None)
-
-    return {(SNAP, "_penalty"): penalty}
-
-
-def _end_down_only() -> Changes:
-    original = m._next_flip
-
-    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
-                  first: bool = False) -> SnapState:
-        # SNAP-END-2 broken: the game ends when at most one player has a face-down card
-        if sum(1 for pile in down if pile) <= 1 and not first:
-            return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
-        return original(state, down, up, pot, after, winner, first)
-
-    return {(SNAP, "_next_flip"): next_flip}
-
-
-def _draw_has_winner() -> Changes:
-    original = vars(m.SnapState)["outcome"]  # the property itself
-
-    def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-3 broken: when nobody holds cards the last flipper wins
-        result: Outcome | None = original.fget(self)
-        if result is not None and result.termination is m.Termination.NO_CARDS:
-            return m.Outcome(m.Termination.NO_CARDS, self.dealer)
-        return result
-
-    return {(SNAP, "SnapState.outcome"): property(outcome)}
-
-
-def _position_without_turn() -> Changes:
-    def position_key(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken: a position without whose turn it is
-        return (self.phase, self.down, self.up, self.pot)
-
-    return {(SNAP, "SnapState.position_key"): position_key}
-
-
-def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Changes:
-    def deal_piles(config: SnapConfig, dealer: Seat, order: tuple[Card, ...]) -> Piles:
-        n = config.players
-        piles: list[list[Card]] = [[] for _ in range(n)]
-        for i, card in enumerate(order):
-            piles[(dealer.index + (0 if from_dealer else 1) + i) % n].append(card)
-        return tuple(tuple(p) if first_on_top else tuple(reversed(p)) for p in piles)
-
-    return {(SNAP, "deal_piles"): deal_piles}
-
-
-def _match_colour() -> Changes:
-    def same(a: Card, b: Card) -> bool:  # SNAP-MATCH-1 broken: cards match only in rank and colour
-        return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour") if hasattr(a.suit, "colour") else (
-            a.rank == b.rank and (a.suit.name in ("HEARTS", "DIAMONDS")) == (b.suit.name in ("HEARTS", "DIAMONDS")))
-
-    def matched_seats(state: SnapState) -> tuple[Seat, ...]:
-        card = m.flipped_card(state)
-        if card is None:
-            return ()
-        n, f = state.config.players, state.player.index
-        return tuple(Seat((f + k) % n) for k in range(1, n)
-                     if state.up[(f + k) % n] and same(state.up[(f + k) % n][0], card))
-
-    def pot_matches(state: SnapState) -> bool:
-        card = m.flipped_card(state)
-        return card is not None and bool(state.pot) and same(state.pot[0], card)
-
-    return {(SNAP, "matched_seats"): matched_seats, (SNAP, "pot_matches"): pot_matches}
-
-
-def _match_any_up_card() -> Changes:
-    def pot_matches(state: SnapState) -> bool:  # SNAP-MATCH-2 broken: any card of the pot matches, not only its top card
-        card = m.flipped_card(state)
-        return card is not None and any(c.rank == card.rank for c in state.pot)
-
-    return {(SNAP, "pot_matches"): pot_matches}
-
-
-def _match_second_card() -> Changes:
-    def matched_seats(state: SnapState) -> tuple[Seat, ...]:  # SNAP-MATCH-1 broken: reads below the top
-        card = m.flipped_card(state)
-        if card is None:
-            return ()
-        n, f = state.config.players, state.player.index
-        piles = [(Seat((f + k) % n), state.up[(f + k) % n]) for k in range(1, n)]
-        return tuple(seat for seat, pile in piles if pile and pile[min(1, len(pile) - 1)].rank == card.rank)
-
-    return {(SNAP, "matched_seats"): matched_seats}
-
-
-_INDEX = {"index_card": "on"}
-_SNAP_MUTANTS = (
-    ModelMutant("flip-bottom", "snap", "SNAP-FLIP-1", "the bottom card of the face-down pile is flipped", _flip_bottom),
-    ModelMutant("turnover-unreversed", "snap", "SNAP-FLIP-3",
-                "an empty face-down pile is replaced by the face-up pile without turning it over", _turnover_unreversed),
-    ModelMutant("dealer-flips-first", "snap", "SNAP-TURN-1", "the dealer takes the first turn", _first_turn_dealer),
-    ModelMutant("turn-swapped", "snap", "SNAP-TURN-2",
-                "the turn order of the other next_turn option (winner instead of clockwise and back)", _turn_swapped),
-    ModelMutant("out-not-skipped", "snap", "SNAP-OUT-1", "players who are out are not skipped: they get turns",
-                _out_not_skipped),
-    ModelMutant("out-players-call", "snap", "SNAP-CALL-2", "players who are out may call", _out_players_call),
-    ModelMutant("win-without-flipper", "snap", "SNAP-CALL-1", "a correct call does not win the flipper's pile",
-                _win_without_flipper),
-    ModelMutant("win-one-match", "snap", "SNAP-CALL-4", "a correct call wins only the first matched pile",
-                lambda: _win_variant(first_match_only=True)),
-    ModelMutant("won-piles-unturned", "snap", "SNAP-CALL-5", "won piles go under the face-down pile unturned",
-                lambda: _win_variant(unturned=True)),
-    ModelMutant("pot-never-won", "snap", "SNAP-POT-1", "a correct \"Snap Pot!\" does not win the pot",
-                lambda: _win_variant(never_pot=True)),
-    ModelMutant("snap-takes-pot", "snap", "SNAP-POT-3", "a correct \"Snap!\" also wins a matching pot",
-                lambda: _win_variant(snap_takes_pot=True)),
-    ModelMutant("tie-drops-matched", "snap", "SNAP-TIE-1", "a tie puts only the flipper's pile in the pot",
-                lambda: _tie_variant(drop_matched=True)),
-    ModelMutant("tie-under-pot", "snap", "SNAP-TIE-2", "tied piles go under the Snap Pot", lambda: _tie_variant(under_pot=True)),
-    ModelMutant("pot-tie-flipper-only", "snap", "SNAP-POT-2", "a \"Snap Pot!\" tie moves only the flipper's pile",
-                lambda: _tie_variant(pot_tie_flipper_only=True)),
-    ModelMutant("index-tie", "snap", "SNAP-INDEX-1", "players may tie on the index card", _index_ties, _INDEX),
-    ModelMutant("wrong-call-free", "snap", "SNAP-PEN-1", "a wrong call costs nothing", lambda: _penalty_variant(free=True)),
-    ModelMutant("penalty-to-left", "snap", "SNAP-PEN-2", "a flipper's penalty card goes to his left",
-                lambda: _penalty_variant(to_left=True)),
-    ModelMutant("penalty-to-out", "snap", "SNAP-OUT-1", "a flipper's penalty card may go to a player who is out",
-                lambda: _penalty_variant(to_out=True)),
-    ModelMutant("penalty-on-top", "snap", "SNAP-PEN-3", "the penalty card goes on top of the recipient's pile",
-                lambda: _penalty_variant(on_top=True)),
-    ModelMutant("end-down-only", "snap", "SNAP-END-2", "the game ends when at most one player has a face-down card",
-                _end_down_only),
-    ModelMutant("draw-has-winner", "snap", "SNAP-END-3", "a game where nobody holds cards names a winner",
-                _draw_has_winner),
-    ModelMutant("position-without-turn", "snap", "SNAP-END-4", "a position leaves out whose turn it is",
-                _position_without_turn),
-    ModelMutant("deal-from-dealer", "snap", "SNAP-DEAL-2", "the deal starts with the dealer", lambda: _deal(from_dealer=True)),
-    ModelMutant("first-dealt-on-top", "snap", "SNAP-DEAL-3", "the first card dealt is the top of the pile",
-                lambda: _deal(first_on_top=True)),
-    ModelMutant("match-colour", "snap", "SNAP-MATCH-1", "cards match only in rank and colour", _match_colour),
-    ModelMutant("pot-matches-any", "snap", "SNAP-MATCH-2", "any card of the pot matches, not only its top",
-                _match_any_up_card),
-    ModelMutant("match-second-card", "snap", "SNAP-MATCH-1",
-                "a face-up pile matches by its second card (the card under its top), when it has one",
-                _match_second_card),
-)
-
-MUTANTS: dict[str, ModelMutant] = {}
-
-
-def register(*mutants: ModelMutant) -> None:
-    for mutant in mutants:
-        key = f"{mutant.game}:{mutant.id}"
-        if key in MUTANTS:
-            raise ValueError(f"duplicate model mutant {key}")
-        MUTANTS[key] = mutant
-
-
-register(*_SNAP_MUTANTS)
-
-
-from cardcanon.verify.model_mutants_hearts import _HEARTS_MUTANTS, _UNCITED_MUTANTS  # noqa: E402 - it imports this module
-
-register(*_HEARTS_MUTANTS, *_UNCITED_MUTANTS)
-
-
-def for_rule(rule: str) -> tuple[str, ...]:
-    """The keys of the mutants that break ``rule``."""
-    return tuple(key for key, mutant in MUTANTS.items() if mutant.rule == rule)
-
-
-# ---- Snap: calling policies, the seeded deal, the table, the endings -------------------------------
-POLICIES = "cardcanon.model.snap_policies"
-
-
-def _pot_not_preferred() -> Changes:
-    def preferred_kind(state: SnapState) -> m.CallKind | None:  # SNAP-POLICY-1 broken: "Snap!" before "Snap Pot!"
-        correct = m.correct_kinds(state)
-        return next((k for k in (m.CallKind.SNAP, m.CallKind.SNAP_POT, m.CallKind.HAND) if k in correct), None)
-
-    return {(POLICIES, "_preferred_kind"): preferred_kind}
-
-
-def _chance_inverted() -> Changes:
-    def draw_chance(rng: Any, rate: float) -> bool:  # SNAP-POLICY-1 broken: succeeds when the number is not below
-        return bool(rng.next() >= int(rate * (1 << 64)))
-
-    return {(POLICIES, "draw_chance"): draw_chance}
-
-
-def _flipper_first_snap() -> Changes:
-    original = p.FlipperFirst.choose
-
-    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: "Snap!" when both are correct
-        if m.CallKind.SNAP in m.correct_kinds(state):
-            return m.Call(state.player, m.CallKind.SNAP)
-        return original(self, state, rng)
-
-    return {(POLICIES, "FlipperFirst.choose"): choose}
-
-
-def _flipper_first_left() -> Changes:
-    original = p.FlipperFirst.choose
-
-    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-2 broken: the player to his left calls
-        move = original(self, state, rng)
-        if isinstance(move, m.Call):
-            return m.Call(p._first_caller_from(state, Seat((state.player.index + 1) % state.config.players)), move.kind)
-        return move
-
-    return {(POLICIES, "FlipperFirst.choose"): choose}
-
-
-def _owner_first(*, last: bool = False, owner_pot: bool = False) -> Changes:
-    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-3 broken
-        kind = p._preferred_kind(state)
-        if kind is None:
-            return m.NoCall()
-        matched = m.matched_seats(state)
-        if matched and (kind is not m.CallKind.SNAP_POT or owner_pot):
-            return m.Call(matched[-1] if last else matched[0], kind)
-        return m.Call(p._first_caller_from(state, state.player), kind)
-
-    return {(POLICIES, "OwnerFirst.choose"): choose}
-
-
-def _ties(*, shuffle_first: bool = False, draw_always: bool = False) -> Changes:
-    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-4 broken
-        kind = p._preferred_kind(state)
-        if kind is None:
-            if draw_always and not state.config.index_card:
-                p.draw_chance(rng, self.rate)  # a draw although no call is correct
-            return m.NoCall()
-        callers = state.in_game
-        if not state.config.index_card and p.draw_chance(rng, self.rate):
-            if shuffle_first:  # the players shuffled before the number of them is drawn
-                pool = rng.shuffled(callers)
-                size = 2 + rng.below(len(callers) - 1)
-            else:
-                size = 2 + rng.below(len(callers) - 1)
-                pool = rng.shuffled(callers)
-            return m.Tie(frozenset(pool[:size]), kind)
-        return m.Call(p._first_caller_from(state, state.player), kind)
-
-    return {(POLICIES, "Ties.choose"): choose}
-
-
-def _errors_kind_first() -> Changes:
-    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-5 broken: the kind drawn before the caller
-        wrong = [k for k in state.config.kinds if k not in m.correct_kinds(state)]
-        if wrong and p.draw_chance(rng, self.rate):
-            kind = wrong[rng.below(len(wrong))]
-            callers = state.in_game
-            return m.Call(callers[rng.below(len(callers))], kind)
-        return p.FlipperFirst().choose(state, rng)
-
-    return {(POLICIES, "Errors.choose"): choose}
-
-
-def _seeded_deal(*, dealer_after: bool = False, dealer_range: int = 0) -> Changes:
-    def sample_deal(config: SnapConfig, rng: Any) -> m.Deal:  # SNAP-SEED-2 / SNAP-DEAL-1 broken
-        if dealer_after:
-            order = rng.shuffled(config.deck)
-            return m.Deal(Seat(rng.below(config.players)), order)
-        dealer = Seat(rng.below(max(1, config.players + dealer_range)))
-        return m.Deal(dealer, rng.shuffled(config.deck))
-
-    return {(SNAP, "sample_deal"): sample_deal}
-
-
-def _shuffle_upward() -> Changes:
-    from cardcanon.model.shuffle import SplitMix64
-
-    def shuffled(self: SplitMix64, items: Any) -> tuple[Any, ...]:  # SNAP-SEED-1 broken: Fisher-Yates from the bottom up
-        out = list(items)
-        for i in range(1, len(out)):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return tuple(out)
-
-    return {("cardcanon.model.shuffle", "SplitMix64.shuffled"): shuffled}
-
-
-def _deck_unchecked() -> Changes:
-    def deck_problem(config: SnapConfig, order: tuple[Card, ...]) -> tuple[str, str] | None:
-        if len(order) != len(config.deck):  # SNAP-DECK-1 broken: any 52 cards are dealt, a card twice too
-            return "SNAP-DECK-1", "the dealt cards must be as many as the deck's"
+def _index_tie_allowed(original: Refusal, state: SnapState, move: Move) -> tuple[str, str] | None:
+    if (isinstance(move, m.Tie) and state.phase is m.Phase.CALL and state.config.index_card
+            and move.kind in m.correct_kinds(state)):
         return None
-
-    return {(SNAP, "deck_problem"): deck_problem}
-
-
-_POLICY_MUTANTS = (
-    ModelMutant("pot-not-preferred", "snap", "SNAP-POLICY-1",
-                "every policy calls \"Snap!\" when \"Snap Pot!\" is also correct", _pot_not_preferred),
-    ModelMutant("chance-inverted", "snap", "SNAP-POLICY-1", "a random draw succeeds when the number is at least RATE"
-                " times 2^64", _chance_inverted),
-    ModelMutant("flipper-first-snap", "snap", "SNAP-POLICY-2",
-                "flipper-first calls \"Snap!\" when \"Snap Pot!\" is also correct", _flipper_first_snap),
-    ModelMutant("flipper-first-left", "snap", "SNAP-POLICY-2", "under flipper-first the player to the flipper's left"
-                " calls", _flipper_first_left),
-    ModelMutant("owner-first-last-owner", "snap", "SNAP-POLICY-3",
-                "owner-first: the owner of the last matched pile clockwise calls", lambda: _owner_first(last=True)),
-    ModelMutant("owner-first-owner-pot", "snap", "SNAP-POLICY-3",
-                "owner-first: the first owner calls \"Snap Pot!\" too", lambda: _owner_first(owner_pot=True)),
-    ModelMutant("ties-draw-order", "snap", "SNAP-POLICY-4", "ties: the players are shuffled before k is drawn",
-                lambda: _ties(shuffle_first=True)),
-    ModelMutant("ties-draw-on-no-call", "snap", "SNAP-POLICY-4", "ties: a number is drawn when no call is correct",
-                lambda: _ties(draw_always=True)),
-    ModelMutant("errors-kind-first", "snap", "SNAP-POLICY-5", "errors: the wrong kind is drawn before the caller",
-                _errors_kind_first),
-    ModelMutant("dealer-after-shuffle", "snap", "SNAP-SEED-2", "the dealer is drawn after the shuffle",
-                lambda: _seeded_deal(dealer_after=True)),
-    ModelMutant("dealer-never-last-seat", "snap", "SNAP-DEAL-1", "the last seat is never drawn as dealer",
-                lambda: _seeded_deal(dealer_range=-1)),
-    ModelMutant("shuffle-upward", "snap", "SNAP-SEED-1", "Fisher-Yates runs from the bottom of the list up",
-                _shuffle_upward),
-    ModelMutant("deck-unchecked", "snap", "SNAP-DECK-1", "a deal of 52 cards is accepted with a card twice",
-                _deck_unchecked),
-    ModelMutant("thirteen-players", "snap", "SNAP-PLAYERS-1", "13 players may play",
-                lambda: {(SNAP, "MAX_PLAYERS"): 13, (SNAP_TYPES, "MAX_PLAYERS"): 13}),
-    ModelMutant("one-player", "snap", "SNAP-PLAYERS-1", "one player may play",
-                lambda: {(SNAP, "MIN_PLAYERS"): 1, (SNAP_TYPES, "MIN_PLAYERS"): 1}),
-)
-register(*_POLICY_MUTANTS)
+    return original(state, move)
 
 
-def _label(part: str) -> Changes:
-    def ending_label(state: SnapState) -> str:  # SNAP-END-5 broken: the label reads part of the holder's cards
-        holders = state.in_game
-        if not holders:
-            return "no-cards"
-        if not state.pot:
-            return "all-cards"
-        piles = {"down": state.down, "up": state.up}
-        held = [c for s in holders for c in (piles[part][s.index] if part in piles else state.up[s.index][:1]
-                                             + state.down[s.index][:1])]
-        return "winnable-pot" if any(c.rank == state.pot[0].rank for c in held) else "stuck-pot"
-
-    return {("cardcanon.model.snap_endings", "ending_label"): ending_label}
+def _index_ties_listed(original: Any, state: SnapState) -> tuple[Move, ...]:
+    moves: tuple[Move, ...] = original(state)  # SNAP-INDEX-1 broken: players may tie on the index card
+    if state.phase is not m.Phase.CALL or not state.config.index_card or not m.correct_kinds(state):
+        return moves
+    callers = state.in_game
+    return moves + tuple(m.Tie(frozenset(c), m.CallKind.HAND) for size in range(2, len(callers) + 1)
+                         for c in itertools.combinations(callers, size))
 
 
-def _all_cards_winner_dealer() -> Changes:
-    original = vars(m.SnapState)["outcome"]
-
-    def outcome(self: SnapState) -> Outcome | None:  # SNAP-END-1 broken: the dealer is named winner
-        result: Outcome | None = original.fget(self)
-        if result is not None and result.termination is m.Termination.ALL_CARDS:
-            return m.Outcome(m.Termination.ALL_CARDS, self.dealer)
-        return result
-
-    return {(SNAP, "SnapState.outcome"): property(outcome)}
-
-
-def _ends_at_majority() -> Changes:
-    original = m._next_flip
-
-    def next_flip(state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat, winner: Seat | None,
-                  first: bool = False) -> SnapState:  # SNAP-GOAL-1 broken: whoever holds most of the deck has won
-        held = [len(d) + len(u) for d, u in zip(down, up)]
-        if not first and max(held) * 4 > 3 * len(state.config.deck):
-            return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
-        return original(state, down, up, pot, after, winner, first)
-
-    return {(SNAP, "_next_flip"): next_flip}
-
-
-def _position_by_sizes() -> Changes:
-    def position_key(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken: piles compared by their sizes
-        return (self.phase, self.turn, tuple(map(len, self.down)), tuple(map(len, self.up)), len(self.pot))
-
-    return {(SNAP, "SnapState.position_key"): position_key}
-
-
-_ENDING_MUTANTS = (
-    ModelMutant("label-face-down-only", "snap", "SNAP-END-5",
-                "the stuck-pot label reads only the holder's face-down pile", lambda: _label("down")),
-    ModelMutant("label-top-cards-only", "snap", "SNAP-END-5",
-                "the stuck-pot label reads only the holder's top cards", lambda: _label("tops")),
-    ModelMutant("all-cards-winner-dealer", "snap", "SNAP-END-1", "a game won with all the cards names the dealer",
-                _all_cards_winner_dealer),
-    ModelMutant("ends-at-three-quarters", "snap", "SNAP-GOAL-1",
-                "a player holding three quarters of the deck has won", _ends_at_majority),
-    ModelMutant("position-by-pile-sizes", "snap", "SNAP-END-4", "positions are compared by the sizes of the piles",
-                _position_by_sizes),
-)
-register(*_ENDING_MUTANTS)
+def _index_tie_played(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
+    if isinstance(move, m.Tie) and state.config.index_card and move.kind in m.correct_kinds(state):
+        return m._tie(state)
+    return original(state, move)
 
 
 def _ties_widened(*, single: bool = False, wrong: bool = False) -> Changes:
@@ -685,9 +288,327 @@ def _ties_widened(*, single: bool = False, wrong: bool = False) -> Changes:
             (SNAP, "tie_problem"): tie_problem}
 
 
-register(
+def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool = False, on_top: bool = False) -> Patch:
+    def penalty(state: SnapState, offender: Seat) -> SnapState:
+        n, flipper = state.config.players, state.player
+        if free:  # SNAP-PEN-1 broken: a wrong call costs nothing
+            return m._next_flip(state, state.down, state.up, state.pot, flipper, None)
+        if offender != flipper:
+            recipient = flipper
+        else:
+            side = 1 if to_left else -1
+            seats = [Seat((flipper.index + side * k) % n) for k in range(1, n)]
+            recipient = seats[0] if to_out else next(s for s in seats if state.holds(s))
+        i = offender.index
+        down_i, up_i = state.down[i], state.up[i]
+        if not down_i:
+            down_i, up_i = tuple(reversed(up_i)), ()
+        down = m._put(state.down, i, down_i[1:])
+        pile = down[recipient.index]
+        down = m._put(down, recipient.index, (down_i[0],) + pile if on_top else pile + (down_i[0],))
+        up = m._put(state.up, i, up_i)
+        return m._next_flip(state, down, up, state.pot, flipper, None)
+
+    return replaces(SNAP, "_penalty", penalty)
+
+
+# ---- Snap: endings, positions, the deal and matching ----------------------------------------------
+def _outcome_names_dealer(termination: str) -> Callable[[Any, SnapState], Outcome | None]:
+    """SNAP-END-1 / SNAP-END-3 broken: a game ended by ``termination`` names the dealer as winner."""
+    def outcome(original: Any, self: SnapState) -> Outcome | None:
+        result: Outcome | None = original(self)
+        if result is not None and result.termination is m.Termination[termination]:
+            return m.Outcome(result.termination, self.dealer)
+        return result
+
+    return outcome
+
+
+def _position_without_turn(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken
+    return (self.phase, self.down, self.up, self.pot)
+
+
+def _position_by_sizes(self: SnapState) -> tuple[object, ...]:  # SNAP-END-4 broken: piles compared by their sizes
+    return (self.phase, self.turn, tuple(map(len, self.down)), tuple(map(len, self.up)), len(self.pot))
+
+
+def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Patch:
+    def deal_piles(config: SnapConfig, dealer: Seat, order: tuple[Card, ...]) -> Piles:
+        n = config.players
+        piles: list[list[Card]] = [[] for _ in range(n)]
+        for i, card in enumerate(order):
+            piles[(dealer.index + (0 if from_dealer else 1) + i) % n].append(card)
+        return tuple(tuple(p) if first_on_top else tuple(reversed(p)) for p in piles)
+
+    return replaces(SNAP, "deal_piles", deal_piles)
+
+
+def _same_colour(a: Card, b: Card) -> bool:  # SNAP-MATCH-1 broken: cards match only in rank and colour
+    if hasattr(a.suit, "colour"):
+        return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour")
+    red = ("HEARTS", "DIAMONDS")
+    return a.rank == b.rank and (a.suit.name in red) == (b.suit.name in red)
+
+
+def _matched_by(pile_matches: Callable[[tuple[Card, ...], Card], bool]) -> Callable[[SnapState], tuple[Seat, ...]]:
+    """A broken ``matched_seats``: the other face-up piles, clockwise from the flipper, that ``pile_matches``."""
+    def matched_seats(state: SnapState) -> tuple[Seat, ...]:
+        card = m.flipped_card(state)
+        if card is None:
+            return ()
+        n, f = state.config.players, state.player.index
+        return tuple(Seat((f + k) % n) for k in range(1, n)
+                     if state.up[(f + k) % n] and pile_matches(state.up[(f + k) % n], card))
+
+    return matched_seats
+
+
+def _pot_matches_by_colour(state: SnapState) -> bool:
+    card = m.flipped_card(state)
+    return card is not None and bool(state.pot) and _same_colour(state.pot[0], card)
+
+
+def _pot_matches_any(state: SnapState) -> bool:  # SNAP-MATCH-2 broken: any card of the pot matches, not only its top
+    card = m.flipped_card(state)
+    return card is not None and any(c.rank == card.rank for c in state.pot)
+
+
+def _label(part: str) -> Patch:
+    def ending_label(state: SnapState) -> str:  # SNAP-END-5 broken: the label reads part of the holder's cards
+        holders = state.in_game
+        if not holders:
+            return "no-cards"
+        if not state.pot:
+            return "all-cards"
+        piles = {"down": state.down, "up": state.up}
+        held = [c for s in holders for c in (piles[part][s.index] if part in piles else state.up[s.index][:1]
+                                             + state.down[s.index][:1])]
+        return "winnable-pot" if any(c.rank == state.pot[0].rank for c in held) else "stuck-pot"
+
+    return replaces("cardcanon.model.snap_endings", "ending_label", ending_label)
+
+
+# ---- Snap: calling policies, the seeded deal, the deck ---------------------------------------------
+def _snap_before_pot(state: SnapState) -> CallKind | None:  # SNAP-POLICY-1 broken: "Snap!" before "Snap Pot!"
+    correct = m.correct_kinds(state)
+    return next((k for k in (m.CallKind.SNAP, m.CallKind.SNAP_POT, m.CallKind.HAND) if k in correct), None)
+
+
+def _chance_inverted(rng: Any, rate: float) -> bool:  # SNAP-POLICY-1 broken: succeeds when the number is not below
+    return bool(rng.next() >= int(rate * (1 << 64)))
+
+
+def _flipper_first_snap(original: Any, self: Any, state: SnapState, rng: Any) -> Move:
+    if m.CallKind.SNAP in m.correct_kinds(state):  # SNAP-POLICY-2 broken: "Snap!" when both are correct
+        return m.Call(state.player, m.CallKind.SNAP)
+    move: Move = original(self, state, rng)
+    return move
+
+
+def _flipper_first_left(original: Any, self: Any, state: SnapState, rng: Any) -> Move:
+    move: Move = original(self, state, rng)  # SNAP-POLICY-2 broken: the player to his left calls
+    if isinstance(move, m.Call):
+        return m.Call(p._first_caller_from(state, Seat((state.player.index + 1) % state.config.players)), move.kind)
+    return move
+
+
+def _owner_first(*, last: bool = False, owner_pot: bool = False) -> Patch:
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-3 broken
+        kind = p._preferred_kind(state)
+        if kind is None:
+            return m.NoCall()
+        matched = m.matched_seats(state)
+        if matched and (kind is not m.CallKind.SNAP_POT or owner_pot):
+            return m.Call(matched[-1] if last else matched[0], kind)
+        return m.Call(p._first_caller_from(state, state.player), kind)
+
+    return replaces(POLICIES, "OwnerFirst.choose", choose)
+
+
+def _ties(*, shuffle_first: bool = False, draw_always: bool = False) -> Patch:
+    def choose(self: Any, state: SnapState, rng: Any) -> Move:  # SNAP-POLICY-4 broken
+        kind = p._preferred_kind(state)
+        if kind is None:
+            if draw_always and not state.config.index_card:
+                p.draw_chance(rng, self.rate)  # a draw although no call is correct
+            return m.NoCall()
+        callers = state.in_game
+        if not state.config.index_card and p.draw_chance(rng, self.rate):
+            if shuffle_first:  # the players shuffled before the number of them is drawn
+                pool = rng.shuffled(callers)
+                size = 2 + rng.below(len(callers) - 1)
+            else:
+                size = 2 + rng.below(len(callers) - 1)
+                pool = rng.shuffled(callers)
+            return m.Tie(frozenset(pool[:size]), kind)
+        return m.Call(p._first_caller_from(state, state.player), kind)
+
+    return replaces(POLICIES, "Ties.choose", choose)
+
+
+def _errors_kind_first(self: Any, state: SnapState, rng: Any) -> Move:
+    wrong = [k for k in state.config.kinds if k not in m.correct_kinds(state)]  # SNAP-POLICY-5 broken: kind first
+    if wrong and p.draw_chance(rng, self.rate):
+        kind = wrong[rng.below(len(wrong))]
+        callers = state.in_game
+        return m.Call(callers[rng.below(len(callers))], kind)
+    return p.FlipperFirst().choose(state, rng)
+
+
+def _seeded_deal(*, dealer_after: bool = False, dealer_range: int = 0) -> Patch:
+    def sample_deal(config: SnapConfig, rng: Any) -> m.Deal:  # SNAP-SEED-2 / SNAP-DEAL-1 broken
+        if dealer_after:
+            order = rng.shuffled(config.deck)
+            return m.Deal(Seat(rng.below(config.players)), order)
+        dealer = Seat(rng.below(max(1, config.players + dealer_range)))
+        return m.Deal(dealer, rng.shuffled(config.deck))
+
+    return replaces(SNAP, "sample_deal", sample_deal)
+
+
+def _shuffle_upward(self: Any, items: Any) -> tuple[Any, ...]:  # SNAP-SEED-1 broken: Fisher-Yates from the bottom up
+    out = list(items)
+    for i in range(1, len(out)):
+        j = self.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def _deck_unchecked(config: SnapConfig, order: tuple[Card, ...]) -> tuple[str, str] | None:
+    if len(order) != len(config.deck):  # SNAP-DECK-1 broken: any 52 cards are dealt, a card twice too
+        return "SNAP-DECK-1", "the dealt cards must be as many as the deck's"
+    return None
+
+
+_SNAP_MUTANTS = (
+    ModelMutant("flip-bottom", "snap", "SNAP-FLIP-1", "the bottom card of the face-down pile is flipped",
+                wraps(SNAP, "_apply_flip", _flip_bottom)),
+    ModelMutant("turnover-unreversed", "snap", "SNAP-FLIP-3",
+                "an empty face-down pile is replaced by the face-up pile without turning it over",
+                combined(
+                    wraps(SNAP, "_apply_flip", lambda flip, state, move: flip(_unreversed(state, state.player), move)),
+                    wraps(SNAP, "_penalty", lambda pay, state, offender: pay(_unreversed(state, offender), offender)))),
+    ModelMutant("dealer-flips-first", "snap", "SNAP-TURN-1", "the dealer takes the first turn",
+                wraps(SNAP, "_next_flip", _dealer_flips_first)),
+    ModelMutant("turn-swapped", "snap", "SNAP-TURN-2",
+                "the turn order of the other next_turn option (winner instead of clockwise and back)",
+                wraps(SNAP, "_next_flip", _turn_swapped)),
+    ModelMutant("out-not-skipped", "snap", "SNAP-OUT-1", "players who are out are not skipped: they get turns",
+                combined(wraps(SNAP, "_next_flip", _out_get_turns), wraps(SNAP, "_apply_flip", _out_flip_nothing))),
+    ModelMutant("out-players-call", "snap", "SNAP-CALL-2", "players who are out may call",
+                combined(wraps(SNAP, "_apply_call_event", _out_call_counts),
+                         wraps(SNAP, "move_problem", _out_call_allowed))),
+    ModelMutant("win-without-flipper", "snap", "SNAP-CALL-1", "a correct call does not win the flipper's pile",
+                _win_variant(without_flipper=True)),
+    ModelMutant("win-one-match", "snap", "SNAP-CALL-4", "a correct call wins only the first matched pile",
+                _win_variant(first_match_only=True)),
+    ModelMutant("won-piles-unturned", "snap", "SNAP-CALL-5", "won piles go under the face-down pile unturned",
+                _win_variant(unturned=True)),
+    ModelMutant("pot-never-won", "snap", "SNAP-POT-1", "a correct \"Snap Pot!\" does not win the pot",
+                _win_variant(never_pot=True)),
+    ModelMutant("snap-takes-pot", "snap", "SNAP-POT-3", "a correct \"Snap!\" also wins a matching pot",
+                _win_variant(snap_takes_pot=True)),
+    ModelMutant("tie-drops-matched", "snap", "SNAP-TIE-1", "a tie puts only the flipper's pile in the pot",
+                replaces(SNAP, "_tie", lambda state: _broken_tie(state, only_flipper=True))),
+    ModelMutant("tie-under-pot", "snap", "SNAP-TIE-2", "tied piles go under the Snap Pot",
+                replaces(SNAP, "_tie", lambda state: _broken_tie(state, under_pot=True))),
+    ModelMutant("pot-tie-flipper-only", "snap", "SNAP-POT-2", "a \"Snap Pot!\" tie moves only the flipper's pile",
+                wraps(SNAP, "_apply_call_event", _pot_tie_flipper_only)),
+    ModelMutant("index-tie", "snap", "SNAP-INDEX-1", "players may tie on the index card",
+                combined(wraps(SNAP, "legal_moves", _index_ties_listed),
+                         wraps(SNAP, "_apply_call_event", _index_tie_played),
+                         wraps(SNAP, "move_problem", _index_tie_allowed)), {"index_card": "on"}),
+    ModelMutant("wrong-call-free", "snap", "SNAP-PEN-1", "a wrong call costs nothing", _penalty_variant(free=True)),
+    ModelMutant("penalty-to-left", "snap", "SNAP-PEN-2", "a flipper's penalty card goes to his left",
+                _penalty_variant(to_left=True)),
+    ModelMutant("penalty-to-out", "snap", "SNAP-OUT-1", "a flipper's penalty card may go to a player who is out",
+                _penalty_variant(to_out=True)),
+    ModelMutant("penalty-on-top", "snap", "SNAP-PEN-3", "the penalty card goes on top of the recipient's pile",
+                _penalty_variant(on_top=True)),
+    ModelMutant("end-down-only", "snap", "SNAP-END-2", "the game ends when at most one player has a face-down card",
+                wraps(SNAP, "_next_flip", _end_down_only)),
+    ModelMutant("draw-has-winner", "snap", "SNAP-END-3", "a game where nobody holds cards names a winner",
+                wraps(SNAP, "SnapState.outcome", _outcome_names_dealer("NO_CARDS"))),
+    ModelMutant("position-without-turn", "snap", "SNAP-END-4", "a position leaves out whose turn it is",
+                replaces(SNAP, "SnapState.position_key", _position_without_turn)),
+    ModelMutant("deal-from-dealer", "snap", "SNAP-DEAL-2", "the deal starts with the dealer", _deal(from_dealer=True)),
+    ModelMutant("first-dealt-on-top", "snap", "SNAP-DEAL-3", "the first card dealt is the top of the pile",
+                _deal(first_on_top=True)),
+    ModelMutant("match-colour", "snap", "SNAP-MATCH-1", "cards match only in rank and colour",
+                combined(replaces(SNAP, "matched_seats", _matched_by(lambda up, card: _same_colour(up[0], card))),
+                         replaces(SNAP, "pot_matches", _pot_matches_by_colour))),
+    ModelMutant("pot-matches-any", "snap", "SNAP-MATCH-2", "any card of the pot matches, not only its top",
+                replaces(SNAP, "pot_matches", _pot_matches_any)),
+    ModelMutant("match-second-card", "snap", "SNAP-MATCH-1",
+                "a face-up pile matches by its second card (the card under its top), when it has one",
+                replaces(SNAP, "matched_seats", _matched_by(  # SNAP-MATCH-1 broken: reads below the top
+                    lambda pile, card: pile[min(1, len(pile) - 1)].rank == card.rank))),
+    # calling policies, the seeded deal, the table
+    ModelMutant("pot-not-preferred", "snap", "SNAP-POLICY-1",
+                "every policy calls \"Snap!\" when \"Snap Pot!\" is also correct",
+                replaces(POLICIES, "_preferred_kind", _snap_before_pot)),
+    ModelMutant("chance-inverted", "snap", "SNAP-POLICY-1", "a random draw succeeds when the number is at least RATE"
+                " times 2^64", replaces(POLICIES, "draw_chance", _chance_inverted)),
+    ModelMutant("flipper-first-snap", "snap", "SNAP-POLICY-2",
+                "flipper-first calls \"Snap!\" when \"Snap Pot!\" is also correct",
+                wraps(POLICIES, "FlipperFirst.choose", _flipper_first_snap)),
+    ModelMutant("flipper-first-left", "snap", "SNAP-POLICY-2", "under flipper-first the player to the flipper's left"
+                " calls", wraps(POLICIES, "FlipperFirst.choose", _flipper_first_left)),
+    ModelMutant("owner-first-last-owner", "snap", "SNAP-POLICY-3",
+                "owner-first: the owner of the last matched pile clockwise calls", _owner_first(last=True)),
+    ModelMutant("owner-first-owner-pot", "snap", "SNAP-POLICY-3",
+                "owner-first: the first owner calls \"Snap Pot!\" too", _owner_first(owner_pot=True)),
+    ModelMutant("ties-draw-order", "snap", "SNAP-POLICY-4", "ties: the players are shuffled before k is drawn",
+                _ties(shuffle_first=True)),
+    ModelMutant("ties-draw-on-no-call", "snap", "SNAP-POLICY-4", "ties: a number is drawn when no call is correct",
+                _ties(draw_always=True)),
+    ModelMutant("errors-kind-first", "snap", "SNAP-POLICY-5", "errors: the wrong kind is drawn before the caller",
+                replaces(POLICIES, "Errors.choose", _errors_kind_first)),
+    ModelMutant("dealer-after-shuffle", "snap", "SNAP-SEED-2", "the dealer is drawn after the shuffle",
+                _seeded_deal(dealer_after=True)),
+    ModelMutant("dealer-never-last-seat", "snap", "SNAP-DEAL-1", "the last seat is never drawn as dealer",
+                _seeded_deal(dealer_range=-1)),
+    ModelMutant("shuffle-upward", "snap", "SNAP-SEED-1", "Fisher-Yates runs from the bottom of the list up",
+                replaces("cardcanon.model.shuffle", "SplitMix64.shuffled", _shuffle_upward)),
+    ModelMutant("deck-unchecked", "snap", "SNAP-DECK-1", "a deal of 52 cards is accepted with a card twice",
+                replaces(SNAP, "deck_problem", _deck_unchecked)),
+    ModelMutant("thirteen-players", "snap", "SNAP-PLAYERS-1", "13 players may play",
+                combined(replaces(SNAP, "MAX_PLAYERS", 13), replaces(SNAP_TYPES, "MAX_PLAYERS", 13))),
+    ModelMutant("one-player", "snap", "SNAP-PLAYERS-1", "one player may play",
+                combined(replaces(SNAP, "MIN_PLAYERS", 1), replaces(SNAP_TYPES, "MIN_PLAYERS", 1))),
+    # the endings
+    ModelMutant("label-face-down-only", "snap", "SNAP-END-5",
+                "the stuck-pot label reads only the holder's face-down pile", _label("down")),
+    ModelMutant("label-top-cards-only", "snap", "SNAP-END-5",
+                "the stuck-pot label reads only the holder's top cards", _label("tops")),
+    ModelMutant("all-cards-winner-dealer", "snap", "SNAP-END-1", "a game won with all the cards names the dealer",
+                wraps(SNAP, "SnapState.outcome", _outcome_names_dealer("ALL_CARDS"))),
+    ModelMutant("ends-at-three-quarters", "snap", "SNAP-GOAL-1",
+                "a player holding three quarters of the deck has won", wraps(SNAP, "_next_flip", _ends_at_majority)),
+    ModelMutant("position-by-pile-sizes", "snap", "SNAP-END-4", "positions are compared by the sizes of the piles",
+                replaces(SNAP, "SnapState.position_key", _position_by_sizes)),
     ModelMutant("tie-of-one", "snap", "SNAP-CALL-3", "one player calling alone makes a tie",
                 lambda: _ties_widened(single=True)),
     ModelMutant("tie-on-wrong-call", "snap", "SNAP-CALL-3", "two players making the same wrong call at once tie",
                 lambda: _ties_widened(wrong=True)),
 )
+
+MUTANTS: dict[str, ModelMutant] = {}
+
+
+def register(*mutants: ModelMutant) -> None:
+    for mutant in mutants:
+        key = f"{mutant.game}:{mutant.id}"
+        if key in MUTANTS:
+            raise ValueError(f"duplicate model mutant {key}")
+        MUTANTS[key] = mutant
+
+
+def for_rule(rule: str) -> tuple[str, ...]:
+    """The keys of the mutants that break ``rule``."""
+    return tuple(key for key, mutant in MUTANTS.items() if mutant.rule == rule)
+
+
+from cardcanon.verify.model_mutants_hearts import HEARTS_MUTANTS  # noqa: E402 - it imports this module
+
+register(*_SNAP_MUTANTS, *HEARTS_MUTANTS)

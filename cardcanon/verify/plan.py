@@ -112,6 +112,19 @@ def run(
     tasks: list[Task] = []
     given: dict[int, RunResult] = {}  # runs decided without running: not-applicable by the manifest
     layout: list[tuple[CheckSpec, list[int], list[int], list[tuple[str, str, int]]]] = []
+
+    def plan_run(check: CheckSpec, variant: Mapping[str, str], *, model_mutant: str | None = None,
+                 paired: bool = False) -> int:
+        """Add a run of ``check`` under ``variant`` (not-applicable at once where the manifest's engine
+        does not cover the variant); its task key."""
+        key = len(tasks)
+        if check.engine_refuses(variant):
+            given[key] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
+        tasks.append(Task(key, check.id, check.entry, None, timeout, check.bounds_under(variant, quick), variant,
+                          model_mutant, second_solver=paired,
+                          export_smt=str(export_smt) if paired and export_smt is not None else None))
+        return key
+
     for check in checks:
         bounds = check.bounds_for(quick)
         # a quick run: the rulebook's defaults only, and necessity only where the bounds are the full ones
@@ -119,18 +132,10 @@ def run(
         skip_necessity = quick and check.ci_bounds is not None
         if check.variants is not None:
             runs = tuple(v for v in runs if variant_name(v) in check.variants) or ({},)
-        mains = []
-        for variant in runs:
-            mains.append(len(tasks))
-            # a check cvc5 is too slow for is paired only when its queries are asked for (--export-smt)
-            # a quick run is Z3 alone, unless the queries are asked for (--export-smt)
-            paired = second_solver and check.kind is Kind.Z3_PROOF and (
-                export_smt is not None or not (quick or check.no_second_solver))
-            if check.engine_refuses(variant):
-                given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
-            tasks.append(Task(len(tasks), check.id, check.entry, None, timeout, check.bounds_under(variant, quick),
-                              variant, second_solver=paired,
-                              export_smt=str(export_smt) if paired and export_smt is not None else None))
+        # a check cvc5 is too slow for, and a quick run, are Z3 alone unless the queries are asked for (--export-smt)
+        paired = second_solver and check.kind is Kind.Z3_PROOF and (
+            export_smt is not None or not (quick or check.no_second_solver))
+        mains = [plan_run(check, variant, paired=paired) for variant in runs]
         probes = []
         for probe in check.probes if not quick else ():  # a quick run leaves the probes out
             probes.append(len(tasks))
@@ -143,12 +148,7 @@ def run(
                 # the check runs under that includes it (so each such result can be bound)
                 under = [own] + [dict(v) for v in runs if necessity_per_variant and v != own
                                  and all(v.get(k) == o for k, o in own.items())]
-                for variant in under:
-                    cells.append((rule, key, len(tasks)))
-                    if check.engine_refuses(variant):
-                        given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
-                    tasks.append(Task(len(tasks), check.id, check.entry, None, timeout,
-                                      check.bounds_under(variant, quick), variant, key))
+                cells += [(rule, key, plan_run(check, variant, model_mutant=key)) for variant in under]
             if not model_mutants.for_rule(rule):
                 cells.append((rule, "", -1))
         layout.append((check, mains, probes, cells))

@@ -33,7 +33,7 @@ def _flip_key(state: LoadedState) -> tuple[object, ...] | None:
 
 
 def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
-    """(game, final state or None, moves applied, problem, rejected-ok) of a game record."""
+    """(game, final state or None, problem) of a game record."""
     game: str = record["game"]
     model: ModuleType = importlib.import_module(f"cardcanon.model.{game}")  # the loaded model (or a mutant)
     config = model.GAME.config_from_json(record["config"], "record: config")
@@ -82,24 +82,17 @@ DETERMINISTIC_POLICIES = ("flipper-first", "owner-first")
 
 
 def _record_policy(record: Mapping[str, Any]) -> tuple[Policy | None, SplitMix64 | None]:
-    """The policy whose choices the replay checks, and the generator of a seeded Snap record
-    (SNAP-SEED-1: the deal and every random call are drawn again from the record's seed)."""
-    if record.get("game") != "snap" or record.get("seed") is None:
-        return _deterministic_policy(record), None
+    """The calling policy whose choices the replay checks (any policy of a seeded Snap record, else
+    only a deterministic one), and the generator of a seeded Snap record (SNAP-SEED-1: the deal and
+    every random call are drawn again from the record's seed)."""
     from cardcanon.model.shuffle import SplitMix64
     from cardcanon.model.snap_policies import parse_policy
 
-    policy = record.get("policy")
-    return (None if policy is None else parse_policy(policy)), SplitMix64(int(record["seed"]))
-
-
-def _deterministic_policy(record: Mapping[str, Any]) -> Policy | None:
-    """The record's calling policy when it is deterministic: every call event must be its choice."""
-    if record.get("game") != "snap" or record.get("policy") not in DETERMINISTIC_POLICIES:
-        return None
-    from cardcanon.model.snap_policies import parse_policy
-
-    return parse_policy(record["policy"])
+    if record.get("game") != "snap":
+        return None, None
+    seeded, policy = record.get("seed") is not None, record.get("policy")
+    checked = policy is not None and (seeded or policy in DETERMINISTIC_POLICIES)
+    return (parse_policy(str(policy)) if checked else None), (SplitMix64(int(record["seed"])) if seeded else None)
 
 
 def replay(record: Mapping[str, Any]) -> Replayed:
@@ -121,7 +114,6 @@ def replay(record: Mapping[str, Any]) -> Replayed:
         return Replayed(True)
     except Exception as exc:  # noqa: BLE001 - a broken model may fail in any way
         return Replayed(False, f"replay failed: {type(exc).__name__}: {exc}")
-
 
 
 def distinct(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import platform
 import textwrap
 from collections.abc import Mapping
@@ -348,7 +349,6 @@ class Report:
     quick: bool
     variants: Mapping[str, Any] | None = None  # game -> the variant plan
 
-
     @property
     def passed(self) -> int:
         return sum(o.passed for o in self.outcomes)
@@ -364,8 +364,7 @@ class Report:
     @property
     def engine_not_applicable(self) -> int:
         """Records, over every check, that the compiled engine could not replay."""
-        return sum(len(result.engine_not_applicable) for o in self.outcomes
-                   for _, result in o.variants or (({}, o.result),))
+        return sum(len(result.engine_not_applicable) for o in self.outcomes for _, result in o.runs)
 
     @property
     def exit_status(self) -> int:
@@ -410,8 +409,8 @@ class Report:
         matrix = self.necessity_json()
         return {
             "cardcanon_version": __version__,
-            "z3_version": _z3_version(),
-            "cvc5_version": _cvc5_version(),
+            "z3_version": _version("z3"),
+            "cvc5_version": _version("cvc5"),
             "python": platform.python_version(),
             "started": self.started,
             "wall_seconds": round(self.wall_seconds, 3),
@@ -508,25 +507,16 @@ def _pair_cell(pair: Mapping[str, Any] | None) -> str:
     return f"{pair['queries']} agree" if pair["agree"] else "DISAGREE"
 
 
-def _cvc5_version() -> str:
-    try:
-        import cvc5  # type: ignore[import-untyped]  # cvc5 ships no type information
-    except ImportError:
-        return "not installed"
-    return str(getattr(cvc5, "__version__", "unknown"))
-
-
-
-
 def _plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {key: _plain(item) for key, item in value.items()}
     return value
 
 
-def _z3_version() -> str:
+def _version(solver: str) -> str:
+    """The installed version of ``z3`` or ``cvc5``, or "not installed"."""
     try:
-        import z3
+        module = importlib.import_module(solver)
     except ImportError:
         return "not installed"
-    return str(z3.get_version_string())
+    return str(module.get_version_string()) if solver == "z3" else str(getattr(module, "__version__", "unknown"))

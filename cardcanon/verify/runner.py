@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcanon.verify.manifest import resolve_entry
-from cardcanon.proofs.base import CheckResult, Verdict
+from cardcanon.proofs.base import CheckResult, Verdict, variant_name
 from cardcanon.proofs.smt import ANSWERS, AnswerStore, SolverPair, paired
 
 
@@ -51,8 +51,6 @@ class Task:
 
     @property
     def label(self) -> str:
-        from cardcanon.verify.variants import variant_name
-
         where = "" if not self.variant else f" [{variant_name(self.variant)}]"
         if self.model_mutant is not None:
             return f"{self.check_id}{where} model mutant {self.model_mutant.split(':', 1)[1]}"
@@ -224,8 +222,6 @@ class _Slot:
         self.deadline = self.started + seconds + grace_seconds(seconds)
         pair = None
         if task.second_solver:
-            from cardcanon.proofs.base import variant_name
-
             label = task.check_id + ("" if not task.variant else f"-{variant_name(task.variant)}")
             pair = SolverPair(label, None if task.export_smt is None else Path(task.export_smt),
                               query_seconds=task.timeout, store=answers)

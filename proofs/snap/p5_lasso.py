@@ -4,20 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcanon.model.snap import Call, Deal, Flip, SnapConfig, Tie
+from cardcanon.model.snap import Call, Deal, Flip, Tie
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, snap_record
-from cardcanon.proofs.snap.search import Played, play_seed
-
-
-def find_lasso(config: SnapConfig, seeds: range, policy: str = "flipper-first",
-               max_flips: int = 20_000) -> tuple[int, Played] | None:
-    """The first seed whose game repeats a position, with the play; None if none does."""
-    for seed in seeds:
-        played = play_seed(config, seed, policy, max_flips)
-        if played.cycle is not None:
-            return seed, played
-    return None
+from cardcanon.proofs.snap.search import play_seed
 
 
 def check(run: Run) -> CheckResult:

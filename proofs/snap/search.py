@@ -3,7 +3,6 @@
 Every move is applied with :func:`cardcanon.model.snap.apply`, so a game found here is a
 replay through the model by construction; :func:`replay_moves` replays a recorded game once
 more from the first position, with no policy involved.
-
 """
 
 from __future__ import annotations
@@ -26,10 +25,6 @@ class Played:
     final: SnapState
     cycle: tuple[int, int] | None = None  # (flips before the repeated position, flips per cycle)
     stopped: bool = False  # the ``stop`` predicate held at ``final``
-
-    @property
-    def capped(self) -> bool:
-        return self.final.phase is not Phase.OVER and self.cycle is None and not self.stopped
 
 
 def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64], Move], rng: SplitMix64, *,
