@@ -1,4 +1,6 @@
-"""SNAP-P1: card conservation is an inductive invariant of every Snap move, 2 to 12 players.
+"""SNAP-P1: card conservation is an inductive invariant of every Snap move, for each player count
+of the bounds (verify: 2 to 8; the time of 9 to 12 players, cvc5's above all, is in the
+manifest's scope).
 
 Claim: from any game in progress in which every card lies exactly once in some pile or the
 Snap Pot, every legal move (a flip, with the SNAP-FLIP-3 turn-over; no call; a correct call of
@@ -113,8 +115,9 @@ def check(run: Run) -> CheckResult:
     # runner): the model's successor must be the encoding's; and the inductive step (Z3 only). A
     # probe breaks the encoding, so the proof goes first; a model mutant can only break a replay,
     # so the witnesses are found one at a time and the first that differs ends the run.
-    def prove() -> _Proof:
-        return _prove(players, variant, stride, mutant, run.budget, drop)
+    def prove() -> _Proof:  # with next_turn = winner from the largest table down: see _prove
+        order = sorted(players, reverse=run.variant.get("next_turn") == "winner" and mutant is None)
+        return _prove(tuple(order), variant, stride, mutant, run.budget, drop)
 
     proof = prove() if run.probe is not None else None
     if proof is not None and proof.result is not None:
@@ -155,7 +158,11 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
            drop: Drop = Drop()) -> _Proof:
     """The Z3 part: every inductive-step query, or the first counterexample. The flipper is seat 0
     (every other flipper by rotation, see the module docstring); conservation and the position
-    after are asked separately (two small queries are far cheaper than one, for cvc5 above all)."""
+    after are asked separately (two small queries are far cheaper than one, for cvc5 above all).
+    Conservation does not read who flips next, so its queries are the same text under both
+    ``next_turn`` options, and cvc5 decides each once per verify run (:mod:`cardcanon.proofs.smt`);
+    the ``winner`` runs take the tables in the other order, so that two workers running both
+    options at once meet in the middle instead of deciding every query twice."""
     queries = 0
     for n in players:
         config = snap_config(dict(variant), players=n)
