@@ -43,7 +43,8 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, pot_matches, probe, select_pile, shapes,
+    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, penalty_step, pot_matches, probe,
+    select_pile, shapes,
     split_by_correctness, step, structural, structural_after,
 )
 from cardcanon.proofs.snap.replay import in_range, realisable, replay, slot_state
@@ -159,7 +160,10 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
     """The Z3 part: every inductive-step query, or the first counterexample. The flipper is seat 0
     (every other flipper by rotation, see the module docstring); conservation and the position
     after are asked separately (two small queries are far cheaper than one, for cvc5 above all).
-    Conservation does not read who flips next, so its queries are the same text under both
+    A wrong call's successor is :func:`~cardcanon.proofs.snap.encoding.penalty_step`'s position
+    (``step`` takes it exactly when the call is not correct); its queries ask about the penalty
+    after every legal call, correct or not: a stronger claim, and the same text for every call
+    kind. Conservation does not read who flips next, so its queries are the same text under both
     ``next_turn`` options, and cvc5 decides each once per verify run (:mod:`cardcanon.proofs.smt`);
     the ``winner`` runs take the tables in the other order, so that two workers running both
     options at once meet in the middle instead of deciding every query twice."""
@@ -171,13 +175,17 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
         for shape in shapes(config, drop):
             mv = fresh_move(shape, n)
             post = step(pre, mv, config, mutant, drop)
-            for bad in (_failure(pre, post, stride), z3.Not(structural_after(post))):
-                for claim in split_by_correctness(bad, pre, shape, drop):
-                    solver = z3.Solver()
-                    solver.add(*before, legal(pre, mv, config, mutant, drop), claim)
-                    queries += 1
-                    if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
-                        return _Proof(queries, _counterexample(solver, pre, mv, post, config, budget, stride, 3, queries))
+            claims = [(post, _failure(pre, post, stride)), (post, z3.Not(structural_after(post)))]
+            if shape.move is MoveKind.CALL:  # a correct call ([0]: assumed correct); a wrong one is the penalty
+                claims = [(post, split_by_correctness(bad, pre, shape, drop)[0]) for _, bad in claims]
+                pen = penalty_step(pre, mv, config, mutant, drop)
+                claims += [(pen, _failure(pre, pen, stride)), (pen, z3.Not(structural_after(pen)))]
+            for after, claim in claims:
+                solver = z3.Solver()
+                solver.add(*before, legal(pre, mv, config, mutant, drop), claim)
+                queries += 1
+                if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+                    return _Proof(queries, _counterexample(solver, pre, mv, after, config, budget, stride, 3, queries))
     return _Proof(queries)
 
 
