@@ -24,7 +24,7 @@ Rotation: the queries fix the flipper at seat 0. The encoding, like the rules, n
 only by its place relative to the flipper (clockwise from him, SNAP-CALL-4; the next holder to
 his left, SNAP-TURN-2; to his right, SNAP-PEN-2), the caller or the tied players, and the claim
 names no seat; so a move with flipper ``f`` is the move of the table turned by ``f`` seats, and
-is proved with it. ``test_step_commutes_with_rotation`` (tests/test_snap_proofs.py) checks that
+is proved with it. ``test_step_commutes_with_rotation`` (tests/test_snap_proofs.py) tests that
 premise on the model and the encoding, for 2 to 12 players. One flipper keeps a 12-seat query
 small enough for both solvers (measured: with every flipper symbolic, Z3 alone took minutes).
 """
