@@ -384,17 +384,25 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
                 for s in range(n)]
     win_up = [_pile(drop, (WINS[kind],), ite(taken[s], empty(), st.up[s]), f"win.up.{s}") for s in range(n)]
     win = _after_event(st, win_down, win_up, ite(won_pot, empty(), st.pot), w, config, mutant, drop, "win")
-    # a wrong call (SNAP-PEN-1/2/3): the offender's top face-down card, under the recipient's pile
+    pen = penalty_step(st, mv, config, mutant, drop)
+    return SymState(n, tuple(ite(ok, a, b) for a, b in zip(win.down, pen.down)),
+                    tuple(ite(ok, a, b) for a, b in zip(win.up, pen.up)), ite(ok, win.pot, pen.pot),
+                    z3.If(ok, win.turn, pen.turn), z3.If(ok, win.phase, pen.phase), st.rank)
+
+
+def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = None,
+                 drop: Drop = Drop()) -> SymState:
+    """The position after a wrong call (SNAP-PEN-1/2/3): the offender's top face-down card, under
+    the recipient's pile. :func:`step` takes it for a call that is not correct; it reads nothing
+    of the call's kind or of who flips after a win, so one term serves every call kind."""
+    n, w = st.n, mv.caller
     recipient, turned, card = _penalty(st, mv, mutant, drop)
     pen_down = [ite(w == s, _pile(drop, ("SNAP-PEN-1",), tail(turned[s][0]), f"pen.offender-down.{s}"),
                     ite(recipient == s, _pile(drop, ("SNAP-PEN-3",), snoc(st.down[s], card), f"pen.recipient-down.{s}"),
                         st.down[s]))
                 for s in range(n)]
     pen_up = [ite(w == s, turned[s][1], st.up[s]) for s in range(n)]
-    pen = _after_event(st, pen_down, pen_up, st.pot, None, config, mutant, drop, "pen")
-    return SymState(n, tuple(ite(ok, a, b) for a, b in zip(win.down, pen.down)),
-                    tuple(ite(ok, a, b) for a, b in zip(win.up, pen.up)), ite(ok, win.pot, pen.pot),
-                    z3.If(ok, win.turn, pen.turn), z3.If(ok, win.phase, pen.phase), st.rank)
+    return _after_event(st, pen_down, pen_up, st.pot, None, config, mutant, drop, "pen")
 
 
 def _penalty(st: SymState, mv: SymMove, mutant: str | None, drop: Drop,
