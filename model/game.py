@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from cardcanon.model.errors import InvalidMoveError
@@ -44,27 +44,31 @@ class CheckedMove:
     takes any sequence or set of those and is stored as declared). A field of another type raises
     :class:`~cardcanon.model.errors.InvalidMoveError` naming the move and the field."""
 
-    _field_types: ClassVar[dict[str, Any]]
+    # each field's name, its container (tuple, frozenset or None) and the type of its value or items
+    _field_types: ClassVar[tuple[tuple[str, type | None, type], ...]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._field_types = typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls)
+        fields = []
+        for name in cls.__dict__.get("__annotations__", {}):  # the class's own fields, in order
+            declared = hints[name]
+            fields.append((name, typing.get_origin(declared), (typing.get_args(declared) or (declared,))[0]))
+        cls._field_types = tuple(fields)
 
     def __post_init__(self) -> None:
-        for field in fields(self):  # type: ignore[arg-type]  # every subclass is a dataclass
-            declared, value = self._field_types[field.name], getattr(self, field.name)
-            container = typing.get_origin(declared)
-            if container in (tuple, frozenset):
-                item = typing.get_args(declared)[0]
-                if isinstance(value, (tuple, list, frozenset, set)) and all(isinstance(v, item) for v in value):
-                    object.__setattr__(self, field.name, container(value))
+        for name, container, kind in self._field_types:
+            value = getattr(self, name)
+            if container is None:
+                if isinstance(value, kind):
                     continue
-                wanted = f"{'a sequence' if container is tuple else 'a set'} of {item.__name__}"
-            elif isinstance(value, declared):
-                continue
+                wanted = f"a {kind.__name__}"
             else:
-                wanted = f"a {declared.__name__}"
-            raise InvalidMoveError(f"{type(self).__name__}: {field.name} must be {wanted}, not {value!r}")
+                if isinstance(value, (tuple, list, frozenset, set)) and all(isinstance(v, kind) for v in value):
+                    object.__setattr__(self, name, container(value))
+                    continue
+                wanted = f"{'a sequence' if container is tuple else 'a set'} of {kind.__name__}"
+            raise InvalidMoveError(f"{type(self).__name__}: {name} must be {wanted}, not {value!r}")
 
 
 class Config(Protocol):

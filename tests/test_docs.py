@@ -156,8 +156,9 @@ def test_the_caveats_page_includes_what_is_drawn(generated, tmp_path):
 
 
 def test_the_recorded_report_matches_the_manifests():
-    """The recorded report has the manifests' check IDs, rule citations and variants: re-record it
-    (``python tests/docs_fixture/record.py``) when a check is added, renamed or cites other rules."""
+    """The recorded report has the manifests' check IDs, rule citations, variants and scopes: re-record it
+    (``python tests/docs_fixture/record.py``) when a check is added, renamed, cites other rules or
+    changes its scope."""
     from cardcanon import verify
     from cardcanon.verify.variants import plan, variant_name
 
@@ -173,6 +174,7 @@ def test_the_recorded_report_matches_the_manifests():
     for check in checks:
         entry = recorded[check.id]
         assert entry["rules"] == list(check.rules), check.id
+        assert entry["scope"] == check.scope_for(True), check.id
         assert entry["game"] == check.game and entry["kind"] == str(check.kind), check.id
         ran = [r.get("variant", "default") for r in entry["results"]]
         assert ran and set(ran) <= set(planned[check.game]), check.id
