@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import z3
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from cardcanon.verify.manifest import load_manifest, resolve_entry
 from cardcanon.model.cards import FULL_DECK
@@ -36,7 +36,8 @@ MANIFEST = Path(__file__).resolve().parent.parent / "proofs" / "manifest" / "sna
 CHECKS = load_manifest(MANIFEST)
 # the checks that take seconds of solver time in the quick suite: CI runs them with ``-m slow``
 # run with -m slow; the quick suite runs SNAP-P4 and SNAP-P7 through verify (test_verify_catches_model_bugs)
-SLOW_CHECKS = {"SNAP-P1-conservation", "SNAP-P2-deal", "SNAP-P7-players-out", "SNAP-P4-index-no-pot"}
+# and SNAP-P8 compares the engine with the model, as test_engine_equivalence does in the quick suite
+SLOW_CHECKS = {"SNAP-P1-conservation", "SNAP-P2-deal", "SNAP-P7-players-out", "SNAP-P4-index-no-pot", "SNAP-P8-engine"}
 
 
 # Few ranks, so that matches, ties and pots are frequent.
@@ -142,7 +143,6 @@ def _turned_position(pos, k, n):
 
 
 @pytest.mark.rules("SNAP-CALL-4", "SNAP-TURN-2", "SNAP-PEN-2")
-@settings(max_examples=40, deadline=None)
 @given(large_tables(), st.data())
 def test_step_commutes_with_rotation(state, data):
     """The premise of SNAP-P1's rotation argument: turning the table so that the flipper sits at
