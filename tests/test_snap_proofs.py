@@ -58,14 +58,14 @@ def _interesting(draw, state):
 
 
 @st.composite
-def positions(draw):
-    """A FLIP or CALL position of a small-deck game, reached by legal play (never over)."""
-    players = draw(st.integers(2, 4))
-    deck = tuple(draw(st.permutations(POOL))[:draw(st.integers(2, len(POOL)))])
-    config = SnapConfig(players=players, index_card=draw(st.booleans()), next_turn=draw(st.sampled_from(NextTurn)),
-                        deck=deck)
+def positions(draw, players=(2, 4), pool=POOL, most_steps=40):
+    """A FLIP or CALL position of a game of ``players`` (least, most) with a deck from ``pool``,
+    reached by legal play (never over)."""
+    config = SnapConfig(players=draw(st.integers(*players)), index_card=draw(st.booleans()),
+                        next_turn=draw(st.sampled_from(NextTurn)),
+                        deck=tuple(draw(st.permutations(pool))[:draw(st.integers(2, len(pool)))]))
     state = apply(new_game(config), sample_deal(config, SplitMix64(draw(st.integers(0, 2**32)))))
-    for _ in range(draw(st.integers(0, 40))):
+    for _ in range(draw(st.integers(0, most_steps))):
         after = apply(state, _interesting(draw, state))
         if after.phase is Phase.OVER:
             break
@@ -95,20 +95,9 @@ def test_step_agrees_with_model_apply(state, data):
 ROTATION_POOL = tuple(c for c in FULL_DECK if int(c.rank) <= 8)  # 7 ranks: matches stay frequent
 
 
-@st.composite
-def large_tables(draw):
+def large_tables():
     """A FLIP or CALL position of 2 to 12 players (SNAP-PLAYERS-1), reached by legal play."""
-    players = draw(st.integers(2, 12))
-    deck = tuple(draw(st.permutations(ROTATION_POOL))[:draw(st.integers(2, len(ROTATION_POOL)))])
-    config = SnapConfig(players=players, index_card=draw(st.booleans()), next_turn=draw(st.sampled_from(NextTurn)),
-                        deck=deck)
-    state = apply(new_game(config), sample_deal(config, SplitMix64(draw(st.integers(0, 2**32)))))
-    for _ in range(draw(st.integers(0, 60))):
-        after = apply(state, _interesting(draw, state))
-        if after.phase is Phase.OVER:
-            break
-        state = after
-    return state
+    return positions(players=(2, 12), pool=ROTATION_POOL, most_steps=60)
 
 
 def _turned_seat(seat, k, n):
