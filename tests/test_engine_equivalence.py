@@ -62,7 +62,7 @@ def check_snap(config: snap.SnapConfig, seed: int, policy: str, cap: int = CAP) 
                    "SNAP-CALL-3", "SNAP-POT-1", "SNAP-POT-2", "SNAP-TIE-1", "SNAP-PEN-1", "SNAP-PEN-2",
                    "SNAP-PEN-3", "SNAP-OUT-1", "SNAP-END-1", "SNAP-END-2", "SNAP-END-4")
 @pytest.mark.parametrize("policy", SNAP_POLICIES[:4])
-@pytest.mark.parametrize("players", [2, 3, 4, 6, 12])
+@pytest.mark.parametrize("players", [2, 3, 12, *(pytest.param(n, marks=pytest.mark.slow) for n in (4, 6))])
 def test_snap_seeded_games_match_the_model(players, policy):
     for seed in range(2):
         check_snap(snap.SnapConfig(players=players), seed, policy, cap=800)
@@ -196,7 +196,7 @@ KINDS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
 @pytest.mark.rules("HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2", "HEARTS-FOLLOW-1",
                    "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-BREAK-1", "HEARTS-SCORE-1", "HEARTS-MOON-1",
                    "HEARTS-MATCH-1", "HEARTS-MATCH-2")
-@pytest.mark.parametrize("kinds", KINDS)
+@pytest.mark.parametrize("kinds", [KINDS[-1], *(pytest.param(k, marks=pytest.mark.slow) for k in KINDS[:-1])])
 def test_hearts_seeded_matches_match_the_model(kinds):
     runs = [check_hearts(seed, kinds, hearts.HeartsConfig()) for seed in range(6)]
     assert all(r.hands >= 4 for r in runs)  # 100 points need at least four hands of at most 26

@@ -30,6 +30,11 @@ SNAP_VARIANTS = [{}, {"players": 4, "next_turn": "winner"}, {"players": 3, "inde
                  {"players": 5, "calling_policy": "ties:0.5"}, {"players": 3, "calling_policy": "owner-first"}]
 
 
+def quick_first(kwargs_list: list[dict], quick: int = 1) -> list:
+    """The first ``quick`` tables in the quick suite, the others with -m slow."""
+    return [k if i < quick else pytest.param(k, marks=pytest.mark.slow) for i, k in enumerate(kwargs_list)]
+
+
 def random_steps(env, seed: int, actions: np.random.Generator | None = None) -> Iterator[str]:
     """Play an episode with uniformly random legal actions, yielding each live agent before its step."""
     env.reset(seed=seed)
@@ -50,7 +55,7 @@ def test_hearts_passes_the_pettingzoo_api_and_seed_tests(kwargs):
     seed_test(lambda: hearts_v0.env(**kwargs), num_cycles=300)
 
 
-@pytest.mark.parametrize("kwargs", SNAP_VARIANTS + [{"players": 3, "engine": "model"}])
+@pytest.mark.parametrize("kwargs", quick_first([{"players": 3, "engine": "model"}, *SNAP_VARIANTS], 2))
 def test_snap_passes_the_pettingzoo_api_and_seed_tests(kwargs):
     api_test(snap_v0.env(**kwargs), num_cycles=300)
     seed_test(lambda: snap_v0.env(**kwargs), num_cycles=300)
@@ -298,7 +303,7 @@ def snap_expected_mask(state: snap.SnapState, seat: Seat, legal: set | None = No
     return np.array([moves[a] in legal for a in SnapAction], dtype=np.int8)
 
 
-@pytest.mark.parametrize("kwargs", SNAP_VARIANTS)
+@pytest.mark.parametrize("kwargs", quick_first([SNAP_VARIANTS[2], *SNAP_VARIANTS[:2], *SNAP_VARIANTS[3:]], 2))
 def test_snap_masks_are_the_models_legal_moves(kwargs):
     env = snap_v0.raw_env(**kwargs)
     for seed in range(3):
@@ -435,7 +440,7 @@ def hide_differently(state: snap.SnapState, rng: np.random.Generator) -> snap.Sn
     return dataclasses.replace(state, down=tuple(new_down), up=tuple(piles[:-1]), pot=piles[-1])
 
 
-@pytest.mark.parametrize("kwargs", SNAP_VARIANTS[:3])
+@pytest.mark.parametrize("kwargs", quick_first(SNAP_VARIANTS[:3]))
 def test_snap_observations_show_only_sizes_and_visible_top_cards(kwargs):
     env = snap_v0.raw_env(engine="model", **kwargs)  # a state set by hand: the kernel's equals it (test_env_engine)
     rng = np.random.default_rng(0)

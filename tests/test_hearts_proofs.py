@@ -209,8 +209,9 @@ def replayed(result):
 # ---- the manifest's checks and mutants --------------------------------------------------------
 
 CHECKS = load_manifest(MANIFEST)
-# runs that take several seconds of solver time: CI runs them with ``-m slow``
-SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", "widow"),
+# runs of more than a third of a second: CI runs them with ``-m slow`` (and every `cardcanon verify`)
+SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", None), ("HEARTS-P7-match-decision", None),
+        ("HEARTS-P10-engine", None), ("HEARTS-P1-legal-move", None), ("HEARTS-P6-match-bound", "widow"),
         ("HEARTS-P6-match-bound", "target-90"), ("HEARTS-P6-match-bound", "target-110"),
         ("HEARTS-P1-legal-move", "no-heart-lead-exception"), ("HEARTS-P9-match-play", None),
         ("HEARTS-P11-encoding", None), ("HEARTS-P8-endless-tie", None)}

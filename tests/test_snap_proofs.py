@@ -35,9 +35,11 @@ from cardcanon.proofs.snap.search import play_seed
 MANIFEST = Path(__file__).resolve().parent.parent / "proofs" / "manifest" / "snap.toml"
 CHECKS = load_manifest(MANIFEST)
 # the checks that take seconds of solver time in the quick suite: CI runs them with ``-m slow``
-# run with -m slow; the quick suite runs SNAP-P4 and SNAP-P7 through verify (test_verify_catches_model_bugs)
-# and SNAP-P8 compares the engine with the model, as test_engine_equivalence does in the quick suite
-SLOW_CHECKS = {"SNAP-P1-conservation", "SNAP-P2-deal", "SNAP-P7-players-out", "SNAP-P4-index-no-pot", "SNAP-P8-engine"}
+# checks of more than a quarter of a second run with -m slow (and in every `cardcanon verify`); the
+# quick suite runs SNAP-P4 and SNAP-P7 through verify (test_verify_catches_model_bugs) and compares
+# the engine with the model (test_engine_equivalence) and the encoding with it (below)
+SLOW_CHECKS = {"SNAP-P1-conservation", "SNAP-P2-deal", "SNAP-P7-players-out", "SNAP-P4-index-no-pot", "SNAP-P8-engine",
+               "SNAP-P6-penalty", "SNAP-P9-encoding", "SNAP-P12-locality", "SNAP-P15-end2-winner", "SNAP-P16-no-cards"}
 
 
 # Few ranks, so that matches, ties and pots are frequent.
