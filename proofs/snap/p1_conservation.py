@@ -1,5 +1,5 @@
 """SNAP-P1: card conservation is an inductive invariant of every Snap move, for each player count
-of the bounds (verify: 2 to 9; the time of 10 to 12 players, cvc5's above all, is in the
+of the bounds (verify: 2 to 8; the time of 9 to 12 players, cvc5's above all, is in the
 manifest's scope).
 
 Claim: from any game in progress in which every card lies exactly once in some pile or the
