@@ -136,11 +136,24 @@ def test_a_malformed_move_is_invalid_not_illegal(game, config, junk):
             game.apply(state, junk)
 
 
-def test_moves_built_from_malformed_parts_are_invalid():
-    with pytest.raises(InvalidMoveError):
-        hearts.Play(0, Card.parse("Qs"))  # type: ignore[arg-type]
-    with pytest.raises(InvalidMoveError):
-        snap.Call(snap.Seat(0), "snap")  # type: ignore[arg-type]
+@pytest.mark.parametrize(("make", "words"), [
+    (lambda: hearts.Play(0, Card.parse("Qs")), "Play: player must be a Seat, not 0"),
+    (lambda: hearts.ChooseDealer("0"), "ChooseDealer: dealer must be a Seat"),
+    (lambda: hearts.Deal(("Qs",)), "Deal: order must be a sequence of Card"),
+    (lambda: snap.Call(snap.Seat(0), "snap"), "Call: kind must be a CallKind, not 'snap'"),
+    (lambda: snap.Flip(None), "Flip: player must be a Seat, not None"),
+    (lambda: snap.Deal(snap.Seat(0), "Qs"), "Deal: order must be a sequence of Card"),
+    (lambda: snap.Tie({0, 1}, snap.CallKind.SNAP), "Tie: callers must be a set of Seat"),
+])
+def test_moves_built_from_malformed_parts_are_invalid(make, words):
+    with pytest.raises(InvalidMoveError, match=re.escape(words)):
+        make()
+
+
+def test_moves_store_their_sequences_as_declared():
+    seats = [snap.Seat(1), snap.Seat(0)]
+    assert snap.Tie(seats, snap.CallKind.SNAP).callers == frozenset(seats)
+    assert hearts.Deal(list(hearts.DECK)).order == hearts.DECK
 
 
 # ---- who moves, the JSON forms and the option words: the same protocol for both games ----------
