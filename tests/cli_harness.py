@@ -28,11 +28,12 @@ class Run:
         return self.crashed or "Traceback (most recent call last)" in self.stderr
 
 
-def run_inprocess(argv: list[str]) -> Run:
+def run_inprocess(argv: list[str], entry=main) -> Run:
+    """``entry(argv)`` (the ``cardcanon`` command line unless another ``main`` is given) in this process."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            status = main(argv)
+            status = entry(argv)
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
             if not isinstance(exc.code, int) and exc.code is not None:

@@ -8,9 +8,7 @@ prints that tally for the current code (expected now: all 0). Cases refused only
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 import sys
 from collections.abc import Callable
@@ -316,23 +314,21 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "random_agents.py"
     (["snap", "--episodes", "x"], "whole number"),
 ])
 def test_the_example_refuses_bad_options_in_one_line(argv, words):
-    """The example's ``main`` in this process; the first case also as a user runs it, in a process of its own."""
     import runpy
+
+    pytest.importorskip("pettingzoo")
+    got = run_inprocess(argv, entry=runpy.run_path(str(EXAMPLE))["main"])
+    lines = got.stderr.strip().splitlines()
+    assert got.status == 2 and len(lines) == 1 and words in lines[0], got.stderr[-2000:]
+    assert not got.traceback and got.stdout == ""
+
+
+def test_the_example_refuses_a_bad_option_in_one_line_as_a_user_runs_it():
     import subprocess
 
     pytest.importorskip("pettingzoo")
-    main = runpy.run_path(str(EXAMPLE))["main"]
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(argv)
-        except SystemExit as exc:  # argparse refuses this way
-            status = exc.code
-    runs = [(status, out.getvalue(), err.getvalue())]
-    if words == "expected NAME=VALUE":
-        done = subprocess.run([sys.executable, str(EXAMPLE), *argv], capture_output=True, text=True, timeout=120)
-        runs.append((done.returncode, done.stdout, done.stderr))
-    for status, stdout, stderr in runs:
-        lines = stderr.strip().splitlines()
-        assert status == 2 and len(lines) == 1 and words in lines[0], stderr[-2000:]
-        assert "Traceback" not in stderr and stdout == ""
+    done = subprocess.run([sys.executable, str(EXAMPLE), "snap", "--option", "index_card"], capture_output=True,
+                          text=True, timeout=120)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "expected NAME=VALUE" in lines[0], done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and done.stdout == ""
