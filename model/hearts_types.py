@@ -233,9 +233,10 @@ def _state_problem(state: HeartsState) -> str | None:
         return f"hands and taken hold one set of cards per player ({PLAYERS})"
     placed = [*state.hands[0], *state.hands[1], *state.taken[0], *state.taken[1], *state.dead,
               *(play.card for play in state.trick)]
-    if any(card not in DECK for card in placed):
+    cards = set(placed)
+    if not cards <= set(DECK):
         return "every card must be one of the 28-card deck (HEARTS-DECK-1)"
-    if len(set(placed)) != len(placed):
+    if len(cards) != len(placed):
         return "a card is in two places"
     if len(state.dead) not in (0, DEAD_CARDS) or len(state.trick) >= PLAYERS:
         return f"{DEAD_CARDS} dead cards and at most {PLAYERS - 1} play in the current trick"

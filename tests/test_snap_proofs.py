@@ -290,17 +290,6 @@ def test_full_bounds_reproduce_golden_stats(check):
     assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
 
 
-@pytest.mark.slow
-@pytest.mark.rules("SNAP-FLIP-3", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-PEN-2", "SNAP-PEN-3")
-def test_conservation_for_twelve_players():
-    """The largest table of the rulebook (beyond verify's bounds, which keep its time down)."""
-    from cardcanon.proofs.snap.p1_conservation import check
-
-    result = run_check(check, timeout=300.0, bounds={"players": [12], "replay_players": [2, 3], "pile_bound": 52})
-    assert result.verdict is Verdict.PROVED and replayed(result), result.detail
-    assert result.stats["queries"] == 16
-
-
 # ---- vacuity probes: a Z3 proof without one of its cited rules ---------------------------------
 def _check(check_id):
     return next(c for c in CHECKS if c.id == check_id)

@@ -1,6 +1,5 @@
 """SNAP-P1: card conservation is an inductive invariant of every Snap move, for each player count
-of the bounds (verify: 2 to 8; the time of 9 to 12 players, cvc5's above all, is in the
-manifest's scope).
+of the bounds (verify: 2 to 12, every table of the rulebook).
 
 Claim: from any game in progress in which every card lies exactly once in some pile or the
 Snap Pot, every legal move (a flip, with the SNAP-FLIP-3 turn-over; no call; a correct call of

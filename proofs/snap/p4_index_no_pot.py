@@ -99,17 +99,11 @@ def check(run: Run) -> CheckResult:
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-def _pot_stays_empty(before: SnapState, move: Move, after: SnapState) -> str | tuple[str, Move] | None:
+def _pot_stays_empty(before: SnapState, move: Move, after: SnapState,
+                     options: tuple[Move, ...]) -> str | tuple[str, Move] | None:
     if after.pot:
         return f"{move!r} puts cards in the Snap Pot"
-    if after.phase.value == "call":
-        ties = [m for m in legal_moves_of(after) if type(m).__name__ == "Tie"]
-        if ties:
-            return f"the model offers a tie with the index card: {ties[0]!r}", ties[0]
+    ties = [m for m in options if type(m).__name__ == "Tie"]
+    if ties:
+        return f"the model offers a tie with the index card: {ties[0]!r}", ties[0]
     return None
-
-
-def legal_moves_of(state: SnapState) -> tuple[Move, ...]:
-    from cardcanon.model import snap
-
-    return snap.legal_moves(state)

@@ -34,8 +34,10 @@ def small_deck(players: int) -> tuple[Card, ...]:
 
 
 # ---- SNAP-OUT-1 -------------------------------------------------------------------------------
-def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState) -> str | None:
-    """SNAP-OUT-1 with SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2 on one step."""
+def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState,
+              options: tuple[model.Move, ...]) -> str | None:
+    """SNAP-OUT-1 with SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2 on one step (``options``: the model's
+    legal moves after it)."""
     n = before.config.players
     out_before = [s for s in map(Seat, range(n)) if not before.holds(s)] if before.phase is not model.Phase.DEAL else []
     for seat in out_before:
@@ -44,7 +46,7 @@ def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState)
     if after.phase is model.Phase.FLIP and not after.holds(after.player):
         return f"{after.turn} is out but has the turn"
     if after.phase is model.Phase.CALL:
-        for option in model.legal_moves(after):
+        for option in options:
             callers = (option.caller,) if isinstance(option, model.Call) else getattr(option, "callers", ())
             for seat in callers:
                 if not after.holds(seat):
@@ -82,8 +84,9 @@ def check(run: Run) -> CheckResult:
         for seed in range(games):
             skip_at: list[int] = []
 
-            def claim(before: model.SnapState, move: model.Move, after: model.SnapState) -> str | None:
-                problem = out_claim(before, move, after)
+            def claim(before: model.SnapState, move: model.Move, after: model.SnapState,
+                      options: tuple[model.Move, ...]) -> str | None:
+                problem = out_claim(before, move, after, options)
                 if problem is None and _skipped(before, after):
                     skip_at.append(after.flips)
                 return problem

@@ -94,8 +94,10 @@ def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Pla
     return play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=chosen.deterministic)
 
 
-# a claim about one step (before, move, after): what is wrong, with a move the model should refuse, or None
-Claim = Callable[[model.SnapState, model.Move, model.SnapState], "str | tuple[str, model.Move] | None"]
+# a claim about one step (before, move, after, the model's legal moves after it when ``after`` is a
+# call window, else ()): what is wrong, with a move the model should refuse, or None
+Claim = Callable[[model.SnapState, model.Move, model.SnapState, tuple[model.Move, ...]],
+                 "str | tuple[str, model.Move] | None"]
 
 
 @dataclass(frozen=True)
@@ -107,21 +109,20 @@ class Explored:
 
 def explore(config: model.SnapConfig, seed: int, claim: Claim, *, max_flips: int = 400) -> Explored:
     """One game: a seeded deal, then at every call window a seeded pick among the model's legal
-    events; stops at the end, after ``max_flips`` flips, or at the first step ``claim`` rejects."""
+    events; stops at the end, after ``max_flips`` flips, or at the first step ``claim`` rejects.
+    The legal moves of each call window are listed once: the claim reads them, then the pick."""
     rng = SplitMix64(seed)
     state = model.new_game(config)
     deal = model.sample_deal(config, rng)
     moves: list[model.Move] = [deal]
     state = model.apply(state, deal)
+    options: tuple[model.Move, ...] = ()
     while state.phase is not model.Phase.OVER and state.flips < max_flips:
-        if state.phase is model.Phase.FLIP:
-            move: model.Move = model.Flip(state.player)
-        else:
-            options = model.legal_moves(state)
-            move = options[rng.below(len(options))]
+        move = model.Flip(state.player) if state.phase is model.Phase.FLIP else options[rng.below(len(options))]
         after = model.apply(state, move)
         moves.append(move)
-        problem = claim(state, move, after)
+        options = model.legal_moves(after) if after.phase is model.Phase.CALL else ()
+        problem = claim(state, move, after, options)
         if isinstance(problem, tuple):  # the claim names a move that shows the problem: play it too
             problem, shown = problem
             moves.append(shown)
