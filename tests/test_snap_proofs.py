@@ -27,6 +27,7 @@ from cardcanon.model.snap import (
 )
 from cardcanon.model.snap_policies import play_game
 from cardcanon.proofs.snap import encoding as enc
+from cardcanon.proofs.snap import rotation
 from cardcanon.verify.records import replay
 from cardcanon.verify.runner import run_check
 from cardcanon.proofs.base import CONTRARY, Verdict
@@ -102,37 +103,6 @@ def large_tables():
     return positions(players=(2, 12), pool=ROTATION_POOL, most_steps=60)
 
 
-def _turned_seat(seat, k, n):
-    return None if seat is None else Seat((seat.index + k) % n)
-
-
-def _turned_state(state, k):
-    """The table turned by ``k`` seats: seat s becomes seat s + k."""
-    n = state.config.players
-    def piles(ps):
-        return tuple(ps[(s - k) % n] for s in range(n))
-
-    return replace(state, dealer=_turned_seat(state.dealer, k, n), down=piles(state.down), up=piles(state.up),
-                   turn=_turned_seat(state.turn, k, n))
-
-
-def _turned_move(move, k, n):
-    if isinstance(move, Flip):
-        return Flip(_turned_seat(move.player, k, n))
-    if isinstance(move, Call):
-        return Call(_turned_seat(move.caller, k, n), move.kind)
-    if isinstance(move, Tie):
-        return Tie(frozenset(_turned_seat(s, k, n) for s in move.callers), move.kind)
-    return move
-
-
-def _turned_position(pos, k, n):
-    def piles(ps):
-        return tuple(ps[(s - k) % n] for s in range(n))
-
-    return enc.Position(piles(pos.down), piles(pos.up), pos.pot, (pos.turn + k) % n, pos.phase)
-
-
 @pytest.mark.rules("SNAP-CALL-4", "SNAP-TURN-2", "SNAP-PEN-2")
 @given(large_tables(), st.data())
 def test_step_commutes_with_rotation(state, data):
@@ -141,16 +111,27 @@ def test_step_commutes_with_rotation(state, data):
     turned the same way; so the proof may fix the flipper at seat 0."""
     n = state.config.players
     k = (-state.player.index) % n or data.draw(st.integers(1, n - 1))
-    turned = _turned_state(state, k)
-    assert set(legal_moves(turned)) == {_turned_move(m, k, n) for m in legal_moves(state)}
+    turned = rotation.turned_state(state, k)
+    assert set(legal_moves(turned)) == {rotation.turned_move(m, k, n) for m in legal_moves(state)}
     for move in {_interesting(data.draw, state) for _ in range(3)}:
-        assert apply(turned, _turned_move(move, k, n)) == _turned_state(apply(state, move), k), move
+        assert apply(turned, rotation.turned_move(move, k, n)) == rotation.turned_state(apply(state, move), k), move
         legal, sym, mv = _encoded(state, move)
-        legal_turned, sym_turned, mv_turned = _encoded(turned, _turned_move(move, k, n))
+        legal_turned, sym_turned, mv_turned = _encoded(turned, rotation.turned_move(move, k, n))
         assert legal and legal_turned, move
         after = enc.evaluate(enc.step(sym, mv, state.config))
         after_turned = enc.evaluate(enc.step(sym_turned, mv_turned, state.config))
-        assert enc.same_position(after_turned, _turned_position(after, k, n)), (k, move)
+        assert enc.same_position(after_turned, rotation.turned_position(after, k, n)), (k, move)
+
+
+def test_the_rotation_premise_check_fails_on_an_encoding_that_reads_seat_numbers(monkeypatch):
+    """SNAP-P1 checks its rotation premise inside verify: on the encoding as written it holds
+    at every table size and meets each kind of step; an encoding that works out the seats after
+    seat 0 instead of after the flipper (right at seat 0, wrong elsewhere) fails it."""
+    checked, problem = rotation.premise_fails((3, 12), SnapConfig)
+    assert (checked, problem) == (10, None)  # one step of each of the five kinds at each table
+    monkeypatch.setattr(enc, "per_flipper", lambda st, build, combine=None: build(0))
+    checked, problem = rotation.premise_fails((3, 12), SnapConfig)
+    assert problem is not None and "turned by" in problem
 
 
 def _category(state, move):

@@ -23,8 +23,10 @@ Rotation: the queries fix the flipper at seat 0. The encoding, like the rules, n
 only by its place relative to the flipper (clockwise from him, SNAP-CALL-4; the next holder to
 his left, SNAP-TURN-2; to his right, SNAP-PEN-2), the caller or the tied players, and the claim
 names no seat; so a move with flipper ``f`` is the move of the table turned by ``f`` seats, and
-is proved with it. ``test_step_commutes_with_rotation`` (tests/test_snap_proofs.py) tests that
-premise on the model and the encoding, for 2 to 12 players. One flipper keeps a 12-seat query
+is proved with it. The check tests that premise on the encoding at every table size of the
+bounds (:mod:`cardcanon.proofs.snap.rotation`: a seeded step of each kind, turned so that the
+flipper sits at seat 0); ``test_step_commutes_with_rotation`` (tests/test_snap_proofs.py) tests
+it on the model and the encoding on random positions. One flipper keeps a 12-seat query
 small enough for both solvers (measured: with every flipper symbolic, Z3 alone took minutes).
 """
 
@@ -47,6 +49,7 @@ from cardcanon.proofs.snap.encoding import (
     split_by_correctness, step, structural, structural_after,
 )
 from cardcanon.proofs.snap.replay import in_range, realisable, replay, slot_state
+from cardcanon.proofs.snap.rotation import premise_fails
 
 
 RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-5", "SNAP-TIE-1", "SNAP-TIE-2",
@@ -134,11 +137,16 @@ def check(run: Run) -> CheckResult:
     proof = proof or prove()
     if proof.result is not None:
         return proof.result
+    # the premise of the rotation argument (on the encoding without a rule drop, whose free terms no position reads back)
+    turned, problem = premise_fails(players, run.snap_config, mutant, tick=run.budget.tick)
+    if problem is not None:
+        return CheckResult(Verdict.COUNTEREXAMPLE, f"the rotation argument fails: {problem}", witness=problem)
     detail = (f"{proof.queries} inductive-step queries unsat (players {list(players)}, the flipper at seat 0: every "
               f"flipper by rotation; piles of at most {stride - 1} cards); {len(records)} witness moves "
-              f"({', '.join(map(str, replay_players))} players) agree with the model")
+              f"({', '.join(map(str, replay_players))} players) agree with the model; the encoding's step commutes "
+              f"with turning the table at {turned} seeded steps")
     return CheckResult(Verdict.PROVED, detail, witness="\n".join(witnesses), records=tuple(records),
-                       stats={"queries": proof.queries, "witnesses": len(witnesses),
+                       stats={"queries": proof.queries, "witnesses": len(witnesses), "turned_steps": turned,
                               "seconds": round(time.monotonic() - started, 2)})
 
 

@@ -1,0 +1,107 @@
+"""Turning the table: the premise of SNAP-P1's rotation argument, checked on seeded steps.
+
+SNAP-P1 proves conservation with the flipper at seat 0. That covers every flipper when the
+encoding's step commutes with turning the table: from the position turned by ``k`` seats (seat
+``s`` becomes seat ``s + k``), the step gives the position after the move, turned by ``k``
+seats. :func:`premise_fails` checks this at every table size, on a seeded game's first step of
+each kind (a flip, no call, a correct call, a wrong call, a tie) whose flipper is not at seat 0,
+each turned so that the flipper sits at seat 0. The reference model only supplies the steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from cardcanon.model.cards import FULL_DECK, Card, Rank
+from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import (
+    Call, Flip, Move, Phase, SnapConfig, SnapState, Tie, apply, correct_kinds, legal_moves, new_game, sample_deal,
+)
+from cardcanon.proofs.snap import encoding as enc
+
+
+def turned_seat(seat: Seat | None, k: int, n: int) -> Seat | None:
+    return None if seat is None else Seat((seat.index + k) % n)
+
+
+def turned_state(state: SnapState, k: int) -> SnapState:
+    """The table turned by ``k`` seats: seat ``s`` becomes seat ``s + k``."""
+    n = state.config.players
+    def piles(ps: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
+        return tuple(ps[(s - k) % n] for s in range(n))
+
+    return replace(state, dealer=turned_seat(state.dealer, k, n), down=piles(state.down), up=piles(state.up),
+                   turn=turned_seat(state.turn, k, n))
+
+
+def turned_move(move: Move, k: int, n: int) -> Move:
+    if isinstance(move, Flip):
+        return Flip(Seat((move.player.index + k) % n))
+    if isinstance(move, Call):
+        return Call(Seat((move.caller.index + k) % n), move.kind)
+    if isinstance(move, Tie):
+        return Tie(frozenset(Seat((s.index + k) % n) for s in move.callers), move.kind)
+    return move
+
+
+def turned_position(pos: enc.Position, k: int, n: int) -> enc.Position:
+    def piles(ps: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        return tuple(ps[(s - k) % n] for s in range(n))
+
+    return enc.Position(piles(pos.down), piles(pos.up), pos.pot, (pos.turn + k) % n, pos.phase)
+
+
+def _kind(state: SnapState, move: Move) -> str:
+    if isinstance(move, Call):
+        return "correct call" if move.kind in correct_kinds(state) else "wrong call"
+    return {Flip: "flip", Tie: "tie"}.get(type(move), "no call")
+
+
+def sample_steps(config: SnapConfig, seed: int, max_flips: int = 300) -> Iterator[tuple[str, SnapState, Move]]:
+    """(kind, position, move): the first step of each kind in a seeded game whose flipper is not
+    at seat 0, moves picked among the model's legal ones, ties and calls first."""
+    rng, seen = SplitMix64(seed), set[str]()
+    state = new_game(config)
+    state = apply(state, sample_deal(config, rng))
+    while state.phase is not Phase.OVER and state.flips < max_flips:
+        options = legal_moves(state)
+        rare = [m for m in options if _kind(state, m) not in seen | {"flip", "no call"}]
+        pool = rare if rare and rng.below(2) else list(options)
+        move = pool[rng.below(len(pool))]
+        kind = _kind(state, move)
+        if kind not in seen and state.player.index != 0:
+            seen.add(kind)
+            yield kind, state, move
+        state = apply(state, move)
+
+
+def small_deck(players: int) -> tuple[Card, ...]:
+    """Four suits of the lowest ranks, about two cards a player: matches, ties and players out."""
+    ranks = list(Rank)[: max(2, (2 * players + 3) // 4)]
+    return tuple(c for c in FULL_DECK if c.rank in ranks)
+
+
+def premise_fails(players: tuple[int, ...], config_for: Callable[..., SnapConfig], mutant: str | None = None,
+                  tick: Callable[[], None] = lambda: None) -> tuple[int, str | None]:
+    """(steps checked, the first step at which the encoding does not commute with turning the
+    table, in words, or None); ``tick`` is called at each table size (the run's time budget)."""
+    checked = 0
+    for n in players:
+        tick()
+        config = config_for(players=n, deck=small_deck(n))
+        for kind, state, move in sample_steps(config, seed=n):
+            k = (-state.player.index) % n
+            after = _encoded_step(state, move, config, mutant)
+            after_turned = _encoded_step(turned_state(state, k), turned_move(move, k, n), config, mutant)
+            checked += 1
+            if not enc.same_position(after_turned, turned_position(after, k, n)):
+                return checked, (f"{n} players, {kind} ({move}) with {state.player} flipping: the encoding's step "
+                                 f"from the table turned by {k} seats is not its step turned the same way")
+    return checked, None
+
+
+def _encoded_step(state: SnapState, move: Move, config: SnapConfig, mutant: str | None) -> enc.Position:
+    sym, mv = enc.concrete_state(state), enc.concrete_move(move, config.players)
+    return enc.evaluate(enc.step(sym, mv, config, mutant))
