@@ -54,7 +54,6 @@ def integer_range(low: int, high: int | None = None, what: str = "a whole number
 
 seed = integer_range(0, SEED_MAX, "a seed")
 positive_int = integer_range(1, None, "a whole number")
-non_negative_int = integer_range(0, None, "a whole number")
 
 
 def seconds(text: str) -> float:
