@@ -56,13 +56,19 @@ RULES = ("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-4", "SNAP-CALL-
          "SNAP-POT-1", "SNAP-POT-2", "SNAP-INDEX-1", "SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3")
 
 
-def _failure(pre: SymState, post: SymState, stride: int) -> z3.BoolRef:
+CARD = z3.Int("card")  # the card value the conservation queries ask about
+
+
+def _was_there(pre: SymState, stride: int) -> z3.BoolRef:
+    """``card`` is a card of the position before: it names a slot below some zone's length."""
+    return z3.Or(*[z3.And(z * stride <= CARD, CARD < z * stride + p.length) for z, p in enumerate(pre.zones())])
+
+
+def _failure(was_there: z3.BoolRef, post: SymState) -> z3.BoolRef:
     """Cards are not conserved: a pile has a negative length, or the piles after the move count
     a card of the position before other than once, or count anything else at all."""
-    card = z3.Int("card")
-    old = z3.Or(*[z3.And(z * stride <= card, card < z * stride + p.length) for z, p in enumerate(pre.zones())])
     return z3.Or(*[p.length < 0 for p in post.zones()],
-                 z3.Sum([p.count(card) for p in post.zones()]) != z3.If(old, 1, 0))
+                 z3.Sum([p.count(CARD) for p in post.zones()]) != z3.If(was_there, 1, 0))
 
 
 def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., Any]]]:
@@ -178,18 +184,18 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
     for n in players:
         config = snap_config(dict(variant), players=n)
         pre = replace(slot_state(n, stride), turn=z3.IntVal(0))
-        before = (in_range(pre, stride), structural(pre))
+        before, was_there = (in_range(pre, stride), structural(pre)), _was_there(pre, stride)
         for shape in shapes(config, drop):
             mv = fresh_move(shape, n)
-            post = step(pre, mv, config, mutant, drop)
-            claims = [(post, _failure(pre, post, stride)), (post, z3.Not(structural_after(post)))]
+            post, allowed = step(pre, mv, config, mutant, drop), legal(pre, mv, config, mutant, drop)
+            claims = [(post, _failure(was_there, post)), (post, z3.Not(structural_after(post)))]
             if shape.move is MoveKind.CALL:  # a correct call ([0]: assumed correct); a wrong one is the penalty
                 claims = [(post, split_by_correctness(bad, pre, shape, drop)[0]) for _, bad in claims]
                 pen = penalty_step(pre, mv, config, mutant, drop)
-                claims += [(pen, _failure(pre, pen, stride)), (pen, z3.Not(structural_after(pen)))]
+                claims += [(pen, _failure(was_there, pen)), (pen, z3.Not(structural_after(pen)))]
             for after, claim in claims:
                 solver = z3.Solver()
-                solver.add(*before, legal(pre, mv, config, mutant, drop), claim)
+                solver.add(*before, allowed, claim)
                 queries += 1
                 if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
                     return _Proof(queries, _counterexample(solver, pre, mv, after, config, budget, stride, 3, queries))
