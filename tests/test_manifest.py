@@ -127,6 +127,20 @@ def test_bad_file_is_reported(tmp_path, text, problem):
     assert problem in str(caught.value)
 
 
+def test_the_first_bad_table_of_the_file_is_named(tmp_path):
+    bad_kind = GOOD.replace('kind = "z3-proof"', 'kind = "proof"')
+    second = GOOD.replace("SNAP-P1-flip", "SNAP-P2").replace('title = "A flip', 'colour = "red"\ntitle = "A flip')
+    path = write(tmp_path, bad_kind + second + COMBINATION)
+    with pytest.raises(ManifestError, match=r"snap\.toml: check SNAP-P1-flip: field 'kind': expected one of"):
+        load_manifest(path)
+    path = write(tmp_path, GOOD + second.replace('kind = "z3-proof"', 'kind = "proof"') + COMBINATION)
+    with pytest.raises(ManifestError, match=r"snap\.toml: check SNAP-P2: field 'colour': unknown field"):
+        load_manifest(path)
+    path = write(tmp_path, "title = 'x'\n" + bad_kind)
+    with pytest.raises(ManifestError, match=r"snap\.toml: field 'title': unknown field"):
+        load_manifest(path)
+
+
 def test_duplicate_ids_across_files_and_game_filter(tmp_path):
     write(tmp_path, GOOD, "a.toml")
     write(tmp_path, GOOD.replace("SNAP-P1-flip", "SNAP-P2"), "b.toml")

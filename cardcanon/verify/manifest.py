@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError, best_match
 
 from cardcanon.schemas import explain, validator_of
 from cardcanon.spec.errors import CardcanonError
@@ -204,15 +204,23 @@ def _read(path: str | Path) -> dict[str, Any]:
         raise ManifestError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{path}: not valid TOML: {exc}") from None
-    error = best_match(_validator().iter_errors(data))
-    if error is None:
+    errors = list(_validator().iter_errors(data))
+    if not errors:
         return data
+    first = min(map(_table_of, errors))  # the file's own keys, then each [[check]], then each [[combination]]
+    error = best_match(e for e in errors if _table_of(e) == first)
     entry = ""
-    if len(error.path) >= 2 and isinstance(error.path[1], int):  # in a [[check]] or [[combination]] table:
-        table, index = error.path.popleft(), error.path.popleft()  # name it, then the field inside it
+    if first:  # in a [[check]] or [[combination]] table: name it, then the field inside it
+        table, index = error.path.popleft(), error.path.popleft()
         entry = f"check {_name(data[table][index], index + 1)}" if table == "check" else f"{table} #{index + 1}"
     place, problem = explain(error)
     raise ManifestError(": ".join(part for part in (str(path), entry, place, problem) if part))
+
+
+def _table_of(error: ValidationError) -> tuple[str, int] | tuple[()]:
+    """(``"check"``, index) for an error inside a ``[[check]]`` table (or combination), else ()."""
+    path = error.path
+    return (str(path[0]), path[1]) if len(path) >= 2 and isinstance(path[1], int) else ()
 
 
 def _name(entry: Any, number: int) -> str:
