@@ -220,7 +220,8 @@ def explain(error: ValidationError) -> tuple[str, str]:
         "maximum": lambda: f"expected {_number_range(schema)}, {found}",
         "pattern": lambda: f"expected {schema.get('description', 'a value of the documented form')}, {found}",
         "maxItems": lambda: f"expected at most {arg} items, found {len(value)}",
-        "minItems": lambda: f"expected at least {arg} items, found {len(value)}",
+        "minItems": lambda: f"expected at least {arg} item{'s' * (arg != 1)}, found {len(value)}",
+        "minProperties": lambda: f"expected at least {arg} fields, found {len(value)}",
         "uniqueItems": lambda: "an item is listed twice",
         "maxLength": lambda: f"expected at most {arg} characters, found {len(value)}",
     }

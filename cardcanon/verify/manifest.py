@@ -1,35 +1,36 @@
 """Load and validate the check manifests (``proofs/manifest/*.toml``).
 
-The format is described in ``proofs/manifest/README.md``. Every error is a
-:class:`ManifestError` naming the file, the check and the field.
+The format is described in ``proofs/manifest/README.md``; each file must match the JSON Schema
+``proofs/manifest/manifest.schema.json``, and this module checks what a schema cannot state.
+Every error is a :class:`ManifestError` naming the file, the check and the field.
 """
 
 from __future__ import annotations
 
 import enum
 import importlib
+import json
 import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from jsonschema.exceptions import ValidationError, best_match
+
+from cardcanon.schemas import explain, validator_of
 from cardcanon.spec.errors import CardcanonError
-from cardcanon.proofs.base import CONTRARY, RuleDrop, Verdict, variant_name
+from cardcanon.proofs.base import RuleDrop, Verdict, variant_name
 
 if TYPE_CHECKING:
     from cardcanon.verify.variants import Combination
 
 GAMES = ("hearts", "snap")
-CHECK_ID = re.compile(r"^(HEARTS|SNAP)-P[0-9]+(-[a-z0-9]+(-[a-z0-9]+)*)?$")
 RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
-_REQUIRED = ("id", "game", "title", "rules", "kind", "expected", "entry")
-_OPTIONAL = ("bounds", "ci_bounds", "probe", "expected_stats", "expected_variant", "variant_bounds", "variants",
-             "expected_stats_variant", "engine", "scope",
-             "no_drop_probes", "drop_probes", "no_second_solver")
-_PROBE_KEYS = ("id", "description", "rule")
+SCHEMA = "manifest.schema.json"  # beside the manifests
 
 
 class ManifestError(CardcanonError):
@@ -180,81 +181,74 @@ def load_manifest(
 ) -> list[CheckSpec]:
     """The checks of one manifest file, validated."""
     where = str(path)
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        raise ManifestError(f"{where}: no such file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"{where}: not valid TOML: {exc}") from None
-    unknown = sorted(set(data) - {"check", "combination"})
-    if unknown:
-        raise ManifestError(f"{where}: unknown top-level key(s) {', '.join(unknown)} "
-                            "(only [[check]] and [[combination]] tables)")
-    entries = data.get("check", [])
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise ManifestError(f"{where}: 'check' must be an array of tables ([[check]])")
     checks: list[CheckSpec] = []
-    seen: set[str] = set()
-    for number, entry in enumerate(entries, 1):
-        check = _parse_check(entry, f"{where}: check {entry.get('id', f'#{number}')!s}", rule_ids, resolve)
-        if check.id in seen:
+    for number, entry in enumerate(_read(path).get("check", []), 1):
+        check = _parse_check(entry, f"{where}: check {_name(entry, number)}", rule_ids, resolve)
+        if any(check.id == earlier.id for earlier in checks):
             raise ManifestError(f"{where}: check {check.id}: field 'id': duplicate check ID")
-        seen.add(check.id)
         checks.append(replace(check, source=where))
     return checks
 
 
+@cache
+def _validator() -> Any:  # a Draft 2020-12 validator (typed loosely by its stubs)
+    return validator_of(json.loads((default_manifest_dir() / SCHEMA).read_text(encoding="utf-8")))
+
+
+def _read(path: str | Path) -> dict[str, Any]:
+    """A manifest file's data, refused unless it matches the schema."""
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ManifestError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"{path}: not valid TOML: {exc}") from None
+    errors = list(_validator().iter_errors(data))
+    if not errors:
+        return data
+    first = min(map(_table_of, errors))  # the file's own keys, then each [[check]], then each [[combination]]
+    error = best_match(e for e in errors if _table_of(e) == first)
+    entry = ""
+    if first:  # in a [[check]] or [[combination]] table: name it, then the field inside it
+        table, index = error.path.popleft(), error.path.popleft()
+        entry = f"check {_name(data[table][index], index + 1)}" if table == "check" else f"{table} #{index + 1}"
+    place, problem = explain(error)
+    raise ManifestError(": ".join(part for part in (str(path), entry, place, problem) if part))
+
+
+def _table_of(error: ValidationError) -> tuple[str, int] | tuple[()]:
+    """(``"check"``, index) for an error inside a ``[[check]]`` table (or combination), else ()."""
+    path = error.path
+    return (str(path[0]), path[1]) if len(path) >= 2 and isinstance(path[1], int) else ()
+
+
+def _name(entry: Any, number: int) -> str:
+    """A check's ID as its manifest writes it, else its number in the file: ``#3``."""
+    check_id = entry.get("id") if isinstance(entry, dict) else None
+    return check_id if isinstance(check_id, str) and check_id.strip() else f"#{number}"
+
+
 def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | None, resolve: bool) -> CheckSpec:
+    """A check the schema accepted, checked for what a schema cannot state."""
     def fail(key: str, problem: str) -> ManifestError:
         return ManifestError(f"{where}: field '{key}': {problem}")
 
-    unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL))
-    if unknown:
-        raise ManifestError(f"{where}: unknown key(s) {', '.join(unknown)}")
-    for key in _REQUIRED:
-        if key not in entry:
-            raise fail(key, "missing")
-    for key in ("id", "game", "title", "kind", "expected", "entry"):
-        if not isinstance(entry[key], str) or not entry[key].strip():
-            raise fail(key, "must be a non-empty string")
-    check_id, game = entry["id"], entry["game"]
-    if game not in GAMES:
-        raise fail("game", f"{game!r} is not one of {', '.join(GAMES)}")
-    if not CHECK_ID.match(check_id):
-        raise fail("id", f"{check_id!r} is not of the form HEARTS-P<n> or SNAP-P<n>[-slug]")
+    check_id, game, kind, rules = entry["id"], entry["game"], Kind(entry["kind"]), tuple(entry["rules"])
     if not check_id.lower().startswith(game + "-"):
         raise fail("id", f"{check_id!r} does not belong to game {game!r}")
-    rules = _parse_rules(entry["rules"], game, rule_ids, fail)
-    try:
-        kind = Kind(entry["kind"])
-    except ValueError:
-        raise fail("kind", f"{entry['kind']!r} is not one of {', '.join(k.value for k in Kind)}") from None
-    try:
-        expected = Verdict(entry["expected"])
-    except ValueError:
-        expected = None
-    if expected not in CONTRARY:
-        raise fail("expected", f"{entry['expected']!r} is not one of {', '.join(v.value for v in CONTRARY)}")
-    if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", entry["entry"]):
-        raise fail("entry", f"{entry['entry']!r} is not of the form module:function")
+    for rule in rules:
+        if not rule.lower().startswith(game + "-"):
+            raise fail("rules", f"{rule} is not a {game} rule")
+        if rule_ids is not None and rule not in rule_ids:
+            raise fail("rules", f"unknown rule ID {rule}")
     if resolve:
         try:
             resolve_entry(entry["entry"])
         except Exception as exc:  # any import-time failure is a manifest problem
             raise fail("entry", f"cannot import {entry['entry']}: {type(exc).__name__}: {exc}") from None
-    bounds = _parse_table(entry.get("bounds", {}), "bounds", fail)
-    ci_bounds = _parse_table(entry["ci_bounds"], "ci_bounds", fail) if "ci_bounds" in entry else None
-    stats = _parse_table(entry["expected_stats"], "expected_stats", fail) if "expected_stats" in entry else None
-    if "variants" in entry and (not isinstance(entry["variants"], dict) or set(entry["variants"]) != {"only", "reason"}
-                                or not isinstance(entry["variants"]["only"], list)):
-        raise fail("variants", "must be a table { only = [variant names], reason = \"why\" }")
-    engine = entry.get("engine")
-    if engine is not None and (not isinstance(engine, dict) or set(engine) != {"covers"}
-                               or not isinstance(engine["covers"], list)
-                               or not all(isinstance(name, str) for name in engine["covers"])):
-        raise fail("engine", "must be a table { covers = [variant names] }")
-    scope = None
+    bounds = _table(entry.get("bounds", {}))
+    ci_bounds = _table(entry["ci_bounds"]) if "ci_bounds" in entry else None
     if "scope" in entry:
         from cardcanon.verify.scope import problems
 
@@ -262,115 +256,64 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
             found = problems(entry["scope"], bound)
             if found:
                 raise fail("scope", "; ".join(found))
-        scope = MappingProxyType(dict(entry["scope"]))
-    by_variant: dict[str, Verdict] = {}
-    for name, verdict in _parse_table(entry.get("expected_variant", {}), "expected_variant", fail).items():
-        parsed: Verdict | None
-        try:
-            parsed = Verdict(verdict)
-        except ValueError:
-            parsed = None
-        if parsed not in CONTRARY:
-            raise fail("expected_variant", f"{name}: {verdict!r} is not one of {', '.join(v.value for v in CONTRARY)}")
-        by_variant[name] = parsed
+    _check_drop_probes(entry, kind, rules, fail)
+    variants, engine = entry.get("variants"), entry.get("engine")
     return CheckSpec(
         id=check_id,
         game=game,
         title=entry["title"].strip(),
         rules=rules,
         kind=kind,
-        expected=expected,
+        expected=Verdict(entry["expected"]),
         entry=entry["entry"],
         bounds=bounds,
         ci_bounds=ci_bounds,
         declared_probes=_parse_probes(entry.get("probe", []), fail),
-        expected_stats=stats,
-        expected_variant=MappingProxyType(by_variant),
-        variants=tuple(entry["variants"]["only"]) if "variants" in entry else None,
-        variants_reason=str(entry["variants"]["reason"]) if "variants" in entry else "",
+        expected_stats=_table(entry["expected_stats"]) if "expected_stats" in entry else None,
+        expected_variant=MappingProxyType({name: Verdict(verdict) for name, verdict in
+                                           entry.get("expected_variant", {}).items()}),
+        variants=tuple(variants["only"]) if variants is not None else None,
+        variants_reason=variants["reason"] if variants is not None else "",
         engine_covers=tuple(engine["covers"]) if engine is not None else None,
-        variant_bounds=MappingProxyType({name: _parse_table(table, "variant_bounds", fail) for name, table in
-                                         _parse_table(entry.get("variant_bounds", {}), "variant_bounds", fail).items()}),
-        scope=scope,
-        no_drop_probes=_reason(entry.get("no_drop_probes", ""), kind, fail),
-        drop_probes=_drop_rules(entry.get("drop_probes", []), rules, kind, fail),
-        no_second_solver=_solver_reason(entry.get("no_second_solver", ""), kind, fail),
-        expected_stats_variant=MappingProxyType({
-            name: _parse_table(table, "expected_stats_variant", fail) for name, table in
-            _parse_table(entry.get("expected_stats_variant", {}), "expected_stats_variant", fail).items()}),
+        variant_bounds=_tables(entry.get("variant_bounds", {})),
+        scope=_table(entry["scope"]) if "scope" in entry else None,
+        no_drop_probes=" ".join(entry.get("no_drop_probes", "").split()),
+        drop_probes=tuple(dict.fromkeys(entry.get("drop_probes", []))),
+        no_second_solver=" ".join(entry.get("no_second_solver", "").split()),
+        expected_stats_variant=_tables(entry.get("expected_stats_variant", {})),
     )
 
 
-def _reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -> str:
-    """``no_drop_probes``: why a check gets no drop probes; a z3-proof always gets them."""
-    if not isinstance(value, str):
-        raise fail("no_drop_probes", "must be a string: why no drop probe applies")
-    if value and kind is Kind.Z3_PROOF:
+def _check_drop_probes(entry: dict[str, Any], kind: Kind, rules: tuple[str, ...],
+                       fail: Callable[[str, str], ManifestError]) -> None:
+    """A z3-proof gets a drop probe for every rule it cites (and may say why cvc5 does not decide its
+    queries); any other check may name cited rules it can drop, or say why it drops none."""
+    if kind is Kind.Z3_PROOF and entry.get("no_drop_probes"):
         raise fail("no_drop_probes", "a z3-proof check always gets its drop probes")
-    return " ".join(value.split())
-
-
-def _drop_rules(value: Any, rules: tuple[str, ...], kind: Kind, fail: Callable[[str, str], ManifestError]) -> tuple[str, ...]:
-    """``drop_probes``: the cited rules whose constraints a check that is no z3-proof can drop."""
-    if not isinstance(value, list) or not all(isinstance(rule, str) for rule in value):
-        raise fail("drop_probes", "must be a list of rule IDs")
-    if value and kind is Kind.Z3_PROOF:
+    if kind is Kind.Z3_PROOF and entry.get("drop_probes"):
         raise fail("drop_probes", "a z3-proof check gets a drop probe for every rule it cites")
-    uncited = sorted(set(value) - set(rules))
+    uncited = sorted(set(entry.get("drop_probes", [])) - set(rules))
     if uncited:
         raise fail("drop_probes", f"{', '.join(uncited)} not cited by the check")
-    return tuple(dict.fromkeys(value))
-
-
-def _solver_reason(value: Any, kind: Kind, fail: Callable[[str, str], ManifestError]) -> str:
-    """``no_second_solver``: why cvc5 does not decide this z3-proof's queries (measured, in words)."""
-    if not isinstance(value, str):
-        raise fail("no_second_solver", "must be a string: why cvc5 does not decide the queries")
-    if value and kind is not Kind.Z3_PROOF:
+    if kind is not Kind.Z3_PROOF and entry.get("no_second_solver"):
         raise fail("no_second_solver", "only a z3-proof check has queries for a second solver")
-    return " ".join(value.split())
 
 
-def _parse_rules(value: Any, game: str, rule_ids: Collection[str] | None, fail: Callable[[str, str], ManifestError]) -> tuple[str, ...]:
-    if not isinstance(value, list) or not value or not all(isinstance(r, str) for r in value):
-        raise fail("rules", "must be a non-empty list of rule IDs")
-    if len(set(value)) != len(value):
-        raise fail("rules", "lists a rule twice")
-    for rule in value:
-        if not RULE_ID.fullmatch(rule):
-            raise fail("rules", f"{rule!r} is not a rule ID")
-        if not rule.lower().startswith(game + "-"):
-            raise fail("rules", f"{rule} is not a {game} rule")
-        if rule_ids is not None and rule not in rule_ids:
-            raise fail("rules", f"unknown rule ID {rule}")
-    return tuple(value)
-
-
-def _parse_table(value: Any, key: str, fail: Callable[[str, str], ManifestError]) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise fail(key, "must be a table")
+def _table(value: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(value))
 
 
-def _parse_probes(value: Any, fail: Callable[[str, str], ManifestError]) -> tuple[ProbeSpec, ...]:
-    if not isinstance(value, list) or not all(isinstance(m, dict) for m in value):
-        raise fail("probe", "must be an array of tables ([[check.probe]])")
-    probes: list[ProbeSpec] = []
-    for number, item in enumerate(value, 1):
-        unknown = sorted(set(item) - set(_PROBE_KEYS))
-        if unknown:
-            raise fail("probe", f"probe #{number}: unknown key(s) {', '.join(unknown)}")
-        for key in _PROBE_KEYS:
-            if key == "rule" and key not in item:
-                continue
-            if not isinstance(item.get(key), str) or not item[key].strip():
-                raise fail("probe", f"probe #{number}: '{key}' must be a non-empty string")
-        if item["id"].startswith("drop:"):
-            raise fail("probe", f"probe #{number}: IDs starting with 'drop:' are the runner's own probes")
-        if any(m.id == item["id"] for m in probes):
-            raise fail("probe", f"duplicate probe ID {item['id']!r}")
-        probes.append(ProbeSpec(item["id"], item["description"].strip(), item.get("rule")))
-    return tuple(probes)
+def _tables(value: dict[str, dict[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
+    return MappingProxyType({name: _table(table) for name, table in value.items()})
+
+
+def _parse_probes(items: list[dict[str, str]], fail: Callable[[str, str], ManifestError]) -> tuple[ProbeSpec, ...]:
+    probes = tuple(ProbeSpec(item["id"], item["description"].strip(), item.get("rule")) for item in items)
+    ids = [probe.id for probe in probes]
+    for probe_id in ids:
+        if ids.count(probe_id) > 1:
+            raise fail("probe", f"duplicate probe ID {probe_id!r}")
+    return probes
 
 
 def load_combinations(directory: str | Path | None = None) -> list[tuple[str, Combination]]:
@@ -382,15 +325,5 @@ def load_combinations(directory: str | Path | None = None) -> list[tuple[str, Co
     from cardcanon.verify.variants import Combination
 
     folder = Path(directory) if directory is not None else default_manifest_dir()
-    found: list[tuple[str, Combination]] = []
-    for path in sorted(folder.glob("*.toml")):
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-        for number, item in enumerate(data.get("combination", []), 1):
-            where = f"{path}: combination #{number}"
-            if not isinstance(item, dict) or set(item) != {"game", "options", "reason"}:
-                raise ManifestError(f"{where}: needs exactly 'game', 'options' and 'reason'")
-            if item["game"] not in GAMES or not isinstance(item["options"], dict) or len(item["options"]) < 2:
-                raise ManifestError(f"{where}: 'game' must be a game and 'options' a table of two or more options")
-            found.append((item["game"], Combination(MappingProxyType(dict(item["options"])), str(item["reason"]))))
-    return found
+    return [(item["game"], Combination(_table(item["options"]), item["reason"]))
+            for path in sorted(folder.glob("*.toml")) for item in _read(path).get("combination", [])]
