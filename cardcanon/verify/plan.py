@@ -24,20 +24,23 @@ import shutil
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from cardcanon.verify.manifest import GAMES, CheckSpec, Kind, ManifestError, load_manifests
+from cardcanon.verify.manifest import GAMES, CheckSpec, Kind, ManifestError, ProbeSpec, load_manifests
+from cardcanon.verify.manifest import load_combinations as combinations  # (game, combination) pairs of the manifests
 from cardcanon.proofs.base import Verdict
-from cardcanon.verify.variants import Combination
+from cardcanon.verify.variants import VariantPlan, plan as variant_plan, variant_name
 from cardcanon.verify.report import CheckOutcome, ProbeOutcome, NecessityCell, Report
 from cardcanon.verify import schedule
 from cardcanon.verify.runner import RunResult, Task, execute, run_tasks
 
 DEFAULT_TIMEOUT = 120.0  # per run; generous, so that a busy machine does not turn into "timeout"
+_Layout = tuple[CheckSpec, list[int], list[int], list[tuple[str, str, int]]]  # a check; keys of its runs, probes, cells
 
-__all__ = ["DEFAULT_TIMEOUT", "Progress", "Report", "add_parser", "default_jobs", "load_checks", "run"]
+__all__ = ["DEFAULT_TIMEOUT", "Progress", "Report", "add_parser", "combinations", "default_jobs", "load_checks", "run"]
 
 
 def default_jobs() -> int:
@@ -48,20 +51,12 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def known_rule_ids() -> set[str]:
+def load_checks(*, games: Iterable[str] | None = None, ids: Sequence[str] = (),
+                manifest_dir: str | Path | None = None) -> list[CheckSpec]:
+    """The validated checks of the manifests, optionally narrowed to games and check IDs; a check ID selects a
+    check by its full ID or by its ID without slug (``HEARTS-P4``)."""
     from cardcanon.spec import all_rule_ids
-
-    return set(all_rule_ids())
-
-
-def load_checks(
-    *, games: Iterable[str] | None = None, ids: Sequence[str] = (), manifest_dir: str | Path | None = None
-) -> list[CheckSpec]:
-    """The validated checks of the manifests, optionally narrowed to games and check IDs.
-
-    A check ID selects a check by its full ID or by its ID without slug (``HEARTS-P4``).
-    """
-    checks = load_manifests(manifest_dir, games=games, rule_ids=known_rule_ids())
+    checks = load_manifests(manifest_dir, games=games, rule_ids=set(all_rule_ids()))
     if not ids:
         return checks
     chosen: list[CheckSpec] = []
@@ -74,145 +69,154 @@ def load_checks(
     return chosen
 
 
-def run(
-    checks: Sequence[CheckSpec] | None = None,
-    *,
-    jobs: int | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    quick: bool = False,
-    progress: Progress | None = None,
-    necessity: bool = True,
-    variants: bool = True,
-    necessity_per_variant: bool = False,
-    in_process: bool = False,
-    second_solver: bool = True,
-    export_smt: str | Path | None = None,
-) -> Report:
-    """Run ``checks`` (default: every check of the package's manifests) under every variant,
-    their encoding probes, and (``necessity``) every model mutant of every rule they cite.
+@dataclass(frozen=True)
+class Coverage:
+    """What a verify run includes, decided here alone (a quick run, ``--quick``, is a smoke run)."""
 
-    With ``second_solver`` each run of a ``z3-proof`` check as written (no probe, no model
-    mutant) has cvc5 decide every query again (:mod:`cardcanon.proofs.smt`), except in a quick
-    run; ``export_smt`` names a folder where those queries are written as SMT-LIB 2 files."""
-    from cardcanon.verify import model_mutants
-    from cardcanon.verify.variants import plan, variant_name
+    quick: bool
+    variants: bool  # every variant of the game, not the rulebook's defaults alone
+    necessity: bool  # the model mutants of the cited rules
+    necessity_per_variant: bool  # a model mutant also under each variant of the check that includes its own
+    second_solver: bool  # cvc5 decides again each query of a z3-proof run as written (cardcanon.proofs.smt)
+    export_smt: str | Path | None  # a folder where those queries are written as SMT-LIB 2 files
 
-    if checks is None:
-        checks = load_checks()
+    def bounds(self, check: CheckSpec, variant: Mapping[str, str] | None) -> Mapping[str, Any]:
+        """The bounds of a run of ``check`` under ``variant`` (None: a probe's run); quick: its ci_bounds if given."""
+        return check.bounds_for(self.quick) if variant is None else check.bounds_under(variant, self.quick)
+
+    def full_bounds(self, check: CheckSpec) -> bool:
+        """``check`` runs with the bounds its golden stats and necessity matrix hold for."""
+        return not (self.quick and check.ci_bounds is not None)
+
+    def variants_of(self, check: CheckSpec, declared: tuple[Mapping[str, str], ...]) -> tuple[Mapping[str, str], ...]:
+        """The variants ``check`` runs under, of those ``declared`` for its game; quick: the defaults alone."""
+        runs = declared if self.variants and not self.quick else ({},)
+        return tuple(v for v in runs if check.variants is None or variant_name(v) in check.variants) or ({},)
+
+    def probes_of(self, check: CheckSpec) -> tuple[ProbeSpec, ...]:
+        """The encoding probes of ``check`` that run; quick: none."""
+        return () if self.quick else check.probes
+
+    def necessity_rules(self, check: CheckSpec) -> tuple[str, ...]:
+        """The rules cited by ``check`` whose model mutants run; none where it runs with smaller bounds."""
+        return check.rules if self.necessity and self.full_bounds(check) else ()
+
+    def mutant_variants(self, own: Mapping[str, str], runs: Iterable[Mapping[str, str]]) -> list[dict[str, str]]:
+        """A model mutant runs under its ``own`` variant and (necessity_per_variant) each of ``runs`` including it."""
+        return [dict(own)] + [dict(v) for v in runs if self.necessity_per_variant and own.items() < v.items()]
+
+    def paired(self, check: CheckSpec) -> bool:
+        """cvc5 decides a z3-proof's queries again (runs as written): always to export them, else not quick nor slow."""
+        return self.second_solver and check.kind is Kind.Z3_PROOF and (
+            self.export_smt is not None or not (self.quick or check.no_second_solver))
+
+    def necessity_skipped(self, check: CheckSpec) -> bool:
+        """Part of ``check``'s claim is left out: its probes, or its necessity matrix (smaller bounds)."""
+        return (self.necessity and not self.full_bounds(check)) or len(self.probes_of(check)) < len(check.probes)
+
+
+def run(checks: Sequence[CheckSpec] | None = None, *, jobs: int | None = None, timeout: float = DEFAULT_TIMEOUT,
+        quick: bool = False, progress: Progress | None = None, necessity: bool = True, variants: bool = True,
+        necessity_per_variant: bool = False, in_process: bool = False, second_solver: bool = True,
+        export_smt: str | Path | None = None) -> Report:
+    """Run ``checks`` (default: every check of the package's manifests) under every variant, their encoding
+    probes, and (``necessity``) every model mutant of every rule they cite, each as :class:`Coverage` decides."""
+    checks = load_checks() if checks is None else checks
     if timeout <= 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
     declared = combinations()  # known even when only the defaults run, since manifests name them
-    plans = {game: plan(game, [c for g, c in declared if g == game]) for game in sorted({c.game for c in checks})}
-    for check in checks:
-        known = {variant_name(v) for v in plans[check.game].variants}
-        unknown = sorted(check.variant_names() - known)
-        if unknown:
-            raise ManifestError(f"{check.source}: check {check.id}: names variant(s) {', '.join(unknown)} that "
-                                f"verify does not run (it runs {', '.join(sorted(known))})")
-    tasks: list[Task] = []
-    given: dict[int, RunResult] = {}  # runs decided without running: not-applicable by the manifest
-    layout: list[tuple[CheckSpec, list[int], list[int], list[tuple[str, str, int]]]] = []
-
-    def plan_run(check: CheckSpec, variant: Mapping[str, str], *, model_mutant: str | None = None,
-                 paired: bool = False) -> int:
-        """Add a run of ``check`` under ``variant`` (not-applicable at once where the manifest's engine
-        does not cover the variant); its task key."""
-        key = len(tasks)
-        if check.engine_refuses(variant):
-            given[key] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
-        tasks.append(Task(key, check.id, check.entry, None, timeout, check.bounds_under(variant, quick), variant,
-                          model_mutant, second_solver=paired,
-                          export_smt=str(export_smt) if paired and export_smt is not None else None))
-        return key
-
-    for check in checks:
-        bounds = check.bounds_for(quick)
-        # a quick run: the rulebook's defaults only, and necessity only where the bounds are the full ones
-        runs = plans[check.game].variants if variants and not quick else ({},)
-        skip_necessity = quick and check.ci_bounds is not None
-        if check.variants is not None:
-            runs = tuple(v for v in runs if variant_name(v) in check.variants) or ({},)
-        # a check cvc5 is too slow for, and a quick run, are Z3 alone unless the queries are asked for (--export-smt)
-        paired = second_solver and check.kind is Kind.Z3_PROOF and (
-            export_smt is not None or not (quick or check.no_second_solver))
-        mains = [plan_run(check, variant, paired=paired) for variant in runs]
-        probes = []
-        for probe in check.probes if not quick else ():  # a quick run leaves the probes out
-            probes.append(len(tasks))
-            tasks.append(Task(len(tasks), check.id, check.entry, probe.id, timeout, bounds))
-        cells = []
-        for rule in check.rules if necessity and not skip_necessity else ():
-            for key in model_mutants.for_rule(rule):
-                own = dict(model_mutants.MUTANTS[key].variant)
-                # the mutant under its own variant; with necessity_per_variant, also under every variant
-                # the check runs under that includes it (so each such result can be bound)
-                under = [own] + [dict(v) for v in runs if necessity_per_variant and v != own
-                                 and all(v.get(k) == o for k, o in own.items())]
-                cells += [(rule, key, plan_run(check, variant, model_mutant=key)) for variant in under]
-            if not model_mutants.for_rule(rule):
-                cells.append((rule, "", -1))
-        layout.append((check, mains, probes, cells))
+    plans = {game: variant_plan(game, [c for g, c in declared if g == game])
+             for game in sorted({c.game for c in checks})}
+    coverage = Coverage(quick, variants, necessity, necessity_per_variant, second_solver, export_smt)
+    tasks, given, layout = _plan_tasks(checks, plans, coverage, timeout)
     runnable = schedule.order([task for task in tasks if task.key not in given])
     jobs = max(1, min(jobs or default_jobs(), len(runnable) or 1))
-    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    clock = time.perf_counter()
-    if progress is not None:
-        progress.begin(len(runnable), jobs)
+    started, clock = datetime.now(timezone.utc).isoformat(timespec="seconds"), time.perf_counter()
+    results = given | _run_all(runnable, jobs, checks, progress, in_process)
+    outcomes = tuple(_outcome(entry, tasks, results, coverage) for entry in layout)
+    return Report(outcomes, started, time.perf_counter() - clock, jobs, timeout, quick,
+                  {game: p.to_json() for game, p in plans.items()})
 
+
+def _plan_tasks(checks: Sequence[CheckSpec], plans: Mapping[str, VariantPlan], coverage: Coverage,
+                timeout: float) -> tuple[list[Task], dict[int, RunResult], list[_Layout]]:
+    """Every run in order, the results of those decided without running, and where each check's runs are."""
+    from cardcanon.verify import model_mutants
+    tasks: list[Task] = []
+    given: dict[int, RunResult] = {}  # runs decided without running: not-applicable by the manifest
+    layout: list[_Layout] = []
+
+    def add(check: CheckSpec, variant: Mapping[str, str] | None, probe: str | None = None,
+            model_mutant: str | None = None, paired: bool = False) -> int:
+        """Add a run of ``check`` (not-applicable where the manifest's engine does not cover ``variant``); its key."""
+        if variant is not None and check.engine_refuses(variant):
+            given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
+        export = str(coverage.export_smt) if paired and coverage.export_smt is not None else None
+        tasks.append(Task(len(tasks), check.id, check.entry, probe, timeout, coverage.bounds(check, variant),
+                          variant or {}, model_mutant, second_solver=paired, export_smt=export))
+        return len(tasks) - 1
+
+    for check in checks:
+        known = {variant_name(v) for v in plans[check.game].variants}
+        if unknown := sorted(check.variant_names() - known):
+            raise ManifestError(f"{check.source}: check {check.id}: names variant(s) {', '.join(unknown)} that "
+                                f"verify does not run (it runs {', '.join(sorted(known))})")
+        runs = coverage.variants_of(check, plans[check.game].variants)
+        mains = [add(check, variant, paired=coverage.paired(check)) for variant in runs]
+        probes = [add(check, None, probe=probe.id) for probe in coverage.probes_of(check)]
+        cells = []
+        for rule in coverage.necessity_rules(check):
+            cells += [(rule, key, add(check, variant, model_mutant=key)) for key in model_mutants.for_rule(rule)
+                      for variant in coverage.mutant_variants(model_mutants.MUTANTS[key].variant, runs)]
+            cells += [] if model_mutants.for_rule(rule) else [(rule, "", -1)]  # no model mutant breaks the rule
+        layout.append((check, mains, probes, cells))
+    return tasks, given, layout
+
+
+def _run_all(runnable: Sequence[Task], jobs: int, checks: Sequence[CheckSpec], progress: Progress | None,
+             in_process: bool) -> dict[int, RunResult]:
+    """The result of every task, by key (``in_process``: run here, in turn, without deadlines, to test the model)."""
     def finished(task: Task, result: RunResult) -> None:
         if progress is not None:
-            progress.finished(task, result, _note(checks, task, result, quick))
+            progress.finished(task, result, _note(checks, task, result))
 
-    if in_process:  # every run here, one after the other, without deadlines: for tests of the loaded model
-        results = dict(given)
+    if progress is not None:
+        progress.begin(len(runnable), jobs)
+    if in_process:
+        results: dict[int, RunResult] = {}
         for task in runnable:
             results[task.key] = execute(task.entry, task.probe, task.timeout, task.bounds, task.variant,
                                         task.model_mutant)
             finished(task, results[task.key])
     else:
-        results = given | run_tasks(
-            runnable,
-            jobs=jobs,
-            on_finish=finished if progress else None,
-            on_tick=progress.tick if progress and progress.live else None,
-        )
+        results = run_tasks(runnable, jobs=jobs, on_finish=finished if progress else None,
+                            on_tick=progress.tick if progress and progress.live else None)
     if progress is not None:
         progress.end()
-    outcomes = []
-    for check, mains, probes, cells in layout:
-        variant_results = tuple((tasks[i].variant, results[i]) for i in mains)
-        probe_outcomes = tuple(ProbeOutcome(m.id, m.description, results[i], check.expected)
-                               for m, i in zip(check.probes, probes))
-        probes_skipped = quick and bool(check.probes)
-        necessity_cells = tuple(
-            NecessityCell(rule, key, model_mutants.MUTANTS[key].description if key else "",
-                          results[i] if i >= 0 else None, check.expected_for(tasks[i].variant) if i >= 0 else check.expected,
-                          i >= 0 and _stats_differ(check, tasks[i].variant, results[i], quick),
-                          dict(tasks[i].variant) if i >= 0 else {})
-            for rule, key, i in cells)
-        outcomes.append(CheckOutcome(check, variant_results[0][1], probe_outcomes, quick, variant_results,
-                                     necessity_cells, (necessity and quick and check.ci_bounds is not None)
-                                     or probes_skipped))
-    return Report(tuple(outcomes), started, time.perf_counter() - clock, jobs, timeout, quick,
-                  {game: p.to_json() for game, p in plans.items()})
+    return results
 
 
-def _stats_differ(check: CheckSpec, variant: Mapping[str, str], result: RunResult, quick: bool) -> bool:
-    """The run's golden numbers (part of the check's claim) differ from the manifest's."""
-    expected = check.stats_for(variant)
-    if expected is None or (quick and check.ci_bounds is not None):
-        return False
-    return any(result.stats.get(key) != value for key, value in expected.items())
+def _outcome(entry: _Layout, tasks: list[Task], results: Mapping[int, RunResult], coverage: Coverage) -> CheckOutcome:
+    """The outcome of one check, from the results of its runs."""
+    from cardcanon.verify.model_mutants import MUTANTS
+    check, mains, probes, cells = entry
+
+    def cell(rule: str, key: str, i: int) -> NecessityCell:
+        """What run ``i`` of the model mutant ``key`` of ``rule`` shows (-1: ``rule`` has no model mutant)."""
+        if i < 0:
+            return NecessityCell(rule, "", "", None, check.expected, False, {})
+        variant, stats, golden = tasks[i].variant, results[i].stats, check.stats_for(tasks[i].variant) or {}
+        stats_differ = coverage.full_bounds(check) and any(stats.get(k) != v for k, v in golden.items())
+        return NecessityCell(rule, key, MUTANTS[key].description, results[i], check.expected_for(variant),
+                             stats_differ, dict(variant))
+
+    return CheckOutcome(check, results[mains[0]], tuple(ProbeOutcome(m.id, m.description, results[i], check.expected)
+                                                        for m, i in zip(check.probes, probes)),
+                        coverage.quick, tuple((tasks[i].variant, results[i]) for i in mains),
+                        tuple(cell(*c) for c in cells), coverage.necessity_skipped(check))
 
 
-def combinations() -> list[tuple[str, Combination]]:
-    """The interacting option combinations declared by the manifests, as (game, combination)."""
-    from cardcanon.verify.manifest import load_combinations
-
-    return load_combinations()
-
-
-def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: bool) -> str:
+def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult) -> str:
     """What is wrong with one finished run, for the progress display ("" when nothing)."""
     check = next(c for c in checks if c.id == task.check_id)
     expected = check.expected_for(task.variant)
@@ -224,8 +228,7 @@ def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult, quick: boo
         return "" if ProbeOutcome(task.probe, "", result, expected).killed else " -- FAIL: probe survived"
     if result.verdict != expected:
         return f" -- FAIL: expected {expected.value}"
-    problems = [] if result.witness_replayed else ["witness not replayed"]
-    return f" -- FAIL: {'; '.join(problems)}" if problems else ""
+    return "" if result.witness_replayed else " -- FAIL: witness not replayed"
 
 
 class Progress:
@@ -233,8 +236,7 @@ class Progress:
 
     def __init__(self, stream: TextIO, live: bool) -> None:
         self.stream, self.live = stream, live
-        self.done = self.total = 0
-        self.last = ""
+        self.done, self.total, self.last = 0, 0, ""
 
     def begin(self, total: int, jobs: int) -> None:
         """``total`` runs: each check under each variant, each probe, each model mutant of a cited rule."""
@@ -242,7 +244,7 @@ class Progress:
         if not self.live:
             print(f"{total} runs: each check under each variant, its probes, and the model mutants of the rules it "
                   f"cites; {jobs} worker(s)", file=self.stream, flush=True)
-        if self.live:
+        else:
             self._show(f"[0/{total} runs] starting {jobs} worker(s)")
 
     def finished(self, task: Task, result: RunResult, note: str) -> None:
@@ -331,9 +333,8 @@ def _run_verify(args: argparse.Namespace) -> int:
     out = sys.stderr if args.json == "-" else sys.stdout
     if args.json not in (None, "-") and not Path(args.json).resolve().parent.is_dir():
         raise ValueError(f"--json {args.json}: no such folder {Path(args.json).resolve().parent}")
-    games = [args.game] if args.game else None
-    checks = load_checks(games=games, ids=[*args.check, *([args.explain] if args.explain else [])],
-                         manifest_dir=args.manifest_dir)
+    checks = load_checks(games=[args.game] if args.game else None,
+                         ids=[*args.check, *([args.explain] if args.explain else [])], manifest_dir=args.manifest_dir)
     if not checks:
         where = args.manifest_dir or "the package's manifests"
         raise ManifestError(f"no checks to run in {where}" + (f" for {args.game}" if args.game else ""))
@@ -346,9 +347,8 @@ def _run_verify(args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
     progress = Progress(out, live=out.isatty()) if out.isatty() or not args.explain else None
     report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
-                 necessity=not args.no_necessity, variants=not args.default_variant_only,
-                 necessity_per_variant=args.necessity_per_variant,
-                 second_solver=not args.no_second_solver, export_smt=args.export_smt)
+                 necessity=not args.no_necessity, variants=not args.default_variant_only, export_smt=args.export_smt,
+                 necessity_per_variant=args.necessity_per_variant, second_solver=not args.no_second_solver)
     if args.explain:
         for outcome in report.outcomes:
             if args.explain in (outcome.check.id, outcome.check.short_id):
