@@ -22,8 +22,9 @@ from cardcanon.model.snap import (
 from cardcanon.proofs.snap import encoding as enc
 
 
-def turned_seat(seat: Seat | None, k: int, n: int) -> Seat | None:
-    return None if seat is None else Seat((seat.index + k) % n)
+def turned_seat(seat: Seat, k: int, n: int) -> Seat:
+    """Seat ``seat`` of an ``n``-seat table turned by ``k`` seats."""
+    return Seat((seat.index + k) % n)
 
 
 def turned_state(state: SnapState, k: int) -> SnapState:
@@ -32,17 +33,19 @@ def turned_state(state: SnapState, k: int) -> SnapState:
     def piles(ps: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
         return tuple(ps[(s - k) % n] for s in range(n))
 
-    return replace(state, dealer=turned_seat(state.dealer, k, n), down=piles(state.down), up=piles(state.up),
-                   turn=turned_seat(state.turn, k, n))
+    def seat(s: Seat | None) -> Seat | None:
+        return None if s is None else turned_seat(s, k, n)
+
+    return replace(state, dealer=seat(state.dealer), down=piles(state.down), up=piles(state.up), turn=seat(state.turn))
 
 
 def turned_move(move: Move, k: int, n: int) -> Move:
     if isinstance(move, Flip):
-        return Flip(Seat((move.player.index + k) % n))
+        return Flip(turned_seat(move.player, k, n))
     if isinstance(move, Call):
-        return Call(Seat((move.caller.index + k) % n), move.kind)
+        return Call(turned_seat(move.caller, k, n), move.kind)
     if isinstance(move, Tie):
-        return Tie(frozenset(Seat((s.index + k) % n) for s in move.callers), move.kind)
+        return Tie(frozenset(turned_seat(s, k, n) for s in move.callers), move.kind)
     return move
 
 
