@@ -1,7 +1,8 @@
 """Concrete play through the reference model, for the Snap searches and replays.
 
 Every move is applied with :func:`cardcanon.model.snap.apply`, so a game found here is a
-replay through the model by construction.
+replay through the model by construction; :func:`replay_moves` replays a recorded game once
+more from the first position, with no policy involved.
 """
 
 from __future__ import annotations
@@ -50,6 +51,14 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
         state = apply(state, move)
         moves.append(move)
     return Played(tuple(moves), state)
+
+
+def replay_moves(config: SnapConfig, moves: tuple[Move, ...]) -> list[SnapState]:
+    """Every position of a recorded game, from the deal on, applied with the model."""
+    states = [new_game(config)]
+    for move in moves:
+        states.append(apply(states[-1], move))
+    return states
 
 
 def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played | None]) -> tuple[int, Any] | None:
