@@ -135,7 +135,7 @@ BUGS = [
     pytest.param(DEALER_NEVER_ALTERNATES, "HEARTS-P9", id="dealer-never-alternates",
                  marks=pytest.mark.rules("HEARTS-DEAL-1")),
     pytest.param(HEARTS_BROKEN_CARRIES, "HEARTS-P9", id="hearts-broken-carries",
-                 marks=pytest.mark.rules("HEARTS-BREAK-2")),
+                 marks=pytest.mark.rules("HEARTS-BREAK-3")),
     pytest.param(TIE_BROKEN_LABEL, "HEARTS-P9", id="tie-broken-label", marks=[pytest.mark.rules("HEARTS-MATCH-2"), pytest.mark.slow]),
 ]
 

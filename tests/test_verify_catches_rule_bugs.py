@@ -51,6 +51,9 @@ BUGS = [
     ("hearts:twelve-tricks", "HEARTS-P12-hand-text"),
     ("hearts:queen-breaks-hearts", "HEARTS-P12-hand-text"),
     ("hearts:queen-held-back", "HEARTS-P12-hand-text"),
+    ("hearts:discard-unbroken", "HEARTS-P10-engine"),
+    ("hearts:void-unbroken", "HEARTS-P10-engine"),
+    ("hearts:broken-carries", "HEARTS-P9-match-play"),
 ]
 
 

@@ -7,7 +7,7 @@ whether it can play the configuration (``require``); when it cannot, the result 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from cardcanon.model import hearts as hearts_model
 from cardcanon.verify import records
@@ -105,7 +105,7 @@ def check_hearts(run: Run) -> CheckResult:
             mine = (_outcome(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
             theirs = ((fast.termination.value, fast.winner.index), fast.scores, tuple(map(tuple, fast.hand_scores)))
             if mine != theirs or list(fast_moves) != list(moves):
-                run.record(record)
+                run.record(_first_difference(config, moves, fast_moves) or record)
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {mine[:2]}, engine {theirs[:2]}",
                                    witness=label, stats={"compared": compared})
             if seed == seeds.start:
@@ -114,6 +114,21 @@ def check_hearts(run: Run) -> CheckResult:
             run.budget.tick()
     return CheckResult(Verdict.PROVED, f"{compared} seeded matches: the engine plays each as the model does",
                        witness="\n".join(shown), stats={"compared": compared})
+
+
+def _first_difference(config: hearts_model.HeartsConfig, moves: Sequence[hearts_model.Move],
+                      fast: Sequence[hearts_model.Move]) -> Record | None:
+    """The model's match narrowed to the first move where the engine plays otherwise, that move of
+    the model's included: the position there, or that move, is where the model breaks a rule the
+    engine keeps. None when the moves are the same (the two differ in a score or an outcome)."""
+    first = next((i for i, (mine, theirs) in enumerate(zip(moves, fast)) if mine != theirs), None)
+    if first is None:
+        return None
+    state = hearts_model.new_game(config)
+    for move in moves[:first + 1]:
+        state = hearts_model.apply(state, move)
+    return hearts_record(config, moves[:first + 1], state,
+                         label=f"move {first + 1}: the model plays {moves[first]}, the engine {fast[first]}")
 
 
 def _refused(require: Callable[[], None]) -> CheckResult | None:

@@ -87,6 +87,15 @@ def _broken_carries(original: Callable[..., HeartsState], state: HeartsState, mo
     return replace(original(state, move), hearts_broken=bool(state.hearts_broken))  # from the hand before
 
 
+def _discard_unbroken(original: Callable[..., bool], state: HeartsState, play: Play) -> bool:
+    discard = bool(state.trick) and play.card.suit is Suit.HEARTS and state.trick[0].card.suit is not Suit.HEARTS
+    return original(state, play) and not discard  # HEARTS-BREAK-2 broken: only a heart led breaks hearts
+
+
+def _void_unbroken(original: Callable[..., bool], state: HeartsState, play: Play) -> bool:
+    return play.card.suit is Suit.HEARTS or m.queen_breaks_hearts(state.config, play.card)  # the void clause gone
+
+
 # ---- the deal and the first lead -------------------------------------------------------------------
 def _no_six_clause(original: Callable[..., Card], dead: Iterable[Card]) -> Card:
     dead = tuple(dead)  # HEARTS-LEAD-2 without its last sentence: the next club leads
@@ -177,8 +186,14 @@ HEARTS_MUTANTS = (
                 _match("higher-wins")),
     ModelMutant("dealer-stays", "hearts", "HEARTS-DEAL-1", "the dealer never changes",
                 replaces(HEARTS, "next_dealer", lambda state: state.dealer)),
-    ModelMutant("broken-carries", "hearts", "HEARTS-BREAK-2", "hearts broken in one hand stay broken in the next",
+    ModelMutant("broken-carries", "hearts", "HEARTS-BREAK-3", "hearts broken in one hand stay broken in the next",
                 wraps(HEARTS, "_apply_deal", _broken_carries)),
+    ModelMutant("discard-unbroken", "hearts", "HEARTS-BREAK-2",
+                "a heart discarded to a trick led in another suit does not break hearts",
+                wraps(HEARTS, "breaks_hearts", _discard_unbroken)),
+    ModelMutant("void-unbroken", "hearts", "HEARTS-BREAK-2",
+                "with break_on = void, failing to follow suit with a card other than a heart breaks nothing",
+                wraps(HEARTS, "breaks_hearts", _void_unbroken), {"break_on": "void"}),
     ModelMutant("deal-from-dealer", "hearts", "HEARTS-DEAL-2", "the dealer deals the first card to himself",
                 wraps(HEARTS, "deal_hands", lambda deal, order, dealer: deal(order, m.other(dealer)))),
     ModelMutant("no-six-clause", "hearts", "HEARTS-LEAD-2", "with the 2 and 4 of clubs dead, the next club above the"
