@@ -539,9 +539,9 @@ _SNAP_MUTANTS = (
                          replaces(SNAP, "pot_matches", _pot_matches_by_colour))),
     ModelMutant("pot-matches-any", "snap", "SNAP-MATCH-2", "any card of the pot matches, not only its top",
                 replaces(SNAP, "pot_matches", _pot_matches_any)),
-    ModelMutant("match-second-card", "snap", "SNAP-MATCH-1",
+    ModelMutant("match-second-card", "snap", "SNAP-MATCH-2",
                 "a face-up pile matches by its second card (the card under its top), when it has one",
-                replaces(SNAP, "matched_seats", _matched_by(  # SNAP-MATCH-1 broken: reads below the top
+                replaces(SNAP, "matched_seats", _matched_by(  # SNAP-MATCH-2 broken: reads below the top
                     lambda pile, card: pile[min(1, len(pile) - 1)].rank == card.rank))),
     # calling policies, the seeded deal, the table
     ModelMutant("pot-not-preferred", "snap", "SNAP-POLICY-1",
