@@ -17,20 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cardcanon.model import snap as model
-from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
-from cardcanon.proofs.snap.search import explore
+from cardcanon.proofs.snap.search import explore, small_deck
 
 
 # (before, move, after) -> what is wrong (and, optionally, a legal move that shows it), or None
 
-
-def small_deck(players: int) -> tuple[Card, ...]:
-    """Four suits of the lowest ranks, about two cards a player: players go out early."""
-    ranks = list(Rank)[: max(2, (2 * players + 3) // 4)]
-    return tuple(Card(r, s) for r in ranks for s in Suit)
 
 
 # ---- SNAP-OUT-1 -------------------------------------------------------------------------------

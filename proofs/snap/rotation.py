@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from cardcanon.model.cards import FULL_DECK, Card, Rank
+from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
     Call, Flip, Move, Phase, SnapConfig, SnapState, Tie, apply, correct_kinds, legal_moves, new_game, sample_deal,
 )
 from cardcanon.proofs.snap import encoding as enc
+from cardcanon.proofs.snap.search import small_deck
 
 
 def turned_seat(seat: Seat, k: int, n: int) -> Seat:
@@ -62,28 +63,28 @@ def _kind(state: SnapState, move: Move) -> str:
     return {Flip: "flip", Tie: "tie"}.get(type(move), "no call")
 
 
-def sample_steps(config: SnapConfig, seed: int, max_flips: int = 300) -> Iterator[tuple[str, SnapState, Move]]:
-    """(kind, position, move): the first step of each kind in a seeded game whose flipper is not
-    at seat 0, moves picked among the model's legal ones, ties and calls first."""
-    rng, seen = SplitMix64(seed), set[str]()
-    state = new_game(config)
-    state = apply(state, sample_deal(config, rng))
-    while state.phase is not Phase.OVER and state.flips < max_flips:
-        options = legal_moves(state)
-        rare = [m for m in options if _kind(state, m) not in seen | {"flip", "no call"}]
-        pool = rare if rare and rng.below(2) else list(options)
-        move = pool[rng.below(len(pool))]
-        kind = _kind(state, move)
-        if kind not in seen and state.player.index != 0:
-            seen.add(kind)
-            yield kind, state, move
-        state = apply(state, move)
+KINDS = ("flip", "no call", "correct call", "wrong call", "tie")
 
 
-def small_deck(players: int) -> tuple[Card, ...]:
-    """Four suits of the lowest ranks, about two cards a player: matches, ties and players out."""
-    ranks = list(Rank)[: max(2, (2 * players + 3) // 4)]
-    return tuple(c for c in FULL_DECK if c.rank in ranks)
+def sample_steps(config: SnapConfig, seed: int, max_flips: int = 300, games: int = 5,
+                 ) -> Iterator[tuple[str, SnapState, Move]]:
+    """(kind, position, move): the first step of each kind whose flipper is not at seat 0, in up to
+    ``games`` seeded games from ``seed`` on, moves picked among the model's legal ones, ties and
+    calls first."""
+    seen: set[str] = set()
+    for game in range(seed, seed + games):
+        rng = SplitMix64(game)
+        state = apply(new_game(config), sample_deal(config, rng))
+        while state.phase is not Phase.OVER and state.flips < max_flips and len(seen) < len(KINDS):
+            options = legal_moves(state)
+            rare = [m for m in options if _kind(state, m) not in seen | {"flip", "no call"}]
+            pool = rare if rare and rng.below(2) else list(options)
+            move = pool[rng.below(len(pool))]
+            kind = _kind(state, move)
+            if kind not in seen and state.player.index != 0:
+                seen.add(kind)
+                yield kind, state, move
+            state = apply(state, move)
 
 
 def premise_fails(players: tuple[int, ...], config_for: Callable[..., SnapConfig], mutant: str | None = None,
@@ -94,7 +95,7 @@ def premise_fails(players: tuple[int, ...], config_for: Callable[..., SnapConfig
     for n in players:
         tick()
         config = config_for(players=n, deck=small_deck(n))
-        for kind, state, move in sample_steps(config, seed=n):
+        for kind, state, move in sample_steps(config, seed=100 * n):
             k = (-state.player.index) % n
             after = _encoded_step(state, move, config, mutant)
             after_turned = _encoded_step(turned_state(state, k), turned_move(move, k, n), config, mutant)

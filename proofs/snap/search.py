@@ -12,11 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcanon.model import snap as model
+from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Deal, Flip, Move, Phase, SnapConfig, SnapState, apply, new_game, sample_deal
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
+
+
+def small_deck(players: int) -> tuple[Card, ...]:
+    """Four suits of the lowest ranks, about two cards a player: matches, ties and players out early."""
+    ranks = list(Rank)[: max(2, (2 * players + 3) // 4)]
+    return tuple(Card(r, s) for r in ranks for s in Suit)
 
 
 @dataclass(frozen=True)
