@@ -9,7 +9,6 @@ give its expected verdict (quick bounds) and every mutant must be killed.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from cardcanon.model import snap as m
 from cardcanon.model import snap_policies as p
+from cardcanon.model.cards import Card, Suit
 from cardcanon.model.seats import Seat
 
 if TYPE_CHECKING:
-    from cardcanon.model.cards import Card
     from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Outcome, Piles, SnapConfig, SnapState, Tie
 
 # A mutant's replacements: (module, attribute) -> the new function (or property, or value).
@@ -343,11 +343,11 @@ def _deal(*, from_dealer: bool = False, first_on_top: bool = False) -> Patch:
     return replaces(SNAP, "deal_piles", deal_piles)
 
 
+_RED = (Suit.HEARTS, Suit.DIAMONDS)
+
+
 def _same_colour(a: Card, b: Card) -> bool:  # SNAP-MATCH-1 broken: cards match only in rank and colour
-    if hasattr(a.suit, "colour"):
-        return a.rank == b.rank and getattr(a.suit, "colour") == getattr(b.suit, "colour")
-    red = ("HEARTS", "DIAMONDS")
-    return a.rank == b.rank and (a.suit.name in red) == (b.suit.name in red)
+    return a.rank == b.rank and (a.suit in _RED) == (b.suit in _RED)
 
 
 def _matched_by(pile_matches: Callable[[tuple[Card, ...], Card], bool]) -> Callable[[SnapState], tuple[Seat, ...]]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import TypeVar
 
-from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
@@ -22,22 +22,28 @@ from cardcanon.model.snap import (
 from cardcanon.proofs.snap import encoding as enc
 from cardcanon.proofs.snap.search import small_deck
 
+T = TypeVar("T")
+
 
 def turned_seat(seat: Seat, k: int, n: int) -> Seat:
     """Seat ``seat`` of an ``n``-seat table turned by ``k`` seats."""
     return Seat((seat.index + k) % n)
 
 
+def _turned(items: tuple[T, ...], k: int) -> tuple[T, ...]:
+    """Per-seat ``items`` of the table turned by ``k`` seats: seat ``s``'s item moves to ``s + k``."""
+    return tuple(items[(s - k) % len(items)] for s in range(len(items)))
+
+
 def turned_state(state: SnapState, k: int) -> SnapState:
     """The table turned by ``k`` seats: seat ``s`` becomes seat ``s + k``."""
     n = state.config.players
-    def piles(ps: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
-        return tuple(ps[(s - k) % n] for s in range(n))
 
     def seat(s: Seat | None) -> Seat | None:
         return None if s is None else turned_seat(s, k, n)
 
-    return replace(state, dealer=seat(state.dealer), down=piles(state.down), up=piles(state.up), turn=seat(state.turn))
+    return replace(state, dealer=seat(state.dealer), down=_turned(state.down, k), up=_turned(state.up, k),
+                   turn=seat(state.turn))
 
 
 def turned_move(move: Move, k: int, n: int) -> Move:
@@ -51,10 +57,7 @@ def turned_move(move: Move, k: int, n: int) -> Move:
 
 
 def turned_position(pos: enc.Position, k: int, n: int) -> enc.Position:
-    def piles(ps: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-        return tuple(ps[(s - k) % n] for s in range(n))
-
-    return enc.Position(piles(pos.down), piles(pos.up), pos.pot, (pos.turn + k) % n, pos.phase)
+    return enc.Position(_turned(pos.down, k), _turned(pos.up, k), pos.pot, (pos.turn + k) % n, pos.phase)
 
 
 def _kind(state: SnapState, move: Move) -> str:
