@@ -156,7 +156,7 @@ def _deck_kings() -> dict[tuple[str, str], Any]:
 
 
 def _one_player_tricks(original: Any, state: HeartsState, play: Play) -> HeartsState:
-    after: HeartsState = original(state, play)  # HEARTS-PLAYERS-1 broken: the leader plays both cards
+    after: HeartsState = original(state, play)  # HEARTS-TRICK-4 broken: the leader plays both cards
     return replace(after, to_move=play.player) if not state.trick else after
 
 
@@ -210,9 +210,6 @@ HEARTS_MUTANTS = (
     ModelMutant("no-follow", "hearts", "HEARTS-FOLLOW-1", "the second player need not follow suit",
                 replaces(HEARTS, "follow_problem", lambda state, hand, card: None)),
     # rules no check cited before
-    ModelMutant("leader-plays-alone", "hearts", "HEARTS-PLAYERS-1",
-                "a trick is two cards of the leader: one player plays alone",
-                wraps(HEARTS, "_apply_play", _one_player_tricks)),
     ModelMutant("leader-plays-second", "hearts", "HEARTS-TRICK-4",
                 "the leader, not the other player, plays the second card of a trick",
                 wraps(HEARTS, "_apply_play", _one_player_tricks)),

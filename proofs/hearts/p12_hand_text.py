@@ -1,6 +1,6 @@
 """HEARTS-P12: seeded hands played through the model, every step against the rulebook's text, written
 here apart from the model (:func:`text_deck`, :func:`text_deal`, :func:`text_trick_winner`): two
-players, one card each to a trick (PLAYERS-1), the 28 cards (DECK-1), the hands dealt and nothing
+players, one card each to a trick (TRICK-4), the 28 cards (DECK-1), the hands dealt and nothing
 passed (PASS-1), hearts unbroken at each deal (BREAK-3), the trick's winner leads (TRICK-2), 13
 tricks (TRICK-3), the queen of spades neither breaking hearts nor held back (QUEEN-2)."""
 
@@ -72,7 +72,7 @@ def step_problem(before: model.HeartsState, move: model.Move, after: model.Heart
         return "playing the queen of spades breaks hearts"
     if not before.trick:
         return ""
-    if move.player == before.trick[0].player:  # HEARTS-PLAYERS-1: two players, one card each
+    if move.player == before.trick[0].player:  # HEARTS-TRICK-4: one card each
         return f"{move.player} plays both cards of a trick"
     done = before.tricks_played + 1
     if done < tricks:
