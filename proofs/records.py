@@ -134,6 +134,7 @@ def _hearts_call(function: str, args: list[Any]) -> Any:
     from cardcanon.model import hearts as model
     from cardcanon.model.cards import Card
     from cardcanon.model.hearts_records import config_from_json
+    from cardcanon.model.seats import Seat
 
     if function == "trick_winner":
         return model.trick_winner(Card.parse(args[0]), Card.parse(args[1]))
@@ -148,6 +149,9 @@ def _hearts_call(function: str, args: list[Any]) -> Any:
         hands = tuple(frozenset(Card.parse(c) for c in hand) for hand in args[0])
         seat, card = model.first_leader(hands, tuple(Card.parse(c) for c in args[1]), config_from_json(args[2], "record"))
         return [seat.index, None if card is None else str(card)]
+    if function == "seat_problem":
+        refusal = model.seat_problem(Seat(args[0]))
+        return None if refusal is None else refusal[0]
     if function == "legal_moves":
         where = dict(args[1])
         lead = where.pop("lead")
@@ -173,7 +177,7 @@ def hearts_position(config: hearts.HeartsConfig, *, hand: Iterable[Card], dead: 
                              hearts_broken=hearts_broken, tricks_played=tricks_played)
 
 
-FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "legal_moves"),
+FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "seat_problem", "legal_moves"),
              "snap": ("ending_label",)}
 
 

@@ -43,6 +43,7 @@ BUGS = [
     ("snap:position-by-pile-sizes", "SNAP-P14-engine-text"),
     ("snap:tie-of-one", "SNAP-P9-encoding"),
     ("snap:tie-on-wrong-call", "SNAP-P9-encoding"),
+    ("hearts:third-player", "HEARTS-P12-hand-text"),
     ("hearts:leader-plays-second", "HEARTS-P12-hand-text"),
     ("hearts:deck-kings-not-aces", "HEARTS-P12-hand-text"),
     ("hearts:pass-highest-card", "HEARTS-P12-hand-text"),
@@ -94,7 +95,7 @@ def test_the_check_passes_on_the_reference_model(checks, check_id):
 def test_every_new_rule_has_a_bug_here():
     rules = {mutants.MUTANTS[key].rule for key, _ in BUGS}
     for rule in ("SNAP-PLAYERS-1", "SNAP-DECK-1", "SNAP-GOAL-1", "SNAP-DEAL-1", "SNAP-CALL-3", "SNAP-END-1",
-                 "HEARTS-DECK-1", "HEARTS-PASS-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3",
+                 "HEARTS-PLAYERS-1", "HEARTS-DECK-1", "HEARTS-PASS-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3",
                  "HEARTS-BREAK-3", "HEARTS-QUEEN-2", "SNAP-POLICY-1", "SNAP-POLICY-2", "SNAP-POLICY-3",
                  "SNAP-POLICY-4", "SNAP-POLICY-5", "SNAP-SEED-1", "SNAP-SEED-2", "SNAP-END-4", "SNAP-END-5"):
         assert rule in rules

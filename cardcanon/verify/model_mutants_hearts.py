@@ -210,6 +210,8 @@ HEARTS_MUTANTS = (
     ModelMutant("no-follow", "hearts", "HEARTS-FOLLOW-1", "the second player need not follow suit",
                 replaces(HEARTS, "follow_problem", lambda state, hand, card: None)),
     # rules no check cited before
+    ModelMutant("third-player", "hearts", "HEARTS-PLAYERS-1", "a seat other than player 0 and player 1 may take part",
+                replaces(HEARTS, "seat_problem", lambda seat: None)),
     ModelMutant("leader-plays-second", "hearts", "HEARTS-TRICK-4",
                 "the leader, not the other player, plays the second card of a trick",
                 wraps(HEARTS, "_apply_play", _one_player_tricks)),

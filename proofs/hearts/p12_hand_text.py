@@ -1,6 +1,6 @@
 """HEARTS-P12: seeded hands played through the model, every step against the rulebook's text, written
 here apart from the model (:func:`text_deck`, :func:`text_deal`, :func:`text_trick_winner`): two
-players, one card each to a trick (TRICK-4), the 28 cards (DECK-1), the hands dealt and nothing
+players and no third (PLAYERS-1), one card each to a trick (TRICK-4), the 28 cards (DECK-1), the hands dealt and nothing
 passed (PASS-1), hearts unbroken at each deal (BREAK-3), the trick's winner leads (TRICK-2), 13
 tricks (TRICK-3), the queen of spades neither breaking hearts nor held back (QUEEN-2)."""
 
@@ -13,7 +13,7 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.records import Record, hearts_record
+from cardcanon.proofs.records import Record, function_record, hearts_record
 from cardcanon.proofs.rulebook import value
 
 TEXT_RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
@@ -124,7 +124,12 @@ def shown(config: model.HeartsConfig, moves: list[model.Move], state: model.Hear
 def check(run: Run) -> CheckResult:
     run.no_probe()
     config, bounds = run.hearts_config(), run.bounds
-    records = []
+    third = Seat(value("hearts", "HEARTS-PLAYERS-1", "players"))
+    refused = function_record("hearts", "seat_problem", [third.index], label=f"{third} is refused: exactly two players")
+    if refused["returns"] != "HEARTS-PLAYERS-1":
+        label = f"the model does not refuse {third} as a seat of the table (HEARTS-PLAYERS-1: exactly two players)"
+        return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(refused,))
+    records = [refused]
     stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0}
     for seed in range(int(bounds.get("seeds", 8))):
         rng = SplitMix64(seed)
@@ -158,4 +163,4 @@ def check(run: Run) -> CheckResult:
     if not stats["queen_plays_unbroken"]:
         return CheckResult(Verdict.NO_WITNESS, "the queen of spades was never played before hearts broke", stats=stats)
     return CheckResult(Verdict.PROVED, f"{stats['hands']} hands, {stats['tricks']} tricks: every step as the text says",
-                       witness=records[0]["label"], records=tuple(records), stats=stats)
+                       witness=records[1]["label"], records=tuple(records), stats=stats)
