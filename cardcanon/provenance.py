@@ -32,11 +32,13 @@ def provenance(command: str | None = None) -> dict[str, Any]:
     except OSError:  # pragma: no cover - not on every platform
         load = []
     build = build_info()
+    program = Path(sys.argv[0])
+    name = f"python -m {program.parent.name}" if program.name == "__main__.py" else program.name
     return {
         "version": build.version,
         "commit": build.commit,
         "kernel_sha256": kernel_sha256(),
-        "command": command if command is not None else shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "command": command if command is not None else " ".join([name, shlex.join(sys.argv[1:])]).strip(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "python": platform.python_version(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",

@@ -214,6 +214,7 @@ def test_json_report_fields(scenario_report):
     data = json.loads(json.dumps(scenario_report.to_json()))
     for key in ("z3_version", "cardcanon_version", "python", "started", "totals", "ok", "checks"):
         assert key in data
+    assert all(data["provenance"][key] for key in ("version", "commit", "command")), data["provenance"]
     assert data["totals"] == {"checks": 14, "passed": 4, "failed": 10, "not_applicable": 0,
                               "engine_replays_not_applicable": 0, "probes_killed": 15, "probes_total": 18,
                               "necessity_results": 0, "necessity_bound": 0, "necessity_unbound": 0,

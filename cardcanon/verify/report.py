@@ -407,7 +407,10 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         matrix = self.necessity_json()
+        from cardcanon.provenance import provenance
+
         return {
+            "provenance": provenance(),  # the version, commit and command that made the report
             "cardcanon_version": __version__,
             "z3_version": _version("z3"),
             "cvc5_version": _version("cvc5"),

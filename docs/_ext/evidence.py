@@ -188,6 +188,10 @@ class Evidence:
                        f"{t['passed']} passed, {t['failed']} failed, {t.get('not_applicable', 0)} not applicable "
                        f"(neither passed nor failed: the check could not run what it claims); z3 {r['z3_version']}, Python {r['python']}"
                        + (", quick bounds" if r.get("quick") else "") + ".\n\n")
+            made = r.get("provenance")
+            if made:
+                out.append(f"Made by cardcanon {made['version']} at commit ``{made['commit']}`` with "
+                           f"``{made['command']}``.\n\n")
         out.append("Test verdicts: " + (f"{len(self.tests)} test cases in the JUnit report of this build.\n\n"
                                          if self.tests else
                                          "none in this build, which ran no tests; ``python docs/build.py --tests`` "

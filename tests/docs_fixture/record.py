@@ -18,7 +18,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "verify-report.json"
-TOP = ("cardcanon_version", "z3_version", "cvc5_version", "python", "started", "wall_seconds", "jobs", "quick",
+TOP = ("provenance", "cardcanon_version", "z3_version", "cvc5_version", "python", "started", "wall_seconds", "jobs", "quick",
        "totals", "ok", "variants", "necessity")
 CHECK = ("id", "game", "title", "rules", "kind", "expected", "verdict", "passed", "status", "not_applicable",
          "engine_covers", "seconds", "detail", "witness", "witness_replayed", "second_solver", "bounds", "scope",
