@@ -62,7 +62,8 @@ def rate(config: SnapConfig, policy: str, cpu_seconds: float, batch: int = 500) 
         engines.add(str(engine_snap.batch(config, policy, deals, batch).played_by))
         deals += batch
     cpu = time.process_time() - start
-    return {"engine": "; ".join(sorted(engines)), "deals": deals, "cpu_seconds": cpu, "deals_per_cpu_second": deals / cpu}
+    return {"engine": "; ".join(sorted(engines)), "deals": deals, "cpu_seconds": cpu,
+            "deals_per_cpu_second": deals / cpu}
 
 
 def grid(cpu_seconds: float, deals: int) -> dict:
