@@ -131,3 +131,22 @@ def test_the_exact_enumeration_refuses_the_reference_model_option(tmp_path):
     assert result.status == 2 and not result.traceback
     assert result.stderr.splitlines() == ["cardcanon: error: --reference-model applies to sampled deals, not with "
                                           "--exact"]
+
+
+@pytest.mark.parametrize("game", ["hearts_v0", "snap_v0"])
+def test_the_environments_play_the_model_only_when_asked(game):
+    pytest.importorskip("pettingzoo")
+    import importlib
+
+    module = importlib.import_module(f"cardcanon.envs.{game}")
+    for engine in (None, "kernel"):
+        with pytest.raises(build.EngineUnavailable) as refused:
+            module.raw_env(engine=engine)
+        assert str(refused.value) == (f"{DISABLED}; engine='kernel-or-model' or engine='model' plays the "
+                                      "reference model instead")
+    env = module.raw_env(engine="kernel-or-model")
+    assert env.metadata["engine"] == "model" and DISABLED in env.metadata["engine_note"]
+    env.reset(seed=1)
+    assert env.agent_selection in env.agents
+    with pytest.raises(build.EngineUnavailable, match=DISABLED):
+        module.vector_env(2)
