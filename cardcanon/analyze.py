@@ -4,7 +4,7 @@ Games are played by the fast engine (:mod:`cardcanon.engine`), which plays exact
 reference models' games (``tests/test_engine_equivalence.py``). Without the compiled kernel the
 command ends with status 2 and one line saying why, unless ``--reference-model`` asks for the
 reference models instead (one line on standard error says so); every chunk records the engine that
-played it, and the summaries say it in words (``engine``). Work is split into chunks of
+played it, and each cell and each summary says it in words (``engine``). Work is split into chunks of
 consecutive seeds; each finished chunk is appended to a ``.jsonl`` file under
 ``OUT/chunks/``, and a rerun skips the chunks already there, so an interrupted run resumes.
 The summaries ``OUT/snap.json`` and ``OUT/hearts.json`` are rebuilt from all chunks at the end.
@@ -178,7 +178,6 @@ NOT_RECORDED = "not recorded (chunks of an earlier version)"
 def _choose_engine(args: argparse.Namespace) -> None:
     """The kernel, or (only with ``--reference-model``) the reference model with one line on
     standard error; without either, :class:`EngineUnavailable` (status 2, one line)."""
-    args.engines = set()
     try:
         _, played_by = build.kernel_or_model(build.load, args.reference_model)
     except build.EngineUnavailable as exc:
@@ -189,13 +188,9 @@ def _choose_engine(args: argparse.Namespace) -> None:
               "the same games, much slower", file=sys.stderr)
 
 
-def _engine_words(args: argparse.Namespace, chunks: list[dict[str, Any]]) -> None:
-    """Note the engines that played ``chunks`` (each chunk records its own)."""
-    args.engines.update(c.get("engine", NOT_RECORDED) for c in chunks)
-
-
-def _engine_name(args: argparse.Namespace) -> str:
-    return "; ".join(sorted(args.engines)) or "no games played"
+def _engines(items: list[dict[str, Any]]) -> str:
+    """The engines that played ``items`` (chunks or cells, each records its own), in words."""
+    return "; ".join(sorted({item.get("engine", NOT_RECORDED) for item in items})) or "no games played"
 
 
 # ---- Snap ----------------------------------------------------------------------------------
@@ -287,7 +282,6 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_c
                              "cpu_seconds": round(time.process_time() - cpu, 3)})
         progress.advance(name, index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, deals - i * chunk))
-    _engine_words(args, chunks)
     total = sum(c["count"] for c in chunks)
     if not total:
         progress.note(f"{name}: no chunk finished yet; the cell is left as it was")
@@ -301,7 +295,8 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_c
             "cpu_seconds": {"seconds": round(sum(c["cpu_seconds"] for c in timed), 1),  # of the chunks timed
                             "timed_deals": sum(c["count"] for c in timed)},
             "flip_cap": cap, "ended": status["ended"], "terminations": dict(merged["terminations"]),
-            "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"]}
+            "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"],
+            "engine": _engines(chunks)}
     if policy.deterministic:
         cell.update(endless=status["endless"], never_ends=wilson_json(status["endless"], total),
                     cycle_lengths={**(distribution(merged["cycles"]) or {}), "counts": counter_json(merged["cycles"])},
@@ -390,13 +385,13 @@ def _enumeration(args: argparse.Namespace, progress: Progress) -> list[dict[str,
                                    "engine": str(got["played_by"])})
                 progress.advance(f"enumeration {players}p {ranks}x{suits} {policy}", key + 1, 2 * len(ENUMERATED))
             c = store.chunks[key]
-            _engine_words(args, [c])
             exact = Fraction(c["endless"], c["deals"])
             cells.append({"players": players, "deck": f"{ranks} ranks x {suits} suits", "cards": ranks * suits,
                           "policy": policy, "deals": c["deals"], "endless": c["endless"], "capped": c["capped"],
                           "never_ends_exact": f"{exact.numerator}/{exact.denominator}",
                           "never_ends": float(exact), "terminations": c["ended"],
-                          "game_lengths": distribution(Counter({int(k): v for k, v in c["lengths"].items()}))})
+                          "game_lengths": distribution(Counter({int(k): v for k, v in c["lengths"].items()})),
+                          "engine": _engines([c])})
     return cells
 
 
@@ -433,7 +428,7 @@ def run_snap(args: argparse.Namespace) -> int:
                        "sample_deal(config, SplitMix64(k)). Deterministic policies: a repeated position proves "
                        "the deal never ends (SNAP-END-4), found by Brent's cycle detection; random policies are "
                        "played to a flip cap and unfinished games are 'not ended', never 'endless'.",
-        "engine": _engine_name(args), "confidence": "95% Wilson score interval",
+        "engine": _engines([*cells, *enumeration]), "confidence": "95% Wilson score interval",
         "quantile_method": "linear interpolation (type 7)", "cells": cells,
         "enumeration": {"description": "every dealer and every order of a small deck (each deal equally likely), "
                                        "so the fractions are exact", "cells": enumeration},
@@ -477,7 +472,6 @@ def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
                              "engine": str(s.played_by)})
         progress.advance(f"hearts-{pairing}", index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, args.matches - i * chunk))
-    _engine_words(args, chunks)
     matches = sum(c["count"] for c in chunks)
     hands: Counter[int] = Counter()
     terms: Counter[str] = Counter()
@@ -493,6 +487,7 @@ def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
     seen = set(pairs)
     return {
         "pairing": pairing, "players": list(kinds), "matches": matches, "hands": total_hands,
+        "engine": _engines(chunks),
         "match_length_hands": {**(distribution(hands, HAND_EDGES) or {}), "counts": counter_json(hands)},
         "terminations": dict(terms), "winners": {f"P{k}": v for k, v in sorted(winners.items())},
         "tie_break": {"matches": terms.get("tie-broken", 0), **wilson_json(terms.get("tie-broken", 0), matches)},
@@ -520,7 +515,7 @@ def run_hearts(args: argparse.Namespace) -> int:
                        "SplitMix64(k); players make_player(kind, 2k + 1) and make_player(kind, 2k + 2) "
                        "(as `cardcanon play hearts --seed k`). 'random' plays uniformly among the legal "
                        "cards; 'greedy' avoids points trick by trick (cardcanon.model.hearts_players).",
-        "engine": _engine_name(args), "confidence": "95% Wilson score interval",
+        "engine": _engines(cells), "confidence": "95% Wilson score interval",
         "possible_pairs_source": source, "possible_pairs": [list(p) for p in sorted(possible)],
         "cells": cells, "seconds_this_run": round(time.perf_counter() - started, 1),
     }
@@ -564,6 +559,7 @@ def _keep_other_cells(path: Path, data: dict[str, Any], key: Callable[[dict[str,
     merged = {**data, "cells": cells}
     if "enumeration" in data and not data["enumeration"]["cells"] and old.get("enumeration"):
         merged["enumeration"] = old["enumeration"]
+    merged["engine"] = _engines([*cells, *merged.get("enumeration", {}).get("cells", [])])  # the kept cells' too
     return merged
 
 

@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 
+from cardcanon import analyze
 from cardcanon.engine import build, hearts as engine_hearts, snap as engine_snap
 from cardcanon.model.cards import FULL_DECK
 from cardcanon.model.hearts import HeartsConfig
@@ -111,7 +112,8 @@ def test_analyze_with_reference_model_says_so_on_stderr_and_in_its_files(tmp_pat
                                           f"({DISABLED}); the same games, much slower"]
     words = f"reference model ({DISABLED})"
     assert f"Played by: {words}." in result.stdout.splitlines()
-    assert json.loads((tmp_path / "hearts.json").read_text())["engine"] == words
+    summary = json.loads((tmp_path / "hearts.json").read_text())
+    assert summary["engine"] == summary["cells"][0]["engine"] == words
     chunk = json.loads((tmp_path / "chunks" / "hearts-greedy-random.jsonl").read_text().splitlines()[1])
     assert chunk["engine"] == words
 
@@ -122,8 +124,25 @@ def test_analyze_snap_with_reference_model_records_it_in_every_chunk(tmp_path):
                             "--reference-model"])
     assert result.status == 0 and not result.traceback and len(result.stderr.splitlines()) == 1
     words = f"reference model ({DISABLED})"
-    assert json.loads((tmp_path / "snap.json").read_text())["engine"] == words
+    summary = json.loads((tmp_path / "snap.json").read_text())
+    assert summary["engine"] == summary["cells"][0]["engine"] == words
     assert f"Played by: {words}." in result.stdout.splitlines()
+
+
+def test_analyze_names_every_engine_of_the_cells_it_keeps(tmp_path, monkeypatch):
+    argv = ["analyze", "hearts", "--out", str(tmp_path), "-q", "--matches", "2", "--reference-model", "--pairings"]
+    assert run_inprocess([*argv, "greedy-random"]).status == 0
+    chunks = tmp_path / "chunks" / "hearts-greedy-random.jsonl"
+    header, line = chunks.read_text().splitlines()
+    old = json.loads(line)
+    del old["engine"]  # a chunk written before chunks recorded their engine
+    chunks.write_text(f"{header}\n{json.dumps(old)}\n")
+    assert run_inprocess([*argv, "greedy-random"]).status == 0
+    assert run_inprocess([*argv, "random-random"]).status == 0  # the greedy-random cell is kept
+    summary = json.loads((tmp_path / "hearts.json").read_text())
+    words = f"reference model ({DISABLED})"
+    assert [c["engine"] for c in summary["cells"]] == [words, analyze.NOT_RECORDED]
+    assert summary["engine"] == "; ".join(sorted([words, analyze.NOT_RECORDED]))
 
 
 def test_the_exact_enumeration_refuses_the_reference_model_option(tmp_path):
