@@ -14,7 +14,9 @@ the core-hours that ``--deals`` deals per cell would take; it writes
 ``benchmarks/results/snap_termination_estimate.json``.
 
 Usage: ``python benchmarks/snap_deals_per_second.py [--seconds S] [--grid [--cell-seconds S] [--deals N]]``;
-writes ``benchmarks/results/snap_deals_per_second.json``, with its provenance. Not a test.
+writes ``benchmarks/results/snap_deals_per_second.json``, with its provenance and the engine that
+ran (``engine``, in words). It measures the compiled kernel: without it, one line and status 2.
+Not a test.
 """
 
 from __future__ import annotations
@@ -37,27 +39,31 @@ BATCH = 10_000
 
 def measure(players: int, policy: str, seconds: float) -> dict:
     config = SnapConfig(players=players)
-    deals, batches = 0, []
+    deals, batches, engines = 0, [], set()
     wall, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - wall < seconds:
-        batches.append(engine_snap.batch(config, policy, deals, BATCH).raw)
+        played = engine_snap.batch(config, policy, deals, BATCH)
+        batches.append(played.raw)
+        engines.add(str(played.played_by))
         deals += BATCH
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     endless = sum(1 for raw in batches for k in range(BATCH) if raw[8 * k] == 1)  # tallied after timing
     flips = sum(raw[8 * k + 3] for raw in batches for k in range(BATCH))
-    return {"players": players, "policy": policy, "deals": deals, "endless": endless,
+    return {"players": players, "policy": policy, "engine": "; ".join(sorted(engines)), "deals": deals,
+            "endless": endless,
             "mean_flips_to_verdict": flips / deals, "seconds": wall, "cpu_seconds": cpu,
             "deals_per_second": deals / wall, "deals_per_cpu_second": deals / cpu}
 
 
 def rate(config: SnapConfig, policy: str, cpu_seconds: float, batch: int = 500) -> dict:
     """Deals per CPU second of one cell, from consecutive seeds in batches."""
-    deals, start = 0, time.process_time()
+    deals, start, engines = 0, time.process_time(), set()
     while time.process_time() - start < cpu_seconds:
-        engine_snap.batch(config, policy, deals, batch)
+        engines.add(str(engine_snap.batch(config, policy, deals, batch).played_by))
         deals += batch
     cpu = time.process_time() - start
-    return {"deals": deals, "cpu_seconds": cpu, "deals_per_cpu_second": deals / cpu}
+    return {"engine": "; ".join(sorted(engines)), "deals": deals, "cpu_seconds": cpu,
+            "deals_per_cpu_second": deals / cpu}
 
 
 def grid(cpu_seconds: float, deals: int) -> dict:
@@ -92,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-seconds", type=float, default=1.0, help="CPU seconds per cell (with --grid)")
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals per cell to estimate (with --grid)")
     args = parser.parse_args(argv)
-    build.load()
+    try:
+        build.load()
+    except build.EngineUnavailable as exc:
+        print(f"snap_deals_per_second: {exc}", file=sys.stderr)
+        return 2
     if args.grid:
         ESTIMATE.write_text(json.dumps(grid(args.cell_seconds, args.deals), indent=1) + "\n", encoding="utf-8")
         print(f"results in {ESTIMATE}")

@@ -1,7 +1,10 @@
 """``cardcanon analyze snap|hearts``: termination and score statistics at scale.
 
 Games are played by the fast engine (:mod:`cardcanon.engine`), which plays exactly the
-reference models' games (``tests/test_engine_equivalence.py``). Work is split into chunks of
+reference models' games (``tests/test_engine_equivalence.py``). Without the compiled kernel the
+command ends with status 2 and one line saying why, unless ``--reference-model`` asks for the
+reference models instead (one line on standard error says so); every chunk records the engine that
+played it, and each cell and each summary says it in words (``engine``). Work is split into chunks of
 consecutive seeds; each finished chunk is appended to a ``.jsonl`` file under
 ``OUT/chunks/``, and a rerun skips the chunks already there, so an interrupted run resumes.
 The summaries ``OUT/snap.json`` and ``OUT/hearts.json`` are rebuilt from all chunks at the end.
@@ -108,7 +111,7 @@ def add_parser(sub: Any) -> None:
 
 SAMPLED: dict[str, Any] = {  # the sampled run's defaults; with --exact these options are refused
     "deals": 20_000, "main_deals": 1_000_000, "seconds_per_cell": 60.0, "random_cap": RANDOM_POLICY_CAP,
-    "record_max_flips": RECORD_MAX_FLIPS, "first_seed": 0, "no_enumerate": False,
+    "record_max_flips": RECORD_MAX_FLIPS, "first_seed": 0, "no_enumerate": False, "reference_model": False,
 }
 EXACT_ONLY = ("ranks", "suits", "scheduler", "workers")
 
@@ -162,16 +165,38 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk", type=positive_int, default=None,
                         help="seeds per chunk (default: Snap 50000 for 2 players or a deterministic policy, else "
                              "2000; Hearts 50000)")
+    parser.add_argument("--reference-model", action="store_true",
+                        help="where the compiled kernel is unavailable, play the reference model instead (the same "
+                             "games, thousands of times slower; one line on standard error and the output files "
+                             "say so). Without it, no kernel ends the command with status 2")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
 
-def _engine_name() -> str:
-    return "compiled kernel" if build.available() else "reference models (no compiled kernel)"
+NOT_RECORDED = "not recorded (chunks of an earlier version)"
+
+
+def _choose_engine(args: argparse.Namespace) -> None:
+    """The kernel, or (only with ``--reference-model``) the reference model with one line on
+    standard error; without either, :class:`EngineUnavailable` (status 2, one line)."""
+    try:
+        _, played_by = build.kernel_or_model(build.load, args.reference_model)
+    except build.EngineUnavailable as exc:
+        raise build.EngineUnavailable(f"{exc}; --reference-model plays the reference model instead "
+                                      "(the same games, much slower)") from None
+    if not played_by.kernel:
+        print(f"cardcanon: the reference model plays, as --reference-model asks ({played_by.reason}); "
+              "the same games, much slower", file=sys.stderr)
+
+
+def _engines(items: list[dict[str, Any]]) -> str:
+    """The engines that played ``items`` (chunks or cells, each records its own), in words."""
+    return "; ".join(sorted({item.get("engine", NOT_RECORDED) for item in items})) or "no games played"
 
 
 # ---- Snap ----------------------------------------------------------------------------------
-def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: int) -> dict[str, Any]:
-    rows = engine_snap.batch(config, policy, first, count, cap).raw[:]
+def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: int, fallback: bool) -> dict[str, Any]:
+    played = engine_snap.batch(config, policy, first, count, cap, fallback=fallback)
+    rows = played.raw[:]
     status: Counter[str] = Counter()
     terms: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
@@ -197,7 +222,8 @@ def _snap_chunk(config: SnapConfig, policy: str, first: int, count: int, cap: in
             better("shortest_cycle", length, first + k, larger=False)
             better("longest_cycle", length, first + k)
     return {"status": dict(status), "terminations": dict(terms), "lengths": counter_json(lengths),
-            "cycle_lengths": counter_json(cycles), "cycle_starts": counter_json(starts), "extremes": extremes}
+            "cycle_lengths": counter_json(cycles), "cycle_starts": counter_json(starts), "extremes": extremes,
+            "engine": str(played.played_by)}
 
 
 def _merge_snap(chunks: list[dict[str, Any]]) -> dict[str, Any]:
@@ -251,7 +277,7 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_c
             break
         first = args.first_seed + index * chunk
         cpu = time.process_time()
-        tally = _snap_chunk(config, policy.name, first, count, cap)
+        tally = _snap_chunk(config, policy.name, first, count, cap, args.reference_model)
         store.append(index, {"first_seed": first, "count": count, **tally,
                              "cpu_seconds": round(time.process_time() - cpu, 3)})
         progress.advance(name, index + 1, n_chunks)
@@ -269,7 +295,8 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_c
             "cpu_seconds": {"seconds": round(sum(c["cpu_seconds"] for c in timed), 1),  # of the chunks timed
                             "timed_deals": sum(c["count"] for c in timed)},
             "flip_cap": cap, "ended": status["ended"], "terminations": dict(merged["terminations"]),
-            "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"]}
+            "game_lengths": distribution(merged["lengths"], fine=50), "extremes": merged["extremes"],
+            "engine": _engines(chunks)}
     if policy.deterministic:
         cell.update(endless=status["endless"], never_ends=wilson_json(status["endless"], total),
                     cycle_lengths={**(distribution(merged["cycles"]) or {}), "counts": counter_json(merged["cycles"])},
@@ -280,7 +307,7 @@ def _snap_cell(args: argparse.Namespace, players: int, policy_text: str, index_c
                     not_ended_fraction=wilson_json(status["capped"], total))
     if not args.no_records:
         cell["records"] = _snap_records(args.out / "records", name, config, policy, cap, merged["extremes"],
-                                        args.record_max_flips)
+                                        args.record_max_flips, args.reference_model)
     return cell
 
 
@@ -303,7 +330,7 @@ def _card_counts(counts: list[int]) -> list[int]:
 
 
 def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, cap: int, extremes: dict[str, Any],
-                  max_flips: int) -> dict[str, Any]:
+                  max_flips: int, fallback: bool) -> dict[str, Any]:
     """The extreme games as replayable records, played again by the reference model (which must
     agree with the engine) and written in the format of ``cardcanon play snap --record``.
     A game longer than ``max_flips`` flips gets the command that writes its record instead."""
@@ -313,7 +340,7 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, c
     written = {}
     for key, (value, seed) in sorted(extremes.items()):
         path = folder / f"{name}-{key.replace('_', '-')}.json"
-        flips = engine_snap.decide(config, seed, policy, cap).flips
+        flips = engine_snap.decide(config, seed, policy, cap, fallback=fallback).flips
         if flips > max_flips:
             path.unlink(missing_ok=True)  # a record from a run with a higher limit
             written[key] = {"seed": seed, "flips": flips, "file": None, "command":
@@ -329,7 +356,7 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, c
                 written[key] = {"seed": seed, "flips": flips, "file": str(path)}
                 continue
         result = play_game(config, seed, policy, max_flips=cap)
-        run = engine_snap.decide(config, seed, policy, cap)
+        run = engine_snap.decide(config, seed, policy, cap, fallback=fallback)
         found = result.flips if key == "longest_ended" else result.endless.length if result.endless else None
         if found != value or run.flips != result.flips:
             raise RuntimeError(f"{name}: seed {seed}: the engine found {key} = {value}, the model {found}")
@@ -351,10 +378,11 @@ def _enumeration(args: argparse.Namespace, progress: Progress) -> list[dict[str,
             key = index * 2 + p
             config = SnapConfig(players=players, deck=_deck(ranks, suits))
             if key not in store.chunks:
-                got = engine_snap.enumerate_deals(config, policy)
+                got = engine_snap.enumerate_deals(config, policy, fallback=args.reference_model)
                 store.append(key, {"players": players, "ranks": ranks, "suits": suits, "policy": policy,
                                    "deals": got["deals"], "endless": got["endless"], "capped": got["capped"],
-                                   "ended": got["ended"], "lengths": counter_json(got["lengths"])})
+                                   "ended": got["ended"], "lengths": counter_json(got["lengths"]),
+                                   "engine": str(got["played_by"])})
                 progress.advance(f"enumeration {players}p {ranks}x{suits} {policy}", key + 1, 2 * len(ENUMERATED))
             c = store.chunks[key]
             exact = Fraction(c["endless"], c["deals"])
@@ -362,7 +390,8 @@ def _enumeration(args: argparse.Namespace, progress: Progress) -> list[dict[str,
                           "policy": policy, "deals": c["deals"], "endless": c["endless"], "capped": c["capped"],
                           "never_ends_exact": f"{exact.numerator}/{exact.denominator}",
                           "never_ends": float(exact), "terminations": c["ended"],
-                          "game_lengths": distribution(Counter({int(k): v for k, v in c["lengths"].items()}))})
+                          "game_lengths": distribution(Counter({int(k): v for k, v in c["lengths"].items()})),
+                          "engine": _engines([c])})
     return cells
 
 
@@ -377,6 +406,7 @@ def run_snap(args: argparse.Namespace) -> int:
                          default_policies=args.policies == list(SNAP_POLICIES))
         print(_written(exact_folder(args), "snap-exact.json", records=not args.no_records))
         return status
+    _choose_engine(args)
     args.out = output_folder(args)
     policies = [parse_policy(p).name for p in args.policies]
     progress = Progress(quiet=args.quiet)
@@ -398,14 +428,15 @@ def run_snap(args: argparse.Namespace) -> int:
                        "sample_deal(config, SplitMix64(k)). Deterministic policies: a repeated position proves "
                        "the deal never ends (SNAP-END-4), found by Brent's cycle detection; random policies are "
                        "played to a flip cap and unfinished games are 'not ended', never 'endless'.",
-        "engine": _engine_name(), "confidence": "95% Wilson score interval",
+        "engine": _engines([*cells, *enumeration]), "confidence": "95% Wilson score interval",
         "quantile_method": "linear interpolation (type 7)", "cells": cells,
         "enumeration": {"description": "every dealer and every order of a small deck (each deal equally likely), "
                                        "so the fractions are exact", "cells": enumeration},
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, _snap_key))
-    print("\n".join([*snap_figures(cells, enumeration), _written(args.out, "snap.json", records=not args.no_records)]))
+    print("\n".join([*snap_figures(cells, enumeration), f"Played by: {data['engine']}.",
+                     _written(args.out, "snap.json", records=not args.no_records)]))
     return 0
 
 
@@ -433,11 +464,12 @@ def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
         if store.has(index, count):
             continue
         first = args.first_seed + index * chunk
-        s = engine_hearts.batch(first, count, kinds)
+        s = engine_hearts.batch(first, count, kinds, fallback=args.reference_model)
         store.append(index, {"first_seed": first, "count": count, "hands": counter_json(s.hands),
                              "terminations": dict(s.terminations), "winners": counter_json(s.winners),
                              "moons": s.moons, "total_hands": s.total_hands,
-                             "pairs": {f"{a}-{b}": v for (a, b), v in sorted(s.pairs.items())}})
+                             "pairs": {f"{a}-{b}": v for (a, b), v in sorted(s.pairs.items())},
+                             "engine": str(s.played_by)})
         progress.advance(f"hearts-{pairing}", index + 1, n_chunks)
     chunks = store.finished(n_chunks, lambda i: min(chunk, args.matches - i * chunk))
     matches = sum(c["count"] for c in chunks)
@@ -455,6 +487,7 @@ def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
     seen = set(pairs)
     return {
         "pairing": pairing, "players": list(kinds), "matches": matches, "hands": total_hands,
+        "engine": _engines(chunks),
         "match_length_hands": {**(distribution(hands, HAND_EDGES) or {}), "counts": counter_json(hands)},
         "terminations": dict(terms), "winners": {f"P{k}": v for k, v in sorted(winners.items())},
         "tie_break": {"matches": terms.get("tie-broken", 0), **wilson_json(terms.get("tie-broken", 0), matches)},
@@ -470,6 +503,7 @@ def _hearts_cell(args: argparse.Namespace, pairing: str, progress: Progress,
 
 def run_hearts(args: argparse.Namespace) -> int:
     _last_seed_ok(args.first_seed, args.matches, "--matches")
+    _choose_engine(args)
     args.out = output_folder(args)
     progress = Progress(quiet=args.quiet)
     started = time.perf_counter()
@@ -481,13 +515,14 @@ def run_hearts(args: argparse.Namespace) -> int:
                        "SplitMix64(k); players make_player(kind, 2k + 1) and make_player(kind, 2k + 2) "
                        "(as `cardcanon play hearts --seed k`). 'random' plays uniformly among the legal "
                        "cards; 'greedy' avoids points trick by trick (cardcanon.model.hearts_players).",
-        "engine": _engine_name(), "confidence": "95% Wilson score interval",
+        "engine": _engines(cells), "confidence": "95% Wilson score interval",
         "possible_pairs_source": source, "possible_pairs": [list(p) for p in sorted(possible)],
         "cells": cells, "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     unexplained = [c["pairing"] for c in cells if c["pairs_seen_not_possible"]]
     _write(args.out / "hearts.json", _keep_other_cells(args.out / "hearts.json", data, lambda c: c.get("pairing")))
-    print("\n".join([*hearts_figures(cells), _written(args.out, "hearts.json", records=False)]))
+    print("\n".join([*hearts_figures(cells), f"Played by: {data['engine']}.",
+                     _written(args.out, "hearts.json", records=False)]))
     if unexplained:
         print(f"cardcanon: warning: hand-score pairs outside the predicted set in {', '.join(unexplained)}",
               file=sys.stderr)
@@ -524,6 +559,7 @@ def _keep_other_cells(path: Path, data: dict[str, Any], key: Callable[[dict[str,
     merged = {**data, "cells": cells}
     if "enumeration" in data and not data["enumeration"]["cells"] and old.get("enumeration"):
         merged["enumeration"] = old["enumeration"]
+    merged["engine"] = _engines([*cells, *merged.get("enumeration", {}).get("cells", [])])  # the kept cells' too
     return merged
 
 

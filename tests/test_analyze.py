@@ -135,6 +135,7 @@ def test_hearts_counts_are_the_reference_models_counts(tmp_path):
                  "--pairings", "greedy-random", "-q"]) == 0
     data = json.loads((tmp_path / "hearts.json").read_text())
     cell = data["cells"][0]
+    assert data["engine"] == cell["engine"] == "compiled kernel"
     finals = [reference_match(seed, ("greedy", "random"), HeartsConfig())[0] for seed in range(30)]
     hands = Counter(len(f.hand_scores) for f in finals)
     assert cell["match_length_hands"]["counts"] == {str(k): v for k, v in sorted(hands.items())}

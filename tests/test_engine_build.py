@@ -38,15 +38,19 @@ def _fake_compiler(folder, body: str) -> str:
 
 
 @needs_compiler
-def test_a_failing_compiler_runs_once_and_warns_once(fresh, monkeypatch, capsys):
+def test_a_failing_compiler_runs_once_and_is_reported_by_every_call(fresh, monkeypatch, capsys):
     monkeypatch.setenv("CC", _fake_compiler(fresh, "echo 'kernel.c:1: error: broken' >&2; exit 1"))
     config = SnapConfig(players=2)
-    fallback = engine_snap.batch(config, "flipper-first", 0, 50)
-    again = [engine_snap.decide(config, seed, "flipper-first") for seed in range(3)]
+    for _ in range(2):
+        with pytest.raises(build.EngineUnavailable) as refused:
+            engine_snap.batch(config, "flipper-first", 0, 50)
+        assert str(refused.value).startswith("the compiled kernel is not built: compiling kernel.c with ")
+        assert str(refused.value).endswith("failed: kernel.c:1: error: broken")
+    fallback = engine_snap.batch(config, "flipper-first", 0, 50, fallback=True)
+    again = [engine_snap.decide(config, seed, "flipper-first", fallback=True) for seed in range(3)]
     assert (fresh / "runs").read_text().count("run") == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("cardcanon: warning: compiling kernel.c with ")
-    assert "failed: kernel.c:1: error: broken; using the reference models" in err
+    assert capsys.readouterr().err == ""  # the exception says it; the results record it
+    assert str(fallback.played_by) == f"reference model ({refused.value})"
     assert len(fallback) == 50 and [r.flips for r in again] == [fallback.run(config, k).flips for k in range(3)]
 
 

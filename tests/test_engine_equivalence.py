@@ -233,7 +233,7 @@ def test_hearts_batch_tallies_the_single_matches():
 
 
 # ---- fallback and build ------------------------------------------------------------------
-def test_without_the_kernel_the_engine_falls_back_to_the_models(monkeypatch):
+def test_without_the_kernel_the_engine_raises_unless_the_model_is_asked_for(monkeypatch):
     config = snap.SnapConfig(players=2)
     fast = [engine_snap.decide(config, seed, "flipper-first") for seed in range(3)]
     fast_hearts = engine_hearts.match(3, ("greedy", "random"))
@@ -245,15 +245,26 @@ def test_without_the_kernel_the_engine_falls_back_to_the_models(monkeypatch):
     small = snap.SnapConfig(players=2, deck=tuple(FULL_DECK[:3]) + tuple(FULL_DECK[13:15]))
     fast_enumeration = engine_snap.enumerate_deals(small, "owner-first")
     fast_hearts_batch = engine_hearts.batch(7, 3, ("random", "greedy"))
+    assert all(str(r.played_by) == "compiled kernel" for r in [*fast, fast_hearts, fast_batch, fast_hearts_batch])
 
     monkeypatch.setattr(engine_snap, "load", unavailable)
     monkeypatch.setattr(engine_hearts, "load", unavailable)
-    assert [engine_snap.decide(config, seed, "flipper-first") for seed in range(3)] == fast
-    assert engine_hearts.match(3, ("greedy", "random")) == fast_hearts
-    slow_batch = engine_snap.batch(config, "owner-first", 10, 4)
+    for call in (lambda: engine_snap.decide(config, 0), lambda: engine_snap.batch(config, "owner-first", 10, 4),
+                 lambda: engine_snap.enumerate_deals(small), lambda: engine_hearts.match(3),
+                 lambda: engine_hearts.batch(7, 3)):
+        with pytest.raises(build.EngineUnavailable, match="disabled for this test"):
+            call()
+    slow = [engine_snap.decide(config, seed, "flipper-first", fallback=True) for seed in range(3)]
+    assert slow == fast and all(str(r.played_by) == "reference model (disabled for this test)" for r in slow)
+    assert engine_hearts.match(3, ("greedy", "random"), fallback=True) == fast_hearts
+    slow_batch = engine_snap.batch(config, "owner-first", 10, 4, fallback=True)
     assert [r[:7] for r in map(slow_batch.row, range(4))] == [r[:7] for r in map(fast_batch.row, range(4))]
-    assert engine_snap.enumerate_deals(small, "owner-first") == fast_enumeration
-    assert engine_hearts.batch(7, 3, ("random", "greedy")) == fast_hearts_batch
+    assert not slow_batch.played_by.kernel and not slow_batch.run(config, 0).played_by.kernel
+    slow_enumeration = engine_snap.enumerate_deals(small, "owner-first", fallback=True)
+    assert not slow_enumeration.pop("played_by").kernel and fast_enumeration.pop("played_by").kernel
+    assert slow_enumeration == fast_enumeration
+    slow_hearts_batch = engine_hearts.batch(7, 3, ("random", "greedy"), fallback=True)
+    assert slow_hearts_batch == fast_hearts_batch and "disabled for this test" in str(slow_hearts_batch.played_by)
 
 
 def test_build_compiles_into_the_cache_and_explains_a_missing_compiler(tmp_path, monkeypatch):
@@ -331,7 +342,8 @@ def test_a_rulebook_edit_of_the_points_reaches_the_kernel(monkeypatch, numbers):
     runs = [engine_hearts.match(seed, ("greedy", "greedy")) for seed in range(3)]
     with monkeypatch.context() as reference:
         reference.setattr(engine_hearts, "load", unavailable)
-        assert [engine_hearts.match(seed, ("greedy", "greedy")) for seed in range(3)] == runs  # moons too
+        reference_runs = [engine_hearts.match(seed, ("greedy", "greedy"), fallback=True) for seed in range(3)]
+        assert reference_runs == runs  # moons too
     summary = engine_hearts.batch(0, 8, ("random", "greedy"))
     assert summary.pairs == Counter(p for seed in range(8) for p in engine_hearts.match(seed, ("random", "greedy"))
                                     .hand_scores)

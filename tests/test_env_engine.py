@@ -86,23 +86,25 @@ def lockstep(kernel: Any, model: Any, seed: int | None, rng: np.random.Generator
 def test_the_environments_say_which_engine_plays():
     assert hearts_v0.raw_env().metadata["engine"] == "kernel"
     assert snap_v0.raw_env().metadata["engine"] == "kernel"
+    assert snap_v0.raw_env(engine="kernel-or-model").metadata["engine"] == "kernel"
     model = hearts_v0.raw_env(engine="model")
     assert model.metadata["engine"] == "model" and "engine='model'" in model.metadata["engine_note"]
     with pytest.raises(ValueError, match="engine"):
         snap_v0.raw_env(engine="fast")
 
 
-def test_without_the_kernel_the_environments_play_the_model(monkeypatch):
+def test_without_the_kernel_the_environments_play_the_model_only_when_asked(monkeypatch):
     from cardcanon.engine import hearts as engine_hearts
 
     def unavailable(config: Any) -> None:
         raise build.EngineUnavailable("disabled for this test")
 
     monkeypatch.setattr(engine_hearts, "_kernel", unavailable)
-    env = hearts_v0.raw_env()
+    env = hearts_v0.raw_env(engine="kernel-or-model")
     assert env.metadata["engine"] == "model" and "disabled for this test" in env.metadata["engine_note"]
-    with pytest.raises(build.EngineUnavailable):
-        hearts_v0.raw_env(engine="kernel")
+    for engine in (None, "kernel"):
+        with pytest.raises(build.EngineUnavailable, match="disabled for this test; engine='kernel-or-model'"):
+            hearts_v0.raw_env(engine=engine)
 
 
 @pytest.mark.rules("HEARTS-QUEEN-2", "HEARTS-BREAK-2", "HEARTS-LEAD-3", "HEARTS-FIRST-1", "HEARTS-MOON-2")

@@ -7,9 +7,11 @@ cache (:mod:`cardcanon.engine.cache`: ``$CARDCANON_CACHE``, else ``$XDG_CACHE_HO
 library is used only if it reports the SHA-256 of this package's ``kernel.c``. The compiler has
 ``COMPILE_TIMEOUT`` seconds; its output is written under a temporary name and renamed.
 
-If the kernel cannot be had, the failure is remembered for the process, one warning goes to
-standard error, and the engine falls back to the reference models (same answers, slower).
-``CARDCANON_ENGINE=python`` chooses that fallback without a warning.
+If the kernel cannot be had, :class:`EngineUnavailable` says why (one line), and the failure is
+remembered for the process, so a failed build is not retried on every call. ``CARDCANON_ENGINE=python``
+disables the kernel. Nothing here plays the reference models instead: a caller that wants them when
+the kernel is unavailable asks for it (``fallback=True`` in :mod:`cardcanon.engine.snap` and
+:mod:`cardcanon.engine.hearts`), and the result says which engine played (:class:`PlayedBy`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from cardcanon.engine.cache import UnsafeCacheError, check_private, private_dir, user_cache_dir
 from cardcanon.engine import abi
@@ -35,7 +40,34 @@ COMPILE_TIMEOUT = 120.0  # seconds; the kernel compiles in about one
 
 
 class EngineUnavailable(CardcanonError):
-    """The compiled kernel cannot be built or loaded here."""
+    """The compiled kernel cannot be built or loaded here, or cannot play the configuration asked for."""
+
+
+@dataclass(frozen=True)
+class PlayedBy:
+    """Which engine played a result: the compiled kernel, or the reference model and why."""
+
+    kernel: bool
+    reason: str = ""  # why the reference model played
+
+    def __str__(self) -> str:
+        return "compiled kernel" if self.kernel else f"reference model ({self.reason})"
+
+
+KERNEL = PlayedBy(True)
+ASKED_FOR_MODEL = PlayedBy(False, "asked for by name")
+L = TypeVar("L")
+
+
+def kernel_or_model(kernel: Callable[[], L], fallback: bool) -> tuple[L | None, PlayedBy]:
+    """``(kernel(), KERNEL)``; when it raises :class:`EngineUnavailable`: with ``fallback``,
+    ``(None, the reason)`` so that the caller plays the reference model, else the exception."""
+    try:
+        return kernel(), KERNEL
+    except EngineUnavailable as exc:
+        if not fallback:
+            raise
+        return None, PlayedBy(False, str(exc))
 
 
 def source_sha256() -> str:
@@ -76,8 +108,8 @@ def build(source: Path = SOURCE) -> Path:
     it if needed."""
     cc = compiler()
     if cc is None:
-        raise EngineUnavailable("no C compiler found (tried $CC, cc, gcc, clang); install one, "
-                                "or set CARDCANON_ENGINE=python to use the slow reference models")
+        raise EngineUnavailable("no C compiler found (tried $CC, cc, gcc, clang); install one, or ask "
+                                "explicitly for the slow reference models")
     target = library_path(cc, source)
     try:
         private_dir(target.parent)
@@ -149,10 +181,8 @@ def load() -> ctypes.CDLL:
         if _LIBRARY is None:
             _LIBRARY = _open(build())
     except EngineUnavailable as exc:
-        _FAILURE = str(exc)
-        print(f"cardcanon: warning: {_FAILURE}; using the reference models instead (same results, slower)",
-              file=sys.stderr)
-        raise
+        _FAILURE = f"the compiled kernel is not built: {exc}"
+        raise EngineUnavailable(_FAILURE) from None
     return _LIBRARY
 
 

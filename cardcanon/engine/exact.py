@@ -78,7 +78,8 @@ def kernel() -> ctypes.CDLL:
         try:
             done = subprocess.run([cc, *build.CFLAGS, "-o", tmp, str(SOURCE)], capture_output=True, text=True)
             if done.returncode != 0:
-                raise EngineUnavailable(f"compiling {SOURCE} with {cc} failed:\n{done.stderr.strip()}")
+                first = (done.stderr.strip().splitlines() or ["no message"])[0][:200]
+                raise EngineUnavailable(f"compiling {SOURCE.name} with {cc} failed: {first}")
             os.replace(tmp, target)
         finally:
             if os.path.exists(tmp):

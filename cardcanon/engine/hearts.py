@@ -5,8 +5,11 @@ A match of seed ``s`` is :func:`cardcanon.model.hearts_players.play_match` with 
 ``cardcanon play hearts``): the same dealer draw, the same shuffles, the same plays. Player kinds
 are those of :mod:`cardcanon.model.hearts_players`: ``random`` and ``greedy``.
 
-Without the compiled kernel every function falls back to the reference model (same answers,
-slower).
+``match``, ``batch`` and ``bench`` raise :class:`~cardcanon.engine.build.EngineUnavailable` (one
+line: why) when the compiled kernel is unavailable or cannot play the config (:func:`kernel_mismatch`).
+``match`` and ``batch`` with ``fallback=True`` play the reference model instead (same answers,
+slower); their results record the engine that played (``played_by``). ``reference_match`` is the
+reference model by name.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ from __future__ import annotations
 import ctypes
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, overload
 
 from cardcanon.engine import abi
-from cardcanon.engine.build import EngineUnavailable, load
+from cardcanon.engine.build import KERNEL, EngineUnavailable, PlayedBy, kernel_or_model, load
 from cardcanon.model import hearts_types
 from cardcanon.model.cards import Suit
 from cardcanon.model.hearts import (
@@ -48,6 +51,7 @@ class MatchRun:
     scores: tuple[int, int]
     hand_scores: tuple[tuple[int, int], ...]
     moons: tuple[int, int]  # hands in which seat 0 / seat 1 shot the moon
+    played_by: PlayedBy = field(default=KERNEL, compare=False)  # the kernel or the reference model, and why
 
     @property
     def hands(self) -> int:
@@ -152,32 +156,32 @@ def _moons(moves: Sequence[Move], config: HeartsConfig) -> tuple[int, int]:
     return moons[0], moons[1]
 
 
-def _run_from_reference(seed: int, state: HeartsState, moves: Sequence[Move]) -> MatchRun:
+def _run_from_reference(seed: int, state: HeartsState, moves: Sequence[Move], played_by: PlayedBy) -> MatchRun:
     outcome, choice = state.outcome, moves[0]
     assert outcome is not None and isinstance(choice, ChooseDealer)
     return MatchRun(seed, choice.dealer, outcome.termination, outcome.winner, state.scores, state.hand_scores,
-                    _moons(moves, state.config))
+                    _moons(moves, state.config), played_by)
 
 
 @overload
 def match(seed: int, kinds: tuple[str, str] = ..., config: HeartsConfig = ...,
-          with_moves: Literal[False] = ...) -> MatchRun: ...
+          with_moves: Literal[False] = ..., *, fallback: bool = ...) -> MatchRun: ...
 @overload
 def match(seed: int, kinds: tuple[str, str], config: HeartsConfig,
-          with_moves: Literal[True]) -> tuple[MatchRun, list[Move]]: ...
+          with_moves: Literal[True], *, fallback: bool = ...) -> tuple[MatchRun, list[Move]]: ...
 @overload
 def match(seed: int, kinds: tuple[str, str] = ..., config: HeartsConfig = ..., *,
-          with_moves: Literal[True]) -> tuple[MatchRun, list[Move]]: ...
+          with_moves: Literal[True], fallback: bool = ...) -> tuple[MatchRun, list[Move]]: ...
 
 
 def match(seed: int, kinds: tuple[str, str] = ("random", "random"), config: HeartsConfig = HeartsConfig(),
-          with_moves: bool = False) -> MatchRun | tuple[MatchRun, list[Move]]:
-    """One match; with ``with_moves`` also its moves as the model's moves."""
-    try:
-        lib = _kernel(config)
-    except EngineUnavailable:
+          with_moves: bool = False, *, fallback: bool = False) -> MatchRun | tuple[MatchRun, list[Move]]:
+    """One match; with ``with_moves`` also its moves as the model's moves. Without the kernel:
+    ``EngineUnavailable``, or with ``fallback`` the reference model's match."""
+    lib, played_by = kernel_or_model(lambda: _kernel(config), fallback)
+    if lib is None:
         state, moves = reference_match(seed, kinds, config)
-        run = _run_from_reference(seed, state, moves)
+        run = _run_from_reference(seed, state, moves, played_by)
         return (run, moves) if with_moves else run
     cfg = _cfg(config, kinds)
     out = (ctypes.c_int64 * 8)()
@@ -220,19 +224,18 @@ class BatchSummary:
     moons: int  # hands won by shooting the moon
     total_hands: int
     pairs: Counter[tuple[int, int]]  # (score 0, score 1) of a hand -> hands
+    played_by: PlayedBy = field(default=KERNEL, compare=False)  # the kernel or the reference model, and why
 
 
 def batch(first_seed: int, count: int, kinds: tuple[str, str] = ("random", "random"),
-          config: HeartsConfig = HeartsConfig()) -> BatchSummary:
-    """Play ``count`` matches and tally them."""
-    try:
-        lib = _kernel(config)
-    except EngineUnavailable:
-        lib = None
-    summary = BatchSummary(first_seed, count, Counter(), Counter(), Counter(), 0, 0, Counter())
+          config: HeartsConfig = HeartsConfig(), *, fallback: bool = False) -> BatchSummary:
+    """Play ``count`` matches and tally them. Without the kernel: ``EngineUnavailable``, or with
+    ``fallback`` the reference model's matches."""
+    lib, played_by = kernel_or_model(lambda: _kernel(config), fallback)
+    summary = BatchSummary(first_seed, count, Counter(), Counter(), Counter(), 0, 0, Counter(), played_by)
     if lib is None:
         for seed in range(first_seed, first_seed + count):
-            run = match(seed, kinds, config)
+            run = match(seed, kinds, config, fallback=True)
             summary.hands[run.hands] += 1
             summary.terminations[run.termination.value] += 1
             summary.winners[run.winner.index] += 1
@@ -269,8 +272,8 @@ def bench(first_seed: int, matches: int, config: HeartsConfig = HeartsConfig()) 
 
 def require(config: HeartsConfig) -> None:
     """Raise ``EngineUnavailable`` (with the reason) unless the compiled kernel is loaded and
-    plays ``config`` as the reference model does; callers that compare the engine with the
-    model ask this first, since the other functions here fall back to the model."""
+    plays ``config`` as the reference model does (what every function here does first, unless
+    asked to fall back)."""
     _kernel(config)
 
 

@@ -6,8 +6,11 @@ call events, the same outcome. Deterministic policies are decided with Brent's c
 on whole positions (SNAP-END-4): ``endless`` reports the same cycle start and length as the
 reference model's first repeated position. Random policies are played to the flip cap.
 
-Without the compiled kernel (no compiler, or ``CARDCANON_ENGINE=python``) every function here
-falls back to the reference model: same answers, much slower.
+Every function here raises :class:`~cardcanon.engine.build.EngineUnavailable` (one line: why)
+when the compiled kernel is unavailable (no compiler, ``CARDCANON_ENGINE=python``) or cannot play
+the config (:func:`kernel_mismatch`). With ``fallback=True`` it plays the reference model instead
+(same answers, much slower); every result records the engine that played (``played_by``).
+``reference_play_deal`` is the reference model by name.
 """
 
 from __future__ import annotations
@@ -15,11 +18,11 @@ from __future__ import annotations
 import ctypes
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from cardcanon.engine import abi
-from cardcanon.engine.build import EngineUnavailable, load
+from cardcanon.engine.build import ASKED_FOR_MODEL, KERNEL, EngineUnavailable, PlayedBy, kernel_or_model, load
 from cardcanon.model import snap_endings
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
@@ -61,6 +64,7 @@ class SnapRun:
     winner: Seat | None = None
     cycle: Cycle | None = None
     ending: str | None = None  # an ended game's label in ENDINGS (see ending())
+    played_by: PlayedBy = field(default=KERNEL, compare=False)  # the kernel or the reference model, and why
 
 
 def ending(state: SnapState) -> str:
@@ -116,22 +120,21 @@ def _dealer(result: GameResult) -> Seat:
     return deal.dealer
 
 
-def _from_reference(result: GameResult, seed: int | None, dealer: Seat) -> SnapRun:
+def _from_reference(result: GameResult, seed: int | None, dealer: Seat, played_by: PlayedBy) -> SnapRun:
     if result.outcome:
         return SnapRun(seed, dealer, "ended", result.flips, result.outcome.termination, result.outcome.winner,
-                       ending=ending(result.state))
-    return SnapRun(seed, dealer, result.status, result.flips, cycle=result.endless)
+                       ending=ending(result.state), played_by=played_by)
+    return SnapRun(seed, dealer, result.status, result.flips, cycle=result.endless, played_by=played_by)
 
 
 def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
-           max_flips: int = SAFETY_CAP) -> SnapRun:
+           max_flips: int = SAFETY_CAP, *, fallback: bool = False) -> SnapRun:
     """The deal of ``seed`` played out: as ``play_game(config, seed, policy, max_flips)``."""
     policy = _policy(policy)
-    try:
-        lib = _kernel(config)
-    except EngineUnavailable:
+    lib, played_by = kernel_or_model(lambda: _kernel(config), fallback)
+    if lib is None:
         result = play_game(config, seed, policy, max_flips=max_flips)
-        return _from_reference(result, seed, _dealer(result))
+        return _from_reference(result, seed, _dealer(result), played_by)
     out = _I64_8()
     abi.check(lib.snap_play_checked(ctypes.byref(_cfg(config, policy)), _CFG_SIZE, seed % _TWO64, 0, None, 0,
                                     max_flips, out, len(out), None, 0), f"snap seed {seed}")
@@ -141,18 +144,22 @@ def decide(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first"
 def reference_play_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
                         max_flips: int = SAFETY_CAP, seed: int = 0) -> SnapRun:
     """The reference model plays a given deal (``play_deal``), random policies drawing from ``SplitMix64(seed)``."""
-    result = play_deal(config, deal, _policy(policy), SplitMix64(seed), max_flips=max_flips)
-    return _from_reference(result, None, deal.dealer)
+    return _reference_deal(config, deal, _policy(policy), max_flips, seed, ASKED_FOR_MODEL)
+
+
+def _reference_deal(config: SnapConfig, deal: Deal, policy: Policy, max_flips: int, seed: int,
+                    played_by: PlayedBy) -> SnapRun:
+    result = play_deal(config, deal, policy, SplitMix64(seed), max_flips=max_flips)
+    return _from_reference(result, None, deal.dealer, played_by)
 
 
 def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-first",
-                max_flips: int = SAFETY_CAP, seed: int = 0) -> SnapRun:
+                max_flips: int = SAFETY_CAP, seed: int = 0, *, fallback: bool = False) -> SnapRun:
     """A given deal played out (random policies draw from ``SplitMix64(seed)``)."""
     policy = _policy(policy)
-    try:
-        lib = _kernel(config)
-    except EngineUnavailable:
-        return reference_play_deal(config, deal, policy, max_flips, seed)
+    lib, played_by = kernel_or_model(lambda: _kernel(config), fallback)
+    if lib is None:
+        return _reference_deal(config, deal, policy, max_flips, seed, played_by)
     order = (ctypes.c_uint8 * 52)(*[c.index for c in deal.order])
     out = _I64_8()
     abi.check(lib.snap_play_checked(ctypes.byref(_cfg(config, policy)), _CFG_SIZE, seed % _TWO64, deal.dealer.index,
@@ -161,15 +168,14 @@ def decide_deal(config: SnapConfig, deal: Deal, policy: Policy | str = "flipper-
 
 
 def moves(config: SnapConfig, seed: int, policy: Policy | str = "flipper-first",
-          max_flips: int = SAFETY_CAP) -> tuple[SnapRun, tuple[Move, ...]]:
+          max_flips: int = SAFETY_CAP, *, fallback: bool = False) -> tuple[SnapRun, tuple[Move, ...]]:
     """The run and all its moves as the model's moves: the deal, then each flip and its call
     event, up to the end, the repeated position (endless) or the cap."""
     policy = _policy(policy)
-    try:
-        lib = _kernel(config)
-    except EngineUnavailable:
+    lib, played_by = kernel_or_model(lambda: _kernel(config), fallback)
+    if lib is None:
         result = play_game(config, seed, policy, max_flips=max_flips)
-        return _from_reference(result, seed, _dealer(result)), result.moves
+        return _from_reference(result, seed, _dealer(result), played_by), result.moves
     cfg = _cfg(config, policy)
     run = decide(config, seed, policy, max_flips)
     order = (ctypes.c_uint8 * 52)()
@@ -197,6 +203,7 @@ class Batch:
 
     first_seed: int
     raw: Sequence[int]  # a ctypes int64 array, or a list
+    played_by: PlayedBy = KERNEL
 
     def __len__(self) -> int:
         return len(self.raw) // 8
@@ -205,16 +212,16 @@ class Batch:
         return tuple(self.raw[8 * k: 8 * k + 8])
 
     def run(self, config: SnapConfig, k: int) -> SnapRun:
-        return _run(config, self.first_seed + k, self.row(k))
+        return replace(_run(config, self.first_seed + k, self.row(k)), played_by=self.played_by)
 
 
-def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int, max_flips: int = SAFETY_CAP) -> Batch:
+def batch(config: SnapConfig, policy: Policy | str, first_seed: int, count: int, max_flips: int = SAFETY_CAP, *,
+          fallback: bool = False) -> Batch:
     """Decide ``count`` consecutive seeds in one call into the kernel."""
-    try:
-        lib = _kernel(config)
-    except EngineUnavailable:
+    lib, played_by = kernel_or_model(lambda: _kernel(config), fallback)
+    if lib is None:
         return Batch(first_seed, [x for seed in range(first_seed, first_seed + count)
-                                  for x in _row(decide(config, seed, policy, max_flips))])
+                                  for x in _row(decide(config, seed, policy, max_flips, fallback=True))], played_by)
     out = (ctypes.c_int64 * (8 * count))()
     abi.check(lib.snap_batch_checked(ctypes.byref(_cfg(config, _policy(policy))), _CFG_SIZE, first_seed % _TWO64,
                                      count, max_flips, out, len(out)), f"snap seeds {first_seed}..")
@@ -231,29 +238,29 @@ def _row(run: SnapRun) -> tuple[int, ...]:
 
 
 def enumerate_deals(config: SnapConfig, policy: Policy | str = "flipper-first", max_flips: int = SAFETY_CAP,
-                    hist_len: int = 4096) -> dict[str, Any]:
+                    hist_len: int = 4096, *, fallback: bool = False) -> dict[str, Any]:
     """Every deal of a small deck (each dealer, each order): counts by status and termination,
     and the lengths of the games that end (a length of ``hist_len - 1`` or more is counted as
-    ``hist_len - 1``). Each deal has the same chance, so these are exact."""
+    ``hist_len - 1``), and ``played_by``. Each deal has the same chance, so these are exact."""
     policy = _policy(policy)
     if not policy.deterministic:
         raise ValueError(f"policy {policy.name!r} is random; enumeration needs a deterministic policy")
-    try:
-        lib = _kernel(config)
-    except EngineUnavailable:
-        runs = [reference_play_deal(config, deal, policy, max_flips) for deal in all_deals(config)]
+    lib, played_by = kernel_or_model(lambda: _kernel(config), fallback)
+    if lib is None:
+        runs = [_reference_deal(config, deal, policy, max_flips, 0, played_by) for deal in all_deals(config)]
         return {"deals": len(runs),
-                "ended": {t.value: sum(1 for r in runs if r.termination is t) for t in _TERMINATIONS},
+                "ended": {t.value: sum(1 for r in runs if r.termination is t) for t in _TERMINATIONS[:3]},
                 "endless": sum(1 for r in runs if r.status == "endless"),
                 "capped": sum(1 for r in runs if r.status == "capped"),
-                "lengths": Counter(min(r.flips, hist_len - 1) for r in runs if r.status == "ended")}
+                "lengths": Counter(min(r.flips, hist_len - 1) for r in runs if r.status == "ended"),
+                "played_by": played_by}
     tally = (ctypes.c_int64 * 9)()
     hist = (ctypes.c_int64 * hist_len)()
     deals = abi.check(lib.snap_enumerate_checked(ctypes.byref(_cfg(config, policy)), _CFG_SIZE, max_flips, tally,
                                                  len(tally), hist, hist_len), "snap enumeration")
     lengths = Counter({i: hist[i] for i in range(hist_len) if hist[i]})
     return {"deals": deals, "ended": {t.value: tally[i] for i, t in enumerate(_TERMINATIONS[:3])},
-            "endless": tally[3], "capped": tally[6], "lengths": lengths}
+            "endless": tally[3], "capped": tally[6], "lengths": lengths, "played_by": played_by}
 
 
 # The options of each variation point the kernel plays (SnapCfg); every one the model plays.
@@ -283,8 +290,8 @@ def kernel_mismatch(config: SnapConfig) -> str | None:
 
 def require(config: SnapConfig) -> None:
     """Raise ``EngineUnavailable`` (with the reason) unless the compiled kernel is loaded
-    and plays ``config`` as the reference model does; callers that compare the engine with the
-    model ask this first, since the other functions here fall back to the model."""
+    and plays ``config`` as the reference model does (what every function here does first,
+    unless asked to fall back)."""
     _kernel(config)
 
 
@@ -298,19 +305,19 @@ def _kernel(config: SnapConfig) -> ctypes.CDLL:
 
 
 def find_cycle(players: int = 2, policy: str = "flipper-first", seeds: Iterable[int] = range(100_000),
-               config: SnapConfig | None = None) -> GameResult | None:
+               config: SnapConfig | None = None, *, fallback: bool = False) -> GameResult | None:
     """The first seeded game that is endless under a deterministic policy (SNAP-END-4), or None.
 
-    The search asks the fast engine (which falls back to the reference model without a
-    compiler); the game returned is the reference model's ``play_game``, with every move, and
-    must repeat a position too.
+    The search asks the fast engine (``EngineUnavailable`` without it, unless ``fallback`` asks
+    for the reference model); the game returned is the reference model's ``play_game``, with
+    every move, and must repeat a position too.
     """
     pol = parse_policy(policy)
     if not pol.deterministic:
         raise ValueError(f"policy {policy!r} is random; a repeated position proves nothing under it")
     config = config or SnapConfig(players=players)
     for seed in seeds:
-        if decide(config, seed, pol).status == "endless":
+        if decide(config, seed, pol, fallback=fallback).status == "endless":
             result = play_game(config, seed, pol, max_flips=SAFETY_CAP)
             if not result.endless:
                 raise RuntimeError(f"the engine and the model disagree on seed {seed}")

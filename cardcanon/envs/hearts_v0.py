@@ -21,11 +21,12 @@ leads, whether this is the first trick of the hand, whether he dealt, and the tw
 (HEARTS-GOAL-1); 0 on every other step. A match has no cap on the number of hands
 (HEARTS-MATCH-3); ``max_steps`` truncates an episode after that many plays if given.
 
-**Engine**: the compiled kernel (``cardcanon.engine.steps``) plays the episode when it is
-present and can play the config; otherwise the reference model does. Both give the same
-episodes, observation for observation (``tests/test_env_engine.py``). ``metadata["engine"]`` says
-which one runs (``"kernel"`` or ``"model"``) and ``metadata["engine_note"]`` why the model does;
-``engine="model"`` (or ``"kernel"``, which raises if it cannot) chooses. ``moves`` and ``state``
+**Engine**: the compiled kernel (``cardcanon.engine.steps``) plays the episode; where it is
+unavailable or cannot play the config, ``EngineUnavailable`` says why. ``engine="model"`` chooses
+the reference model, ``engine="kernel-or-model"`` the kernel where it can play and the model
+elsewhere. Both give the same episodes, observation for observation (``tests/test_env_engine.py``).
+``metadata["engine"]`` says which one runs (``"kernel"`` or ``"model"``) and
+``metadata["engine_note"]`` why the model does. ``moves`` and ``state``
 are the model's in both cases (with the kernel they are rebuilt on demand, slowly).
 :func:`vector_env` steps many matches in one call.
 

@@ -38,11 +38,12 @@ at which the rule lets the players stop and call the game drawn. Agents that cal
 the second time round could still end the game; the truncation is the players' agreement to
 stop, not a proof. ``max_steps`` truncates an episode at the first flip after that many steps.
 
-**Engine**: the compiled kernel (``cardcanon.engine.steps``) plays the episode when it is
-present and can play the config; otherwise the reference model does, with the same episodes,
-observation for observation (``tests/test_env_engine.py``). ``metadata["engine"]`` says which
-(``"kernel"`` or ``"model"``, with ``metadata["engine_note"]`` saying why); ``engine="model"`` or
-``"kernel"`` chooses. ``state`` is the model's in both cases (rebuilt on demand with the kernel).
+**Engine**: the compiled kernel (``cardcanon.engine.steps``) plays the episode; where it is
+unavailable or cannot play the config, ``EngineUnavailable`` says why. ``engine="model"`` chooses
+the reference model, ``engine="kernel-or-model"`` the kernel where it can play and the model
+elsewhere, with the same episodes, observation for observation (``tests/test_env_engine.py``).
+``metadata["engine"]`` says which (``"kernel"`` or ``"model"``, with ``metadata["engine_note"]``
+saying why). ``state`` is the model's in both cases (rebuilt on demand with the kernel).
 :func:`vector_env` steps many games in one call.
 
 **Keyword arguments**: ``engine``, ``players`` (2 to 12), ``calling_policy`` (``"flipper-first"``,
