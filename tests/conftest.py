@@ -11,6 +11,7 @@ A slow test that loops over a fixed number of cases (seeds, deals) takes that nu
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # The suite starts many Python processes (test workers, the CLI, verify workers). Each keeps the
@@ -34,3 +35,15 @@ def cases(thorough: int, ci: int) -> int:
     ``ci`` (fewer, at least one) otherwise."""
     assert 1 <= ci <= thorough
     return thorough if PROFILE == "thorough" else ci
+
+
+@pytest.fixture
+def environments_play_the_model_without_a_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the compiled kernel cannot be built (no C compiler, ``CARDCANON_ENGINE=python``), an
+    environment made with no ``engine`` plays the reference model, as ``engine="kernel-or-model"``
+    asks; with the kernel, the default is unchanged."""
+    from cardcanon.engine import build
+    from cardcanon.envs import _engine
+
+    if not build.available():
+        monkeypatch.setattr(_engine, "DEFAULT", "kernel-or-model")

@@ -289,6 +289,7 @@ def test_a_call_from_a_seat_not_at_the_table_is_told_in_the_rulebook_words(tmp_p
     assert "SNAP-CALL-2: player 9, not one of the 2 players at this table" in got.stderr, got.stderr
 
 
+@pytest.mark.usefixtures("environments_play_the_model_without_a_kernel")
 @pytest.mark.parametrize("seed", [-1, 2**64, 2**70, 1.5, True])
 def test_environments_refuse_seeds_outside_0_to_2_64_minus_1(seed):
     pytest.importorskip("pettingzoo")

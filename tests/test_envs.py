@@ -22,7 +22,8 @@ from cardcanon.model.seats import Seat  # noqa: E402
 from cardcanon.model.hearts_players import play_match  # noqa: E402
 from cardcanon.model.snap_policies import play_game  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
+              pytest.mark.usefixtures("environments_play_the_model_without_a_kernel")]
 
 HEARTS_VARIANTS = [{}, {"first_lead": "free", "break_on": "void", "first_trick_points": "no-hearts",
                         "queen_breaks": "yes", "moon_score": "points-in-play"}]

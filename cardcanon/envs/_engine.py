@@ -15,14 +15,16 @@ from typing import Any, TypeVar
 from cardcanon.engine.build import EngineUnavailable
 
 ENGINES = ("kernel", "model", "kernel-or-model")
+DEFAULT = "kernel"  # the engine when the caller names none
 K = TypeVar("K")
 
 
 def choose_engine(env: Any, engine: str | None, kernel: Callable[[], K]) -> K | None:
     """The kernel's game (``kernel()``), or None when the model plays (``engine="model"``, or
     ``"kernel-or-model"`` where the kernel cannot play: the reason goes into ``env.metadata``).
-    ``engine=None`` is ``"kernel"``: :class:`EngineUnavailable` instead of using the model."""
-    if engine is not None and engine not in ENGINES:
+    ``engine=None`` is :data:`DEFAULT` (``"kernel"``: :class:`EngineUnavailable` instead of using the model)."""
+    engine = DEFAULT if engine is None else engine
+    if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, not {engine!r}")
     env.metadata = dict(env.metadata)
     game, note = None, "chosen: engine='model'"
