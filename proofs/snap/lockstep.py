@@ -63,3 +63,8 @@ def first_repeat(moves: tuple[Move, ...], config: SnapConfig) -> tuple[int, int]
                 return seen[key], state.flips - seen[key]
             seen[key] = state.flips
     return None
+
+
+def repeat_text(repeat: tuple[int, int] | None) -> str:
+    """A repetition (:func:`first_repeat`) in words: ``"from flip 90, every 52 flips"`` or ``"none"``."""
+    return f"from flip {repeat[0]}, every {repeat[1]} flips" if repeat else "none"

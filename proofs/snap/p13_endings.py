@@ -24,7 +24,7 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
 from cardcanon.proofs.snap import rulebook_text as snap_text
-from cardcanon.proofs.snap.lockstep import first_repeat
+from cardcanon.proofs.snap.lockstep import first_repeat, repeat_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
 from cardcanon.proofs.snap.search import play
@@ -120,11 +120,10 @@ def compare_endings(variant: Mapping[str, str], bounds: Mapping[str, Any], tick:
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)
         found = first_repeat(result.moves, config)
         mine = (result.endless.start, result.endless.length) if result.endless else None
-        label = f"2 players, {policy}, seed {seed}: " + (f"repeats from flip {mine[0]}, every {mine[1]} flips"
-                                                         if mine else result.status)
+        label = f"2 players, {policy}, seed {seed}: " + (f"repeats {repeat_text(mine)}" if mine else result.status)
         record = snap_record(config, result.moves, result.state, label=label, policy=policy, seed=seed, repeats=mine)
         if mine != found and not (found is None and result.status == "ended"):
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}; the text's first repeated position: {found}",
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}; the text's first repetition: {repeat_text(found)}",
                                records=(record,), stats=stats)
         stats["endless"] = stats.get("endless", 0) + (mine is not None)
         records.append(record)
