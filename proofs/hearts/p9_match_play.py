@@ -67,7 +67,7 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
         club = next(c for c in _LOW_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2, as the rulebook says
         holder = next(s for s in SEATS if club in after.hands[s.index])
         if after.to_move != holder:
-            return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club}", None
+            return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club.pretty}", None
         if after.hearts_broken:
             return f"hand {after.hand_number} starts with hearts broken", None
         dealers.append(after.dealer)

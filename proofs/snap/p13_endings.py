@@ -69,7 +69,7 @@ def ended_problem(state: SnapState) -> str:
     if not state.pot and holders:
         held = len(state.down[holders[0]]) + len(state.up[holders[0]])
         if held != len(state.config.deck) or outcome.winner != Seat(holders[0]):
-            return f"the game ends with an empty pot; {outcome.winner} is named winner, seat {holders[0]} holds {held} cards"
+            return f"the game ends with an empty pot; {outcome.winner} is named winner, {Seat(holders[0])} holds {held} cards"
     label, text = snap_endings.ending_label(state), snap_text.ending_label(state)
     return "" if label == text else f"the ending is labelled {label}, the text says {text}"
 
