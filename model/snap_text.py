@@ -14,8 +14,8 @@ from cardcanon.model.cards import FULL_DECK, Card, format_cards
 from cardcanon.model.seats import Seat, seats_text
 from cardcanon.model.snap_types import CALL_WORDS, NextTurn, Outcome, Phase, SnapConfig, SnapState, Termination
 
-__all__ = ["CALL_WORDS", "ENDINGS", "cards_of", "make_state", "outcome_text", "position_text", "result_text",
-           "rules_text", "seat_text", "seats_text", "sentence", "table_text"]
+__all__ = ["CALL_WORDS", "ENDINGS", "cards_of", "make_state", "outcome_text", "position_text", "repeat_text",
+           "result_text", "rules_text", "seat_text", "seats_text", "sentence", "table_text"]
 ENDINGS = {  # the three ways a game ends, as the rulebook words them
     Termination.NO_CARDS.value: "every card is in the Snap Pot (SNAP-END-3)",
     Termination.STUCK_POT.value: "he holds every card outside the Snap Pot (SNAP-END-2)",
@@ -39,6 +39,11 @@ def result_text(termination: str, winner: int | None, flips: int) -> str:
 def rules_text(config: SnapConfig) -> str:
     """The table as ``--players`` and ``--variant`` would set it: ``"2 players, index_card=off, ..."``."""
     return ", ".join([f"{config.players} players", *(f"{name}={value}" for name, value in config.options().items())])
+
+
+def repeat_text(repeat: tuple[int, int] | None) -> str:
+    """Where a game first repeats (flip, period) in words: ``"from flip 90, every 52 flips"`` or ``"none"``."""
+    return f"from flip {repeat[0]}, every {repeat[1]} flips" if repeat else "none"
 
 
 def outcome_text(outcome: Outcome | None) -> str:

@@ -13,7 +13,10 @@ from typing import Any
 from cardcanon.model import hearts as hearts_model
 from cardcanon.verify import records
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.hearts.match import decision, decision_text
+from cardcanon.model.hearts_text import decision_text
+from cardcanon.model.snap_text import outcome_text, repeat_text
+from cardcanon.model.snap_types import Outcome
+from cardcanon.proofs.hearts.match import decision
 from cardcanon.proofs.records import Record, hearts_record, snap_record
 
 
@@ -73,8 +76,8 @@ def check_snap(run: Run) -> CheckResult:
                                      policy=policy if slow.outcome or slow.endless else None)
                 if mine != theirs:
                     run.record(record)
-                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: the model's game {_game_text(*mine)}; "
-                                       f"the engine's {_game_text(*theirs)}",
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: the model's game "
+                                       f"{_game_text(*mine)}; the engine's {_game_text(*theirs)}",
                                        witness=record["label"], stats={"compared": compared})
                 if seed == seeds.start and policy in ("flipper-first", "owner-first"):
                     run.record(record)
@@ -85,13 +88,9 @@ def check_snap(run: Run) -> CheckResult:
 
 
 def _game_text(status: str, flips: int, termination: Any, winner: Any, repeat: tuple[int, int] | None) -> str:
-    """A seeded Snap game's result in words: ``"ended after 62 flips: player 1 wins: he holds every card (SNAP-END-1)"``."""
-    from cardcanon.model.snap_text import outcome_text
-    from cardcanon.model.snap_types import Outcome
-    from cardcanon.proofs.snap.lockstep import repeat_text
-
-    ending = f": {outcome_text(Outcome(termination, winner))}" if termination is not None else ""
-    return f"{status} after {flips} flips{ending}" + (f", repeating {repeat_text(repeat)}" if repeat else "")
+    """A seeded Snap game's result in words: ``"ended after 62 flips: player 1 wins: he holds every card ..."``."""
+    ending = outcome_text(Outcome(termination, winner)) if termination else f"repeating {repeat_text(repeat)}"
+    return f"{status} after {flips} flips: {ending}"
 
 
 def check_hearts(run: Run) -> CheckResult:
@@ -112,7 +111,7 @@ def check_hearts(run: Run) -> CheckResult:
             state, moves = engine.reference_match(seed, kinds, config)
             compared += 1
             label = f"{'-'.join(kinds)} seed {seed}"
-            record = hearts_record(config, moves, state, label=f"{label}: {decision_text(decision(state.outcome))}")
+            record = hearts_record(config, moves, state, label=f"{label}: {decision_text(state.outcome)}")
             mine = (decision(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
             theirs = ((fast.termination.value, fast.winner.index), fast.scores, tuple(map(tuple, fast.hand_scores)))
             if mine != theirs or list(fast_moves) != list(moves):

@@ -27,10 +27,11 @@ from cardcanon.model import snap as model
 from cardcanon.model import snap_endings, snap_policies
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Move, Phase, SnapConfig
+from cardcanon.model.snap_text import repeat_text
 from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
-from cardcanon.proofs.snap.lockstep import first_repeat, lockstep, repeat_text
+from cardcanon.proofs.snap.lockstep import first_repeat, lockstep
 
 
 def check(run: Run) -> CheckResult:

@@ -404,8 +404,7 @@ class HandWitness:
     def describe(self) -> str:
         h0, h1 = self.hands()
         tricks = ", ".join(f"{Seat(s)} {CARDS[a].pretty}-{CARDS[b].pretty}" for s, a, b in self.tricks)
-        return (f"dead {pretty(self.dead)}; {Seat(0)}: {pretty(h0)}; {Seat(1)}: {pretty(h1)}\n"
-                f"tricks (leader first): {tricks}\n"
+        return (f"dead {pretty(self.dead)}; {Seat(0)}: {pretty(h0)}; {Seat(1)}: {pretty(h1)}\ntricks: {tricks}\n"
                 f"hand score {self.scores[0]}-{self.scores[1]}")
 
 

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import z3
 
 from cardcanon.model.hearts_types import Outcome
-from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
 
@@ -53,9 +49,3 @@ def rulebook_outcome(scores: tuple[int, ...], previous: tuple[int, ...], target:
 def decision(outcome: Outcome | None) -> tuple[str, int] | None:
     """The model's outcome in :func:`rulebook_outcome`'s form."""
     return None if outcome is None else (outcome.termination.value, outcome.winner.index)
-
-
-def decision_text(said: Sequence[Any] | None) -> str:
-    """A match decision (:func:`decision`, or as a record returns it) in words: ``"play on"``,
-    ``"player 1 wins (one-reached-target)"``."""
-    return "play on" if said is None else f"{Seat(int(said[1]))} wins ({said[0]})"

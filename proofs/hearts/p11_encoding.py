@@ -33,6 +33,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_records import config_to_json
+from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
@@ -41,7 +42,7 @@ from cardcanon.proofs.hearts.encoding import (
 )
 from cardcanon.proofs.hearts.replay import rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
-from cardcanon.proofs.hearts.match import decision, decision_text, match_terms, rulebook_outcome
+from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
 from cardcanon.proofs.hearts.scores import SPARE_DEAD
 from cardcanon.proofs.records import Record, function_record
 from cardcanon.proofs.z3_eval import compile_term
@@ -205,11 +206,9 @@ def _decision(outcome: model.Outcome | None) -> tuple[bool, bool, bool]:
         outcome is not None and outcome.winner.index == 1
 
 
-def _decision_text(decided: Sequence[bool]) -> str:
-    """:func:`_decision` in words: ``"the match ends, player 0 wins"``."""
-    ends, *wins = decided
-    winners = [f"{Seat(i)} wins" for i, won in enumerate(wins) if won] or ["nobody wins"]
-    return ", ".join(["the match ends" if ends else "play on", *winners])
+def _decision_text(decided: Sequence[bool]) -> str:  # :func:`_decision` in words
+    return ", ".join(f"{what}: {'yes' if on else 'no'}"
+                     for what, on in zip(("ends", f"{Seat(0)} wins", f"{Seat(1)} wins"), decided))
 
 
 def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window: int, budget: Budget,

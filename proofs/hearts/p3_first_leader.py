@@ -11,7 +11,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_types import HeartsConfig, SEATS
 from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
-from cardcanon.proofs.hearts.encoding import CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, Rules, forced_club, pretty, suit
+from cardcanon.proofs.hearts.encoding import CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, Rules, forced_club, suit
 from cardcanon.proofs.hearts.replay import Hands, difference_record, replay_single, rules_for
 from cardcanon.proofs.records import hearts_record
 from cardcanon.proofs.z3_eval import compile_term
@@ -101,7 +101,7 @@ def check(run: Run) -> CheckResult:
             compared += 1
             if int(mine) != leader.index:
                 return _dead_pair_result(run, rules, gone, _forced_when(s, dead, forced, gone),
-                                         Verdict.COUNTEREXAMPLE, f"dead {pretty(gone)}: model names {leader}")
+                                         Verdict.COUNTEREXAMPLE, f"dead {' '.join(CARDS[c].pretty for c in gone)}: model names {leader}")
     gone = (LOW_CLUBS[0], LOW_CLUBS[1])
     return _dead_pair_result(run, rules, gone, _forced_when(s, dead, forced, gone), Verdict.PROVED,
                              f"one leader in every deal; the forced first lead agrees with the model on all 378 "

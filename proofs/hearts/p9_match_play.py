@@ -13,7 +13,8 @@ from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.hearts.match import decision, decision_text, rulebook_outcome
+from cardcanon.model.hearts_text import decision_text
+from cardcanon.proofs.hearts.match import decision, rulebook_outcome
 from cardcanon.proofs.records import function_record, hearts_record
 
 
@@ -87,8 +88,8 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
             return f"scores {after.scores} are not the sums of the hand scores {totals}", None
         want = rulebook_outcome(tuple(after.scores), tuple(before.scores), target)
         if decision(after.outcome) != want:
-            return f"after hand {after.hand_number} at {after.scores} the model says " \
-                   f"{decision_text(decision(after.outcome))}, the rulebook {decision_text(want)}", None
+            return f"after hand {after.hand_number} at {after.scores} the model says {decision_text(after.outcome)}, " \
+                   f"the rulebook {decision_text(want)}", None
     return None
 
 
@@ -126,7 +127,7 @@ def check(run: Run) -> CheckResult:
         hands += final.hand_number
         if seed - seeds.start < 2:
             records.append(hearts_record(config, moves, final, label=f"seed {seed}: a whole match, "
-                                         f"{final.hand_number} hands, {decision_text(decision(final.outcome))}"))
+                                         f"{final.hand_number} hands, {decision_text(final.outcome)}"))
         run.budget.tick()
     from cardcanon.model.hearts_records import config_to_json
 
@@ -136,7 +137,8 @@ def check(run: Run) -> CheckResult:
         want = rulebook_outcome(scores, previous, config.target)
         if (None if record["returns"] is None else tuple(record["returns"])) != want:
             return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: {previous} -> {scores}: the model says "
-                               f"{decision_text(record['returns'])}, the rulebook {decision_text(want)}", witness=label, records=(record,))
+                               f"{decision_text(record['returns'])}, the rulebook {decision_text(want)}",
+                               witness=label, records=(record,))
         records.append(record)
     return CheckResult(Verdict.PROVED, f"{len(seeds)} matches ({hands} hands) checked at every step; the match "
                                        f"decision agrees with the rulebook in {len(bands(config.target))} score bands",

@@ -549,13 +549,11 @@ def same_position(encoded: Position, modelled: Position) -> bool:
 
 
 def encoded_text(pos: Position, config: SnapConfig) -> str:
-    """An encoded position in the rulebook's words (card names = deck positions; a name no card
-    of the deck has is shown as ``?``)."""
+    """An encoded position in words (card names = deck positions; a name no card has shows as ``?``)."""
     def cards(pile: Sequence[int]) -> str:
         return " ".join(config.deck[i].pretty if 0 <= i < len(config.deck) else "?" for i in pile)
-
-    return table_text(pos.phase, Seat(pos.turn) if pos.turn >= 0 else None, [cards(p) for p in pos.down],
-                      [cards(p) for p in pos.up], cards(pos.pot))
+    return table_text(pos.phase, Seat(pos.turn) if pos.turn >= 0 else None, [*map(cards, pos.down)],
+                      [*map(cards, pos.up)], cards(pos.pot))
 
 
 def to_model_state(pos: Position, config: SnapConfig) -> SnapState:

@@ -41,7 +41,7 @@ def lockstep(state: SnapState, policy: str, rng: SplitMix64, text_rng: snap_text
             big += isinstance(move, Tie) and len(move.callers) >= 3
             if move != expected:
                 moves.append(move)
-                what = f"{policy}, window {seen}: the model: {snap_text.words(move)}; the text: {snap_text.words(expected)}"
+                what = f"{policy}, window {seen}: the model: {move}; the text: {expected}"
                 return Lockstep(tuple(moves), model.apply(state, move), f"{drift}; then {what}" if drift else what, seen, big)
             if rng.state != text_rng.state and not drift:
                 drift = f"{policy}, window {seen}: the model draws other numbers than the text"
@@ -63,8 +63,3 @@ def first_repeat(moves: tuple[Move, ...], config: SnapConfig) -> tuple[int, int]
                 return seen[key], state.flips - seen[key]
             seen[key] = state.flips
     return None
-
-
-def repeat_text(repeat: tuple[int, int] | None) -> str:
-    """A repetition (:func:`first_repeat`) in words: ``"from flip 90, every 52 flips"`` or ``"none"``."""
-    return f"from flip {repeat[0]}, every {repeat[1]} flips" if repeat else "none"

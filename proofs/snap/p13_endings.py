@@ -20,20 +20,16 @@ from typing import Any
 from cardcanon.model import snap as model
 from cardcanon.model import snap_endings
 from cardcanon.model import snap_policies
-from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
+from cardcanon.model.snap_text import cards_of, repeat_text
 from cardcanon.proofs.snap import rulebook_text as snap_text
-from cardcanon.proofs.snap.lockstep import first_repeat, repeat_text
+from cardcanon.proofs.snap.lockstep import first_repeat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
 from cardcanon.proofs.snap.search import play
 from cardcanon.proofs.base import snap_config
 from cardcanon.model.shuffle import SplitMix64
-
-
-def _cards(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(c) for c in text.split())
 
 
 # (label, down piles, up piles, pot, the text's answer written out)
@@ -49,7 +45,7 @@ OVER = (
 
 
 def over_state(config: SnapConfig, down: tuple[str, ...], up: tuple[str, ...], pot: str) -> SnapState:
-    return SnapState(config, Phase.OVER, Seat(0), tuple(map(_cards, down)), tuple(map(_cards, up)), _cards(pot), None, 9)
+    return SnapState(config, Phase.OVER, Seat(0), tuple(map(cards_of, down)), tuple(map(cards_of, up)), cards_of(pot), None, 9)
 
 
 def label_record(state: SnapState, label: str) -> Record:

@@ -224,7 +224,8 @@ def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymStat
     """A broken step: a small realisable instance, as the model plays it (the model must differ)."""
     solver.add(realisable(pre, stride, replay_len))
     if budget.check(solver) != z3.sat:
-        return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails (no small replay)",
+        return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails "
+                                                   "(no small replay)",
                            stats={"queries": queries})
     result = replay(pre, mv, post, solver.model(), config, expect_same=False)
     return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails",

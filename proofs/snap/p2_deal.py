@@ -109,9 +109,8 @@ def _model_deal(n: int, d: int, cards: int) -> tuple[list[int], list[int], int]:
 def _deal_text(deal: tuple[list[Any], list[Any], Any] | list[Any]) -> str:
     """A deal (:func:`_model_deal`) in words: ``"pile sizes 17 18 17, tops K♠ A♠ Q♠, first turn player 1"``."""
     sizes, tops, first = deal
-    top = " ".join(FULL_DECK[t].pretty if 0 <= t < len(FULL_DECK) else f"(card {t})" for t in tops)
-    turn = Seat(first) if 0 <= first else f"(seat {first})"
-    return f"pile sizes {' '.join(map(str, sizes))}, tops {top}, first turn {turn}"
+    top = " ".join(FULL_DECK[t].pretty if 0 <= t < len(FULL_DECK) else "none" for t in tops)
+    return f"pile sizes {' '.join(map(str, sizes))}, tops {top}, first turn {Seat(first) if first >= 0 else 'none'}"
 
 
 def _dealt(n: int, d: int, cards: int) -> snap.SnapState:
