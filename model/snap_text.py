@@ -55,11 +55,11 @@ def outcome_text(outcome: Outcome | None) -> str:
 
 
 def table_text(phase: Phase, turn: Seat | None, down: Sequence[str], up: Sequence[str], pot: str) -> str:
-    """A position, piles given as text top first: ``{call, player 1 to move; player 0: down [Q♣ K♣]
-    up [A♦]; player 1: down [] up [A♠]; pot []}``."""
+    """A position, piles given as text top first: ``{call, player 1's turn; player 0: down [Q♣ K♣]
+    up [A♦]; player 1: down [] up [A♠]; pot []}`` (in a call window the turn is the flipper's)."""
     piles = "; ".join(f"{Seat(s)}: down [{down[s]}] up [{up[s]}]" for s in range(len(down)))
-    to_move = f", {turn} to move" if turn is not None and phase is not Phase.OVER else ""
-    return f"{{{phase.value}{to_move}; {piles}; pot [{pot}]}}"
+    whose = f", {turn}'s turn" if turn is not None and phase is not Phase.OVER else ""
+    return f"{{{phase.value}{whose}; {piles}; pot [{pot}]}}"
 
 
 def position_text(state: SnapState) -> str:
