@@ -110,7 +110,8 @@ def check(run: Run) -> CheckResult:
             m = solver.model()
             name = next(name for name, kind in kinds if z3.is_true(m.eval(kind, model_completion=True)))
             hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
-            detail = f"{name}: no legal move with hand {hand} (hearts broken: {m.eval(broken, model_completion=True)})"
+            hearts = "broken" if z3.is_true(m.eval(broken, model_completion=True)) else "unbroken"
+            detail = f"{name}: no legal move with {'hand ' + hand if hand else 'an empty hand'}, hearts {hearts}"
             return _stuck_counterexample(run, rules, detail)
     count = sum(len(k) for _, k in groups)
     try:
