@@ -6,6 +6,7 @@ never the rules."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from cardcanon.model.hearts_types import PLAYERS, POINT_CARDS, SEATS, HeartsConfig, HeartsState, Outcome, Termination
 from cardcanon.model.seats import Seat
@@ -25,6 +26,16 @@ def rules_text(config: HeartsConfig) -> str:
 def scores_text(scores: Sequence[int]) -> str:
     """``"player 0 93, player 1 104"``."""
     return ", ".join(f"{Seat(i)} {score}" for i, score in enumerate(scores))
+
+
+def decision_text(decision: Outcome | Sequence[Any] | None) -> str:
+    """A match decision in words: ``"play on"``, ``"player 1 wins (one-reached-target)"``; an
+    :class:`Outcome` or, as checks and records give it, ``(termination, winner index)``."""
+    if decision is None:
+        return "play on"
+    if isinstance(decision, Outcome):
+        return f"{decision.winner} wins ({decision.termination.value})"
+    return f"{Seat(int(decision[1]))} wins ({decision[0]})"
 
 
 def result_text(outcome: Outcome, hands: int, target: int) -> str:

@@ -36,6 +36,6 @@ def seats(players: int) -> tuple[Seat, ...]:
 
 
 def seats_text(seats: Sequence[Seat]) -> str:
-    """``"player 1 and player 3"``, ``"player 0, player 1 and player 2"``."""
-    names = [str(s) for s in sorted(seats)]
+    """``"player 1 and player 3"``, ``"player 0, player 1 and player 2"``; ``"nobody"`` for no seat."""
+    names = [str(s) for s in sorted(seats)] or ["nobody"]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

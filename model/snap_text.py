@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardcanon.model.cards import FULL_DECK, Card
+from cardcanon.model.cards import FULL_DECK, Card, format_cards
 from cardcanon.model.seats import Seat, seats_text
-from cardcanon.model.snap_types import CALL_WORDS, NextTurn, Phase, SnapConfig, SnapState, Termination
+from cardcanon.model.snap_types import CALL_WORDS, NextTurn, Outcome, Phase, SnapConfig, SnapState, Termination
 
-__all__ = ["CALL_WORDS", "ENDINGS", "cards_of", "make_state", "result_text", "seat_text", "seats_text", "sentence"]
+__all__ = ["CALL_WORDS", "ENDINGS", "cards_of", "make_state", "outcome_text", "position_text", "repeat_text",
+           "result_text", "rules_text", "seat_text", "seats_text", "sentence", "table_text"]
 ENDINGS = {  # the three ways a game ends, as the rulebook words them
     Termination.NO_CARDS.value: "every card is in the Snap Pot (SNAP-END-3)",
     Termination.STUCK_POT.value: "he holds every card outside the Snap Pot (SNAP-END-2)",
@@ -33,6 +34,38 @@ def result_text(termination: str, winner: int | None, flips: int) -> str:
     if winner is None:
         return f"Drawn after {flips} flips: {reason}."
     return f"{seat_text(winner)} wins after {flips} flips: {reason}."
+
+
+def rules_text(config: SnapConfig) -> str:
+    """The table as ``--players`` and ``--variant`` would set it: ``"2 players, index_card=off, ..."``."""
+    return ", ".join([f"{config.players} players", *(f"{name}={value}" for name, value in config.options().items())])
+
+
+def repeat_text(repeat: tuple[int, int] | None) -> str:
+    """Where a game first repeats (flip, period) in words: ``"from flip 90, every 52 flips"`` or ``"none"``."""
+    return f"from flip {repeat[0]}, every {repeat[1]} flips" if repeat else "none"
+
+
+def outcome_text(outcome: Outcome | None) -> str:
+    """``"player 1 wins: he holds every card (SNAP-END-1)"``, ``"drawn: every card ..."``, ``"not over"``."""
+    if outcome is None:
+        return "not over"
+    who = "drawn" if outcome.winner is None else f"{outcome.winner} wins"
+    return f"{who}: {ENDINGS[outcome.termination.value]}"
+
+
+def table_text(phase: Phase, turn: Seat | None, down: Sequence[str], up: Sequence[str], pot: str) -> str:
+    """A position, piles given as text top first: ``{call, player 1's turn; player 0: down [Q♣ K♣]
+    up [A♦]; player 1: down [] up [A♠]; pot []}`` (in a call window the turn is the flipper's)."""
+    piles = "; ".join(f"{Seat(s)}: down [{down[s]}] up [{up[s]}]" for s in range(len(down)))
+    whose = f", {turn}'s turn" if turn is not None and phase is not Phase.OVER else ""
+    return f"{{{phase.value}{whose}; {piles}; pot [{pot}]}}"
+
+
+def position_text(state: SnapState) -> str:
+    """A position in the rulebook's words (:func:`table_text`)."""
+    return table_text(state.phase, state.turn, [format_cards(p) for p in state.down],
+                      [format_cards(p) for p in state.up], format_cards(state.pot))
 
 
 def sentence(text: str) -> str:

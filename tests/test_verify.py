@@ -7,8 +7,10 @@ import json
 import re
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
+from reprs import reprs_in
 
 from cardcanon import cli, verify
 from cardcanon.verify.manifest import ManifestError, default_manifest_dir, load_manifests
@@ -362,12 +364,22 @@ def test_a_counterexample_that_does_not_disagree_kills_nothing(fake_checks, tmp_
     assert not any(cell.killed for cell in report.outcomes[0].necessity)
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # the quick run about half a minute, the full one (with the probes) minutes
 @pytest.mark.skipif(not list(default_manifest_dir().glob("*.toml")), reason="no manifests yet")
-def test_real_manifests_verify_quick(capsys):
-    status = cli.main(["verify", "--quick"])
+@pytest.mark.parametrize("how", [["--quick"], ["--jobs", "2"]], ids=["quick", "full"])
+def test_real_manifests_verify_in_the_rulebooks_words(how, tmp_path, capsys):
+    """Every text of the report (details, witnesses, record labels, probes, model mutants) is in
+    words: no Python repr, no card code, no seat as P0."""
+    status = cli.main(["verify", *how, "--json", str(tmp_path / "report.json")])
     printed = capsys.readouterr().out
     assert status == 0, printed
+    assert not (found := reprs_in(json.loads((tmp_path / "report.json").read_text()))), "\n".join(found[:10])
+
+
+def test_the_recorded_quick_report_is_in_the_rulebooks_words():
+    """The quick run recorded for the docs (``tests/docs_fixture``) has no code in its texts."""
+    fixture = Path(__file__).parent / "docs_fixture" / "verify-report.json"
+    assert not (found := reprs_in(json.loads(fixture.read_text(encoding="utf-8")))), "\n".join(found[:10])
 
 
 def test_explain_states_the_claim_scope_and_killing_mutant_per_variant(fake_checks, tmp_path):

@@ -21,6 +21,7 @@ import pytest
 
 from cardcanon.verify import Report, load_checks, run
 from conftest import PROFILE
+from reprs import reprs_in
 
 PLAYERS_OUT_NOT_SKIPPED = """
     import cardcanon.model.snap as snap
@@ -185,6 +186,7 @@ def test_each_bug_fails_the_check_that_must_catch_it(bug, check):
     report = verify_here(bug, check)
     assert report.failed == 1, report.table()
     assert report.outcomes[0].failures()
+    assert not (found := reprs_in(report.to_json())), found  # the broken model's story told in words
 
 
 @pytest.mark.parametrize(("bug", "check"), [BUGS[0], BUGS[3]], ids=["snap", "hearts"])

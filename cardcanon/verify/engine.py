@@ -8,10 +8,15 @@ whether it can play the configuration (``require``); when it cannot, the result 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from cardcanon.model import hearts as hearts_model
 from cardcanon.verify import records
 from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.model.hearts_text import decision_text
+from cardcanon.model.snap_text import outcome_text, repeat_text
+from cardcanon.model.snap_types import Outcome
+from cardcanon.proofs.hearts.match import decision
 from cardcanon.proofs.records import Record, hearts_record, snap_record
 
 
@@ -46,7 +51,6 @@ def check_snap(run: Run) -> CheckResult:
     """The compiled engine against the model on a seeded batch (every named policy)."""
     from cardcanon.engine import snap as engine
     from cardcanon.model.snap_policies import play_game
-    from cardcanon.model.snap_policies import game_record
 
     run.no_probe()
     bounds = run.bounds
@@ -68,19 +72,25 @@ def check_snap(run: Run) -> CheckResult:
                 theirs = (fast.status, fast.flips, fast.termination, fast.winner,
                           (fast.cycle.start, fast.cycle.length) if fast.cycle else None)
                 compared += 1
-                data = game_record(slow)
                 record = snap_record(config, slow.moves, slow.state, label=f"{players} players, {policy}, seed {seed}",
                                      policy=policy if slow.outcome or slow.endless else None)
                 if mine != theirs:
                     run.record(record)
-                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: model {mine}, engine {theirs}",
-                                       witness=str(data["result"]), stats={"compared": compared})
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: the model's game "
+                                       f"{_game_text(*mine)}; the engine's {_game_text(*theirs)}",
+                                       witness=record["label"], stats={"compared": compared})
                 if seed == seeds.start and policy in ("flipper-first", "owner-first"):
                     run.record(record)
                     shown.append(record["label"])
                 run.budget.tick()
     return CheckResult(Verdict.PROVED, f"{compared} seeded deals: the engine plays each as the model does",
                        witness="\n".join(shown), stats={"compared": compared})
+
+
+def _game_text(status: str, flips: int, termination: Any, winner: Any, repeat: tuple[int, int] | None) -> str:
+    """A seeded Snap game's result in words: ``"ended after 62 flips: player 1 wins: he holds every card ..."``."""
+    ending = outcome_text(Outcome(termination, winner)) if termination else f"repeating {repeat_text(repeat)}"
+    return f"{status} after {flips} flips: {ending}"
 
 
 def check_hearts(run: Run) -> CheckResult:
@@ -101,12 +111,13 @@ def check_hearts(run: Run) -> CheckResult:
             state, moves = engine.reference_match(seed, kinds, config)
             compared += 1
             label = f"{'-'.join(kinds)} seed {seed}"
-            record = hearts_record(config, moves, state, label=f"{label}: {_outcome(state.outcome)}")
-            mine = (_outcome(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
+            record = hearts_record(config, moves, state, label=f"{label}: {decision_text(state.outcome)}")
+            mine = (decision(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
             theirs = ((fast.termination.value, fast.winner.index), fast.scores, tuple(map(tuple, fast.hand_scores)))
             if mine != theirs or list(fast_moves) != list(moves):
                 run.record(_first_difference(config, moves, fast_moves) or record)
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {mine[:2]}, engine {theirs[:2]}",
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {decision_text(mine[0])} at {mine[1]}, "
+                                   f"engine {decision_text(theirs[0])} at {theirs[1]}",
                                    witness=label, stats={"compared": compared})
             if seed == seeds.start:
                 run.record(record)
@@ -141,7 +152,3 @@ def _refused(require: Callable[[], None]) -> CheckResult | None:
     except EngineUnavailable as exc:
         return CheckResult(Verdict.NOT_APPLICABLE, f"the compiled engine cannot run this: {exc}")
     return None
-
-
-def _outcome(outcome: hearts_model.Outcome | None) -> tuple[str, int] | None:
-    return None if outcome is None else (outcome.termination.value, outcome.winner.index)

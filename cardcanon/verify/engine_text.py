@@ -27,6 +27,7 @@ from cardcanon.model import snap as model
 from cardcanon.model import snap_endings, snap_policies
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Move, Phase, SnapConfig
+from cardcanon.model.snap_text import repeat_text
 from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
@@ -143,7 +144,8 @@ def _cycles(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], re
         mine = (result.endless.start, result.endless.length) if result.endless else None
         fast = engine.decide(config, seed, policy, max_flips=5000).cycle
         theirs = (fast.start, fast.length) if fast else None
-        label = f"2 players, {policy}, seed {seed}: the text's first repetition {text}, the model's {mine}, the engine's {theirs}"
+        label = (f"2 players, {policy}, seed {seed}: the text's first repetition {repeat_text(text)}, "
+                 f"the model's {repeat_text(mine)}, the engine's {repeat_text(theirs)}")
         record(snap_record(config, result.moves, result.state, label=label, policy=policy, seed=seed, repeats=mine))
         stats["cycles"] += mine is not None
         if not (mine == theirs == text):

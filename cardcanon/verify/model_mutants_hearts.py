@@ -122,7 +122,7 @@ def _no_hearts_bans_queen(original: Any, state: HeartsState, hand: frozenset[Car
     if refusal or card != qs or state.tricks_played or state.config.first_trick_points.value != "no-hearts":
         return refusal
     if any(c.suit is not Suit.HEARTS and c != qs for c in hand):
-        return "HEARTS-FIRST-1", f"{state.to_move} may not play {card} to the first trick"
+        return "HEARTS-FIRST-1", f"{state.to_move} may not play {card.pretty} to the first trick"
     return None
 
 

@@ -7,6 +7,7 @@ mutant of it in a verify worker); :func:`distinct` drops repeated records.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -101,8 +102,8 @@ def replay(record: Mapping[str, Any]) -> Replayed:
         if "function" in record:
             got = call(record["game"], record["function"], record["args"])
             if got != record["returns"]:
-                return Replayed(False, f"{record['function']}{tuple(record['args'])} gives {got!r}, "
-                                       f"the record says {record['returns']!r}")
+                return Replayed(False, f"the model's {record['function']} gives {json.dumps(got)} on the record's "
+                                       f"arguments, the record says {json.dumps(record['returns'])}")
             return Replayed(True)
         game, state, problem = _play(record)
         if problem:

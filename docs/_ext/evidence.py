@@ -16,7 +16,6 @@ from sphinx.errors import ConfigError
 
 import sources
 from rulebook_pages import esc, heading, indent, raw_html, rule_ref
-from words import in_words
 
 from cardcanon import trace
 
@@ -214,7 +213,7 @@ class Evidence:
             if c.get("no_drop_probes"):
                 out.append(f"- No drop probes: {esc(c['no_drop_probes'])}\n")
             if c.get("detail"):
-                out.append(f"- Detail: {esc(in_words(' '.join(c['detail'].split())))}\n")
+                out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
                 out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
@@ -232,9 +231,9 @@ class Evidence:
                     + self._vacuity(c, rule_id) + "\n")
             if c.get("explanation"):  # the text of ``cardcanon verify --explain``
                 out.append("\nIn words (``cardcanon verify --explain``)::\n\n"
-                           + "".join(f"   {line}\n" for line in in_words(c["explanation"]).splitlines()))
+                           + "".join(f"   {line}\n" for line in c["explanation"].splitlines()))
             elif c.get("witness"):
-                out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in in_words(c["witness"]).splitlines()))
+                out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
             out.append("\n")
         # checks that rules cite but the report lacks still need an anchor for the rule pages' links
         missing = sorted({p for e in self.coverage.values() for p in e.proofs} - set(self.checks))

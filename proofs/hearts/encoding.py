@@ -16,6 +16,7 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.seats import Seat
 from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, QueenBreaks
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
@@ -402,8 +403,8 @@ class HandWitness:
 
     def describe(self) -> str:
         h0, h1 = self.hands()
-        tricks = ", ".join(f"P{s}:{CARDS[a].pretty}-{CARDS[b].pretty}" for s, a, b in self.tricks)
-        return (f"dead {pretty(self.dead)}; P0 {pretty(h0)}; P1 {pretty(h1)}\ntricks: {tricks}\n"
+        tricks = ", ".join(f"{Seat(s)} {CARDS[a].pretty}-{CARDS[b].pretty}" for s, a, b in self.tricks)
+        return (f"dead {pretty(self.dead)}; {Seat(0)}: {pretty(h0)}; {Seat(1)}: {pretty(h1)}\ntricks: {tricks}\n"
                 f"hand score {self.scores[0]}-{self.scores[1]}")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import z3
 
+from cardcanon.model.hearts_types import Outcome
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
 
@@ -43,3 +44,8 @@ def rulebook_outcome(scores: tuple[int, ...], previous: tuple[int, ...], target:
         return None
     tied = previous[0] == previous[1] and previous[0] >= target
     return ("tie-broken" if tied else "both-reached-lower-wins", 0 if a < b else 1)
+
+
+def decision(outcome: Outcome | None) -> tuple[str, int] | None:
+    """The model's outcome in :func:`rulebook_outcome`'s form."""
+    return None if outcome is None else (outcome.termination.value, outcome.winner.index)

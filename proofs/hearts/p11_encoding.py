@@ -33,6 +33,8 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_records import config_to_json
+from cardcanon.model.hearts_text import decision_text
+from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
     CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, TRICKS as
@@ -40,7 +42,7 @@ from cardcanon.proofs.hearts.encoding import (
 )
 from cardcanon.proofs.hearts.replay import rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
-from cardcanon.proofs.hearts.match import match_terms, rulebook_outcome
+from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
 from cardcanon.proofs.hearts.scores import SPARE_DEAD
 from cardcanon.proofs.records import Record, function_record
 from cardcanon.proofs.z3_eval import compile_term
@@ -128,8 +130,8 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
 
 
 def _split_text(owners: Sequence[int]) -> str:
-    return "; ".join(f"{who} {' '.join(CARDS[c].pretty for c, o in zip(POINT_CARDS, owners) if o == p) or '-'}"
-                     for p, who in ((0, "P0"), (1, "P1"), (GONE, "dead")))
+    return "; ".join(f"{who}: {' '.join(CARDS[c].pretty for c, o in zip(POINT_CARDS, owners) if o == p) or '-'}"
+                     for p, who in ((0, str(Seat(0))), (1, str(Seat(1))), (GONE, "dead")))
 
 
 # ---- legal moves: the model on a symbolic position, Z3 against the encoding ---------------------------
@@ -204,6 +206,11 @@ def _decision(outcome: model.Outcome | None) -> tuple[bool, bool, bool]:
         outcome is not None and outcome.winner.index == 1
 
 
+def _decision_text(decided: Sequence[bool]) -> str:  # :func:`_decision` in words
+    return ", ".join(f"{what}: {'yes' if on else 'no'}"
+                     for what, on in zip(("ends", f"{Seat(0)} wins", f"{Seat(1)} wins"), decided))
+
+
 def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window: int, budget: Budget,
                   shown: list[Record]) -> dict[str, int]:
     """Z3: for all non-negative integer scores, ``match_terms`` gives the model's decision for
@@ -236,17 +243,18 @@ def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window
         a, b = (m.eval(q, model_completion=True).as_long() for q in (q0, q1))
         mine = tuple(compile_term(term)({"q0": a, "q1": b}) for term in terms)
         at: tuple[int, int] = (a, b) if mine != _decision(model.match_result((a, b), config)) else bands[band(a, b)]
-        text = f"at {at[0]}-{at[1]} the encoding decides (ends, P0 wins, P1 wins) = {mine}"
+        text = f"at {at[0]}-{at[1]} the encoding decides: {_decision_text(mine)}"
         raise Mismatch(text, function_record("hearts", "match_result", args(at[0], at[1], None), label=text))
     previous = [None, (t - 6, t - 6), (t, t), (t + 7, t + 7), (t - 20, t - 10)]
     for a, b in grid:
         for before in previous:
             outcome = model.match_result((a, b), config, previous=before)
-            label = None if outcome is None else (outcome.termination.value, outcome.winner.index)
+            label = decision(outcome)
             want = label if before is None else rulebook_outcome((a, b), before, t)
             if _decision(outcome) != decided[band(a, b)] or label != want:
-                text = (f"at {a}-{b} after {before}: the model says {label}, its band {decided[band(a, b)]}, "
-                        f"the rulebook {want}")
+                text = (f"at {a}-{b} after {'nothing' if before is None else '-'.join(map(str, before))}: the model "
+                        f"says {decision_text(label)}, its band {_decision_text(decided[band(a, b)])}, "
+                        f"the rulebook {decision_text(want)}")
                 raise Mismatch(text, function_record("hearts", "match_result",
                                                          args(a, b, None if before is None else list(before)),
                                                          label=text))

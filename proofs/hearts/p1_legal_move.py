@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import z3
 
 from cardcanon.model import hearts as model
+from cardcanon.model.cards import format_cards
 from cardcanon.model.hearts_types import HeartsConfig
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
@@ -109,7 +110,8 @@ def check(run: Run) -> CheckResult:
             m = solver.model()
             name = next(name for name, kind in kinds if z3.is_true(m.eval(kind, model_completion=True)))
             hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
-            detail = f"{name}: no legal move with hand {hand} (hearts broken: {m.eval(broken, model_completion=True)})"
+            hearts = "broken" if z3.is_true(m.eval(broken, model_completion=True)) else "unbroken"
+            detail = f"{name}: no legal move with {'hand ' + hand if hand else 'an empty hand'}, hearts {hearts}"
             return _stuck_counterexample(run, rules, detail)
     count = sum(len(k) for _, k in groups)
     try:
@@ -150,7 +152,8 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
         expected = frozenset(m.card for m in model.legal_moves(at.state))
         mine = encoded_legal_cards(at.state, rules)
         if not expected or mine != expected:  # (the witness's own card, if refused, is recorded by the replay)
-            text = f"play {len(at.moves) - 1}: the model allows {sorted(expected)}, the encoding {sorted(mine)}"
+            text = (f"play {len(at.moves) - 1}: the model allows [{format_cards(sorted(expected))}], "
+                    f"the encoding [{format_cards(sorted(mine))}]")
             raise LegalSetMismatch(text, difference_record(at, mine, text))
 
     shown = []

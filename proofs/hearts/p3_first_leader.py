@@ -101,7 +101,7 @@ def check(run: Run) -> CheckResult:
             compared += 1
             if int(mine) != leader.index:
                 return _dead_pair_result(run, rules, gone, _forced_when(s, dead, forced, gone),
-                                         Verdict.COUNTEREXAMPLE, f"dead {gone}: model names {leader}")
+                                         Verdict.COUNTEREXAMPLE, f"dead {' '.join(CARDS[c].pretty for c in gone)}: model names {leader}")
     gone = (LOW_CLUBS[0], LOW_CLUBS[1])
     return _dead_pair_result(run, rules, gone, _forced_when(s, dead, forced, gone), Verdict.PROVED,
                              f"one leader in every deal; the forced first lead agrees with the model on all 378 "
@@ -137,8 +137,8 @@ def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: in
                                             else legal == [CARDS[encoded]])
     if not ok:
         text = (f"the model names {state.to_move} to lead and allows {' '.join(c.pretty for c in legal)}; the "
-                f"encoding makes the holder of {CARDS[club]} (P{holder}) lead "
-                f"{'it or another card' if free else CARDS[encoded]}")
+                f"encoding makes the holder of {CARDS[club].pretty} ({SEATS[holder]}) lead "
+                f"{'it or another card' if free else CARDS[encoded].pretty}")
         if state.to_move.index != holder:
             record = hearts_record(state.config, at.moves, state, label=text,
                                    rejects=model.Play(SEATS[holder], CARDS[club]))
@@ -152,5 +152,5 @@ def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: in
     replay_single(run, w, rules.config)
     must = f"lead any of {len(legal)} cards" if free else "lead it"
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[club].pretty} "
-                                       f"(P{holder}) {must}", witness=w.describe(),
+                                       f"({SEATS[holder]}) {must}", witness=w.describe(),
                        stats=stats or {})

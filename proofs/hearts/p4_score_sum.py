@@ -51,8 +51,8 @@ def check(run: Run) -> CheckResult:
     if m is not None:
         dead, taken = abstraction.split_of(m)
         mine = abstraction.scores_in(m)
-        record = abstraction.model_record(m, f"the model's scores when P0 takes "
-                                          f"{' '.join(c.pretty for c in taken[0])} and P1 "
+        record = abstraction.model_record(m, f"the model's scores when player 0 takes "
+                                          f"{' '.join(c.pretty for c in taken[0])} and player 1 "
                                           f"{' '.join(c.pretty for c in taken[1])}")
         truth = record["returns"]
         return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),

@@ -9,6 +9,8 @@ from typing import Any
 import z3
 
 from cardcanon.model import hearts as model
+from cardcanon.model.hearts_text import decision_text
+from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import Rules, TARGET
 from cardcanon.proofs.hearts.match import MATCH_STATES, match_terms
@@ -49,7 +51,7 @@ def check(run: Run) -> CheckResult:
             got = tuple(m.eval(x, model_completion=True).as_long() for x in (q0, q1))
             truth = model.match_result(got, config)
             return _with_tie_match(run, Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
-                                   f"{_outcome(truth)}", rules, config)
+                                   f"{decision_text(truth)}", rules, config)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
     e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, rules.mutations, rules.drop))
     compared = 0
@@ -64,14 +66,11 @@ def check(run: Run) -> CheckResult:
 
                 record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
                                          label=f"the model's decision at {v0}-{v1}")
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says {mine}, the model "
-                                   f"{_outcome(truth)}", witness=record["label"], records=(record,))
+                return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says "
+                                   f"{'play on' if mine is None else f'{Seat(mine)} wins'}, the model "
+                                   f"{decision_text(truth)}", witness=record["label"], records=(record,))
     return _with_tie_match(run, Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
                            rules, config, stats={"compared": compared})
-
-
-def _outcome(outcome: model.Outcome | None) -> str:
-    return "play on" if outcome is None else f"{outcome.winner} wins ({outcome.termination})"
 
 
 def _with_tie_match(run: Run, verdict: Verdict, detail: str, rules: Rules, config: model.HeartsConfig,
@@ -92,4 +91,4 @@ def _with_tie_match(run: Run, verdict: Verdict, detail: str, rules: Rules, confi
                            detail=detail + f"; the replayed tie-break went {tied.scores} -> {last.scores}")
     return CheckResult(verdict, detail=detail, stats=stats or {},
                        witness=f"{k} hands of 3-3 then one of 2-4: scores {tied.scores} (play on) then "
-                               f"{last.scores}, {_outcome(last.outcome)}")
+                               f"{last.scores}, {decision_text(last.outcome)}")

@@ -92,7 +92,7 @@ def _endless_tie(run: Run) -> CheckResult:
                 f"hand below keeps it ({loop[1].scores}, then {loop[2].scores}, replayed), and so does the same hand "
                 f"from any such scores; the scores grow, so it is an induction, not a repeated position.\n"
                 f"{w.describe()}",
-        detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); every tied hand has Q♠ and one heart "
-               f"dead and 3 hearts each: {only_shape}. Each hand keeps a tie with probability at most {keep_going}, "
-               f"so it ends the tie-break with probability at least {1 - keep_going}: the tie-break ends with "
-               f"probability 1 but has no bound")
+        detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); "
+               f"{'every' if only_shape else 'not every'} tied hand has Q♠ and one heart dead and 3 hearts each. Each hand keeps a tie with probability at most "
+               f"{keep_going}, so it ends the tie-break with probability at least {1 - keep_going}: the tie-break "
+               f"ends with probability 1 but has no bound")

@@ -13,15 +13,12 @@ from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.hearts.match import rulebook_outcome
+from cardcanon.model.hearts_text import decision_text
+from cardcanon.proofs.hearts.match import decision, rulebook_outcome
 from cardcanon.proofs.records import function_record, hearts_record
 
 
 _LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
-
-
-def _outcome(outcome: model.Outcome | None) -> tuple[str, int] | None:
-    return None if outcome is None else (outcome.termination.value, outcome.winner.index)
 
 
 def _first_trick_queen(state: model.HeartsState, legal: tuple[model.Play, ...]) -> model.Play | None:
@@ -71,7 +68,7 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
         club = next(c for c in _LOW_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2, as the rulebook says
         holder = next(s for s in SEATS if club in after.hands[s.index])
         if after.to_move != holder:
-            return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club}", None
+            return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club.pretty}", None
         if after.hearts_broken:
             return f"hand {after.hand_number} starts with hearts broken", None
         dealers.append(after.dealer)
@@ -90,9 +87,9 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
         if tuple(after.scores) != totals:
             return f"scores {after.scores} are not the sums of the hand scores {totals}", None
         want = rulebook_outcome(tuple(after.scores), tuple(before.scores), target)
-        if _outcome(after.outcome) != want:
-            return f"after hand {after.hand_number} at {after.scores} the model says {_outcome(after.outcome)}, " \
-                   f"the rulebook {want}", None
+        if decision(after.outcome) != want:
+            return f"after hand {after.hand_number} at {after.scores} the model says {decision_text(after.outcome)}, " \
+                   f"the rulebook {decision_text(want)}", None
     return None
 
 
@@ -130,7 +127,7 @@ def check(run: Run) -> CheckResult:
         hands += final.hand_number
         if seed - seeds.start < 2:
             records.append(hearts_record(config, moves, final, label=f"seed {seed}: a whole match, "
-                                         f"{final.hand_number} hands, {_outcome(final.outcome)}"))
+                                         f"{final.hand_number} hands, {decision_text(final.outcome)}"))
         run.budget.tick()
     from cardcanon.model.hearts_records import config_to_json
 
@@ -140,7 +137,8 @@ def check(run: Run) -> CheckResult:
         want = rulebook_outcome(scores, previous, config.target)
         if (None if record["returns"] is None else tuple(record["returns"])) != want:
             return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: {previous} -> {scores}: the model says "
-                               f"{record['returns']}, the rulebook {want}", witness=label, records=(record,))
+                               f"{decision_text(record['returns'])}, the rulebook {decision_text(want)}",
+                               witness=label, records=(record,))
         records.append(record)
     return CheckResult(Verdict.PROVED, f"{len(seeds)} matches ({hands} hands) checked at every step; the match "
                                        f"decision agrees with the rulebook in {len(bands(config.target))} score bands",

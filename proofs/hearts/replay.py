@@ -39,8 +39,8 @@ class Reached:
         try:
             return Reached(model.apply(self.state, move), self.moves + (move,))
         except IllegalMoveError as err:
-            self.note(run, f"{label}: the model refuses {move!r}", rejects=move)
-            raise ReplayMismatch(f"the model refuses {move!r}: {err}") from err
+            self.note(run, f"{label}: the model refuses “{move}”", rejects=move)
+            raise ReplayMismatch(f"the model refuses “{move}”: {err}") from err
 
     def note(self, run: Run, label: str, rejects: model.Move | None = None) -> None:
         run.record(hearts_record(self.state.config, self.moves, self.state, label=label, rejects=rejects))

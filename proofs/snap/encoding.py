@@ -35,6 +35,7 @@ import z3
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie
+from cardcanon.model.snap_text import table_text
 from cardcanon.proofs.drops import Drop, dropped
 from cardcanon.proofs.rulebook import value
 
@@ -545,6 +546,14 @@ def same_position(encoded: Position, modelled: Position) -> bool:
             modelled.down, modelled.up, modelled.pot, modelled.phase):
         return False
     return encoded.phase is Phase.OVER or encoded.turn == modelled.turn
+
+
+def encoded_text(pos: Position, config: SnapConfig) -> str:
+    """An encoded position in words (card names = deck positions; a name no card has shows as ``?``)."""
+    def cards(pile: Sequence[int]) -> str:
+        return " ".join(config.deck[i].pretty if 0 <= i < len(config.deck) else "?" for i in pile)
+    return table_text(pos.phase, Seat(pos.turn) if pos.turn >= 0 else None, [*map(cards, pos.down)],
+                      [*map(cards, pos.up)], cards(pos.pot))
 
 
 def to_model_state(pos: Position, config: SnapConfig) -> SnapState:

@@ -41,7 +41,7 @@ def lockstep(state: SnapState, policy: str, rng: SplitMix64, text_rng: snap_text
             big += isinstance(move, Tie) and len(move.callers) >= 3
             if move != expected:
                 moves.append(move)
-                what = f"{policy}, window {seen}: the model: {snap_text.words(move)}; the text: {snap_text.words(expected)}"
+                what = f"{policy}, window {seen}: the model: {move}; the text: {expected}"
                 return Lockstep(tuple(moves), model.apply(state, move), f"{drift}; then {what}" if drift else what, seen, big)
             if rng.state != text_rng.state and not drift:
                 drift = f"{policy}, window {seen}: the model draws other numbers than the text"

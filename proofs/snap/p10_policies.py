@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardcanon.model.cards import Card
+from cardcanon.model.snap_text import cards_of
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model import snap as model
@@ -34,10 +34,6 @@ RANDOM_POLICIES = ("ties:0.5", "ties:1", "errors:0.5", "errors:1")
 POLICIES = ("flipper-first", "owner-first") + RANDOM_POLICIES
 
 
-def _cards(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(c) for c in text.split())
-
-
 @dataclass(frozen=True)
 class Position:
     """A call window built by hand: ``up``/``down`` per seat as text, top card first."""
@@ -50,8 +46,8 @@ class Position:
     pot: str = ""
 
     def state(self, config: SnapConfig) -> SnapState:
-        return SnapState(config, Phase.CALL, Seat(0), tuple(map(_cards, self.down)), tuple(map(_cards, self.up)),
-                         _cards(self.pot), Seat(self.flipper), 1)
+        return SnapState(config, Phase.CALL, Seat(0), tuple(map(cards_of, self.down)), tuple(map(cards_of, self.up)),
+                         cards_of(self.pot), Seat(self.flipper), 1)
 
 
 POSITIONS = (

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardcanon.model.errors import IllegalMoveError
-from cardcanon.model.seats import Seat
+from cardcanon.model.seats import Seat, seats_text
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model import snap as model
 from cardcanon.model.snap import Deal, SnapConfig
@@ -106,8 +106,8 @@ def compare_deals(variant: Mapping[str, str], bounds: Mapping[str, Any]) -> Chec
             if seed == 0:
                 records.append(record)
         if len(dealers) != n and seeds >= 5 * n:  # every seat drawn, given 5 seeds a seat
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players: seats {sorted(set(range(n)) - dealers)} are "
-                                                       f"never drawn as dealer in {seeds} seeds", stats=stats)
+            never = seats_text([Seat(i) for i in set(range(n)) - dealers])
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players: in {seeds} seeds no deal by {never}", stats=stats)
     config = snap_config(variant, players=low)
     start = model.new_game(config)
     for what, deal in bad_deals(config):

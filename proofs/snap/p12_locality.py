@@ -103,7 +103,7 @@ def _compare(config: SnapConfig, state: SnapState, swaps: Sequence[Mapping[Card,
         after = model.apply(state, move)
         broken = _broken_block(state, after)
         if broken:
-            return _counterexample(config, state, None, move, f"{broken} after {move!r}")
+            return _counterexample(config, state, None, move, f"{broken} after {move}")
     for swap in swaps:
         counts["substitutions"] += 1
         other = substitute(state, swap)
@@ -115,7 +115,7 @@ def _compare(config: SnapConfig, state: SnapState, swaps: Sequence[Mapping[Card,
         for move in moves:
             if substitute(model.apply(state, move), swap) != model.apply(other, move):
                 return _counterexample(config, state, other, move,
-                                       f"{move!r} does otherwise when cards under the tops change")
+                                       f"{move} does otherwise when cards under the tops change")
     return None
 
 

@@ -20,9 +20,9 @@ from typing import Any
 from cardcanon.model import snap as model
 from cardcanon.model import snap_endings
 from cardcanon.model import snap_policies
-from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
+from cardcanon.model.snap_text import cards_of, repeat_text
 from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.snap.lockstep import first_repeat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
@@ -30,10 +30,6 @@ from cardcanon.proofs.records import Record, function_record, snap_position, sna
 from cardcanon.proofs.snap.search import play
 from cardcanon.proofs.base import snap_config
 from cardcanon.model.shuffle import SplitMix64
-
-
-def _cards(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(c) for c in text.split())
 
 
 # (label, down piles, up piles, pot, the text's answer written out)
@@ -49,7 +45,7 @@ OVER = (
 
 
 def over_state(config: SnapConfig, down: tuple[str, ...], up: tuple[str, ...], pot: str) -> SnapState:
-    return SnapState(config, Phase.OVER, Seat(0), tuple(map(_cards, down)), tuple(map(_cards, up)), _cards(pot), None, 9)
+    return SnapState(config, Phase.OVER, Seat(0), tuple(map(cards_of, down)), tuple(map(cards_of, up)), cards_of(pot), None, 9)
 
 
 def label_record(state: SnapState, label: str) -> Record:
@@ -69,7 +65,7 @@ def ended_problem(state: SnapState) -> str:
     if not state.pot and holders:
         held = len(state.down[holders[0]]) + len(state.up[holders[0]])
         if held != len(state.config.deck) or outcome.winner != Seat(holders[0]):
-            return f"the game ends with an empty pot; {outcome.winner} is named winner, seat {holders[0]} holds {held} cards"
+            return f"the game ends with an empty pot; {outcome.winner} is named winner, {Seat(holders[0])} holds {held} cards"
     label, text = snap_endings.ending_label(state), snap_text.ending_label(state)
     return "" if label == text else f"the ending is labelled {label}, the text says {text}"
 
@@ -120,11 +116,10 @@ def compare_endings(variant: Mapping[str, str], bounds: Mapping[str, Any], tick:
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)
         found = first_repeat(result.moves, config)
         mine = (result.endless.start, result.endless.length) if result.endless else None
-        label = f"2 players, {policy}, seed {seed}: " + (f"repeats from flip {mine[0]}, every {mine[1]} flips"
-                                                         if mine else result.status)
+        label = f"2 players, {policy}, seed {seed}: " + (f"repeats {repeat_text(mine)}" if mine else result.status)
         record = snap_record(config, result.moves, result.state, label=label, policy=policy, seed=seed, repeats=mine)
         if mine != found and not (found is None and result.status == "ended"):
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}; the text's first repeated position: {found}",
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}; the text's first repetition: {repeat_text(found)}",
                                records=(record,), stats=stats)
         stats["endless"] = stats.get("endless", 0) + (mine is not None)
         records.append(record)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cardcanon.model.snap import SnapConfig, Termination, Tie
+from cardcanon.model.snap_text import outcome_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap.search import Played, play_seed, search_seeds, searched_games
@@ -22,11 +23,11 @@ def check(run: Run) -> CheckResult:
     seed, played = found
     final = played.final
     if final.outcome.winner is not None or not isinstance(played.moves[-1], Tie):
-        label = f"seed {seed}: the game ends with every card in the pot, outcome {final.outcome}"
+        label = f"seed {seed}: the game ends with every card in the pot, {outcome_text(final.outcome)}"
         return CheckResult(Verdict.NO_WITNESS, label, witness=label,
                            records=(snap_record(final.config, played.moves, final, label=label),))
-    witness = (f"seed {seed}: {played.moves[-1]!r} after flip {final.flips} empties the last hands; "
-               f"pot of {len(final.pot)} cards; model outcome {final.outcome}")
+    witness = (f"seed {seed}: {played.moves[-1]} after flip {final.flips} empties the last hands; "
+               f"pot of {len(final.pot)} cards; {outcome_text(final.outcome)}")
     record = snap_record(final.config, played.moves, final, label=witness)
     return CheckResult(Verdict.WITNESS, f"draw with every card in the pot, seed {seed}", witness=witness,
                        records=(record,), stats={"seed": seed, "flips": final.flips})

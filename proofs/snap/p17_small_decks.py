@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from cardcanon.model.cards import Card, Rank, Suit
+from cardcanon.model.cards import Card, Rank, Suit, format_cards
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Deal, Phase, SnapConfig
@@ -107,7 +107,7 @@ def check(run: Run) -> CheckResult:
         else:
             assert played.final.outcome is not None
             how = f"ends ({played.final.outcome.termination.value})"
-        text = f"{len(config.deck)} cards, dealer {opening.dealer}, order {' '.join(map(str, opening.order))}: " + how
+        text = f"{len(config.deck)} cards, dealer {opening.dealer}, order {format_cards(opening.order)}: " + how
         records.append(snap_record(config, played.moves, played.final, label=text, policy=policy.name,
                                    repeats=played.cycle))
         texts.append(text)
@@ -116,7 +116,7 @@ def check(run: Run) -> CheckResult:
         assert isinstance(opening, Deal)  # a played game starts with its deal
         records.append(snap_record(config, played.moves, played.final, policy=policy.name, repeats=played.cycle,
                                    label=f"{len(config.deck)} cards, dealer {opening.dealer}, "
-                                         f"order {' '.join(map(str, opening.order))}"))
+                                         f"order {format_cards(opening.order)}"))
     stats["seconds"] = round(time.monotonic() - started, 2)
     return CheckResult(Verdict.WITNESS, "exact counts of (dealer, rank sequence) deals; each stands for (s!)**r card orders",
                        witness="\n".join(texts), records=tuple(records), stats=stats)

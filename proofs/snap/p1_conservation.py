@@ -40,6 +40,7 @@ from typing import Any
 import z3
 
 from cardcanon.model.snap import CallKind, SnapConfig
+from cardcanon.model.snap_text import rules_text
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
@@ -223,8 +224,9 @@ def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymStat
     """A broken step: a small realisable instance, as the model plays it (the model must differ)."""
     solver.add(realisable(pre, stride, replay_len))
     if budget.check(solver) != z3.sat:
-        return CheckResult(Verdict.COUNTEREXAMPLE, f"{config!r}, {mv.shape}: conservation fails (no small replay)",
+        return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails "
+                                                   "(no small replay)",
                            stats={"queries": queries})
     result = replay(pre, mv, post, solver.model(), config, expect_same=False)
-    return CheckResult(Verdict.COUNTEREXAMPLE, f"{config!r}, {mv.shape}: conservation fails",
+    return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails",
                        witness=result.text, records=(result.record,) if result.ok else (), stats={"queries": queries})

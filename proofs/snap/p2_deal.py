@@ -106,6 +106,13 @@ def _model_deal(n: int, d: int, cards: int) -> tuple[list[int], list[int], int]:
             state.turn.index if state.turn is not None else -1)
 
 
+def _deal_text(deal: tuple[list[Any], list[Any], Any] | list[Any]) -> str:
+    """A deal (:func:`_model_deal`) in words: ``"pile sizes 17 18 17, tops K♠ A♠ Q♠, first turn player 1"``."""
+    sizes, tops, first = deal
+    top = " ".join(FULL_DECK[t].pretty if 0 <= t < len(FULL_DECK) else "none" for t in tops)
+    return f"pile sizes {' '.join(map(str, sizes))}, tops {top}, first turn {Seat(first) if first >= 0 else 'none'}"
+
+
 def _dealt(n: int, d: int, cards: int) -> snap.SnapState:
     """The model's position after dealing the first ``cards`` cards of the deck in order."""
     config = SnapConfig(players=n, deck=FULL_DECK[:cards])
@@ -141,8 +148,8 @@ def _prove(lo: int, hi: int, cards: int, mutant: str | None, drop: Drop, budget:
                 model = solver.model()
                 cd = model.eval(d).as_long()
                 read = [_value(x, model) for x in _encoded_deal(n, cd, cards, mutant, drop)]
-                label = (f"{n} players, dealer P{cd}: encoded (sizes, tops, first) {read}, "
-                         f"model {_model_deal(n, cd, cards)}")
+                label = (f"{n} players, dealer {Seat(cd)}: the encoding deals {_deal_text(read)}; "
+                         f"the model {_deal_text(_model_deal(n, cd, cards))}")
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(_record(n, cd, cards, label),))
     return None
 
@@ -161,13 +168,14 @@ def check(run: Run) -> CheckResult:
         for dealer in range(players):
             encoded, modelled = _encoded_deal(players, dealer, cards, mutant), _model_deal(players, dealer, cards)
             if encoded != modelled:
-                label = f"{players} players, dealer P{dealer}: encoded (sizes, tops, first) {encoded}, model {modelled}"
+                label = (f"{players} players, dealer {Seat(dealer)}: the encoding deals {_deal_text(encoded)}; "
+                         f"the model {_deal_text(modelled)}")
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
                                    records=(_record(players, dealer, cards, label),))
             compared += players
             if uneven is None and len(set(modelled[0])) > 1:
                 uneven = (players, dealer,
-                          f"{players} players, dealer P{dealer}: pile sizes {modelled[0]}, first turn P{modelled[2]}")
+                          f"{players} players, dealer {Seat(dealer)}: {_deal_text(modelled)}")
     counterexample = run.cached(("proof", lo, hi, cards), lambda: _prove(lo, hi, cards, mutant, drop, run.budget))
     if counterexample is not None:
         return counterexample

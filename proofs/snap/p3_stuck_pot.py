@@ -36,7 +36,7 @@ def check(run: Run) -> CheckResult:
     seed, played = found
     final = played.final
     top = final.pot[0]
-    witness = (f"seed {seed}, before flip {final.flips + 1}: pot [{format_cards(final.pot, False)}], no other "
+    witness = (f"seed {seed}, before flip {final.flips + 1}: pot [{format_cards(final.pot)}], no other "
                f"{top.rank.label} on the table")
     record = snap_record(final.config, played.moves, final, label=witness)
     return CheckResult(Verdict.WITNESS, f"stuck pot reached from seed {seed}", witness=witness, records=(record,),

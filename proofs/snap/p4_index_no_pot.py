@@ -102,8 +102,8 @@ def check(run: Run) -> CheckResult:
 def _pot_stays_empty(before: SnapState, move: Move, after: SnapState,
                      options: tuple[Move, ...]) -> str | tuple[str, Move] | None:
     if after.pot:
-        return f"{move!r} puts cards in the Snap Pot"
+        return f"{move} puts cards in the Snap Pot"
     ties = [m for m in options if type(m).__name__ == "Tie"]
     if ties:
-        return f"the model offers a tie with the index card: {ties[0]!r}", ties[0]
+        return f"the model offers a tie with the index card: {ties[0]}", ties[0]
     return None

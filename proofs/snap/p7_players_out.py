@@ -36,7 +36,7 @@ def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState,
     out_before = [s for s in map(Seat, range(n)) if not before.holds(s)] if before.phase is not model.Phase.DEAL else []
     for seat in out_before:
         if after.holds(seat):
-            return f"{seat} was out and holds cards again after {move!r}"
+            return f"{seat} was out and holds cards again after {move}"
     if after.phase is model.Phase.FLIP and not after.holds(after.player):
         return f"{after.turn} is out but has the turn"
     if after.phase is model.Phase.CALL:
@@ -44,7 +44,7 @@ def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState,
             callers = (option.caller,) if isinstance(option, model.Call) else getattr(option, "callers", ())
             for seat in callers:
                 if not after.holds(seat):
-                    return f"{seat} is out but may call: {option!r}"
+                    return f"{seat} is out but may call: {option}"
     return None
 
 

@@ -48,10 +48,11 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
+from cardcanon.model.snap_text import outcome_text, position_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config, variant_name
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, legal, same_position, select, step,
+    MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
 )
 from cardcanon.proofs.z3_eval import compile_terms
 
@@ -298,21 +299,22 @@ class Comparison:
         try:
             after = model.apply(state, move)
         except IllegalMoveError as err:
-            text = f"{move!r} is listed by legal_moves but apply refuses it ({err.rule_id})"
+            text = f"{move} is listed by legal_moves but apply refuses it ({err.rule_id})"
             return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
         tally.successors += 1
         tally.endings += after.phase is Phase.OVER
         if encoded is None or not same_position(encoded, _named(after, layout.names)) or (
                 encoded_outcome(encoded) != model_outcome(after)):
-            text = (f"{move!r} in {_show(state)}: the model reaches {_show(after)} {model_outcome(after)}, "
-                    f"the encoding {encoded}")
+            text = (f"{move} in {position_text(state)}: the model reaches {position_text(after)}, "
+                    f"{outcome_text(model.outcome(after))}; the encoding "
+                    f"{'nothing' if encoded is None else encoded_text(encoded, state.config)}")
             return Difference(text, snap_record(state.config, (move,), after, start=state, label=text[:300]))
         if not self.wanted(move, after):
             return None
         kind = _witness_kind(state, move, after)
         if kind not in self.witnesses:
             self.witnesses[kind] = snap_record(state.config, (move,), after, start=state,
-                                               label=f"{kind}: {move!r} in {_show(state)}"[:300])
+                                               label=f"{kind}: {move} in {position_text(state)}"[:300])
         return None
 
     def wanted(self, move: Move, after: SnapState) -> bool:
@@ -323,7 +325,7 @@ class Comparison:
         return True
 
     def legality_difference(self, state: SnapState, move: Move, encoding_says: bool) -> Difference:
-        where = f"{move!r} in {_show(state)}"
+        where = f"{move} in {position_text(state)}"
         if encoding_says:
             text = f"the encoding allows {where}; legal_moves does not list it"
             return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
@@ -356,13 +358,6 @@ def _witness_kind(state: SnapState, move: Move, after: SnapState) -> str:
     assert isinstance(move, Call)
     right = move.kind in model.correct_kinds(state)
     return f"{'correct' if right else 'wrong'} {move.kind.value} call" + end
-
-
-def _show(state: SnapState) -> str:
-    piles = "; ".join(f"P{s} down {list(map(str, state.down[s]))} up {list(map(str, state.up[s]))}"
-                      for s in range(state.config.players))
-    seat = "-" if state.turn is None else state.turn.index
-    return f"{{{state.phase.value}, seat {seat}: {piles}; pot {list(map(str, state.pot))}}}"
 
 
 def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tally,

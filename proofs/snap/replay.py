@@ -16,13 +16,14 @@ from typing import Any
 
 import z3
 
-from cardcanon.model.cards import Card, Rank, Suit, format_cards
+from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.snap import SnapConfig, SnapState, apply
+from cardcanon.model.snap_text import position_text
 from cardcanon.proofs.base import Budget
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap.encoding import (
-    Pile, Position, SymMove, SymState, evaluate, model_move, position_of, same_position, to_model_state,
+    Pile, Position, SymMove, SymState, encoded_text, evaluate, model_move, position_of, same_position, to_model_state,
 )
 
 
@@ -90,20 +91,13 @@ def replay(pre: SymState, mv: SymMove, post: SymState, model: z3.ModelRef, base:
     try:
         after = apply(state, move)
     except IllegalMoveError as err:
-        text = f"model rejects {move!r} in {_show(state)}: {err}"
+        text = f"model rejects {move} in {position_text(state)}: {err}"
         return Replay(not expect_same, text, None, snap_record(config, (), state, start=state, rejects=move, label=text))
     encoded = _rename(evaluate(post, model), names)
     same = same_position(encoded, position_of(after))
-    text = f"{move!r} in {_show(state)} -> {_show(after)}"
-    text = text if same else f"{text}; encoding gives {encoded}"
+    text = f"{move} in {position_text(state)} -> {position_text(after)}"
+    text = text if same else f"{text}; encoding gives {encoded_text(encoded, config)}"
     return Replay(same == expect_same, text, after, snap_record(config, (move,), after, start=state, label=text[:300]))
-
-
-def _show(state: SnapState) -> str:
-    piles = "; ".join(f"P{s}: down [{format_cards(state.down[s], False)}] up [{format_cards(state.up[s], False)}]"
-                      for s in range(state.config.players))
-    turn = state.turn if state.turn is not None else "-"
-    return f"{{{state.phase.value}, turn {turn}, {piles}; pot [{format_cards(state.pot, False)}]}}"
 
 
 def in_range(st: SymState, stride: int) -> z3.BoolRef:

@@ -151,19 +151,6 @@ def choose(policy: str, w: Window, rng: Generator) -> Move:
     raise ValueError(f"no such policy in the rulebook: {policy!r}")
 
 
-def words(move: Move) -> str:
-    """A call event in the rulebook's words."""
-    from cardcanon.model.snap_text import CALL_WORDS
-
-    if isinstance(move, NoCall):
-        return "nobody calls"
-    if isinstance(move, Call):
-        return f"{move.caller} calls {CALL_WORDS[move.kind]}"
-    if isinstance(move, Tie):
-        return f"{', '.join(str(s) for s in sorted(move.callers))} tie on {CALL_WORDS[move.kind]}"
-    return str(move)
-
-
 # ---- SNAP-END-5: how the analysis labels an ending ------------------------------------------------
 def ending_label(state: SnapState) -> str:
     """``no-cards``, ``all-cards``, or for a pot left over ``stuck-pot`` / ``winnable-pot``:
