@@ -6,10 +6,16 @@
 
 A slow test that loops over a fixed number of cases (seeds, deals) takes that number from
 :func:`cases`, so that CI runs a bounded share of what a release run does.
+
+A test that needs the compiled kernel is marked ``needs_kernel`` (a module: ``pytestmark``, a case:
+``pytest.param(..., marks=pytest.mark.needs_kernel)``): where the kernel cannot be built (no C
+compiler, ``CARDCANON_ENGINE=python``) it is skipped with the reason. :func:`kernel_missing` gives
+that reason to a test that checks what happens without the kernel instead.
 """
 
 import os
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -35,6 +41,41 @@ def cases(thorough: int, ci: int) -> int:
     ``ci`` (fewer, at least one) otherwise."""
     assert 1 <= ci <= thorough
     return thorough if PROFILE == "thorough" else ci
+
+
+def kernel_missing() -> str:
+    """Why the compiled kernel cannot be loaded here (``EngineUnavailable``'s one line), or ""."""
+    from cardcanon.engine import build
+
+    try:
+        build.load()
+    except build.EngineUnavailable as exc:
+        return str(exc)
+    return ""
+
+
+def engine_check_not_applicable(check: Any, result: Any) -> bool:
+    """Whether ``check`` is an engine check (its manifest entry names ``engine``) that cannot run
+    here for want of the kernel. Its ``result`` must then be not-applicable with the reason, never
+    a pass or a fail (asserted), and the caller has nothing more to check."""
+    from cardcanon.proofs.base import Verdict
+
+    missing = kernel_missing() if check.engine_covers is not None else ""
+    if missing:
+        assert result.verdict is Verdict.NOT_APPLICABLE and missing in result.detail, (result.verdict, result.detail)
+    return bool(missing)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "needs_kernel: needs the compiled kernel; skipped with the reason where "
+                                       "it cannot be built (no C compiler, CARDCANON_ENGINE=python)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    marked = [item for item in items if item.get_closest_marker("needs_kernel")]
+    reason = kernel_missing() if marked else ""
+    for item in marked if reason else ():
+        item.add_marker(pytest.mark.skip(reason=f"the compiled engine cannot be built here: {reason}"))
 
 
 @pytest.fixture

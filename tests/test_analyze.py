@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 
 from cardcanon import analyze
 from cardcanon.cli import main
-from cardcanon.engine import build, exact
+from cardcanon.engine import exact
 from cardcanon.engine.snap import reference_play_deal
 from cardcanon.engine.stats import Progress, distribution, quantile
 from cardcanon.model import snap
 from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.snap_policies import play_game
 
-pytestmark = pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
+pytestmark = pytest.mark.needs_kernel
 
 
 def _snap(tmp_path, *extra) -> dict:

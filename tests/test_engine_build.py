@@ -108,7 +108,7 @@ def test_every_kernel_function_python_calls_is_declared(library):
     assert called and called <= set(abi.SIGNATURES if library == "kernel" else vector.SIGNATURES)
 
 
-@pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
+@pytest.mark.needs_kernel
 def test_short_buffers_and_stale_structs_are_refused_by_the_kernel():
     lib = build.load()
     for name, (restype, argtypes) in abi.SIGNATURES.items():
@@ -136,7 +136,7 @@ def test_a_library_owned_by_another_user_is_refused(fresh, capsys):
         build.load()
 
 
-@pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
+@pytest.mark.needs_kernel
 def test_the_step_entry_points_refuse_short_buffers_and_wrong_games():
     from cardcanon.engine.steps import HeartsSteps, SnapSteps
     from cardcanon.model.hearts import HeartsConfig

@@ -19,7 +19,7 @@ from cardcanon.model.cards import FULL_DECK, Suit
 from cardcanon.model.snap_policies import play_game
 from conftest import cases
 
-pytestmark = pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")
+pytestmark = pytest.mark.needs_kernel
 
 SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.25", "errors:0.1", "ties:1", "errors:1")
 CAP = 1500  # flips: keeps the reference model's side of each comparison quick

@@ -169,3 +169,11 @@ def test_the_environments_play_the_model_only_when_asked(game):
     assert env.agent_selection in env.agents
     with pytest.raises(build.EngineUnavailable, match=DISABLED):
         module.vector_env(2)
+
+
+def test_the_exact_enumeration_without_the_kernel_ends_with_one_line_and_status_2(tmp_path):
+    result = run_inprocess(["analyze", "snap", "--exact", "--ranks", "2", "--suits", "3", "--workers", "1",
+                            "--out", str(tmp_path), "-q"])
+    assert result.status == 2 and not result.traceback and result.stdout == ""
+    assert result.stderr.splitlines() == [f"cardcanon: error: {DISABLED}"]
+    assert not (tmp_path / "snap-exact.json").exists()

@@ -17,7 +17,7 @@ from cardcanon.model.errors import IllegalMoveError, NotModelledError  # noqa: E
 from conftest import PROFILE, cases  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
-              pytest.mark.skipif(not build.available(), reason="the compiled engine cannot be built here")]
+              pytest.mark.needs_kernel]
 
 
 def planned_variants(game: str) -> list[dict[str, str]]:

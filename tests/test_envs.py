@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
 
 HEARTS_VARIANTS = [{}, {"first_lead": "free", "break_on": "void", "first_trick_points": "no-hearts",
                         "queen_breaks": "yes", "moon_score": "points-in-play"}]
+ENGINES = [pytest.param("kernel", marks=pytest.mark.needs_kernel), "model"]  # an environment's engine= named
 SNAP_VARIANTS = [{}, {"players": 4, "next_turn": "winner"}, {"players": 3, "index_card": "on"},
                  {"players": 5, "calling_policy": "ties:0.5"}, {"players": 3, "calling_policy": "owner-first"}]
 
@@ -215,7 +216,7 @@ def test_simultaneous_calls_are_settled_as_the_rulebook_says():
     assert event(both, {s0: pot_, s1: snap_}, race_policy("ties:0")) == snap.Call(s0, pot_)
 
 
-@pytest.mark.parametrize("engine", ["kernel", "model"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_snap_truncates_an_endless_game_at_the_repeated_position(engine):
     env = snap_v0.raw_env(calling_policy="owner-first", engine=engine)
     env.reset(seed=10)
@@ -494,7 +495,7 @@ def test_many_hearts_episodes_are_model_matches_with_model_masks(kwargs):
 @pytest.mark.slow
 @pytest.mark.parametrize("kwargs", [{"players": 6, "calling_policy": "ties:0.2"}, {"players": 12},
                                     {"players": 12, "index_card": "on", "next_turn": "winner"}])
-@pytest.mark.parametrize("engine", ["kernel", "model"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_many_snap_episodes_are_model_games_with_model_masks(kwargs, engine):
     rng = np.random.default_rng(1)
     for seed in range(100, 106):

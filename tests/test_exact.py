@@ -3,7 +3,8 @@
 The reduction (suits, rank relabelling, the dealer's seat) is checked against the brute-force
 enumeration of every dealer and every card order published in results/analysis/snap.json; the
 kernel's games against the reference model; the Dask driver for independence of the number of
-workers and for resuming after an interruption.
+workers and for resuming after an interruption. All but the counts need the compiled kernel
+(``exact.c``); without it ``test_engine_fallback.py`` checks that the enumeration says so.
 """
 
 import itertools
@@ -37,6 +38,7 @@ def _all_canonical(ranks, suits):
     return out
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.parametrize("ranks,suits", [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4)])
 def test_unranking_lists_the_canonical_sequences_in_order(ranks, suits):
     expected = _all_canonical(ranks, suits)
@@ -51,6 +53,7 @@ def test_counts_of_the_issue_decks():
     assert [exact.count(r, 4) for r in (3, 4, 5, 6)] == [5775, 2627625, 2546168625, 4509264634875]
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.parametrize("cell", PUBLISHED["enumeration"]["cells"],
                          ids=lambda c: f"{c['players']}p-{c['deck'].replace(' ', '')}-{c['policy']}")
 def test_reduction_gives_the_published_brute_force_figures(cell):
@@ -70,6 +73,7 @@ def test_reduction_gives_the_published_brute_force_figures(cell):
     assert (values[0], values[-1]) == (lengths["min"], lengths["max"])
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.parametrize("players,ranks,suits", [(2, 3, 2), (3, 2, 3), (2, 2, 4)])
 def test_every_deal_a_sequence_stands_for_plays_alike(players, ranks, suits):
     """Relabelled ranks, permuted suits and another dealer give the same status and length
@@ -91,6 +95,7 @@ def test_every_deal_a_sequence_stands_for_plays_alike(players, ranks, suits):
             assert len({(r.status, r.flips if r.status == "ended" else r.cycle.length) for r in mine}) == 1
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.parametrize("ranks,suits", [(3, 3), (2, 4), (4, 2)])
 def test_kernel_matches_the_reference_model(ranks, suits):
     """Each canonical deal decided by the kernel is the reference model's game."""
@@ -109,6 +114,7 @@ def test_kernel_matches_the_reference_model(ranks, suits):
         assert lengths and (cycles or policy == "flipper-first")
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.parametrize("ranks,suits", [(3, 4), (4, 4), (5, 4), (6, 4), (4, 3), (7, 2), (8, 1), (2, 4)])
 def test_the_two_player_path_equals_the_general_path(ranks, suits):
     """The kernel's two-player path (from one win to the next) decides every sequence as its
@@ -123,6 +129,7 @@ def test_the_two_player_path_equals_the_general_path(ranks, suits):
         assert fast == general
 
 
+@pytest.mark.needs_kernel
 def test_kernel_general_path_matches_the_reference_model():
     config = SnapConfig(players=2, deck=exact.deck(3, 3))
     for policy in exact.POLICIES:
@@ -136,6 +143,7 @@ def test_kernel_general_path_matches_the_reference_model():
                 assert got["lengths"] == {str(result.flips): 1}
 
 
+@pytest.mark.needs_kernel
 def test_ranges_add_up():
     whole = exact.decide_range(2, 3, 3, 0, exact.count(3, 3))
     parts = [exact.decide_range(2, 3, 3, first, n) for first, n in ((0, 100), (100, 1), (101, 179))]
@@ -179,6 +187,7 @@ def _figures(out, players=2, ranks=3, suits=4):
     return cells
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.slow  # three Dask worker processes
 def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, two_worker_client):
     from cardcanon import exact as driver
@@ -189,6 +198,7 @@ def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, t
     assert one[0]["never_ends_exact"] == "412/5775"
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.slow  # a Dask cluster of two worker processes
 def test_an_interrupted_run_resumes_to_the_same_figures(tmp_path, two_worker_client):
     from cardcanon import exact as driver
@@ -209,6 +219,7 @@ def test_an_interrupted_run_resumes_to_the_same_figures(tmp_path, two_worker_cli
         ChunkFile(path, {"kind": "header", "game": "snap", "exact": 0})
 
 
+@pytest.mark.needs_kernel
 def test_cli_exact_writes_figures_and_records(tmp_path, capsys):
     from cardcanon.cli import main
     assert main(["analyze", "snap", "--exact", "--ranks", "2", "--suits", "3", "--workers", "1", "--chunk", "3",
@@ -222,6 +233,7 @@ def test_cli_exact_writes_figures_and_records(tmp_path, capsys):
     assert "--suits" in capsys.readouterr().err
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.slow  # a Dask cluster of two worker processes
 def test_cli_reports_an_unfinished_deck_without_a_figure(tmp_path, two_worker_client):
     from cardcanon import exact as driver

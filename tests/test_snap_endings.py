@@ -27,6 +27,7 @@ def test_labels_of_final_positions():
     assert engine_snap.ending(_over([], [seven])) == "no-cards"
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.rules("SNAP-END-2", "SNAP-MATCH-2")
 @pytest.mark.parametrize("players", [2, 3])
 def test_kernel_labels_are_the_reference_models(players):

@@ -50,6 +50,7 @@ def test_histogram():
 
 
 # ---- the cycle search ----------------------------------------------------------------------
+@pytest.mark.needs_kernel
 @pytest.mark.rules("SNAP-END-4")
 def test_find_cycle_returns_the_reference_models_repeating_game():
     result = find_cycle(players=2, policy="owner-first", seeds=range(40))
@@ -63,6 +64,7 @@ def test_find_cycle_returns_the_reference_models_repeating_game():
     assert at_start == state.position_key() and state.flips == result.endless.start + result.endless.length
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.rules("SNAP-END-4")
 def test_find_cycle_finds_none_where_the_model_ends_every_game():
     config = SnapConfig(players=2)
@@ -72,6 +74,7 @@ def test_find_cycle_finds_none_where_the_model_ends_every_game():
         find_cycle(policy="ties:0.1", seeds=range(1))
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.rules("SNAP-END-4")
 def test_find_cycle_refuses_an_engine_claim_the_model_does_not_confirm(monkeypatch):
     config = SnapConfig(players=2)
@@ -154,6 +157,7 @@ def test_published_enumeration_is_exact(published):
             _counted(c["game_lengths"], sum(c["terminations"].values()))
 
 
+@pytest.mark.needs_kernel
 @pytest.mark.rules("SNAP-END-4")
 def test_published_extreme_seeds_replay_in_the_engine(published):
     main = next(c for c in published["cells"] if (c["players"], c["policy"]) == (2, "flipper-first"))
