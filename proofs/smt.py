@@ -233,16 +233,24 @@ class _Linear:
 
     def __init__(self) -> None:
         self.done: dict[int, _Node] = {}  # by term ID
-        self.kept: list[Z3] = []  # the formulas walked: their terms stay alive, so no ID is reused
+        # the terms walked, each held (so that no ID is reused) as a Python term would hold it: Z3
+        # names in a let the subterms held more than once, so this keeps the text of a query the same
+        self.held: list[tuple[Any, Any]] = []
+
+    def __del__(self) -> None:
+        for ctx, ast in self.held:
+            if ctx.ref() is not None:
+                z3.Z3_dec_ref(ctx.ref(), ast)
 
     def __call__(self, term: Z3) -> tuple[Z3, frozenset[str]]:
-        self.kept.append(term)
         result, features = self._walk(term.ctx, term.as_ast())
         return (term if result is None else result), features
 
     def _walk(self, ctx: Any, ast: Any) -> _Node:
         key = z3.Z3_get_ast_id(ctx.ref(), ast)
         if key not in self.done:
+            z3.Z3_inc_ref(ctx.ref(), ast)
+            self.held.append((ctx, ast))
             self.done[key] = self._rewrite(ctx, ast)
         return self.done[key]
 
