@@ -33,7 +33,6 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -221,7 +220,7 @@ _EMPTY = {z3.Z3_OP_OR: False, z3.Z3_OP_AND: True}  # Z3 prints Or() as a bare "o
 _PLAIN_SORTS = (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT)
 _DIVISIONS = (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM)
 _APPS = (z3.Z3_NUMERAL_AST, z3.Z3_APP_AST)  # the others: quantifiers and bound variables
-_Node = tuple[Any, frozenset[str]]  # a term rewritten (None: unchanged), the features it uses
+_expr = z3.z3._to_expr_ref  # a Python term for a term of the C API
 
 
 class _Linear:
@@ -232,9 +231,9 @@ class _Linear:
     through its C API, making a Python term only for what it rewrites (most terms are kept)."""
 
     def __init__(self) -> None:
-        self.done: dict[int, _Node] = {}  # by term ID
-        # the terms walked, each held (so that no ID is reused) as a Python term would hold it: Z3
-        # names in a let the subterms held more than once, so this keeps the text of a query the same
+        self.done: dict[int, tuple[Any, frozenset[str]]] = {}  # by term ID: rewritten (None: kept), features
+        # each term walked is held (so that no ID is reused) as a Python term would hold it: Z3 names
+        # in a let the subterms held more than once, so this keeps the text of a query the same
         self.held: list[tuple[Any, Any]] = []
 
     def __del__(self) -> None:
@@ -246,33 +245,31 @@ class _Linear:
         result, features = self._walk(term.ctx, term.as_ast())
         return (term if result is None else result), features
 
-    def _walk(self, ctx: Any, ast: Any) -> _Node:
-        key = z3.Z3_get_ast_id(ctx.ref(), ast)
-        if key not in self.done:
-            z3.Z3_inc_ref(ctx.ref(), ast)
-            self.held.append((ctx, ast))
-            self.done[key] = self._rewrite(ctx, ast)
-        return self.done[key]
-
-    def _rewrite(self, ctx: Any, ast: Any) -> _Node:
+    def _walk(self, ctx: Any, ast: Any) -> tuple[Any, frozenset[str]]:
         ref = ctx.ref()
-        if z3.Z3_get_ast_kind(ref, ast) not in _APPS:
-            return None, frozenset({"other"})
-        kind = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
-        args = [z3.Z3_get_app_arg(ref, ast, i) for i in range(z3.Z3_get_app_num_args(ref, ast))]
-        features, result = set(_own(ref, ast, kind, args)), None
-        if not args and kind in _EMPTY:
-            result = z3.BoolVal(_EMPTY[kind], ctx)
-        elif len(args) == 1 and kind in (z3.Z3_OP_ADD, z3.Z3_OP_MUL):
-            result, used = self._walk(ctx, args[0])
-            result, features = _expr(args[0], ctx) if result is None else result, features | used
-        elif args:
-            done = [self._walk(ctx, arg) for arg in args]
-            features.update(*(used for _, used in done))
-            if kind in _PSEUDO_BOOLEAN or any(new is not None for new, _ in done):
-                terms = [_expr(arg, ctx) if new is None else new for arg, (new, _) in zip(args, done)]
-                result = _rebuilt(_expr(ast, ctx), kind, terms)
-        return result, frozenset(features)
+        key = z3.Z3_get_ast_id(ref, ast)
+        if key in self.done:
+            return self.done[key]
+        z3.Z3_inc_ref(ref, ast)
+        self.held.append((ctx, ast))
+        features, result = {"other"}, None
+        if z3.Z3_get_ast_kind(ref, ast) in _APPS:
+            kind = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
+            args = [z3.Z3_get_app_arg(ref, ast, i) for i in range(z3.Z3_get_app_num_args(ref, ast))]
+            features = set(_own(ref, ast, kind, args))
+            if not args and kind in _EMPTY:
+                result = z3.BoolVal(_EMPTY[kind], ctx)
+            elif len(args) == 1 and kind in (z3.Z3_OP_ADD, z3.Z3_OP_MUL):
+                result, used = self._walk(ctx, args[0])
+                result, features = _expr(args[0], ctx) if result is None else result, features | used
+            elif args:
+                done = [self._walk(ctx, arg) for arg in args]
+                features.update(*(used for _, used in done))
+                if kind in _PSEUDO_BOOLEAN or any(new is not None for new, _ in done):
+                    terms = [_expr(arg, ctx) if new is None else new for arg, (new, _) in zip(args, done)]
+                    result = _rebuilt(_expr(ast, ctx), kind, terms)
+        self.done[key] = (result, frozenset(features))
+        return self.done[key]
 
 
 def _rebuilt(term: Z3, kind: int, args: list[Z3]) -> Z3:
@@ -289,28 +286,25 @@ def _rebuilt(term: Z3, kind: int, args: list[Z3]) -> Z3:
 
 def _own(ref: Any, ast: Any, kind: int, args: list[Any]) -> Iterator[str]:
     """The features of an application's own symbol and sort (not its arguments')."""
+    def sort_kind(term: Any) -> int:
+        return int(z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, term)))
+
+    def int_value(term: Any) -> bool:
+        return sort_kind(term) == z3.Z3_INT_SORT and bool(z3.Z3_is_numeral_ast(ref, term))
+
     sort = z3.Z3_get_sort(ref, ast)
-    sort_kind = z3.Z3_get_sort_kind(ref, sort)
-    if sort_kind == z3.Z3_ARRAY_SORT:
+    if sort_kind(ast) == z3.Z3_ARRAY_SORT:
         yield "arrays"
         ends = (z3.Z3_get_array_sort_domain(ref, sort), z3.Z3_get_array_sort_range(ref, sort))
         if any(z3.Z3_get_sort_kind(ref, end) not in _PLAIN_SORTS for end in ends):
             yield "other"
-    elif sort_kind not in _PLAIN_SORTS:
+    elif sort_kind(ast) not in _PLAIN_SORTS:
         yield "other"
     if kind == z3.Z3_OP_UNINTERPRETED and args:
         yield "functions"
-    if (kind == z3.Z3_OP_MUL and len(args) - sum(map(partial(_int_value, ref), args)) > 1) \
-            or (kind in _DIVISIONS and not _int_value(ref, args[1])) or kind == z3.Z3_OP_POWER:
+    if (kind == z3.Z3_OP_MUL and len(args) - sum(map(int_value, args)) > 1) \
+            or (kind in _DIVISIONS and not int_value(args[1])) or kind == z3.Z3_OP_POWER:
         yield "nonlinear"
-
-
-def _expr(ast: Any, ctx: Any) -> Z3:
-    return z3.z3._to_expr_ref(ast, ctx)
-
-
-def _int_value(ref: Any, ast: Any) -> bool:
-    return bool(z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, ast)) == z3.Z3_INT_SORT and z3.Z3_is_numeral_ast(ref, ast))
 
 
 def write_query(folder: Path, stem: str, text: str, expected: str) -> str:
