@@ -234,14 +234,10 @@ class _Linear:
         self.done: dict[int, tuple[Any, frozenset[str]]] = {}  # by term ID: rewritten (None: kept), features
         # each term walked is held (so that no ID is reused) as a Python term would hold it: Z3 names
         # in a let the subterms held more than once, so this keeps the text of a query the same
-        self.held: list[tuple[Any, Any]] = []
-
-    def __del__(self) -> None:
-        for ctx, ast in self.held:
-            if ctx.ref() is not None:
-                z3.Z3_dec_ref(ctx.ref(), ast)
+        self.held: Z3 = None  # a z3.AstVector
 
     def __call__(self, term: Z3) -> tuple[Z3, frozenset[str]]:
+        self.held = z3.AstVector(ctx=term.ctx) if self.held is None else self.held
         result, features = self._walk(term.ctx, term.as_ast())
         return (term if result is None else result), features
 
@@ -250,8 +246,7 @@ class _Linear:
         key = z3.Z3_get_ast_id(ref, ast)
         if key in self.done:
             return self.done[key]
-        z3.Z3_inc_ref(ref, ast)
-        self.held.append((ctx, ast))
+        z3.Z3_ast_vector_push(ref, self.held.vector, ast)
         features, result = {"other"}, None
         if z3.Z3_get_ast_kind(ref, ast) in _APPS:
             kind = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
@@ -286,19 +281,17 @@ def _rebuilt(term: Z3, kind: int, args: list[Z3]) -> Z3:
 
 def _own(ref: Any, ast: Any, kind: int, args: list[Any]) -> Iterator[str]:
     """The features of an application's own symbol and sort (not its arguments')."""
-    def sort_kind(term: Any) -> int:
-        return int(z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, term)))
-
     def int_value(term: Any) -> bool:
-        return sort_kind(term) == z3.Z3_INT_SORT and bool(z3.Z3_is_numeral_ast(ref, term))
+        return bool(z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, term)) == z3.Z3_INT_SORT
+                    and z3.Z3_is_numeral_ast(ref, term))
 
     sort = z3.Z3_get_sort(ref, ast)
-    if sort_kind(ast) == z3.Z3_ARRAY_SORT:
+    if z3.Z3_get_sort_kind(ref, sort) == z3.Z3_ARRAY_SORT:
         yield "arrays"
         ends = (z3.Z3_get_array_sort_domain(ref, sort), z3.Z3_get_array_sort_range(ref, sort))
         if any(z3.Z3_get_sort_kind(ref, end) not in _PLAIN_SORTS for end in ends):
             yield "other"
-    elif sort_kind(ast) not in _PLAIN_SORTS:
+    elif z3.Z3_get_sort_kind(ref, sort) not in _PLAIN_SORTS:
         yield "other"
     if kind == z3.Z3_OP_UNINTERPRETED and args:
         yield "functions"
@@ -334,18 +327,13 @@ def cvc5_decide(text: str, seconds: float | None = None, name: str = "query") ->
         if command.getCommandName() == "check-sat":
             said = out or "no answer"
     if said.startswith("unknown"):
-        reason = solver.getInfo("reason-unknown") if _has_reason(solver) else ""
+        try:
+            reason = solver.getInfo("reason-unknown")
+        except Exception:  # noqa: BLE001 - cvc5 raises when there is no reason to give
+            reason = ""
         reason = reason.decode() if isinstance(reason, bytes) else str(reason)
         return f"unknown ({reason})" if reason else "unknown"
     return said
-
-
-def _has_reason(solver: Any) -> bool:
-    try:
-        solver.getInfo("reason-unknown")
-        return True
-    except Exception:  # noqa: BLE001 - cvc5 raises when there is no reason to give
-        return False
 
 
 def expected_of(text: str) -> str | None:
