@@ -219,65 +219,85 @@ _PSEUDO_BOOLEAN = {z3.Z3_OP_PB_EQ: "==", z3.Z3_OP_PB_LE: "<=", z3.Z3_OP_PB_GE: "
 _EMPTY = {z3.Z3_OP_OR: False, z3.Z3_OP_AND: True}  # Z3 prints Or() as a bare "or", which is not SMT-LIB
 _PLAIN_SORTS = (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT)
 _DIVISIONS = (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM)
+_APPS = (z3.Z3_NUMERAL_AST, z3.Z3_APP_AST)  # the others: quantifiers and bound variables
+_expr = z3.z3._to_expr_ref  # a Python term for a term of the C API
 
 
 class _Linear:
     """A formula in standard SMT-LIB: Z3's pseudo-Boolean constraints (``(_ pbeq ...)``,
     ``(_ at-most ...)``, which only Z3 reads) become the same sums of 0/1 terms in integer
     arithmetic, and an empty ``or``/``and`` its value; a ``+`` of one term, that term. With each
-    formula come the features its logic needs (see :func:`_logic`)."""
+    formula come the features its logic needs (see :func:`_logic`). The walk reads Z3's terms
+    through its C API, making a Python term only for what it rewrites (most terms are kept)."""
 
     def __init__(self) -> None:
-        # the term is kept, so that its id is not reused
-        self.done: dict[int, tuple[Z3, Z3, frozenset[str]]] = {}
+        self.done: dict[int, tuple[Any, frozenset[str]]] = {}  # by term ID: rewritten (None: kept), features
+        # each term walked is held (so that no ID is reused) as a Python term would hold it: Z3 names
+        # in a let the subterms held more than once, so this keeps the text of a query the same
+        self.held: Z3 = None  # a z3.AstVector
 
     def __call__(self, term: Z3) -> tuple[Z3, frozenset[str]]:
-        key = term.get_id()
-        if key in self.done:
-            return self.done[key][1:]
-        result, features = term, set(self._own(term))
-        if z3.is_app(term) and not term.num_args() and term.decl().kind() in _EMPTY:
-            result = z3.BoolVal(_EMPTY[term.decl().kind()], term.ctx)
-        elif z3.is_app(term) and term.num_args() == 1 and term.decl().kind() in (z3.Z3_OP_ADD, z3.Z3_OP_MUL):
-            result, inner = self(term.arg(0))
-            features |= inner
-        elif z3.is_app(term) and term.num_args():
-            done = [self(arg) for arg in term.children()]
-            args = [arg for arg, _ in done]
-            features.update(*(used for _, used in done))
-            kind = term.decl().kind()
-            if kind in _PSEUDO_BOOLEAN:
-                params = term.decl().params()
-                bound, weights = params[0], params[1:] or [1] * len(args)
-                parts = [z3.If(arg, weight, 0) for arg, weight in zip(args, weights)]
-                total = parts[0] if len(parts) == 1 else z3.Sum(parts)  # SMT-LIB's + takes two or more
-                op = _PSEUDO_BOOLEAN[kind]
-                result = total == bound if op == "==" else total <= bound if op == "<=" else total >= bound
-            elif any(a.get_id() != b.get_id() for a, b in zip(args, term.children())):
-                result = term.decl()(*args)
-        self.done[key] = (term, result, frozenset(features))
-        return self.done[key][1:]
+        self.held = z3.AstVector(ctx=term.ctx) if self.held is None else self.held
+        result, features = self._walk(term.ctx, term.as_ast())
+        return (term if result is None else result), features
 
-    @staticmethod
-    def _own(term: Z3) -> Iterator[str]:
-        """The features of the term's own symbol and sort (not its arguments')."""
-        if not z3.is_app(term):  # a quantifier or bound variable
+    def _walk(self, ctx: Any, ast: Any) -> tuple[Any, frozenset[str]]:
+        ref = ctx.ref()
+        key = z3.Z3_get_ast_id(ref, ast)
+        if key in self.done:
+            return self.done[key]
+        z3.Z3_ast_vector_push(ref, self.held.vector, ast)
+        features, result = {"other"}, None
+        if z3.Z3_get_ast_kind(ref, ast) in _APPS:
+            kind = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
+            args = [z3.Z3_get_app_arg(ref, ast, i) for i in range(z3.Z3_get_app_num_args(ref, ast))]
+            features = set(_own(ref, ast, kind, args))
+            if not args and kind in _EMPTY:
+                result = z3.BoolVal(_EMPTY[kind], ctx)
+            elif len(args) == 1 and kind in (z3.Z3_OP_ADD, z3.Z3_OP_MUL):
+                result, used = self._walk(ctx, args[0])
+                result, features = _expr(args[0], ctx) if result is None else result, features | used
+            elif args:
+                done = [self._walk(ctx, arg) for arg in args]
+                features.update(*(used for _, used in done))
+                if kind in _PSEUDO_BOOLEAN or any(new is not None for new, _ in done):
+                    terms = [_expr(arg, ctx) if new is None else new for arg, (new, _) in zip(args, done)]
+                    result = _rebuilt(_expr(ast, ctx), kind, terms)
+        self.done[key] = (result, frozenset(features))
+        return self.done[key]
+
+
+def _rebuilt(term: Z3, kind: int, args: list[Z3]) -> Z3:
+    """``term`` with the arguments ``args``; a pseudo-Boolean constraint as a sum of 0/1 terms."""
+    if kind not in _PSEUDO_BOOLEAN:
+        return term.decl()(*args)
+    params = term.decl().params()
+    bound, weights = params[0], params[1:] or [1] * len(args)
+    parts = [z3.If(arg, weight, 0) for arg, weight in zip(args, weights)]
+    total = parts[0] if len(parts) == 1 else z3.Sum(parts)  # SMT-LIB's + takes two or more
+    op = _PSEUDO_BOOLEAN[kind]
+    return total == bound if op == "==" else total <= bound if op == "<=" else total >= bound
+
+
+def _own(ref: Any, ast: Any, kind: int, args: list[Any]) -> Iterator[str]:
+    """The features of an application's own symbol and sort (not its arguments')."""
+    def int_value(term: Any) -> bool:
+        return bool(z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, term)) == z3.Z3_INT_SORT
+                    and z3.Z3_is_numeral_ast(ref, term))
+
+    sort = z3.Z3_get_sort(ref, ast)
+    if z3.Z3_get_sort_kind(ref, sort) == z3.Z3_ARRAY_SORT:
+        yield "arrays"
+        ends = (z3.Z3_get_array_sort_domain(ref, sort), z3.Z3_get_array_sort_range(ref, sort))
+        if any(z3.Z3_get_sort_kind(ref, end) not in _PLAIN_SORTS for end in ends):
             yield "other"
-            return
-        sort = term.sort()
-        if sort.kind() == z3.Z3_ARRAY_SORT:
-            yield "arrays"
-            if sort.domain().kind() not in _PLAIN_SORTS or sort.range().kind() not in _PLAIN_SORTS:
-                yield "other"
-        elif sort.kind() not in _PLAIN_SORTS:
-            yield "other"
-        kind, count = term.decl().kind(), term.num_args()
-        if kind == z3.Z3_OP_UNINTERPRETED and count:
-            yield "functions"
-        numerals = sum(z3.is_int_value(arg) for arg in term.children())
-        if (kind == z3.Z3_OP_MUL and count - numerals > 1) or (kind in _DIVISIONS and not z3.is_int_value(term.arg(1))) \
-                or kind == z3.Z3_OP_POWER:
-            yield "nonlinear"
+    elif z3.Z3_get_sort_kind(ref, sort) not in _PLAIN_SORTS:
+        yield "other"
+    if kind == z3.Z3_OP_UNINTERPRETED and args:
+        yield "functions"
+    if (kind == z3.Z3_OP_MUL and len(args) - sum(map(int_value, args)) > 1) \
+            or (kind in _DIVISIONS and not int_value(args[1])) or kind == z3.Z3_OP_POWER:
+        yield "nonlinear"
 
 
 def write_query(folder: Path, stem: str, text: str, expected: str) -> str:
@@ -307,18 +327,13 @@ def cvc5_decide(text: str, seconds: float | None = None, name: str = "query") ->
         if command.getCommandName() == "check-sat":
             said = out or "no answer"
     if said.startswith("unknown"):
-        reason = solver.getInfo("reason-unknown") if _has_reason(solver) else ""
+        try:
+            reason = solver.getInfo("reason-unknown")
+        except Exception:  # noqa: BLE001 - cvc5 raises when there is no reason to give
+            reason = ""
         reason = reason.decode() if isinstance(reason, bytes) else str(reason)
         return f"unknown ({reason})" if reason else "unknown"
     return said
-
-
-def _has_reason(solver: Any) -> bool:
-    try:
-        solver.getInfo("reason-unknown")
-        return True
-    except Exception:  # noqa: BLE001 - cvc5 raises when there is no reason to give
-        return False
 
 
 def expected_of(text: str) -> str | None:

@@ -89,8 +89,9 @@ def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, 
     """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
     hands = Hands(rules.written)
     enc = hands.enc
-    options = [z3.And([z3.Not(z3_legal_lead(enc.leader_holds(k), c, broken=enc.broken_before[k], first_trick=False,
-                                            forced=None, rules=rules)) for c in range(N_CARDS)]) for k in range(1, TRICKS)]
+    options = [z3.And([z3.Not(z3_legal_lead(held, c, broken=enc.broken_before[k], first_trick=False, forced=None,
+                                            rules=rules)) for c in range(N_CARDS)])
+               for k, held in ((k, enc.leader_holds(k)) for k in range(1, TRICKS))]
     witness = hands.find(budget, z3.Or(options))
     if witness is None:
         return None

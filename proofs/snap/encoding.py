@@ -216,6 +216,9 @@ def snoc(p: Pile, card: z3.ArithRef) -> Pile:
 
 
 def ite(c: z3.BoolRef, p: Pile, q: Pile) -> Pile:
+    """``p`` where ``c`` holds, else ``q``; one of them when ``c`` is known (a concrete seat)."""
+    if z3.is_true(c) or z3.is_false(c) or (z3.is_eq(c) and all(z3.is_int_value(a) for a in c.children())):
+        return p if z3.is_true(z3.simplify(c)) else q
     return Pile(lambda i: z3.If(c, p.at(i), q.at(i)), z3.If(c, p.length, q.length),
                 lambda card: z3.If(c, p.count(card), q.count(card)))
 

@@ -186,6 +186,8 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
         config = snap_config(dict(variant), players=n)
         pre = replace(slot_state(n, stride), turn=z3.IntVal(0))
         before, was_there = (in_range(pre, stride), structural(pre)), _was_there(pre, stride)
+        solver = z3.Solver()  # one per table, each query in a push/pop scope
+        solver.add(*before)
         for shape in shapes(config, drop):
             mv = fresh_move(shape, n)
             post, allowed = step(pre, mv, config, mutant, drop), legal(pre, mv, config, mutant, drop)
@@ -195,11 +197,12 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
                 pen = penalty_step(pre, mv, config, mutant, drop)
                 claims += [(pen, _failure(was_there, pen)), (pen, z3.Not(structural_after(pen)))]
             for after, claim in claims:
-                solver = z3.Solver()
-                solver.add(*before, allowed, claim)
+                solver.push()
+                solver.add(allowed, claim)
                 queries += 1
                 if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
                     return _Proof(queries, _counterexample(solver, pre, mv, after, config, budget, stride, 3, queries))
+                solver.pop()
     return _Proof(queries)
 
 

@@ -100,15 +100,15 @@ def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
     ``n`` and the variant, so a card-less ``config`` is the key). A candidate move's legality is
     its shape's ``legal`` term with the move's caller and tied seats put in."""
     st = free_state(n, capacity)
-    legal_terms, steps = [], {}
+    legal_terms, steps, legality = [], {}, {}
     for _, shape, caller, tied in candidate_moves(n):
         mv = free_move(shape, n)
-        values = [(mv.caller, z3.IntVal(caller))] + [(mv.tied[s], z3.BoolVal(s in tied)) for s in range(n)]
-        legal_terms.append(z3.substitute(legal(st, mv, config), *values))
-        if shape not in steps:
-            post = step(st, mv, config)
+        if shape not in steps:  # the shape's legality and successor, built once
+            legality[shape], post = legal(st, mv, config), step(st, mv, config)
             outputs = [p.length for p in post.zones()] + [p.at(i) for p in post.zones() for i in range(capacity)]
             steps[shape] = compile_terms(outputs + [post.turn, post.phase])
+        values = [(mv.caller, z3.IntVal(caller))] + [(mv.tied[s], z3.BoolVal(s in tied)) for s in range(n)]
+        legal_terms.append(z3.substitute(legality[shape], *values))
     return Compiled(compile_terms(legal_terms), steps)
 
 
