@@ -29,7 +29,8 @@ from cardcanon.proofs.snap.search import Played, play
 RULES = ("SNAP-END-4", "SNAP-FLIP-3", "SNAP-TURN-2", "SNAP-CALL-5")
 
 
-def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
+def deck_of(ranks: int, suits: int) -> tuple[Card, ...]:
+    """The lowest ``ranks`` ranks of the first ``suits`` suits."""
     return tuple(Card(r, s) for r in list(Rank)[:ranks] for s in list(Suit)[:suits])
 
 
@@ -74,7 +75,7 @@ def check(run: Run) -> CheckResult:
     sample: list[tuple[SnapConfig, Played]] = []
     sample_size = int(bounds.get("sample", 24))  # the first games, as records too
     for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
-        config = run.snap_config(players=players, deck=small_deck(ranks, suits))
+        config = run.snap_config(players=players, deck=deck_of(ranks, suits))
         counts: Counter[str] = Counter()
         for seq in rank_sequences(ranks, suits):
             for dealer in range(players):
