@@ -31,6 +31,16 @@ def test_a_smaller_scope_says_so_in_words() -> None:
     assert whole["words"].startswith("2–12 players;") and whole["covers_rulebook_players"]
 
 
+def test_list_bounds_are_named_in_words() -> None:
+    table = {"deck": "decks {decks}", "piles": "at most {cards} cards; the seeds {seeds[0]} ≤ seed < {seeds[1]}",
+             "abstracted": "nothing", "players": [2]}
+    words = describe("snap", table, {"decks": [[2, 2], [3, 2]], "cards": [5, 4, 3], "seeds": [0, 40]})["words"]
+    assert "decks 2×2 and 3×2; at most 5, 4 and 3 cards; the seeds 0 ≤ seed < 40" in words, words
+    for check in load_checks():  # no manifest's scope shows a bound as a Python list
+        for quick in (False, True):
+            assert "[" not in check.scope_for(quick)["words"], check.id
+
+
 def test_span() -> None:
     assert span([3, 2]) == "2–3" and span([2, 3, 5]) == "2, 3 and 5" and span([2]) == "2"
 

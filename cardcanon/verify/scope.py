@@ -55,7 +55,7 @@ def problems(table: Any, bounds: Mapping[str, Any]) -> list[str]:
         found.append("'piles' must be a non-empty string")
     for key in ("deck", "piles", "abstracted"):
         try:
-            str(table.get(key, "")).format(**bounds)
+            str(table.get(key, "")).format(**_worded(bounds))
         except (KeyError, IndexError, ValueError) as exc:
             found.append(f"'{key}' names {exc}, which is not a bound")
     players = table.get("players")
@@ -66,6 +66,21 @@ def problems(table: Any, bounds: Mapping[str, Any]) -> list[str]:
     elif players is not None and players != RULEBOOK and not _counts(players):
         found.append(f"'players' must be a list of player counts or {RULEBOOK!r}")
     return found
+
+
+class _Listed(list[Any]):
+    """A list bound as words when a scope names it: ``[2, 3, 5]`` -> "2, 3 and 5", a list of pairs
+    ``[[2, 2], [3, 2]]`` -> "2×2 and 3×2". A range bound ``[first, last]`` is named by its ends
+    (``{seeds[0]} ≤ seed < {seeds[1]}``), never as a whole."""
+
+    def __format__(self, spec: str) -> str:
+        items = ["×".join(map(str, item)) if isinstance(item, list) else str(item) for item in self]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _worded(bounds: Mapping[str, Any]) -> dict[str, Any]:
+    """The bounds, each list as :class:`_Listed`, for the words of a scope."""
+    return {key: _Listed(value) if isinstance(value, list) else value for key, value in bounds.items()}
 
 
 def _counts(value: Any) -> list[int]:
@@ -98,7 +113,8 @@ def describe(game: str, table: Mapping[str, Any] | None, bounds: Mapping[str, An
     who = f"{span(players)} player{'s' if players != [1] else ''}"
     if not whole:
         who += f" of the rulebook's {span(allowed)}"
-    deck, piles, abstracted = (str(table.get(key) or "").format(**bounds) for key in ("deck", "piles", "abstracted"))
+    deck, piles, abstracted = (str(table.get(key) or "").format(**_worded(bounds))
+                               for key in ("deck", "piles", "abstracted"))
     deck_words = f"the rulebook's deck ({rulebook_deck(game)} cards)" if deck == RULEBOOK else deck
     variant_words = ("every variant verify runs" if variants is None
                      else f"only {', '.join(variants)}" + (f" ({variants_reason})" if variants_reason else ""))
