@@ -83,8 +83,7 @@ def environments_play_the_model_without_a_kernel(monkeypatch: pytest.MonkeyPatch
     """Where the compiled kernel cannot be built (no C compiler, ``CARDCANON_ENGINE=python``), an
     environment made with no ``engine`` plays the reference model, as ``engine="kernel-or-model"``
     asks; with the kernel, the default is unchanged."""
-    from cardcanon.engine import build
     from cardcanon.envs import _engine
 
-    if not build.available():
+    if kernel_missing():
         monkeypatch.setattr(_engine, "DEFAULT", "kernel-or-model")

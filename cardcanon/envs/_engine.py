@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from cardcanon.engine.build import EngineUnavailable
+from cardcanon.engine.build import EngineUnavailable, kernel_or_model
 
 ENGINES = ("kernel", "model", "kernel-or-model")
 DEFAULT = "kernel"  # the engine when the caller names none
@@ -30,12 +30,11 @@ def choose_engine(env: Any, engine: str | None, kernel: Callable[[], K]) -> K | 
     game, note = None, "chosen: engine='model'"
     if engine != "model":
         try:
-            game = kernel()
+            game, played_by = kernel_or_model(kernel, fallback=engine == "kernel-or-model")
         except EngineUnavailable as exc:
-            if engine != "kernel-or-model":
-                raise EngineUnavailable(f"{exc}; engine='kernel-or-model' or engine='model' plays the "
-                                        "reference model instead") from None
-            note = f"engine='kernel-or-model' and the compiled kernel cannot play here: {exc}"
+            raise EngineUnavailable(f"{exc}; engine='kernel-or-model' or engine='model' plays the "
+                                    "reference model instead") from None
+        note = f"engine='kernel-or-model' and the compiled kernel cannot play here: {played_by.reason}"
     env.metadata["engine"] = "model" if game is None else "kernel"
     if game is None:
         env.metadata["engine_note"] = note

@@ -12,8 +12,8 @@ from cardcanon.model.hearts_players import make_player
 from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.model.hearts_text import decision_text
+from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
 from cardcanon.proofs.records import function_record, hearts_record
 
