@@ -1,9 +1,9 @@
-"""The Hearts Z3 encodings against the reference model, and the manifest's checks and mutants.
+"""The Hearts Z3 encodings against the reference model, and the manifest's checks and probes.
 
 Differential tests: the Z3 terms the proofs use (trick winner, legal-move predicates, the
 whole-hand encoding, per-card scoring, the match decision) are evaluated on concrete states,
 deals and tricks and compared with ``cardcanon.model.hearts``. Then every check of
-``proofs/manifest/hearts.toml`` must give its expected verdict and every mutant must be killed.
+``proofs/manifest/hearts.toml`` must give its expected verdict and every probe must be killed.
 """
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ def replayed(result):
     return bool(result.records) and all(replay(r).ok for r in result.records)
 
 
-# ---- the manifest's checks and mutants --------------------------------------------------------
+# ---- the manifest's checks and probes ---------------------------------------------------------
 
 CHECKS = load_manifest(MANIFEST)
 # runs of more than a third of a second: CI runs them with ``-m slow`` (and every `cardcanon verify`)
@@ -220,25 +220,25 @@ SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", None), ("HEAR
 
 def _runs():
     for check in CHECKS:
-        for mutant in (None, *(m.id for m in check.declared_probes)):
+        for probe in (None, *(m.id for m in check.declared_probes)):
             # the probes run in every verification too; the quick suite runs each check as written
-            slow = (check.id, mutant) in SLOW or mutant is not None
+            slow = (check.id, probe) in SLOW or probe is not None
             marks = [pytest.mark.rules(*check.rules)] + ([pytest.mark.slow] if slow else [])
-            yield pytest.param(check, mutant, marks=marks, id=f"{check.id}-{mutant or 'as-written'}")
+            yield pytest.param(check, probe, marks=marks, id=f"{check.id}-{probe or 'as-written'}")
 
 
-@pytest.mark.parametrize(("check", "mutant"), list(_runs()))
-def test_check_verdict(check, mutant):
-    result = run_check(resolve_entry(check.entry), probe=mutant, timeout=120.0, bounds=dict(check.bounds_for(quick=True)))
+@pytest.mark.parametrize(("check", "probe"), list(_runs()))
+def test_check_verdict(check, probe):
+    result = run_check(resolve_entry(check.entry), probe=probe, timeout=120.0, bounds=dict(check.bounds_for(quick=True)))
     if engine_check_not_applicable(check, result):
         return
-    if mutant is None:
+    if probe is None:
         assert result.verdict == check.expected, result.detail
         assert result.witness and replayed(result), result.detail
         if check.expected_stats is not None and check.ci_bounds is None:
             assert {k: result.stats.get(k) for k in check.expected_stats} == dict(check.expected_stats)
     else:
-        assert result.verdict in CONTRARY[check.expected], f"mutant {mutant} survived: {result.detail}"
+        assert result.verdict in CONTRARY[check.expected], f"probe {probe} survived: {result.detail}"
 
 
 @pytest.mark.parametrize("budget", [0.05, 0.25, *(pytest.param(b, marks=pytest.mark.slow) for b in (0.2, 0.5, 1.0))])

@@ -76,7 +76,7 @@ def test_proves_on_a_tiny_domain_with_records_that_replay(variant: dict[str, str
 def test_a_broken_encoding_is_caught_with_a_record_of_the_model(monkeypatch: pytest.MonkeyPatch, fresh_encoding: None,
                                                                 broken: str, kind: str) -> None:
     original = getattr(enc, kind)
-    monkeypatch.setattr(eq, kind, lambda st, mv, config: original(st, mv, config, mutant=broken))
+    monkeypatch.setattr(eq, kind, lambda st, mv, config: original(st, mv, config, probe=broken))
     result = run()
     assert result.verdict is Verdict.COUNTEREXAMPLE, result.detail
     assert len(result.records) == 1 and replay(result.records[0]).ok  # the record is what the model does

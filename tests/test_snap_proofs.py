@@ -1,10 +1,10 @@
-"""The Snap Z3 encodings against the reference model, and the manifest's checks and mutants.
+"""The Snap Z3 encodings against the reference model, and the manifest's checks and probes.
 
 Differential tests: Hypothesis deals small decks, plays a few random legal moves through the
 model, then evaluates the Z3 transition encoding (``step``) and legality (``legal``) on the
 position reached and compares them with ``cardcanon.model.snap`` (``apply``, ``legal_moves``,
 ``correct_kinds``, ``matched_seats``). Then every check of ``proofs/manifest/snap.toml`` must
-give its expected verdict (quick bounds) and every mutant must be killed.
+give its expected verdict (quick bounds) and every probe must be killed.
 """
 
 from __future__ import annotations
@@ -229,9 +229,9 @@ def test_lasso_search_and_stored_seed_agree_with_play_game():
     assert stored.cycle == (cycle.start, cycle.length) == (2, 52)
 
 
-def _run(check, mutant, quick=True):
+def _run(check, probe, quick=True):
     bounds = check.bounds_for(quick)
-    return run_check(resolve_entry(check.entry), probe=mutant, timeout=120.0, bounds=bounds)
+    return run_check(resolve_entry(check.entry), probe=probe, timeout=120.0, bounds=bounds)
 
 
 def replayed(result):
@@ -257,9 +257,9 @@ def test_check_gives_expected_verdict(check):
 
 
 @pytest.mark.slow  # verify runs them too
-@pytest.mark.parametrize("check,mutant", [_param(c, m.id) for c in CHECKS for m in c.declared_probes])
-def test_mutant_is_killed(check, mutant):
-    result = _run(check, mutant)
+@pytest.mark.parametrize("check,probe", [_param(c, m.id) for c in CHECKS for m in c.declared_probes])
+def test_probe_is_killed(check, probe):
+    result = _run(check, probe)
     assert result.verdict in CONTRARY[check.expected], (result.verdict, result.detail)
     if result.verdict is Verdict.COUNTEREXAMPLE:  # the broken step, replayed: the model disagrees
         assert replayed(result), result.witness

@@ -10,8 +10,8 @@ fix it to each seat in turn, which keeps the queries small).
 The transitions follow the model's rules one to one (SNAP-FLIP-1/3, SNAP-CALL-1..5,
 SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-INDEX-1, SNAP-PEN-1..3, SNAP-OUT-1, SNAP-TURN-2,
 SNAP-END-1..3). A *shape* fixes the kind of move (flip, no call, a call or a tie of one call
-kind); the caller and the tied players are symbolic. The mutants of the encoding
-(deliberately broken rules) are named by the keys of :data:`MUTANTS`.
+kind); the caller and the tied players are symbolic. A check's probes (its encoding broken on
+purpose, as the manifest's ``[[check.probe]]`` says) are passed as ``probe``.
 
 Every constraint and term is tagged with the rule that states it, so that a vacuity probe
 (:mod:`cardcanon.proofs.drops`, ``drop=Drop("SNAP-TIE-1")``) can leave that rule out: its
@@ -26,7 +26,7 @@ model is replayed.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -36,17 +36,10 @@ from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_text import table_text
-from cardcanon.proofs.drops import Drop, dropped
+from cardcanon.proofs.base import Run
+from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 
-
-MUTANTS = {
-    "tie-drops-matched": "SNAP-TIE-1/SNAP-CALL-4 broken: a tie puts only the flipper's pile in the pot and drops the matched piles",
-    "penalty-no-turnover": "SNAP-PEN-3 broken: a wrong caller with an empty face-down pile pays without turning his face-up pile over",
-    "index-tie": "SNAP-INDEX-1 broken: players may tie on the index card",
-    "out-players-call": "SNAP-CALL-2 broken: players who are out may call",
-    "end-down-only": "SNAP-END-2 broken: the game ends when at most one player has a face-down card",
-}
 
 # The rules whose constraints and terms a drop probe can leave out of this encoding.
 STATES = frozenset({
@@ -106,19 +99,10 @@ class Shape:
         return self.move.value if self.kind is None else f"{self.move.value}:{self.kind.value}"
 
 
-def require_mutant(mutant: str | None, allowed: tuple[str, ...]) -> None:
-    """Reject a mutant ID that the check does not implement (a typo must not pass silently)."""
-    if mutant is not None and mutant not in allowed:
-        raise ValueError(f"unknown mutant {mutant!r} for this check; expected one of {', '.join(allowed)}")
-
-
-def probe(mutant: str | None, allowed: tuple[str, ...], states: frozenset[str] = STATES) -> Drop:
-    """Validate ``mutant`` (an encoding mutant of the check, or a drop probe of a check built on
-    an encoding that states ``states``) and return the drop it asks for; dropping a rule the
-    encoding does not state raises ValueError."""
-    if dropped(mutant) is None:
-        require_mutant(mutant, allowed)
-    return Drop.of(mutant, states)
+def probe_of(run: Run, known: Collection[str], states: Collection[str] = STATES) -> tuple[str | None, Drop]:
+    """The run's encoding probe (one of ``known``; None when there is none) and the rule it drops
+    (a drop probe of a check whose encoding states ``states``); an unknown probe raises ValueError."""
+    return run.encoding_probe(known), Drop.of(run.probe_id, states)
 
 
 def shapes(config: SnapConfig, drop: Drop = Drop()) -> tuple[Shape, ...]:
@@ -281,11 +265,11 @@ def holders(st: SymState) -> z3.ArithRef:
 
 
 # ---- legality (the model's legal_moves, symbolically) ---------------------------------------
-def legal(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = None, drop: Drop = Drop()) -> z3.BoolRef:
+def legal(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None, drop: Drop = Drop()) -> z3.BoolRef:
     n, shape = st.n, mv.shape
     holds = holding(st, drop)
     def may_call(s: int) -> z3.BoolRef:  # SNAP-CALL-2 (players who are out, SNAP-OUT-1, may not)
-        return z3.BoolVal(True) if mutant == "out-players-call" else _fact(drop, ("SNAP-CALL-2",), holds[s])
+        return z3.BoolVal(True) if probe == "out-players-call" else _fact(drop, ("SNAP-CALL-2",), holds[s])
     if shape.move == "flip":  # SNAP-FLIP-1: only the player whose turn it is flips
         return z3.And(st.phase == PHASE_CODE[Phase.FLIP], _fact(drop, ("SNAP-FLIP-1",), mv.caller == st.turn))
     in_call = st.phase == PHASE_CODE[Phase.CALL]
@@ -294,18 +278,18 @@ def legal(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = No
     valid = shape.kind in config.kinds
     if shape.move == "call":
         return z3.And(in_call, valid, 0 <= mv.caller, mv.caller < n, select([may_call(s) for s in range(n)], mv.caller))
-    ties_allowed = _fact(drop, ("SNAP-INDEX-1",), z3.BoolVal(not config.index_card or mutant == "index-tie"))
+    ties_allowed = _fact(drop, ("SNAP-INDEX-1",), z3.BoolVal(not config.index_card))
     tie = _fact(drop, (TIES[shape.call_kind],), z3.And(correct(st, shape.call_kind, drop),
                                                        z3.Sum([z3.If(t, 1, 0) for t in mv.tied]) >= 2))
     return z3.And(in_call, valid, ties_allowed, tie, *[z3.Implies(mv.tied[s], may_call(s)) for s in range(n)])
 
 
 # ---- transitions ----------------------------------------------------------------------------
-def _turn_over(down: Pile, up: Pile, mutant_skip: bool = False, drop: Drop = Drop(), rules: Sequence[str] = (),
+def _turn_over(down: Pile, up: Pile, skip: bool = False, drop: Drop = Drop(), rules: Sequence[str] = (),
                name: str = "") -> tuple[Pile, Pile]:
     """SNAP-FLIP-3: an empty face-down pile is replaced by the face-up pile turned over (also
     stated by each of ``rules``, the rules that call for the turn-over)."""
-    if mutant_skip:
+    if skip:
         return down, up
     needed = down.length == 0
     rules = ("SNAP-FLIP-3", *rules)
@@ -314,7 +298,7 @@ def _turn_over(down: Pile, up: Pile, mutant_skip: bool = False, drop: Drop = Dro
 
 
 def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pile, winner: z3.ArithRef | None,
-                 config: SnapConfig, mutant: str | None, drop: Drop = Drop(), where: str = "post") -> SymState:
+                 config: SnapConfig, probe: str | None, drop: Drop = Drop(), where: str = "post") -> SymState:
     """SNAP-TURN-2, SNAP-OUT-1, SNAP-END-1..3: pass the turn or end the game."""
     n = st.n
     post = SymState(n, tuple(down), tuple(up), pot, st.turn, st.phase, st.rank)
@@ -332,7 +316,7 @@ def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pi
     count = holders(post)
     over = z3.Or(_term(drop, ("SNAP-END-2",), count == 1, f"{where}.one-holder-ends"),
                  _term(drop, ("SNAP-END-3",), count == 0, f"{where}.no-holder-ends"))
-    if mutant == "end-down-only":
+    if probe == "end-down-only":
         over = z3.Sum([z3.If(post.down[s].length > 0, 1, 0) for s in range(n)]) <= 1
     phase = z3.If(over, PHASE_CODE[Phase.OVER], PHASE_CODE[Phase.FLIP])
     return SymState(n, post.down, post.up, pot, nxt, phase, st.rank)
@@ -350,7 +334,7 @@ def _matched_block(st: SymState, m: Sequence[z3.BoolRef], turned: bool, drop: Dr
     return _pile(drop, ("SNAP-CALL-4",), per_flipper(st, block, ite), name)
 
 
-def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = None, drop: Drop = Drop()) -> SymState:
+def step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None, drop: Drop = Drop()) -> SymState:
     """The position after ``mv`` (meaningful where :func:`legal` holds)."""
     n, shape, f = st.n, mv.shape, st.turn
     if shape.move == "flip":  # SNAP-FLIP-1/3
@@ -362,20 +346,20 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
             up.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), cons(d.at(0), u), f"flip.up.{s}"), st.up[s]))
         return SymState(n, tuple(down), tuple(up), st.pot, f, z3.IntVal(PHASE_CODE[Phase.CALL]), st.rank)
     if shape.move == "nocall":  # SNAP-CALL-3
-        return _after_event(st, st.down, st.up, st.pot, None, config, mutant, drop, "nocall")
+        return _after_event(st, st.down, st.up, st.pot, None, config, probe, drop, "nocall")
     m = matched(st, drop)
     taken = [z3.Or(f == s, m[s]) for s in range(n)]  # flipper's pile and matched piles (SNAP-CALL-4)
     if shape.move == "tie":  # SNAP-TIE-1/2, SNAP-POT-2: flipper's pile uppermost, then clockwise
         rule = TIES[shape.call_kind]
         pile = select_pile(st.up, f)
-        if mutant != "tie-drops-matched":
+        if probe != "tie-drops-matched":
             pile = cat(pile, _matched_block(st, m, False, drop, "tie.matched"))
         pile = _pile(drop, (rule,), pile, "tie.piles")
         cleared = [_pile(drop, (rule,), ite(taken[s], empty(), st.up[s]), f"tie.up.{s}") for s in range(n)]
         pot = cat(pile, st.pot)  # SNAP-TIE-2: onto the pot, if there is one
         if not drop.keeps("SNAP-TIE-2"):
             pot = ite(st.pot.length == 0, pile, _pile(drop, ("SNAP-TIE-2",), pot, "tie.onto-pot"))
-        return _after_event(st, st.down, cleared, pot, None, config, mutant, drop, "tie")
+        return _after_event(st, st.down, cleared, pot, None, config, probe, drop, "tie")
     kind, w = shape.call_kind, mv.caller
     ok = correct(st, kind, drop)
     # a correct call (SNAP-CALL-1/5, SNAP-POT-1/3, SNAP-INDEX-1): won piles turned over, in order
@@ -387,29 +371,29 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = Non
     win_down = [ite(w == s, _pile(drop, ("SNAP-CALL-5",), cat(st.down[s], won), f"win.down.{s}"), st.down[s])
                 for s in range(n)]
     win_up = [_pile(drop, (WINS[kind],), ite(taken[s], empty(), st.up[s]), f"win.up.{s}") for s in range(n)]
-    win = _after_event(st, win_down, win_up, ite(won_pot, empty(), st.pot), w, config, mutant, drop, "win")
-    pen = penalty_step(st, mv, config, mutant, drop)
+    win = _after_event(st, win_down, win_up, ite(won_pot, empty(), st.pot), w, config, probe, drop, "win")
+    pen = penalty_step(st, mv, config, probe, drop)
     return SymState(n, tuple(ite(ok, a, b) for a, b in zip(win.down, pen.down)),
                     tuple(ite(ok, a, b) for a, b in zip(win.up, pen.up)), ite(ok, win.pot, pen.pot),
                     z3.If(ok, win.turn, pen.turn), z3.If(ok, win.phase, pen.phase), st.rank)
 
 
-def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, mutant: str | None = None,
+def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None,
                  drop: Drop = Drop()) -> SymState:
     """The position after a wrong call (SNAP-PEN-1/2/3): the offender's top face-down card, under
     the recipient's pile. :func:`step` takes it for a call that is not correct; it reads nothing
     of the call's kind or of who flips after a win, so one term serves every call kind."""
     n, w = st.n, mv.caller
-    recipient, turned, card = _penalty(st, mv, mutant, drop)
+    recipient, turned, card = _penalty(st, mv, probe, drop)
     pen_down = [ite(w == s, _pile(drop, ("SNAP-PEN-1",), tail(turned[s][0]), f"pen.offender-down.{s}"),
                     ite(recipient == s, _pile(drop, ("SNAP-PEN-3",), snoc(st.down[s], card), f"pen.recipient-down.{s}"),
                         st.down[s]))
                 for s in range(n)]
     pen_up = [ite(w == s, turned[s][1], st.up[s]) for s in range(n)]
-    return _after_event(st, pen_down, pen_up, st.pot, None, config, mutant, drop, "pen")
+    return _after_event(st, pen_down, pen_up, st.pot, None, config, probe, drop, "pen")
 
 
-def _penalty(st: SymState, mv: SymMove, mutant: str | None, drop: Drop,
+def _penalty(st: SymState, mv: SymMove, probe: str | None, drop: Drop,
              ) -> tuple[z3.ArithRef, list[tuple[Pile, Pile]], z3.ArithRef]:
     """SNAP-PEN-1/2/3: who receives the penalty card, every seat's piles after the SNAP-FLIP-3
     turn-over (only the offender's are used), and the card (the offender's top face-down card)."""
@@ -426,7 +410,7 @@ def _penalty(st: SymState, mv: SymMove, mutant: str | None, drop: Drop,
     right = per_flipper(st, right_of)
     recipient = z3.If(w != f, _term(drop, ("SNAP-PEN-1",), f, "pen.to-flipper"),
                       _term(drop, ("SNAP-PEN-2",), right, "pen.to-right"))
-    turned = [_turn_over(st.down[s], st.up[s], mutant == "penalty-no-turnover", drop, ("SNAP-PEN-3",), f"pen.{s}")
+    turned = [_turn_over(st.down[s], st.up[s], probe == "penalty-no-turnover", drop, ("SNAP-PEN-3",), f"pen.{s}")
               for s in range(n)]
     card = _term(drop, ("SNAP-PEN-1",), select([turned[s][0].at(0) for s in range(n)], w), "pen.card")
     return recipient, turned, card

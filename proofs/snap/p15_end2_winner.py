@@ -22,7 +22,8 @@ from cardcanon.model.snap import Phase
 from cardcanon.proofs.base import CheckResult, Run, Verdict, solve
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, PHASE_CODE, Shape, SymState, fresh_move, holders, legal, probe, shapes, split_by_correctness, step, structural,
+    MoveKind, PHASE_CODE, Shape, SymState, fresh_move, holders, legal, probe_of, shapes, split_by_correctness, step,
+    structural,
 )
 from cardcanon.proofs.snap.replay import find_and_replay, in_range, slot_state
 
@@ -31,8 +32,8 @@ RULES = ("SNAP-END-1", "SNAP-END-2", "SNAP-END-3", "SNAP-TIE-1", "SNAP-TIE-2", "
 
 
 def check(run: Run) -> CheckResult:
-    mutant, bounds = run.probe_id, run.bounds
-    drop = probe(mutant, ("end-down-only",))
+    bounds = run.bounds
+    probe, drop = probe_of(run, ("end-down-only",))
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", [2, 3]))
     started, queries = time.monotonic(), 0
@@ -48,7 +49,7 @@ def check(run: Run) -> CheckResult:
                 if shape.move == "flip":
                     continue  # a flip moves no card between players and never ends the game
                 pre, mv = slot_state(n, stride), fresh_move(shape, n)
-                post = step(pre, mv, config, mutant, drop)
+                post = step(pre, mv, config, probe, drop)
                 # the claim, stated apart from the encoding's own end test: when a move ends the game at
                 # most one player holds cards, and while two do the game goes on. It holds of every
                 # successor term, so the query needs no assumption about the position before
@@ -60,7 +61,7 @@ def check(run: Run) -> CheckResult:
                     queries += 1
                     if solve(solver, run.budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.PROVED:
                         continue
-                    assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop), bad]
+                    assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, probe, drop), bad]
                     found = find_and_replay(pre, mv, post, config, assumptions, stride, 3, run.budget, expect_same=False)
                     return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {shape}: the game ends with two players holding cards",
                                        witness=found.text if found else "no small instance to replay",

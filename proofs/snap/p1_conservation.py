@@ -45,7 +45,7 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, penalty_step, pot_matches, probe,
+    MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, penalty_step, pot_matches, probe_of,
     select_pile, shapes,
     split_by_correctness, step, structural, structural_after,
 )
@@ -113,8 +113,8 @@ def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., A
 
 
 def check(run: Run) -> CheckResult:
-    mutant, bounds = run.probe_id, run.bounds
-    drop = probe(mutant, ("tie-drops-matched", "penalty-no-turnover"))
+    bounds = run.bounds
+    probe, drop = probe_of(run, ("tie-drops-matched", "penalty-no-turnover"))
     variant = tuple(sorted(run.variant.items()))
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = tuple(bounds.get("players", [2, 3]))
@@ -126,8 +126,8 @@ def check(run: Run) -> CheckResult:
     # probe breaks the encoding, so the proof goes first; a model mutant can only break a replay,
     # so the witnesses are found one at a time and the first that differs ends the run.
     def prove() -> _Proof:  # with next_turn = winner from the largest table down: see _prove
-        order = sorted(players, reverse=run.variant.get("next_turn") == "winner" and mutant is None)
-        return _prove(tuple(order), variant, stride, mutant, run.budget, drop)
+        order = sorted(players, reverse=run.variant.get("next_turn") == "winner" and run.probe is None)
+        return _prove(tuple(order), variant, stride, probe, run.budget, drop)
 
     proof = prove() if run.probe is not None else None
     if proof is not None and proof.result is not None:
@@ -145,7 +145,7 @@ def check(run: Run) -> CheckResult:
     if proof.result is not None:
         return proof.result
     # the premise of the rotation argument (on the encoding without a rule drop, whose free terms no position reads back)
-    turned, problem = premise_fails(players, run.snap_config, mutant, tick=run.budget.tick)
+    turned, problem = premise_fails(players, run.snap_config, probe, tick=run.budget.tick)
     if problem is not None:
         return CheckResult(Verdict.COUNTEREXAMPLE, f"the rotation argument fails: {problem}", witness=problem)
     detail = (f"{proof.queries} inductive-step queries unsat (players {list(players)}, the flipper at seat 0: every "
@@ -169,7 +169,7 @@ class _Proof:
     result: CheckResult | None = None  # a counterexample or no answer; None: proved
 
 
-def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | None, budget: Budget,
+def _prove(players: Players, variant: VariantKey, stride: int, probe: str | None, budget: Budget,
            drop: Drop = Drop()) -> _Proof:
     """The Z3 part: every inductive-step query, or the first counterexample. The flipper is seat 0
     (every other flipper by rotation, see the module docstring); conservation and the position
@@ -190,11 +190,11 @@ def _prove(players: Players, variant: VariantKey, stride: int, mutant: str | Non
         solver.add(*before)
         for shape in shapes(config, drop):
             mv = fresh_move(shape, n)
-            post, allowed = step(pre, mv, config, mutant, drop), legal(pre, mv, config, mutant, drop)
+            post, allowed = step(pre, mv, config, probe, drop), legal(pre, mv, config, probe, drop)
             claims = [(post, _failure(was_there, post)), (post, z3.Not(structural_after(post)))]
             if shape.move is MoveKind.CALL:  # a correct call ([0]: assumed correct); a wrong one is the penalty
                 claims = [(post, split_by_correctness(bad, pre, shape, drop)[0]) for _, bad in claims]
-                pen = penalty_step(pre, mv, config, mutant, drop)
+                pen = penalty_step(pre, mv, config, probe, drop)
                 claims += [(pen, _failure(was_there, pen)), (pen, z3.Not(structural_after(pen)))]
             for after, claim in claims:
                 solver.push()

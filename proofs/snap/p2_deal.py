@@ -7,7 +7,7 @@ dealer's left never has fewer cards than one farther on (so the extra cards go t
 nearest the dealer's left); the first card goes to the dealer's left, and the player who gets it
 takes the first turn; the top card of every pile is the last card dealt to it. The sizes and the
 top card of every pile are then evaluated for every ``n``, dealer and seat and compared with the
-model's ``deal_piles`` and first turn. The mutant starts the deal with the dealer himself.
+model's ``deal_piles`` and first turn. The probe ``deal-from-dealer`` starts the deal with the dealer himself.
 
 Each term is tagged with the rule that states it (SNAP-DEAL-2: who receives each card;
 SNAP-DEAL-3: which card is on top; SNAP-TURN-1: who takes the first turn), so that a drop probe
@@ -29,7 +29,7 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.snap.encoding import probe
+from cardcanon.proofs.snap.encoding import probe_of
 
 
 # An int or a Z3 integer term: the proof and the model cross-check share the same formulas.
@@ -52,9 +52,9 @@ def _clockwise(d: Num, k: Num, n: int) -> Num:
     return z3.If(d + k % n < n, d + k % n, d + k % n - n)
 
 
-def _receiver(k: Num, n: int, d: Num, mutant: str | None, drop: Drop = Drop()) -> Num:
+def _receiver(k: Num, n: int, d: Num, probe: str | None, drop: Drop = Drop()) -> Num:
     """The seat that receives the ``k``-th card dealt (SNAP-DEAL-2)."""
-    first = 0 if mutant == "deal-from-dealer" else 1
+    first = 0 if probe == "deal-from-dealer" else 1
     return _stated(drop, "SNAP-DEAL-2", _clockwise(d, first + k, n) if isinstance(k, int) else (d + first + k) % n,
                    f"receiver.{k}")
 
@@ -74,23 +74,23 @@ def _if(cond: Num, a: Num, b: Num) -> Num:
     return (a if cond else b) if isinstance(cond, bool) else z3.If(cond, a, b)
 
 
-def _size(s: Num, n: int, d: Num, cards: int, mutant: str | None, drop: Drop = Drop()) -> Num:
-    return sum(_if(_receiver(k, n, d, mutant, drop) == s, 1, 0) for k in range(cards))
+def _size(s: Num, n: int, d: Num, cards: int, probe: str | None, drop: Drop = Drop()) -> Num:
+    return sum(_if(_receiver(k, n, d, probe, drop) == s, 1, 0) for k in range(cards))
 
 
-def _top(s: Num, n: int, d: Num, cards: int, mutant: str | None, drop: Drop = Drop(), name: str = "") -> Num:
+def _top(s: Num, n: int, d: Num, cards: int, probe: str | None, drop: Drop = Drop(), name: str = "") -> Num:
     """The number of the last card dealt to ``s`` (its top card, SNAP-DEAL-3), or -1."""
     top: Num = -1
     for k in range(cards):
-        top = _if(_receiver(k, n, d, mutant, drop) == s, k, top)
+        top = _if(_receiver(k, n, d, probe, drop) == s, k, top)
     return _stated(drop, "SNAP-DEAL-3", top, f"top.{name}")
 
 
-def _encoded_deal(n: int, d: int, cards: int, mutant: str | None, drop: Drop = Drop(),
+def _encoded_deal(n: int, d: int, cards: int, probe: str | None, drop: Drop = Drop(),
                   ) -> tuple[list[Num], list[Num], Num]:
     """Concrete pile sizes, top cards and first turn, from the same formulas as the proof."""
-    return ([_size(s, n, d, cards, mutant, drop) for s in range(n)],
-            [_top(s, n, d, cards, mutant, drop, str(s)) for s in range(n)], _first_turn(n, d, drop))
+    return ([_size(s, n, d, cards, probe, drop) for s in range(n)],
+            [_top(s, n, d, cards, probe, drop, str(s)) for s in range(n)], _first_turn(n, d, drop))
 
 
 def _value(x: Num, model: z3.ModelRef) -> Any:
@@ -124,20 +124,20 @@ def _record(n: int, d: int, cards: int, label: str) -> Record:
     return snap_record(state.config, [Deal(Seat(d), state.config.deck)], state, label=label)
 
 
-def _prove(lo: int, hi: int, cards: int, mutant: str | None, drop: Drop, budget: Budget) -> CheckResult | None:
+def _prove(lo: int, hi: int, cards: int, probe: str | None, drop: Drop, budget: Budget) -> CheckResult | None:
     """The Z3 part for every number of players: None when proved, else the counterexample."""
     d, s1, s2 = z3.Ints("dealer seat1 seat2")
     for n in range(lo, hi + 1):  # n concrete: symbolic n is nonlinear
         def seat(s: Num) -> Num:
             return z3.And(0 <= s, s < n)
 
-        size1, size2 = _size(s1, n, d, cards, mutant, drop), _size(s2, n, d, cards, mutant, drop)
-        top1 = _top(s1, n, d, cards, mutant, drop, "seat1")
-        first = _receiver(0, n, d, mutant, drop)
+        size1, size2 = _size(s1, n, d, cards, probe, drop), _size(s2, n, d, cards, probe, drop)
+        top1 = _top(s1, n, d, cards, probe, drop, "seat1")
+        first = _receiver(0, n, d, probe, drop)
         # the top card of a pile is the last card dealt to it (seats with at least one card): it
         # went to that seat, and the seat's next card, a round of n cards later, is past the deck
         last_on_top = z3.Implies(size1 >= 1, z3.And(0 <= top1, top1 < cards, cards <= top1 + n,
-                                                    _receiver(top1, n, d, mutant) == s1))
+                                                    _receiver(top1, n, d, probe) == s1))
         claim = z3.And(size1 - size2 <= 1,
                        z3.Implies(_offset(s1, n, d) < _offset(s2, n, d), size1 >= size2),
                        first == _clockwise(d, 1, n), _first_turn(n, d, drop) == first)
@@ -147,7 +147,7 @@ def _prove(lo: int, hi: int, cards: int, mutant: str | None, drop: Drop, budget:
             if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
                 model = solver.model()
                 cd = model.eval(d).as_long()
-                read = [_value(x, model) for x in _encoded_deal(n, cd, cards, mutant, drop)]
+                read = [_value(x, model) for x in _encoded_deal(n, cd, cards, probe, drop)]
                 label = (f"{n} players, dealer {Seat(cd)}: the encoding deals {_deal_text(read)}; "
                          f"the model {_deal_text(_model_deal(n, cd, cards))}")
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(_record(n, cd, cards, label),))
@@ -155,8 +155,8 @@ def _prove(lo: int, hi: int, cards: int, mutant: str | None, drop: Drop, budget:
 
 
 def check(run: Run) -> CheckResult:
-    mutant, bounds = run.probe_id, run.bounds
-    drop = probe(mutant, ("deal-from-dealer",), STATES)
+    bounds = run.bounds
+    probe, drop = probe_of(run, ("deal-from-dealer",), STATES)
     cards = int(bounds.get("cards", value("snap", "SNAP-DEAL-2", "deck_size")))
     lo = int(bounds.get("min_players", value("snap", "SNAP-PLAYERS-1", "min_players")))
     hi = int(bounds.get("max_players", value("snap", "SNAP-PLAYERS-1", "max_players")))
@@ -166,7 +166,7 @@ def check(run: Run) -> CheckResult:
     compared, uneven = 0, None
     for players in range(lo, hi + 1):
         for dealer in range(players):
-            encoded, modelled = _encoded_deal(players, dealer, cards, mutant), _model_deal(players, dealer, cards)
+            encoded, modelled = _encoded_deal(players, dealer, cards, probe), _model_deal(players, dealer, cards)
             if encoded != modelled:
                 label = (f"{players} players, dealer {Seat(dealer)}: the encoding deals {_deal_text(encoded)}; "
                          f"the model {_deal_text(modelled)}")
@@ -176,7 +176,7 @@ def check(run: Run) -> CheckResult:
             if uneven is None and len(set(modelled[0])) > 1:
                 uneven = (players, dealer,
                           f"{players} players, dealer {Seat(dealer)}: {_deal_text(modelled)}")
-    counterexample = run.cached(("proof", lo, hi, cards), lambda: _prove(lo, hi, cards, mutant, drop, run.budget))
+    counterexample = run.cached(("proof", lo, hi, cards), lambda: _prove(lo, hi, cards, probe, drop, run.budget))
     if counterexample is not None:
         return counterexample
     if uneven is None:

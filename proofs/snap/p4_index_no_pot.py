@@ -22,7 +22,7 @@ from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, Shape, correct, fresh_move, legal, matched, probe, shapes, step, structural,
+    MoveKind, Shape, correct, fresh_move, legal, matched, probe_of, shapes, step, structural,
 )
 from cardcanon.proofs.snap.replay import find_and_replay, in_range, slot_state
 from cardcanon.proofs.snap.search import explore
@@ -54,7 +54,7 @@ def _prove(players: list[int], stride: int, variant: Mapping[str, str], drop: Dr
 
 def check(run: Run) -> CheckResult:
     bounds = run.bounds
-    drop = probe(run.probe_id, ())
+    drop = probe_of(run, ())[1]
     variant = {**run.variant, "index_card": "on"}
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))

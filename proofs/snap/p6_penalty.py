@@ -6,7 +6,7 @@ face-down pile, after the SNAP-FLIP-3 turn-over that SNAP-PEN-3 asks for, has a 
 give, and the recipient the encoding names (the flipper, SNAP-PEN-1; when the flipper called
 wrongly, the nearest player to his right who holds cards, SNAP-PEN-2) is another player who
 holds cards (so not out, SNAP-OUT-1). Proved over symbolic pile sizes for every player count in
-``players`` (2 to 12) and every flipper and caller. The mutant lets players who are out call; a
+``players`` (2 to 12) and every flipper and caller. The probe ``out-players-call`` lets players who are out call; a
 penalty is then unpayable.
 """
 
@@ -23,7 +23,7 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, PHASE_CODE, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe, step, structural,
+    MoveKind, PHASE_CODE, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe_of, step, structural,
 )
 from cardcanon.proofs.snap.replay import Replay, find_and_replay, in_range, slot_state
 
@@ -31,7 +31,7 @@ from cardcanon.proofs.snap.replay import Replay, find_and_replay, in_range, slot
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
 
 
-def _prove(players: list[int], stride: int, mutant: str | None, drop: Drop, budget: Budget) -> int | CheckResult:
+def _prove(players: list[int], stride: int, probe: str | None, drop: Drop, budget: Budget) -> int | CheckResult:
     """The Z3 part: the number of queries proved, or the counterexample. One query per table size:
     the penalty is payable after every legal call, correct or not, of any kind (legality of a call
     reads neither its kind nor the index card, so a wrong call of each kind on either table is
@@ -42,13 +42,13 @@ def _prove(players: list[int], stride: int, mutant: str | None, drop: Drop, budg
         kind = config.kinds[0]
         pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
         has_card, recipient = penalty_parts(pre, mv, drop)
-        assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, mutant, drop)]
+        assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, probe, drop)]
         unpaid = z3.Not(z3.And(has_card, recipient))
         solver = z3.Solver()
         solver.add(*assumptions, unpaid)
         queries += 1
         if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
-            post = step(pre, mv, config, mutant, drop)
+            post = step(pre, mv, config, probe, drop)
             found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(correct(pre, kind)), unpaid],
                                     stride, 2, budget, expect_same=False)
             text = found.text if found else "no small instance to replay"
@@ -59,14 +59,14 @@ def _prove(players: list[int], stride: int, mutant: str | None, drop: Drop, budg
 
 
 def check(run: Run) -> CheckResult:
-    mutant, bounds = run.probe_id, run.bounds
-    drop = probe(mutant, ("out-players-call",))
+    bounds = run.bounds
+    probe, drop = probe_of(run, ("out-players-call",))
     stride = int(bounds.get("pile_bound", value("snap", "SNAP-DECK-1", "deck_size"))) + 1
     players = list(bounds.get("players", range(2, 13)))
     started = time.monotonic()
     # the witnesses (replayed through the model) and the proof (Z3 only): a probe breaks the
     # encoding, so the proof goes first; a model mutant can only break a replay, so the witnesses do
-    queries = _prove(players, stride, mutant, drop, run.budget) if run.probe is not None else None
+    queries = _prove(players, stride, probe, drop, run.budget) if run.probe is not None else None
     if isinstance(queries, CheckResult):
         return queries
     replays = _witnesses(stride, min(players), max(players), run.budget, run.variant, drop)
@@ -75,7 +75,7 @@ def check(run: Run) -> CheckResult:
             return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {replay.text}",
                                witness=replay.text, records=(replay.record,))
     if queries is None:
-        queries = _prove(players, stride, mutant, drop, run.budget)
+        queries = _prove(players, stride, probe, drop, run.budget)
     if isinstance(queries, CheckResult):
         return queries
     detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper, caller and call)"

@@ -90,7 +90,7 @@ def sample_steps(config: SnapConfig, seed: int, max_flips: int = 300, games: int
             state = apply(state, move)
 
 
-def premise_fails(players: tuple[int, ...], config_for: Callable[..., SnapConfig], mutant: str | None = None,
+def premise_fails(players: tuple[int, ...], config_for: Callable[..., SnapConfig], probe: str | None = None,
                   tick: Callable[[], None] = lambda: None) -> tuple[int, str | None]:
     """(steps checked, the first step at which the encoding does not commute with turning the
     table, in words, or None); ``tick`` is called at each table size (the run's time budget)."""
@@ -100,8 +100,8 @@ def premise_fails(players: tuple[int, ...], config_for: Callable[..., SnapConfig
         config = config_for(players=n, deck=small_deck(n))
         for kind, state, move in sample_steps(config, seed=100 * n):
             k = (-state.player.index) % n
-            after = _encoded_step(state, move, config, mutant)
-            after_turned = _encoded_step(turned_state(state, k), turned_move(move, k, n), config, mutant)
+            after = _encoded_step(state, move, config, probe)
+            after_turned = _encoded_step(turned_state(state, k), turned_move(move, k, n), config, probe)
             checked += 1
             if not enc.same_position(after_turned, turned_position(after, k, n)):
                 return checked, (f"{n} players, {kind} ({move}) with {state.player} flipping: the encoding's step "
@@ -109,6 +109,6 @@ def premise_fails(players: tuple[int, ...], config_for: Callable[..., SnapConfig
     return checked, None
 
 
-def _encoded_step(state: SnapState, move: Move, config: SnapConfig, mutant: str | None) -> enc.Position:
+def _encoded_step(state: SnapState, move: Move, config: SnapConfig, probe: str | None) -> enc.Position:
     sym, mv = enc.concrete_state(state), enc.concrete_move(move, config.players)
-    return enc.evaluate(enc.step(sym, mv, config, mutant))
+    return enc.evaluate(enc.step(sym, mv, config, probe))
