@@ -158,7 +158,7 @@ def _folders(root: str | Path | None) -> tuple[Path, dict[str, Path | None]]:
 def necessity_citations(report: dict[str, Any]) -> list[Citation]:
     """The cells of a verify report's necessity matrix (per check, rule and, in newer reports,
     variant) that a model mutant killed and that count: a result that was not applicable, or
-    did not pass, verifies nothing even where a mutant failed it."""
+    did not pass, verifies nothing even where a model mutant failed it."""
     matrix = report.get("necessity", {}).get("matrix")
     if not isinstance(matrix, list):
         raise ValueError("the verify report has no necessity matrix (run `cardcanon verify --json PATH`)")

@@ -111,12 +111,12 @@ class Evidence:
         cells = [c for c in check.get("necessity", []) if c.get("rule") == rule_id]
         if not cells:
             return ""
-        mutants = [c["model_mutant"] + (f" under {c['variant']}" if c.get("variant", "default") != "default" else "")
+        killers = [c["model_mutant"] + (f" under {c['variant']}" if c.get("variant", "default") != "default" else "")
                    for c in cells if c.get("killed") and c.get("model_mutant")]
         bindings = [b for b in check.get("bindings", []) if b.get("rule") == rule_id]
         unbound = [b["variant"] for b in bindings if not b.get("bound")]
-        if mutants:
-            text = "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in mutants) + ")"
+        if killers:
+            text = "; breaking this rule in the model makes it fail (" + ", ".join(f"``{m}``" for m in killers) + ")"
             if unbound:
                 text += "; unbound (not counted) under " + ", ".join(esc(v) for v in unbound)
         else:
@@ -166,10 +166,10 @@ class Evidence:
         if check.get("status") == "not-applicable":
             return (":verdict-bad:`not applicable` (neither passed nor failed: it could not run what it claims); "
                     + "; ".join(f"variant {_variant(r)}: {_variant_verdict(r)}" for r in check.get("results", [])))
-        mutants = _probes(check)
+        probes = _probes(check)
         text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
                 f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
-                + (f", probes killed {sum(m['killed'] for m in mutants)}/{len(mutants)}" if mutants else "") + ")")
+                + (f", probes killed {sum(p['killed'] for p in probes)}/{len(probes)}" if probes else "") + ")")
         variants = [r for r in check.get("results", []) if r.get("variant", "default") != "default"]
         if variants:
             text += "; " + "; ".join(f"variant {_variant(r)}: {_variant_verdict(r)}" for r in variants)
