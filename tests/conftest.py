@@ -10,7 +10,9 @@ A slow test that loops over a fixed number of cases (seeds, deals) takes that nu
 A test that needs the compiled kernel is marked ``needs_kernel`` (a module: ``pytestmark``, a case:
 ``pytest.param(..., marks=pytest.mark.needs_kernel)``): where the kernel cannot be built (no C
 compiler, ``CARDCANON_ENGINE=python``) it is skipped with the reason. :func:`kernel_missing` gives
-that reason to a test that checks what happens without the kernel instead.
+that reason to a test that checks what happens without the kernel instead. A test of the exact
+enumeration, whose library (``exact.c``) is built apart from the kernel, is marked ``needs_exact``
+as well, and skipped in the same way where that library cannot be built.
 """
 
 import os
@@ -54,6 +56,21 @@ def kernel_missing() -> str:
     return ""
 
 
+def exact_missing() -> str:
+    """Why the exact enumeration's library cannot be loaded here (``EngineUnavailable``'s one line), or ""."""
+    from cardcanon.engine import build, exact
+
+    try:
+        exact.kernel()
+    except build.EngineUnavailable as exc:
+        return str(exc)
+    return ""
+
+
+# each marker of a compiled library, and why that library cannot be loaded here
+LIBRARIES = {"needs_kernel": kernel_missing, "needs_exact": exact_missing}
+
+
 def engine_check_not_applicable(check: Any, result: Any) -> bool:
     """Whether ``check`` is an engine check (its manifest entry names ``engine``) that cannot run
     here for want of the kernel. Its ``result`` must then be not-applicable with the reason, never
@@ -69,13 +86,16 @@ def engine_check_not_applicable(check: Any, result: Any) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs_kernel: needs the compiled kernel; skipped with the reason where "
                                        "it cannot be built (no C compiler, CARDCANON_ENGINE=python)")
+    config.addinivalue_line("markers", "needs_exact: needs the exact enumeration's library (exact.c); skipped "
+                                       "with the reason where it cannot be built")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    marked = [item for item in items if item.get_closest_marker("needs_kernel")]
-    reason = kernel_missing() if marked else ""
-    for item in marked if reason else ():
-        item.add_marker(pytest.mark.skip(reason=f"the compiled engine cannot be built here: {reason}"))
+    for marker, missing in LIBRARIES.items():
+        marked = [item for item in items if item.get_closest_marker(marker)]
+        reason = missing() if marked else ""
+        for item in marked if reason else ():
+            item.add_marker(pytest.mark.skip(reason=f"the compiled engine cannot be built here: {reason}"))
 
 
 @pytest.fixture

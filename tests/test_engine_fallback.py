@@ -177,3 +177,26 @@ def test_the_exact_enumeration_without_the_kernel_ends_with_one_line_and_status_
     assert result.status == 2 and not result.traceback and result.stdout == ""
     assert result.stderr.splitlines() == [f"cardcanon: error: {DISABLED}"]
     assert not (tmp_path / "snap-exact.json").exists()
+
+
+def test_the_exact_tests_skip_with_the_reason_where_only_their_library_cannot_be_built(tmp_path):
+    """With no C compiler on the path and an empty cache, ``exact.c`` cannot be built (the kernel
+    may still load, prebuilt): the exact enumeration's tests are skipped with that reason, and
+    its pure counts still run."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / "python").symlink_to(sys.executable)
+    env = {key: value for key, value in os.environ.items() if key not in ("CC", "CARDCANON_ENGINE")}
+    env.update(PATH=str(bare), CARDCANON_CACHE=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-rs",
+                           "tests/test_exact.py", "-k", "unranking or counts_of"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "exact enumeration needs a C compiler" in done.stdout and " failed" not in done.stdout
+    assert "1 passed, 6 skipped" in done.stdout, done.stdout[-2000:]

@@ -3,8 +3,9 @@
 The reduction (suits, rank relabelling, the dealer's seat) is checked against the brute-force
 enumeration of every dealer and every card order published in results/analysis/snap.json; the
 kernel's games against the reference model; the Dask driver for independence of the number of
-workers and for resuming after an interruption. All but the counts need the compiled kernel
-(``exact.c``); without it ``test_engine_fallback.py`` checks that the enumeration says so.
+workers and for resuming after an interruption. All but the counts need the enumeration's compiled
+library (``exact.c``, marked ``needs_exact``) and the kernel; without them ``test_engine_fallback.py``
+checks that the enumeration says so.
 """
 
 import itertools
@@ -39,6 +40,7 @@ def _all_canonical(ranks, suits):
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.parametrize("ranks,suits", [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4)])
 def test_unranking_lists_the_canonical_sequences_in_order(ranks, suits):
     expected = _all_canonical(ranks, suits)
@@ -54,6 +56,7 @@ def test_counts_of_the_issue_decks():
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.parametrize("cell", PUBLISHED["enumeration"]["cells"],
                          ids=lambda c: f"{c['players']}p-{c['deck'].replace(' ', '')}-{c['policy']}")
 def test_reduction_gives_the_published_brute_force_figures(cell):
@@ -74,6 +77,7 @@ def test_reduction_gives_the_published_brute_force_figures(cell):
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.parametrize("players,ranks,suits", [(2, 3, 2), (3, 2, 3), (2, 2, 4)])
 def test_every_deal_a_sequence_stands_for_plays_alike(players, ranks, suits):
     """Relabelled ranks, permuted suits and another dealer give the same status and length
@@ -96,6 +100,7 @@ def test_every_deal_a_sequence_stands_for_plays_alike(players, ranks, suits):
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.parametrize("ranks,suits", [(3, 3), (2, 4), (4, 2)])
 def test_kernel_matches_the_reference_model(ranks, suits):
     """Each canonical deal decided by the kernel is the reference model's game."""
@@ -115,6 +120,7 @@ def test_kernel_matches_the_reference_model(ranks, suits):
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.parametrize("ranks,suits", [(3, 4), (4, 4), (5, 4), (6, 4), (4, 3), (7, 2), (8, 1), (2, 4)])
 def test_the_two_player_path_equals_the_general_path(ranks, suits):
     """The kernel's two-player path (from one win to the next) decides every sequence as its
@@ -130,6 +136,7 @@ def test_the_two_player_path_equals_the_general_path(ranks, suits):
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 def test_kernel_general_path_matches_the_reference_model():
     config = SnapConfig(players=2, deck=exact.deck(3, 3))
     for policy in exact.POLICIES:
@@ -144,6 +151,7 @@ def test_kernel_general_path_matches_the_reference_model():
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 def test_ranges_add_up():
     whole = exact.decide_range(2, 3, 3, 0, exact.count(3, 3))
     parts = [exact.decide_range(2, 3, 3, first, n) for first, n in ((0, 100), (100, 1), (101, 179))]
@@ -188,6 +196,7 @@ def _figures(out, players=2, ranks=3, suits=4):
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.slow  # three Dask worker processes
 def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, two_worker_client):
     from cardcanon import exact as driver
@@ -199,6 +208,7 @@ def test_one_or_two_workers_give_the_same_figures(tmp_path, one_worker_client, t
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.slow  # a Dask cluster of two worker processes
 def test_an_interrupted_run_resumes_to_the_same_figures(tmp_path, two_worker_client):
     from cardcanon import exact as driver
@@ -220,6 +230,7 @@ def test_an_interrupted_run_resumes_to_the_same_figures(tmp_path, two_worker_cli
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 def test_cli_exact_writes_figures_and_records(tmp_path, capsys):
     from cardcanon.cli import main
     assert main(["analyze", "snap", "--exact", "--ranks", "2", "--suits", "3", "--workers", "1", "--chunk", "3",
@@ -234,6 +245,7 @@ def test_cli_exact_writes_figures_and_records(tmp_path, capsys):
 
 
 @pytest.mark.needs_kernel
+@pytest.mark.needs_exact
 @pytest.mark.slow  # a Dask cluster of two worker processes
 def test_cli_reports_an_unfinished_deck_without_a_figure(tmp_path, two_worker_client):
     from cardcanon import exact as driver
