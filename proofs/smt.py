@@ -12,11 +12,11 @@ decided twice. Each answer pair is kept; a disagreement, or a cvc5 answer that i
 as a file for a bug report. Probes and model mutants run with Z3 alone (no pair is open).
 
 The text is the query: an :class:`AnswerStore` keeps, per verify run, the ``unsat`` answers by
-the SHA-256 of that text, so that cvc5 does not decide again a query that both solvers already
-decided in another run of the same verify run (another variant, in another worker); the pair
-records from which run each such answer came. (Z3 decides every query: exporting a query
-before its answer is known would cost more than Z3's answer, for the many ``sat`` ones.) Only ``unsat`` is kept, since a ``sat`` is needed with
-its model.
+the SHA-256 of that text, so that neither solver decides again a query that both already found
+``unsat`` in another run of the same verify run (another variant, in another worker, or earlier
+in the same run); the pair records from which run each such answer came. Every query is written
+as text before Z3 is asked, since the text is its key. Only ``unsat`` is kept, since a ``sat`` is
+needed with its model.
 
 ``cardcanon smt-check DIR`` re-decides exported queries with cvc5's SMT-LIB parser alone.
 """
@@ -104,23 +104,28 @@ class SolverPair:
     linear: _Linear = field(default_factory=lambda: _Linear(), repr=False, compare=False)  # shared by the queries
 
     def decide(self, solver: Z3, extra: tuple[Z3, ...]) -> Z3:
-        """Z3's answer to ``solver``'s query (with ``extra`` asserted); an ``unsat`` confirmed by cvc5,
-        or taken from the store when both solvers gave it in another run."""
+        """Z3's answer to ``solver``'s query (with ``extra`` asserted), an ``unsat`` confirmed by cvc5;
+        or ``unsat`` taken from the store when both solvers gave it to the same text in another run."""
+        started = time.perf_counter()
+        text = smtlib(solver, extra, self.linear)
+        key = hashlib.sha256(text.encode()).hexdigest()
+        reused = self.store.decided(key)
+        if reused is not None:
+            self._note(text, "unsat", "unsat", started, reused)
+            return z3.unsat
         answer = solver.check(*extra)
         if answer == z3.unsat:
-            self.confirm(solver, extra, str(answer))
+            self._second(text, key, str(answer), started)
         elif answer == z3.sat:
             self.models += 1
         return answer
 
     def confirm(self, solver: Z3, extra: tuple[Z3, ...], answer: str) -> PairAnswer:
-        """Decide ``solver``'s query (with ``extra`` asserted) again with cvc5, from SMT-LIB text."""
-        started = time.perf_counter()
+        """Decide ``solver``'s query (with ``extra`` asserted), to which Z3 gave ``answer``, again with cvc5."""
         text = smtlib(solver, extra, self.linear)
-        key = hashlib.sha256(text.encode()).hexdigest()
-        reused = self.store.decided(key) if answer == "unsat" else None
-        if reused is not None:
-            return self._note(text, answer, "unsat", started, reused)
+        return self._second(text, hashlib.sha256(text.encode()).hexdigest(), answer, time.perf_counter())
+
+    def _second(self, text: str, key: str, answer: str, started: float) -> PairAnswer:
         try:
             second = cvc5_decide(text, self.query_seconds)
         except RuntimeError as exc:  # cvc5 refused the text: a problem to report, never a pass

@@ -7,7 +7,7 @@ from pathlib import Path
 import z3
 from hypothesis import given, settings, strategies as st
 
-from cardcanon.proofs.smt import SolverPair, cvc5_decide, decide, paired, smtlib, write_query
+from cardcanon.proofs.smt import AnswerStore, SolverPair, cvc5_decide, decide, paired, smtlib, write_query
 from tests.cli_harness import run_inprocess
 
 
@@ -46,6 +46,38 @@ def test_a_pair_records_both_answers_and_exports(tmp_path: Path) -> None:
     assert [(a.z3, a.cvc5) for a in pair.answers] == [("unsat", "unsat")]  # a sat comes with a model
     assert pair.models == 1 and pair.summary()["agree"] and not pair.problems()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo-q0001.smt2"]
+
+
+class _Asked(z3.Solver):
+    """A solver that counts the times Z3 is asked."""
+
+    asked = 0
+
+    def check(self, *extra):  # type: ignore[no-untyped-def]
+        _Asked.asked += 1
+        return super().check(*extra)
+
+
+def test_an_unsat_both_solvers_gave_is_taken_for_the_same_text_and_only_for_it(tmp_path: Path) -> None:
+    x = z3.Int("x")
+    store = AnswerStore(tmp_path)  # the verify run's store, shared by its workers
+    first, second = SolverPair("variant-a", store=store), SolverPair("variant-b", store=store)
+    _Asked.asked = 0
+    for pair in (first, second):
+        solver = _Asked()
+        solver.add(x > 2)
+        with paired(pair):
+            assert decide(solver, x < 2) == z3.unsat  # the same text in both runs
+            assert decide(solver, x < 3) == z3.unsat  # the same again
+            assert decide(solver) == z3.sat  # a sat is needed with its model: never taken
+    assert _Asked.asked == 4  # the second run asked Z3 only the sat query
+    assert [(a.z3, a.cvc5, a.reused) for a in second.answers] == [("unsat", "unsat", "variant-a")] * 2
+    assert second.summary()["reused_from"] == {"variant-a": 2} and second.summary()["agree"]
+    other = _Asked()
+    other.add(x > 3)  # another text: decided afresh
+    with paired(SolverPair("variant-c", store=store)) as third:
+        assert decide(other, x < 2) == z3.unsat
+    assert third is not None and third.answers[0].reused is None and _Asked.asked == 5
 
 
 def test_a_cvc5_unknown_is_a_problem_and_the_query_is_saved(tmp_path: Path) -> None:
