@@ -225,8 +225,8 @@ class _Slot:
             label = task.check_id + ("" if not task.variant else f"-{variant_name(task.variant)}")
             pair = SolverPair(label, None if task.export_smt is None else Path(task.export_smt),
                               query_seconds=task.timeout, store=answers)
-        self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, _plain(task.bounds),
-                                           _plain(task.variant), task.model_mutant, pair)
+        self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, plain(task.bounds),
+                                           plain(task.variant), task.model_mutant, pair)
 
     def release(self) -> Task:
         task, self.task, self.future = self.task, None, None
@@ -258,11 +258,12 @@ class _Slot:
             self.executor = None
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """``value`` as plain data: every mapping a dict and every tuple a list, all the way down."""
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
+        return [plain(item) for item in value]
     return value
 
 
