@@ -186,8 +186,7 @@ def _out_call_counts(original: StateStep, state: SnapState, move: NoCall | Call 
     return original(state, move)
 
 
-def _win_variant(*, without_flipper: bool = False, first_match_only: bool = False, unturned: bool = False,
-                 never_pot: bool = False, snap_takes_pot: bool = False) -> Patch:
+def _win_variant(*, without_flipper: bool = False, first_match_only: bool = False, unturned: bool = False) -> Patch:
     def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
         flipper = state.player
         matched = m.matched_seats(state)
@@ -198,9 +197,7 @@ def _win_variant(*, without_flipper: bool = False, first_match_only: bool = Fals
             gained.extend(up[seat.index] if unturned else reversed(up[seat.index]))
             up[seat.index] = ()
         pot = state.pot
-        if snap_takes_pot:
-            won_pot = won_pot or m.pot_matches(state)
-        if won_pot and not never_pot:
+        if won_pot:
             gained.extend(pot if unturned else reversed(pot))
             pot = ()
         down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
@@ -498,9 +495,10 @@ _SNAP_MUTANTS = (
     ModelMutant("won-piles-unturned", "snap", "SNAP-CALL-5", "won piles go under the face-down pile unturned",
                 _win_variant(unturned=True)),
     ModelMutant("pot-never-won", "snap", "SNAP-POT-1", "a correct \"Snap Pot!\" does not win the pot",
-                _win_variant(never_pot=True)),
+                wraps(SNAP, "_win", lambda win, state, winner, won_pot: win(state, winner, False))),
     ModelMutant("snap-takes-pot", "snap", "SNAP-POT-3", "a correct \"Snap!\" also wins a matching pot",
-                _win_variant(snap_takes_pot=True)),
+                wraps(SNAP, "_win", lambda win, state, winner, won_pot:
+                      win(state, winner, won_pot or m.pot_matches(state)))),
     ModelMutant("tie-drops-matched", "snap", "SNAP-TIE-1", "a tie puts only the flipper's pile in the pot",
                 replaces(SNAP, "_tie", lambda state: _broken_tie(state, only_flipper=True))),
     ModelMutant("tie-under-pot", "snap", "SNAP-TIE-2", "tied piles go under the Snap Pot",
