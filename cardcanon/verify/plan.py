@@ -170,7 +170,8 @@ def _plan_tasks(checks: Sequence[CheckSpec], plans: Mapping[str, VariantPlan], c
         for rule in coverage.necessity_rules(check):
             cells += [(rule, key, add(check, variant, model_mutant=key)) for key in model_mutants.for_rule(rule)
                       for variant in coverage.mutant_variants(model_mutants.MUTANTS[key].variant, runs)]
-            cells += [] if model_mutants.for_rule(rule) else [(rule, "", -1)]  # no model mutant breaks the rule
+            if not model_mutants.for_rule(rule):
+                cells.append((rule, "", -1))  # no model mutant breaks the rule
         layout.append((check, mains, probes, cells))
     return tasks, given, layout
 

@@ -23,7 +23,7 @@ class ProbeOutcome:
     id: str
     description: str
     result: RunResult
-    expected: Any  # the check's expected Verdict
+    expected: Verdict  # the check's expected verdict
 
     @property
     def killed(self) -> bool:
@@ -51,7 +51,7 @@ class NecessityCell:
     model_mutant: str  # key of the model mutant ("" when the rule has none)
     description: str
     result: RunResult | None
-    expected: Any
+    expected: Verdict
     stats_differ: bool = False  # the golden numbers of the claim came out otherwise
     variant: Mapping[str, str] = field(default_factory=dict)  # the variant the run was under
 
