@@ -140,8 +140,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
                 paired(pair):
             result = run_check(check, probe=probe, timeout=timeout, bounds=bounds, variant=variant,
                                caching=model_mutant is None)
-            noted = list(result.records)
-            mine = [replays.replay(r) for r in noted]
+            mine = [replays.replay(r) for r in result.records]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
@@ -150,7 +149,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
-        records: tuple[dict[str, Any], ...] = tuple(json.loads(json.dumps(list(noted))))
+        records: tuple[dict[str, Any], ...] = tuple(json.loads(json.dumps(list(result.records))))
     except (ValueError, TypeError) as exc:
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
     problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"
