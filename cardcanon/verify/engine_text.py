@@ -20,17 +20,16 @@ comparison of the model with itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardcanon.model import snap as model
 from cardcanon.model import snap_endings, snap_policies
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import Move, Phase, SnapConfig
+from cardcanon.model.snap import Move, Phase
 from cardcanon.model.snap_text import repeat_text
 from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
+from cardcanon.proofs.records import function_record, snap_position, snap_record
 from cardcanon.proofs.snap.lockstep import first_repeat, lockstep
 
 
@@ -43,14 +42,8 @@ def check(run: Run) -> CheckResult:
         engine.require(run.snap_config())
     except EngineUnavailable as exc:
         return CheckResult(Verdict.NOT_APPLICABLE, f"the compiled engine cannot play this table: {exc}")
-    return compare(run.snap_config, run.bounds, run.record, run.budget.tick)
-
-
-def compare(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
-            tick: Callable[[], None]) -> CheckResult:
     stats: dict[str, Any] = {"deals": 0, "games": 0, "windows": 0, "labels": 0, "cycles": 0}
-    for problem in (_deals(config_for, bounds, stats), _policies(config_for, bounds, record, stats, tick),
-                    _labels(config_for, bounds, record, stats, tick), _cycles(config_for, bounds, record, stats)):
+    for problem in (_deals(run, stats), _policies(run, stats), _labels(run, stats), _cycles(run, stats)):
         if problem:
             return CheckResult(Verdict.COUNTEREXAMPLE, problem, witness=problem, stats=stats)
     return CheckResult(Verdict.PROVED, f"{stats['deals']} seeded deals, {stats['games']} games ({stats['windows']} call "
@@ -58,12 +51,12 @@ def compare(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], re
                                        "model as the text says", witness="seeded games of 3 and 4 players", stats=stats)
 
 
-def _deals(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], stats: dict[str, Any]) -> str:
+def _deals(run: Run, stats: dict[str, Any]) -> str:
     from cardcanon.engine import snap as engine
 
     for n in range(2, 13):
-        for seed in range(int(bounds.get("deal_seeds", 5))):
-            _, moves = engine.moves(config_for(players=n), seed, "flipper-first", max_flips=0)
+        for seed in range(int(run.bounds.get("deal_seeds", 5))):
+            _, moves = engine.moves(run.snap_config(players=n), seed, "flipper-first", max_flips=0)
             deal, (text, _) = moves[0], snap_text.deal_from_seed(n, seed)
             stats["deals"] += 1
             if not isinstance(deal, model.Deal) or (deal.dealer.index, deal.order) != (text.dealer, text.order):
@@ -71,22 +64,21 @@ def _deals(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], sta
     return ""
 
 
-def _policies(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
-              stats: dict[str, Any], tick: Callable[[], None]) -> str:
+def _policies(run: Run, stats: dict[str, Any]) -> str:
     from cardcanon.engine import snap as engine
 
-    windows = int(bounds.get("windows", 80))
-    for n in bounds.get("players", [3, 4]):
-        config = config_for(players=n)
-        for policy in bounds.get("policies", ["flipper-first", "owner-first", "ties:0.5", "errors:0.2"]):
-            for seed in range(int(bounds.get("seeds", 3))):
+    windows = int(run.bounds.get("windows", 80))
+    for n in run.bounds.get("players", [3, 4]):
+        config = run.snap_config(players=n)
+        for policy in run.bounds.get("policies", ["flipper-first", "owner-first", "ties:0.5", "errors:0.2"]):
+            for seed in range(int(run.bounds.get("seeds", 3))):
                 rng = SplitMix64(seed)
                 deal = model.sample_deal(config, rng)
                 text, text_rng = snap_text.deal_from_seed(n, seed)
                 label = f"{n} players, {policy}, seed {seed}"
                 if (deal.dealer.index, deal.order) != (text.dealer, text.order):
                     state = model.apply(model.new_game(config), deal)
-                    record(snap_record(config, (deal,), state, label=label, seed=seed))
+                    run.record(snap_record(config, (deal,), state, label=label, seed=seed))
                     return f"{label}: the model's deal is not the one SNAP-SEED-2 gives"
                 played = lockstep(model.apply(model.new_game(config), deal), policy, rng, text_rng, windows)
                 moves: tuple[Move, ...] = (deal,) + played.moves
@@ -94,27 +86,26 @@ def _policies(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], 
                 stats["games"] += 1
                 stats["windows"] += played.windows
                 if played.problem:
-                    record(game)
+                    run.record(game)
                     return f"{label}: {played.problem}"
                 _, fast = engine.moves(config, seed, policy, max_flips=played.final.flips)
                 if tuple(fast) != moves:
-                    record(game)
+                    run.record(game)
                     at = next((i for i, (a, b) in enumerate(zip(fast, moves)) if a != b), min(len(fast), len(moves)))
                     return f"{label}: the engine's move {at + 1} differs from the text's and the model's"
                 if seed == 0:
-                    record(game)
-                tick()
+                    run.record(game)
+                run.budget.tick()
     return ""
 
 
-def _labels(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
-            stats: dict[str, Any], tick: Callable[[], None]) -> str:
+def _labels(run: Run, stats: dict[str, Any]) -> str:
     from cardcanon.engine import snap as engine
     from cardcanon.model.snap_records import config_to_json
 
-    config, policy = config_for(players=2), str(bounds.get("label_policy", "ties:0.3"))
+    config, policy = run.snap_config(players=2), str(run.bounds.get("label_policy", "ties:0.3"))
     seen: set[str] = set()
-    for seed in range(int(bounds.get("label_seeds", 30))):
+    for seed in range(int(run.bounds.get("label_seeds", 30))):
         result = snap_policies.play_game(config, seed, policy, max_flips=2000)
         if result.state.phase is not Phase.OVER:
             continue
@@ -125,20 +116,19 @@ def _labels(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], re
         stats["labels"] += 1
         if mine != text or theirs != text or text not in seen:
             seen.add(text)
-            record(function_record("snap", "ending_label", [config_to_json(config), snap_position(result.state)],
+            run.record(function_record("snap", "ending_label", [config_to_json(config), snap_position(result.state)],
                                    label=label))
         if mine != text or theirs != text:
             return label
-        tick()
+        run.budget.tick()
     return ""
 
 
-def _cycles(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], record: Callable[[Record], None],
-            stats: dict[str, Any]) -> str:
+def _cycles(run: Run, stats: dict[str, Any]) -> str:
     from cardcanon.engine import snap as engine
 
-    config = config_for(players=2)
-    for policy, seed in bounds.get("lassos", [["flipper-first", 47], ["owner-first", 63]]):
+    config = run.snap_config(players=2)
+    for policy, seed in run.bounds.get("lassos", [["flipper-first", 47], ["owner-first", 63]]):
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)
         text = first_repeat(result.moves, config)
         mine = (result.endless.start, result.endless.length) if result.endless else None
@@ -146,7 +136,7 @@ def _cycles(config_for: Callable[..., SnapConfig], bounds: Mapping[str, Any], re
         theirs = (fast.start, fast.length) if fast else None
         label = (f"2 players, {policy}, seed {seed}: the text's first repetition {repeat_text(text)}, "
                  f"the model's {repeat_text(mine)}, the engine's {repeat_text(theirs)}")
-        record(snap_record(config, result.moves, result.state, label=label, policy=policy, seed=seed, repeats=mine))
+        run.record(snap_record(config, result.moves, result.state, label=label, policy=policy, seed=seed, repeats=mine))
         stats["cycles"] += mine is not None
         if not (mine == theirs == text):
             return label

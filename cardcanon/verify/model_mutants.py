@@ -111,20 +111,15 @@ def _flip_bottom(original: StateStep, state: SnapState, move: Flip) -> SnapState
     if move.player != state.turn:
         return original(state, move)  # SNAP-FLIP-1 broken: the bottom card of the face-down pile
     i = state.player.index
-    down_i, up_i = state.down[i], state.up[i]
-    if not down_i:
-        down_i, up_i = tuple(reversed(up_i)), ()
+    down_i, up_i = m.turned_over(state.down[i], state.up[i])
     down = m._put(state.down, i, down_i[:-1])
     up = m._put(state.up, i, (down_i[-1],) + up_i)
     return m.SnapState(state.config, m.Phase.CALL, state.dealer, down, up, state.pot, state.turn, state.flips + 1)
 
 
-def _unreversed(state: SnapState, seat: Seat) -> SnapState:
+def _unreversed(down: tuple[Card, ...], up: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """SNAP-FLIP-3 broken: an empty face-down pile is replaced by the face-up pile as it lies."""
-    i = seat.index
-    if state.down[i]:
-        return state
-    return replace(state, down=m._put(state.down, i, tuple(state.up[i])), up=m._put(state.up, i, ()))
+    return (tuple(up), ()) if not down else (down, up)
 
 
 def _dealer_flips_first(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...],
@@ -136,13 +131,10 @@ def _dealer_flips_first(original: StateStep, state: SnapState, down: Piles, up: 
     return original(state, down, up, pot, after, winner, first)
 
 
-def _turn_swapped(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
-                  winner: Seat | None, first: bool = False) -> SnapState:
+def _turn_swapped(original: Callable[..., Seat], state: SnapState, *rest: Any) -> Seat:
     # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
     swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
-    probe = replace(state, config=replace(state.config, next_turn=swapped))
-    result = original(probe, down, up, pot, after, winner, first)
-    return replace(result, config=state.config)
+    return original(replace(state, config=replace(state.config, next_turn=swapped)), *rest)
 
 
 def _out_get_turns(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
@@ -194,8 +186,7 @@ def _out_call_counts(original: StateStep, state: SnapState, move: NoCall | Call 
     return original(state, move)
 
 
-def _win_variant(*, without_flipper: bool = False, first_match_only: bool = False, unturned: bool = False,
-                 never_pot: bool = False, snap_takes_pot: bool = False) -> Patch:
+def _win_variant(*, without_flipper: bool = False, first_match_only: bool = False, unturned: bool = False) -> Patch:
     def win(state: SnapState, winner: Seat, won_pot: bool) -> SnapState:
         flipper = state.player
         matched = m.matched_seats(state)
@@ -206,9 +197,7 @@ def _win_variant(*, without_flipper: bool = False, first_match_only: bool = Fals
             gained.extend(up[seat.index] if unturned else reversed(up[seat.index]))
             up[seat.index] = ()
         pot = state.pot
-        if snap_takes_pot:
-            won_pot = won_pot or m.pot_matches(state)
-        if won_pot and not never_pot:
+        if won_pot:
             gained.extend(pot if unturned else reversed(pot))
             pot = ()
         down = m._put(state.down, winner.index, state.down[winner.index] + tuple(gained))
@@ -288,28 +277,31 @@ def _ties_widened(*, single: bool = False, wrong: bool = False) -> Changes:
             (SNAP, "tie_problem"): tie_problem}
 
 
-def _penalty_variant(*, free: bool = False, to_left: bool = False, to_out: bool = False, on_top: bool = False) -> Patch:
-    def penalty(state: SnapState, offender: Seat) -> SnapState:
-        n, flipper = state.config.players, state.player
-        if free:  # SNAP-PEN-1 broken: a wrong call costs nothing
-            return m._next_flip(state, state.down, state.up, state.pot, flipper, None)
-        if offender != flipper:
-            recipient = flipper
-        else:
-            side = 1 if to_left else -1
-            seats = [Seat((flipper.index + side * k) % n) for k in range(1, n)]
-            recipient = seats[0] if to_out else next(s for s in seats if state.holds(s))
-        i = offender.index
-        down_i, up_i = state.down[i], state.up[i]
-        if not down_i:
-            down_i, up_i = tuple(reversed(up_i)), ()
-        down = m._put(state.down, i, down_i[1:])
-        pile = down[recipient.index]
-        down = m._put(down, recipient.index, (down_i[0],) + pile if on_top else pile + (down_i[0],))
-        up = m._put(state.up, i, up_i)
-        return m._next_flip(state, down, up, state.pot, flipper, None)
+def _penalty_free(state: SnapState, offender: Seat) -> SnapState:  # SNAP-PEN-1 broken: a wrong call costs nothing
+    return m._next_flip(state, state.down, state.up, state.pot, state.player, None)
 
-    return replaces(SNAP, "_penalty", penalty)
+
+def _pays_right(original: Callable[..., Seat], state: SnapState, offender: Seat) -> Seat:
+    # SNAP-OUT-1 broken: a flipper pays the player to his right, whether or not he is out
+    return offender.right(state.config.players) if offender == state.player else original(state, offender)
+
+
+def _pays_left(original: Callable[..., Seat], state: SnapState, offender: Seat) -> Seat:
+    if offender != state.player:  # SNAP-PEN-2 broken: a flipper pays the nearest player to his left
+        return original(state, offender)
+    seat = offender.left(state.config.players)
+    while not state.holds(seat):
+        seat = seat.left(state.config.players)
+    return seat
+
+
+def _penalty_on_top(state: SnapState, offender: Seat) -> SnapState:
+    recipient = m.penalty_recipient(state, offender)  # SNAP-PEN-3 broken: the card goes on top of his pile
+    i = offender.index
+    down_i, up_i = m.turned_over(state.down[i], state.up[i])
+    down = m._put(state.down, i, down_i[1:])
+    down = m._put(down, recipient.index, (down_i[0],) + down[recipient.index])
+    return m._next_flip(state, down, m._put(state.up, i, up_i), state.pot, state.player, None)
 
 
 # ---- Snap: endings, positions, the deal and matching ----------------------------------------------
@@ -485,14 +477,12 @@ _SNAP_MUTANTS = (
                 wraps(SNAP, "_apply_flip", _flip_bottom)),
     ModelMutant("turnover-unreversed", "snap", "SNAP-FLIP-3",
                 "an empty face-down pile is replaced by the face-up pile without turning it over",
-                combined(
-                    wraps(SNAP, "_apply_flip", lambda flip, state, move: flip(_unreversed(state, state.player), move)),
-                    wraps(SNAP, "_penalty", lambda pay, state, offender: pay(_unreversed(state, offender), offender)))),
+                replaces(SNAP, "turned_over", _unreversed)),
     ModelMutant("dealer-flips-first", "snap", "SNAP-TURN-1", "the dealer takes the first turn",
                 wraps(SNAP, "_next_flip", _dealer_flips_first)),
     ModelMutant("turn-swapped", "snap", "SNAP-TURN-2",
                 "the turn order of the other next_turn option (winner instead of clockwise and back)",
-                wraps(SNAP, "_next_flip", _turn_swapped)),
+                wraps(SNAP, "next_player", _turn_swapped)),
     ModelMutant("out-not-skipped", "snap", "SNAP-OUT-1", "players who are out are not skipped: they get turns",
                 combined(wraps(SNAP, "_next_flip", _out_get_turns), wraps(SNAP, "_apply_flip", _out_flip_nothing))),
     ModelMutant("out-players-call", "snap", "SNAP-CALL-2", "players who are out may call",
@@ -505,9 +495,10 @@ _SNAP_MUTANTS = (
     ModelMutant("won-piles-unturned", "snap", "SNAP-CALL-5", "won piles go under the face-down pile unturned",
                 _win_variant(unturned=True)),
     ModelMutant("pot-never-won", "snap", "SNAP-POT-1", "a correct \"Snap Pot!\" does not win the pot",
-                _win_variant(never_pot=True)),
+                wraps(SNAP, "_win", lambda win, state, winner, won_pot: win(state, winner, False))),
     ModelMutant("snap-takes-pot", "snap", "SNAP-POT-3", "a correct \"Snap!\" also wins a matching pot",
-                _win_variant(snap_takes_pot=True)),
+                wraps(SNAP, "_win", lambda win, state, winner, won_pot:
+                      win(state, winner, won_pot or m.pot_matches(state)))),
     ModelMutant("tie-drops-matched", "snap", "SNAP-TIE-1", "a tie puts only the flipper's pile in the pot",
                 replaces(SNAP, "_tie", lambda state: _broken_tie(state, only_flipper=True))),
     ModelMutant("tie-under-pot", "snap", "SNAP-TIE-2", "tied piles go under the Snap Pot",
@@ -518,13 +509,14 @@ _SNAP_MUTANTS = (
                 combined(wraps(SNAP, "legal_moves", _index_ties_listed),
                          wraps(SNAP, "_apply_call_event", _index_tie_played),
                          wraps(SNAP, "move_problem", _index_tie_allowed)), {"index_card": "on"}),
-    ModelMutant("wrong-call-free", "snap", "SNAP-PEN-1", "a wrong call costs nothing", _penalty_variant(free=True)),
+    ModelMutant("wrong-call-free", "snap", "SNAP-PEN-1", "a wrong call costs nothing",
+                replaces(SNAP, "_penalty", _penalty_free)),
     ModelMutant("penalty-to-left", "snap", "SNAP-PEN-2", "a flipper's penalty card goes to his left",
-                _penalty_variant(to_left=True)),
+                wraps(SNAP, "penalty_recipient", _pays_left)),
     ModelMutant("penalty-to-out", "snap", "SNAP-OUT-1", "a flipper's penalty card may go to a player who is out",
-                _penalty_variant(to_out=True)),
+                wraps(SNAP, "penalty_recipient", _pays_right)),
     ModelMutant("penalty-on-top", "snap", "SNAP-PEN-3", "the penalty card goes on top of the recipient's pile",
-                _penalty_variant(on_top=True)),
+                replaces(SNAP, "_penalty", _penalty_on_top)),
     ModelMutant("end-down-only", "snap", "SNAP-END-2", "the game ends when at most one player has a face-down card",
                 wraps(SNAP, "_next_flip", _end_down_only)),
     ModelMutant("draw-has-winner", "snap", "SNAP-END-3", "a game where nobody holds cards names a winner",

@@ -92,7 +92,7 @@ def _discard_unbroken(original: Callable[..., bool], state: HeartsState, play: P
     return original(state, play) and not discard  # HEARTS-BREAK-2 broken: only a heart led breaks hearts
 
 
-def _void_unbroken(original: Callable[..., bool], state: HeartsState, play: Play) -> bool:
+def _void_unbroken(state: HeartsState, play: Play) -> bool:
     return play.card.suit is Suit.HEARTS or m.queen_breaks_hearts(state.config, play.card)  # the void clause gone
 
 
@@ -193,7 +193,7 @@ HEARTS_MUTANTS = (
                 wraps(HEARTS, "breaks_hearts", _discard_unbroken)),
     ModelMutant("void-unbroken", "hearts", "HEARTS-BREAK-2",
                 "with break_on = void, failing to follow suit with a card other than a heart breaks nothing",
-                wraps(HEARTS, "breaks_hearts", _void_unbroken), {"break_on": "void"}),
+                replaces(HEARTS, "breaks_hearts", _void_unbroken), {"break_on": "void"}),
     ModelMutant("deal-from-dealer", "hearts", "HEARTS-DEAL-2", "the dealer deals the first card to himself",
                 wraps(HEARTS, "deal_hands", lambda deal, order, dealer: deal(order, m.other(dealer)))),
     ModelMutant("no-six-clause", "hearts", "HEARTS-LEAD-2", "with the 2 and 4 of clubs dead, the next club above the"

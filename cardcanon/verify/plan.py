@@ -29,6 +29,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
+from cardcanon.cli_args import integer, output_file_or_stdout
+from cardcanon.cli_args import seconds as seconds_arg  # finite, positive, at most a day
 from cardcanon.verify.manifest import GAMES, CheckSpec, Kind, ManifestError, ProbeSpec, load_manifests
 from cardcanon.verify.manifest import load_combinations as combinations  # (game, combination) pairs of the manifests
 from cardcanon.proofs.base import Verdict
@@ -168,7 +170,8 @@ def _plan_tasks(checks: Sequence[CheckSpec], plans: Mapping[str, VariantPlan], c
         for rule in coverage.necessity_rules(check):
             cells += [(rule, key, add(check, variant, model_mutant=key)) for key in model_mutants.for_rule(rule)
                       for variant in coverage.mutant_variants(model_mutants.MUTANTS[key].variant, runs)]
-            cells += [] if model_mutants.for_rule(rule) else [(rule, "", -1)]  # no model mutant breaks the rule
+            if not model_mutants.for_rule(rule):
+                cells.append((rule, "", -1))  # no model mutant breaks the rule
         layout.append((check, mains, probes, cells))
     return tasks, given, layout
 
@@ -278,10 +281,11 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--game", choices=GAMES, help="only this game's checks")
     parser.add_argument("--check", action="append", default=[], metavar="ID",
                         help="only this check (repeatable; HEARTS-P4 also selects HEARTS-P4-slug)")
-    parser.add_argument("--json", metavar="PATH", type=_json_path, help="write the full report as JSON to PATH ('-': standard output)")
+    parser.add_argument("--json", metavar="PATH", type=output_file_or_stdout,
+                        help="write the full report as JSON to PATH ('-': standard output)")
     parser.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
                         help=f"worker processes (default: the CPUs available, here {default_jobs()})")
-    parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"per run, passed to each check; the run is stopped a little later "
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--quick", action="store_true",
@@ -309,24 +313,10 @@ def add_parser(sub: Any) -> None:
 
 
 def _positive_int(text: str) -> int:
-    from cardcanon.cli_args import integer  # digits 0-9
-
-    value = integer(text)
+    value = integer(text)  # digits 0-9
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
-
-
-def _json_path(text: str) -> str:
-    from cardcanon.cli_args import output_file_or_stdout  # not empty, in a folder that may be written
-
-    return output_file_or_stdout(text)
-
-
-def _positive_float(text: str) -> float:
-    from cardcanon.cli_args import seconds  # finite, positive, at most a day
-
-    return seconds(text)
 
 
 def _run_verify(args: argparse.Namespace) -> int:

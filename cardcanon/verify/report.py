@@ -13,7 +13,7 @@ from cardcanon import __version__
 from cardcanon.verify.manifest import CheckSpec
 from cardcanon.verify.variants import variant_name
 from cardcanon.proofs.base import CONTRARY, DEFINITE, Verdict
-from cardcanon.verify.runner import RunResult
+from cardcanon.verify.runner import RunResult, plain
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class ProbeOutcome:
     id: str
     description: str
     result: RunResult
-    expected: Any  # the check's expected Verdict
+    expected: Verdict  # the check's expected verdict
 
     @property
     def killed(self) -> bool:
@@ -51,7 +51,7 @@ class NecessityCell:
     model_mutant: str  # key of the model mutant ("" when the rule has none)
     description: str
     result: RunResult | None
-    expected: Any
+    expected: Verdict
     stats_differ: bool = False  # the golden numbers of the claim came out otherwise
     variant: Mapping[str, str] = field(default_factory=dict)  # the variant the run was under
 
@@ -147,6 +147,10 @@ class CheckOutcome:
             killed[cell.rule] = killed.get(cell.rule, False) or cell.killed
         return killed
 
+    def _mutant_cells(self, rule: str) -> list[NecessityCell]:
+        """The runs of the model mutants of ``rule`` (none when no model mutant breaks it)."""
+        return [c for c in self.necessity if c.rule == rule and c.model_mutant]
+
     def bindings(self) -> list[Binding]:
         """Each (variant run, cited rule): the model mutants that make the check fail under that
         same variant. A result no mutant fails is unbound: it does not count toward the rule."""
@@ -156,19 +160,16 @@ class CheckOutcome:
         for variant, result in self.runs:
             name = variant_name(variant)
             for rule in self.check.rules:
-                killers = tuple(c.model_mutant for c in self.necessity
-                                if c.rule == rule and c.killed and variant_name(c.variant) == name)
-                tried = tuple(c.model_mutant for c in self.necessity
-                              if c.rule == rule and c.model_mutant and variant_name(c.variant) == name)
-                counts = result.verdict is not Verdict.NOT_APPLICABLE and not self._run_failures(variant, result)
-                out.append(Binding(name, rule, killers, tried, counts and bool(killers)))
+                cells = [c for c in self._mutant_cells(rule) if variant_name(c.variant) == name]
+                killers = tuple(c.model_mutant for c in cells if c.killed)
+                tried = tuple(c.model_mutant for c in cells)
+                out.append(Binding(name, rule, killers, tried, self._run_passed(variant, result) and bool(killers)))
         return out
 
     def rules_not_applicable(self) -> list[str]:
         """Cited rules no mutant kills because every run against their mutants was not applicable."""
         return [rule for rule, killed in self.cited_rules_killed().items()
-                if not killed and all(c.not_applicable for c in self.necessity if c.rule == rule and c.model_mutant)
-                and any(c.model_mutant for c in self.necessity if c.rule == rule)]
+                if not killed and (cells := self._mutant_cells(rule)) and all(c.not_applicable for c in cells)]
 
     def not_applicable(self) -> list[str]:
         """Every reason this check could not be run as it claims (none when it could)."""
@@ -196,7 +197,7 @@ class CheckOutcome:
                  f"  Kind: {check.kind.value}; expected: {check.expected.value}"
                  + "".join(f"; under {name}: {v.value}" for name, v in check.expected_variant.items()),
                  f"  Scope: {check.scope_for(self.quick)['words']}"]
-        ran = [variant_name(v) for v, _ in self.variants] or ["default"]
+        ran = [variant_name(v) for v, _ in self.runs]
         lines.append("  Variants: " + ", ".join(ran) + (f" (only these: {check.variants_reason})"
                                                           if check.variants is not None else ""))
         lines.append("  Cited rules, and per variant the model mutant that makes the check fail there:")
@@ -223,6 +224,10 @@ class CheckOutcome:
         if self.failures():
             return "failed"
         return "not-applicable" if self.not_applicable() else "passed"
+
+    def _run_passed(self, variant: Mapping[str, str], result: RunResult) -> bool:
+        """The run under ``variant`` passed: it was applicable and nothing about it failed."""
+        return result.verdict is not Verdict.NOT_APPLICABLE and not self._run_failures(variant, result)
 
     def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
         where = "" if not variant else f"[{variant_name(variant)}] "
@@ -257,9 +262,8 @@ class CheckOutcome:
 
     def failures(self) -> list[str]:
         """Every reason this check fails; empty when it passes."""
-        runs = self.runs
         reasons = []
-        for variant, result in runs:
+        for variant, result in self.runs:
             reasons += self._run_failures(variant, result)
         reasons.extend(self.stats_problems())
         if self.check.scope is None:
@@ -270,12 +274,12 @@ class CheckOutcome:
             if not probe.killed:
                 reasons.append(f"probe {probe.id} survived: verdict {probe.result.verdict.value}"
                                + (f" ({probe.result.detail})" if probe.result.detail else ""))
+        not_applicable = self.rules_not_applicable()
         for rule, killed in self.cited_rules_killed().items():
-            if not killed and rule not in self.rules_not_applicable():
-                tried = [c for c in self.necessity if c.rule == rule]
+            if not killed and rule not in not_applicable:
                 how = ", ".join(f"{c.model_mutant.split(':', 1)[-1]} {c.result.verdict.value if c.result else '-'}"
                                 f"{'' if not c.result or c.result.disagreement else ' without a disagreement'}"
-                                for c in tried if c.model_mutant) or "no model mutant breaks it"
+                                for c in self._mutant_cells(rule)) or "no model mutant breaks it"
                 reasons.append(f"cites {rule}, but breaking it in the model does not make the check fail ({how})")
         return reasons
 
@@ -284,7 +288,7 @@ class CheckOutcome:
         return self.status == "passed"
 
     def to_json(self) -> dict[str, Any]:
-        check = self.check
+        check, bindings = self.check, self.bindings()
         return {
             "id": check.id,
             "game": check.game,
@@ -304,11 +308,11 @@ class CheckOutcome:
             "witness_replayed": self.result.witness_replayed,
             "second_solver": self.second_solver() or (
                 {"solvers": ["z3"], "off": check.no_second_solver} if check.no_second_solver else None),
-            "bounds": _plain(check.bounds_for(self.quick)),
+            "bounds": plain(check.bounds_for(self.quick)),
             "scope": check.scope_for(self.quick),
             "no_drop_probes": check.no_drop_probes or None,
             "stats": dict(self.result.stats),
-            "expected_stats": _plain(check.expected_stats) if check.expected_stats is not None else None,
+            "expected_stats": plain(check.expected_stats) if check.expected_stats is not None else None,
             "stats_compared": self.stats_compared,
             "probes": [m.to_json() for m in self.probes],
             "results": [{
@@ -326,14 +330,14 @@ class CheckOutcome:
                 "second_solver": None if result.second_solver is None else dict(result.second_solver),
                 "detail": result.detail,
                 "stats": dict(result.stats),
-                "expected_stats": _plain(check.stats_for(variant)),
+                "expected_stats": plain(check.stats_for(variant)),
                 "records": list(result.records) if not variant else [],
             } for variant, result in self.runs],
             "necessity": [cell.to_json() for cell in self.necessity],
             "necessity_skipped": self.necessity_skipped,
             "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],
-            "bindings": [b.to_json() for b in self.bindings()],
-            "unbound_results": sum(not b.killed_by for b in self.bindings()),
+            "bindings": [b.to_json() for b in bindings],
+            "unbound_results": sum(not b.killed_by for b in bindings),
             "explanation": self.explain(),
             "manifest": check.source,
         }
@@ -457,6 +461,7 @@ class Report:
                   "result")
         rows = [header]
         for o in self.outcomes:
+            killed, pair = o.cited_rules_killed(), o.second_solver()
             rows.append((
                 o.check.id,
                 ", ".join(o.check.rules),
@@ -465,10 +470,9 @@ class Report:
                 _players_cell(o.check.scope_for(self.quick)),
                 f"{o.result.seconds:.1f}",
                 "replayed" if o.witness_ok else "NO",
-                f"{sum(not o._run_failures(v, r) and r.verdict is not Verdict.NOT_APPLICABLE for v, r in o.variants)}"
-                f"/{len(o.variants)}",
-                f"{sum(o.cited_rules_killed().values())}/{len(o.cited_rules_killed())}",
-                _pair_cell(o.second_solver()) if o.second_solver() or not o.check.no_second_solver else "off",
+                f"{sum(o._run_passed(v, r) for v, r in o.variants)}/{len(o.variants)}",
+                f"{sum(killed.values())}/{len(killed)}",
+                _pair_cell(pair) if pair or not o.check.no_second_solver else "off",
                 f"{o.probes_killed}/{len(o.probes)}",
                 {"passed": "ok", "failed": "FAIL"}.get(o.status, "n/a"),
             ))
@@ -508,12 +512,6 @@ def _pair_cell(pair: Mapping[str, Any] | None) -> str:
     if pair is None:
         return "-"
     return f"{pair['queries']} agree" if pair["agree"] else "DISAGREE"
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    return value
 
 
 def _version(solver: str) -> str:

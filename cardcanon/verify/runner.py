@@ -140,8 +140,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
                 paired(pair):
             result = run_check(check, probe=probe, timeout=timeout, bounds=bounds, variant=variant,
                                caching=model_mutant is None)
-            noted = list(result.records)
-            mine = [replays.replay(r) for r in noted]
+            mine = [replays.replay(r) for r in result.records]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
         tail = f"; it printed: ...{printed[-400:]}" if printed else ""
@@ -150,7 +149,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
     try:
         verdict = Verdict(result.verdict)
         stats = json.loads(json.dumps(dict(result.stats), default=str))
-        records: tuple[dict[str, Any], ...] = tuple(json.loads(json.dumps(list(noted))))
+        records: tuple[dict[str, Any], ...] = tuple(json.loads(json.dumps(list(result.records))))
     except (ValueError, TypeError) as exc:
         return RunResult(Verdict.ERROR, f"{entry} returned a malformed CheckResult: {exc}", seconds=seconds)
     problems = tuple(f"record {n} ({r.get('label', '')}): {p.problem}"
@@ -225,8 +224,8 @@ class _Slot:
             label = task.check_id + ("" if not task.variant else f"-{variant_name(task.variant)}")
             pair = SolverPair(label, None if task.export_smt is None else Path(task.export_smt),
                               query_seconds=task.timeout, store=answers)
-        self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, _plain(task.bounds),
-                                           _plain(task.variant), task.model_mutant, pair)
+        self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, plain(task.bounds),
+                                           plain(task.variant), task.model_mutant, pair)
 
     def release(self) -> Task:
         task, self.task, self.future = self.task, None, None
@@ -258,11 +257,12 @@ class _Slot:
             self.executor = None
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """``value`` as plain data: every mapping a dict and every tuple a list, all the way down."""
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
+        return [plain(item) for item in value]
     return value
 
 

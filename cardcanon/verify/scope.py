@@ -96,7 +96,7 @@ def span(counts: Sequence[int]) -> str:
     counts = sorted(set(counts))
     if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]}–{counts[-1]}"
-    return counts[0].__str__() if len(counts) == 1 else ", ".join(map(str, counts[:-1])) + f" and {counts[-1]}"
+    return str(counts[0]) if len(counts) == 1 else ", ".join(map(str, counts[:-1])) + f" and {counts[-1]}"
 
 
 def describe(game: str, table: Mapping[str, Any] | None, bounds: Mapping[str, Any],

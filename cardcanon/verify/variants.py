@@ -18,8 +18,7 @@ from typing import Any
 
 from cardcanon.proofs.base import config_for, hearts_config, modelled, snap_config, variant_name
 
-Variant = Mapping[str, str]
-__all__ = ["Combination", "Variant", "VariantPlan", "config_for", "hearts_config", "modelled", "plan", "points",
+__all__ = ["Combination", "VariantPlan", "config_for", "hearts_config", "modelled", "plan", "points",
            "snap_config", "variant_name"]
 
 
