@@ -14,9 +14,11 @@ as a file for a bug report. Probes and model mutants run with Z3 alone (no pair 
 The text is the query: an :class:`AnswerStore` keeps, per verify run, the ``unsat`` answers by
 the SHA-256 of that text, so that neither solver decides again a query that both already found
 ``unsat`` in another run of the same verify run (another variant, in another worker, or earlier
-in the same run); the pair records from which run each such answer came. Every query is written
-as text before Z3 is asked, since the text is its key. Only ``unsat`` is kept, since a ``sat`` is
-needed with its model.
+in the same run); the pair records from which run each such answer came. Only ``unsat`` is kept,
+since a ``sat`` is needed with its model. Writing a query as text costs more than Z3's answer to
+many ``sat`` ones, so the store also keeps each such query's *fingerprint* (Z3's structural hashes
+of its formulas, the same in every process): a query is written before Z3 is asked only when its
+fingerprint is known, and its text, not the fingerprint, decides whether the answer is taken.
 
 ``cardcanon smt-check DIR`` re-decides exported queries with cvc5's SMT-LIB parser alone.
 """
@@ -107,15 +109,20 @@ class SolverPair:
         """Z3's answer to ``solver``'s query (with ``extra`` asserted), an ``unsat`` confirmed by cvc5;
         or ``unsat`` taken from the store when both solvers gave it to the same text in another run."""
         started = time.perf_counter()
-        text = smtlib(solver, extra, self.linear)
-        key = hashlib.sha256(text.encode()).hexdigest()
-        reused = self.store.decided(key)
-        if reused is not None:
-            self._note(text, "unsat", "unsat", started, reused)
-            return z3.unsat
+        cheap_key = fingerprint(solver, extra)
+        text = key = None
+        if self.store.decided(cheap_key) is not None:
+            text = smtlib(solver, extra, self.linear)
+            key = hashlib.sha256(text.encode()).hexdigest()
+            reused = self.store.decided(key)
+            if reused is not None:
+                self._note(text, "unsat", "unsat", started, reused)
+                return z3.unsat
         answer = solver.check(*extra)
         if answer == z3.unsat:
-            self._second(text, key, str(answer), started)
+            text = text or smtlib(solver, extra, self.linear)
+            if self._second(text, key or hashlib.sha256(text.encode()).hexdigest(), str(answer), started).agrees:
+                self.store.keep(cheap_key, self.label)
         elif answer == z3.sat:
             self.models += 1
         return answer
@@ -181,6 +188,14 @@ def decide(solver: Z3, *extra: Z3) -> Z3:
     """``solver.check(*extra)``; inside :func:`paired`, an unsat answer is decided again by cvc5."""
     pair = _ACTIVE.get()
     return solver.check(*extra) if pair is None else pair.decide(solver, extra)
+
+
+def fingerprint(solver: Z3, extra: tuple[Z3, ...] = ()) -> str:
+    """A cheap key of the query: Z3's structural hashes of its formulas, which are the same for
+    the same formulas in every process. Equal queries have equal fingerprints (not conversely)."""
+    ref = solver.ctx.ref()
+    hashes = ",".join(str(z3.Z3_get_ast_hash(ref, f.as_ast())) for f in (*solver.assertions(), *extra))
+    return "fingerprint-" + hashlib.sha256(hashes.encode()).hexdigest()
 
 
 # Z3 names the shared subterms of its SMT-LIB output ``$x<id>`` / ``?x<id>`` after its internal

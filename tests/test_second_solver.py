@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import z3
 from hypothesis import given, settings, strategies as st
 
+from cardcanon.proofs import smt
 from cardcanon.proofs.smt import AnswerStore, SolverPair, cvc5_decide, decide, paired, smtlib, write_query
 from tests.cli_harness import run_inprocess
 
@@ -58,7 +60,10 @@ class _Asked(z3.Solver):
         return super().check(*extra)
 
 
-def test_an_unsat_both_solvers_gave_is_taken_for_the_same_text_and_only_for_it(tmp_path: Path) -> None:
+def test_an_unsat_both_solvers_gave_is_taken_for_the_same_text_and_only_for_it(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[str] = []  # the queries written as text
+    monkeypatch.setattr(smt, "smtlib", lambda *args: written.append(smtlib(*args)) or written[-1])
     x = z3.Int("x")
     store = AnswerStore(tmp_path)  # the verify run's store, shared by its workers
     first, second = SolverPair("variant-a", store=store), SolverPair("variant-b", store=store)
@@ -71,6 +76,7 @@ def test_an_unsat_both_solvers_gave_is_taken_for_the_same_text_and_only_for_it(t
             assert decide(solver, x < 3) == z3.unsat  # the same again
             assert decide(solver) == z3.sat  # a sat is needed with its model: never taken
     assert _Asked.asked == 4  # the second run asked Z3 only the sat query
+    assert len(written) == 4  # each unsat once per run; a sat, whose fingerprint no run kept, never
     assert [(a.z3, a.cvc5, a.reused) for a in second.answers] == [("unsat", "unsat", "variant-a")] * 2
     assert second.summary()["reused_from"] == {"variant-a": 2} and second.summary()["agree"]
     other = _Asked()
