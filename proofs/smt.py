@@ -108,20 +108,19 @@ class SolverPair:
     def decide(self, solver: Z3, extra: tuple[Z3, ...]) -> Z3:
         """Z3's answer to ``solver``'s query (with ``extra`` asserted), an ``unsat`` confirmed by cvc5;
         or ``unsat`` taken from the store when both solvers gave it to the same text in another run."""
-        started = time.perf_counter()
         cheap_key = fingerprint(solver, extra)
-        text = key = None
         if self.store.decided(cheap_key) is not None:
+            started = time.perf_counter()
             text = smtlib(solver, extra, self.linear)
-            key = hashlib.sha256(text.encode()).hexdigest()
-            reused = self.store.decided(key)
+            reused = self.store.decided(hashlib.sha256(text.encode()).hexdigest())
             if reused is not None:
                 self._note(text, "unsat", "unsat", started, reused)
                 return z3.unsat
         answer = solver.check(*extra)
         if answer == z3.unsat:
-            text = text or smtlib(solver, extra, self.linear)
-            if self._second(text, key or hashlib.sha256(text.encode()).hexdigest(), str(answer), started).agrees:
+            started = time.perf_counter()
+            text = smtlib(solver, extra, self.linear)
+            if self._second(text, hashlib.sha256(text.encode()).hexdigest(), str(answer), started).agrees:
                 self.store.keep(cheap_key, self.label)
         elif answer == z3.sat:
             self.models += 1
