@@ -191,10 +191,18 @@ def decide(solver: Z3, *extra: Z3) -> Z3:
 
 def fingerprint(solver: Z3, extra: tuple[Z3, ...] = ()) -> str:
     """A cheap key of the query: Z3's structural hashes of its formulas, which are the same for
-    the same formulas in every process. Equal queries have equal fingerprints (not conversely)."""
+    the same formulas in every process. Equal queries have equal fingerprints (not conversely).
+    The solver's assertions are read through Z3's C API: a query may hold thousands."""
     ref = solver.ctx.ref()
-    hashes = ",".join(str(z3.Z3_get_ast_hash(ref, f.as_ast())) for f in (*solver.assertions(), *extra))
-    return "fingerprint-" + hashlib.sha256(hashes.encode()).hexdigest()
+    held = z3.Z3_solver_get_assertions(ref, solver.solver)
+    z3.Z3_ast_vector_inc_ref(ref, held)
+    try:
+        hashes = [z3.Z3_get_ast_hash(ref, z3.Z3_ast_vector_get(ref, held, i))
+                  for i in range(z3.Z3_ast_vector_size(ref, held))]
+    finally:
+        z3.Z3_ast_vector_dec_ref(ref, held)
+    hashes += [z3.Z3_get_ast_hash(ref, formula.as_ast()) for formula in extra]
+    return "fingerprint-" + hashlib.sha256(",".join(map(str, hashes)).encode()).hexdigest()
 
 
 # Z3 names the shared subterms of its SMT-LIB output ``$x<id>`` / ``?x<id>`` after its internal
