@@ -19,19 +19,18 @@ from dataclasses import dataclass
 
 import z3
 
-from cardcanon.proofs.base import Z3
-
-PREFIX = "drop:"
+from cardcanon.proofs.base import RuleDrop, Z3, parse_probe
 
 
 def probe_id(rule: str) -> str:
     """The probe ID that drops ``rule``: ``drop:HEARTS-FOLLOW-1``."""
-    return PREFIX + rule
+    return RuleDrop(rule).id
 
 
 def dropped(mutant: str | None) -> str | None:
     """The rule a probe ID drops, or ``None`` when it is not a drop probe."""
-    return mutant[len(PREFIX):] if mutant is not None and mutant.startswith(PREFIX) else None
+    probe = parse_probe(mutant)
+    return probe.rule if isinstance(probe, RuleDrop) else None
 
 
 @dataclass(frozen=True)

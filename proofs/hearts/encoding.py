@@ -293,7 +293,7 @@ class HandEncoding:
                         failed = z3.And(led_suit[k][u], z3.Not(fol_suit[k][u]), after[c][k])
                         state("HEARTS-FOLLOW-1", z3.Implies(failed, hold[c] == lead1[k]))
         # HEARTS-TRICK-1 / TRICK-2: the winner leads the next trick
-        self.played, self.after, self.heart_played, self.led_suit = played, after, heart_played, led_suit
+        self.played, self.after = played, after
         self.follower_wins: list[Z3] = []
         for k in range(TRICKS):
             w = z3.Or([z3.And(pos[d][k][FOLLOW], z3.Or([pos[c][k][LEAD] for c in range(N_CARDS)

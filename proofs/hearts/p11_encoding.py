@@ -43,7 +43,7 @@ from cardcanon.proofs.hearts.encoding import (
 from cardcanon.proofs.hearts.replay import rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
 from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
-from cardcanon.proofs.hearts.scores import SPARE_DEAD
+from cardcanon.proofs.hearts.scores import SPARE_DEAD, score_hand_record
 from cardcanon.proofs.records import Record, function_record
 from cardcanon.proofs.z3_eval import compile_term
 
@@ -103,11 +103,6 @@ def _piles(owners: Sequence[int]) -> tuple[list[frozenset[Card]], list[Card]]:
     return [frozenset(CARDS[c] for c, o in owner.items() if o == p) for p in (0, 1)], [CARDS[c] for c in dead]
 
 
-def _score_args(owners: Sequence[int], config: model.HeartsConfig) -> list[Any]:
-    taken, dead = _piles(owners)
-    return [[sorted(map(str, t)) for t in taken], [str(c) for c in dead], config_to_json(config)]
-
-
 def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record]) -> int:
     """Every split: the compiled ``Scoring`` terms against the model's ``score_hand``."""
     scoring = Scoring(rules, {c: z3.Bool(f"live{c}") for c in POINT_CARDS}, {c: z3.Bool(f"took{c}") for c in POINT_CARDS})
@@ -120,12 +115,11 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
         compared += 1
         if tuple(truth) != mine:
             text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
-            raise Mismatch(text, function_record("hearts", "score_hand", _score_args(owners, config), label=text))
+            raise Mismatch(text, score_hand_record(*_piles(owners), config, text))
     ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else GONE if c == 20 else 0
                      for c in POINT_CARDS)
     for owners, what in (((0,) * len(POINT_CARDS), "a moon"), (ordinary, "an ordinary split")):
-        shown.append(function_record("hearts", "score_hand", _score_args(owners, config),
-                                     label=f"score_hand, {what}: {_split_text(owners)}"))
+        shown.append(score_hand_record(*_piles(owners), config, f"score_hand, {what}: {_split_text(owners)}"))
     return compared
 
 

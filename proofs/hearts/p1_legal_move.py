@@ -10,10 +10,10 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import format_cards
 from cardcanon.model.hearts_types import HeartsConfig
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, HAND_SIZE, HandWitness, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states, suit,
-    z3_legal_follow, z3_legal_lead,
+    CARDS, HAND_SIZE, HEARTS, HEARTS_SUIT, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states,
+    suit, z3_legal_follow, z3_legal_lead,
 )
 from cardcanon.proofs.hearts.replay import Hands, Reached, ReplayMismatch, difference_record, replay_single, rules_for
 
@@ -85,20 +85,6 @@ def _position_groups(rules: Rules) -> tuple[list[Z3], list[Group], list[Z3], Z3]
     return base, groups, me, broken
 
 
-def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, int] | None:
-    """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
-    hands = Hands(rules.written)
-    enc = hands.enc
-    options = [z3.And([z3.Not(z3_legal_lead(held, c, broken=enc.broken_before[k], first_trick=False, forced=None,
-                                            rules=rules)) for c in range(N_CARDS)])
-               for k, held in ((k, enc.leader_holds(k)) for k in range(1, TRICKS))]
-    witness = hands.find(budget, z3.Or(options))
-    if witness is None:
-        return None
-    m = hands.solver.model()
-    return witness, next(k for k in range(1, TRICKS) if z3.is_true(m.eval(options[k - 1], model_completion=True)))
-
-
 def check(run: Run) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
@@ -125,10 +111,17 @@ def check(run: Run) -> CheckResult:
 
 
 def _stuck_counterexample(run: Run, rules: Rules, detail: str) -> CheckResult:
-    found = _reachable_stuck_leader(rules, run.budget)
-    if found is None:
+    """A hand played by the rules as written reaching a lead at which ``rules`` allow no card, replayed."""
+    hands = Hands(rules.written)
+    enc = hands.enc
+    options = [z3.And([z3.Not(z3_legal_lead(held, c, broken=enc.broken_before[k], first_trick=False, forced=None,
+                                            rules=rules)) for c in range(N_CARDS)])
+               for k, held in ((k, enc.leader_holds(k)) for k in range(1, TRICKS))]
+    witness = hands.find(run.budget, z3.Or(options))
+    if witness is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
-    witness, k = found
+    m = hands.solver.model()
+    k = next(k for k in range(1, TRICKS) if z3.is_true(m.eval(options[k - 1], model_completion=True)))
     state = replay_single(run, witness, rules.config, stop_after=2 * k).state
     legal = model.legal_moves(state)
     return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
@@ -147,8 +140,8 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
     restricted = []
     for k in range(1, TRICKS):
         held = enc.leader_holds(k)
-        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([held[c] for c in range(N_CARDS) if suit(c) == 2]),
-                                 z3.Or([held[c] for c in range(N_CARDS) if suit(c) != 2])))
+        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([held[c] for c in HEARTS]),
+                                 z3.Or([held[c] for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])))
     def compare(at: Reached, move: model.Play) -> None:
         expected = frozenset(m.card for m in model.legal_moves(at.state))
         mine = encoded_legal_cards(at.state, rules)

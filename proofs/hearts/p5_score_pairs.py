@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
 from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits
-from cardcanon.proofs.records import function_record
+from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
 P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
 
@@ -56,9 +54,8 @@ def check(run: Run) -> CheckResult:
     for a, b in sorted(predicted, key=lambda p: (p[0] > p[1], p)):  # a <= b first: their mirrors are quick
         if in_hand(a, b) is None:
             taken, dead = predicted_splits(rules.config)[(a, b)]
-            record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
-                                                              list(map(str, dead)), config_to_json(rules.config)],
-                                     label=f"the model scores this split of the point cards {a}-{b}")
+            record = score_hand_record(taken, dead, rules.config,
+                                       f"the model scores this split of the point cards {a}-{b}")
             return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
                                detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
     candidates = (limit + 1) ** 2

@@ -10,12 +10,11 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
-from cardcanon.proofs.hearts.encoding import HandWitness, SCORING_STATES, TARGET
+from cardcanon.proofs.hearts.encoding import HandWitness, TARGET
 from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs
+from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction, predicted_pairs
 
 P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
-P6_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the score abstraction of P5
 
 
 def check(run: Run) -> CheckResult:
@@ -30,7 +29,7 @@ def check(run: Run) -> CheckResult:
     no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
     bounds, budget = run.bounds, run.budget
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
-    rules = rules_for(run, P6_PROBES, lambda config: P6_STATES)
+    rules = rules_for(run, P6_PROBES, lambda config: ABSTRACTION_STATES)
     if run.probe_id in ("target-90", "target-110"):
         rules, target = rules.written, int(run.probe_id.split("-")[1])  # HEARTS-MATCH-1 misread
     abstraction = ScoreAbstraction(rules.only("moon_score"))

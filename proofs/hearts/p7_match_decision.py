@@ -9,6 +9,7 @@ from typing import Any
 import z3
 
 from cardcanon.model import hearts as model
+from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
@@ -62,8 +63,6 @@ def check(run: Run) -> CheckResult:
             truth = model.match_result((v0, v1), config)
             compared += 1
             if mine != (truth.winner.index if truth else None):
-                from cardcanon.model.hearts_records import config_to_json
-
                 record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
                                          label=f"the model's decision at {v0}-{v1}")
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says "

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardcanon.model import hearts as model
+from cardcanon.model.cards import Card
 from cardcanon.model.hearts_players import make_player
+from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
@@ -19,6 +21,12 @@ from cardcanon.proofs.records import function_record, hearts_record
 
 
 _LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
+
+
+def _first_lead(state: model.HeartsState) -> tuple[Card, Seat]:
+    """The lowest live club of the 2, 4 and 6 and the seat holding it (HEARTS-LEAD-1/2, as the rulebook says)."""
+    club = next(c for c in _LOW_CLUBS if c not in state.dead)
+    return club, next(s for s in SEATS if club in state.hands[s.index])
 
 
 def _first_trick_queen(state: model.HeartsState, legal: tuple[model.Play, ...]) -> model.Play | None:
@@ -65,8 +73,7 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
     """What is wrong with one step (and a refused move that shows it), or None."""
     target = after.config.target
     if isinstance(move, model.Deal):
-        club = next(c for c in _LOW_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2, as the rulebook says
-        holder = next(s for s in SEATS if club in after.hands[s.index])
+        club, holder = _first_lead(after)
         if after.to_move != holder:
             return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club.pretty}", None
         if after.hearts_broken:
@@ -75,8 +82,7 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
         if len(dealers) >= 2 and dealers[-1] == dealers[-2]:
             return f"{after.dealer} deals hand {after.hand_number} after dealing hand {after.hand_number - 1}", None
     if after.phase is model.Phase.PLAY and not legal:
-        club = next(c for c in model.FIRST_LEAD_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2
-        holder = next(s for s in SEATS if club in after.hands[s.index])
+        club, holder = _first_lead(after)
         return f"{after.to_move} has no legal move", model.Play(holder, club) if not after.tricks_played else None
     refused = _first_trick_queen(after, legal)
     if refused is not None:
@@ -129,9 +135,8 @@ def check(run: Run) -> CheckResult:
             records.append(hearts_record(config, moves, final, label=f"seed {seed}: a whole match, "
                                          f"{final.hand_number} hands, {decision_text(final.outcome)}"))
         run.budget.tick()
-    from cardcanon.model.hearts_records import config_to_json
-
-    for label, previous, scores in bands(config.target):
+    score_bands = bands(config.target)
+    for label, previous, scores in score_bands:
         args = [list(scores), config_to_json(config), list(previous)]
         record = function_record("hearts", "match_result", args, label=label)
         want = rulebook_outcome(scores, previous, config.target)
@@ -141,7 +146,7 @@ def check(run: Run) -> CheckResult:
                                witness=label, records=(record,))
         records.append(record)
     return CheckResult(Verdict.PROVED, f"{len(seeds)} matches ({hands} hands) checked at every step; the match "
-                                       f"decision agrees with the rulebook in {len(bands(config.target))} score bands",
+                                       f"decision agrees with the rulebook in {len(score_bands)} score bands",
                        witness="\n".join(r["label"] for r in records), records=tuple(records),
                        stats={"matches": len(seeds), "hands": hands})
 
