@@ -5,8 +5,6 @@ rulebook's statement (:func:`rulebook_outcome`) after every hand and in every sc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_players import make_player
@@ -17,6 +15,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
+from cardcanon.proofs.hearts.replay import seeded_steps
 from cardcanon.proofs.records import function_record, hearts_record
 
 
@@ -43,29 +42,6 @@ def _first_trick_queen(state: model.HeartsState, legal: tuple[model.Play, ...]) 
     if any(play.card == queen for play in legal):
         return None
     return model.Play(seat, queen)
-
-
-Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]
-
-
-def _play(config: model.HeartsConfig, seed: int, max_hands: int) -> Iterator[Step]:
-    """A seeded match; yields (state before, move, state after, the legal plays after, the moves so far)."""
-    rng = SplitMix64(seed)
-    players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
-    state = model.new_game(config)
-    legal: tuple[model.Play, ...] = ()
-    moves: list[model.Move] = []
-    while state.phase is not model.Phase.OVER and state.hand_number <= max_hands and (state.is_chance or legal):
-        if state.is_chance:
-            move = model.sample_chance(state, rng)
-        else:
-            assert state.to_move is not None  # a position with legal moves has a player to move
-            move = players[state.to_move.index](state, legal)
-        after = model.apply(state, move)
-        moves.append(move)
-        legal = model.legal_moves(after)
-        yield state, move, after, legal, moves
-        state = after
 
 
 def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsState, legal: tuple[model.Play, ...],
@@ -122,7 +98,8 @@ def check(run: Run) -> CheckResult:
     seeds = range(*bounds.get("seeds", [0, 20]))
     for seed in seeds:
         dealers: list[Seat | None] = []
-        for before, move, after, legal, moves in _play(config, seed, int(bounds.get("max_hands", 60))):
+        players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
+        for before, move, after, legal, moves in seeded_steps(config, SplitMix64(seed), players):
             problem = _claims(before, move, after, legal, dealers)
             if problem is not None:
                 text, refused = problem
@@ -130,6 +107,8 @@ def check(run: Run) -> CheckResult:
                 record = hearts_record(config, moves, after, label=label, rejects=refused)
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(record,))
             final = after
+            if after.hand_number > int(bounds.get("max_hands", 60)):
+                break
         hands += final.hand_number
         if seed - seeds.start < 2:
             records.append(hearts_record(config, moves, final, label=f"seed {seed}: a whole match, "

@@ -1,10 +1,11 @@
 """Z3 witnesses of Hearts replayed through the reference model, each hand noted with ``run.record``:
-a ``Deal`` whose order gives the witness's hands and dead cards (HEARTS-DEAL-2), then every ``Play``."""
+a ``Deal`` whose order gives the witness's hands and dead cards (HEARTS-DEAL-2), then every ``Play``;
+and seeded matches played through it (:func:`seeded_steps`)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -13,7 +14,9 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.hearts_players import Strategy
 from cardcanon.model.seats import Seat
+from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import Budget, Disagreement, Run, Verdict, Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules
@@ -157,3 +160,26 @@ class Hands:
 
     def scoring(self, budget: Budget, a: int, b: int) -> HandWitness | None:
         return self.find(budget, self.enc.score_is(0, a), self.enc.score_is(1, b))
+
+
+Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]
+
+
+def seeded_steps(config: model.HeartsConfig, rng: SplitMix64, players: Sequence[Strategy]) -> Iterator[Step]:
+    """A match from its start, the chance moves drawn from ``rng``, the plays chosen by ``players``;
+    each step as (state before, move, state after, the legal plays after, the moves so far). It ends
+    when the match is over or the player to move has no legal play."""
+    state = model.new_game(config)
+    legal: tuple[model.Play, ...] = ()
+    moves: list[model.Move] = []
+    while state.phase is not model.Phase.OVER and (state.is_chance or legal):
+        if state.is_chance:
+            move = model.sample_chance(state, rng)
+        else:
+            assert state.to_move is not None  # a position with legal moves has a player to move
+            move = players[state.to_move.index](state, legal)
+        after = model.apply(state, move)
+        moves.append(move)
+        legal = model.legal_moves(after)
+        yield state, move, after, legal, moves
+        state = after
