@@ -233,14 +233,13 @@ class HandEncoding:
     follows (r = 1) to trick k. Seats are Booleans (``True``: seat 1): ``hold[c]`` holds card c,
     ``lead1[k]`` leads trick k, ``took[c]`` won point card c."""
 
-    def __init__(self, rules: Rules = Rules(), prefix: str = "h") -> None:
+    def __init__(self, rules: Rules = Rules()) -> None:
         self.rules = rules
         B = z3.Bool
-        n = prefix
-        self.pos = [[[B(f"{n}_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
-        self.hold = [B(f"{n}_hold{c}") for c in range(N_CARDS)]
-        self.lead1 = [B(f"{n}_lead1_{k}") for k in range(TRICKS)]
-        self.took = {c: B(f"{n}_took{c}") for c in POINT_CARDS}
+        self.pos = [[[B(f"h_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
+        self.hold = [B(f"h_hold{c}") for c in range(N_CARDS)]
+        self.lead1 = [B(f"h_lead1_{k}") for k in range(TRICKS)]
+        self.took = {c: B(f"h_took{c}") for c in POINT_CARDS}
         self.constraints: list[Z3] = []
         self._card_at = [[z3.Sum([z3.If(self.pos[c][k][r], c, 0) for c in range(N_CARDS)]) for r in (LEAD, FOLLOW)]
                          for k in range(TRICKS)]  # the card played, read back by decode
@@ -348,10 +347,7 @@ class HandEncoding:
             else:
                 C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
         self.scoring = Scoring(rules, live, self.took)
-        self.score, self.moon, self.in_play = self.scoring.score, self.scoring.moon, self.scoring.in_play
-
-    def score_is(self, p: int, value: int) -> Z3:
-        return self.scoring.score_is(p, value)
+        self.score, self.moon = self.scoring.score, self.scoring.moon
 
     def leader_holds(self, k: int) -> list[Z3]:
         """Per card: the leader of trick ``k`` holds it before he leads."""

@@ -40,7 +40,7 @@ from cardcanon.proofs.hearts.encoding import (
     CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, TRICKS as
     TRICKS_PER_HAND, Rules, Scoring, legal_states, pretty, suit, z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts.replay import rules_for
+from cardcanon.proofs.hearts.replay import Mismatch, rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
 from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
 from cardcanon.proofs.hearts.scores import SPARE_DEAD, score_hand_record
@@ -59,10 +59,6 @@ PROBES: dict[str, dict[str, Any]] = {
 GONE = 2  # a point card's owner in a split: seat 0, seat 1, or dead
 
 
-class Mismatch(Exception):
-    """The encoding and the model differ somewhere: (text, record of the model's value there)."""
-
-
 def check(run: Run) -> CheckResult:
     """HEARTS-P11 (see the module docstring): scoring, legal moves and the match decision, each
     encoding against the model's function on its whole domain, under the run's variant."""
@@ -74,8 +70,7 @@ def check(run: Run) -> CheckResult:
         stats.update(compare_match(config, rules.mutations, int(bounds.get("window", 30)), budget, shown))
         stats.update(compare_legal_moves(rules, config, budget, shown))
     except Mismatch as err:
-        text, record = err.args
-        return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
+        return err.result()
     detail = (f"scoring: {stats['score_splits']} splits of the point cards agree; legal moves: in "
               f"{stats['positions']} positions x 28 cards x every hand of at most {HAND_SIZE} cards, dead pair and "
               f"trick number, the model's {stats['model_paths']} paths agree with the encoding (Z3); "

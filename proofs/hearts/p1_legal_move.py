@@ -15,7 +15,9 @@ from cardcanon.proofs.hearts.encoding import (
     CARDS, HAND_SIZE, HEARTS, HEARTS_SUIT, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states,
     suit, z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts.replay import Hands, Reached, ReplayMismatch, difference_record, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import (
+    Hands, Mismatch, Reached, ReplayMismatch, difference_record, replay_single, rules_for,
+)
 
 
 def _count(bits: Sequence[Z3]) -> Z3:
@@ -103,9 +105,8 @@ def check(run: Run) -> CheckResult:
     count = sum(len(k) for _, k in groups)
     try:
         witness, note = _witness_with_legal_sets(run, rules)
-    except LegalSetMismatch as err:
-        return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
-                           records=(err.args[1],))
+    except Mismatch as err:
+        return err.result()
     return CheckResult(Verdict.PROVED, detail=f"{count} position kinds have a legal move ({len(groups)} queries); {note}",
                        witness=witness, stats={"position_kinds": count, "queries": len(groups), "seconds": budget.elapsed()})
 
@@ -148,7 +149,7 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
         if not expected or mine != expected:  # (the witness's own card, if refused, is recorded by the replay)
             text = (f"play {len(at.moves) - 1}: the model allows [{format_cards(sorted(expected))}], "
                     f"the encoding [{format_cards(sorted(mine))}]")
-            raise LegalSetMismatch(text, difference_record(at, mine, text))
+            raise Mismatch(text, difference_record(at, mine, text))
 
     shown = []
     for two_dead in (False, True):
@@ -160,10 +161,6 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
             raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
         shown.append(witness.describe())
     return "\n".join(shown), "two witness hands replayed: legal sets agree at all 26 plays of each, 13 tricks"
-
-
-class LegalSetMismatch(Exception):
-    """The model's legal plays differ from the encoding's: (text, record)."""
 
 
 P1_PROBES = {"no-heart-lead-exception": dict(heart_lead_exception=False)}

@@ -17,7 +17,7 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts_players import Strategy
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import Budget, Disagreement, Run, Verdict, Z3
+from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules
 from cardcanon.proofs.records import Record, hearts_record
@@ -28,6 +28,14 @@ class ReplayMismatch(Disagreement):
 
     def __init__(self, detail: str, verdict: Verdict = Verdict.COUNTEREXAMPLE) -> None:
         super().__init__(verdict, detail)
+
+
+class Mismatch(Exception):
+    """The encoding and the model differ somewhere: (text, a record showing the model's side there)."""
+
+    def result(self) -> CheckResult:
+        text, record = self.args
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
 
 
 @dataclass(frozen=True)
@@ -159,7 +167,8 @@ class Hands:
         return self.enc.decode(self.solver.model()) if budget.check(self.solver, *constraints) == z3.sat else None
 
     def scoring(self, budget: Budget, a: int, b: int) -> HandWitness | None:
-        return self.find(budget, self.enc.score_is(0, a), self.enc.score_is(1, b))
+        scoring = self.enc.scoring
+        return self.find(budget, scoring.score_is(0, a), scoring.score_is(1, b))
 
 
 Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]
