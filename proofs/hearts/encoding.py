@@ -21,7 +21,7 @@ from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsC
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.z3_eval import Compiled, compile_term
+from cardcanon.proofs.z3_eval import Compiled, compile_term, value_in
 
 
 RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
@@ -355,16 +355,13 @@ class HandEncoding:
 
     def decode(self, model: Z3) -> HandWitness:
         """Read one hand from a Z3 model."""
-        def true(x: Z3) -> bool:
-            return bool(z3.is_true(model.eval(x, model_completion=True)))
-
         def card(k: int, r: int) -> int:  # one card per trick and role (the encoding says so)
-            return int(model.eval(self._card_at[k][r], model_completion=True).as_long())
+            return int(value_in(model, self._card_at[k][r]))
 
-        tricks = tuple((int(true(self.lead1[k])), card(k, LEAD), card(k, FOLLOW)) for k in range(TRICKS))
+        tricks = tuple((int(value_in(model, self.lead1[k])), card(k, LEAD), card(k, FOLLOW)) for k in range(TRICKS))
         played = {c for _, a, b in tricks for c in (a, b)}
         dead = tuple(sorted(set(range(N_CARDS)) - played))
-        scores = tuple(model.eval(s, model_completion=True).as_long() for s in self.score)
+        scores = tuple(value_in(model, s) for s in self.score)
         return HandWitness(tricks=tricks, dead=dead, scores=scores)
 
     def fix(self, witness: HandWitness) -> list[Z3]:

@@ -45,7 +45,7 @@ from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, 
 from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
 from cardcanon.proofs.hearts.scores import SPARE_DEAD, score_hand_record
 from cardcanon.proofs.records import Record, function_record
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 # Encoding probes: a broken encoding the check must catch.
@@ -174,8 +174,7 @@ def _position_record(config: model.HeartsConfig, hand: Iterable[int], dead: Iter
 def _legal_mismatch(m: Z3, rules: Rules, config: model.HeartsConfig, lead: int | None,
                     found: Mapping[int, Paths]) -> Mismatch:
     def value(term: Z3) -> Any:
-        got = m.eval(term, model_completion=True)
-        return z3.is_true(got) if z3.is_bool(got) else got.as_long()
+        return value_in(m, term)
 
     hand = [c for c in range(N_CARDS) if value(HELD[c])]
     dead, tricks, broken = [value(d) for d in DEAD], value(TRICKS), value(BROKEN)
@@ -229,7 +228,7 @@ def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window
 
     if budget.check(solver) == z3.sat:
         m = solver.model()
-        a, b = (m.eval(q, model_completion=True).as_long() for q in (q0, q1))
+        a, b = (value_in(m, q) for q in (q0, q1))
         mine = tuple(compile_term(term)({"q0": a, "q1": b}) for term in terms)
         at: tuple[int, int] = (a, b) if mine != _decision(model.match_result((a, b), config)) else bands[band(a, b)]
         text = f"at {at[0]}-{at[1]} the encoding decides: {_decision_text(mine)}"

@@ -11,6 +11,7 @@ from cardcanon.model import hearts as model
 from cardcanon.model.cards import format_cards
 from cardcanon.model.hearts_types import HeartsConfig
 from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.z3_eval import value_in
 from cardcanon.proofs.hearts.encoding import (
     CARDS, HAND_SIZE, HEARTS, HEARTS_SUIT, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states,
     suit, z3_legal_follow, z3_legal_lead,
@@ -97,9 +98,9 @@ def check(run: Run) -> CheckResult:
     for _, kinds in groups:
         if budget.check(solver, z3.Or([kind for _, kind in kinds])) == z3.sat:
             m = solver.model()
-            name = next(name for name, kind in kinds if z3.is_true(m.eval(kind, model_completion=True)))
-            hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
-            hearts = "broken" if z3.is_true(m.eval(broken, model_completion=True)) else "unbroken"
+            name = next(name for name, kind in kinds if value_in(m, kind))
+            hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if value_in(m, me[c]))
+            hearts = "broken" if value_in(m, broken) else "unbroken"
             detail = f"{name}: no legal move with {'hand ' + hand if hand else 'an empty hand'}, hearts {hearts}"
             return _stuck_counterexample(run, rules, detail)
     count = sum(len(k) for _, k in groups)
@@ -122,7 +123,7 @@ def _stuck_counterexample(run: Run, rules: Rules, detail: str) -> CheckResult:
     if witness is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
     m = hands.solver.model()
-    k = next(k for k in range(1, TRICKS) if z3.is_true(m.eval(options[k - 1], model_completion=True)))
+    k = next(k for k in range(1, TRICKS) if value_in(m, options[k - 1]))
     state = replay_single(run, witness, rules.config, stop_after=2 * k).state
     legal = model.legal_moves(state)
     return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),

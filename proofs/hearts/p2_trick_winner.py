@@ -12,7 +12,7 @@ from cardcanon.proofs.hearts.encoding import (
     CARDS, HEARTS, HEARTS_SUIT, N_CARDS, Rules, TRICKS, TRICK_STATES, beats, suit, z3_trick_winner,
 )
 from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 P2_PROBES = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
@@ -28,8 +28,9 @@ def check(run: Run) -> CheckResult:
     s.add(0 <= lead, lead < N_CARDS, 0 <= follow, follow < N_CARDS, lead != follow, w0 == w1)
     answer = budget.check(s)
     if answer == z3.sat:
-        a, b = s.model()[lead].as_long(), s.model()[follow].as_long()
-        what = "no winner" if not z3.is_true(s.model().eval(w0, model_completion=True)) else "two winners"
+        m = s.model()
+        a, b = value_in(m, lead), value_in(m, follow)
+        what = "two winners" if value_in(m, w0) else "no winner"
         return _pair_counterexample(run, rules, a, b, what)
     compared, winner = 0, compile_term(w1)
     for a, b in itertools.permutations(range(N_CARDS), 2):

@@ -16,7 +16,7 @@ from cardcanon.proofs.hearts.encoding import (
 )
 from cardcanon.proofs.hearts.replay import Hands, difference_record, replay_single, rules_for
 from cardcanon.proofs.records import hearts_record
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 P3_PROBES: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
@@ -81,8 +81,8 @@ def check(run: Run) -> CheckResult:
         answer = budget.check(s, z3.Not(claim))
         if answer == z3.sat:
             m = s.model()
-            gone = tuple(c for c in range(N_CARDS) if z3.is_true(m.eval(dead[c], model_completion=True)))
-            return _dead_pair_result(run, rules, gone, m.eval(forced, model_completion=True).as_long(),
+            gone = tuple(c for c in range(N_CARDS) if value_in(m, dead[c]))
+            return _dead_pair_result(run, rules, gone, value_in(m, forced),
                                      Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
                                      f"{' '.join(CARDS[c].pretty for c in gone)}")
     compared, leads1 = 0, compile_term(lead1)
@@ -112,7 +112,7 @@ def check(run: Run) -> CheckResult:
 def _forced_when(s: Z3, dead: Sequence[Z3], forced: Z3, gone: Collection[int]) -> int:
     """The encoding's forced first lead (a card index or ``NOT_FORCED``) when ``gone`` are dead."""
     assert s.check(*[dead[c] == (c in gone) for c in range(N_CARDS)]) == z3.sat
-    return int(s.model().eval(forced, model_completion=True).as_long())
+    return int(value_in(s.model(), forced))
 
 
 def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: int, verdict: Verdict, detail: str,

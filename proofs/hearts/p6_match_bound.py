@@ -13,6 +13,7 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import HandWitness, TARGET
 from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
 from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction, predicted_pairs
+from cardcanon.proofs.z3_eval import value_in
 
 P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
 
@@ -54,7 +55,7 @@ def check(run: Run) -> CheckResult:
         k = hands - 1 if smallest == hands else hands if smallest is None else smallest - 1
         budget.check(s, n == k)  # sat: k is below the smallest number of hands that always suffices
         chosen = s.model()
-        used = [p for p, c in count.items() if chosen.eval(c, model_completion=True).as_long() > 0]
+        used = [p for p, c in count.items() if value_in(chosen, c) > 0]
         missing = [p for p in used if _realise(legal, budget, p, witnesses) is None]
         if not missing:
             break
@@ -123,7 +124,7 @@ def _realise(legal: Hands, budget: Budget, pair: tuple[int, int],
 
 def _sequence(m: Z3, count: Mapping[tuple[int, int], Z3],
               witnesses: Mapping[tuple[int, int], HandWitness]) -> list[HandWitness]:
-    return [witnesses[p] for p, c in count.items() for _ in range(m.eval(c, model_completion=True).as_long())]
+    return [witnesses[p] for p, c in count.items() for _ in range(value_in(m, c))]
 
 
 def _summary(sequence: Sequence[HandWitness]) -> str:

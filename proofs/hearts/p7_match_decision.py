@@ -17,7 +17,7 @@ from cardcanon.proofs.hearts.encoding import Rules, TARGET
 from cardcanon.proofs.hearts.match import MATCH_STATES, match_terms
 from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
 from cardcanon.proofs.records import function_record
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 P7_PROBES: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins": dict()}
@@ -49,7 +49,7 @@ def check(run: Run) -> CheckResult:
         answer = budget.check(s, z3.Not(claim))
         if answer == z3.sat:
             m = s.model()
-            got = tuple(m.eval(x, model_completion=True).as_long() for x in (q0, q1))
+            got = tuple(value_in(m, x) for x in (q0, q1))
             truth = model.match_result(got, config)
             return _with_tie_match(run, Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
                                    f"{decision_text(truth)}", rules, config)

@@ -14,6 +14,7 @@ from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import Budget, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, DEAD_CARDS, INDEX, POINT_CARDS, SCORING_STATES, Rules, Scoring
 from cardcanon.proofs.records import Record, function_record
+from cardcanon.proofs.z3_eval import value_in
 
 # (the cards each seat took, the dead cards): one way to split the point cards
 Split = tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]
@@ -69,13 +70,13 @@ class ScoreAbstraction:
 
     def split_of(self, m: Z3) -> tuple[list[int], list[list[Card]]]:
         """The two dead cards and the point cards each seat took, in a Z3 model of the abstraction."""
-        dead = [c for c in POINT_CARDS if z3.is_true(m.eval(self.dead[c], model_completion=True))]
-        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead
-                  and z3.is_true(m.eval(self.took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
+        dead = [c for c in POINT_CARDS if value_in(m, self.dead[c])]
+        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead and value_in(m, self.took[c]) == bool(p)]
+                 for p in (0, 1)]
         return dead + list(SPARE_DEAD[:max(0, DEAD_CARDS - len(dead))]), taken
 
     def scores_in(self, m: Z3) -> tuple[int, int]:
-        s0, s1 = (m.eval(x, model_completion=True).as_long() for x in self.scoring.score)
+        s0, s1 = (value_in(m, x) for x in self.scoring.score)
         return s0, s1
 
     def model_record(self, m: Z3, label: str) -> Record:
