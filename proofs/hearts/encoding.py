@@ -80,10 +80,6 @@ class Rules:
     mutations: tuple[str, ...] = field(default=())
     drop: Drop = Drop()  # the rule a vacuity probe leaves out (none: every rule stated)
 
-    @classmethod
-    def from_config(cls, config: HeartsConfig) -> Rules:
-        return cls(config=config)
-
     def mutate(self, name: str, **changes: Any) -> Rules:
         return replace(self, mutations=self.mutations + (name,), **changes)
 

@@ -173,17 +173,15 @@ def _position_record(config: model.HeartsConfig, hand: Iterable[int], dead: Iter
 
 def _legal_mismatch(m: Z3, rules: Rules, config: model.HeartsConfig, lead: int | None,
                     found: Mapping[int, Paths]) -> Mismatch:
-    def value(term: Z3) -> Any:
-        return value_in(m, term)
-
-    hand = [c for c in range(N_CARDS) if value(HELD[c])]
-    dead, tricks, broken = [value(d) for d in DEAD], value(TRICKS), value(BROKEN)
+    hand = [c for c in range(N_CARDS) if value_in(m, HELD[c])]
+    dead, tricks, broken = [value_in(m, d) for d in DEAD], value_in(m, TRICKS), value_in(m, BROKEN)
     where = (f"{'a lead' if lead is None else 'a follow to ' + CARDS[lead].pretty}, hand {pretty(hand)}, dead "
              f"{pretty(dead)}, {tricks} tricks played, hearts {'broken' if broken else 'unbroken'}")
-    raised = [c for c in found if value(found[c].raised)]
-    mine = [c for c in found if value(encoded_legal(rules, lead, c))]
+    raised = [c for c in found if value_in(m, found[c].raised)]
+    mine = [c for c in found if value_in(m, encoded_legal(rules, lead, c))]
+    allowed = [c for c in found if value_in(m, found[c].allowed)]
     text = (f"{where}: the model raises playing {pretty(raised)}" if raised else
-            f"{where}: the encoding allows {pretty(mine)}, the model {pretty(c for c in found if value(found[c].allowed))}")
+            f"{where}: the encoding allows {pretty(mine)}, the model {pretty(allowed)}")
     return Mismatch(text, _position_record(config, hand, dead, lead, tricks, broken, text))
 
 
