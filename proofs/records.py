@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
@@ -80,11 +79,6 @@ def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
     return FINGERPRINTS[game](state)
 
 
-def _model(game: str) -> ModuleType:
-    """The loaded model of ``game`` (its module: a mutant patches the module's functions)."""
-    return importlib.import_module(f"cardcanon.model.{game}")
-
-
 # ---- building records --------------------------------------------------------------------------
 def snap_position(state: snap.SnapState) -> dict[str, Any]:
     return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index, "dealer": 0 if state.dealer is None else state.dealer.index,
@@ -96,7 +90,7 @@ def game_record(game: str, config: Any, moves: Sequence[Any], final: LoadedState
                 start: snap.SnapState | None = None, rejects: Any = None, policy: str | None = None,
                 repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
     """A record of ``moves`` played from ``config`` (or from ``start``) to ``final``."""
-    api = _model(game).GAME
+    api = importlib.import_module(f"cardcanon.model.{game}").GAME  # the loaded model (a mutant patches its module)
     record: Record = {"game": game, "label": label, "config": api.config_to_json(config),
                       "moves": [api.move_to_json(m) for m in moves], "reaches": fingerprint(game, final)}
     if start is not None:

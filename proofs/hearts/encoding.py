@@ -402,10 +402,8 @@ def forced_club(dead: Collection[int]) -> int:
     return next(c for c in LOW_CLUBS if c not in dead)
 
 
-def encoded_legal_cards(state: model.HeartsState, rules: Rules | None = None) -> frozenset[Card]:
-    """The cards the Z3 legal-move predicates allow in a concrete model state (by default under
-    the state's own variant, as written)."""
-    rules = rules or Rules(config=state.config)
+def encoded_legal_cards(state: model.HeartsState, rules: Rules) -> frozenset[Card]:
+    """The cards the Z3 legal-move predicates of ``rules`` allow in a concrete model state."""
     assert state.to_move is not None  # a position with plays to compare has a player to move
     seat = state.to_move.index
     first = state.tricks_played == 0

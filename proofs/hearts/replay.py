@@ -65,10 +65,10 @@ def deal_order(witness: HandWitness, dealer: int) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in [witness.dead[0], *middle, witness.dead[1]])
 
 
-def start(config: model.HeartsConfig | None = None, dealer: int = 0) -> Reached:
+def start(config: model.HeartsConfig, dealer: int = 0) -> Reached:
     """A new match whose first dealer is ``dealer``, waiting for the deal."""
     move = model.ChooseDealer(Seat(dealer))
-    return Reached(model.apply(model.new_game(config or model.HeartsConfig()), move), (move,))
+    return Reached(model.apply(model.new_game(config), move), (move,))
 
 
 Visit = Callable[[Reached, model.Play], None]
@@ -101,15 +101,15 @@ def replay_hand(run: Run, at: Reached, witness: HandWitness, *, stop_after: int 
     return at
 
 
-def replay_single(run: Run, witness: HandWitness, config: model.HeartsConfig | None = None, *,
+def replay_single(run: Run, witness: HandWitness, config: model.HeartsConfig, *,
                   stop_after: int | None = None, check_score: bool = True, visit: Visit | None = None) -> Reached:
     return replay_hand(run, start(config), witness, stop_after=stop_after, check_score=check_score, visit=visit)
 
 
-def replay_match(run: Run, hands: Sequence[HandWitness], config: model.HeartsConfig | None = None, dealer: int = 0, *,
+def replay_match(run: Run, hands: Sequence[HandWitness], config: model.HeartsConfig, *,
                  check_score: bool = True) -> list[Reached]:
     """Play a whole sequence of hands in one match; the position after each hand."""
-    at = start(config, dealer)
+    at = start(config)
     history: list[Reached] = []
     for number, witness in enumerate(hands, 1):
         if at.state.phase is model.Phase.OVER:
