@@ -53,9 +53,7 @@ def step_problem(before: model.HeartsState, move: model.Move, after: model.Heart
         if len(move.order) != len(text_deck()) or frozenset(move.order) != text_deck():
             return "the deal is not the 28 cards the rulebook names"
         hands = text_deal(move.order, before.dealer or Seat(0))
-        dealt.clear()
         dealt.update({0: hands[0], 1: hands[1]})
-        played.clear()
         played.update({0: set(), 1: set()})
         if after.phase is not model.Phase.PLAY or after.hands != hands:
             return "after the deal the hands are not the cards dealt, or play does not begin at once"
