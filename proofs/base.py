@@ -56,7 +56,7 @@ class Verdict(str, enum.Enum):
 
 DEFINITE = {Verdict.PROVED, Verdict.COUNTEREXAMPLE, Verdict.WITNESS, Verdict.NO_WITNESS}
 
-# For each expected verdict, the verdicts that kill a mutant of that check.
+# For each expected verdict, the verdicts that kill a probe or a model mutant of that check.
 CONTRARY = {
     Verdict.PROVED: {Verdict.COUNTEREXAMPLE},
     Verdict.COUNTEREXAMPLE: {Verdict.PROVED},

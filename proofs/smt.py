@@ -15,8 +15,8 @@ The text is the query: an :class:`AnswerStore` keeps, per verify run, the ``unsa
 the SHA-256 of that text, so that cvc5 does not decide again a query that both solvers already
 decided in another run of the same verify run (another variant, in another worker); the pair
 records from which run each such answer came. (Z3 decides every query: exporting a query
-before its answer is known would cost more than Z3's answer, for the many ``sat`` ones.) Only
-``unsat`` is kept, since a ``sat`` is needed with its model.
+before its answer is known would cost more than Z3's answer, for the many ``sat`` ones.) Only ``unsat`` is kept, since a ``sat`` is needed with
+its model.
 
 ``cardcanon smt-check DIR`` re-decides exported queries with cvc5's SMT-LIB parser alone.
 """
