@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import z3
 
@@ -79,9 +78,6 @@ class Rules:
     hearts_trump: bool = True
     mutations: tuple[str, ...] = field(default=())
     drop: Drop = Drop()  # the rule a vacuity probe leaves out (none: every rule stated)
-
-    def mutate(self, name: str, **changes: Any) -> Rules:
-        return replace(self, mutations=self.mutations + (name,), **changes)
 
     @property
     def written(self) -> Rules:  # the same variant, no probe

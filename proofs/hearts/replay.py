@@ -145,7 +145,7 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
     if run.dropped is not None:
         return replace(written, drop=Drop.of(run.probe_id, states(written.config) if states else ()))
     name = run.encoding_probe(probes)
-    return written if name is None else written.mutate(name, **probes[name])
+    return written if name is None else replace(written, mutations=(name,), **probes[name])
 
 
 @functools.lru_cache(maxsize=32)  # pure Z3 terms, no model code (about 6 MB each): built once per process and rules
