@@ -28,7 +28,7 @@ import enum
 import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 if TYPE_CHECKING:
     from cardcanon.model.hearts_types import HeartsConfig
@@ -56,7 +56,7 @@ class Verdict(str, enum.Enum):
 
 DEFINITE = {Verdict.PROVED, Verdict.COUNTEREXAMPLE, Verdict.WITNESS, Verdict.NO_WITNESS}
 
-# For each expected verdict, the verdicts that kill a mutant of that check.
+# For each expected verdict, the verdicts that kill a probe or a model mutant of that check.
 CONTRARY = {
     Verdict.PROVED: {Verdict.COUNTEREXAMPLE},
     Verdict.COUNTEREXAMPLE: {Verdict.PROVED},
@@ -281,13 +281,11 @@ def modelled(game: str) -> dict[str, dict[str, str]]:
 
 
 def snap_config(variant: Mapping[str, str] | None = None, **fields: Any) -> SnapConfig:
-    config: SnapConfig = config_for("snap", variant, **fields)
-    return config
+    return cast("SnapConfig", config_for("snap", variant, **fields))
 
 
 def hearts_config(variant: Mapping[str, str] | None = None, **fields: Any) -> HeartsConfig:
-    config: HeartsConfig = config_for("hearts", variant, **fields)
-    return config
+    return cast("HeartsConfig", config_for("hearts", variant, **fields))
 
 
 def solve(solver: Z3, budget: Budget, *, unsat: Verdict, sat: Verdict) -> Verdict:

@@ -1,7 +1,7 @@
 """Vacuity probes: a check's encoding with the constraints of one cited rule dropped.
 
 For every rule a ``z3-proof`` check cites, ``cardcanon verify`` runs the check once more with
-``mutant="drop:<RULE>"``. The check then builds its encoding as usual, except that every
+the probe ``drop:<RULE>``. The check then builds its encoding as usual, except that every
 constraint stating that rule is left out and every term the rule defines is replaced by a
 fresh, unconstrained constant of the same sort. Everything else, including the check's
 comparison with the reference model, is unchanged. The probe is killed when the check reaches
@@ -19,19 +19,18 @@ from dataclasses import dataclass
 
 import z3
 
-from cardcanon.proofs.base import Z3
-
-PREFIX = "drop:"
+from cardcanon.proofs.base import RuleDrop, Z3, parse_probe
 
 
 def probe_id(rule: str) -> str:
     """The probe ID that drops ``rule``: ``drop:HEARTS-FOLLOW-1``."""
-    return PREFIX + rule
+    return RuleDrop(rule).id
 
 
-def dropped(mutant: str | None) -> str | None:
+def dropped(probe_id: str | None) -> str | None:
     """The rule a probe ID drops, or ``None`` when it is not a drop probe."""
-    return mutant[len(PREFIX):] if mutant is not None and mutant.startswith(PREFIX) else None
+    probe = parse_probe(probe_id)
+    return probe.rule if isinstance(probe, RuleDrop) else None
 
 
 @dataclass(frozen=True)
@@ -41,11 +40,11 @@ class Drop:
     rule: str | None = None
 
     @classmethod
-    def of(cls, mutant: str | None, states: Collection[str]) -> Drop:
+    def of(cls, probe_id: str | None, states: Collection[str]) -> Drop:
         """The drop a probe asks for; ``states`` are the rules the encoding can leave out."""
-        rule = dropped(mutant)
+        rule = dropped(probe_id)
         if rule is not None and rule not in states:
-            raise ValueError(f"{mutant}: the encoding states nothing of {rule} (it states {', '.join(sorted(states))})")
+            raise ValueError(f"{probe_id}: the encoding states nothing of {rule} (it states {', '.join(sorted(states))})")
         return cls(rule)
 
     def keeps(self, rule: str) -> bool:

@@ -25,7 +25,7 @@ A *function record* states one value of a pure rule function of the model instea
 takes a position given by its parts (see :func:`hearts_position`).
 
 ``cardcanon.verify.records.replay`` replays a record through whatever model is loaded (the
-reference model, or a mutant of it in a verify worker); ``cardcanon.verify.engine`` asks the
+reference model, or a model mutant in a verify worker); ``cardcanon.verify.engine`` asks the
 compiled engine.
 """
 
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
@@ -43,7 +42,7 @@ if TYPE_CHECKING:
 
 
 Record = dict[str, Any]
-# A state of the loaded model (the reference model or a mutant of it) of either game.
+# A state of the loaded model (the reference model or a model mutant) of either game.
 LoadedState: TypeAlias = Any
 
 
@@ -80,11 +79,6 @@ def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
     return FINGERPRINTS[game](state)
 
 
-def _model(game: str) -> ModuleType:
-    """The loaded model of ``game`` (its module: a mutant patches the module's functions)."""
-    return importlib.import_module(f"cardcanon.model.{game}")
-
-
 # ---- building records --------------------------------------------------------------------------
 def snap_position(state: snap.SnapState) -> dict[str, Any]:
     return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index, "dealer": 0 if state.dealer is None else state.dealer.index,
@@ -96,7 +90,7 @@ def game_record(game: str, config: Any, moves: Sequence[Any], final: LoadedState
                 start: snap.SnapState | None = None, rejects: Any = None, policy: str | None = None,
                 repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
     """A record of ``moves`` played from ``config`` (or from ``start``) to ``final``."""
-    api = _model(game).GAME
+    api = importlib.import_module(f"cardcanon.model.{game}").GAME  # the loaded model: a model mutant patches it
     record: Record = {"game": game, "label": label, "config": api.config_to_json(config),
                       "moves": [api.move_to_json(m) for m in moves], "reaches": fingerprint(game, final)}
     if start is not None:

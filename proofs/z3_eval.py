@@ -1,4 +1,5 @@
-"""Z3 terms as plain Python functions, to compare an encoding with the model on many inputs.
+"""Z3 terms as plain Python values: in a Z3 model (:func:`value_in`), or as functions, to compare
+an encoding with the model on many inputs.
 
 :func:`compile_terms` reads the term graph the solver sees (through Z3's C API) and generates
 one straight-line Python function that computes every term, shared subterms once each.
@@ -22,6 +23,13 @@ Compiled: TypeAlias = Callable[[Env], Any]
 _INFIX = {z3.Z3_OP_ADD: "+", z3.Z3_OP_SUB: "-", z3.Z3_OP_MUL: "*", z3.Z3_OP_EQ: "==", z3.Z3_OP_LE: "<=",
           z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">", z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or",
           z3.Z3_OP_XOR: "!="}
+
+
+def value_in(model: Z3, term: Z3) -> Any:
+    """The value of a Bool or Int ``term`` in a Z3 ``model`` (a ``bool`` or an ``int``), any constant
+    the model leaves free taking a value of its own."""
+    got = model.eval(term, model_completion=True)
+    return z3.is_true(got) if z3.is_bool(got) else got.as_long()
 
 
 def _smt_mod(a: int, b: int) -> int:

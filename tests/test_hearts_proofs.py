@@ -68,7 +68,7 @@ def play_hand(seed: int, config: model.HeartsConfig):
 @functools.lru_cache(maxsize=4)
 def hand_solver(config: model.HeartsConfig):
     """One incremental solver per configuration holding the whole-hand encoding."""
-    enc = hand_encoding(Rules.from_config(config))
+    enc = hand_encoding(Rules(config=config))
     solver = z3.Solver()
     solver.add(enc.constraints)
     return enc, solver
@@ -106,7 +106,7 @@ def test_legal_move_predicates_match_model(seed, variants):
     positions, _ = play_hand(seed, config)
     for state, _ in positions:
         expected = frozenset(m.card for m in model.legal_moves(state))
-        assert encoded_legal_cards(state, Rules.from_config(config)) == expected
+        assert encoded_legal_cards(state, Rules(config=config)) == expected
 
 
 @pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3", "HEARTS-FOLLOW-1",
@@ -156,7 +156,7 @@ def test_per_card_scores_match_score_hand(dead, owners, moon):
 def compiled_scores(config: model.HeartsConfig):
     """The per-card score terms over ``d<c>`` (card c is dead) and ``t<c>`` (seat 1 took c)."""
     took = {c: z3.Bool(f"t{c}") for c in POINT_CARDS}
-    scoring = Scoring(Rules.from_config(config), [z3.Not(z3.Bool(f"d{c}")) for c in range(N_CARDS)], took)
+    scoring = Scoring(Rules(config=config), [z3.Not(z3.Bool(f"d{c}")) for c in range(N_CARDS)], took)
     return tuple(compile_term(s) for s in scoring.score)
 
 

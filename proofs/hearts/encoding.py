@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import z3
 
@@ -21,7 +20,7 @@ from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsC
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.z3_eval import Compiled, compile_term
+from cardcanon.proofs.z3_eval import Compiled, compile_term, value_in
 
 
 RANKS = (Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.ACE)
@@ -79,13 +78,6 @@ class Rules:
     hearts_trump: bool = True
     mutations: tuple[str, ...] = field(default=())
     drop: Drop = Drop()  # the rule a vacuity probe leaves out (none: every rule stated)
-
-    @classmethod
-    def from_config(cls, config: HeartsConfig) -> Rules:
-        return cls(config=config)
-
-    def mutate(self, name: str, **changes: Any) -> Rules:
-        return replace(self, mutations=self.mutations + (name,), **changes)
 
     @property
     def written(self) -> Rules:  # the same variant, no probe
@@ -233,14 +225,13 @@ class HandEncoding:
     follows (r = 1) to trick k. Seats are Booleans (``True``: seat 1): ``hold[c]`` holds card c,
     ``lead1[k]`` leads trick k, ``took[c]`` won point card c."""
 
-    def __init__(self, rules: Rules = Rules(), prefix: str = "h") -> None:
+    def __init__(self, rules: Rules = Rules()) -> None:
         self.rules = rules
         B = z3.Bool
-        n = prefix
-        self.pos = [[[B(f"{n}_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
-        self.hold = [B(f"{n}_hold{c}") for c in range(N_CARDS)]
-        self.lead1 = [B(f"{n}_lead1_{k}") for k in range(TRICKS)]
-        self.took = {c: B(f"{n}_took{c}") for c in POINT_CARDS}
+        self.pos = [[[B(f"h_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
+        self.hold = [B(f"h_hold{c}") for c in range(N_CARDS)]
+        self.lead1 = [B(f"h_lead1_{k}") for k in range(TRICKS)]
+        self.took = {c: B(f"h_took{c}") for c in POINT_CARDS}
         self.constraints: list[Z3] = []
         self._card_at = [[z3.Sum([z3.If(self.pos[c][k][r], c, 0) for c in range(N_CARDS)]) for r in (LEAD, FOLLOW)]
                          for k in range(TRICKS)]  # the card played, read back by decode
@@ -293,7 +284,7 @@ class HandEncoding:
                         failed = z3.And(led_suit[k][u], z3.Not(fol_suit[k][u]), after[c][k])
                         state("HEARTS-FOLLOW-1", z3.Implies(failed, hold[c] == lead1[k]))
         # HEARTS-TRICK-1 / TRICK-2: the winner leads the next trick
-        self.played, self.after, self.heart_played, self.led_suit = played, after, heart_played, led_suit
+        self.played, self.after = played, after
         self.follower_wins: list[Z3] = []
         for k in range(TRICKS):
             w = z3.Or([z3.And(pos[d][k][FOLLOW], z3.Or([pos[c][k][LEAD] for c in range(N_CARDS)
@@ -348,10 +339,7 @@ class HandEncoding:
             else:
                 C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
         self.scoring = Scoring(rules, live, self.took)
-        self.score, self.moon, self.in_play = self.scoring.score, self.scoring.moon, self.scoring.in_play
-
-    def score_is(self, p: int, value: int) -> Z3:
-        return self.scoring.score_is(p, value)
+        self.score, self.moon = self.scoring.score, self.scoring.moon
 
     def leader_holds(self, k: int) -> list[Z3]:
         """Per card: the leader of trick ``k`` holds it before he leads."""
@@ -359,16 +347,13 @@ class HandEncoding:
 
     def decode(self, model: Z3) -> HandWitness:
         """Read one hand from a Z3 model."""
-        def true(x: Z3) -> bool:
-            return bool(z3.is_true(model.eval(x, model_completion=True)))
-
         def card(k: int, r: int) -> int:  # one card per trick and role (the encoding says so)
-            return int(model.eval(self._card_at[k][r], model_completion=True).as_long())
+            return int(value_in(model, self._card_at[k][r]))
 
-        tricks = tuple((int(true(self.lead1[k])), card(k, LEAD), card(k, FOLLOW)) for k in range(TRICKS))
+        tricks = tuple((int(value_in(model, self.lead1[k])), card(k, LEAD), card(k, FOLLOW)) for k in range(TRICKS))
         played = {c for _, a, b in tricks for c in (a, b)}
         dead = tuple(sorted(set(range(N_CARDS)) - played))
-        scores = tuple(model.eval(s, model_completion=True).as_long() for s in self.score)
+        scores = tuple(value_in(model, s) for s in self.score)
         return HandWitness(tricks=tricks, dead=dead, scores=scores)
 
     def fix(self, witness: HandWitness) -> list[Z3]:
@@ -413,10 +398,8 @@ def forced_club(dead: Collection[int]) -> int:
     return next(c for c in LOW_CLUBS if c not in dead)
 
 
-def encoded_legal_cards(state: model.HeartsState, rules: Rules | None = None) -> frozenset[Card]:
-    """The cards the Z3 legal-move predicates allow in a concrete model state (by default under
-    the state's own variant, as written)."""
-    rules = rules or Rules(config=state.config)
+def encoded_legal_cards(state: model.HeartsState, rules: Rules) -> frozenset[Card]:
+    """The cards the Z3 legal-move predicates of ``rules`` allow in a concrete model state."""
     assert state.to_move is not None  # a position with plays to compare has a player to move
     seat = state.to_move.index
     first = state.tricks_played == 0

@@ -1,4 +1,5 @@
-"""The match rules of Hearts as Z3 terms, and hands of given scores found by Z3."""
+"""The match rules of Hearts: as Z3 terms (:func:`match_terms`), and as the rulebook states them
+(:func:`rulebook_outcome`) to compare with the model's decision."""
 
 from __future__ import annotations
 

@@ -40,12 +40,12 @@ from cardcanon.proofs.hearts.encoding import (
     CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, TRICKS as
     TRICKS_PER_HAND, Rules, Scoring, legal_states, pretty, suit, z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts.replay import rules_for
+from cardcanon.proofs.hearts.replay import Mismatch, rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
 from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
-from cardcanon.proofs.hearts.scores import SPARE_DEAD
+from cardcanon.proofs.hearts.scores import SPARE_DEAD, score_hand_record
 from cardcanon.proofs.records import Record, function_record
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 # Encoding probes: a broken encoding the check must catch.
@@ -59,10 +59,6 @@ PROBES: dict[str, dict[str, Any]] = {
 GONE = 2  # a point card's owner in a split: seat 0, seat 1, or dead
 
 
-class Mismatch(Exception):
-    """The encoding and the model differ somewhere: (text, record of the model's value there)."""
-
-
 def check(run: Run) -> CheckResult:
     """HEARTS-P11 (see the module docstring): scoring, legal moves and the match decision, each
     encoding against the model's function on its whole domain, under the run's variant."""
@@ -74,8 +70,7 @@ def check(run: Run) -> CheckResult:
         stats.update(compare_match(config, rules.mutations, int(bounds.get("window", 30)), budget, shown))
         stats.update(compare_legal_moves(rules, config, budget, shown))
     except Mismatch as err:
-        text, record = err.args
-        return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
+        return err.result()
     detail = (f"scoring: {stats['score_splits']} splits of the point cards agree; legal moves: in "
               f"{stats['positions']} positions x 28 cards x every hand of at most {HAND_SIZE} cards, dead pair and "
               f"trick number, the model's {stats['model_paths']} paths agree with the encoding (Z3); "
@@ -103,11 +98,6 @@ def _piles(owners: Sequence[int]) -> tuple[list[frozenset[Card]], list[Card]]:
     return [frozenset(CARDS[c] for c, o in owner.items() if o == p) for p in (0, 1)], [CARDS[c] for c in dead]
 
 
-def _score_args(owners: Sequence[int], config: model.HeartsConfig) -> list[Any]:
-    taken, dead = _piles(owners)
-    return [[sorted(map(str, t)) for t in taken], [str(c) for c in dead], config_to_json(config)]
-
-
 def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record]) -> int:
     """Every split: the compiled ``Scoring`` terms against the model's ``score_hand``."""
     scoring = Scoring(rules, {c: z3.Bool(f"live{c}") for c in POINT_CARDS}, {c: z3.Bool(f"took{c}") for c in POINT_CARDS})
@@ -120,12 +110,11 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
         compared += 1
         if tuple(truth) != mine:
             text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
-            raise Mismatch(text, function_record("hearts", "score_hand", _score_args(owners, config), label=text))
+            raise Mismatch(text, score_hand_record(*_piles(owners), config, text))
     ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else GONE if c == 20 else 0
                      for c in POINT_CARDS)
     for owners, what in (((0,) * len(POINT_CARDS), "a moon"), (ordinary, "an ordinary split")):
-        shown.append(function_record("hearts", "score_hand", _score_args(owners, config),
-                                     label=f"score_hand, {what}: {_split_text(owners)}"))
+        shown.append(score_hand_record(*_piles(owners), config, f"score_hand, {what}: {_split_text(owners)}"))
     return compared
 
 
@@ -184,18 +173,15 @@ def _position_record(config: model.HeartsConfig, hand: Iterable[int], dead: Iter
 
 def _legal_mismatch(m: Z3, rules: Rules, config: model.HeartsConfig, lead: int | None,
                     found: Mapping[int, Paths]) -> Mismatch:
-    def value(term: Z3) -> Any:
-        got = m.eval(term, model_completion=True)
-        return z3.is_true(got) if z3.is_bool(got) else got.as_long()
-
-    hand = [c for c in range(N_CARDS) if value(HELD[c])]
-    dead, tricks, broken = [value(d) for d in DEAD], value(TRICKS), value(BROKEN)
+    hand = [c for c in range(N_CARDS) if value_in(m, HELD[c])]
+    dead, tricks, broken = [value_in(m, d) for d in DEAD], value_in(m, TRICKS), value_in(m, BROKEN)
     where = (f"{'a lead' if lead is None else 'a follow to ' + CARDS[lead].pretty}, hand {pretty(hand)}, dead "
              f"{pretty(dead)}, {tricks} tricks played, hearts {'broken' if broken else 'unbroken'}")
-    raised = [c for c in found if value(found[c].raised)]
-    mine = [c for c in found if value(encoded_legal(rules, lead, c))]
+    raised = [c for c in found if value_in(m, found[c].raised)]
+    mine = [c for c in found if value_in(m, encoded_legal(rules, lead, c))]
+    allowed = [c for c in found if value_in(m, found[c].allowed)]
     text = (f"{where}: the model raises playing {pretty(raised)}" if raised else
-            f"{where}: the encoding allows {pretty(mine)}, the model {pretty(c for c in found if value(found[c].allowed))}")
+            f"{where}: the encoding allows {pretty(mine)}, the model {pretty(allowed)}")
     return Mismatch(text, _position_record(config, hand, dead, lead, tricks, broken, text))
 
 
@@ -240,7 +226,7 @@ def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window
 
     if budget.check(solver) == z3.sat:
         m = solver.model()
-        a, b = (m.eval(q, model_completion=True).as_long() for q in (q0, q1))
+        a, b = (value_in(m, q) for q in (q0, q1))
         mine = tuple(compile_term(term)({"q0": a, "q1": b}) for term in terms)
         at: tuple[int, int] = (a, b) if mine != _decision(model.match_result((a, b), config)) else bands[band(a, b)]
         text = f"at {at[0]}-{at[1]} the encoding decides: {_decision_text(mine)}"

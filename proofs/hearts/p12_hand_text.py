@@ -13,6 +13,7 @@ from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.hearts.replay import seeded_steps
 from cardcanon.proofs.records import Record, function_record, hearts_record
 from cardcanon.proofs.rulebook import value
 
@@ -52,9 +53,7 @@ def step_problem(before: model.HeartsState, move: model.Move, after: model.Heart
         if len(move.order) != len(text_deck()) or frozenset(move.order) != text_deck():
             return "the deal is not the 28 cards the rulebook names"
         hands = text_deal(move.order, before.dealer or Seat(0))
-        dealt.clear()
         dealt.update({0: hands[0], 1: hands[1]})
-        played.clear()
         played.update({0: set(), 1: set()})
         if after.phase is not model.Phase.PLAY or after.hands != hands:
             return "after the deal the hands are not the cards dealt, or play does not begin at once"
@@ -133,22 +132,14 @@ def check(run: Run) -> CheckResult:
     stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0}
     for seed in range(int(bounds.get("seeds", 8))):
         rng = SplitMix64(seed)
-        state, moves = model.new_game(config), list[model.Move]()
+
+        def pick(state: model.HeartsState, legal: tuple[model.Play, ...]) -> model.Play:
+            return legal[rng.below(len(legal))]
+
         dealt: dict[int, frozenset[Card]] = {}
         played: dict[int, set[Card]] = {}
         limit = stats["hands"] + int(bounds.get("hands", 3))
-        while state.phase is not model.Phase.OVER and not (state.phase is model.Phase.DEAL and stats["hands"] >= limit):
-            if state.phase in (model.Phase.CHOOSE_DEALER, model.Phase.DEAL):
-                move: model.Move = model.sample_chance(state, rng)
-            else:
-                legal = model.legal_moves(state)
-                if not legal:
-                    label = f"seed {seed}, move {len(moves)}: {state.to_move} is to play and has no legal play"
-                    return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
-                                       records=(hearts_record(config, moves, state, label=label),), stats=stats)
-                move = legal[rng.below(len(legal))]
-            after = model.apply(state, move)
-            moves.append(move)
+        for state, move, after, legal, moves in seeded_steps(config, rng, (pick, pick)):
             problem = step_problem(state, move, after, dealt, played) or queen_lead_problem(after)
             stats["hands"] += isinstance(move, model.Deal)
             stats["tricks"] += isinstance(move, model.Play) and bool(state.trick)
@@ -157,8 +148,13 @@ def check(run: Run) -> CheckResult:
                 label = f"seed {seed}, move {len(moves)}: {problem}"
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
                                    records=(shown(config, moves, after, dealt, rng, label),), stats=stats)
-            state = after
-        records.append(hearts_record(config, moves, state, label=f"seed {seed}: {len(moves)} moves as the text says"))
+            if after.phase is model.Phase.PLAY and not legal:
+                label = f"seed {seed}, move {len(moves)}: {after.to_move} is to play and has no legal play"
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
+                                   records=(hearts_record(config, moves, after, label=label),), stats=stats)
+            if after.phase is model.Phase.DEAL and stats["hands"] >= limit:
+                break
+        records.append(hearts_record(config, moves, after, label=f"seed {seed}: {len(moves)} moves as the text says"))
         run.budget.tick()
     if not stats["queen_plays_unbroken"]:
         return CheckResult(Verdict.NO_WITNESS, "the queen of spades was never played before hearts broke", stats=stats)

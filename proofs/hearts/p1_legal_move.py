@@ -10,12 +10,15 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import format_cards
 from cardcanon.model.hearts_types import HeartsConfig
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.z3_eval import value_in
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, HAND_SIZE, HandWitness, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states, suit,
-    z3_legal_follow, z3_legal_lead,
+    CARDS, HAND_SIZE, HEARTS, HEARTS_SUIT, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states,
+    suit, z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts.replay import Hands, Reached, ReplayMismatch, difference_record, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import (
+    Hands, Mismatch, Reached, ReplayMismatch, difference_record, replay_single, rules_for,
+)
 
 
 def _count(bits: Sequence[Z3]) -> Z3:
@@ -85,20 +88,6 @@ def _position_groups(rules: Rules) -> tuple[list[Z3], list[Group], list[Z3], Z3]
     return base, groups, me, broken
 
 
-def _reachable_stuck_leader(rules: Rules, budget: Budget) -> tuple[HandWitness, int] | None:
-    """A hand played by the rules as written reaching a lead at which ``rules`` allow no card."""
-    hands = Hands(rules.written)
-    enc = hands.enc
-    options = [z3.And([z3.Not(z3_legal_lead(held, c, broken=enc.broken_before[k], first_trick=False, forced=None,
-                                            rules=rules)) for c in range(N_CARDS)])
-               for k, held in ((k, enc.leader_holds(k)) for k in range(1, TRICKS))]
-    witness = hands.find(budget, z3.Or(options))
-    if witness is None:
-        return None
-    m = hands.solver.model()
-    return witness, next(k for k in range(1, TRICKS) if z3.is_true(m.eval(options[k - 1], model_completion=True)))
-
-
 def check(run: Run) -> CheckResult:
     """HEARTS-P1: in every reachable position the player to move has a legal move, and each
     move removes one card from his hand, so a hand ends after exactly 13 tricks."""
@@ -109,26 +98,32 @@ def check(run: Run) -> CheckResult:
     for _, kinds in groups:
         if budget.check(solver, z3.Or([kind for _, kind in kinds])) == z3.sat:
             m = solver.model()
-            name = next(name for name, kind in kinds if z3.is_true(m.eval(kind, model_completion=True)))
-            hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if z3.is_true(m.eval(me[c], model_completion=True)))
-            hearts = "broken" if z3.is_true(m.eval(broken, model_completion=True)) else "unbroken"
+            name = next(name for name, kind in kinds if value_in(m, kind))
+            hand = " ".join(CARDS[c].pretty for c in range(N_CARDS) if value_in(m, me[c]))
+            hearts = "broken" if value_in(m, broken) else "unbroken"
             detail = f"{name}: no legal move with {'hand ' + hand if hand else 'an empty hand'}, hearts {hearts}"
             return _stuck_counterexample(run, rules, detail)
     count = sum(len(k) for _, k in groups)
     try:
         witness, note = _witness_with_legal_sets(run, rules)
-    except LegalSetMismatch as err:
-        return CheckResult(Verdict.COUNTEREXAMPLE, detail=str(err.args[0]), witness=str(err.args[0]),
-                           records=(err.args[1],))
+    except Mismatch as err:
+        return err.result()
     return CheckResult(Verdict.PROVED, detail=f"{count} position kinds have a legal move ({len(groups)} queries); {note}",
                        witness=witness, stats={"position_kinds": count, "queries": len(groups), "seconds": budget.elapsed()})
 
 
 def _stuck_counterexample(run: Run, rules: Rules, detail: str) -> CheckResult:
-    found = _reachable_stuck_leader(rules, run.budget)
-    if found is None:
+    """A hand played by the rules as written reaching a lead at which ``rules`` allow no card, replayed."""
+    hands = Hands(rules.written)
+    enc = hands.enc
+    options = [z3.And([z3.Not(z3_legal_lead(held, c, broken=enc.broken_before[k], first_trick=False, forced=None,
+                                            rules=rules)) for c in range(N_CARDS)])
+               for k, held in ((k, enc.leader_holds(k)) for k in range(1, TRICKS))]
+    witness = hands.find(run.budget, z3.Or(options))
+    if witness is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
-    witness, k = found
+    m = hands.solver.model()
+    k = next(k for k in range(1, TRICKS) if value_in(m, options[k - 1]))
     state = replay_single(run, witness, rules.config, stop_after=2 * k).state
     legal = model.legal_moves(state)
     return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
@@ -147,15 +142,15 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
     restricted = []
     for k in range(1, TRICKS):
         held = enc.leader_holds(k)
-        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([held[c] for c in range(N_CARDS) if suit(c) == 2]),
-                                 z3.Or([held[c] for c in range(N_CARDS) if suit(c) != 2])))
+        restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([held[c] for c in HEARTS]),
+                                 z3.Or([held[c] for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])))
     def compare(at: Reached, move: model.Play) -> None:
         expected = frozenset(m.card for m in model.legal_moves(at.state))
         mine = encoded_legal_cards(at.state, rules)
         if not expected or mine != expected:  # (the witness's own card, if refused, is recorded by the replay)
             text = (f"play {len(at.moves) - 1}: the model allows [{format_cards(sorted(expected))}], "
                     f"the encoding [{format_cards(sorted(mine))}]")
-            raise LegalSetMismatch(text, difference_record(at, mine, text))
+            raise Mismatch(text, difference_record(at, mine, text))
 
     shown = []
     for two_dead in (False, True):
@@ -167,10 +162,6 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
             raise ReplayMismatch("the replayed hand did not end after 13 tricks with empty hands")
         shown.append(witness.describe())
     return "\n".join(shown), "two witness hands replayed: legal sets agree at all 26 plays of each, 13 tricks"
-
-
-class LegalSetMismatch(Exception):
-    """The model's legal plays differ from the encoding's: (text, record)."""
 
 
 P1_PROBES = {"no-heart-lead-exception": dict(heart_lead_exception=False)}

@@ -8,9 +8,11 @@ import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.hearts.encoding import CARDS, N_CARDS, Rules, TRICKS, TRICK_STATES, beats, suit, z3_trick_winner
+from cardcanon.proofs.hearts.encoding import (
+    CARDS, HEARTS, HEARTS_SUIT, N_CARDS, Rules, TRICKS, TRICK_STATES, beats, suit, z3_trick_winner,
+)
 from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 P2_PROBES = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
@@ -26,8 +28,9 @@ def check(run: Run) -> CheckResult:
     s.add(0 <= lead, lead < N_CARDS, 0 <= follow, follow < N_CARDS, lead != follow, w0 == w1)
     answer = budget.check(s)
     if answer == z3.sat:
-        a, b = s.model()[lead].as_long(), s.model()[follow].as_long()
-        what = "no winner" if not z3.is_true(s.model().eval(w0, model_completion=True)) else "two winners"
+        m = s.model()
+        a, b = value_in(m, lead), value_in(m, follow)
+        what = "two winners" if value_in(m, w0) else "no winner"
         return _pair_counterexample(run, rules, a, b, what)
     compared, winner = 0, compile_term(w1)
     for a, b in itertools.permutations(range(N_CARDS), 2):
@@ -56,14 +59,13 @@ def _pair_counterexample(run: Run, rules: Rules, a: int, b: int, what: str) -> C
 
 def _trump_witness(run: Run, rules: Rules) -> str | None:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
-    hearts = [c for c in range(N_CARDS) if suit(c) == 2]
-    others = [c for c in range(N_CARDS) if suit(c) != 2]
+    others = [c for c in range(N_CARDS) if suit(c) != HEARTS_SUIT]
     hands = Hands(rules.written)
     pos = hands.enc.pos
-    w = hands.find(run.budget, z3.Or([z3.And(z3.Or([pos[c][k][0] for c in others]), z3.Or([pos[h][k][1] for h in hearts]))
+    w = hands.find(run.budget, z3.Or([z3.And(z3.Or([pos[c][k][0] for c in others]), z3.Or([pos[h][k][1] for h in HEARTS]))
                                       for k in range(TRICKS)]))
     if w is None:
         return None
     replay_single(run, w, rules.config)
-    assert any(beats(b, a) and suit(b) == 2 != suit(a) for _, a, b in w.tricks)
+    assert any(beats(b, a) and suit(b) == HEARTS_SUIT != suit(a) for _, a, b in w.tricks)
     return w.describe()

@@ -11,10 +11,12 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.hearts_types import HeartsConfig, SEATS
 from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
-from cardcanon.proofs.hearts.encoding import CARDS, HAND_SIZE, INDEX, LOW_CLUBS, N_CARDS, Rules, forced_club, suit
+from cardcanon.proofs.hearts.encoding import (
+    CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, Rules, forced_club, suit,
+)
 from cardcanon.proofs.hearts.replay import Hands, difference_record, replay_single, rules_for
 from cardcanon.proofs.records import hearts_record
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 P3_PROBES: dict[str, dict[str, Any]] = {"no-six-clause": dict()}
@@ -34,6 +36,7 @@ def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple
     card the first leader must lead or ``NOT_FORCED``)."""
     two, four, six = LOW_CLUBS
     drop = rules.drop
+    six_clause = "no-six-clause" not in rules.mutations
 
     def holds(c: int, p: int) -> Z3:
         return z3.And(z3.Not(dead[c]), hold[c] == bool(p))
@@ -41,15 +44,12 @@ def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple
     def leads(p: int) -> Z3:
         clauses = [drop.term("HEARTS-LEAD-1", holds(two, p), f"two_leads{p}"),
                    drop.term("HEARTS-LEAD-2", z3.And(dead[two], holds(four, p)), f"four_leads{p}")]
-        if "no-six-clause" not in rules.mutations:
+        if six_clause:
             clauses.append(drop.term("HEARTS-LEAD-2", z3.And(dead[two], dead[four], holds(six, p)), f"six_leads{p}"))
         return z3.Or(clauses)
 
     six_case = z3.And(dead[two], dead[four], z3.Or(holds(six, 0), holds(six, 1)))
-    if "no-six-clause" not in rules.mutations:
-        six_case = drop.term("HEARTS-LEAD-2", six_case, "six_case")
-    else:
-        six_case = z3.BoolVal(False)
+    six_case = drop.term("HEARTS-LEAD-2", six_case, "six_case") if six_clause else z3.BoolVal(False)
     club = drop.term("HEARTS-LEAD-3", z3.If(dead[four], six, four), "forced_club")
     if rules.config.first_lead is not model.FirstLead.LOWEST_CLUB:
         club = z3.IntVal(NOT_FORCED)
@@ -81,8 +81,8 @@ def check(run: Run) -> CheckResult:
         answer = budget.check(s, z3.Not(claim))
         if answer == z3.sat:
             m = s.model()
-            gone = tuple(c for c in range(N_CARDS) if z3.is_true(m.eval(dead[c], model_completion=True)))
-            return _dead_pair_result(run, rules, gone, m.eval(forced, model_completion=True).as_long(),
+            gone = tuple(c for c in range(N_CARDS) if value_in(m, dead[c]))
+            return _dead_pair_result(run, rules, gone, value_in(m, forced),
                                      Verdict.COUNTEREXAMPLE, f"{name} fails with dead "
                                      f"{' '.join(CARDS[c].pretty for c in gone)}")
     compared, leads1 = 0, compile_term(lead1)
@@ -112,7 +112,7 @@ def check(run: Run) -> CheckResult:
 def _forced_when(s: Z3, dead: Sequence[Z3], forced: Z3, gone: Collection[int]) -> int:
     """The encoding's forced first lead (a card index or ``NOT_FORCED``) when ``gone`` are dead."""
     assert s.check(*[dead[c] == (c in gone) for c in range(N_CARDS)]) == z3.sat
-    return int(s.model().eval(forced, model_completion=True).as_long())
+    return int(value_in(s.model(), forced))
 
 
 def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: int, verdict: Verdict, detail: str,
@@ -145,7 +145,7 @@ def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: in
         elif not free:
             record = difference_record(at, [CARDS[encoded]], text)
         else:  # the model forces a card the encoding leaves free: it refuses another held card
-            other = next(c for c in sorted(w.hands()[holder]) if c != club and suit(c) != 2)
+            other = next(c for c in sorted(w.hands()[holder]) if c != club and suit(c) != HEARTS_SUIT)
             record = hearts_record(state.config, at.moves, state, label=text,
                                    rejects=model.Play(SEATS[holder], CARDS[other]))
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))

@@ -7,16 +7,13 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, SCORING_STATES,
+    CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS,
 )
 from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction
+from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction
 
 
 P4_PROBES = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
-
-
-P4_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)
 
 
 def check(run: Run) -> CheckResult:
@@ -26,7 +23,7 @@ def check(run: Run) -> CheckResult:
     (HEARTS-MOON-1/2): the shooter scores 0 and the other 20, or the points in play under
     ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a moon hand
     and an ordinary hand of legal play are replayed through the model (reachability)."""
-    rules, budget = rules_for(run, P4_PROBES, lambda config: P4_STATES), run.budget
+    rules, budget = rules_for(run, P4_PROBES, lambda config: ABSTRACTION_STATES), run.budget
     abstraction = ScoreAbstraction(rules.only("moon_score"))
     live, took = abstraction.live, abstraction.took
     in_play = z3.Sum([z3.If(live[c], QUEEN_POINTS if c == QUEEN_OF_SPADES else HEART_POINTS, 0) for c in POINT_CARDS])

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
-from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits
-from cardcanon.proofs.records import function_record
+from cardcanon.proofs.hearts.replay import Hands, Reached, replay_single, rules_for
+from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
 P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
 
@@ -29,14 +27,14 @@ def check(run: Run) -> CheckResult:
     witnesses: dict[tuple[int, int], HandWitness] = {}
     refuted: set[tuple[int, int]] = set()
 
-    def in_hand(a: int, b: int) -> HandWitness | None:
+    def in_hand(a: int, b: int) -> Reached | None:
+        """A legal hand scoring a-b, replayed (kept in ``witnesses``), or None when Z3 proves there is none."""
         mirror = witnesses.get((b, a))  # a witness of b-a with the seats exchanged: the replay shows it
         w = mirror.swapped() if mirror else hands.scoring(budget, a, b)
         if w is None:
             return None
-        replay_single(run, w, rules.config, check_score=rules == rules.written)
         witnesses[(a, b)] = w
-        return w
+        return replay_single(run, w, rules.config, check_score=rules == rules.written)
 
     for pair in abstraction.beyond(predicted, limit, budget):
         a, b = pair
@@ -46,19 +44,18 @@ def check(run: Run) -> CheckResult:
             return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
                                detail=f"the encoding scores a split of the point cards {a}-{b}, outside 0..{limit}; "
                                       f"the model scores it {record['returns'][0]}-{record['returns'][1]}")
-        w = in_hand(a, b)
-        if w is not None:
-            truth = replay_single(run, w, rules.config, check_score=False).state.hand_scores[-1]
-            return CheckResult(Verdict.COUNTEREXAMPLE, witness=w.describe(),
+        at = in_hand(a, b)
+        if at is not None:
+            truth = at.state.hand_scores[-1]
+            return CheckResult(Verdict.COUNTEREXAMPLE, witness=witnesses[pair].describe(),
                                detail=f"legal play scores {a}-{b}, which no split of the point cards scores; "
                                       f"the model scores that hand {truth[0]}-{truth[1]}")
         refuted.add(pair)
     for a, b in sorted(predicted, key=lambda p: (p[0] > p[1], p)):  # a <= b first: their mirrors are quick
         if in_hand(a, b) is None:
             taken, dead = predicted_splits(rules.config)[(a, b)]
-            record = function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
-                                                              list(map(str, dead)), config_to_json(rules.config)],
-                                     label=f"the model scores this split of the point cards {a}-{b}")
+            record = score_hand_record(taken, dead, rules.config,
+                                       f"the model scores this split of the point cards {a}-{b}")
             return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
                                detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
     candidates = (limit + 1) ** 2

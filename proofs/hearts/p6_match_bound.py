@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import z3
 
 from cardcanon.model import hearts as model
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
-from cardcanon.proofs.hearts.encoding import HandWitness, SCORING_STATES, TARGET
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
+from cardcanon.proofs.hearts.encoding import HandWitness, TARGET
 from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
-from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs
+from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction, predicted_pairs
+from cardcanon.proofs.z3_eval import value_in
 
 P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
-P6_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the score abstraction of P5
 
 
 def check(run: Run) -> CheckResult:
@@ -30,7 +30,7 @@ def check(run: Run) -> CheckResult:
     no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
     bounds, budget = run.bounds, run.budget
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
-    rules = rules_for(run, P6_PROBES, lambda config: P6_STATES)
+    rules = rules_for(run, P6_PROBES, lambda config: ABSTRACTION_STATES)
     if run.probe_id in ("target-90", "target-110"):
         rules, target = rules.written, int(run.probe_id.split("-")[1])  # HEARTS-MATCH-1 misread
     abstraction = ScoreAbstraction(rules.only("moon_score"))
@@ -55,8 +55,11 @@ def check(run: Run) -> CheckResult:
         k = hands - 1 if smallest == hands else hands if smallest is None else smallest - 1
         budget.check(s, n == k)  # sat: k is below the smallest number of hands that always suffices
         chosen = s.model()
-        used = [p for p, c in count.items() if chosen.eval(c, model_completion=True).as_long() > 0]
-        missing = [p for p in used if _realise(legal, budget, p, witnesses) is None]
+        used = [p for p, c in count.items() if value_in(chosen, c) > 0]
+        for p in used:  # each a legal hand scoring it, unless there is none
+            if p not in witnesses and (w := legal.scoring(budget, *p)) is not None:
+                witnesses[p] = w
+        missing = [p for p in used if p not in witnesses]
         if not missing:
             break
         refuted += len(missing)  # a score no legal hand gives: drop it and search again
@@ -64,7 +67,7 @@ def check(run: Run) -> CheckResult:
     result_stats = {"min_hands": smallest, "abstract_pairs": len(pairs), "pairs_refuted": refuted}
     config = replace(rules.config, target=target)
     written = rules == rules.written
-    sequence = _sequence(chosen, count, witnesses)
+    sequence = [witnesses[p] for p, c in count.items() for _ in range(value_in(chosen, c))]
     last = replay_match(run, sequence, config, check_score=written)[-1].state
     if smallest == hands:
         if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
@@ -112,19 +115,6 @@ def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, targ
                        detail=f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave both "
                               f"players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the model "
                               f"scores that hand {record['returns'][0]}-{record['returns'][1]}")
-
-
-def _realise(legal: Hands, budget: Budget, pair: tuple[int, int],
-             witnesses: dict[tuple[int, int], HandWitness]) -> HandWitness | None:
-    """A legal hand scoring ``pair`` (remembered in ``witnesses``), or None if there is none."""
-    if pair not in witnesses and (w := legal.scoring(budget, *pair)) is not None:
-        witnesses[pair] = w
-    return witnesses.get(pair)
-
-
-def _sequence(m: Z3, count: Mapping[tuple[int, int], Z3],
-              witnesses: Mapping[tuple[int, int], HandWitness]) -> list[HandWitness]:
-    return [witnesses[p] for p, c in count.items() for _ in range(m.eval(c, model_completion=True).as_long())]
 
 
 def _summary(sequence: Sequence[HandWitness]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import z3
 
 from cardcanon.model import hearts as model
+from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
@@ -16,7 +17,7 @@ from cardcanon.proofs.hearts.encoding import Rules, TARGET
 from cardcanon.proofs.hearts.match import MATCH_STATES, match_terms
 from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
 from cardcanon.proofs.records import function_record
-from cardcanon.proofs.z3_eval import compile_term
+from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 P7_PROBES: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins": dict()}
@@ -48,7 +49,7 @@ def check(run: Run) -> CheckResult:
         answer = budget.check(s, z3.Not(claim))
         if answer == z3.sat:
             m = s.model()
-            got = tuple(m.eval(x, model_completion=True).as_long() for x in (q0, q1))
+            got = tuple(value_in(m, x) for x in (q0, q1))
             truth = model.match_result(got, config)
             return _with_tie_match(run, Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
                                    f"{decision_text(truth)}", rules, config)
@@ -62,8 +63,6 @@ def check(run: Run) -> CheckResult:
             truth = model.match_result((v0, v1), config)
             compared += 1
             if mine != (truth.winner.index if truth else None):
-                from cardcanon.model.hearts_records import config_to_json
-
                 record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
                                          label=f"the model's decision at {v0}-{v1}")
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says "

@@ -5,20 +5,27 @@ rulebook's statement (:func:`rulebook_outcome`) after every hand and in every sc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from cardcanon.model import hearts as model
+from cardcanon.model.cards import Card
 from cardcanon.model.hearts_players import make_player
+from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
+from cardcanon.proofs.hearts.replay import seeded_steps
 from cardcanon.proofs.records import function_record, hearts_record
 
 
 _LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
+
+
+def _first_lead(state: model.HeartsState) -> tuple[Card, Seat]:
+    """The lowest live club of the 2, 4 and 6 and the seat holding it (HEARTS-LEAD-1/2, as the rulebook says)."""
+    club = next(c for c in _LOW_CLUBS if c not in state.dead)
+    return club, next(s for s in SEATS if club in state.hands[s.index])
 
 
 def _first_trick_queen(state: model.HeartsState, legal: tuple[model.Play, ...]) -> model.Play | None:
@@ -37,36 +44,12 @@ def _first_trick_queen(state: model.HeartsState, legal: tuple[model.Play, ...]) 
     return model.Play(seat, queen)
 
 
-Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]
-
-
-def _play(config: model.HeartsConfig, seed: int, max_hands: int) -> Iterator[Step]:
-    """A seeded match; yields (state before, move, state after, the legal plays after, the moves so far)."""
-    rng = SplitMix64(seed)
-    players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
-    state = model.new_game(config)
-    legal: tuple[model.Play, ...] = ()
-    moves: list[model.Move] = []
-    while state.phase is not model.Phase.OVER and state.hand_number <= max_hands and (state.is_chance or legal):
-        if state.is_chance:
-            move = model.sample_chance(state, rng)
-        else:
-            assert state.to_move is not None  # a position with legal moves has a player to move
-            move = players[state.to_move.index](state, legal)
-        after = model.apply(state, move)
-        moves.append(move)
-        legal = model.legal_moves(after)
-        yield state, move, after, legal, moves
-        state = after
-
-
 def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsState, legal: tuple[model.Play, ...],
             dealers: list[Seat | None]) -> tuple[str, model.Play | None] | None:
     """What is wrong with one step (and a refused move that shows it), or None."""
     target = after.config.target
     if isinstance(move, model.Deal):
-        club = next(c for c in _LOW_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2, as the rulebook says
-        holder = next(s for s in SEATS if club in after.hands[s.index])
+        club, holder = _first_lead(after)
         if after.to_move != holder:
             return f"{after.to_move} leads hand {after.hand_number}, not {holder}, who holds {club.pretty}", None
         if after.hearts_broken:
@@ -75,8 +58,7 @@ def _claims(before: model.HeartsState, move: model.Move, after: model.HeartsStat
         if len(dealers) >= 2 and dealers[-1] == dealers[-2]:
             return f"{after.dealer} deals hand {after.hand_number} after dealing hand {after.hand_number - 1}", None
     if after.phase is model.Phase.PLAY and not legal:
-        club = next(c for c in model.FIRST_LEAD_CLUBS if c not in after.dead)  # HEARTS-LEAD-1/2
-        holder = next(s for s in SEATS if club in after.hands[s.index])
+        club, holder = _first_lead(after)
         return f"{after.to_move} has no legal move", model.Play(holder, club) if not after.tricks_played else None
     refused = _first_trick_queen(after, legal)
     if refused is not None:
@@ -116,7 +98,8 @@ def check(run: Run) -> CheckResult:
     seeds = range(*bounds.get("seeds", [0, 20]))
     for seed in seeds:
         dealers: list[Seat | None] = []
-        for before, move, after, legal, moves in _play(config, seed, int(bounds.get("max_hands", 60))):
+        players = (make_player("random", seed * 2 + 1), make_player("random", seed * 2 + 2))
+        for before, move, after, legal, moves in seeded_steps(config, SplitMix64(seed), players):
             problem = _claims(before, move, after, legal, dealers)
             if problem is not None:
                 text, refused = problem
@@ -124,14 +107,15 @@ def check(run: Run) -> CheckResult:
                 record = hearts_record(config, moves, after, label=label, rejects=refused)
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(record,))
             final = after
+            if after.hand_number > int(bounds.get("max_hands", 60)):
+                break
         hands += final.hand_number
         if seed - seeds.start < 2:
             records.append(hearts_record(config, moves, final, label=f"seed {seed}: a whole match, "
                                          f"{final.hand_number} hands, {decision_text(final.outcome)}"))
         run.budget.tick()
-    from cardcanon.model.hearts_records import config_to_json
-
-    for label, previous, scores in bands(config.target):
+    score_bands = bands(config.target)
+    for label, previous, scores in score_bands:
         args = [list(scores), config_to_json(config), list(previous)]
         record = function_record("hearts", "match_result", args, label=label)
         want = rulebook_outcome(scores, previous, config.target)
@@ -141,7 +125,7 @@ def check(run: Run) -> CheckResult:
                                witness=label, records=(record,))
         records.append(record)
     return CheckResult(Verdict.PROVED, f"{len(seeds)} matches ({hands} hands) checked at every step; the match "
-                                       f"decision agrees with the rulebook in {len(bands(config.target))} score bands",
+                                       f"decision agrees with the rulebook in {len(score_bands)} score bands",
                        witness="\n".join(r["label"] for r in records), records=tuple(records),
                        stats={"matches": len(seeds), "hands": hands})
 

@@ -1,10 +1,11 @@
 """Z3 witnesses of Hearts replayed through the reference model, each hand noted with ``run.record``:
-a ``Deal`` whose order gives the witness's hands and dead cards (HEARTS-DEAL-2), then every ``Play``."""
+a ``Deal`` whose order gives the witness's hands and dead cards (HEARTS-DEAL-2), then every ``Play``;
+and seeded matches played through it (:func:`seeded_steps`)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -13,8 +14,10 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.hearts_players import Strategy
 from cardcanon.model.seats import Seat
-from cardcanon.proofs.base import Budget, Disagreement, Run, Verdict, Z3
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules
 from cardcanon.proofs.records import Record, hearts_record
@@ -25,6 +28,14 @@ class ReplayMismatch(Disagreement):
 
     def __init__(self, detail: str, verdict: Verdict = Verdict.COUNTEREXAMPLE) -> None:
         super().__init__(verdict, detail)
+
+
+class Mismatch(Exception):
+    """The encoding and the model differ somewhere: (text, a record showing the model's side there)."""
+
+    def result(self) -> CheckResult:
+        text, record = self.args
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
 
 
 @dataclass(frozen=True)
@@ -54,10 +65,10 @@ def deal_order(witness: HandWitness, dealer: int) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in [witness.dead[0], *middle, witness.dead[1]])
 
 
-def start(config: model.HeartsConfig | None = None, dealer: int = 0) -> Reached:
+def start(config: model.HeartsConfig, dealer: int = 0) -> Reached:
     """A new match whose first dealer is ``dealer``, waiting for the deal."""
     move = model.ChooseDealer(Seat(dealer))
-    return Reached(model.apply(model.new_game(config or model.HeartsConfig()), move), (move,))
+    return Reached(model.apply(model.new_game(config), move), (move,))
 
 
 Visit = Callable[[Reached, model.Play], None]
@@ -90,15 +101,15 @@ def replay_hand(run: Run, at: Reached, witness: HandWitness, *, stop_after: int 
     return at
 
 
-def replay_single(run: Run, witness: HandWitness, config: model.HeartsConfig | None = None, *,
+def replay_single(run: Run, witness: HandWitness, config: model.HeartsConfig, *,
                   stop_after: int | None = None, check_score: bool = True, visit: Visit | None = None) -> Reached:
     return replay_hand(run, start(config), witness, stop_after=stop_after, check_score=check_score, visit=visit)
 
 
-def replay_match(run: Run, hands: Sequence[HandWitness], config: model.HeartsConfig | None = None, dealer: int = 0, *,
+def replay_match(run: Run, hands: Sequence[HandWitness], config: model.HeartsConfig, *,
                  check_score: bool = True) -> list[Reached]:
     """Play a whole sequence of hands in one match; the position after each hand."""
-    at = start(config, dealer)
+    at = start(config)
     history: list[Reached] = []
     for number, witness in enumerate(hands, 1):
         if at.state.phase is model.Phase.OVER:
@@ -134,7 +145,7 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
     if run.dropped is not None:
         return replace(written, drop=Drop.of(run.probe_id, states(written.config) if states else ()))
     name = run.encoding_probe(probes)
-    return written if name is None else written.mutate(name, **probes[name])
+    return written if name is None else replace(written, mutations=(name,), **probes[name])
 
 
 @functools.lru_cache(maxsize=32)  # pure Z3 terms, no model code (about 6 MB each): built once per process and rules
@@ -156,4 +167,28 @@ class Hands:
         return self.enc.decode(self.solver.model()) if budget.check(self.solver, *constraints) == z3.sat else None
 
     def scoring(self, budget: Budget, a: int, b: int) -> HandWitness | None:
-        return self.find(budget, self.enc.score_is(0, a), self.enc.score_is(1, b))
+        scoring = self.enc.scoring
+        return self.find(budget, scoring.score_is(0, a), scoring.score_is(1, b))
+
+
+Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]
+
+
+def seeded_steps(config: model.HeartsConfig, rng: SplitMix64, players: Sequence[Strategy]) -> Iterator[Step]:
+    """A match from its start, the chance moves drawn from ``rng``, the plays chosen by ``players``;
+    each step as (state before, move, state after, the legal plays after, the moves so far). It ends
+    when the match is over or the player to move has no legal play."""
+    state = model.new_game(config)
+    legal: tuple[model.Play, ...] = ()
+    moves: list[model.Move] = []
+    while state.phase is not model.Phase.OVER and (state.is_chance or legal):
+        if state.is_chance:
+            move = model.sample_chance(state, rng)
+        else:
+            assert state.to_move is not None  # a position with legal moves has a player to move
+            move = players[state.to_move.index](state, legal)
+        after = model.apply(state, move)
+        moves.append(move)
+        legal = model.legal_moves(after)
+        yield state, move, after, legal, moves
+        state = after

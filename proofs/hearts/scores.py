@@ -4,8 +4,7 @@ pairs of hand scores the model gives the splits of the point cards."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Collection, Iterable, Sequence
 
 import z3
 
@@ -13,12 +12,21 @@ from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import Budget, Z3
-from cardcanon.proofs.hearts.encoding import CARDS, DEAD_CARDS, INDEX, POINT_CARDS, Rules, Scoring
-from cardcanon.proofs.records import function_record
+from cardcanon.proofs.hearts.encoding import CARDS, DEAD_CARDS, INDEX, POINT_CARDS, SCORING_STATES, Rules, Scoring
+from cardcanon.proofs.records import Record, function_record
+from cardcanon.proofs.z3_eval import value_in
 
 # (the cards each seat took, the dead cards): one way to split the point cards
 Split = tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]
 SPARE_DEAD = (INDEX[Card.parse("AD")], INDEX[Card.parse("AS")])  # dead cards that are no point cards
+ABSTRACTION_STATES = SCORING_STATES + ("HEARTS-DEAL-2",)  # the rules the score-only abstraction states
+
+
+def score_hand_record(taken: Sequence[Iterable[Card]], dead: Iterable[Card], config: model.HeartsConfig,
+                      label: str) -> Record:
+    """A function record of the model's ``score_hand`` of one split: the cards each seat took, the dead cards."""
+    return function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken], [str(c) for c in dead],
+                                                    config_to_json(config)], label=label)
 
 
 def predicted_pairs(config: model.HeartsConfig | None = None) -> frozenset[tuple[int, int]]:
@@ -62,21 +70,19 @@ class ScoreAbstraction:
 
     def split_of(self, m: Z3) -> tuple[list[int], list[list[Card]]]:
         """The two dead cards and the point cards each seat took, in a Z3 model of the abstraction."""
-        dead = [c for c in POINT_CARDS if z3.is_true(m.eval(self.dead[c], model_completion=True))]
-        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead
-                  and z3.is_true(m.eval(self.took[c], model_completion=True)) == bool(p)] for p in (0, 1)]
+        dead = [c for c in POINT_CARDS if value_in(m, self.dead[c])]
+        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead and value_in(m, self.took[c]) == bool(p)]
+                 for p in (0, 1)]
         return dead + list(SPARE_DEAD[:max(0, DEAD_CARDS - len(dead))]), taken
 
     def scores_in(self, m: Z3) -> tuple[int, int]:
-        s0, s1 = (m.eval(x, model_completion=True).as_long() for x in self.scoring.score)
+        s0, s1 = (value_in(m, x) for x in self.scoring.score)
         return s0, s1
 
-    def model_record(self, m: Z3, label: str) -> Mapping[str, Any]:
+    def model_record(self, m: Z3, label: str) -> Record:
         """The model's ``score_hand`` of the split in ``m``, as a record the runner replays."""
         dead, taken = self.split_of(m)
-        return function_record("hearts", "score_hand", [[sorted(map(str, t)) for t in taken],
-                                                        [str(CARDS[c]) for c in dead], config_to_json(self.rules.config)],
-                               label=label)
+        return score_hand_record(taken, [CARDS[c] for c in dead], self.rules.config, label)
 
     def beyond(self, pairs: Collection[tuple[int, int]], limit: int, budget: Budget) -> list[tuple[int, int]]:
         """Every pair of hand scores the abstraction allows outside ``pairs``: Z3 names one at a
@@ -102,7 +108,6 @@ class ScoreAbstraction:
 
     def scoring_pair(self, pair: tuple[int, int], budget: Budget) -> Z3:
         """A Z3 model of a split the abstraction scores ``pair`` (one it allowed)."""
-        s0, s1 = self.scoring.score
-        if budget.check(self.solver, s0 == pair[0], s1 == pair[1]) != z3.sat:
+        if not self.allows(pair, budget):
             raise AssertionError(f"the abstraction allowed {pair}, then no split scores it")
         return self.solver.model()

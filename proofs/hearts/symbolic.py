@@ -106,9 +106,9 @@ def _gather(values: Iterable[Any], stop: bool) -> tuple[bool, tuple[int, ...]]:
         for value in values:
             member = pull[-1] if pull else None
             pull.clear()
-            if bool(value) == stop and member is None:
-                return True, ()
-            if bool(value) == stop and member is not None:
+            if bool(value) == stop:
+                if member is None:
+                    return True, ()
                 members.append(member)
     finally:
         _pulls.pop()
