@@ -15,8 +15,10 @@ A check is a function ``check(run: Run) -> CheckResult``. The run says everythin
 - ``run.bounds``: the manifest's bounds for this run;
 - ``run.record(record)``: a witness or counterexample as a game record
   (``cardcanon.proofs.records``); the runner, not the check, replays every one;
-- ``run.cached(key, compute)``: the one per-process cache; its key includes the check, the
-  variant and the probe, and it is off while a model mutant is patched.
+- ``run.cached(key, compute)``: the one per-process cache of results; its key includes the
+  check, the variant and the probe, and it is off while a model mutant is patched. A pure
+  encoding (Z3 terms built from a config or the encoding's rules, reading no model code) is
+  kept instead by :func:`encoding_memo`, whose purity a test enforces.
 
 A check that finds the reference model disagreeing with its encoding may raise
 :class:`Disagreement` with the verdict that disagreement means (e.g. ``counterexample found``).
@@ -25,6 +27,7 @@ A check that finds the reference model disagreeing with its encoding may raise
 from __future__ import annotations
 
 import enum
+import functools
 import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
@@ -174,6 +177,24 @@ def set_caching(on: bool) -> None:
 
 
 T = TypeVar("T")
+
+# Every memo of a pure encoding in this process (see encoding_memo).
+ENCODING_MEMOS: list[functools._lru_cache_wrapper[Any]] = []
+
+
+def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], functools._lru_cache_wrapper[T]]:
+    """The one per-process memo of a *pure encoding*: a function of its arguments alone (which
+    name the variant and the probe: a config, or the encoding's rules) that builds Z3 terms, or
+    functions compiled from them, and calls no rule of the reference models. Its results hold under
+    every model mutant, so they are kept across runs. ``tests/test_encoding_memos.py`` builds every
+    one afresh with the models' rule functions made to raise: the convention is tested, not
+    assumed. A result that may read the model goes through :meth:`Run.cached` instead."""
+    def memo(build: Callable[..., T]) -> functools._lru_cache_wrapper[T]:
+        kept = functools.lru_cache(maxsize=maxsize)(build)
+        ENCODING_MEMOS.append(kept)
+        return kept
+
+    return memo
 
 
 @dataclass

@@ -49,3 +49,11 @@ def test_every_check_of_proofs_has_a_module_named_after_it() -> None:
             continue
         slug = check.id.split("-", 1)[1].lower().replace("-", "_")
         assert (module, function) == (f"cardcanon.proofs.{check.game}.{slug}", "check"), check.id
+
+
+def test_checks_keep_nothing_across_runs_but_through_the_two_helpers_of_base() -> None:
+    """Results go through ``Run.cached`` and pure encodings through ``base.encoding_memo``; no other memo."""
+    memo = re.compile(r"lru_cache|functools\.cache\b|@cache\b|^_?[A-Z_]+: dict\[.*\] = \{\}", re.M)
+    found = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path in sorted(ROOT.glob("proofs/**/*.py"))
+             if path.name != "base.py" for m in memo.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []

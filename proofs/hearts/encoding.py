@@ -7,7 +7,6 @@ leaves one out); ``*_STATES`` / ``*_states(config)`` list the rules each part st
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -17,7 +16,7 @@ from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, QueenBreaks
-from cardcanon.proofs.base import Z3
+from cardcanon.proofs.base import Z3, encoding_memo
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.z3_eval import Compiled, compile_term, value_in
@@ -411,7 +410,7 @@ def encoded_legal_cards(state: model.HeartsState, rules: Rules) -> frozenset[Car
     return frozenset(CARDS[c] for c, allowed in enumerate(table) if allowed(env))
 
 
-@functools.lru_cache(maxsize=64)
+@encoding_memo(maxsize=64)
 def _legal_table(rules: Rules, kind: str, detail: int | None, first: bool) -> tuple[Compiled, ...]:
     """The legal-move predicate of each card, compiled (see :func:`compile_term`), for one
     kind of position: a lead (``detail`` = the forced club) or a follow (``detail`` = suit led)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import z3
@@ -10,7 +9,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import format_cards
 from cardcanon.model.hearts_types import HeartsConfig
-from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3, encoding_memo
 from cardcanon.proofs.z3_eval import value_in
 from cardcanon.proofs.hearts.encoding import (
     CARDS, HAND_SIZE, HEARTS, HEARTS_SUIT, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states,
@@ -33,7 +32,7 @@ def p1_states(config: HeartsConfig) -> tuple[str, ...]:
 Group = tuple[str, list[tuple[str, Z3]]]  # a group of position kinds: (name, [(kind, its constraints)])
 
 
-@functools.lru_cache(maxsize=8)  # pure Z3 terms: the same for every run under the same rules
+@encoding_memo(maxsize=8)
 def _position_groups(rules: Rules) -> tuple[list[Z3], list[Group], list[Z3], Z3]:
     """(constraints of every position, the groups of position kinds, the hand, hearts broken).
     Each kind must have a legal move: each group's disjunction of kinds is UNSAT.

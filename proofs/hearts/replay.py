@@ -4,7 +4,6 @@ and seeded matches played through it (:func:`seeded_steps`)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -17,7 +16,7 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts_players import Strategy
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3
+from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, encoding_memo
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules
 from cardcanon.proofs.records import Record, hearts_record
@@ -148,7 +147,7 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
     return written if name is None else replace(written, mutations=(name,), **probes[name])
 
 
-@functools.lru_cache(maxsize=32)  # pure Z3 terms, no model code (about 6 MB each): built once per process and rules
+@encoding_memo(maxsize=32)  # about 6 MB each: built once per process and rules
 def hand_encoding(rules: Rules) -> HandEncoding:
     return HandEncoding(rules)
 

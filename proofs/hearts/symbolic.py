@@ -14,7 +14,6 @@ position. Any other read (the hand's size, a loop over the hand, a dead card's s
 from __future__ import annotations
 
 import builtins
-import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +23,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_types import SEATS
-from cardcanon.proofs.base import Z3
+from cardcanon.proofs.base import Z3, encoding_memo
 from cardcanon.proofs.hearts.encoding import CARDS, INDEX, N_CARDS
 from cardcanon.proofs.records import hearts_position
 
@@ -39,7 +38,7 @@ class Unsupported(Exception):
     """The model read the symbolic position in a way the decisions cannot follow."""
 
 
-@functools.lru_cache(maxsize=None)
+@encoding_memo()
 def term(key: Key) -> Z3:
     """("held", cards): some card of ``cards`` is held; ("dead", slot, card); ("tricks", op, n); ("broken",)."""
     if key[0] == "held":

@@ -35,7 +35,6 @@ loaded model does) for the verify runner to replay.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_text import outcome_text, position_text
-from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config, variant_name
+from cardcanon.proofs.base import CheckResult, Run, Verdict, encoding_memo, snap_config, variant_name
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
@@ -94,7 +93,7 @@ class Compiled:
     steps: Mapping[Shape, Callable[[Mapping[str, Any]], tuple[Any, ...]]]
 
 
-@functools.lru_cache(maxsize=None)
+@encoding_memo()
 def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
     """The encoding at an ``n``-seat table, compiled (the terms depend on the table only through
     ``n`` and the variant, so a card-less ``config`` is the key). A candidate move's legality is
