@@ -178,18 +178,18 @@ def set_caching(on: bool) -> None:
 
 T = TypeVar("T")
 
-# Every memo of a pure encoding in this process (see encoding_memo).
-ENCODING_MEMOS: list[functools._lru_cache_wrapper[Any]] = []
+# Every memo of a pure encoding in this process (see encoding_memo): ``functools.lru_cache`` wrappers.
+ENCODING_MEMOS: list[Any] = []
 
 
-def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], functools._lru_cache_wrapper[T]]:
+def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Callable[..., T]]:
     """The one per-process memo of a *pure encoding*: a function of its arguments alone (which
     name the variant and the probe: a config, or the encoding's rules) that builds Z3 terms, or
     functions compiled from them, and calls no rule of the reference models. Its results hold under
     every model mutant, so they are kept across runs. ``tests/test_encoding_memos.py`` builds every
     one afresh with the models' rule functions made to raise: the convention is tested, not
     assumed. A result that may read the model goes through :meth:`Run.cached` instead."""
-    def memo(build: Callable[..., T]) -> functools._lru_cache_wrapper[T]:
+    def memo(build: Callable[..., T]) -> Callable[..., T]:
         kept = functools.lru_cache(maxsize=maxsize)(build)
         ENCODING_MEMOS.append(kept)
         return kept

@@ -108,7 +108,7 @@ class SolverPair:
     def decide(self, solver: Z3, extra: tuple[Z3, ...]) -> Z3:
         """Z3's answer to ``solver``'s query (with ``extra`` asserted), an ``unsat`` confirmed by cvc5;
         or ``unsat`` taken from the store when both solvers gave it to the same text in another run."""
-        cheap_key = fingerprint(solver, extra)
+        cheap_key, text = fingerprint(solver, extra), None
         if self.store.decided(cheap_key) is not None:
             started = time.perf_counter()
             text = smtlib(solver, extra, self.linear)
@@ -119,7 +119,7 @@ class SolverPair:
         answer = solver.check(*extra)
         if answer == z3.unsat:
             started = time.perf_counter()
-            text = smtlib(solver, extra, self.linear)
+            text = text or smtlib(solver, extra, self.linear)
             if self._second(text, hashlib.sha256(text.encode()).hexdigest(), str(answer), started).agrees:
                 self.store.keep(cheap_key, self.label)
         elif answer == z3.sat:

@@ -17,6 +17,7 @@ as well, and skipped in the same way where that library cannot be built.
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -45,26 +46,29 @@ def cases(thorough: int, ci: int) -> int:
     return thorough if PROFILE == "thorough" else ci
 
 
-def kernel_missing() -> str:
-    """Why the compiled kernel cannot be loaded here (``EngineUnavailable``'s one line), or ""."""
+def _why_missing(load: Callable[[], object]) -> str:
+    """Why ``load()`` cannot load its compiled library here (``EngineUnavailable``'s one line), or ""."""
     from cardcanon.engine import build
 
     try:
-        build.load()
+        load()
     except build.EngineUnavailable as exc:
         return str(exc)
     return ""
+
+
+def kernel_missing() -> str:
+    """Why the compiled kernel cannot be loaded here, or ""."""
+    from cardcanon.engine import build
+
+    return _why_missing(build.load)
 
 
 def exact_missing() -> str:
-    """Why the exact enumeration's library cannot be loaded here (``EngineUnavailable``'s one line), or ""."""
-    from cardcanon.engine import build, exact
+    """Why the exact enumeration's library (``exact.c``) cannot be loaded here, or ""."""
+    from cardcanon.engine import exact
 
-    try:
-        exact.kernel()
-    except build.EngineUnavailable as exc:
-        return str(exc)
-    return ""
+    return _why_missing(exact.kernel)
 
 
 # each marker of a compiled library, and why that library cannot be loaded here
