@@ -16,9 +16,9 @@ the SHA-256 of that text, so that neither solver decides again a query that both
 ``unsat`` in another run of the same verify run (another variant, in another worker, or earlier
 in the same run); the pair records from which run each such answer came. Only ``unsat`` is kept,
 since a ``sat`` is needed with its model. Writing a query as text costs more than Z3's answer to
-many ``sat`` ones, so the store also keeps each such query's *fingerprint* (Z3's structural hashes
-of its formulas, the same in every process): a query is written before Z3 is asked only when its
-fingerprint is known, and its text, not the fingerprint, decides whether the answer is taken.
+many ``sat`` ones, so the store also keeps each such query's *structural key* (Z3's structural
+hashes of its formulas, the same in every process): a query is written before Z3 is asked only
+when its structural key is known, and its text, not that key, decides whether the answer is taken.
 
 ``cardcanon smt-check DIR`` re-decides exported queries with cvc5's SMT-LIB parser alone.
 """
@@ -108,7 +108,7 @@ class SolverPair:
     def decide(self, solver: Z3, extra: tuple[Z3, ...]) -> Z3:
         """Z3's answer to ``solver``'s query (with ``extra`` asserted), an ``unsat`` confirmed by cvc5;
         or ``unsat`` taken from the store when both solvers gave it to the same text in another run."""
-        cheap_key, text = fingerprint(solver, extra), None
+        cheap_key, text = structural_key(solver, extra), None
         if self.store.decided(cheap_key) is not None:
             started = time.perf_counter()
             text = smtlib(solver, extra, self.linear)
@@ -189,9 +189,9 @@ def decide(solver: Z3, *extra: Z3) -> Z3:
     return solver.check(*extra) if pair is None else pair.decide(solver, extra)
 
 
-def fingerprint(solver: Z3, extra: tuple[Z3, ...] = ()) -> str:
+def structural_key(solver: Z3, extra: tuple[Z3, ...] = ()) -> str:
     """A cheap key of the query: Z3's structural hashes of its formulas, which are the same for
-    the same formulas in every process. Equal queries have equal fingerprints (not conversely).
+    the same formulas in every process. Equal queries have equal keys (not conversely).
     The solver's assertions are read through Z3's C API: a query may hold thousands."""
     ref = solver.ctx.ref()
     held = z3.Z3_solver_get_assertions(ref, solver.solver)
@@ -202,7 +202,7 @@ def fingerprint(solver: Z3, extra: tuple[Z3, ...] = ()) -> str:
     finally:
         z3.Z3_ast_vector_dec_ref(ref, held)
     hashes += [z3.Z3_get_ast_hash(ref, formula.as_ast()) for formula in extra]
-    return "fingerprint-" + hashlib.sha256(",".join(map(str, hashes)).encode()).hexdigest()
+    return "structural-" + hashlib.sha256(",".join(map(str, hashes)).encode()).hexdigest()
 
 
 # Z3 names the shared subterms of its SMT-LIB output ``$x<id>`` / ``?x<id>`` after its internal

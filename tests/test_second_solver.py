@@ -76,7 +76,7 @@ def test_an_unsat_both_solvers_gave_is_taken_for_the_same_text_and_only_for_it(t
             assert decide(solver, x < 3) == z3.unsat  # the same again
             assert decide(solver) == z3.sat  # a sat is needed with its model: never taken
     assert _Asked.asked == 4  # the second run asked Z3 only the sat query
-    assert len(written) == 4  # each unsat once per run; a sat, whose fingerprint no run kept, never
+    assert len(written) == 4  # each unsat once per run; a sat, whose structural key no run kept, never
     assert [(a.z3, a.cvc5, a.reused) for a in second.answers] == [("unsat", "unsat", "variant-a")] * 2
     assert second.summary()["reused_from"] == {"variant-a": 2} and second.summary()["agree"]
     other = _Asked()
