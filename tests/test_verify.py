@@ -439,3 +439,24 @@ def verify_variant_name(variant):
     from cardcanon.verify.variants import variant_name
 
     return variant_name(variant)
+
+
+def _task(key: int, check_id: str, variant: dict[str, str] | None = None, paired: bool = False) -> Task:
+    return Task(key, check_id, "m:f", None, 1.0, variant=variant or {}, second_solver=paired)
+
+
+def test_a_worker_takes_a_run_that_reuses_its_encodings_and_puts_off_a_second_pairing():
+    from collections import deque
+
+    slot = runner._Slot()
+    winner = {"next_turn": "winner"}
+    pending = deque([_task(0, "SNAP-P1", winner, paired=True), _task(1, "HEARTS-P5"), _task(2, "SNAP-P9", winner)])
+    # another worker pairs SNAP-P1 now: its paired run waits, and the next other run goes first
+    assert slot.take(pending, pairing={"SNAP-P1"}).key == 1
+    # of the rest, none under the variant this worker has built for (Hearts' defaults): the head
+    assert slot.take(pending, pairing=set()).key == 0
+    pending = deque([_task(3, "SNAP-P2"), _task(4, "HEARTS-P3", {"first_lead": "free"}), _task(5, "SNAP-P4", winner)])
+    assert slot.take(pending, pairing=set()).key == 5  # Snap's next_turn=winner encodings are built here
+    assert [task.key for task in pending] == [3, 4]
+    only = deque([_task(6, "SNAP-P1", paired=True)])
+    assert slot.take(only, pairing={"SNAP-P1"}).key == 6  # nothing else at hand: it runs

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import multiprocessing
 import tempfile
@@ -210,6 +211,20 @@ class _Slot:
         self.future: Future[RunResult] | None = None
         self.started = 0.0
         self.deadline = 0.0
+        self.warm: set[tuple[str, str, str | None]] = set()  # what this worker's encodings were built for
+
+    def take(self, pending: deque[Task], pairing: set[str], window: int = 8) -> Task:
+        """The next run for this worker, of the next ``window`` runs (longest first). A paired run of a
+        check another worker is pairing now (``pairing``) waits, when another run is at hand: most of
+        its queries are the other's, decided once and then taken from the answer store. Of the rest,
+        the first under a variant and probe this worker has run, so that it reuses the encodings it
+        built; else the first."""
+        ahead = list(itertools.islice(pending, window))
+        ahead = [task for task in ahead if not (task.second_solver and task.check_id in pairing)] or ahead
+        chosen = next((task for task in ahead if _warm_key(task) in self.warm), ahead[0])
+        pending.remove(chosen)
+        self.warm.add(_warm_key(chosen))
+        return chosen
 
     def submit(self, task: Task, answers: AnswerStore) -> None:
         if self.executor is None:
@@ -248,6 +263,7 @@ class _Slot:
                 process.join(2)
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = None
+        self.warm.clear()
 
     def close(self) -> None:
         if self.task is not None:
@@ -255,6 +271,11 @@ class _Slot:
         elif self.executor is not None:
             self.executor.shutdown(wait=True)
             self.executor = None
+
+
+def _warm_key(task: Task) -> tuple[str, str, str | None]:
+    """What a worker's per-process encodings are built for: the game, the variant and the probe."""
+    return task.check_id.split("-", 1)[0], variant_name(task.variant), task.probe
 
 
 def plain(value: Any) -> Any:
@@ -291,7 +312,8 @@ def run_tasks(
         while True:
             for slot in slots:
                 if slot.task is None and pending:
-                    slot.submit(pending.popleft(), answers)
+                    pairing = {other.task.check_id for other in slots if other.task is not None and other.task.second_solver}
+                    slot.submit(slot.take(pending, pairing), answers)
             busy = {slot.future: slot for slot in slots if slot.task is not None and slot.future is not None}
             if not busy:
                 break

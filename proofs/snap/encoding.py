@@ -70,6 +70,24 @@ class Pile:
     length: z3.ArithRef
     count: Callable[[Any], z3.ArithRef]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "at", _shared(self.at))
+        object.__setattr__(self, "count", _shared(self.count))
+
+
+def _shared(build: Callable[[Any], z3.ArithRef]) -> Callable[[Any], z3.ArithRef]:
+    """``build``, building each term once per argument (an int, or a term named by its Z3 id):
+    a pile's terms nest the terms of the piles it is made of, and each is asked many times."""
+    built: dict[tuple[bool, int], tuple[Any, z3.ArithRef]] = {}
+
+    def term(arg: Any) -> z3.ArithRef:
+        key = (True, arg) if isinstance(arg, int) else (False, arg.get_id())
+        if key not in built:
+            built[key] = (arg, build(arg))  # the argument is kept, so that its id is not reused
+        return built[key][1]
+
+    return term
+
 
 class MoveKind(str, enum.Enum):
     FLIP = "flip"

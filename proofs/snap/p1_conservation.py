@@ -125,9 +125,8 @@ def check(run: Run) -> CheckResult:
     # runner): the model's successor must be the encoding's; and the inductive step (Z3 only). A
     # probe breaks the encoding, so the proof goes first; a model mutant can only break a replay,
     # so the witnesses are found one at a time and the first that differs ends the run.
-    def prove() -> _Proof:  # with next_turn = winner from the largest table down: see _prove
-        order = sorted(players, reverse=run.variant.get("next_turn") == "winner" and run.probe is None)
-        return _prove(tuple(order), variant, stride, probe, run.budget, drop)
+    def prove() -> _Proof:
+        return _prove(players, variant, stride, probe, run.budget, drop)
 
     proof = prove() if run.probe is not None else None
     if proof is not None and proof.result is not None:
@@ -178,9 +177,8 @@ def _prove(players: Players, variant: VariantKey, stride: int, probe: str | None
     (``step`` takes it exactly when the call is not correct); its queries ask about the penalty
     after every legal call, correct or not: a stronger claim, and the same text for every call
     kind. Conservation does not read who flips next, so its queries are the same text under both
-    ``next_turn`` options, and cvc5 decides each once per verify run (:mod:`cardcanon.proofs.smt`);
-    the ``winner`` runs take the tables in the other order, so that two workers running both
-    options at once meet in the middle instead of deciding every query twice."""
+    ``next_turn`` options, and both solvers decide each once per verify run (:mod:`cardcanon.proofs.smt`;
+    the runner does not start two paired runs of a check at once when it has other runs at hand)."""
     queries = 0
     for n in players:
         config = snap_config(dict(variant), players=n)
@@ -212,11 +210,14 @@ def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_le
     for n in sorted(set(players)):
         config, pre = snap_config(dict(variant), players=n), slot_state(n, stride)
         small = (realisable(pre, stride, replay_len), structural(pre))  # built once: it is most of the cost
+        moves: dict[Shape, tuple[SymMove, SymState, z3.BoolRef]] = {}  # each shape's move, successor and legality
         for shape, label, cond in _witness_goals(config):
-            mv = fresh_move(shape, n)
-            post = step(pre, mv, config, drop=drop)
+            if shape not in moves:
+                mv = fresh_move(shape, n)
+                moves[shape] = mv, step(pre, mv, config, drop=drop), legal(pre, mv, config, drop=drop)
+            mv, post, allowed = moves[shape]
             solver = z3.Solver()
-            solver.add(*small, legal(pre, mv, config, drop=drop), cond(pre, mv))
+            solver.add(*small, allowed, cond(pre, mv))
             if budget.check(solver) == z3.unsat:
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
             yield n, label, pre, mv, post, solver.model(), config
