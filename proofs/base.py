@@ -197,6 +197,27 @@ def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Ca
     return memo
 
 
+def search_memo(search: Callable[..., T]) -> Callable[..., T]:
+    """The memo of a *pure search*: ``search(budget, *key)`` asks Z3 about an encoding within the
+    run's ``budget`` and reads what it finds back from the Z3 models, calling no rule of the
+    reference models, so its result is a function of ``key`` alone and is kept across runs, as
+    :func:`encoding_memo` keeps encodings (and is tested with them). A run with a second solver
+    searches anew, so that both solvers decide every query it rests on, and keeps what it found."""
+    kept: dict[tuple[Any, ...], T] = {}
+
+    @functools.wraps(search)
+    def memo(budget: Budget, *key: Any) -> T:
+        from cardcanon.proofs.smt import active
+
+        if active() is not None or key not in kept:
+            kept[key] = search(budget, *key)
+        return kept[key]
+
+    setattr(memo, "cache_clear", kept.clear)
+    ENCODING_MEMOS.append(memo)
+    return memo
+
+
 @dataclass
 class Run:
     """One run of one check: under a variant, with or without a probe, within a budget."""

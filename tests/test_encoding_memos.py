@@ -1,4 +1,5 @@
-"""The memos of pure encodings (``proofs.base.encoding_memo``) read no rule of the reference models.
+"""The memos of pure encodings and searches (``proofs.base.encoding_memo``, ``search_memo``) read no
+rule of the reference models.
 
 Their results are kept across runs in a verify worker, model-mutant runs included, so each must
 be a function of its arguments and of no model code. Each is built afresh here with every
@@ -19,7 +20,7 @@ import pytest
 
 import cardcanon.proofs
 from cardcanon.model import hearts, snap
-from cardcanon.proofs.base import ENCODING_MEMOS, hearts_config, snap_config
+from cardcanon.proofs.base import ENCODING_MEMOS, Budget, hearts_config, snap_config
 from cardcanon.proofs.hearts.encoding import Rules
 
 RULE_MODULES = (snap, hearts)
@@ -39,6 +40,8 @@ def _examples() -> dict[str, tuple[Any, ...]]:
         "cardcanon.proofs.hearts.encoding._legal_table": (rules, "follow", 0, True),
         "cardcanon.proofs.hearts.p1_legal_move._position_groups": (rules.only("first_lead", "first_trick_points"),),
         "cardcanon.proofs.hearts.symbolic.term": (("tricks", "<", 3),),
+        "cardcanon.proofs.snap.p1_conservation._witness_positions": (Budget(60), (2, 3), (), 53, 3),
+        "cardcanon.proofs.snap.p6_penalty._witness_positions": (Budget(60), 53, 2, 4, (("next_turn", "winner"),)),
     }
 
 

@@ -33,7 +33,7 @@ small enough for both solvers (measured: with every flipper symbolic, Z3 alone t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,7 +41,7 @@ import z3
 
 from cardcanon.model.snap import CallKind, SnapConfig
 from cardcanon.model.snap_text import rules_text
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, search_memo, snap_config, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
@@ -49,7 +49,7 @@ from cardcanon.proofs.snap.encoding import (
     select_pile, shapes,
     split_by_correctness, step, structural, structural_after,
 )
-from cardcanon.proofs.snap.replay import in_range, realisable, replay, slot_state
+from cardcanon.proofs.snap.replay import Found, found_in, in_range, realisable, replay, slot_state
 from cardcanon.proofs.snap.rotation import premise_fails
 
 
@@ -132,9 +132,8 @@ def check(run: Run) -> CheckResult:
     if proof is not None and proof.result is not None:
         return proof.result
     witnesses, records = [], []
-    for found in _witness_moves(replay_players, variant, stride, replay_len, run.budget, drop):
-        n, label, pre, mv, post, model, config = found
-        result = replay(pre, mv, post, model, config)
+    for n, label, found, config in _witness_positions(run.budget, replay_players, variant, stride, replay_len, drop):
+        result = replay(found, config)
         if not result.ok:
             return CheckResult(Verdict.COUNTEREXAMPLE, f"{n}p {label}: the model's move differs from the "
                                f"encoding's: {result.text}", witness=result.text, records=(result.record,))
@@ -158,8 +157,8 @@ def check(run: Run) -> CheckResult:
 
 Players = tuple[int, ...]  # the numbers of players checked
 VariantKey = tuple[tuple[str, str], ...]  # a variant as sorted (parameter, option) pairs
-# (players, label, position, move, successor, Z3 model, config): one witness move to replay
-WitnessMove = tuple[int, str, SymState, SymMove, SymState, z3.ModelRef, SnapConfig]
+# (players, label, the position and move a Z3 model picked, config): one witness move to replay
+WitnessMove = tuple[int, str, Found, SnapConfig]
 
 
 @dataclass(frozen=True)
@@ -204,9 +203,11 @@ def _prove(players: Players, variant: VariantKey, stride: int, probe: str | None
     return _Proof(queries)
 
 
-def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_len: int, budget: Budget,
-                   drop: Drop = Drop()) -> Iterator[WitnessMove]:
-    """Small positions and moves for each interesting case, one at a time (Z3 models; no model code)."""
+@search_memo
+def _witness_positions(budget: Budget, players: Players, variant: VariantKey, stride: int, replay_len: int,
+                       drop: Drop = Drop()) -> tuple[WitnessMove, ...]:
+    """Small positions and moves for each interesting case, read from Z3 models (no model code)."""
+    witnesses = []
     for n in sorted(set(players)):
         config, pre = snap_config(dict(variant), players=n), slot_state(n, stride)
         small = (realisable(pre, stride, replay_len), structural(pre))  # built once: it is most of the cost
@@ -220,7 +221,8 @@ def _witness_moves(players: Players, variant: VariantKey, stride: int, replay_le
             solver.add(*small, allowed, cond(pre, mv))
             if budget.check(solver) == z3.unsat:
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
-            yield n, label, pre, mv, post, solver.model(), config
+            witnesses.append((n, label, found_in(pre, mv, post, solver.model()), config))
+    return tuple(witnesses)
 
 
 def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymState, config: SnapConfig,
@@ -231,6 +233,6 @@ def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymStat
         return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails "
                                                    "(no small replay)",
                            stats={"queries": queries})
-    result = replay(pre, mv, post, solver.model(), config, expect_same=False)
+    result = replay(found_in(pre, mv, post, solver.model()), config, expect_same=False)
     return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails",
                        witness=result.text, records=(result.record,) if result.ok else (), stats={"queries": queries})

@@ -13,19 +13,18 @@ penalty is then unpayable.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import replace
 
 import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, search_memo, snap_config, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe_of, step, structural,
 )
-from cardcanon.proofs.snap.replay import Replay, find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap.replay import Found, find, find_and_replay, in_range, replay, slot_state
 
 
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
@@ -69,11 +68,15 @@ def check(run: Run) -> CheckResult:
     queries = _prove(players, stride, probe, drop, run.budget) if run.probe is not None else None
     if isinstance(queries, CheckResult):
         return queries
-    replays = _witnesses(stride, min(players), max(players), run.budget, run.variant, drop)
-    for replay in replays or ():
-        if not replay.ok:
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {replay.text}",
-                               witness=replay.text, records=(replay.record,))
+    searched = _witness_positions(run.budget, stride, min(players), max(players), tuple(sorted(run.variant.items())),
+                                  drop)
+    replays = None if searched is None else [
+        replace(done, text=f"{label}: {done.text}") for label, found, config in searched
+        for done in (replay(found, config),)]
+    for done in replays or ():
+        if not done.ok:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {done.text}",
+                               witness=done.text, records=(done.record,))
     if queries is None:
         queries = _prove(players, stride, probe, drop, run.budget)
     if isinstance(queries, CheckResult):
@@ -86,12 +89,14 @@ def check(run: Run) -> CheckResult:
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-def _witnesses(stride: int, small: int, large: int, budget: Budget, variant: Mapping[str, str],
-               drop: Drop = Drop()) -> list[Replay] | None:
-    """Wrong calls that need each clause: a turn-over, the flipper paying past players who are out."""
-    found: list[Replay] = []
+@search_memo
+def _witness_positions(budget: Budget, stride: int, small: int, large: int, variant: tuple[tuple[str, str], ...],
+                       drop: Drop = Drop()) -> tuple[tuple[str, Found, SnapConfig], ...] | None:
+    """Wrong calls that need each clause, read from Z3 models: a turn-over, the flipper paying past
+    players who are out (None: one has no instance)."""
+    found = []
     for n, label in ((small, "offender turns his face-up pile over"), (large, "flipper pays past players who are out")):
-        config = snap_config(variant, players=n)
+        config = snap_config(dict(variant), players=n)
         kind = config.kinds[0]
         pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
         post = step(pre, mv, config, drop=drop)
@@ -100,11 +105,11 @@ def _witnesses(stride: int, small: int, large: int, budget: Budget, variant: Map
             cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0, sum_len(pre, mv.caller, "up") >= 2]
         else:
             cond += [mv.caller == pre.turn, pre.turn == 0, z3.Not(pre.holds(n - 1)), z3.Not(pre.holds(n - 2))]
-        replay = find_and_replay(pre, mv, post, config, cond, stride, 3, budget)
-        if replay is None:
+        position = find(pre, mv, post, cond, stride, 3, budget)
+        if position is None:
             return None
-        found.append(replace(replay, text=f"{n} players, {label}: {replay.text}"))
-    return found
+        found.append((f"{n} players, {label}", position, config))
+    return tuple(found)
 
 
 def sum_len(st: SymState, seat: z3.ArithRef, which: str) -> z3.ArithRef:

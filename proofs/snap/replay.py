@@ -18,7 +18,7 @@ import z3
 
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
-from cardcanon.model.snap import SnapConfig, SnapState, apply
+from cardcanon.model.snap import Move, SnapConfig, SnapState, apply
 from cardcanon.model.snap_text import position_text
 from cardcanon.proofs.base import Budget
 from cardcanon.proofs.records import snap_record
@@ -64,6 +64,17 @@ class Replay:
     record: dict[str, Any]  # the position and move as a record prefix, as the model plays it
 
 
+@dataclass(frozen=True)
+class Found:
+    """A position and move of the encoding read back from a Z3 model (no model code): the position
+    and the encoding's successor (slot names), the rank of each slot in use, and the move."""
+
+    position: Position
+    ranks: tuple[tuple[int, int], ...]  # (slot, rank) for every card of the position, in slot order
+    move: Move
+    after: Position
+
+
 def _rename(pos: Position, names: dict[int, int]) -> Position:
     def rn(pile: Iterable[int]) -> tuple[int, ...]:
         return tuple(names.get(c, -1) for c in pile)
@@ -71,29 +82,32 @@ def _rename(pos: Position, names: dict[int, int]) -> Position:
     return Position(tuple(map(rn, pos.down)), tuple(map(rn, pos.up)), rn(pos.pot), pos.turn, pos.phase)
 
 
-def replay(pre: SymState, mv: SymMove, post: SymState, model: z3.ModelRef, base: SnapConfig,
-           expect_same: bool = True) -> Replay:
-    """Build the model's position and move from a Z3 model, apply the move with the reference
-    model and compare with the encoding's successor. ``expect_same=False`` is for a mutant's
-    counterexample: the model must then differ from the (broken) encoding."""
+def found_in(pre: SymState, mv: SymMove, post: SymState, model: z3.ModelRef) -> Found:
+    """The position and move a Z3 model picks, with the encoding's successor."""
     position = evaluate(pre, model)
     slots = sorted(c for pile in position.down + position.up + (position.pot,) for c in pile)
+    ranks = tuple((c, model.eval(pre.rank[c], model_completion=True).as_long()) for c in slots)
+    return Found(position, ranks, model_move(mv, model, pre.n), evaluate(post, model))
+
+
+def replay(found: Found, base: SnapConfig, expect_same: bool = True) -> Replay:
+    """Build the model's position and move from what a Z3 model picked, apply the move with the
+    reference model and compare with the encoding's successor. ``expect_same=False`` is for a
+    probe's counterexample: the model must then differ from the (broken) encoding."""
     per_rank: dict[int, int] = {}
     deck: list[Card] = []
-    for c in slots:
-        r = model.eval(pre.rank[c], model_completion=True).as_long()
+    for _, r in found.ranks:
         deck.append(Card(Rank(r), _SUITS[per_rank.get(r, 0)]))
         per_rank[r] = per_rank.get(r, 0) + 1
-    names = {c: i for i, c in enumerate(slots)}
+    names = {c: i for i, (c, _) in enumerate(found.ranks)}
     config = SnapConfig(players=base.players, index_card=base.index_card, next_turn=base.next_turn, deck=tuple(deck))
-    state = to_model_state(_rename(position, names), config)
-    move = model_move(mv, model, pre.n)
+    state, move = to_model_state(_rename(found.position, names), config), found.move
     try:
         after = apply(state, move)
     except IllegalMoveError as err:
         text = f"model rejects {move} in {position_text(state)}: {err}"
         return Replay(not expect_same, text, None, snap_record(config, (), state, start=state, rejects=move, label=text))
-    encoded = _rename(evaluate(post, model), names)
+    encoded = _rename(found.after, names)
     same = same_position(encoded, position_of(after))
     text = f"{move} in {position_text(state)} -> {position_text(after)}"
     text = text if same else f"{text}; encoding gives {encoded_text(encoded, config)}"
@@ -105,11 +119,18 @@ def in_range(st: SymState, stride: int) -> z3.BoolRef:
     return z3.And(*[z3.And(p.length >= 0, p.length < stride) for p in st.zones()])
 
 
-def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions: Iterable[z3.BoolRef],
-                    stride: int, max_len: int, budget: Budget, expect_same: bool = True) -> Replay | None:
-    """A small realisable position satisfying ``conditions``, replayed; None if there is none."""
+def find(pre: SymState, mv: SymMove, post: SymState, conditions: Iterable[z3.BoolRef], stride: int, max_len: int,
+         budget: Budget) -> Found | None:
+    """A small realisable position satisfying ``conditions``, read back; None if there is none."""
     solver = z3.Solver()
     solver.add(realisable(pre, stride, max_len), *conditions)
     if budget.check(solver) != z3.sat:
         return None
-    return replay(pre, mv, post, solver.model(), config, expect_same=expect_same)
+    return found_in(pre, mv, post, solver.model())
+
+
+def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions: Iterable[z3.BoolRef],
+                    stride: int, max_len: int, budget: Budget, expect_same: bool = True) -> Replay | None:
+    """A small realisable position satisfying ``conditions``, replayed; None if there is none."""
+    found = find(pre, mv, post, conditions, stride, max_len, budget)
+    return None if found is None else replay(found, config, expect_same=expect_same)
