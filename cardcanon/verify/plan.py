@@ -154,8 +154,9 @@ def _plan_tasks(checks: Sequence[CheckSpec], plans: Mapping[str, VariantPlan], c
         if variant is not None and check.engine_refuses(variant):
             given[len(tasks)] = RunResult(Verdict.NOT_APPLICABLE, check.engine_refuses(variant))
         export = str(coverage.export_smt) if paired and coverage.export_smt is not None else None
+        golden = check.stats_for(variant) if variant is not None and coverage.full_bounds(check) else None
         tasks.append(Task(len(tasks), check.id, check.entry, probe, timeout, coverage.bounds(check, variant),
-                          variant or {}, model_mutant, second_solver=paired, export_smt=export))
+                          variant or {}, model_mutant, second_solver=paired, export_smt=export, golden=golden))
         return len(tasks) - 1
 
     for check in checks:
@@ -189,7 +190,7 @@ def _run_all(runnable: Sequence[Task], jobs: int, checks: Sequence[CheckSpec], p
         results: dict[int, RunResult] = {}
         for task in runnable:
             results[task.key] = execute(task.entry, task.probe, task.timeout, task.bounds, task.variant,
-                                        task.model_mutant)
+                                        task.model_mutant, golden=task.golden)
             finished(task, results[task.key])
     else:
         results = run_tasks(runnable, jobs=jobs, on_finish=finished if progress else None,

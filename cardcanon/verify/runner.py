@@ -49,6 +49,7 @@ class Task:
     model_mutant: str | None = None
     second_solver: bool = False  # decide every query again with cvc5 (a z3-proof check as written)
     export_smt: str | None = None  # write each such query to this folder as SMT-LIB 2
+    golden: Mapping[str, Any] | None = None  # the golden stats its result is compared with (None: none)
 
     @property
     def label(self) -> str:
@@ -89,7 +90,7 @@ class RunResult:
 
 def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout: float = 60.0,
               bounds: Mapping[str, Any] | None = None, variant: Mapping[str, str] | None = None,
-              caching: bool = True) -> CheckResult:
+              caching: bool = True, golden: Mapping[str, Any] | None = None) -> CheckResult:
     """Run one check in this process as verify does: an undecided Z3 call becomes ``unknown`` or
     ``timeout``, a disagreement of the model its verdict with its last record; the result carries
     every record (noted with ``run.record`` or returned). Other exceptions pass through."""
@@ -97,7 +98,7 @@ def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout:
     from cardcanon.verify.records import distinct
 
     run = Run(dict(variant or {}), parse_probe(probe), Budget(timeout), dict(bounds or {}),
-              check=f"{getattr(check, '__module__', '')}:{getattr(check, '__qualname__', '')}")
+              check=f"{getattr(check, '__module__', '')}:{getattr(check, '__qualname__', '')}", golden=golden)
     set_caching(caching)
     try:
         result = check(run)
@@ -115,7 +116,7 @@ def run_check(check: Callable[[Any], Any], *, probe: str | None = None, timeout:
 
 def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, Any],
             variant: Mapping[str, str] | None = None, model_mutant: str | None = None,
-            pair: SolverPair | None = None) -> RunResult:
+            pair: SolverPair | None = None, golden: Mapping[str, Any] | None = None) -> RunResult:
     """Run one check in this process, then replay its records; every failure becomes ``error``.
 
     The check gets one :class:`~cardcanon.proofs.base.Run`. With ``model_mutant`` the check runs
@@ -140,7 +141,7 @@ def execute(entry: str, probe: str | None, timeout: float, bounds: Mapping[str, 
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), patched(model_mutant), \
                 paired(pair):
             result = run_check(check, probe=probe, timeout=timeout, bounds=bounds, variant=variant,
-                               caching=model_mutant is None)
+                               caching=model_mutant is None, golden=golden)
             mine = [replays.replay(r) for r in result.records]
     except (Exception, SystemExit) as exc:
         printed = output.getvalue().strip()
@@ -240,7 +241,8 @@ class _Slot:
             pair = SolverPair(label, None if task.export_smt is None else Path(task.export_smt),
                               query_seconds=task.timeout, store=answers)
         self.future = self.executor.submit(execute, task.entry, task.probe, task.timeout, plain(task.bounds),
-                                           plain(task.variant), task.model_mutant, pair)
+                                           plain(task.variant), task.model_mutant, pair,
+                                           None if task.golden is None else plain(task.golden))
 
     def release(self) -> Task:
         task, self.task, self.future = self.task, None, None

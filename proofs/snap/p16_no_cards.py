@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from cardcanon.model.snap import SnapConfig, Termination, Tie
+from cardcanon.model.snap import Termination, Tie
 from cardcanon.model.snap_text import outcome_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
-from cardcanon.proofs.snap.search import Played, play_seed, search_seeds, searched_games
+from cardcanon.proofs.snap.search import Played, play_seed, search_seeds
 
 
 def check(run: Run) -> CheckResult:
     run.no_probe()
 
-    def goal(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played | None:
-        played = play_seed(config, seed, policy, max_flips)
+    def no_cards(played: Played) -> bool:
         outcome = played.final.outcome
-        return played if outcome is not None and outcome.termination is Termination.NO_CARDS else None
+        return outcome is not None and outcome.termination is Termination.NO_CARDS
 
-    found = search_seeds(run, goal)
-    if found is None:
-        return searched_games(run, "no seed in range ends with no player holding a card")
+    found = search_seeds(run, play_seed, no_cards, "no seed in range ends with no player holding a card")
+    if isinstance(found, CheckResult):
+        return found
     seed, played = found
     final = played.final
     if final.outcome.winner is not None or not isinstance(played.moves[-1], Tie):

@@ -6,7 +6,8 @@ deals are enumerated as rank sequences; each stands for ``(s!)**r`` orders of th
 game is played to its end or to a repeated position (exact: endless); the counts are golden.
 
 A model with a broken rule plays these deals otherwise: the golden numbers differ, and the
-records of its games do not replay through the reference model.
+records of its games do not replay through the reference model. In a run with golden numbers
+(``run.golden``) the first deck whose counts differ from them ends the enumeration.
 """
 
 from __future__ import annotations
@@ -88,10 +89,12 @@ def check(run: Run) -> CheckResult:
                 if len(sample) < sample_size:
                     sample.append((config, played))
             run.budget.tick()
-        stats[f"endless_{ranks}x{suits}"] = counts["endless"]
-        stats[f"ending_{ranks}x{suits}"] = counts["ending"]
+        deck = {f"endless_{ranks}x{suits}": counts["endless"], f"ending_{ranks}x{suits}": counts["ending"]}
         if counts["capped"]:
-            stats[f"capped_{ranks}x{suits}"] = counts["capped"]
+            deck[f"capped_{ranks}x{suits}"] = counts["capped"]
+        stats.update(deck)
+        if run.golden is not None and any(run.golden.get(key) != count for key, count in deck.items()):
+            break  # the counts differ from the golden ones already: the runner reports it
     if "endless" not in first:
         return CheckResult(Verdict.NO_WITNESS, "no deal repeats a position", stats=stats)
     records: list[Record] = []

@@ -8,7 +8,7 @@ from cardcanon.model.snap import Phase, SnapConfig, SnapState, sample_deal
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
-from cardcanon.proofs.snap.search import Played, play, search_seeds, searched_games
+from cardcanon.proofs.snap.search import Played, play, search_seeds
 
 
 def stuck(state: SnapState) -> bool:
@@ -20,19 +20,18 @@ def stuck(state: SnapState) -> bool:
     return all(c.rank != rank for c in outside)
 
 
-def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played | None:
-    """The game of ``seed`` played until its pot is stuck, or None if it never is within ``max_flips``."""
+def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played:
+    """The game of ``seed`` played until its pot is stuck (``stopped``), its end or ``max_flips``."""
     chosen, rng = parse_policy(policy), SplitMix64(seed)
-    played = play(config, sample_deal(config, rng), chosen.choose, rng, max_flips=max_flips, deterministic=False,
-                  stop=stuck)
-    return played if played.stopped else None
+    return play(config, sample_deal(config, rng), chosen.choose, rng, max_flips=max_flips, deterministic=False,
+                stop=stuck)
 
 
 def check(run: Run) -> CheckResult:
     run.no_probe()
-    found = search_seeds(run, play_to_stuck_pot)
-    if found is None:
-        return searched_games(run, "no seed in range reaches a stuck pot")
+    found = search_seeds(run, play_to_stuck_pot, lambda played: played.stopped, "no seed in range reaches a stuck pot")
+    if isinstance(found, CheckResult):
+        return found
     seed, played = found
     final = played.final
     top = final.pot[0]

@@ -68,29 +68,24 @@ def replay_moves(config: SnapConfig, moves: tuple[Move, ...]) -> list[SnapState]
     return states
 
 
-def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played | None]) -> tuple[int, Any] | None:
+def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played], hit: Callable[[Played], bool],
+                 missing: str) -> tuple[int, Played] | CheckResult:
+    """The first seed of the bounds whose game (``goal``) ``hit`` accepts, with that game; else no
+    witness (``missing`` says what), every game searched a record (as the loaded model plays it).
+    The search ends at the golden witness seed (``run.golden``), if any: no witness by then differs."""
     bounds = run.bounds
     config = run.snap_config(players=int(bounds.get("players", 2)))
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
     first, last = bounds.get("seeds", [0, 100])
-    for seed in range(first, last):
-        played = goal(config, seed, policy, max_flips)
-        if played is not None:
-            return seed, played
-    return None
-
-
-def searched_games(run: Run, label: str) -> CheckResult:
-    """No witness: the searched games themselves are the records (as the loaded model plays them)."""
-    bounds = run.bounds
-    config = run.snap_config(players=int(bounds.get("players", 2)))
-    policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
-    first, last = bounds.get("seeds", [0, 100])
+    last = min(last, int((run.golden or {}).get("seed", last - 1)) + 1)
     records = []
     for seed in range(first, last):
-        played = play_seed(config, seed, policy, max_flips)
+        played = goal(config, seed, policy, max_flips)
+        if hit(played):
+            return seed, played
         records.append(snap_record(config, played.moves, played.final, label=f"seed {seed}, {policy}"))
-    return CheckResult(Verdict.NO_WITNESS, label, witness=f"seeds {first} to {last - 1}, {policy}", records=tuple(records))
+    return CheckResult(Verdict.NO_WITNESS, missing, witness=f"seeds {first} to {last - 1}, {policy}",
+                       records=tuple(records))
 
 
 def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played:
