@@ -21,6 +21,7 @@ def check(run: Run) -> CheckResult:
         return found
     seed, played = found
     final = played.final
+    assert final.outcome is not None  # no_cards accepted the game: it ended
     if final.outcome.winner is not None or not isinstance(played.moves[-1], Tie):
         label = f"seed {seed}: the game ends with every card in the pot, {outcome_text(final.outcome)}"
         return CheckResult(Verdict.NO_WITNESS, label, witness=label,
