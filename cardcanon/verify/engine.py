@@ -72,15 +72,14 @@ def check_snap(run: Run) -> CheckResult:
                 theirs = (fast.status, fast.flips, fast.termination, fast.winner,
                           (fast.cycle.start, fast.cycle.length) if fast.cycle else None)
                 compared += 1
-                record = snap_record(config, slow.moves, slow.state, label=f"{players} players, {policy}, seed {seed}",
-                                     policy=policy if slow.outcome or slow.endless else None)
-                if mine != theirs:
+                if mine != theirs or (seed == seeds.start and policy in ("flipper-first", "owner-first")):
+                    record = snap_record(config, slow.moves, slow.state, policy=policy if slow.outcome or slow.endless
+                                         else None, label=f"{players} players, {policy}, seed {seed}")
                     run.record(record)
-                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: the model's game "
-                                       f"{_game_text(*mine)}; the engine's {_game_text(*theirs)}",
-                                       witness=record["label"], stats={"compared": compared})
-                if seed == seeds.start and policy in ("flipper-first", "owner-first"):
-                    run.record(record)
+                    if mine != theirs:
+                        return CheckResult(Verdict.COUNTEREXAMPLE, f"{record['label']}: the model's game "
+                                           f"{_game_text(*mine)}; the engine's {_game_text(*theirs)}",
+                                           witness=record["label"], stats={"compared": compared})
                     shown.append(record["label"])
                 run.budget.tick()
     return CheckResult(Verdict.PROVED, f"{compared} seeded deals: the engine plays each as the model does",
@@ -111,16 +110,16 @@ def check_hearts(run: Run) -> CheckResult:
             state, moves = engine.reference_match(seed, kinds, config)
             compared += 1
             label = f"{'-'.join(kinds)} seed {seed}"
-            record = hearts_record(config, moves, state, label=f"{label}: {decision_text(state.outcome)}")
             mine = (decision(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
             theirs = ((fast.termination.value, fast.winner.index), fast.scores, tuple(map(tuple, fast.hand_scores)))
-            if mine != theirs or list(fast_moves) != list(moves):
-                run.record(_first_difference(config, moves, fast_moves) or record)
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {decision_text(mine[0])} at {mine[1]}, "
-                                   f"engine {decision_text(theirs[0])} at {theirs[1]}",
-                                   witness=label, stats={"compared": compared})
-            if seed == seeds.start:
-                run.record(record)
+            differs = mine != theirs or list(fast_moves) != list(moves)
+            if differs or seed == seeds.start:  # the match as a record (built only when it is one)
+                record = hearts_record(config, moves, state, label=f"{label}: {decision_text(state.outcome)}")
+                run.record(_first_difference(config, moves, fast_moves) or record if differs else record)
+                if differs:
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: model {decision_text(mine[0])} at "
+                                       f"{mine[1]}, engine {decision_text(theirs[0])} at {theirs[1]}",
+                                       witness=label, stats={"compared": compared})
                 shown.append(record["label"])
             run.budget.tick()
     return CheckResult(Verdict.PROVED, f"{compared} seeded matches: the engine plays each as the model does",
