@@ -97,9 +97,10 @@ def check(run: Run) -> CheckResult:
             texts.append(f"{label}: {found.text}")
         return None
 
-    # a probe breaks the encoding, so the proof goes first; a model mutant can only break a
-    # replay, so the witnesses go first
-    for part in (prove, witnesses) if run.probe is not None else (witnesses, prove):
+    # the two witnesses go first, in every run: they take a fraction of the proof's time; a model
+    # mutant can only break a replay, and a probe of a rule the end claim does not read
+    # (SNAP-TIE-2, how a tie stacks the pot) only a witness
+    for part in (witnesses, prove):
         failed = part()
         if failed is not None:
             return failed
