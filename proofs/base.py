@@ -228,7 +228,7 @@ class Run:
     bounds: Mapping[str, Any] = field(default_factory=dict)
     records: list[Mapping[str, Any]] = field(default_factory=list)  # the recorder: see record()
     check: str = ""  # the check's entry point, part of every cache key
-    golden: Mapping[str, Any] | None = None  # the golden stats the runner compares this run's with (None: none)
+    golden: Mapping[str, Any] | None = None  # the golden stats the runner compares this run's stats with, if any
 
     def record(self, record: Mapping[str, Any]) -> None:
         """Hand a witness or counterexample (a game record) to the runner, which replays it."""

@@ -314,7 +314,8 @@ def run_tasks(
         while True:
             for slot in slots:
                 if slot.task is None and pending:
-                    pairing = {other.task.check_id for other in slots if other.task is not None and other.task.second_solver}
+                    pairing = {other.task.check_id for other in slots
+                               if other.task is not None and other.task.second_solver}
                     slot.submit(slot.take(pending, pairing), answers)
             busy = {slot.future: slot for slot in slots if slot.task is not None and slot.future is not None}
             if not busy:

@@ -124,7 +124,8 @@ def check(run: Run) -> CheckResult:
     # reachability witnesses, each a position and move replayed through the model (and by the
     # runner): the model's successor must be the encoding's; and the inductive step (Z3 only). A
     # probe breaks the encoding, so the proof goes first; a model mutant can only break a replay,
-    # so the witnesses are found one at a time and the first that differs ends the run.
+    # so the witnesses (searched once per worker and variant) go first and the first that differs
+    # ends the run.
     def prove() -> _Proof:
         return _prove(players, variant, stride, probe, run.budget, drop)
 

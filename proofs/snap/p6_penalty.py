@@ -68,8 +68,8 @@ def check(run: Run) -> CheckResult:
     queries = _prove(players, stride, probe, drop, run.budget) if run.probe is not None else None
     if isinstance(queries, CheckResult):
         return queries
-    searched = _witness_positions(run.budget, stride, min(players), max(players), tuple(sorted(run.variant.items())),
-                                  drop)
+    variant = tuple(sorted(run.variant.items()))
+    searched = _witness_positions(run.budget, stride, min(players), max(players), variant, drop)
     replays = None if searched is None else [
         replace(done, text=f"{label}: {done.text}") for label, found, config in searched
         for done in (replay(found, config),)]
