@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from cardcanon.model import snap as model
 from cardcanon.model.cards import Card, Rank, Suit
