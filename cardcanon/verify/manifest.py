@@ -54,7 +54,6 @@ class ProbeSpec:
 
     id: str
     description: str
-    rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ class CheckSpec:
         """The probes: the manifest's, then one dropping each cited rule (a Z3 proof) or each rule of ``drop_probes``."""
         drops = self.rules if self.kind is Kind.Z3_PROOF else self.drop_probes
         return self.declared_probes + tuple(
-            ProbeSpec(RuleDrop(rule).id, f"the encoding without the constraints of {rule}", rule) for rule in drops)
+            ProbeSpec(RuleDrop(rule).id, f"the encoding without the constraints of {rule}") for rule in drops)
 
     def variant_names(self) -> set[str]:
         """Every variant name the entry mentions (in ``expected_variant``, ``variant_bounds``, ...)."""
@@ -253,10 +252,21 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         from cardcanon.verify.scope import problems
 
         for bound in (bounds, ci_bounds or bounds):
-            found = problems(entry["scope"], bound)
-            if found:
+            if found := problems(entry["scope"], bound):
                 raise fail("scope", "; ".join(found))
-    _check_drop_probes(entry, kind, rules, fail)
+    # a z3-proof gets a drop probe for every rule it cites (and may say why cvc5 does not decide its
+    # queries); any other check may name cited rules it can drop, or say why it drops none
+    if kind is Kind.Z3_PROOF and entry.get("no_drop_probes"):
+        raise fail("no_drop_probes", "a z3-proof check always gets its drop probes")
+    if kind is Kind.Z3_PROOF and entry.get("drop_probes"):
+        raise fail("drop_probes", "a z3-proof check gets a drop probe for every rule it cites")
+    if uncited := sorted(set(entry.get("drop_probes", [])) - set(rules)):
+        raise fail("drop_probes", f"{', '.join(uncited)} not cited by the check")
+    if kind is not Kind.Z3_PROOF and entry.get("no_second_solver"):
+        raise fail("no_second_solver", "only a z3-proof check has queries for a second solver")
+    probe_ids = [item["id"] for item in entry.get("probe", [])]
+    if (twice := next((i for i in probe_ids if probe_ids.count(i) > 1), None)) is not None:
+        raise fail("probe", f"duplicate probe ID {twice!r}")
     variants, engine = entry.get("variants"), entry.get("engine")
     return CheckSpec(
         id=check_id,
@@ -268,7 +278,7 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         entry=entry["entry"],
         bounds=bounds,
         ci_bounds=ci_bounds,
-        declared_probes=_parse_probes(entry.get("probe", []), fail),
+        declared_probes=tuple(ProbeSpec(item["id"], item["description"].strip()) for item in entry.get("probe", [])),
         expected_stats=_table(entry["expected_stats"]) if "expected_stats" in entry else None,
         expected_variant=MappingProxyType({name: Verdict(verdict) for name, verdict in
                                            entry.get("expected_variant", {}).items()}),
@@ -284,36 +294,12 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
     )
 
 
-def _check_drop_probes(entry: dict[str, Any], kind: Kind, rules: tuple[str, ...],
-                       fail: Callable[[str, str], ManifestError]) -> None:
-    """A z3-proof gets a drop probe for every rule it cites (and may say why cvc5 does not decide its
-    queries); any other check may name cited rules it can drop, or say why it drops none."""
-    if kind is Kind.Z3_PROOF and entry.get("no_drop_probes"):
-        raise fail("no_drop_probes", "a z3-proof check always gets its drop probes")
-    if kind is Kind.Z3_PROOF and entry.get("drop_probes"):
-        raise fail("drop_probes", "a z3-proof check gets a drop probe for every rule it cites")
-    uncited = sorted(set(entry.get("drop_probes", [])) - set(rules))
-    if uncited:
-        raise fail("drop_probes", f"{', '.join(uncited)} not cited by the check")
-    if kind is not Kind.Z3_PROOF and entry.get("no_second_solver"):
-        raise fail("no_second_solver", "only a z3-proof check has queries for a second solver")
-
-
 def _table(value: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(value))
 
 
 def _tables(value: dict[str, dict[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
     return MappingProxyType({name: _table(table) for name, table in value.items()})
-
-
-def _parse_probes(items: list[dict[str, str]], fail: Callable[[str, str], ManifestError]) -> tuple[ProbeSpec, ...]:
-    probes = tuple(ProbeSpec(item["id"], item["description"].strip(), item.get("rule")) for item in items)
-    ids = [probe.id for probe in probes]
-    for probe_id in ids:
-        if ids.count(probe_id) > 1:
-            raise fail("probe", f"duplicate probe ID {probe_id!r}")
-    return probes
 
 
 def load_combinations(directory: str | Path | None = None) -> list[tuple[str, Combination]]:

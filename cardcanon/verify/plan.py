@@ -214,10 +214,10 @@ def _outcome(entry: _Layout, tasks: list[Task], results: Mapping[int, RunResult]
         return NecessityCell(rule, key, MUTANTS[key].description, results[i], check.expected_for(variant),
                              stats_differ, dict(variant))
 
-    return CheckOutcome(check, results[mains[0]], tuple(ProbeOutcome(m.id, m.description, results[i], check.expected)
-                                                        for m, i in zip(check.probes, probes)),
-                        coverage.quick, tuple((tasks[i].variant, results[i]) for i in mains),
-                        tuple(cell(*c) for c in cells), coverage.necessity_skipped(check))
+    return CheckOutcome(check, tuple((tasks[i].variant, results[i]) for i in mains),
+                        tuple(ProbeOutcome(m.id, m.description, results[i], check.expected)
+                              for m, i in zip(check.probes, probes)),
+                        coverage.quick, tuple(cell(*c) for c in cells), coverage.necessity_skipped(check))
 
 
 def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult) -> str:

@@ -99,17 +99,16 @@ class Binding:
 @dataclass(frozen=True)
 class CheckOutcome:
     check: CheckSpec
-    result: RunResult  # under the default variant
+    variants: tuple[tuple[Mapping[str, str], RunResult], ...]  # (variant, result) of every run as written
     probes: tuple[ProbeOutcome, ...]
     quick: bool = False
-    variants: tuple[tuple[Mapping[str, str], RunResult], ...] = ()
     necessity: tuple[NecessityCell, ...] = ()
     necessity_skipped: bool = False  # a quick run with smaller bounds: the matrix is the full run's
 
     @property
-    def runs(self) -> tuple[tuple[Mapping[str, str], RunResult], ...]:
-        """(variant, result) of every run as written (the default alone in an older report)."""
-        return self.variants or (({}, self.result),)
+    def result(self) -> RunResult:
+        """The first run as written: under the default variant where the check runs under it."""
+        return self.variants[0][1]
 
     @property
     def stats_compared(self) -> bool:
@@ -123,7 +122,7 @@ class CheckOutcome:
         if not self.stats_compared:
             return []
         problems = []
-        for variant, result in self.runs:
+        for variant, result in self.variants:
             where = "" if not variant else f"[{variant_name(variant)}] "
             for key, want in (self.check.stats_for(variant) or {}).items():
                 if key not in result.stats:
@@ -142,10 +141,8 @@ class CheckOutcome:
 
     def cited_rules_killed(self) -> dict[str, bool]:
         """Each cited rule: whether some model mutant of it kills the check."""
-        killed: dict[str, bool] = {}
-        for cell in self.necessity:
-            killed[cell.rule] = killed.get(cell.rule, False) or cell.killed
-        return killed
+        return {rule: any(c.killed for c in self.necessity if c.rule == rule)
+                for rule in dict.fromkeys(c.rule for c in self.necessity)}
 
     def _mutant_cells(self, rule: str) -> list[NecessityCell]:
         """The runs of the model mutants of ``rule`` (none when no model mutant breaks it)."""
@@ -157,7 +154,7 @@ class CheckOutcome:
         out: list[Binding] = []
         if not self.necessity:  # the model mutants were not run (--no-necessity, or a quick run)
             return out
-        for variant, result in self.runs:
+        for variant, result in self.variants:
             name = variant_name(variant)
             for rule in self.check.rules:
                 cells = [c for c in self._mutant_cells(rule) if variant_name(c.variant) == name]
@@ -173,19 +170,16 @@ class CheckOutcome:
 
     def not_applicable(self) -> list[str]:
         """Every reason this check could not be run as it claims (none when it could)."""
-        reasons = []
-        for variant, result in self.runs:
-            if result.verdict is Verdict.NOT_APPLICABLE:
-                reasons.append(f"[{variant_name(variant)}] not applicable: {result.detail}")
-        for rule in self.rules_not_applicable():
-            reasons.append(f"necessity of {rule} not applicable: every run against its model mutants was")
-        return reasons
+        return ([f"[{variant_name(variant)}] not applicable: {result.detail}"
+                 for variant, result in self.variants if result.verdict is Verdict.NOT_APPLICABLE]
+                + [f"necessity of {rule} not applicable: every run against its model mutants was"
+                   for rule in self.rules_not_applicable()])
 
     def engine_not_applicable(self) -> list[str]:
         """The records the compiled engine could not replay, with the reason."""
         return [f"[{variant_name(variant)}] engine replay of {len(result.engine_not_applicable)} record(s): "
                 + result.engine_not_applicable[0].split(": ", 1)[-1]
-                for variant, result in self.runs if result.engine_not_applicable]
+                for variant, result in self.variants if result.engine_not_applicable]
 
     def explain(self) -> str:
         """In plain words: what the check states, its scope, per cited rule and variant the model
@@ -197,7 +191,7 @@ class CheckOutcome:
                  f"  Kind: {check.kind.value}; expected: {check.expected.value}"
                  + "".join(f"; under {name}: {v.value}" for name, v in check.expected_variant.items()),
                  f"  Scope: {check.scope_for(self.quick)['words']}"]
-        ran = [variant_name(v) for v, _ in self.runs]
+        ran = [variant_name(v) for v, _ in self.variants]
         lines.append("  Variants: " + ", ".join(ran) + (f" (only these: {check.variants_reason})"
                                                           if check.variants is not None else ""))
         lines.append("  Cited rules, and per variant the model mutant that makes the check fail there:")
@@ -252,7 +246,7 @@ class CheckOutcome:
 
     def second_solver(self) -> dict[str, Any] | None:
         """Both solvers' answers over every variant run (None: Z3 alone)."""
-        pairs = [r.second_solver for _, r in self.runs if r.second_solver is not None]
+        pairs = [r.second_solver for _, r in self.variants if r.second_solver is not None]
         if not pairs:
             return None
         return {"solvers": ["z3", "cvc5"], "queries": sum(p["queries"] for p in pairs),
@@ -262,18 +256,15 @@ class CheckOutcome:
 
     def failures(self) -> list[str]:
         """Every reason this check fails; empty when it passes."""
-        reasons = []
-        for variant, result in self.runs:
-            reasons += self._run_failures(variant, result)
+        reasons = [reason for variant, result in self.variants for reason in self._run_failures(variant, result)]
         reasons.extend(self.stats_problems())
         if self.check.scope is None:
             reasons.append("no scope in the manifest: what the check covers is not stated")
         if not self.probes and not self.necessity and not self.necessity_skipped:
             reasons.append("no probe and no model mutant: nothing shows that the check can fail")
-        for probe in self.probes:
-            if not probe.killed:
-                reasons.append(f"probe {probe.id} survived: verdict {probe.result.verdict.value}"
-                               + (f" ({probe.result.detail})" if probe.result.detail else ""))
+        reasons += [f"probe {probe.id} survived: verdict {probe.result.verdict.value}"
+                    + (f" ({probe.result.detail})" if probe.result.detail else "")
+                    for probe in self.probes if not probe.killed]
         not_applicable = self.rules_not_applicable()
         for rule, killed in self.cited_rules_killed().items():
             if not killed and rule not in not_applicable:
@@ -332,7 +323,7 @@ class CheckOutcome:
                 "stats": dict(result.stats),
                 "expected_stats": plain(check.stats_for(variant)),
                 "records": list(result.records) if not variant else [],
-            } for variant, result in self.runs],
+            } for variant, result in self.variants],
             "necessity": [cell.to_json() for cell in self.necessity],
             "necessity_skipped": self.necessity_skipped,
             "verified_rules": [rule for rule, killed in self.cited_rules_killed().items() if killed],
@@ -368,7 +359,7 @@ class Report:
     @property
     def engine_not_applicable(self) -> int:
         """Records, over every check, that the compiled engine could not replay."""
-        return sum(len(result.engine_not_applicable) for o in self.outcomes for _, result in o.runs)
+        return sum(len(result.engine_not_applicable) for o in self.outcomes for _, result in o.variants)
 
     @property
     def exit_status(self) -> int:
@@ -447,11 +438,8 @@ class Report:
         """The check x rule x variant matrix: a cell per (check, cited rule, variant run), bound
         (``killed``) when a model mutant makes the check fail under that variant. ``counts``: the
         result passed and is bound, so it counts toward the rule's "verified by"."""
-        cells = []
-        for o in self.outcomes:
-            for b in o.bindings():
-                cells.append({"check": o.check.id, "rule": b.rule, "variant": b.variant, "killed": bool(b.killed_by),
-                              "counts": b.counts, "model_mutants": list(b.killed_by)})
+        cells = [{"check": o.check.id, "rule": b.rule, "variant": b.variant, "killed": bool(b.killed_by),
+                  "counts": b.counts, "model_mutants": list(b.killed_by)} for o in self.outcomes for b in o.bindings()]
         return {"checks": len({c["check"] for c in cells}), "rules": len({c["rule"] for c in cells}),
                 "cells": len(cells), "killed": sum(c["killed"] for c in cells),
                 "unbound": sum(not c["killed"] for c in cells), "matrix": cells}

@@ -244,11 +244,6 @@ class _Slot:
                                            plain(task.variant), task.model_mutant, pair,
                                            None if task.golden is None else plain(task.golden))
 
-    def release(self) -> Task:
-        task, self.task, self.future = self.task, None, None
-        assert task is not None
-        return task
-
     def kill(self) -> None:
         """Stop the worker process at once (it may be stuck in native code)."""
         if self.executor is None:
@@ -305,7 +300,8 @@ def run_tasks(
     answers = AnswerStore(folder.name)
 
     def finish(slot: _Slot, result: RunResult) -> None:
-        task = slot.release()
+        task, slot.task, slot.future = slot.task, None, None
+        assert task is not None
         results[task.key] = result
         if on_finish:
             on_finish(task, result)

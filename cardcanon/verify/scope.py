@@ -43,10 +43,8 @@ def rulebook_deck(game: str) -> int:
     return value(game, "HEARTS-DECK-1" if game == "hearts" else "SNAP-DECK-1", "deck_size")
 
 
-def problems(table: Any, bounds: Mapping[str, Any]) -> list[str]:
-    """What is wrong with a manifest's scope table (empty: nothing)."""
-    if not isinstance(table, Mapping):
-        return ["must be a table { players, deck, piles, abstracted }"]
+def problems(table: Mapping[str, Any], bounds: Mapping[str, Any]) -> list[str]:
+    """What is wrong with a manifest's scope table (empty: nothing); the schema makes it a table."""
     found = [f"unknown key {key!r}" for key in table if key not in KEYS]
     for key in ("deck", "abstracted"):
         if not isinstance(table.get(key), str) or not table[key].strip():

@@ -5,9 +5,6 @@ rulebook's defaults (the default variant is ``{}``). The variants of a game are 
 each non-default option of each variation point on its own, and the combinations a manifest
 declares (``[[combination]]``, with the reason the options interact). Options the reference
 model does not implement (``not_modelled``) cannot be run; they are listed, not hidden.
-
-:func:`config_for` (and :func:`snap_config`, :func:`hearts_config`) turn a variant into the
-model's table through ``Config.from_options``.
 """
 
 from __future__ import annotations
@@ -16,10 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardcanon.proofs.base import config_for, hearts_config, modelled, snap_config, variant_name
+from cardcanon.proofs.base import hearts_config, modelled, variant_name
 
-__all__ = ["Combination", "VariantPlan", "config_for", "hearts_config", "modelled", "plan", "points",
-           "snap_config", "variant_name"]
+__all__ = ["Combination", "VariantPlan", "hearts_config", "modelled", "plan", "points", "variant_name"]
 
 
 @dataclass(frozen=True)
