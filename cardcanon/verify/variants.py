@@ -15,24 +15,7 @@ from typing import Any
 
 from cardcanon.proofs.base import hearts_config, modelled, variant_name
 
-__all__ = ["Combination", "VariantPlan", "hearts_config", "modelled", "plan", "points", "variant_name"]
-
-
-@dataclass(frozen=True)
-class Point:
-    rule: str
-    parameter: str
-    default: str
-    options: tuple[str, ...]
-
-
-def points(game: str) -> tuple[Point, ...]:
-    """The variation points of ``game``'s rulebook, in rulebook order."""
-    import cardcanon.spec
-
-    return tuple(Point(rule.id, rule.variation.parameter, rule.variation.default,
-                       tuple(option.value for option in rule.variation.options))
-                 for rule in cardcanon.spec.load(game).rules if rule.variation is not None)
+__all__ = ["Combination", "VariantPlan", "hearts_config", "modelled", "plan", "variant_name"]
 
 
 @dataclass(frozen=True)
@@ -57,18 +40,19 @@ class VariantPlan:
 
 
 def plan(game: str, combinations: Iterable[Combination] = ()) -> VariantPlan:
-    """The default, every modelled non-default option on its own, and the declared combinations."""
+    """The default, every modelled non-default option of the rulebook's variation points on its own (in
+    rulebook order), and the declared combinations."""
+    import cardcanon.spec
+
     table = modelled(game)
     variants: list[dict[str, str]] = [{}]
     reasons = {"default": "the rulebook's defaults"}
     missing = []
-    for point in points(game):
-        for option in point.options:
-            if option == point.default:
-                continue
+    for rule, point in ((r.id, r.variation) for r in cardcanon.spec.load(game).rules if r.variation is not None):
+        for option in (o.value for o in point.options if o.value != point.default):
             if point.parameter in table and option in table[point.parameter]:
                 variants.append({point.parameter: option})
-                reasons[variant_name(variants[-1])] = f"{point.rule}: option {option}"
+                reasons[variant_name(variants[-1])] = f"{rule}: option {option}"
             else:
                 missing.append(f"{point.parameter}={option}")
     for combination in combinations:
