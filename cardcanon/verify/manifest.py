@@ -303,11 +303,8 @@ def _tables(value: dict[str, dict[str, Any]]) -> Mapping[str, Mapping[str, Any]]
 
 
 def load_combinations(directory: str | Path | None = None) -> list[tuple[str, Combination]]:
-    """The ``[[combination]]`` tables of every manifest: (game, Combination) pairs.
-
-    A combination is a set of options of different variation points that interact, run as a
-    variant of its own; ``reason`` says why.
-    """
+    """The ``[[combination]]`` tables of every manifest as (game, Combination) pairs: options of different
+    variation points that interact, run as a variant of its own (``reason``: why)."""
     from cardcanon.verify.variants import Combination
 
     folder = Path(directory) if directory is not None else default_manifest_dir()
