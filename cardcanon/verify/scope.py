@@ -1,21 +1,10 @@
-"""What a check covers, in words: its ``scope`` table in the manifest, against the rulebook's range.
+"""What a check covers, in words: its ``[check.scope]`` table (its keys: ``proofs/manifest/README.md``),
+against the rulebook's range.
 
-A check's ``[check.scope]`` states, as data:
-
-- ``players``: the player counts it covers: a list of counts, ``"rulebook"`` (every count the
-  rulebook allows, e.g. a proof over a symbolic seat count), or absent when the bounds give
-  them (``bounds.players``: one source for the number);
-- ``deck``: which cards (``"rulebook"``: the rulebook's deck; else words, e.g. "5 ranks");
-- ``piles``: how long piles or hands may be (words; optional where nothing is bounded);
-- ``abstracted``: what the check leaves out or abstracts (words; "nothing" when nothing).
-
-Words may name a bound in braces (``"up to {cards} cards"``), filled from the run's bounds, so
-that a quick run's smaller bounds show as such and no number is written twice.
-
-The variants come from the check's ``variants`` table (every variant verify runs, unless it says
-otherwise). :func:`describe` returns the scope of one run as JSON-ready data, with ``words``:
-one line that says, where the check covers less than the rulebook allows, how much less
-("2–3 players of the rulebook's 2–12").
+Words may name a bound in braces (``"up to {cards} cards"``), filled from the run's bounds, so that a
+quick run's smaller bounds show as such and no number is written twice. :func:`describe` returns the
+scope of one run as JSON-ready data, with ``words``: one line that says, where the check covers less
+than the rulebook allows, how much less ("2–3 players of the rulebook's 2–12").
 """
 
 from __future__ import annotations
