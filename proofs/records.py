@@ -93,16 +93,10 @@ def game_record(game: str, config: Any, moves: Sequence[Any], final: LoadedState
     api = importlib.import_module(f"cardcanon.model.{game}").GAME  # the loaded model: a model mutant patches it
     record: Record = {"game": game, "label": label, "config": api.config_to_json(config),
                       "moves": [api.move_to_json(m) for m in moves], "reaches": fingerprint(game, final)}
-    if start is not None:
-        record["start"] = snap_position(start)
-    if rejects is not None:
-        record["rejects"] = api.move_to_json(rejects)
-    if policy is not None:
-        record["policy"] = policy
-    if repeats is not None:
-        record["repeats"] = list(repeats)
-    if seed is not None:
-        record["seed"] = seed
+    optional = {"start": None if start is None else snap_position(start),
+                "rejects": None if rejects is None else api.move_to_json(rejects), "policy": policy,
+                "repeats": None if repeats is None else list(repeats), "seed": seed}
+    record.update((key, value) for key, value in optional.items() if value is not None)
     return record
 
 

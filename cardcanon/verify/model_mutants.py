@@ -58,12 +58,6 @@ def _owner_and_name(module: str, attribute: str) -> tuple[Any, str]:
     return owner, path[-1]
 
 
-def _current(module: str, attribute: str) -> Any:
-    """``module.attribute`` as stored (a function, a property, a value)."""
-    owner, name = _owner_and_name(module, attribute)
-    return owner.__dict__[name]
-
-
 def replaces(module: str, attribute: str, value: Any) -> Patch:
     """A patch that sets ``module.attribute`` to ``value``."""
     return lambda: {(module, attribute): value}
@@ -73,7 +67,8 @@ def wraps(module: str, attribute: str, wrapper: Callable[..., Any]) -> Patch:
     """A patch that replaces ``module.attribute`` by ``wrapper(original, *arguments)``: ``original``
     is the model's function (a property's getter) as it is when the mutant is applied."""
     def patch() -> Changes:
-        original = _current(module, attribute)
+        owner, name = _owner_and_name(module, attribute)
+        original = owner.__dict__[name]  # as stored: a function or a property
         if isinstance(original, property):
             getter = original.fget
             return {(module, attribute): property(lambda self: wrapper(getter, self))}
@@ -153,20 +148,15 @@ def _out_flip_nothing(original: StateStep, state: SnapState, move: Flip) -> Snap
     return original(state, move)
 
 
-def _end_down_only(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
-                   winner: Seat | None, first: bool = False) -> SnapState:
-    # SNAP-END-2 broken: the game ends when at most one player has a face-down card
-    if sum(1 for pile in down if pile) <= 1 and not first:
-        return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
-    return original(state, down, up, pot, after, winner, first)
+def _ends_when(ends: Callable[[SnapState, Piles, Piles], bool]) -> Callable[..., SnapState]:
+    """A broken ``_next_flip``: after the first flip, the game is over when ``ends(state, down, up)``."""
+    def next_flip(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+                  winner: Seat | None, first: bool = False) -> SnapState:
+        if not first and ends(state, down, up):
+            return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
+        return original(state, down, up, pot, after, winner, first)
 
-
-def _ends_at_majority(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
-                      winner: Seat | None, first: bool = False) -> SnapState:
-    held = [len(d) + len(u) for d, u in zip(down, up)]  # SNAP-GOAL-1 broken: whoever holds most of the deck has won
-    if not first and max(held) * 4 > 3 * len(state.config.deck):
-        return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
-    return original(state, down, up, pot, after, winner, first)
+    return next_flip
 
 
 # ---- Snap: calls, wins, ties and penalties ------------------------------------------------------
@@ -518,7 +508,7 @@ _SNAP_MUTANTS = (
     ModelMutant("penalty-on-top", "snap", "SNAP-PEN-3", "the penalty card goes on top of the recipient's pile",
                 replaces(SNAP, "_penalty", _penalty_on_top)),
     ModelMutant("end-down-only", "snap", "SNAP-END-2", "the game ends when at most one player has a face-down card",
-                wraps(SNAP, "_next_flip", _end_down_only)),
+                wraps(SNAP, "_next_flip", _ends_when(lambda state, down, up: sum(1 for pile in down if pile) <= 1))),
     ModelMutant("draw-has-winner", "snap", "SNAP-END-3", "a game where nobody holds cards names a winner",
                 wraps(SNAP, "SnapState.outcome", _outcome_names_dealer("NO_CARDS"))),
     ModelMutant("position-without-turn", "snap", "SNAP-END-4", "a position leaves out whose turn it is",
@@ -576,7 +566,9 @@ _SNAP_MUTANTS = (
     ModelMutant("all-cards-winner-dealer", "snap", "SNAP-END-1", "a game won with all the cards names the dealer",
                 wraps(SNAP, "SnapState.outcome", _outcome_names_dealer("ALL_CARDS"))),
     ModelMutant("ends-at-three-quarters", "snap", "SNAP-GOAL-1",
-                "a player holding three quarters of the deck has won", wraps(SNAP, "_next_flip", _ends_at_majority)),
+                "a player holding three quarters of the deck has won",
+                wraps(SNAP, "_next_flip", _ends_when(lambda state, down, up: max(
+                    len(d) + len(u) for d, u in zip(down, up)) * 4 > 3 * len(state.config.deck)))),
     ModelMutant("position-by-pile-sizes", "snap", "SNAP-END-4", "positions are compared by the sizes of the piles",
                 replaces(SNAP, "SnapState.position_key", _position_by_sizes)),
     ModelMutant("tie-of-one", "snap", "SNAP-CALL-3", "one player calling alone makes a tie",
