@@ -140,12 +140,11 @@ class SolverPair:
 
     def _note(self, text: str, answer: str, second: str, started: float, reused: str | None = None) -> PairAnswer:
         number = len(self.answers) + 1
-        file = None
-        if self.export_dir is not None:
-            file = write_query(self.export_dir, f"{self.label}-q{number:04d}", text, answer)
+        stem = f"{self.label}-q{number:04d}"
+        file = None if self.export_dir is None else write_query(self.export_dir, stem, text, answer)
         if answer != second or second not in ANSWERS:
             folder = self.problem_dir or Path(tempfile.gettempdir()) / "cardcanon-solver-problems"
-            file = write_query(folder, f"{self.label}-q{number:04d}", text, answer)
+            file = write_query(folder, stem, text, answer)
         pair = PairAnswer(number, answer, second, time.perf_counter() - started, file, reused)
         self.answers.append(pair)
         return pair

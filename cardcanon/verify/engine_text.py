@@ -1,21 +1,18 @@
 """SNAP-P14: the compiled engine and the model against the rulebook's text, where the published
-figures rest on them: seeded deals, the calling policies with 3 and 4 players, the ending
-labels and repetition.
-
-The model alone is not the judge (the engine could share its misreading): every answer is
-compared with :mod:`cardcanon.proofs.snap.rulebook_text`, written from the text apart from both.
+figures rest on them. The model alone is not the judge (the engine could share its misreading):
+every answer is compared with :mod:`cardcanon.proofs.snap.rulebook_text`, written from the text
+apart from both.
 
 - seeded deals (SNAP-SEED-1, SNAP-SEED-2) for 2 to 12 players: the engine's deal is the text's;
 - policies (SNAP-POLICY-1 to SNAP-POLICY-5): in seeded games of 3 and 4 players the model
-  chooses and draws as the text does in every call window, and the engine plays the very same
-  moves;
-- ending labels (SNAP-END-5): seeded 2-player games with ties: the label the engine reports and
-  the model's label are the text's label of the final position;
+  chooses and draws as the text does in every call window, and the engine plays the same moves;
+- ending labels (SNAP-END-5): seeded 2-player games with ties: the engine's and the model's
+  labels are the text's label of the final position;
 - repetition (SNAP-END-4): on the lasso seeds the engine's cycle and the model's are where the
   text first finds a position recur.
 
-The engine is asked first (``require``); without it the check is ``not-applicable``, never a
-comparison of the model with itself.
+Without the engine (``require``) the check is ``not-applicable``, never a comparison of the
+model with itself.
 """
 
 from __future__ import annotations

@@ -143,8 +143,7 @@ def _out_get_turns(original: StateStep, state: SnapState, down: Piles, up: Piles
 
 def _out_flip_nothing(original: StateStep, state: SnapState, move: Flip) -> SnapState:
     if not state.holds(state.player):  # a player who is out "flips" nothing
-        return m.SnapState(state.config, m.Phase.CALL, state.dealer, state.down, state.up, state.pot, state.turn,
-                           state.flips + 1)
+        return replace(state, phase=m.Phase.CALL, flips=state.flips + 1)
     return original(state, move)
 
 
