@@ -127,7 +127,6 @@ def _dealer_flips_first(original: StateStep, state: SnapState, down: Piles, up: 
 
 
 def _turn_swapped(original: Callable[..., Seat], state: SnapState, *rest: Any) -> Seat:
-    # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
     swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
     return original(replace(state, config=replace(state.config, next_turn=swapped)), *rest)
 
@@ -167,7 +166,6 @@ def _out_call_allowed(original: Refusal, state: SnapState, move: Move) -> tuple[
 
 
 def _out_call_counts(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
-    # SNAP-CALL-2 broken: a player who is out may call
     if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
         return m._next_flip(state, state.down, state.up, state.pot, state.player, None)  # nothing to pay
     if isinstance(move, m.Call) and not state.holds(move.caller):
@@ -207,7 +205,6 @@ def _broken_tie(state: SnapState, *, only_flipper: bool = False, under_pot: bool
 
 
 def _pot_tie_flipper_only(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
-    # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
     if isinstance(move, m.Tie) and move.kind is m.CallKind.SNAP_POT and m.CallKind.SNAP_POT in m.correct_kinds(state):
         return _broken_tie(state, only_flipper=True)
     return original(state, move)
@@ -271,7 +268,6 @@ def _penalty_free(state: SnapState, offender: Seat) -> SnapState:  # SNAP-PEN-1 
 
 
 def _pays_right(original: Callable[..., Seat], state: SnapState, offender: Seat) -> Seat:
-    # SNAP-OUT-1 broken: a flipper pays the player to his right, whether or not he is out
     return offender.right(state.config.players) if offender == state.player else original(state, offender)
 
 
