@@ -185,13 +185,11 @@ def snap_state(config: snap.SnapConfig, position: Mapping[str, Any]) -> snap.Sna
 
 
 def _snap_call(function: str, args: list[Any]) -> Any:
-    """``ending_label``: args ``[config, position]`` (SNAP-END-5)."""
+    """``ending_label`` (the one Snap rule function, see :func:`call`): args ``[config, position]`` (SNAP-END-5)."""
     from cardcanon.model import snap_endings
     from cardcanon.model.snap_records import config_from_json
 
-    if function == "ending_label":
-        return snap_endings.ending_label(snap_state(config_from_json(args[0], "record: config"), args[1]))
-    raise ValueError(f"no such Snap rule function: {function}")
+    return snap_endings.ending_label(snap_state(config_from_json(args[0], "record: config"), args[1]))
 
 
 CALLS: dict[str, Callable[[str, list[Any]], Any]] = {"hearts": _hearts_call, "snap": _snap_call}

@@ -70,7 +70,7 @@ def check_snap(run: Run) -> CheckResult:
                 theirs = (fast.status, fast.flips, fast.termination, fast.winner,
                           (fast.cycle.start, fast.cycle.length) if fast.cycle else None)
                 compared += 1
-                if mine != theirs or (seed == seeds.start and policy in ("flipper-first", "owner-first")):
+                if mine != theirs or (seed == seeds.start and policy in records.DETERMINISTIC_POLICIES):
                     record = snap_record(config, slow.moves, slow.state, policy=policy if slow.outcome or slow.endless
                                          else None, label=f"{players} players, {policy}, seed {seed}")
                     run.record(record)
