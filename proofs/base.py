@@ -4,21 +4,17 @@ honest mapping of Z3 answers onto verdicts.
 A check is a function ``check(run: Run) -> CheckResult``. The run says everything about it:
 
 - ``run.variant``: the options of the rulebook's variation points it runs under (``{}``: the
-  rulebook's defaults; ``run.snap_config()`` / ``run.hearts_config()`` build the model's);
-- ``run.probe``: ``None`` (the rulebook as written), an :class:`EncodingProbe` (the check's own
-  encoding broken as the manifest's ``[[check.probe]]`` says) or a :class:`RuleDrop` (the
-  encoding without one cited rule's constraints); under a probe the check must reach a
-  contrary verdict;
+  defaults); ``run.snap_config()`` / ``run.hearts_config()`` build the model's config;
+- ``run.probe``: ``None`` (the rulebook as written), an :class:`EncodingProbe` (the encoding
+  broken as the manifest's ``[[check.probe]]`` says) or a :class:`RuleDrop` (the encoding
+  without one cited rule's constraints); under a probe the check must reach a contrary verdict;
 - ``run.budget``: the time it may take; ``run.budget.check(solver)`` raises :class:`Undecided`
-  on a Z3 ``unknown`` or when the time is up, which the runner turns into ``unknown`` or
-  ``timeout``, never ``proved``;
+  on a Z3 ``unknown`` or when the time is up (``unknown`` or ``timeout``, never ``proved``);
 - ``run.bounds``: the manifest's bounds for this run;
 - ``run.record(record)``: a witness or counterexample as a game record
   (``cardcanon.proofs.records``); the runner, not the check, replays every one;
-- ``run.cached(key, compute)``: the one per-process cache of results; its key includes the
-  check, the variant and the probe, and it is off while a model mutant is patched. A pure
-  encoding (Z3 terms built from a config or the encoding's rules, reading no model code) is
-  kept instead by :func:`encoding_memo`, whose purity a test enforces.
+- ``run.cached(key, compute)``: the per-process cache of results that read no model code; it
+  is off while a model mutant is patched. A pure encoding is kept by :func:`encoding_memo`.
 
 A check that finds the reference model disagreeing with its encoding may raise
 :class:`Disagreement` with the verdict that disagreement means (e.g. ``counterexample found``).
@@ -70,8 +66,8 @@ CONTRARY = {
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The outcome of one run of a check, with its witnesses and counterexamples as game
-    records (those the check noted on the way went to ``run.record``; the runner takes both)."""
+    """The outcome of one run of a check; ``records`` are game records (the runner also takes those
+    the check gave ``run.record``)."""
 
     verdict: Verdict
     detail: str = ""
@@ -141,16 +137,13 @@ class Budget:
         self.started = time.monotonic()
         self.deadline = self.started + seconds
 
-    def remaining_ms(self) -> int:
-        return max(1, int((self.deadline - time.monotonic()) * 1000))
-
     def check(self, solver: Z3, *extra: Z3) -> Z3:
         """``solver.check(*extra)`` within the remaining time: ``sat`` or ``unsat``; raises
         :class:`Undecided` on anything else (Z3 gave up, or the time ran out)."""
         self.tick()
         from cardcanon.proofs.smt import decide  # cvc5 decides an unsat again in a paired run
 
-        solver.set("timeout", self.remaining_ms())
+        solver.set("timeout", max(1, int((self.deadline - time.monotonic()) * 1000)))
         answer = decide(solver, *extra)
         if str(answer) not in ("sat", "unsat"):
             raise Undecided(solver.reason_unknown())
@@ -183,12 +176,11 @@ ENCODING_MEMOS: list[Any] = []
 
 
 def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """The one per-process memo of a *pure encoding*: a function of its arguments alone (which
-    name the variant and the probe: a config, or the encoding's rules) that builds Z3 terms, or
-    functions compiled from them, and calls no rule of the reference models. Its results hold under
-    every model mutant, so they are kept across runs. ``tests/test_encoding_memos.py`` builds every
-    one afresh with the models' rule functions made to raise: the convention is tested, not
-    assumed. A result that may read the model goes through :meth:`Run.cached` instead."""
+    """The per-process memo of a *pure encoding*: a function of its arguments alone (which name the
+    variant and the probe) that builds Z3 terms, or functions compiled from them, and calls no rule
+    of the reference models, so its results hold under every model mutant and are kept across runs.
+    ``tests/test_encoding_memos.py`` builds every one afresh with the models' rule functions made
+    to raise. A result that may read the model goes through :meth:`Run.cached` instead."""
     def memo(build: Callable[..., T]) -> Callable[..., T]:
         kept = functools.lru_cache(maxsize=maxsize)(build)
         ENCODING_MEMOS.append(kept)
@@ -198,9 +190,8 @@ def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Ca
 
 
 def search_memo(search: Callable[..., T]) -> Callable[..., T]:
-    """The memo of a *pure search*: ``search(budget, *key)`` asks Z3 about an encoding within the
-    run's ``budget`` and reads what it finds back from the Z3 models, calling no rule of the
-    reference models, so its result is a function of ``key`` alone and is kept across runs, as
+    """The memo of a *pure search*: ``search(budget, *key)`` asks Z3 about an encoding and calls no
+    rule of the reference models, so its result is kept across runs by ``key``, as
     :func:`encoding_memo` keeps encodings (and is tested with them). A run with a second solver
     searches anew, so that both solvers decide every query it rests on, and keeps what it found."""
     kept: dict[tuple[Any, ...], T] = {}
@@ -239,9 +230,9 @@ class Run:
         del self.records[:-count]
 
     def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()``, kept for later runs in this process under the same variant and probe;
-        never kept (nor read) while a model mutant is patched. Only for results that read no
-        model code, such as a Z3 proof over the encoding."""
+        """``compute()``, kept for later runs in this process of the same check, variant and probe;
+        never kept (nor read) while a model mutant is patched or a second solver is open. Only for
+        results that read no model code, such as a Z3 proof over the encoding."""
         from cardcanon.proofs.smt import active
 
         if not _caching or active() is not None:  # a paired run asks every query of its own
@@ -249,8 +240,7 @@ class Run:
         full = (self.check, tuple(sorted(self.variant.items())), self.probe_id, key)
         if full not in _CACHE:
             _CACHE[full] = compute()
-        value: T = _CACHE[full]
-        return value
+        return cast(T, _CACHE[full])
 
     @property
     def probe_id(self) -> str | None:

@@ -1,15 +1,12 @@
 """Vacuity probes: a check's encoding with the constraints of one cited rule dropped.
 
 For every rule a ``z3-proof`` check cites, ``cardcanon verify`` runs the check once more with
-the probe ``drop:<RULE>``. The check then builds its encoding as usual, except that every
-constraint stating that rule is left out and every term the rule defines is replaced by a
-fresh, unconstrained constant of the same sort. Everything else, including the check's
-comparison with the reference model, is unchanged. The probe is killed when the check reaches
-a contrary verdict. A probe that survives shows that the proof does not use the rule: the
-citation goes, or the claim is restated.
-
-An encoding lists the rules it states (``states``). Dropping a rule it does not state is an
-error, so a probe cannot pass by dropping nothing.
+the probe ``drop:<RULE>``: every constraint stating that rule is left out and every term the
+rule defines is a fresh, unconstrained constant of its sort; all else, including the comparison
+with the reference model, is unchanged. The probe is killed when the check reaches a contrary
+verdict; one that survives shows that the proof does not use the rule (the citation goes, or
+the claim is restated). Dropping a rule the encoding does not state (``states``) is an error,
+so a probe cannot pass by dropping nothing.
 """
 
 from __future__ import annotations
@@ -27,12 +24,6 @@ def probe_id(rule: str) -> str:
     return RuleDrop(rule).id
 
 
-def dropped(probe_id: str | None) -> str | None:
-    """The rule a probe ID drops, or ``None`` when it is not a drop probe."""
-    probe = parse_probe(probe_id)
-    return probe.rule if isinstance(probe, RuleDrop) else None
-
-
 @dataclass(frozen=True)
 class Drop:
     """The rule left out of an encoding (``None``: every rule kept)."""
@@ -42,7 +33,8 @@ class Drop:
     @classmethod
     def of(cls, probe_id: str | None, states: Collection[str]) -> Drop:
         """The drop a probe asks for; ``states`` are the rules the encoding can leave out."""
-        rule = dropped(probe_id)
+        probe = parse_probe(probe_id)
+        rule = probe.rule if isinstance(probe, RuleDrop) else None
         if rule is not None and rule not in states:
             raise ValueError(f"{probe_id}: the encoding states nothing of {rule} (it states {', '.join(sorted(states))})")
         return cls(rule)

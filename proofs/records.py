@@ -93,16 +93,10 @@ def game_record(game: str, config: Any, moves: Sequence[Any], final: LoadedState
     api = importlib.import_module(f"cardcanon.model.{game}").GAME  # the loaded model: a model mutant patches it
     record: Record = {"game": game, "label": label, "config": api.config_to_json(config),
                       "moves": [api.move_to_json(m) for m in moves], "reaches": fingerprint(game, final)}
-    if start is not None:
-        record["start"] = snap_position(start)
-    if rejects is not None:
-        record["rejects"] = api.move_to_json(rejects)
-    if policy is not None:
-        record["policy"] = policy
-    if repeats is not None:
-        record["repeats"] = list(repeats)
-    if seed is not None:
-        record["seed"] = seed
+    optional = {"start": None if start is None else snap_position(start),
+                "rejects": None if rejects is None else api.move_to_json(rejects), "policy": policy,
+                "repeats": None if repeats is None else list(repeats), "seed": seed}
+    record.update((key, value) for key, value in optional.items() if value is not None)
     return record
 
 
@@ -191,13 +185,11 @@ def snap_state(config: snap.SnapConfig, position: Mapping[str, Any]) -> snap.Sna
 
 
 def _snap_call(function: str, args: list[Any]) -> Any:
-    """``ending_label``: args ``[config, position]`` (SNAP-END-5)."""
+    """``ending_label`` (the one Snap rule function, see :func:`call`): args ``[config, position]`` (SNAP-END-5)."""
     from cardcanon.model import snap_endings
     from cardcanon.model.snap_records import config_from_json
 
-    if function == "ending_label":
-        return snap_endings.ending_label(snap_state(config_from_json(args[0], "record: config"), args[1]))
-    raise ValueError(f"no such Snap rule function: {function}")
+    return snap_endings.ending_label(snap_state(config_from_json(args[0], "record: config"), args[1]))
 
 
 CALLS: dict[str, Callable[[str, list[Any]], Any]] = {"hearts": _hearts_call, "snap": _snap_call}

@@ -3,22 +3,21 @@
 A run of a ``z3-proof`` check as written (no probe, no model mutant) opens a :class:`SolverPair`.
 Every query the check decides through :func:`decide` is then written as SMT-LIB 2 text (the
 assertions Z3 saw, and the assumptions of that call as further assertions; see :func:`smtlib`).
-When Z3 answers ``unsat``, cvc5 parses and decides that text in the same process. An ``unsat``
-is what a proof rests on and comes with no certificate; a ``sat`` comes with a model, which the
-check turns into a witness or counterexample that the runner replays through the reference
-model (or into numbers compared with the manifest's golden stats), so it is counted, not
-decided twice. Each answer pair is kept; a disagreement, or a cvc5 answer that is neither
-``sat`` nor ``unsat``, is a *solver problem*: the runner fails the check and the query is saved
-as a file for a bug report. Probes and model mutants run with Z3 alone (no pair is open).
+When Z3 answers ``unsat`` (what a proof rests on, with no certificate), cvc5 parses and decides
+that text in the same process. A ``sat`` comes with a model, which the check turns into a
+witness the runner replays (or into numbers compared with the golden stats), so it is counted,
+not decided twice. A disagreement, or a cvc5 answer that is neither ``sat`` nor ``unsat``, is a
+*solver problem*: the runner fails the check and the query is saved for a bug report. Probes
+and model mutants run with Z3 alone.
 
-The text is the query: an :class:`AnswerStore` keeps, per verify run, the ``unsat`` answers by
-the SHA-256 of that text, so that neither solver decides again a query that both already found
-``unsat`` in another run of the same verify run (another variant, in another worker, or earlier
-in the same run); the pair records from which run each such answer came. Only ``unsat`` is kept,
-since a ``sat`` is needed with its model. Writing a query as text costs more than Z3's answer to
-many ``sat`` ones, so the store also keeps each such query's *structural key* (Z3's structural
-hashes of its formulas, the same in every process): a query is written before Z3 is asked only
-when its structural key is known, and its text, not that key, decides whether the answer is taken.
+An :class:`AnswerStore` keeps, per verify run, the ``unsat`` answers (a ``sat`` is needed with
+its model) by the SHA-256 of a query's text, so that neither solver decides again a query both
+found ``unsat`` in another run of the same verify run (another variant or worker, or earlier in
+the same run); the pair records from which run each such answer came. Writing a query as text
+costs more than Z3's answer to many ``sat`` ones, so the store also keeps each such query's
+*structural key* (Z3's structural hashes of its formulas, the same in every process): a query
+is written before Z3 is asked only when its structural key is known, and its text, not that
+key, decides whether the answer is taken.
 
 ``cardcanon smt-check DIR`` re-decides exported queries with cvc5's SMT-LIB parser alone.
 """
@@ -120,7 +119,7 @@ class SolverPair:
         if answer == z3.unsat:
             started = time.perf_counter()
             text = text or smtlib(solver, extra, self.linear)
-            if self._second(text, hashlib.sha256(text.encode()).hexdigest(), str(answer), started).agrees:
+            if self._second(text, str(answer), started).agrees:
                 self.store.keep(cheap_key, self.label)
         elif answer == z3.sat:
             self.models += 1
@@ -128,26 +127,24 @@ class SolverPair:
 
     def confirm(self, solver: Z3, extra: tuple[Z3, ...], answer: str) -> PairAnswer:
         """Decide ``solver``'s query (with ``extra`` asserted), to which Z3 gave ``answer``, again with cvc5."""
-        text = smtlib(solver, extra, self.linear)
-        return self._second(text, hashlib.sha256(text.encode()).hexdigest(), answer, time.perf_counter())
+        return self._second(smtlib(solver, extra, self.linear), answer, time.perf_counter())
 
-    def _second(self, text: str, key: str, answer: str, started: float) -> PairAnswer:
+    def _second(self, text: str, answer: str, started: float) -> PairAnswer:
         try:
             second = cvc5_decide(text, self.query_seconds)
         except RuntimeError as exc:  # cvc5 refused the text: a problem to report, never a pass
             second = f"error ({' '.join(str(exc).split())[:200]})"
         if answer == second == "unsat":
-            self.store.keep(key, self.label)
+            self.store.keep(hashlib.sha256(text.encode()).hexdigest(), self.label)
         return self._note(text, answer, second, started)
 
     def _note(self, text: str, answer: str, second: str, started: float, reused: str | None = None) -> PairAnswer:
         number = len(self.answers) + 1
-        file = None
-        if self.export_dir is not None:
-            file = write_query(self.export_dir, f"{self.label}-q{number:04d}", text, answer)
+        stem = f"{self.label}-q{number:04d}"
+        file = None if self.export_dir is None else write_query(self.export_dir, stem, text, answer)
         if answer != second or second not in ANSWERS:
             folder = self.problem_dir or Path(tempfile.gettempdir()) / "cardcanon-solver-problems"
-            file = write_query(folder, f"{self.label}-q{number:04d}", text, answer)
+            file = write_query(folder, stem, text, answer)
         pair = PairAnswer(number, answer, second, time.perf_counter() - started, file, reused)
         self.answers.append(pair)
         return pair

@@ -23,6 +23,8 @@ Compiled: TypeAlias = Callable[[Env], Any]
 _INFIX = {z3.Z3_OP_ADD: "+", z3.Z3_OP_SUB: "-", z3.Z3_OP_MUL: "*", z3.Z3_OP_EQ: "==", z3.Z3_OP_LE: "<=",
           z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">", z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or",
           z3.Z3_OP_XOR: "!="}
+_FORMATS = {z3.Z3_OP_ITE: "{1} if {0} else {2}", z3.Z3_OP_NOT: "not {0}", z3.Z3_OP_IMPLIES: "(not {0}) or {1}",
+            z3.Z3_OP_UMINUS: "-{0}", z3.Z3_OP_MOD: "_smt_mod({0}, {1})", z3.Z3_OP_IDIV: "_smt_div({0}, {1})"}
 
 
 def value_in(model: Z3, term: Z3) -> Any:
@@ -43,12 +45,9 @@ def _smt_div(a: int, b: int) -> int:
 
 
 def compile_terms(terms: Sequence[Z3]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
-    """A plain-Python function ``env -> values`` computing quantifier-free Int/Bool Z3 terms.
-
-    Constants are looked up by name in ``env``; a free array constant (such as ``rank``) is a
-    function there. The terms' shared subterms are computed once each, in one straight-line
-    function generated from the term graph (the terms are the ones the solver sees).
-    """
+    """A plain-Python function ``env -> values`` computing quantifier-free Int/Bool Z3 terms:
+    constants are looked up by name in ``env``, where a free array constant (such as ``rank``) is
+    a function."""
     lines: list[str] = []
     names: dict[int, str] = {}
     if not terms:
@@ -63,37 +62,23 @@ def compile_terms(terms: Sequence[Z3]) -> Callable[[Mapping[str, Any]], tuple[An
             raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
         decl = z3.Z3_get_app_decl(ctx, ast)
         kind, count = z3.Z3_get_decl_kind(ctx, decl), z3.Z3_get_app_num_args(ctx, ast)
-        if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
-            names[key] = str(kind == z3.Z3_OP_TRUE)
-            return names[key]
-        if kind == z3.Z3_OP_ANUM:
-            names[key] = f"({int(z3.Z3_get_numeral_string(ctx, ast))})"
+        if kind in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE, z3.Z3_OP_ANUM):  # constants are written inline
+            numeral = kind == z3.Z3_OP_ANUM
+            names[key] = f"({int(z3.Z3_get_numeral_string(ctx, ast))})" if numeral else str(kind == z3.Z3_OP_TRUE)
             return names[key]
         if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
             code = f"env[{z3.Z3_get_symbol_string(ctx, z3.Z3_get_decl_name(ctx, decl))!r}]"
         else:
             children = [z3.Z3_get_app_arg(ctx, ast, i) for i in range(count)]
             args = [emit(child) for child in children]
-            if kind == z3.Z3_OP_ITE:
-                code = f"{args[1]} if {args[0]} else {args[2]}"
-            elif kind in _INFIX:
-                if kind == z3.Z3_OP_EQ and len(args) != 2:
-                    raise ValueError(f"cannot compile = of {len(args)} arguments")
-                if not args:
-                    raise ValueError(f"cannot compile {z3.Z3_ast_to_string(ctx, ast)[:80]}")
+            if kind in _FORMATS:
+                code = _FORMATS[kind].format(*args)
+            elif kind == z3.Z3_OP_EQ and len(args) != 2:
+                raise ValueError(f"cannot compile = of {len(args)} arguments")
+            elif kind in _INFIX and args:
                 code = f" {_INFIX[kind]} ".join(args)
-            elif kind == z3.Z3_OP_NOT:
-                code = f"not {args[0]}"
-            elif kind == z3.Z3_OP_IMPLIES:
-                code = f"(not {args[0]}) or {args[1]}"
-            elif kind == z3.Z3_OP_UMINUS:
-                code = f"-{args[0]}"
             elif kind == z3.Z3_OP_DISTINCT:
                 code = f"len({{{', '.join(args)}}}) == {len(args)}"
-            elif kind == z3.Z3_OP_MOD:
-                code = f"_smt_mod({args[0]}, {args[1]})"
-            elif kind == z3.Z3_OP_IDIV:
-                code = f"_smt_div({args[0]}, {args[1]})"
             elif kind == z3.Z3_OP_SELECT and z3.Z3_get_app_num_args(ctx, children[0]) == 0 and \
                     z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, children[0])) == z3.Z3_OP_UNINTERPRETED:
                 code = f"{args[0]}({args[1]})"  # a free array: a function in env

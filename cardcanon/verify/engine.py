@@ -40,11 +40,9 @@ def engine_replay(record: Record) -> bool | None:
     if policy not in records.DETERMINISTIC_POLICIES:
         return None  # random policies draw from the seed's stream, which a record does not carry
     engine.require(config)
-    flips = sum(1 for m in record["moves"] if m.get("move") == "flip")
-    cap = flips + 1
-    fast = engine.decide_deal(config, deal, policy, max_flips=cap)
-    slow = engine.reference_play_deal(config, deal, policy, max_flips=cap)
-    return fast == slow
+    cap = 1 + sum(1 for m in record["moves"] if m.get("move") == "flip")
+    return engine.decide_deal(config, deal, policy, max_flips=cap) == engine.reference_play_deal(
+        config, deal, policy, max_flips=cap)
 
 
 def check_snap(run: Run) -> CheckResult:
@@ -72,7 +70,7 @@ def check_snap(run: Run) -> CheckResult:
                 theirs = (fast.status, fast.flips, fast.termination, fast.winner,
                           (fast.cycle.start, fast.cycle.length) if fast.cycle else None)
                 compared += 1
-                if mine != theirs or (seed == seeds.start and policy in ("flipper-first", "owner-first")):
+                if mine != theirs or (seed == seeds.start and policy in records.DETERMINISTIC_POLICIES):
                     record = snap_record(config, slow.moves, slow.state, policy=policy if slow.outcome or slow.endless
                                          else None, label=f"{players} players, {policy}, seed {seed}")
                     run.record(record)

@@ -1,31 +1,31 @@
 """SNAP-P14: the compiled engine and the model against the rulebook's text, where the published
-figures rest on them: seeded deals, the calling policies with 3 and 4 players, the ending
-labels and repetition.
-
-The model alone is not the judge (the engine could share its misreading): every answer is
-compared with :mod:`cardcanon.proofs.snap.rulebook_text`, written from the text apart from both.
+figures rest on them. The model alone is not the judge (the engine could share its misreading):
+every answer is compared with :mod:`cardcanon.proofs.snap.rulebook_text`, written from the text
+apart from both.
 
 - seeded deals (SNAP-SEED-1, SNAP-SEED-2) for 2 to 12 players: the engine's deal is the text's;
 - policies (SNAP-POLICY-1 to SNAP-POLICY-5): in seeded games of 3 and 4 players the model
-  chooses and draws as the text does in every call window, and the engine plays the very same
-  moves;
-- ending labels (SNAP-END-5): seeded 2-player games with ties: the label the engine reports and
-  the model's label are the text's label of the final position;
+  chooses and draws as the text does in every call window, and the engine plays the same moves;
+- ending labels (SNAP-END-5): seeded 2-player games with ties: the engine's and the model's
+  labels are the text's label of the final position;
 - repetition (SNAP-END-4): on the lasso seeds the engine's cycle and the model's are where the
   text first finds a position recur.
 
-The engine is asked first (``require``); without it the check is ``not-applicable``, never a
-comparison of the model with itself.
+Without the engine (``require``) the check is ``not-applicable``, never a comparison of the
+model with itself.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from cardcanon.engine import snap as engine
+from cardcanon.engine.build import EngineUnavailable
 from cardcanon.model import snap as model
 from cardcanon.model import snap_endings, snap_policies
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Move, Phase
+from cardcanon.model.snap_records import config_to_json
 from cardcanon.model.snap_text import repeat_text
 from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
@@ -34,9 +34,6 @@ from cardcanon.proofs.snap.lockstep import first_repeat, lockstep
 
 
 def check(run: Run) -> CheckResult:
-    from cardcanon.engine import snap as engine
-    from cardcanon.engine.build import EngineUnavailable
-
     run.no_probe()
     try:
         engine.require(run.snap_config())
@@ -52,8 +49,6 @@ def check(run: Run) -> CheckResult:
 
 
 def _deals(run: Run, stats: dict[str, Any]) -> str:
-    from cardcanon.engine import snap as engine
-
     for n in range(2, 13):
         for seed in range(int(run.bounds.get("deal_seeds", 5))):
             _, moves = engine.moves(run.snap_config(players=n), seed, "flipper-first", max_flips=0)
@@ -65,8 +60,6 @@ def _deals(run: Run, stats: dict[str, Any]) -> str:
 
 
 def _policies(run: Run, stats: dict[str, Any]) -> str:
-    from cardcanon.engine import snap as engine
-
     windows = int(run.bounds.get("windows", 80))
     for n in run.bounds.get("players", [3, 4]):
         config = run.snap_config(players=n)
@@ -100,9 +93,6 @@ def _policies(run: Run, stats: dict[str, Any]) -> str:
 
 
 def _labels(run: Run, stats: dict[str, Any]) -> str:
-    from cardcanon.engine import snap as engine
-    from cardcanon.model.snap_records import config_to_json
-
     config, policy = run.snap_config(players=2), str(run.bounds.get("label_policy", "ties:0.3"))
     seen: set[str] = set()
     for seed in range(int(run.bounds.get("label_seeds", 30))):
@@ -125,8 +115,6 @@ def _labels(run: Run, stats: dict[str, Any]) -> str:
 
 
 def _cycles(run: Run, stats: dict[str, Any]) -> str:
-    from cardcanon.engine import snap as engine
-
     config = run.snap_config(players=2)
     for policy, seed in run.bounds.get("lassos", [["flipper-first", 47], ["owner-first", 63]]):
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)

@@ -58,12 +58,6 @@ def _owner_and_name(module: str, attribute: str) -> tuple[Any, str]:
     return owner, path[-1]
 
 
-def _current(module: str, attribute: str) -> Any:
-    """``module.attribute`` as stored (a function, a property, a value)."""
-    owner, name = _owner_and_name(module, attribute)
-    return owner.__dict__[name]
-
-
 def replaces(module: str, attribute: str, value: Any) -> Patch:
     """A patch that sets ``module.attribute`` to ``value``."""
     return lambda: {(module, attribute): value}
@@ -73,7 +67,8 @@ def wraps(module: str, attribute: str, wrapper: Callable[..., Any]) -> Patch:
     """A patch that replaces ``module.attribute`` by ``wrapper(original, *arguments)``: ``original``
     is the model's function (a property's getter) as it is when the mutant is applied."""
     def patch() -> Changes:
-        original = _current(module, attribute)
+        owner, name = _owner_and_name(module, attribute)
+        original = owner.__dict__[name]  # as stored: a function or a property
         if isinstance(original, property):
             getter = original.fget
             return {(module, attribute): property(lambda self: wrapper(getter, self))}
@@ -132,7 +127,6 @@ def _dealer_flips_first(original: StateStep, state: SnapState, down: Piles, up: 
 
 
 def _turn_swapped(original: Callable[..., Seat], state: SnapState, *rest: Any) -> Seat:
-    # SNAP-TURN-2 broken: the other option's turn order (winner <-> clockwise)
     swapped = m.NextTurn.WINNER if state.config.next_turn is m.NextTurn.CLOCKWISE else m.NextTurn.CLOCKWISE
     return original(replace(state, config=replace(state.config, next_turn=swapped)), *rest)
 
@@ -148,25 +142,19 @@ def _out_get_turns(original: StateStep, state: SnapState, down: Piles, up: Piles
 
 def _out_flip_nothing(original: StateStep, state: SnapState, move: Flip) -> SnapState:
     if not state.holds(state.player):  # a player who is out "flips" nothing
-        return m.SnapState(state.config, m.Phase.CALL, state.dealer, state.down, state.up, state.pot, state.turn,
-                           state.flips + 1)
+        return replace(state, phase=m.Phase.CALL, flips=state.flips + 1)
     return original(state, move)
 
 
-def _end_down_only(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
-                   winner: Seat | None, first: bool = False) -> SnapState:
-    # SNAP-END-2 broken: the game ends when at most one player has a face-down card
-    if sum(1 for pile in down if pile) <= 1 and not first:
-        return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
-    return original(state, down, up, pot, after, winner, first)
+def _ends_when(ends: Callable[[SnapState, Piles, Piles], bool]) -> Callable[..., SnapState]:
+    """A broken ``_next_flip``: after the first flip, the game is over when ``ends(state, down, up)``."""
+    def next_flip(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
+                  winner: Seat | None, first: bool = False) -> SnapState:
+        if not first and ends(state, down, up):
+            return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
+        return original(state, down, up, pot, after, winner, first)
 
-
-def _ends_at_majority(original: StateStep, state: SnapState, down: Piles, up: Piles, pot: tuple[Card, ...], after: Seat,
-                      winner: Seat | None, first: bool = False) -> SnapState:
-    held = [len(d) + len(u) for d, u in zip(down, up)]  # SNAP-GOAL-1 broken: whoever holds most of the deck has won
-    if not first and max(held) * 4 > 3 * len(state.config.deck):
-        return m.SnapState(state.config, m.Phase.OVER, state.dealer, down, up, pot, None, state.flips)
-    return original(state, down, up, pot, after, winner, first)
+    return next_flip
 
 
 # ---- Snap: calls, wins, ties and penalties ------------------------------------------------------
@@ -178,7 +166,6 @@ def _out_call_allowed(original: Refusal, state: SnapState, move: Move) -> tuple[
 
 
 def _out_call_counts(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
-    # SNAP-CALL-2 broken: a player who is out may call
     if isinstance(move, m.Call) and not state.holds(move.caller) and move.kind not in m.correct_kinds(state):
         return m._next_flip(state, state.down, state.up, state.pot, state.player, None)  # nothing to pay
     if isinstance(move, m.Call) and not state.holds(move.caller):
@@ -218,7 +205,6 @@ def _broken_tie(state: SnapState, *, only_flipper: bool = False, under_pot: bool
 
 
 def _pot_tie_flipper_only(original: StateStep, state: SnapState, move: NoCall | Call | Tie) -> SnapState:
-    # SNAP-POT-2 broken: a "Snap Pot!" tie moves the flipper's pile only
     if isinstance(move, m.Tie) and move.kind is m.CallKind.SNAP_POT and m.CallKind.SNAP_POT in m.correct_kinds(state):
         return _broken_tie(state, only_flipper=True)
     return original(state, move)
@@ -282,7 +268,6 @@ def _penalty_free(state: SnapState, offender: Seat) -> SnapState:  # SNAP-PEN-1 
 
 
 def _pays_right(original: Callable[..., Seat], state: SnapState, offender: Seat) -> Seat:
-    # SNAP-OUT-1 broken: a flipper pays the player to his right, whether or not he is out
     return offender.right(state.config.players) if offender == state.player else original(state, offender)
 
 
@@ -518,7 +503,7 @@ _SNAP_MUTANTS = (
     ModelMutant("penalty-on-top", "snap", "SNAP-PEN-3", "the penalty card goes on top of the recipient's pile",
                 replaces(SNAP, "_penalty", _penalty_on_top)),
     ModelMutant("end-down-only", "snap", "SNAP-END-2", "the game ends when at most one player has a face-down card",
-                wraps(SNAP, "_next_flip", _end_down_only)),
+                wraps(SNAP, "_next_flip", _ends_when(lambda state, down, up: sum(1 for pile in down if pile) <= 1))),
     ModelMutant("draw-has-winner", "snap", "SNAP-END-3", "a game where nobody holds cards names a winner",
                 wraps(SNAP, "SnapState.outcome", _outcome_names_dealer("NO_CARDS"))),
     ModelMutant("position-without-turn", "snap", "SNAP-END-4", "a position leaves out whose turn it is",
@@ -576,7 +561,9 @@ _SNAP_MUTANTS = (
     ModelMutant("all-cards-winner-dealer", "snap", "SNAP-END-1", "a game won with all the cards names the dealer",
                 wraps(SNAP, "SnapState.outcome", _outcome_names_dealer("ALL_CARDS"))),
     ModelMutant("ends-at-three-quarters", "snap", "SNAP-GOAL-1",
-                "a player holding three quarters of the deck has won", wraps(SNAP, "_next_flip", _ends_at_majority)),
+                "a player holding three quarters of the deck has won",
+                wraps(SNAP, "_next_flip", _ends_when(lambda state, down, up: max(
+                    len(d) + len(u) for d, u in zip(down, up)) * 4 > 3 * len(state.config.deck)))),
     ModelMutant("position-by-pile-sizes", "snap", "SNAP-END-4", "positions are compared by the sizes of the piles",
                 replaces(SNAP, "SnapState.position_key", _position_by_sizes)),
     ModelMutant("tie-of-one", "snap", "SNAP-CALL-3", "one player calling alone makes a tie",

@@ -108,9 +108,7 @@ def _no_six_clause(original: Callable[..., Card], dead: Iterable[Card]) -> Card:
 def _first_lead(rule: str) -> Callable[..., Card | None]:
     def forced(original: Any, dead: Iterable[Card], config: HeartsConfig) -> Card | None:
         card: Card | None = original(dead, config)
-        if rule == "free" or (card is not None and card != m.TWO_OF_CLUBS):
-            return None
-        return card
+        return None if rule == "free" or card != m.TWO_OF_CLUBS else card
 
     return forced
 

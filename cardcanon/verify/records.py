@@ -28,9 +28,10 @@ class Replayed:
     problem: str = ""
 
 
-def _flip_key(state: LoadedState) -> tuple[object, ...] | None:
-    """The position key (SNAP-END-4) of a position where a flip is next, else None."""
-    return state.position_key() if getattr(state, "phase", None) and state.phase.value == "flip" else None
+def _note_flip(keys: dict[int, tuple[object, ...]], state: LoadedState) -> None:
+    """Keep the position key (SNAP-END-4) of a position where a flip is next, by the flips before it."""
+    if getattr(state, "phase", None) and state.phase.value == "flip":
+        keys.setdefault(state.flips, state.position_key())
 
 
 def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
@@ -49,12 +50,10 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
     keys: dict[int, tuple[object, ...]] = {}
     policy, rng = _record_policy(record)
     for number, item in enumerate(record["moves"], 1):
-        if (key := _flip_key(state)) is not None:
-            keys.setdefault(state.flips, key)
+        _note_flip(keys, state)
         move = parse(item, number)
-        if rng is not None and number == 1 and "start" not in record:
-            if model.sample_deal(state.config, rng) != move:
-                return game, None, f"move 1: the deal is not the one seed {record['seed']} gives"
+        if rng is not None and number == 1 and "start" not in record and model.sample_deal(state.config, rng) != move:
+            return game, None, f"move 1: the deal is not the one seed {record['seed']} gives"
         if policy is not None and state.phase is model.Phase.CALL:
             chosen = policy.choose(state, rng or SplitMix64(0))  # a deterministic policy never draws
             if chosen != move:
@@ -63,8 +62,7 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
             state = model.apply(state, move)
         except IllegalMoveError as err:
             return game, None, f"move {number} is illegal ({err.rule_id}): {err}"
-    if (key := _flip_key(state)) is not None:
-        keys.setdefault(state.flips, key)
+    _note_flip(keys, state)
     if "repeats" in record:
         first, length = record["repeats"]
         if length <= 0 or first not in keys or keys.get(first) != keys.get(first + length):
