@@ -1,4 +1,9 @@
-"""HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands."""
+"""HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands. Invariant: after a
+hand the scores are equal and at least the target, so the match goes on. Z3 finds every pair of dead cards
+that allows a hand with equal scores, proves that every such hand has the queen of spades and one heart
+dead and three hearts to each player, and that a tied hand keeps the invariant (the step, over the encoded
+match rule); the base and two steps are replayed through the model. The scores grow, so no position
+repeats: it is an inductive argument, not a lasso."""
 
 from __future__ import annotations
 
@@ -18,13 +23,6 @@ P8_PROBES = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands.
-    Invariant: after a hand the scores are equal and at least the target, so the match goes on.
-    Z3 finds every pair of dead cards that allows a hand with equal scores, proves that every
-    such hand has the queen of spades and one heart dead and three hearts to each player, and
-    that a tied hand keeps the invariant (the step, over the encoded match rule); the base and
-    two steps are replayed through the model. The scores grow, so no position repeats: it is
-    an inductive argument, not a lasso."""
     try:
         return _endless_tie(run)
     except ReplayMismatch as err:  # the model does not play the tie as the encoding does
@@ -32,8 +30,8 @@ def check(run: Run) -> CheckResult:
 
 
 def _tied_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
-    """The tied hands, one per pair of dead cards that allows one (each pair found is then
-    excluded), and whether every tied hand has the one shape (Z3 only)."""
+    """The tied hands, one per pair of dead cards that allows one (each found is then excluded), and
+    whether every tied hand has the one shape (Z3 only)."""
     hands = Hands(rules)
     enc, ties = hands.enc, {}
     excluded: list[Z3] = []
