@@ -380,9 +380,6 @@ class HandWitness:
         """The same hand with the seats exchanged."""
         return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
 
-    def summary(self) -> str:
-        return f"a hand with dead {pretty(self.dead)}, scoring {self.scores[0]}-{self.scores[1]}"
-
     def describe(self) -> str:
         h0, h1 = self.hands()
         tricks = ", ".join(f"{Seat(s)} {CARDS[a].pretty}-{CARDS[b].pretty}" for s, a, b in self.tricks)

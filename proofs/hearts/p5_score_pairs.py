@@ -37,8 +37,10 @@ def check(run: Run) -> CheckResult:
     for pair in abstraction.beyond(predicted, limit, budget):
         a, b = pair
         if not (0 <= a <= limit and 0 <= b <= limit):
-            record = abstraction.model_record(abstraction.scoring_pair(pair, budget), f"the model's scores of a split "
-                                                                                     f"the encoding scores {a}-{b}")
+            if not abstraction.allows(pair, budget):
+                raise AssertionError(f"the abstraction allowed {pair}, then no split scores it")
+            record = abstraction.model_record(abstraction.solver.model(), f"the model's scores of a split the "
+                                                                          f"encoding scores {a}-{b}")
             truth = record["returns"]
             return counterexample(record, f"the encoding scores a split of the point cards {a}-{b}, outside "
                                           f"0..{limit}; the model scores it {truth[0]}-{truth[1]}")

@@ -6,6 +6,7 @@ the target."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -54,19 +55,17 @@ def check(run: Run) -> CheckResult:
                                    f"{decision_text(truth)}", rules, config)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
     e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, rules.mutations, rules.drop))
-    compared = 0
-    for v0 in range(max(0, target - window), target + window + 1):
-        for v1 in range(max(0, target - window), target + window + 1):
-            env = {"x0": v0, "x1": v1}
-            mine = (0 if w0(env) else 1) if e(env) else None
-            truth = model.match_result((v0, v1), config)
-            compared += 1
-            if mine != (truth.winner.index if truth else None):
-                record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
-                                         label=f"the model's decision at {v0}-{v1}")
-                return counterexample(record, f"at {v0}-{v1} the encoding says "
-                                              f"{'play on' if mine is None else f'{Seat(mine)} wins'}, the model "
-                                              f"{decision_text(truth)}")
+    scores = range(max(0, target - window), target + window + 1)
+    for compared, (v0, v1) in enumerate(itertools.product(scores, scores), 1):
+        env = {"x0": v0, "x1": v1}
+        mine = (0 if w0(env) else 1) if e(env) else None
+        truth = model.match_result((v0, v1), config)
+        if mine != (truth.winner.index if truth else None):
+            record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
+                                     label=f"the model's decision at {v0}-{v1}")
+            return counterexample(record, f"at {v0}-{v1} the encoding says "
+                                          f"{'play on' if mine is None else f'{Seat(mine)} wins'}, the model "
+                                          f"{decision_text(truth)}")
     return _with_tie_match(run, Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
                            rules, config, stats={"compared": compared})
 

@@ -64,8 +64,7 @@ def _endless_tie(run: Run) -> CheckResult:
         return CheckResult(Verdict.NO_WITNESS, stats=stats,
                            detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
-    stats["p_tie_continues"] = str(keep_going)
-    stats["p_tie_ends_at_least"] = str(1 - keep_going)
+    stats.update(p_tie_continues=str(keep_going), p_tie_ends_at_least=str(1 - keep_going))
     w = max(ties.values(), key=lambda t: t.scores[0])
     if w.scores[0] <= 0:
         return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")

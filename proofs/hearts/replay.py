@@ -18,7 +18,7 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, encoding_memo
 from cardcanon.proofs.drops import Drop
-from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules
+from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules, pretty
 from cardcanon.proofs.records import Record, hearts_record
 
 
@@ -86,7 +86,7 @@ def replay_hand(run: Run, at: Reached, witness: HandWitness, *, stop_after: int 
     probe's witness carries the probe's score)."""
     if at.state.phase is not model.Phase.DEAL or at.state.dealer is None:
         raise ReplayMismatch(f"the model is not waiting for a deal but in phase {at.state.phase}")
-    label = witness.summary()
+    label = f"a hand with dead {pretty(witness.dead)}, scoring {witness.scores[0]}-{witness.scores[1]}"
     at = at.then(model.Deal(deal_order(witness, at.state.dealer.index)), run, label)
     plays = [model.Play(Seat(s), CARDS[c]) for leader, a, b in witness.tricks for s, c in ((leader, a), (1 - leader, b))]
     for i, move in enumerate(plays):
