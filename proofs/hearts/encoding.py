@@ -8,7 +8,7 @@ leaves one out); ``*_STATES`` / ``*_states(config)`` list the rules each part st
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import z3
 
@@ -38,6 +38,7 @@ TARGET = value("hearts", "HEARTS-MATCH-1", "target")
 HEARTS_SUIT = 2
 assert len(CARDS) == N_CARDS, "HEARTS-DECK-1: the deck the encoding names is the rulebook's deck"
 HEARTS = tuple(range(14, 21))
+NON_HEARTS = tuple(c for c in range(N_CARDS) if c // 7 != HEARTS_SUIT)
 QUEEN_OF_SPADES = INDEX[Card(Rank.QUEEN, Suit.SPADES)]
 LOW_CLUBS = (0, 1, 2)  # 2♣, 4♣, 6♣ (HEARTS-LEAD-1/2)
 POINT_CARDS = HEARTS + (QUEEN_OF_SPADES,)
@@ -75,7 +76,7 @@ class Rules:
     heart_lead_exception: bool = True
     widow: bool = False
     hearts_trump: bool = True
-    mutations: tuple[str, ...] = field(default=())
+    mutations: tuple[str, ...] = ()
     drop: Drop = Drop()  # the rule a vacuity probe leaves out (none: every rule stated)
 
     @property
@@ -83,8 +84,8 @@ class Rules:
         return Rules(config=self.config)
 
     def only(self, *options: str) -> Rules:
-        """The rules with only these options of the variant: runs under variants that differ
-        elsewhere then ask the very same queries (one answer serves them all)."""
+        """The rules with only these options of the variant: runs under variants differing elsewhere
+        then ask the very same queries."""
         return replace(self, config=HeartsConfig(**{o: getattr(self.config, o) for o in options}))
 
     def points(self, card: int) -> int:  # HEARTS-SCORE-1, HEARTS-QUEEN-1
@@ -104,9 +105,9 @@ TRICK_STATES = ("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")  # what z3_
 
 
 def z3_trick_winner(lead: Z3, follow: Z3, *, rules: Rules = Rules()) -> tuple[Z3, Z3]:
-    """``(leader_wins, follower_wins)`` for integer card terms: the rule text applied to each side's
-    card on its own (HEARTS-TRICK-1: "if a heart is played, the higher heart wins; otherwise the
-    higher card of the suit led")."""
+    """``(leader_wins, follower_wins)`` for integer card terms, the rule text applied to each side's card
+    on its own (HEARTS-TRICK-1: "if a heart is played, the higher heart wins; otherwise the higher card
+    of the suit led")."""
     drop = rules.drop
 
     def s(x: Z3) -> Z3:
@@ -148,7 +149,7 @@ def z3_legal_lead(hand: Sequence[Z3], card: int, *, broken: Z3, first_trick: boo
             return z3.And(hand[card], z3.BoolVal(card == forced))
     if suit(card) != HEARTS_SUIT:
         return hand[card]
-    only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+    only_hearts = z3.And([z3.Not(hand[c]) for c in NON_HEARTS])
     exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
     allowed = rules.drop.constraint("HEARTS-BREAK-1", z3.Or(broken, exception))
     if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and first_trick:
@@ -162,7 +163,7 @@ def z3_legal_follow(hand: Sequence[Z3], card: int, lead: int, *, first_trick: Z3
     follows = rules.drop.constraint("HEARTS-FOLLOW-1", z3.Or(suit(card) == suit(lead), z3.Not(has_suit)))
     ok = z3.And(hand[card], follows)
     if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS and suit(card) == HEARTS_SUIT:
-        only_hearts = z3.And([z3.Not(hand[c]) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+        only_hearts = z3.And([z3.Not(hand[c]) for c in NON_HEARTS])
         ok = z3.And(ok, rules.drop.constraint("HEARTS-FIRST-1", z3.Or(z3.Not(first_trick), only_hearts)))
     return ok
 
@@ -234,9 +235,6 @@ class HandEncoding:
         self.constraints: list[Z3] = []
         self._card_at = [[z3.Sum([z3.If(self.pos[c][k][r], c, 0) for c in range(N_CARDS)]) for r in (LEAD, FOLLOW)]
                          for k in range(TRICKS)]  # the card played, read back by decode
-        self._build()
-
-    def _build(self) -> None:
         C, pos, hold, lead1, rules = self.constraints, self.pos, self.hold, self.lead1, self.rules
         drop = rules.drop
 
@@ -307,7 +305,7 @@ class HandEncoding:
                 breaks.append(drop.term("HEARTS-QUEEN-2", queen, f"queen_broke{k}"))
             broken = drop.term("HEARTS-BREAK-2", z3.Or(breaks), f"broken{k}")
             only_hearts = z3.And([z3.Not(z3.And(hold[c] == lead1[k], z3.Or(played[c][k], after[c][k])))
-                                  for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+                                  for c in NON_HEARTS])
             exception = only_hearts if rules.heart_lead_exception else z3.BoolVal(False)
             state("HEARTS-BREAK-1", z3.Implies(led_suit[k][HEARTS_SUIT], z3.Or(broken, exception)))
             self.broken_before.append(broken)
@@ -326,7 +324,7 @@ class HandEncoding:
             state("HEARTS-LEAD-3", z3.Implies(by6, pos[six][0][LEAD]))
         if rules.config.first_trick_points is FirstTrickPoints.NO_HEARTS:  # HEARTS-FIRST-1 variant
             for r, seat in ((LEAD, lead1[0]), (FOLLOW, z3.Not(lead1[0]))):
-                has_other = z3.Or([z3.And(live[c], hold[c] == seat) for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])
+                has_other = z3.Or([z3.And(live[c], hold[c] == seat) for c in NON_HEARTS])
                 state("HEARTS-FIRST-1", z3.Implies(z3.Or([pos[h][0][r] for h in HEARTS]), z3.Not(has_other)))
         # per-card scoring: who took each point card
         last_winner = self.winner1[TRICKS - 1]
@@ -356,7 +354,7 @@ class HandEncoding:
         return HandWitness(tricks=tricks, dead=dead, scores=scores)
 
     def fix(self, witness: HandWitness) -> list[Z3]:
-        """Constraints pinning this encoding to one concrete hand (for differential tests)."""
+        """Constraints pinning this encoding to one concrete hand."""
         out: list[Z3] = []
         for k, (leader, a, b) in enumerate(witness.tricks):
             out += [self.pos[a][k][LEAD], self.pos[b][k][FOLLOW], self.lead1[k] == bool(leader)]
@@ -381,9 +379,6 @@ class HandWitness:
     def swapped(self) -> HandWitness:
         """The same hand with the seats exchanged."""
         return HandWitness(tuple((1 - s, a, b) for s, a, b in self.tricks), self.dead, tuple(reversed(self.scores)))
-
-    def summary(self) -> str:
-        return f"a hand with dead {pretty(self.dead)}, scoring {self.scores[0]}-{self.scores[1]}"
 
     def describe(self) -> str:
         h0, h1 = self.hands()
@@ -412,8 +407,8 @@ def encoded_legal_cards(state: model.HeartsState, rules: Rules) -> frozenset[Car
 
 @encoding_memo(maxsize=64)
 def _legal_table(rules: Rules, kind: str, detail: int | None, first: bool) -> tuple[Compiled, ...]:
-    """The legal-move predicate of each card, compiled (see :func:`compile_term`), for one
-    kind of position: a lead (``detail`` = the forced club) or a follow (``detail`` = suit led)."""
+    """The compiled legal-move predicate of each card for a lead (``detail``: the forced club) or a
+    follow (``detail``: the suit led)."""
     hand = [z3.Bool(f"hand{c}") for c in range(N_CARDS)]
     broken = z3.Bool("broken")
     if kind == "follow":

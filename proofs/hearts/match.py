@@ -13,13 +13,11 @@ from cardcanon.proofs.drops import Drop
 MATCH_STATES = ("HEARTS-MATCH-1", "HEARTS-MATCH-2", "HEARTS-GOAL-1")
 
 
-def match_terms(q0: Z3, q1: Z3, target: int, mutations: tuple[str, ...] = (), drop: Drop = Drop(),
-                ) -> tuple[Z3, Z3, Z3]:
-    """HEARTS-MATCH-1/2 as written, on the scores after a hand: (match ends, seat 0 wins,
-    seat 1 wins). Mutations: ``tie-ends-match`` (equal scores past the target end the match),
-    ``higher-wins`` (when both pass the target the higher score wins). HEARTS-MATCH-1: one
-    player reaching the target ends the match and loses it; HEARTS-MATCH-2: both reaching it
-    with unequal scores ends it (equal scores play on); HEARTS-GOAL-1: the lower score wins."""
+def match_terms(q0: Z3, q1: Z3, target: int, mutations: tuple[str, ...] = (), drop: Drop = Drop()) -> tuple[Z3, Z3, Z3]:
+    """HEARTS-MATCH-1/2 as written, on the scores after a hand: (match ends, seat 0 wins, seat 1 wins).
+    HEARTS-MATCH-1: one player reaching the target ends the match and loses it; HEARTS-MATCH-2: both
+    reaching it with unequal scores ends it (equal scores play on); HEARTS-GOAL-1: the lower score wins.
+    Mutations: ``tie-ends-match`` (equal scores past the target end it), ``higher-wins``."""
     only0 = drop.term("HEARTS-MATCH-1", z3.And(q0 >= target, q1 < target), "only0_reached")
     only1 = drop.term("HEARTS-MATCH-1", z3.And(q1 >= target, q0 < target), "only1_reached")
     both = z3.And(q0 >= target, q1 >= target)

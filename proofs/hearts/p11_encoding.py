@@ -1,25 +1,24 @@
-"""HEARTS-P11: the Z3 encodings of three Hearts rule functions equal the model's functions on
-their whole domains, under the variant of the run.
+"""HEARTS-P11: the Z3 encodings of three Hearts rule functions equal the model's functions on their whole
+domains, under the variant of the run.
 
-- **Scoring** (``Scoring``, HEARTS-SCORE-1, QUEEN-1, MOON-1/2): every way to give each of the 8
-  point cards to seat 0, seat 1 or the dead cards, at most 2 dead (3,072 splits), the compiled
-  terms against the model's ``score_hand``.
-- **Legal moves** (``z3_legal_lead`` / ``z3_legal_follow``, HEARTS-LEAD-1/2/3, FOLLOW-1, BREAK-1,
-  FIRST-1): the model's ``play_problem`` is run on a symbolic position (:mod:`.symbolic`): the
-  mover's hand, the two dead cards, the number of tricks played and "hearts broken" are Z3
-  constants, and every path the model takes is a Z3 condition. For a lead and for a follow to
-  each of the 28 cards, Z3 proves that no hand of at most 13 cards, no dead pair and no trick
-  number make the model and the encoding differ on any card. No table, no feature of the hand
-  is assumed: the model's own code decides. The forced first lead is the club HEARTS-LEAD-2
-  names from the dead cards.
-- **The match decision** (``match_terms``, HEARTS-MATCH-1/2, GOAL-1): Z3 over all pairs of
-  non-negative scores against the model's ``match_result`` tabulated by band (each score below
-  the target or not, and their order); the model itself is compared with its bands, and its
-  "tie broken" label with the rulebook's (``rulebook_outcome``), on every pair in a window around
-  the target after every kind of previous scores.
+- **Scoring** (``Scoring``, HEARTS-SCORE-1, QUEEN-1, MOON-1/2): every way to give each of the 8 point
+  cards to seat 0, seat 1 or the dead cards, at most 2 dead (3,072 splits), the compiled terms against the
+  model's ``score_hand``.
+- **Legal moves** (``z3_legal_lead`` / ``z3_legal_follow``, HEARTS-LEAD-1/2/3, FOLLOW-1, BREAK-1, FIRST-1):
+  the model's ``play_problem`` is run on a symbolic position (:mod:`.symbolic`): the mover's hand, the two
+  dead cards, the number of tricks played and "hearts broken" are Z3 constants, and every path the model
+  takes is a Z3 condition. For a lead and for a follow to each of the 28 cards, Z3 proves that no hand of
+  at most 13 cards, no dead pair and no trick number make the model and the encoding differ on any card.
+  No table, no feature of the hand is assumed: the model's own code decides. The forced first lead is the
+  club HEARTS-LEAD-2 names from the dead cards.
+- **The match decision** (``match_terms``, HEARTS-MATCH-1/2, GOAL-1): Z3 over all pairs of non-negative
+  scores against the model's ``match_result`` tabulated by band (each score below the target or not, and
+  their order); the model itself is compared with its bands, and its "tie broken" label with the
+  rulebook's (``rulebook_outcome``), on every pair in a window around the target after every kind of
+  previous scores.
 
-Counterexamples are function records of ``score_hand``, ``legal_moves`` or ``match_result``,
-which the runner replays.
+Counterexamples are function records of ``score_hand``, ``legal_moves`` or ``match_result``, which the
+runner replays.
 """
 
 from __future__ import annotations
@@ -60,8 +59,6 @@ GONE = 2  # a point card's owner in a split: seat 0, seat 1, or dead
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P11 (see the module docstring): scoring, legal moves and the match decision, each
-    encoding against the model's function on its whole domain, under the run's variant."""
     bounds, budget, config = run.bounds, run.budget, run.hearts_config()
     rules = rules_for(run, PROBES, legal_states)  # a drop probe: only the legal-move rules are constraints
     shown: list[Record] = []
@@ -89,8 +86,8 @@ def splits() -> Iterator[tuple[int, ...]]:
 
 
 def _piles(owners: Sequence[int]) -> tuple[list[frozenset[Card]], list[Card]]:
-    """The cards each seat took and the dead pair for a split: spare cards fill the dead pair, the
-    other cards go to the seats in turn."""
+    """The cards each seat took and the dead pair of a split; spare cards fill the dead pair, the others
+    go to the seats in turn."""
     dead = [c for c, o in zip(POINT_CARDS, owners) if o == GONE]
     dead += list(SPARE_DEAD[:DEAD_CARDS - len(dead)])
     owner = dict(zip(POINT_CARDS, owners))
@@ -102,12 +99,10 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
     """Every split: the compiled ``Scoring`` terms against the model's ``score_hand``."""
     scoring = Scoring(rules, {c: z3.Bool(f"live{c}") for c in POINT_CARDS}, {c: z3.Bool(f"took{c}") for c in POINT_CARDS})
     score0, score1 = (compile_term(s) for s in scoring.score)
-    compared = 0
-    for owners in splits():
+    for compared, owners in enumerate(splits(), 1):
         env = {f"live{c}": o != GONE for c, o in zip(POINT_CARDS, owners)} | {
             f"took{c}": o == 1 for c, o in zip(POINT_CARDS, owners)}
         mine, truth = (score0(env), score1(env)), model.score_hand(*_piles(owners), config)
-        compared += 1
         if tuple(truth) != mine:
             text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
             raise Mismatch(text, score_hand_record(*_piles(owners), config, text))

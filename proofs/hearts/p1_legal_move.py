@@ -1,4 +1,5 @@
-"""HEARTS-P1: the player to move always has a legal move, and a hand ends after exactly 13 tricks."""
+"""HEARTS-P1: in every reachable position the player to move has a legal move, and each move removes
+one card from his hand, so a hand ends after exactly 13 tricks."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from cardcanon.model.hearts_types import HeartsConfig
 from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3, encoding_memo
 from cardcanon.proofs.z3_eval import value_in
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, HAND_SIZE, HEARTS, HEARTS_SUIT, LOW_CLUBS, N_CARDS, Rules, TRICKS, encoded_legal_cards, legal_states,
+    CARDS, HAND_SIZE, HEARTS, LOW_CLUBS, N_CARDS, NON_HEARTS, Rules, TRICKS, encoded_legal_cards, legal_states,
     suit, z3_legal_follow, z3_legal_lead,
 )
 from cardcanon.proofs.hearts.replay import (
@@ -20,12 +21,8 @@ from cardcanon.proofs.hearts.replay import (
 )
 
 
-def _count(bits: Sequence[Z3]) -> Z3:
-    return z3.Sum([z3.If(b, 1, 0) for b in bits])
-
-
 def p1_states(config: HeartsConfig) -> tuple[str, ...]:
-    """The rules P1's encoding states: the legal-move predicates and the positions' HEARTS-DEAL-2."""
+    """The rules P1's encoding states: the legal-move predicates and HEARTS-DEAL-2."""
     return legal_states(config) + ("HEARTS-DEAL-2",)
 
 
@@ -34,11 +31,9 @@ Group = tuple[str, list[tuple[str, Z3]]]  # a group of position kinds: (name, [(
 
 @encoding_memo(maxsize=8)
 def _position_groups(rules: Rules) -> tuple[list[Z3], list[Group], list[Z3], Z3]:
-    """(constraints of every position, the groups of position kinds, the hand, hearts broken).
-    Each kind must have a legal move: each group's disjunction of kinds is UNSAT.
-
-    The positions are described by HEARTS-DEAL-2 (two dead cards, 13 cards to each player,
-    one card played per turn, so the hands shrink together) and the legal-move predicates."""
+    """(constraints of every position, the groups of position kinds, the hand, hearts broken): each
+    group's disjunction of kinds without a legal move must be UNSAT. The positions are described by
+    HEARTS-DEAL-2 (two dead cards, 13 cards each, one card played per turn) and the legal-move predicates."""
     me = [z3.Bool(f"me{c}") for c in range(N_CARDS)]
     opp = [z3.Bool(f"opp{c}") for c in range(N_CARDS)]
     dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
@@ -55,7 +50,7 @@ def _position_groups(rules: Rules) -> tuple[list[Z3], list[Group], list[Z3], Z3]
     def lead_ok(hand: Sequence[Z3], c: int, first: bool, forced: int | None, hearts_broken: Z3) -> Z3:
         return z3_legal_lead(hand, c, broken=hearts_broken, first_trick=first, forced=forced, rules=rules)
 
-    count_me, count_opp = _count(me), _count(opp)
+    count_me, count_opp = (z3.Sum([z3.If(b, 1, 0) for b in bits]) for bits in (me, opp))
     later = [n >= 1, n <= TRICKS - 1]
     full = [z3.Or(me[c], opp[c], dead[c]) for c in range(N_CARDS)]
     leads: list[tuple[str, Z3]] = [("lead to a later trick", z3.And(
@@ -88,8 +83,6 @@ def _position_groups(rules: Rules) -> tuple[list[Z3], list[Group], list[Z3], Z3]
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P1: in every reachable position the player to move has a legal move, and each
-    move removes one card from his hand, so a hand ends after exactly 13 tricks."""
     rules, budget = rules_for(run, P1_PROBES, p1_states), run.budget
     base, groups, me, broken = _position_groups(rules.only("first_lead", "first_trick_points"))
     solver = z3.Solver()
@@ -131,10 +124,9 @@ def _stuck_counterexample(run: Run, rules: Rules, detail: str) -> CheckResult:
 
 
 def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
-    """Two full hands of the check's encoding replayed through the model, comparing the legal
-    sets at all 26 plays of each. The hands are chosen so that every restriction acts in them:
-    in one the 2 of clubs is live (HEARTS-LEAD-1), in the other it is dead (the 4 or 6 is led,
-    HEARTS-LEAD-2/3), and in both a later leader holds hearts and other cards before hearts are
+    """Two hands of the check's encoding replayed, the legal sets compared at all 26 plays of each;
+    every restriction acts in them: the 2 of clubs live in one (HEARTS-LEAD-1), dead in the other
+    (HEARTS-LEAD-2/3), and in both a later leader holds hearts and other cards before hearts are
     broken (HEARTS-BREAK-1)."""
     hands = Hands(rules)
     enc = hands.enc
@@ -142,7 +134,8 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
     for k in range(1, TRICKS):
         held = enc.leader_holds(k)
         restricted.append(z3.And(z3.Not(enc.broken_before[k]), z3.Or([held[c] for c in HEARTS]),
-                                 z3.Or([held[c] for c in range(N_CARDS) if suit(c) != HEARTS_SUIT])))
+                                 z3.Or([held[c] for c in NON_HEARTS])))
+
     def compare(at: Reached, move: model.Play) -> None:
         expected = frozenset(m.card for m in model.legal_moves(at.state))
         mine = encoded_legal_cards(at.state, rules)
@@ -164,4 +157,3 @@ def _witness_with_legal_sets(run: Run, rules: Rules) -> tuple[str | None, str]:
 
 
 P1_PROBES = {"no-heart-lead-exception": dict(heart_lead_exception=False)}
-

@@ -1,4 +1,5 @@
-"""HEARTS-P2: every trick of two distinct cards has exactly one winner, the model's."""
+"""HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all 28 x 27 pairs), and it
+is the model's ``trick_winner`` for each pair."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, HEARTS, HEARTS_SUIT, N_CARDS, Rules, TRICKS, TRICK_STATES, beats, suit, z3_trick_winner,
+    CARDS, HEARTS, HEARTS_SUIT, N_CARDS, NON_HEARTS, Rules, TRICKS, TRICK_STATES, beats, suit, z3_trick_winner,
 )
 from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
 from cardcanon.proofs.z3_eval import compile_term, value_in
@@ -19,8 +20,6 @@ P2_PROBES = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_tru
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all
-    28 x 27 pairs), and it is the model's ``trick_winner`` for each pair."""
     rules, budget = rules_for(run, P2_PROBES, lambda config: TRICK_STATES), run.budget
     lead, follow = z3.Ints("lead follow")
     w0, w1 = z3_trick_winner(lead, follow, rules=rules)
@@ -32,10 +31,9 @@ def check(run: Run) -> CheckResult:
         a, b = value_in(m, lead), value_in(m, follow)
         what = "two winners" if value_in(m, w0) else "no winner"
         return _pair_counterexample(run, rules, a, b, what)
-    compared, winner = 0, compile_term(w1)
-    for a, b in itertools.permutations(range(N_CARDS), 2):
+    winner = compile_term(w1)
+    for compared, (a, b) in enumerate(itertools.permutations(range(N_CARDS), 2), 1):
         mine = winner({"lead": a, "follow": b})
-        compared += 1
         if int(mine) != model.trick_winner(CARDS[a], CARDS[b]):
             return _pair_counterexample(run, rules, a, b, f"the encoding gives the trick to the "
                                         f"{'follower' if mine else 'leader'}")
@@ -59,11 +57,10 @@ def _pair_counterexample(run: Run, rules: Rules, a: int, b: int, what: str) -> C
 
 def _trump_witness(run: Run, rules: Rules) -> str | None:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
-    others = [c for c in range(N_CARDS) if suit(c) != HEARTS_SUIT]
     hands = Hands(rules.written)
     pos = hands.enc.pos
-    w = hands.find(run.budget, z3.Or([z3.And(z3.Or([pos[c][k][0] for c in others]), z3.Or([pos[h][k][1] for h in HEARTS]))
-                                      for k in range(TRICKS)]))
+    w = hands.find(run.budget, z3.Or([z3.And(z3.Or([pos[c][k][0] for c in NON_HEARTS]),
+                                             z3.Or([pos[h][k][1] for h in HEARTS])) for k in range(TRICKS)]))
     if w is None:
         return None
     replay_single(run, w, rules.config)

@@ -1,4 +1,7 @@
-"""HEARTS-P3: exactly one first leader, who must lead the card the model says."""
+"""HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the 6♣ case arises
+exactly when 2♣ and 4♣ are dead; the card he must lead (HEARTS-LEAD-1/3) is the model's
+``forced_first_lead`` for all 378 dead pairs (one Z3 query against the model's table); the model's
+``first_leader`` agrees on all 378 dead pairs x every split of the live low clubs."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
     CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, Rules, forced_club, suit,
 )
-from cardcanon.proofs.hearts.replay import Hands, difference_record, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import Hands, counterexample, difference_record, replay_single, rules_for
 from cardcanon.proofs.records import hearts_record
 from cardcanon.proofs.z3_eval import compile_term, value_in
 
@@ -58,11 +61,6 @@ def _leader_terms(dead: Sequence[Z3], hold: Sequence[Z3], rules: Rules) -> tuple
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P3: exactly one first leader for every pair of dead cards and every deal; the
-    6♣ case arises exactly when 2♣ and 4♣ are dead; the card he must lead (HEARTS-LEAD-1/3)
-    is the model's ``forced_first_lead`` for all 378 dead pairs (one Z3 query against the
-    model's table); the model's ``first_leader`` agrees on all 378 dead pairs x every split of
-    the live low clubs."""
     rules, budget = rules_for(run, P3_PROBES, p3_states), run.budget
     dead = [z3.Bool(f"dead{c}") for c in range(N_CARDS)]
     hold = [z3.Bool(f"hold{c}") for c in range(N_CARDS)]
@@ -91,7 +89,7 @@ def check(run: Run) -> CheckResult:
         for split in itertools.product((0, 1), repeat=len(live_low)):
             seat_of = dict(zip(live_low, split))
             rest = [c for c in range(N_CARDS) if c not in gone and c not in seat_of]
-            hands: list[set[int]] = [{c for c, p in seat_of.items() if p == 0}, {c for c, p in seat_of.items() if p == 1}]
+            hands = [{c for c, p in seat_of.items() if p == seat} for seat in (0, 1)]
             for c in rest:
                 hands[0 if len(hands[0]) < HAND_SIZE else 1].add(c)
             leader, _ = model.first_leader(tuple(frozenset(CARDS[c] for c in h) for h in hands),
@@ -117,9 +115,9 @@ def _forced_when(s: Z3, dead: Sequence[Z3], forced: Z3, gone: Collection[int]) -
 
 def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: int, verdict: Verdict, detail: str,
                       stats: Mapping[str, Any] | None = None) -> CheckResult:
-    """Replay a deal with the given dead cards and compare the model's first leader and first
-    leads with the encoding's: the holder of the lowest live low club leads, and he may lead
-    only the card ``encoded``, or (``NOT_FORCED``) that club and more."""
+    """Replay a deal with these dead cards, comparing the model's first leader and first leads with the
+    encoding's: the holder of the lowest live low club leads ``encoded`` only, or (``NOT_FORCED``) that
+    club and more."""
     if len(gone) != 2:
         return CheckResult(verdict, detail=detail + "; not a deal of the rulebook (HEARTS-DEAL-2)", stats=stats or {})
     hands = Hands(rules.written)
@@ -148,7 +146,7 @@ def _dead_pair_result(run: Run, rules: Rules, gone: Collection[int], encoded: in
             other = next(c for c in sorted(w.hands()[holder]) if c != club and suit(c) != HEARTS_SUIT)
             record = hearts_record(state.config, at.moves, state, label=text,
                                    rejects=model.Play(SEATS[holder], CARDS[other]))
-        return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
+        return counterexample(record)
     replay_single(run, w, rules.config)
     must = f"lead any of {len(legal)} cards" if free else "lead it"
     return CheckResult(verdict, detail=f"{detail}; replayed: the model makes the holder of {CARDS[club].pretty} "

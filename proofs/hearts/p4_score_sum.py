@@ -1,4 +1,8 @@
-"""HEARTS-P4: the hand scores add up to the points in play, or the moon rule applies."""
+"""HEARTS-P4, a scoring check: whichever two cards are dead (HEARTS-DEAL-2) and whoever takes which live
+point card, the encoding's per-card hand scores add up to the points in play (HEARTS-SCORE-1, QUEEN-1: the
+rulebook's numbers), or the moon rule applies (HEARTS-MOON-1/2): the shooter scores 0 and the other 20, or
+the points in play under ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a
+moon hand and an ordinary hand of legal play are replayed through the model (reachability)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import (
     CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS,
 )
-from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction
 
 
@@ -17,12 +21,6 @@ P4_PROBES = {"moon-26": dict(moon_other=26), "queen-12": dict(queen_points=12)}
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P4, a scoring check: whichever two cards are dead (HEARTS-DEAL-2) and whoever
-    takes which live point card, the encoding's per-card hand scores add up to the points in
-    play (HEARTS-SCORE-1, QUEEN-1: the rulebook's numbers), or the moon rule applies
-    (HEARTS-MOON-1/2): the shooter scores 0 and the other 20, or the points in play under
-    ``moon_score = points-in-play``. Z3 over the score terms alone, without play; a moon hand
-    and an ordinary hand of legal play are replayed through the model (reachability)."""
     rules, budget = rules_for(run, P4_PROBES, lambda config: ABSTRACTION_STATES), run.budget
     abstraction = ScoreAbstraction(rules.only("moon_score"))
     live, took = abstraction.live, abstraction.took
@@ -52,9 +50,9 @@ def check(run: Run) -> CheckResult:
                                           f"{' '.join(c.pretty for c in taken[0])} and player 1 "
                                           f"{' '.join(c.pretty for c in taken[1])}")
         truth = record["returns"]
-        return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
-                           detail=f"with dead {' '.join(CARDS[c].pretty for c in dead)} the encoding scores "
-                                  f"{mine[0]}-{mine[1]}, against the claim; the model scores it {truth[0]}-{truth[1]}")
+        return counterexample(record, f"with dead {' '.join(CARDS[c].pretty for c in dead)} the encoding scores "
+                                      f"{mine[0]}-{mine[1]}, against the claim; the model scores it "
+                                      f"{truth[0]}-{truth[1]}")
     shown = []
     hands = Hands(rules.written)
     enc = hands.enc

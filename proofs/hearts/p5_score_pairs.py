@@ -1,4 +1,8 @@
-"""HEARTS-P5: the exact set of hand-score pairs that legal play can produce."""
+"""HEARTS-P5: the exact set of hand-score pairs that legal play can produce: the pairs of every split of
+the live point cards as the model scores them. The score-only abstraction (no play, a superset of legal
+play) allows no other pair, whatever the scores (one query; a pair it allows is asked of the whole hand,
+and refuted or a counterexample); each predicted pair has a legal hand (a witness replayed through the
+model; a mirrored pair, the witness with the seats exchanged), or Z3 proves none has."""
 
 from __future__ import annotations
 
@@ -6,19 +10,13 @@ from typing import Any
 
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
-from cardcanon.proofs.hearts.replay import Hands, Reached, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import Hands, Reached, counterexample, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
 P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P5: the pairs of every split of the live point cards as the model scores them are
-    exactly the pairs legal play produces. The score-only abstraction (no play, a superset of
-    legal play) allows no other pair, whatever the scores (one query; a pair it allows is asked
-    of the whole hand, and refuted or a counterexample); each predicted pair has a legal hand
-    (a witness replayed through the model; a mirrored pair, the witness with the seats exchanged),
-    or Z3 proves none has."""
     rules, budget = rules_for(run, P5_PROBES, hand_states), run.budget
     limit = int(run.bounds.get("max_score", 26))
     predicted = frozenset(p for p in predicted_pairs(rules.config) if max(p) <= limit)
@@ -39,11 +37,13 @@ def check(run: Run) -> CheckResult:
     for pair in abstraction.beyond(predicted, limit, budget):
         a, b = pair
         if not (0 <= a <= limit and 0 <= b <= limit):
-            record = abstraction.model_record(abstraction.scoring_pair(pair, budget), f"the model's scores of a split "
-                                                                                     f"the encoding scores {a}-{b}")
-            return CheckResult(Verdict.COUNTEREXAMPLE, witness=record["label"], records=(record,),
-                               detail=f"the encoding scores a split of the point cards {a}-{b}, outside 0..{limit}; "
-                                      f"the model scores it {record['returns'][0]}-{record['returns'][1]}")
+            if not abstraction.allows(pair, budget):
+                raise AssertionError(f"the abstraction allowed {pair}, then no split scores it")
+            record = abstraction.model_record(abstraction.solver.model(), f"the model's scores of a split the "
+                                                                          f"encoding scores {a}-{b}")
+            truth = record["returns"]
+            return counterexample(record, f"the encoding scores a split of the point cards {a}-{b}, outside "
+                                          f"0..{limit}; the model scores it {truth[0]}-{truth[1]}")
         at = in_hand(a, b)
         if at is not None:
             truth = at.state.hand_scores[-1]
@@ -56,8 +56,7 @@ def check(run: Run) -> CheckResult:
             taken, dead = predicted_splits(rules.config)[(a, b)]
             record = score_hand_record(taken, dead, rules.config,
                                        f"the model scores this split of the point cards {a}-{b}")
-            return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
-                               detail=f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
+            return counterexample(record, f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
     candidates = (limit + 1) ** 2
     stats = {"candidates": candidates, "abstraction_unsat": candidates - len(predicted) - len(refuted),
              "hand_unsat": len(refuted), "possible_pairs": len(witnesses), "seconds": budget.elapsed()}

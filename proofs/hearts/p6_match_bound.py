@@ -1,4 +1,11 @@
-"""HEARTS-P6: some player always reaches the target within 34 hands, and 33 hands are not enough."""
+"""HEARTS-P6: some player always reaches the target within ``hands`` (34) hands, and ``hands - 1`` hands are
+not enough (a replayed match in which nobody reaches it).
+
+The bound is proved over the hand scores of the score-only abstraction (a superset of the possible ones, so
+the proof holds for legal play): its pairs are the model's pairs of the splits of the point cards and any
+other pair it allows (one query shows it allows no more), all within 0..HIGHEST; since only the totals
+matter, Z3 counts how often each pair occurs. The match that falls short is realised hand by hand with the
+whole-hand encoding; a pair no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
 
 from __future__ import annotations
 
@@ -11,7 +18,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, TARGET
-from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
+from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_match, rules_for
 from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction, predicted_pairs
 from cardcanon.proofs.z3_eval import value_in
 
@@ -19,15 +26,6 @@ P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P6: some player always reaches the target within ``hands`` hands, and
-    ``hands - 1`` hands are not enough (a replayed match in which nobody reaches it).
-
-    The bound is proved over the hand scores of the score-only abstraction (a superset of the
-    possible ones, so the proof holds for legal play): its pairs are the model's pairs of the
-    splits of the point cards and any other pair it allows (one query shows it allows no more),
-    all within 0..HIGHEST; since only the totals matter, Z3 counts how often each pair occurs.
-    The match that falls short is realised hand by hand with the whole-hand encoding; a pair
-    no legal hand gives is dropped and the search repeated (``pairs_refuted``)."""
     bounds, budget = run.bounds, run.budget
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
     rules = rules_for(run, P6_PROBES, lambda config: ABSTRACTION_STATES)
@@ -87,8 +85,8 @@ HIGHEST = 26  # the hand scores P6 counts over are 0..HIGHEST (a lemma of the ch
 
 
 def _first_unsat(unsat: Callable[[int], bool], hands: int) -> int | None:
-    """The smallest k in 1..hands with ``unsat(k)``, for a property that stays UNSAT as k grows:
-    asked at ``hands`` and ``hands - 1`` first, then searched by halves; None when ``hands`` is SAT."""
+    """The smallest k in 1..hands with ``unsat(k)`` (which stays true as k grows), None when ``hands`` is SAT:
+    asked at ``hands`` and ``hands - 1`` first, then searched by halves."""
     if not unsat(hands):
         return None
     if hands == 1 or not unsat(hands - 1):
@@ -101,9 +99,8 @@ def _first_unsat(unsat: Callable[[int], bool], hands: int) -> int | None:
 
 
 def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, target: int) -> CheckResult:
-    """The lemma the counting needs fails: a hand score lies outside 0..HIGHEST. A hand whose two
-    scores are both at most ``(target - 1) // hands`` repeated ``hands`` times leaves both players
-    below the target (a counterexample)."""
+    """The counting's lemma fails (a hand score lies outside 0..HIGHEST): a counterexample is a hand whose
+    scores are both at most ``(target - 1) // hands``, ``hands`` of which leave both below the target."""
     s0, s1 = abstraction.scoring.score
     low = (target - 1) // hands
     if budget.check(abstraction.solver, s0 <= low, s1 <= low) != z3.sat:
@@ -111,14 +108,11 @@ def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, targ
     m = abstraction.solver.model()
     scores = abstraction.scores_in(m)
     record = abstraction.model_record(m, f"the model's scores of the hand the encoding scores {scores[0]}-{scores[1]}")
-    return CheckResult(Verdict.COUNTEREXAMPLE, records=(record,), witness=record["label"],
-                       detail=f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave both "
-                              f"players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the model "
-                              f"scores that hand {record['returns'][0]}-{record['returns'][1]}")
+    return counterexample(record, f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave "
+                                  f"both players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the "
+                                  f"model scores that hand {record['returns'][0]}-{record['returns'][1]}")
 
 
 def _summary(sequence: Sequence[HandWitness]) -> str:
     tally = Counter(w.scores for w in sequence)
     return f"{len(sequence)} hands: " + ", ".join(f"{k} x {a}-{b}" for (a, b), k in sorted(tally.items()))
-
-

@@ -1,7 +1,12 @@
-"""HEARTS-P7: when the match ends it names one winner, the lower score, whose opponent reached the target."""
+"""HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who has the lower score
+and whose opponent has reached the target ("the first to reach 100 loses" and "the lowest score wins"
+agree). Z3 over all integer scores before the hand (any position where the match is still on) and all
+non-negative hand scores (a superset of P5's set); then compared with the model's ``match_result`` around
+the target."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -15,7 +20,7 @@ from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import Rules, TARGET
 from cardcanon.proofs.hearts.match import MATCH_STATES, match_terms
-from cardcanon.proofs.hearts.replay import Hands, replay_match, rules_for
+from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_match, rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.z3_eval import compile_term, value_in
 
@@ -24,11 +29,6 @@ P7_PROBES: dict[str, dict[str, Any]] = {"tie-ends-match": dict(), "higher-wins":
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who
-    has the lower score and whose opponent has reached the target ("the first to reach 100
-    loses" and "the lowest score wins" agree). Z3 over all integer scores before the hand
-    (any position where the match is still on) and all non-negative hand scores (a superset
-    of P5's set); then compared with the model's ``match_result`` around the target."""
     bounds, budget = run.bounds, run.budget
     target, window = int(bounds.get("target", TARGET)), int(bounds.get("window", 30))
     rules = rules_for(run, P7_PROBES, lambda config: MATCH_STATES)
@@ -55,27 +55,24 @@ def check(run: Run) -> CheckResult:
                                    f"{decision_text(truth)}", rules, config)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
     e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, rules.mutations, rules.drop))
-    compared = 0
-    for v0 in range(max(0, target - window), target + window + 1):
-        for v1 in range(max(0, target - window), target + window + 1):
-            env = {"x0": v0, "x1": v1}
-            mine = (0 if w0(env) else 1) if e(env) else None
-            truth = model.match_result((v0, v1), config)
-            compared += 1
-            if mine != (truth.winner.index if truth else None):
-                record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
-                                         label=f"the model's decision at {v0}-{v1}")
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"at {v0}-{v1} the encoding says "
-                                   f"{'play on' if mine is None else f'{Seat(mine)} wins'}, the model "
-                                   f"{decision_text(truth)}", witness=record["label"], records=(record,))
+    scores = range(max(0, target - window), target + window + 1)
+    for compared, (v0, v1) in enumerate(itertools.product(scores, scores), 1):
+        env = {"x0": v0, "x1": v1}
+        mine = (0 if w0(env) else 1) if e(env) else None
+        truth = model.match_result((v0, v1), config)
+        if mine != (truth.winner.index if truth else None):
+            record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
+                                     label=f"the model's decision at {v0}-{v1}")
+            return counterexample(record, f"at {v0}-{v1} the encoding says "
+                                          f"{'play on' if mine is None else f'{Seat(mine)} wins'}, the model "
+                                          f"{decision_text(truth)}")
     return _with_tie_match(run, Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",
                            rules, config, stats={"compared": compared})
 
 
 def _with_tie_match(run: Run, verdict: Verdict, detail: str, rules: Rules, config: model.HeartsConfig,
                     stats: Mapping[str, Any] | None = None) -> CheckResult:
-    """Replay a match (under the run's variant, as written) that ties past the target and then
-    breaks the tie."""
+    """Replay a match (the run's variant, as written) that ties past the target, then breaks the tie."""
     target = config.target
     hands = Hands(rules.written)
     tie, other = hands.scoring(run.budget, 3, 3), hands.scoring(run.budget, 2, 4)

@@ -1,4 +1,9 @@
-"""HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands."""
+"""HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands. Invariant: after a
+hand the scores are equal and at least the target, so the match goes on. Z3 finds every pair of dead cards
+that allows a hand with equal scores, proves that every such hand has the queen of spades and one heart
+dead and three hearts to each player, and that a tied hand keeps the invariant (the step, over the encoded
+match rule); the base and two steps are replayed through the model. The scores grow, so no position
+repeats: it is an inductive argument, not a lasso."""
 
 from __future__ import annotations
 
@@ -18,13 +23,6 @@ P8_PROBES = {"widow": dict(widow=True), "tie-ends-match": dict()}
 
 
 def check(run: Run) -> CheckResult:
-    """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands.
-    Invariant: after a hand the scores are equal and at least the target, so the match goes on.
-    Z3 finds every pair of dead cards that allows a hand with equal scores, proves that every
-    such hand has the queen of spades and one heart dead and three hearts to each player, and
-    that a tied hand keeps the invariant (the step, over the encoded match rule); the base and
-    two steps are replayed through the model. The scores grow, so no position repeats: it is
-    an inductive argument, not a lasso."""
     try:
         return _endless_tie(run)
     except ReplayMismatch as err:  # the model does not play the tie as the encoding does
@@ -32,8 +30,8 @@ def check(run: Run) -> CheckResult:
 
 
 def _tied_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
-    """The tied hands, one per pair of dead cards that allows one (each pair found is then
-    excluded), and whether every tied hand has the one shape (Z3 only)."""
+    """The tied hands, one per pair of dead cards that allows one (each found is then excluded), and
+    whether every tied hand has the one shape (Z3 only)."""
     hands = Hands(rules)
     enc, ties = hands.enc, {}
     excluded: list[Z3] = []
@@ -66,8 +64,7 @@ def _endless_tie(run: Run) -> CheckResult:
         return CheckResult(Verdict.NO_WITNESS, stats=stats,
                            detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
-    stats["p_tie_continues"] = str(keep_going)
-    stats["p_tie_ends_at_least"] = str(1 - keep_going)
+    stats.update(p_tie_continues=str(keep_going), p_tie_ends_at_least=str(1 - keep_going))
     w = max(ties.values(), key=lambda t: t.scores[0])
     if w.scores[0] <= 0:
         return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")

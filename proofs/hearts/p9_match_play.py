@@ -14,17 +14,15 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.hearts.encoding import CARDS, INDEX, forced_club
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
-from cardcanon.proofs.hearts.replay import seeded_steps
+from cardcanon.proofs.hearts.replay import counterexample, seeded_steps
 from cardcanon.proofs.records import function_record, hearts_record
-
-
-_LOW_CLUBS = tuple(c for c in model.DECK if c.suit.name == "CLUBS")[:3]  # the 2, 4 and 6 of clubs
 
 
 def _first_lead(state: model.HeartsState) -> tuple[Card, Seat]:
     """The lowest live club of the 2, 4 and 6 and the seat holding it (HEARTS-LEAD-1/2, as the rulebook says)."""
-    club = next(c for c in _LOW_CLUBS if c not in state.dead)
+    club = CARDS[forced_club({INDEX[c] for c in state.dead})]
     return club, next(s for s in SEATS if club in state.hands[s.index])
 
 
@@ -37,9 +35,7 @@ def _first_trick_queen(state: model.HeartsState, legal: tuple[model.Play, ...]) 
     hand = state.hands[seat.index]
     queen = model.QUEEN_OF_SPADES
     led = state.trick[0].card.suit
-    if queen not in hand or any(card.suit is led for card in hand):
-        return None
-    if any(play.card == queen for play in legal):
+    if queen not in hand or any(card.suit is led for card in hand) or any(play.card == queen for play in legal):
         return None
     return model.Play(seat, queen)
 
@@ -104,8 +100,7 @@ def check(run: Run) -> CheckResult:
             if problem is not None:
                 text, refused = problem
                 label = f"seed {seed}: {text}"
-                record = hearts_record(config, moves, after, label=label, rejects=refused)
-                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(record,))
+                return counterexample(hearts_record(config, moves, after, label=label, rejects=refused))
             final = after
             if after.hand_number > int(bounds.get("max_hands", 60)):
                 break
@@ -120,9 +115,8 @@ def check(run: Run) -> CheckResult:
         record = function_record("hearts", "match_result", args, label=label)
         want = rulebook_outcome(scores, previous, config.target)
         if (None if record["returns"] is None else tuple(record["returns"])) != want:
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: {previous} -> {scores}: the model says "
-                               f"{decision_text(record['returns'])}, the rulebook {decision_text(want)}",
-                               witness=label, records=(record,))
+            return counterexample(record, f"{label}: {previous} -> {scores}: the model says "
+                                          f"{decision_text(record['returns'])}, the rulebook {decision_text(want)}")
         records.append(record)
     return CheckResult(Verdict.PROVED, f"{len(seeds)} matches ({hands} hands) checked at every step; the match "
                                        f"decision agrees with the rulebook in {len(score_bands)} score bands",

@@ -18,7 +18,7 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, encoding_memo
 from cardcanon.proofs.drops import Drop
-from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules
+from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules, pretty
 from cardcanon.proofs.records import Record, hearts_record
 
 
@@ -35,6 +35,12 @@ class Mismatch(Exception):
     def result(self) -> CheckResult:
         text, record = self.args
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=text, witness=text, records=(record,))
+
+
+def counterexample(record: Record, detail: str | None = None) -> CheckResult:
+    """A counterexample shown by one record: its label is the witness (and the detail, unless given)."""
+    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail or record["label"], witness=record["label"],
+                       records=(record,))
 
 
 @dataclass(frozen=True)
@@ -75,12 +81,12 @@ Visit = Callable[[Reached, model.Play], None]
 
 def replay_hand(run: Run, at: Reached, witness: HandWitness, *, stop_after: int | None = None,
                 check_score: bool = True, visit: Visit | None = None) -> Reached:
-    """Deal and play the witness from a position waiting for a deal, ``visit`` called before each
-    play; checks the hand score (unless ``check_score`` is false: a probe's witness carries the
-    probe's score). With ``stop_after`` it stops after that many plays."""
+    """Deal and play the witness from a position waiting for a deal, calling ``visit`` before each play
+    and stopping after ``stop_after`` plays; checks the hand score unless ``check_score`` is false (a
+    probe's witness carries the probe's score)."""
     if at.state.phase is not model.Phase.DEAL or at.state.dealer is None:
         raise ReplayMismatch(f"the model is not waiting for a deal but in phase {at.state.phase}")
-    label = witness.summary()
+    label = f"a hand with dead {pretty(witness.dead)}, scoring {witness.scores[0]}-{witness.scores[1]}"
     at = at.then(model.Deal(deal_order(witness, at.state.dealer.index)), run, label)
     plays = [model.Play(Seat(s), CARDS[c]) for leader, a, b in witness.tricks for s, c in ((leader, a), (1 - leader, b))]
     for i, move in enumerate(plays):
@@ -137,9 +143,8 @@ def difference_record(at: Reached, expected_cards: Collection[Card], label: str)
 
 def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
               states: Callable[[model.HeartsConfig], Collection[str]] | None = None) -> Rules:
-    """The rules of one run: the rulebook as written under the run's variant, with one named
-    encoding probe from ``probes`` (its :class:`Rules` fields), or with one rule dropped
-    (``states(config)``: the rules the check's encoding states)."""
+    """The rulebook as written under the run's variant, with the run's encoding probe from ``probes``
+    (its :class:`Rules` fields) or its dropped rule (``states(config)``: those the encoding states)."""
     written = Rules(config=run.hearts_config())
     if run.dropped is not None:
         return replace(written, drop=Drop.of(run.probe_id, states(written.config) if states else ()))
@@ -153,8 +158,7 @@ def hand_encoding(rules: Rules) -> HandEncoding:
 
 
 class Hands:
-    """Whole hands played by ``rules``, in one incremental solver: each question is asked under
-    assumptions, so the encoding is added once per run."""
+    """Whole hands played by ``rules``, in one solver: each question is asked under assumptions."""
 
     def __init__(self, rules: Rules) -> None:
         self.enc = hand_encoding(rules)
@@ -174,9 +178,9 @@ Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play,
 
 
 def seeded_steps(config: model.HeartsConfig, rng: SplitMix64, players: Sequence[Strategy]) -> Iterator[Step]:
-    """A match from its start, the chance moves drawn from ``rng``, the plays chosen by ``players``;
-    each step as (state before, move, state after, the legal plays after, the moves so far). It ends
-    when the match is over or the player to move has no legal play."""
+    """A match, chance moves drawn from ``rng`` and plays chosen by ``players``, step by step (state
+    before, move, state after, the legal plays after, the moves so far) until it is over or the player
+    to move has no legal play."""
     state = model.new_game(config)
     legal: tuple[model.Play, ...] = ()
     moves: list[model.Move] = []

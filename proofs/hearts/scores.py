@@ -105,9 +105,3 @@ class ScoreAbstraction:
     def allows(self, pair: tuple[int, int], budget: Budget) -> bool:
         s0, s1 = self.scoring.score
         return bool(budget.check(self.solver, s0 == pair[0], s1 == pair[1]) == z3.sat)
-
-    def scoring_pair(self, pair: tuple[int, int], budget: Budget) -> Z3:
-        """A Z3 model of a split the abstraction scores ``pair`` (one it allowed)."""
-        if not self.allows(pair, budget):
-            raise AssertionError(f"the abstraction allowed {pair}, then no split scores it")
-        return self.solver.model()
