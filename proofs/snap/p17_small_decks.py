@@ -1,13 +1,12 @@
 """SNAP-P17-small-decks: Snap need not end (SNAP-END-4), settled exhaustively on small decks.
 
-``check``: the question of SNAP-P5-lasso settled exhaustively for 2 players and small decks of
-``r`` ranks in ``s`` suits: every dealer and every deal. Suits never matter (SNAP-MATCH-1), so
-deals are enumerated as rank sequences; each stands for ``(s!)**r`` orders of the cards. Each
-game is played to its end or to a repeated position (exact: endless); the counts are golden.
-
-A model with a broken rule plays these deals otherwise: the golden numbers differ, and the
-records of its games do not replay through the reference model. In a run with golden numbers
-(``run.golden``) the first deck whose counts differ from them ends the enumeration.
+The question of SNAP-P5-lasso for 2 players and decks of ``r`` ranks in ``s`` suits: every dealer
+and every deal. Suits never matter (SNAP-MATCH-1), so deals are enumerated as rank sequences, each
+standing for ``(s!)**r`` orders of the cards. Each game is played to its end or to a repeated
+position (exact: endless); the counts are golden. A model with a broken rule plays these deals
+otherwise: the golden numbers differ, and the records of its games do not replay through the
+reference model. In a run with golden numbers (``run.golden``) the first deck whose counts differ
+from them ends the enumeration.
 """
 
 from __future__ import annotations
