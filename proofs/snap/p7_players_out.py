@@ -86,8 +86,7 @@ def check(run: Run) -> CheckResult:
             return CheckResult(Verdict.NO_WITNESS, f"{n} players: no game in which a turn skips a player who is out",
                                stats=stats)
         seed, played = first_skip
-        records.append(snap_record(config, played.moves, played.final,
-                                   label=f"{n} players, seed {seed}: players go out and their turns are skipped"))
+        records.append(played.record(f"{n} players, seed {seed}: players go out and their turns are skipped"))
     return CheckResult(Verdict.PROVED, f"{stats['games']} games at {len(players)} tables of {players[0]} to "
                                        f"{players[-1]} players, every step checked; "
                                        f"{stats['skipped_turns']} turns skipped a player who is out",
