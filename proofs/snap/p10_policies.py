@@ -1,15 +1,14 @@
-"""SNAP-P10: the calling policies choose what the rulebook's text says, on positions built for
-each clause of SNAP-POLICY-1 to SNAP-POLICY-5 and in seeded games of 3 and 4 players.
+"""SNAP-P10: the calling policies choose what the rulebook's text says (SNAP-POLICY-1 to
+SNAP-POLICY-5), on positions built for each clause and in seeded games of 3 and 4 players.
 
-The positions are made by hand from the text: "Snap!" and "Snap Pot!" both correct; several
-owners of matched piles, clockwise from the flipper and across seat 0; the Snap Pot alone
-matched; nothing matched; a player out of the game, so that a tie draws from 4 of 5 seats. From
-each, a few call windows are played with every named policy, and random policies from several
-seeds; in each window the model's choice and the generator's state after it must equal those
-of :mod:`cardcanon.proofs.snap.rulebook_text` (the text, written apart from the model). The seeded games
-(3 and 4 players) are compared the same way from the deal on; they include ties among 3 or more
-players. Every run is a record with its policy and seed, which the runner replays by drawing
-again (``cardcanon.proofs.records``).
+The positions, made by hand from the text: "Snap!" and "Snap Pot!" both correct; several owners
+of matched piles, clockwise from the flipper and across seat 0; the Snap Pot alone matched;
+nothing matched; a player out, so that a tie draws from 4 of 5 seats. From each, a few call
+windows are played with every named policy (the random ones from several seeds); in each window
+the model's choice and the generator's state after it must equal those of
+:mod:`cardcanon.proofs.snap.rulebook_text` (the text, written apart from the model). The seeded
+games are compared the same way from the deal on, and include ties among 3 or more players.
+Every run is a record with its policy and seed, which the runner replays by drawing again.
 """
 
 from __future__ import annotations
