@@ -153,12 +153,7 @@ def pile_lengths(k: int, piles: int) -> Iterator[tuple[int, ...]]:
 def deck_of(pattern: tuple[int, ...]) -> tuple[Card, ...]:
     """Card ``i`` of the pattern as a real card: rank class ``r`` is rank ``2 + r``, suits in
     order of appearance."""
-    seen: dict[int, int] = {}
-    cards = []
-    for r in pattern:
-        cards.append(Card(Rank(2 + r), SUITS[seen.get(r, 0)]))
-        seen[r] = seen.get(r, 0) + 1
-    return tuple(cards)
+    return tuple(Card(Rank(2 + r), SUITS[pattern[:i].count(r)]) for i, r in enumerate(pattern))
 
 
 def game_phases(n: int, down: model.Piles, up: model.Piles) -> Iterator[tuple[Phase, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from cardcanon.model import snap as model
@@ -68,10 +69,7 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
 
 def replay_moves(config: SnapConfig, moves: tuple[Move, ...]) -> list[SnapState]:
     """Every position of a recorded game, from the deal on, applied with the model."""
-    states = [new_game(config)]
-    for move in moves:
-        states.append(apply(states[-1], move))
-    return states
+    return list(accumulate(moves, apply, initial=new_game(config)))
 
 
 def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played], hit: Callable[[Played], bool],
