@@ -42,7 +42,8 @@ def lockstep(state: SnapState, policy: str, rng: SplitMix64, text_rng: snap_text
             if move != expected:
                 moves.append(move)
                 what = f"{policy}, window {seen}: the model: {move}; the text: {expected}"
-                return Lockstep(tuple(moves), model.apply(state, move), f"{drift}; then {what}" if drift else what, seen, big)
+                problem = f"{drift}; then {what}" if drift else what
+                return Lockstep(tuple(moves), model.apply(state, move), problem, seen, big)
             if rng.state != text_rng.state and not drift:
                 drift = f"{policy}, window {seen}: the model draws other numbers than the text"
                 windows = seen + windows

@@ -1,34 +1,31 @@
-"""SNAP-P10: the calling policies choose what the rulebook's text says, on positions built for
-each clause of SNAP-POLICY-1 to SNAP-POLICY-5 and in seeded games of 3 and 4 players.
+"""SNAP-P10: the calling policies choose what the rulebook's text says (SNAP-POLICY-1 to
+SNAP-POLICY-5), on positions built for each clause and in seeded games of 3 and 4 players.
 
-The positions are made by hand from the text: "Snap!" and "Snap Pot!" both correct; several
-owners of matched piles, clockwise from the flipper and across seat 0; the Snap Pot alone
-matched; nothing matched; a player out of the game, so that a tie draws from 4 of 5 seats. From
-each, a few call windows are played with every named policy, and random policies from several
-seeds; in each window the model's choice and the generator's state after it must equal those
-of :mod:`cardcanon.proofs.snap.rulebook_text` (the text, written apart from the model). The seeded games
-(3 and 4 players) are compared the same way from the deal on; they include ties among 3 or more
-players. Every run is a record with its policy and seed, which the runner replays by drawing
-again (``cardcanon.proofs.records``).
+The positions, made by hand from the text: "Snap!" and "Snap Pot!" both correct; several owners
+of matched piles, clockwise from the flipper and across seat 0; the Snap Pot alone matched;
+nothing matched; a player out, so that a tie draws from 4 of 5 seats. From each, a few call
+windows are played with every named policy (the random ones from several seeds); in each window
+the model's choice and the generator's state after it must equal those of
+:mod:`cardcanon.proofs.snap.rulebook_text` (the text, written apart from the model). The seeded
+games are compared the same way from the deal on, and include ties among 3 or more players.
+Every run is a record with its policy and seed, which the runner replays by drawing again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from itertools import chain
 
-from cardcanon.model.snap_text import cards_of
+from cardcanon.model import snap as model
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model import snap as model
-from cardcanon.model.snap import Flip, Move, Phase, SnapConfig, SnapState, Tie
-from cardcanon.model.snap_policies import parse_policy
+from cardcanon.model.snap import Phase, SnapConfig, SnapState
+from cardcanon.model.snap_text import cards_of
+from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config
+from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.snap.lockstep import Lockstep, lockstep
-from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.records import Record, snap_record
-from cardcanon.proofs.base import snap_config
 
 RANDOM_POLICIES = ("ties:0.5", "ties:1", "errors:0.5", "errors:1")
 POLICIES = ("flipper-first", "owner-first") + RANDOM_POLICIES
@@ -68,10 +65,10 @@ POSITIONS = (
 )
 
 
-def position_runs(config_for: Any, seeds: int, windows: int) -> Iterator[tuple[str, Record, Lockstep]]:
+def position_runs(variant: Mapping[str, str], seeds: int, windows: int) -> Iterator[tuple[str, Record, Lockstep]]:
     """Every hand-built position with every policy (random ones from ``seeds`` seeds)."""
     for position in POSITIONS:
-        config: SnapConfig = config_for(position.players)
+        config = snap_config(variant, players=position.players)
         start = position.state(config)
         for policy in POLICIES:
             for seed in range(seeds if policy in RANDOM_POLICIES else 1):
@@ -83,23 +80,23 @@ def position_runs(config_for: Any, seeds: int, windows: int) -> Iterator[tuple[s
                                          seed=seed), run
 
 
-def game_runs(config_for: Any, players: list[int], seeds: int, max_windows: int,
+def game_runs(variant: Mapping[str, str], players: list[int], seeds: int, max_windows: int,
               policies: list[str]) -> Iterator[tuple[str, Record, Lockstep]]:
     """Seeded games from the deal: the deal as SNAP-SEED-2 gives it, then every call window."""
     for n in players:
-        config: SnapConfig = config_for(n)
+        config = snap_config(variant, players=n)
         for policy in policies:
             for seed in range(seeds):
                 rng = SplitMix64(seed)
                 deal = model.sample_deal(config, rng)
                 text_deal, text_rng = snap_text.deal_from_seed(n, seed)
                 label = f"{n} players, {policy}, seed {seed}"
+                state = model.apply(model.new_game(config), deal)
                 if (deal.dealer.index, deal.order) != (text_deal.dealer, text_deal.order):
-                    state = model.apply(model.new_game(config), deal)
                     run = Lockstep((deal,), state, "the deal is not the one SNAP-SEED-2 gives")
                 else:
-                    run = lockstep(model.apply(model.new_game(config), deal), policy, rng, text_rng, max_windows)
-                    run = Lockstep((deal,) + run.moves, run.final, run.problem, run.windows, run.big_ties)
+                    run = lockstep(state, policy, rng, text_rng, max_windows)
+                    run = replace(run, moves=(deal,) + run.moves)
                 if run.problem:
                     label += f": {run.problem}"
                 yield label, snap_record(config, run.moves, run.final, label=label, policy=policy, seed=seed), run
@@ -107,30 +104,22 @@ def game_runs(config_for: Any, players: list[int], seeds: int, max_windows: int,
 
 def check(run: Run) -> CheckResult:
     run.no_probe()
-    return compare_policies(run.variant, run.bounds, run.budget.tick)
-
-
-def compare_policies(variant: Mapping[str, str], bounds: Mapping[str, Any], tick: Callable[[], None]) -> CheckResult:
-    """Every hand-built position and seeded game, the model's choices against the text's."""
-
-    def config_for(players: int) -> SnapConfig:
-        return snap_config(variant, players=players)
-
+    variant, bounds = run.variant, run.bounds
     stats = {"runs": 0, "windows": 0, "ties_of_3_or_more": 0}
     records: list[Record] = []
-    runs = [position_runs(config_for, int(bounds.get("seeds", 6)), int(bounds.get("windows", 4))),
-            game_runs(config_for, list(bounds.get("players", [3, 4])), int(bounds.get("game_seeds", 4)),
-                      int(bounds.get("game_windows", 60)), list(bounds.get("policies", ["ties:0.5", "errors:0.2"])))]
-    for source in runs:
-        for label, record, run in source:
-            stats["runs"] += 1
-            stats["windows"] += run.windows
-            stats["ties_of_3_or_more"] += run.big_ties
-            if run.problem:
-                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(record,), stats=stats)
-            records.append(record)
-            tick()
-    if not variant.get("index_card") == "on" and stats["ties_of_3_or_more"] == 0:
+    policies = list(bounds.get("policies", ["ties:0.5", "errors:0.2"]))
+    runs = chain(position_runs(variant, int(bounds.get("seeds", 6)), int(bounds.get("windows", 4))),
+                 game_runs(variant, list(bounds.get("players", [3, 4])), int(bounds.get("game_seeds", 4)),
+                           int(bounds.get("game_windows", 60)), policies))
+    for label, record, played in runs:
+        stats["runs"] += 1
+        stats["windows"] += played.windows
+        stats["ties_of_3_or_more"] += played.big_ties
+        if played.problem:
+            return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(record,), stats=stats)
+        records.append(record)
+        run.budget.tick()
+    if variant.get("index_card") != "on" and stats["ties_of_3_or_more"] == 0:
         return CheckResult(Verdict.NO_WITNESS, "no tie among 3 or more players was played", stats=stats)
     return CheckResult(Verdict.PROVED, f"{stats['runs']} runs, {stats['windows']} call windows: every choice and draw "
                                        "is the rulebook's", witness=f"{len(POSITIONS)} positions built for the rule; "

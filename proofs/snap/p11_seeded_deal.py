@@ -19,16 +19,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from cardcanon.model import snap as model
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat, seats_text
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model import snap as model
 from cardcanon.model.snap import Deal, SnapConfig
-from cardcanon.proofs.snap import rulebook_text as snap_text
-from cardcanon.proofs.base import CheckResult, Run, Verdict
+from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
-from cardcanon.proofs.base import snap_config
+from cardcanon.proofs.snap import rulebook_text as snap_text
 
 
 def table_problem(variant: Mapping[str, str], low: int, high: int) -> tuple[str, Record] | None:
@@ -38,7 +37,7 @@ def table_problem(variant: Mapping[str, str], low: int, high: int) -> tuple[str,
             config = snap_config(variant, players=n)
         except ValueError:
             if low <= n <= high:
-                return f"a table of {n} players is refused", _deal_record(snap_config(variant), 0, "")
+                return f"a table of {n} players is refused", _deal_record(snap_config(variant), 0, "seed 0")
             continue
         if not low <= n <= high:
             label = f"a table of {n} players is accepted; the rulebook says {low} to {high}"
@@ -48,7 +47,7 @@ def table_problem(variant: Mapping[str, str], low: int, high: int) -> tuple[str,
 
 def _deal_record(config: SnapConfig, seed: int, label: str) -> Record:
     deal = model.sample_deal(config, SplitMix64(seed))
-    return snap_record(config, (deal,), model.apply(model.new_game(config), deal), label=label or f"seed {seed}", seed=seed)
+    return snap_record(config, (deal,), model.apply(model.new_game(config), deal), label=label, seed=seed)
 
 
 def deal_problem(config: SnapConfig, seed: int) -> str | None:
@@ -70,21 +69,9 @@ def deal_problem(config: SnapConfig, seed: int) -> str | None:
     return None
 
 
-def bad_deals(config: SnapConfig) -> list[tuple[str, Deal]]:
-    """Deals that are not the whole deck each card once (SNAP-DECK-1)."""
-    order = snap_text.canonical_deck()
-    twice = tuple(order[:-1] + order[:1])
-    return [("a card twice, another missing", Deal(Seat(0), twice)),
-            ("one card short", Deal(Seat(0), tuple(order[:-1])))]
-
-
 def check(run: Run) -> CheckResult:
     run.no_probe()
-    return compare_deals(run.variant, run.bounds)
-
-
-def compare_deals(variant: Mapping[str, str], bounds: Mapping[str, Any]) -> CheckResult:
-    """The table, the seeded deals and the refused deals, against the text."""
+    variant, bounds = run.variant, run.bounds
     low, high = value("snap", "SNAP-PLAYERS-1", "min_players"), value("snap", "SNAP-PLAYERS-1", "max_players")
     found = table_problem(variant, low, high)
     if found is not None:
@@ -110,7 +97,9 @@ def compare_deals(variant: Mapping[str, str], bounds: Mapping[str, Any]) -> Chec
             return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players: in {seeds} seeds no deal by {never}", stats=stats)
     config = snap_config(variant, players=low)
     start = model.new_game(config)
-    for what, deal in bad_deals(config):
+    order = snap_text.canonical_deck()  # SNAP-DECK-1: deals that are not the whole deck each card once
+    for what, cards in (("a card twice, another missing", order[:-1] + order[:1]), ("one card short", order[:-1])):
+        deal = Deal(Seat(0), tuple(cards))
         try:
             after = model.apply(start, deal)
         except IllegalMoveError:

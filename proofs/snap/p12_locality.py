@@ -1,37 +1,35 @@
 """SNAP-P12-locality: the premises of SNAP-P9's small-model argument, checked on the model.
 
-SNAP-P9 compares the Z3 encoding with the model on every position of a bounded domain (a few
-cards, 2 and 3 players). What carries such a comparison to 52 cards and 12 players is that the
-rules look at little of a position:
+SNAP-P9 compares the Z3 encoding with the model on a bounded domain (a few cards, 2 and 3
+players); what carries that to 52 cards and 12 players is that the rules look at little of a
+position:
 
 1. **Reads.** Legality, the successor and the ending read a card's rank only for the face-up
-   top cards and the top card of the Snap Pot (SNAP-MATCH-1, SNAP-MATCH-2), and every other
-   pile only through whether it is empty.
-2. **Blocks.** A move takes at most one card from one end of a pile on its own (a flip or a
-   penalty card: the top face-down card, or the face-up pile turned over, SNAP-FLIP-3);
-   every other card moves with the block it lies in, which stays together and in order
-   (forwards, or reversed when turned over: SNAP-CALL-5, SNAP-TIE-1).
+   tops and the Snap Pot's top (SNAP-MATCH-1, SNAP-MATCH-2), every other pile only through
+   whether it is empty.
+2. **Blocks.** A move takes at most one card on its own, from one end of a pile (a flip or a
+   penalty card: the top face-down card, or the face-up pile turned over, SNAP-FLIP-3); every
+   other card moves with its block, which stays together and in order (or reversed when turned
+   over: SNAP-CALL-5, SNAP-TIE-1).
 
-So the model's behaviour on a position is fixed by its *skeleton* (which piles are empty, the
-ranks of the read cards), and the successor of a large position is the successor of a small one
-with each block put back. This check tests both premises on the model itself, under the run's
-variant:
+So a position's behaviour is fixed by its *skeleton* (which piles are empty, the ranks of the
+read cards), and a large position's successor is a small one's with each block put back. Both
+premises are tested on the model under the run's variant:
 
-- **reads**: for each position and each substitution of the unread cards (every card except
-  the face-up tops and the pot's top, replaced by other cards, so that any rank may sit under a
-  top), the legal moves are the same, and every move's successor and outcome are the
-  substitution applied to the original's;
+- **reads**: for each substitution of the unread cards (all but the face-up tops and the pot's
+  top, so that any rank may sit under a top), the legal moves are the same, and every move's
+  successor and outcome are the substitution applied to the original's;
 - **blocks**: with every card distinct, each pile's inner block (without its top, and for a
-  face-up pile without its bottom, the card a turn-over takes) is found whole, in order or
-  reversed, inside one pile of the successor.
+  face-up pile without its bottom, which a turn-over takes) lies whole, in order or reversed,
+  in one pile of the successor.
 
 Positions: *exhaustively* every layout of at most ``exhaustive_cards`` cards over the piles of
-each table in ``exhaustive_players`` (every phase and seat of a game under way), every pattern
-of which read cards match the flipped card, and every choice of unread cards that do; and
-``samples`` seeded *random* positions with 2 to 12 players and up to 52 cards (every card of the
-deck distinct), each under a random substitution. A model that reads a card below a top (a
-"Snap!" that compares the second card, a pot matched by any of its cards) fails, with two
-records: the same move from the position and from its substitution, which the runner replays.
+each table in ``exhaustive_players`` (every phase and seat of a game under way), every pattern of
+which read cards match the flipped card, and every choice of unread cards that do; and
+``samples`` seeded *random* positions of 2 to 12 players and up to 52 distinct cards, each under
+random substitutions. A model that reads a card below a top (a "Snap!" that compares the second
+card, a pot matched by any of its cards) fails with two records, the same move from the position
+and from its substitution, which the runner replays.
 """
 
 from __future__ import annotations
@@ -42,13 +40,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from cardcanon.model import snap as model
-from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
+from cardcanon.model.cards import FULL_DECK, Card, Rank
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Phase, SnapConfig, SnapState
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import snap_record
 
-Piles = tuple[tuple[Card, ...], ...]
+SUITS = tuple(dict.fromkeys(c.suit for c in FULL_DECK))  # in the deck's order
 
 
 def check(run: Run) -> CheckResult:
@@ -64,7 +62,7 @@ def check(run: Run) -> CheckResult:
             if found is not None:
                 return found
     rng = random.Random(int(bounds.get("seed", 0)))
-    low, high = int(bounds.get("random_players", [2, 12])[0]), int(bounds.get("random_players", [2, 12])[1])
+    low, high = (int(n) for n in bounds.get("random_players", [2, 12])[:2])
     for _ in range(int(bounds.get("samples", 300))):
         run.budget.tick()
         config = run.snap_config(players=rng.randint(low, high))
@@ -205,11 +203,12 @@ def _small_positions(config: SnapConfig, cards: int) -> Iterator[tuple[SnapState
             if not _in_game(probe_state):
                 continue
             flipped_slot = {("up", turn, 0)} if phase is Phase.CALL else set()
-            reads = sorted(read_slots(probe_state) - flipped_slot)
-            unread = [slot for slot in slots if slot not in read_slots(probe_state)]
+            read = read_slots(probe_state)
+            reads = sorted(read - flipped_slot)
+            unread = [slot for slot in slots if slot not in read]
             for pattern in itertools.product((True, False), repeat=len(reads)):
-                ace = iter(Card(flipped_rank, suit) for suit in _suits())
-                fresh = iter(Card(rank, suit) for rank in other_ranks for suit in _suits())
+                ace = iter(Card(flipped_rank, suit) for suit in SUITS)
+                fresh = iter(Card(rank, suit) for rank in other_ranks for suit in SUITS)
                 chosen: dict[tuple[str, int, int], Card] = {}
                 if phase is Phase.CALL:
                     chosen[("up", turn, 0)] = next(ace)
@@ -217,7 +216,7 @@ def _small_positions(config: SnapConfig, cards: int) -> Iterator[tuple[SnapState
                     chosen[slot] = next(ace) if match and phase is Phase.CALL else next(fresh)
                 if phase is Phase.FLIP and not all(pattern):
                     continue  # nothing is matched in the flip phase: one pattern is enough
-                spare = [c for c in ace]  # the aces left: the substitutes of the unread cards
+                spare = list(ace)  # the aces left: the substitutes of the unread cards
                 for slot in unread:
                     chosen[slot] = next(fresh)
                 state = _fill(config, phase, turn, lengths, chosen)
@@ -225,10 +224,6 @@ def _small_positions(config: SnapConfig, cards: int) -> Iterator[tuple[SnapState
                          for size in range(1, min(len(unread), len(spare)) + 1)
                          for subset in itertools.combinations(unread, size)]
                 yield state, swaps
-
-
-def _suits() -> tuple[Suit, ...]:
-    return tuple(dict.fromkeys(c.suit for c in FULL_DECK))
 
 
 def _fill(config: SnapConfig, phase: Phase, turn: int, lengths: Sequence[int],

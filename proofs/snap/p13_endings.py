@@ -14,22 +14,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardcanon.model import snap as model
 from cardcanon.model import snap_endings
 from cardcanon.model import snap_policies
 from cardcanon.model.seats import Seat
-from cardcanon.model.snap import Phase, SnapConfig, SnapState
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.model.snap import Phase, SnapState
+from cardcanon.model.snap_records import config_to_json
 from cardcanon.model.snap_text import cards_of, repeat_text
-from cardcanon.proofs.snap import rulebook_text as snap_text
-from cardcanon.proofs.snap.lockstep import first_repeat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import Record, function_record, snap_position, snap_record
+from cardcanon.proofs.snap import rulebook_text as snap_text
+from cardcanon.proofs.snap.lockstep import first_repeat
 from cardcanon.proofs.snap.search import play
-from cardcanon.proofs.base import snap_config
-from cardcanon.model.shuffle import SplitMix64
 
 
 # (label, down piles, up piles, pot, the text's answer written out)
@@ -44,13 +43,7 @@ OVER = (
 )
 
 
-def over_state(config: SnapConfig, down: tuple[str, ...], up: tuple[str, ...], pot: str) -> SnapState:
-    return SnapState(config, Phase.OVER, Seat(0), tuple(map(cards_of, down)), tuple(map(cards_of, up)), cards_of(pot), None, 9)
-
-
 def label_record(state: SnapState, label: str) -> Record:
-    from cardcanon.model.snap_records import config_to_json
-
     return function_record("snap", "ending_label", [config_to_json(state.config), snap_position(state)], label=label)
 
 
@@ -72,15 +65,12 @@ def ended_problem(state: SnapState) -> str:
 
 def check(run: Run) -> CheckResult:
     run.no_probe()
-    return compare_endings(run.variant, run.bounds, run.budget.tick)
-
-
-def compare_endings(variant: Mapping[str, str], bounds: Mapping[str, Any], tick: Callable[[], None]) -> CheckResult:
-    """Labels of hand-built positions, seeded endings, and repetitions, against the text."""
+    bounds = run.bounds
     records: list[Record] = []
     stats: dict[str, Any] = {"labels": 0}
     for label, down, up, pot, answer in OVER:  # SNAP-END-5 on positions built by hand
-        state = over_state(snap_config(variant, players=3), down, up, pot)
+        state = SnapState(run.snap_config(players=3), Phase.OVER, Seat(0), tuple(map(cards_of, down)),
+                          tuple(map(cards_of, up)), cards_of(pot), None, 9)
         got = snap_endings.ending_label(state)
         text = snap_text.ending_label(state)
         record = label_record(state, f"{label}: {got}")
@@ -91,7 +81,7 @@ def compare_endings(variant: Mapping[str, str], bounds: Mapping[str, Any], tick:
         records.append(record)
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1500))
     for n, seeds in bounds.get("games", [[2, 40], [3, 20]]):  # SNAP-END-1, SNAP-GOAL-1, SNAP-END-5 in play
-        config = snap_config(variant, players=n)
+        config = run.snap_config(players=n)
         for seed in range(seeds):
             rng = SplitMix64(seed)
             played = play(config, model.sample_deal(config, rng), snap_policies.parse_policy(policy).choose, rng,
@@ -103,16 +93,15 @@ def compare_endings(variant: Mapping[str, str], bounds: Mapping[str, Any], tick:
             problem = ended_problem(final)
             tally = snap_text.ending_label(final)
             stats[tally] = stats.get(tally, 0) + 1
-            game = snap_record(config, played.moves, final, label=f"{label}: {problem or tally}", policy=policy,
-                               seed=seed)
+            game = played.record(f"{label}: {problem or tally}", policy=policy, seed=seed)
             if problem:
                 return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: {problem}",
                                    records=(game, label_record(final, label)), stats=stats)
             if stats[tally] == 1:
                 records += [game, label_record(final, f"{label}: {tally}")]
-        tick()
+        run.budget.tick()
     for policy, seed in bounds.get("repeats", [["flipper-first", 47], ["owner-first", 63], ["flipper-first", 0]]):
-        config = snap_config(variant, players=2)
+        config = run.snap_config(players=2)
         result = snap_policies.play_game(config, seed, policy, max_flips=5000)
         found = first_repeat(result.moves, config)
         mine = (result.endless.start, result.endless.length) if result.endless else None

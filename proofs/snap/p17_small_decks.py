@@ -1,13 +1,12 @@
 """SNAP-P17-small-decks: Snap need not end (SNAP-END-4), settled exhaustively on small decks.
 
-``check``: the question of SNAP-P5-lasso settled exhaustively for 2 players and small decks of
-``r`` ranks in ``s`` suits: every dealer and every deal. Suits never matter (SNAP-MATCH-1), so
-deals are enumerated as rank sequences; each stands for ``(s!)**r`` orders of the cards. Each
-game is played to its end or to a repeated position (exact: endless); the counts are golden.
-
-A model with a broken rule plays these deals otherwise: the golden numbers differ, and the
-records of its games do not replay through the reference model. In a run with golden numbers
-(``run.golden``) the first deck whose counts differ from them ends the enumeration.
+The question of SNAP-P5-lasso for 2 players and decks of ``r`` ranks in ``s`` suits: every dealer
+and every deal. Suits never matter (SNAP-MATCH-1), so deals are enumerated as rank sequences, each
+standing for ``(s!)**r`` orders of the cards. Each game is played to its end or to a repeated
+position (exact: endless); the counts are golden. A model with a broken rule plays these deals
+otherwise: the golden numbers differ, and the records of its games do not replay through the
+reference model. In a run with golden numbers (``run.golden``) the first deck whose counts differ
+from them ends the enumeration.
 """
 
 from __future__ import annotations
@@ -20,14 +19,11 @@ from typing import Any
 from cardcanon.model.cards import Card, Rank, Suit, format_cards
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.model.snap import Deal, Phase, SnapConfig
+from cardcanon.model.snap import Deal, Phase
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.records import Record, snap_record
+from cardcanon.proofs.records import Record
 from cardcanon.proofs.snap.search import Played, play
-
-
-RULES = ("SNAP-END-4", "SNAP-FLIP-3", "SNAP-TURN-2", "SNAP-CALL-5")
 
 
 def deck_of(ranks: int, suits: int) -> tuple[Card, ...]:
@@ -55,7 +51,7 @@ def rank_sequences(ranks: int, suits: int) -> Iterator[tuple[Rank, ...]]:
     yield from rec()
 
 
-def deal_for(ranks_in_order: Sequence[Rank], suits: int, dealer: int) -> Deal:
+def deal_for(ranks_in_order: Sequence[Rank], dealer: int) -> Deal:
     used: Counter[Rank] = Counter()
     order: list[Card] = []
     for r in ranks_in_order:
@@ -72,22 +68,22 @@ def check(run: Run) -> CheckResult:
     max_flips = int(bounds.get("max_flips", 100))
     started = time.monotonic()
     stats: dict[str, Any] = {}
-    first: dict[str, tuple[SnapConfig, Played]] = {}  # kind -> the first game of that kind
-    sample: list[tuple[SnapConfig, Played]] = []
+    first: dict[str, Played] = {}  # kind -> the first game of that kind
+    sample: list[Played] = []
     sample_size = int(bounds.get("sample", 24))  # the first games, as records too
     for ranks, suits in bounds.get("decks", [[2, 2], [3, 2], [2, 4]]):
         config = run.snap_config(players=players, deck=deck_of(ranks, suits))
         counts: Counter[str] = Counter()
         for seq in rank_sequences(ranks, suits):
             for dealer in range(players):
-                deal = deal_for(seq, suits, dealer)
+                deal = deal_for(seq, dealer)
                 played = play(config, deal, policy.choose, SplitMix64(0), max_flips=max_flips,
                               deterministic=policy.deterministic)
                 kind = "endless" if played.cycle is not None else "ending" if played.final.phase is Phase.OVER else "capped"
                 counts[kind] += 1
-                first.setdefault(kind, (config, played))
+                first.setdefault(kind, played)
                 if len(sample) < sample_size:
-                    sample.append((config, played))
+                    sample.append(played)
             run.budget.tick()
         deck = {f"endless_{ranks}x{suits}": counts["endless"], f"ending_{ranks}x{suits}": counts["ending"]}
         if counts["capped"]:
@@ -97,30 +93,22 @@ def check(run: Run) -> CheckResult:
             break  # the counts differ from the golden ones already: the runner reports it
     if "endless" not in first:
         return CheckResult(Verdict.NO_WITNESS, "no deal repeats a position", stats=stats)
+
+    def label(played: Played) -> str:
+        deal = played.deal
+        return f"{len(played.final.config.deck)} cards, dealer {deal.dealer}, order {format_cards(deal.order)}"
+
     records: list[Record] = []
     texts: list[str] = []
-    for kind in ("endless", "ending"):
-        if kind not in first:
-            continue
-        config, played = first[kind]
-        opening = played.moves[0]
-        assert isinstance(opening, Deal)  # a played game starts with its deal
-        if kind == "endless":
-            assert played.cycle is not None
+    for played in (first[kind] for kind in ("endless", "ending") if kind in first):
+        if played.cycle is not None:
             how = f"position before flip {played.cycle[0] + 1} recurs before flip {sum(played.cycle) + 1}"
         else:
             assert played.final.outcome is not None
             how = f"ends ({played.final.outcome.termination.value})"
-        text = f"{len(config.deck)} cards, dealer {opening.dealer}, order {format_cards(opening.order)}: " + how
-        records.append(snap_record(config, played.moves, played.final, label=text, policy=policy.name,
-                                   repeats=played.cycle))
-        texts.append(text)
-    for config, played in sample:
-        opening = played.moves[0]
-        assert isinstance(opening, Deal)  # a played game starts with its deal
-        records.append(snap_record(config, played.moves, played.final, policy=policy.name, repeats=played.cycle,
-                                   label=f"{len(config.deck)} cards, dealer {opening.dealer}, "
-                                         f"order {format_cards(opening.order)}"))
+        texts.append(f"{label(played)}: {how}")
+        records.append(played.record(texts[-1], policy=policy.name, repeats=played.cycle))
+    records += [played.record(label(played), policy=policy.name, repeats=played.cycle) for played in sample]
     stats["seconds"] = round(time.monotonic() - started, 2)
     return CheckResult(Verdict.WITNESS, "exact counts of (dealer, rank sequence) deals; each stands for (s!)**r card orders",
                        witness="\n".join(texts), records=tuple(records), stats=stats)

@@ -1,20 +1,12 @@
-"""Snap checks played through the reference model move by move: every call event the model
-lists in a call window is a possible choice, and a seeded stream picks one.
-
-``explore`` plays such games and asks a claim of every step; the first step that breaks it is
-returned as a record (the game up to and including that move), which the verify runner
-replays. The model's own ``legal_moves`` is the only source of calls, so a rule the model gets
-wrong shows up as a step the claim rejects.
-
-``check`` (SNAP-OUT-1, SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2): for 3 to 12
-players, small decks so that players go out: a player who is out never gets the turn, is never
-offered a call and never receives a card; turns skip him. The engine checks are in
-``cardcanon.verify.engine`` (the engine sits above the models).
+"""SNAP-P7 (SNAP-OUT-1, SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2): for 3 to 12 players and small decks,
+so that players go out, games played through the model (:func:`~cardcanon.proofs.snap.search.explore`:
+every call event ``legal_moves`` lists is a possible choice) in which a player who is out never gets
+the turn, is never offered a call and never receives a card; turns skip him. The first step that
+breaks this is a counterexample record (the game up to and including that move) for the runner to
+replay. The engine checks are in ``cardcanon.verify.engine``.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from cardcanon.model import snap as model
 from cardcanon.model.seats import Seat
@@ -23,20 +15,14 @@ from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap.search import explore, small_deck
 
 
-# (before, move, after) -> what is wrong (and, optionally, a legal move that shows it), or None
-
-
-
-# ---- SNAP-OUT-1 -------------------------------------------------------------------------------
 def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState,
               options: tuple[model.Move, ...]) -> str | None:
     """SNAP-OUT-1 with SNAP-TURN-2, SNAP-CALL-2, SNAP-PEN-2 on one step (``options``: the model's
     legal moves after it)."""
-    n = before.config.players
-    out_before = [s for s in map(Seat, range(n)) if not before.holds(s)] if before.phase is not model.Phase.DEAL else []
-    for seat in out_before:
-        if after.holds(seat):
-            return f"{seat} was out and holds cards again after {move}"
+    if before.phase is not model.Phase.DEAL:
+        for seat in map(Seat, range(before.config.players)):
+            if not before.holds(seat) and after.holds(seat):
+                return f"{seat} was out and holds cards again after {move}"
     if after.phase is model.Phase.FLIP and not after.holds(after.player):
         return f"{after.turn} is out but has the turn"
     if after.phase is model.Phase.CALL:
@@ -51,10 +37,7 @@ def out_claim(before: model.SnapState, move: model.Move, after: model.SnapState,
 def _call_by_out_player(state: model.SnapState) -> model.Call | None:
     if state.phase is not model.Phase.CALL:
         return None
-    for option in model.legal_moves(state):
-        if isinstance(option, model.Call) and not state.holds(option.caller):
-            return option
-    return None
+    return next((o for o in model.legal_moves(state) if isinstance(o, model.Call) and not state.holds(o.caller)), None)
 
 
 def _skipped(before: model.SnapState, after: model.SnapState) -> bool:
@@ -103,11 +86,8 @@ def check(run: Run) -> CheckResult:
             return CheckResult(Verdict.NO_WITNESS, f"{n} players: no game in which a turn skips a player who is out",
                                stats=stats)
         seed, played = first_skip
-        records.append(snap_record(config, played.moves, played.final,
-                                   label=f"{n} players, seed {seed}: players go out and their turns are skipped"))
+        records.append(played.record(f"{n} players, seed {seed}: players go out and their turns are skipped"))
     return CheckResult(Verdict.PROVED, f"{stats['games']} games at {len(players)} tables of {players[0]} to "
                                        f"{players[-1]} players, every step checked; "
                                        f"{stats['skipped_turns']} turns skipped a player who is out",
                        witness="\n".join(r["label"] for r in records), records=tuple(records), stats=stats)
-
-

@@ -1,9 +1,8 @@
 """SNAP-P9: the Snap Z3 encoding equals the reference model on every position of a bounded domain.
 
-:mod:`cardcanon.proofs.snap.encoding` states legality (``legal``) and the transition (``step``:
-flip, call window, correct and wrong calls, ties, the turn and the end of the game) as Z3 terms.
-Here those very terms are compared with :mod:`cardcanon.model.snap` (``legal_moves``, ``apply``,
-``outcome``) on *every* position of a bounded domain, exhaustively:
+The Z3 terms of :mod:`cardcanon.proofs.snap.encoding` for legality (``legal``) and the transition
+(``step``: flip, call window, correct and wrong calls, ties, the turn and the end of the game) are
+compared with :mod:`cardcanon.model.snap` (``legal_moves``, ``apply``, ``outcome``) exhaustively on:
 
 - ``n`` seats (each number in ``bounds["players"]``) and ``k`` cards on the table, ``1 <= k <=``
   the card bound of that ``n``;
@@ -15,10 +14,10 @@ Here those very terms are compared with :mod:`cardcanon.model.snap` (``legal_mov
 - every phase and seat of a game under way (SNAP-END-1..3): a flip by a seat that holds cards
   or a call window after a flip by a seat that shows a card, while two or more seats hold
   cards; the game over (whose turn is then immaterial) when at most one does. The other
-  (phase, seat) pairs of each layout are no position of a game (a call window without a flipped
-  card, say) and are counted as ``skipped``. The deal (a chance node) is outside the encoding.
-  The dealer and the flip count, which neither legality nor a successor's piles, turn, phase
-  or outcome read, are fixed (seat 0, one flip).
+  (phase, seat) pairs of each layout are no position of a game and are counted as ``skipped``.
+  The deal (a chance node) is outside the encoding. The dealer and the flip count, which
+  neither legality nor a successor's piles, turn, phase or outcome read, are fixed (seat 0, one
+  flip).
 
 On each position every candidate move is asked of both sides: a flip by each seat, no call, a
 call of each kind by each seat, a tie of each kind by each set of seats. The encoding's legality
@@ -26,11 +25,10 @@ must equal membership in ``legal_moves``, and for every move both call legal, th
 successor (every pile, the pot, whose turn it is, the phase) must equal ``apply``'s, and the
 outcome ``outcome`` names must be the one the encoded end position names (SNAP-END-1..3).
 
-Evaluating a Z3 term by ``z3.simplify`` costs ~0.1 s, so the terms are built once per table
-size on a *free* symbolic position (free cards, lengths, ranks, turn, phase, caller) and
-compiled into plain Python functions (:func:`compile_terms`), which then run on each position.
-Any difference is a counterexample, returned as a record (the position, the move and what the
-loaded model does) for the verify runner to replay.
+``z3.simplify`` costs ~0.1 s a term, so the terms are built once per table size on a *free*
+symbolic position and compiled into plain Python functions (:func:`compile_terms`). Any
+difference is a counterexample record (the position, the move and what the loaded model does)
+for the verify runner to replay.
 """
 
 from __future__ import annotations
@@ -80,10 +78,6 @@ def free_state(n: int, capacity: int) -> SymState:
                     pile("pot"), z3.Int("turn"), z3.Int("phase"), z3.Array("rank", z3.IntSort(), z3.IntSort()))
 
 
-def free_move(shape: Shape, n: int) -> SymMove:
-    return SymMove(shape, z3.Int("caller"), tuple(z3.Bool(f"tied{s}") for s in range(n)))
-
-
 @dataclass(frozen=True)
 class Compiled:
     """The encoding at one table, compiled: the legality of every candidate move (one function
@@ -101,7 +95,7 @@ def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
     st = free_state(n, capacity)
     legal_terms, steps, legality = [], {}, {}
     for _, shape, caller, tied in candidate_moves(n):
-        mv = free_move(shape, n)
+        mv = SymMove(shape, z3.Int("caller"), tuple(z3.Bool(f"tied{s}") for s in range(n)))
         if shape not in steps:  # the shape's legality and successor, built once
             legality[shape], post = legal(st, mv, config), step(st, mv, config)
             outputs = [p.length for p in post.zones()] + [p.at(i) for p in post.zones() for i in range(capacity)]
@@ -159,12 +153,7 @@ def pile_lengths(k: int, piles: int) -> Iterator[tuple[int, ...]]:
 def deck_of(pattern: tuple[int, ...]) -> tuple[Card, ...]:
     """Card ``i`` of the pattern as a real card: rank class ``r`` is rank ``2 + r``, suits in
     order of appearance."""
-    seen: dict[int, int] = {}
-    cards = []
-    for r in pattern:
-        cards.append(Card(Rank(2 + r), SUITS[seen.get(r, 0)]))
-        seen[r] = seen.get(r, 0) + 1
-    return tuple(cards)
+    return tuple(Card(Rank(2 + r), SUITS[pattern[:i].count(r)]) for i, r in enumerate(pattern))
 
 
 def game_phases(n: int, down: model.Piles, up: model.Piles) -> Iterator[tuple[Phase, int]]:
@@ -337,7 +326,8 @@ class Comparison:
 
 
 def _named(state: SnapState, names: Mapping[Card, int]) -> Position:
-    """A model position with its cards as names (as :func:`snap_encoding.position_of` gives it)."""
+    """A model position with its cards as names (as :func:`~cardcanon.proofs.snap.encoding.position_of`
+    gives it, with the layout's names kept from one position to the next)."""
     def pile(cards: Sequence[Card]) -> tuple[int, ...]:
         return tuple(names[c] for c in cards)
 
@@ -379,12 +369,8 @@ def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tal
 
 # ---- the check ---------------------------------------------------------------------------------
 def check(run: Run) -> CheckResult:
-    """Compare the encoding with the model on every position of the domain; see the module docstring.
-
-    ``bounds``: ``players`` (a list of table sizes), ``cards`` (the card bound of each, in the
-    same order), ``ranks`` (the most distinct ranks on the table). Stats, per table size:
-    ``positions`` compared, ``skipped`` (phase, seat) pairs, ``moves`` asked of both sides,
-    ``successors`` compared (the legal moves) and ``endings`` among them."""
+    """``bounds``: ``players`` (table sizes), ``cards`` (the card bound of each), ``ranks`` (the
+    most distinct ranks on the table); stats per table size: the :class:`Tally`."""
     run.no_probe()
     variant, bounds = run.variant, run.bounds
     players, cards, ranks = list(bounds["players"]), list(bounds["cards"]), int(bounds["ranks"])

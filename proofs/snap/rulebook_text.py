@@ -84,7 +84,6 @@ def deal_from_seed(players: int, seed: int) -> tuple[SeededDeal, Generator]:
 class Window:
     """What the text needs of a call window: who flipped, who holds cards, what is matched."""
 
-    players: int
     flipper: int
     holders: tuple[int, ...]  # seat order
     matched: tuple[int, ...]  # other players' matched piles, clockwise from the flipper
@@ -111,7 +110,7 @@ def window(state: SnapState) -> Window:
     matched = tuple((f + k) % n for k in range(1, n) if state.up[(f + k) % n]
                     and state.up[(f + k) % n][0].rank == card.rank)
     pot = bool(state.pot) and state.pot[0].rank == card.rank
-    return Window(n, f, holders, matched, pot, state.config.index_card)
+    return Window(f, holders, matched, pot, state.config.index_card)
 
 
 def _flipper_call(w: Window) -> Move:

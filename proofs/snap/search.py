@@ -1,14 +1,12 @@
-"""Concrete play through the reference model, for the Snap searches and replays.
-
-Every move is applied with :func:`cardcanon.model.snap.apply`, so a game found here is a
-replay through the model by construction; :func:`replay_moves` replays a recorded game once
-more from the first position, with no policy involved.
-"""
+"""Concrete play through the reference model, for the Snap searches and replays: every move is
+applied with :func:`cardcanon.model.snap.apply`, so a game found here is a replay by construction."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any
 
 from cardcanon.model import snap as model
 from cardcanon.model.cards import Card, Rank, Suit
@@ -16,7 +14,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import Deal, Flip, Move, Phase, SnapConfig, SnapState, apply, new_game, sample_deal
 from cardcanon.model.snap_policies import parse_policy
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.records import snap_record
+from cardcanon.proofs.records import Record, snap_record
 
 
 def small_deck(players: int) -> tuple[Card, ...]:
@@ -31,6 +29,16 @@ class Played:
     final: SnapState
     cycle: tuple[int, int] | None = None  # (flips before the repeated position, flips per cycle)
     stopped: bool = False  # the ``stop`` predicate held at ``final``
+    problem: str | None = None  # the step ``explore``'s claim rejected
+
+    def record(self, label: str, **extra: Any) -> Record:
+        return snap_record(self.final.config, self.moves, self.final, label=label, **extra)
+
+    @property
+    def deal(self) -> Deal:
+        deal = self.moves[0]
+        assert isinstance(deal, Deal)  # a played game starts with its deal
+        return deal
 
 
 def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64], Move], rng: SplitMix64, *,
@@ -61,10 +69,7 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
 
 def replay_moves(config: SnapConfig, moves: tuple[Move, ...]) -> list[SnapState]:
     """Every position of a recorded game, from the deal on, applied with the model."""
-    states = [new_game(config)]
-    for move in moves:
-        states.append(apply(states[-1], move))
-    return states
+    return list(accumulate(moves, apply, initial=new_game(config)))
 
 
 def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played], hit: Callable[[Played], bool],
@@ -82,53 +87,47 @@ def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played], 
         played = goal(config, seed, policy, max_flips)
         if hit(played):
             return seed, played
-        records.append(snap_record(config, played.moves, played.final, label=f"seed {seed}, {policy}"))
+        records.append(played.record(f"seed {seed}, {policy}"))
     return CheckResult(Verdict.NO_WITNESS, missing, witness=f"seeds {first} to {last - 1}, {policy}",
                        records=tuple(records))
 
 
-def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int) -> Played:
-    """Deal from ``seed`` (as ``play_game`` does) and play with a named policy."""
-    chosen = parse_policy(policy)
-    rng = SplitMix64(seed)
-    deal = sample_deal(config, rng)
-    return play(config, deal, chosen.choose, rng, max_flips=max_flips, deterministic=chosen.deterministic)
+def play_seed(config: SnapConfig, seed: int, policy: str, max_flips: int,
+              stop: Callable[[SnapState], bool] | None = None) -> Played:
+    """Deal from ``seed`` (as ``play_game`` does) and play with a named policy; with ``stop``, play
+    is not cut at a repeated position."""
+    chosen, rng = parse_policy(policy), SplitMix64(seed)
+    return play(config, sample_deal(config, rng), chosen.choose, rng, max_flips=max_flips,
+                deterministic=chosen.deterministic and stop is None, stop=stop)
 
 
 # a claim about one step (before, move, after, the model's legal moves after it when ``after`` is a
 # call window, else ()): what is wrong, with a move the model should refuse, or None
-Claim = Callable[[model.SnapState, model.Move, model.SnapState, tuple[model.Move, ...]],
-                 "str | tuple[str, model.Move] | None"]
+Claim = Callable[[SnapState, Move, SnapState, tuple[Move, ...]], str | tuple[str, Move] | None]
 
 
-@dataclass(frozen=True)
-class Explored:
-    moves: tuple[model.Move, ...]
-    final: model.SnapState
-    problem: str | None = None
-
-
-def explore(config: model.SnapConfig, seed: int, claim: Claim, *, max_flips: int = 400) -> Explored:
+def explore(config: SnapConfig, seed: int, claim: Claim, *, max_flips: int = 400) -> Played:
     """One game: a seeded deal, then at every call window a seeded pick among the model's legal
-    events; stops at the end, after ``max_flips`` flips, or at the first step ``claim`` rejects.
-    The legal moves of each call window are listed once: the claim reads them, then the pick."""
+    events; stops at the end, after ``max_flips`` flips, or at the first step ``claim`` rejects
+    (``problem``). The legal moves of each call window are listed once: the claim reads them, then
+    the pick. ``model.sample_deal`` and ``model.legal_moves`` are looked up at each call, where a
+    model mutant replaces them."""
     rng = SplitMix64(seed)
-    state = model.new_game(config)
     deal = model.sample_deal(config, rng)
-    moves: list[model.Move] = [deal]
-    state = model.apply(state, deal)
-    options: tuple[model.Move, ...] = ()
-    while state.phase is not model.Phase.OVER and state.flips < max_flips:
-        move = model.Flip(state.player) if state.phase is model.Phase.FLIP else options[rng.below(len(options))]
-        after = model.apply(state, move)
+    moves: list[Move] = [deal]
+    state = apply(new_game(config), deal)
+    options: tuple[Move, ...] = ()
+    while state.phase is not Phase.OVER and state.flips < max_flips:
+        move = Flip(state.player) if state.phase is Phase.FLIP else options[rng.below(len(options))]
+        after = apply(state, move)
         moves.append(move)
-        options = model.legal_moves(after) if after.phase is model.Phase.CALL else ()
+        options = model.legal_moves(after) if after.phase is Phase.CALL else ()
         problem = claim(state, move, after, options)
         if isinstance(problem, tuple):  # the claim names a move that shows the problem: play it too
             problem, shown = problem
             moves.append(shown)
-            after = model.apply(after, shown)
+            after = apply(after, shown)
         if problem:
-            return Explored(tuple(moves), after, problem)
+            return Played(tuple(moves), after, problem=problem)
         state = after
-    return Explored(tuple(moves), state)
+    return Played(tuple(moves), state)
