@@ -3,6 +3,9 @@ the engine checks and the runner's engine replay of records say ``not-applicable
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -71,3 +74,20 @@ def test_verify_without_the_engine_reports_nothing_of_the_engine_as_proved(pytho
     assert data["totals"]["engine_replays_not_applicable"] > 0
     assert report.exit_status == 3 and not data["ok"]
     assert report.conclusion().startswith("NOT A FULL VERIFICATION")
+
+
+def test_engine_modules_bind_the_reference_model_before_any_model_mutant() -> None:
+    """The engine modules import model names (``DECK``, ``apply``) by value. A worker that first
+    imported them under a model mutant would keep the mutant for every later run, so the module of
+    the engine checks imports them before the runner patches anything."""
+    code = (
+        "from cardcanon.verify.engine import check_hearts\n"
+        "from cardcanon.verify.model_mutants import patched\n"
+        "from cardcanon.model import hearts\n"
+        "reference = hearts.DECK\n"
+        "with patched('hearts:deck-kings-not-aces'):\n"
+        "    from cardcanon.engine import hearts as engine\n"
+        "    assert hearts.DECK is not reference\n"
+        "assert engine.DECK is reference, 'the engine kept the mutant deck'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tempfile.gettempdir())

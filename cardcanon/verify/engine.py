@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cardcanon.engine import hearts as hearts_engine
+from cardcanon.engine import snap as snap_engine
+from cardcanon.engine.build import EngineUnavailable
 from cardcanon.model import hearts as hearts_model
 from cardcanon.verify import records
 from cardcanon.proofs.base import CheckResult, Run, Verdict
@@ -30,7 +33,6 @@ def engine_replay(record: Record) -> bool | None:
         return None
     if record["moves"][0].get("move") != "deal":
         return None
-    from cardcanon.engine import snap as engine
     from cardcanon.model.snap import Deal
     from cardcanon.model.snap_records import config_from_json, move_from_json
 
@@ -39,15 +41,14 @@ def engine_replay(record: Record) -> bool | None:
     assert isinstance(deal, Deal)  # the first move was read as a deal above
     if policy not in records.DETERMINISTIC_POLICIES:
         return None  # random policies draw from the seed's stream, which a record does not carry
-    engine.require(config)
+    snap_engine.require(config)
     cap = 1 + sum(1 for m in record["moves"] if m.get("move") == "flip")
-    return engine.decide_deal(config, deal, policy, max_flips=cap) == engine.reference_play_deal(
+    return snap_engine.decide_deal(config, deal, policy, max_flips=cap) == snap_engine.reference_play_deal(
         config, deal, policy, max_flips=cap)
 
 
 def check_snap(run: Run) -> CheckResult:
     """The compiled engine against the model on a seeded batch (every named policy)."""
-    from cardcanon.engine import snap as engine
     from cardcanon.model.snap_policies import play_game
 
     run.no_probe()
@@ -57,12 +58,12 @@ def check_snap(run: Run) -> CheckResult:
     compared, shown = 0, []
     for players in bounds.get("players", [2, 3, 5]):
         config = run.snap_config(players=players)
-        refused = _refused(lambda: engine.require(config))
+        refused = _refused(lambda: snap_engine.require(config))
         if refused:
             return refused
         for policy in bounds.get("policies", ["flipper-first", "owner-first", "ties:0.3", "errors:0.05"]):
             for seed in seeds:
-                fast = engine.decide(config, seed, policy, max_flips=max_flips)
+                fast = snap_engine.decide(config, seed, policy, max_flips=max_flips)
                 slow = play_game(config, seed, policy, max_flips=max_flips)
                 mine = (slow.status, slow.flips, slow.outcome.termination if slow.outcome else None,
                         slow.outcome.winner if slow.outcome else None,
@@ -92,20 +93,18 @@ def _game_text(status: str, flips: int, termination: Any, winner: Any, repeat: t
 
 def check_hearts(run: Run) -> CheckResult:
     """The compiled engine against the model on seeded matches (random and greedy players)."""
-    from cardcanon.engine import hearts as engine
-
     run.no_probe()
     bounds = run.bounds
     config = run.hearts_config()
-    refused = _refused(lambda: engine.require(config))
+    refused = _refused(lambda: hearts_engine.require(config))
     if refused:
         return refused
     seeds = range(*bounds.get("seeds", [0, 10]))
     compared, shown = 0, []
     for kinds in (("random", "random"), ("greedy", "random")):
         for seed in seeds:
-            fast, fast_moves = engine.match(seed, kinds, config, with_moves=True)
-            state, moves = engine.reference_match(seed, kinds, config)
+            fast, fast_moves = hearts_engine.match(seed, kinds, config, with_moves=True)
+            state, moves = hearts_engine.reference_match(seed, kinds, config)
             compared += 1
             label = f"{'-'.join(kinds)} seed {seed}"
             mine = (decision(state.outcome), tuple(state.scores), tuple(map(tuple, state.hand_scores)))
@@ -142,8 +141,6 @@ def _first_difference(config: hearts_model.HeartsConfig, moves: Sequence[hearts_
 def _refused(require: Callable[[], None]) -> CheckResult | None:
     """A not-applicable result when the engine cannot play the configuration (never a comparison
     of the model with itself), else None."""
-    from cardcanon.engine.build import EngineUnavailable
-
     try:
         require()
     except EngineUnavailable as exc:
