@@ -106,7 +106,8 @@ def replay(found: Found, base: SnapConfig, expect_same: bool = True) -> Replay:
         after = apply(state, move)
     except IllegalMoveError as err:
         text = f"model rejects {move} in {position_text(state)}: {err}"
-        return Replay(not expect_same, text, None, snap_record(config, (), state, start=state, rejects=move, label=text))
+        record = snap_record(config, (), state, start=state, rejects=move, label=text)
+        return Replay(not expect_same, text, None, record)
     encoded = _rename(found.after, names)
     same = same_position(encoded, position_of(after))
     text = f"{move} in {position_text(state)} -> {position_text(after)}"

@@ -69,16 +69,15 @@ def _kind(state: SnapState, move: Move) -> str:
 KINDS = ("flip", "no call", "correct call", "wrong call", "tie")
 
 
-def sample_steps(config: SnapConfig, seed: int, max_flips: int = 300, games: int = 5,
-                 ) -> Iterator[tuple[str, SnapState, Move]]:
+def sample_steps(config: SnapConfig, seed: int) -> Iterator[tuple[str, SnapState, Move]]:
     """(kind, position, move): the first step of each kind whose flipper is not at seat 0, in up to
-    ``games`` seeded games from ``seed`` on, moves picked among the model's legal ones, ties and
-    calls first."""
+    five seeded games of up to 300 flips from ``seed`` on, moves picked among the model's legal
+    ones, ties and calls first."""
     seen: set[str] = set()
-    for game in range(seed, seed + games):
+    for game in range(seed, seed + 5):
         rng = SplitMix64(game)
         state = apply(new_game(config), sample_deal(config, rng))
-        while state.phase is not Phase.OVER and state.flips < max_flips and len(seen) < len(KINDS):
+        while state.phase is not Phase.OVER and state.flips < 300 and len(seen) < len(KINDS):
             options = legal_moves(state)
             rare = [m for m in options if _kind(state, m) not in seen | {"flip", "no call"}]
             pool = rare if rare and rng.below(2) else list(options)
