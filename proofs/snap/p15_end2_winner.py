@@ -25,7 +25,7 @@ from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Shape, SymState, fresh_move, holders, legal, probe_of, shapes, split_by_correctness, step,
     structural,
 )
-from cardcanon.proofs.snap.replay import Replay, find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap.replay import Replay, counterexample, find_and_replay, in_range, slot_state
 
 
 RULES = ("SNAP-END-1", "SNAP-END-2", "SNAP-END-3", "SNAP-TIE-1", "SNAP-TIE-2", "SNAP-POT-1", "SNAP-OUT-1")
@@ -63,21 +63,17 @@ def check(run: Run) -> CheckResult:
                     continue
                 assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, probe, drop), bad]
                 found = find_and_replay(pre, mv, post, config, assumptions, stride, 3, run.budget, expect_same=False)
-                return CheckResult(Verdict.COUNTEREXAMPLE,
-                                   f"{n} players, {shape}: the game ends with two players holding cards",
-                                   witness=found.text if found else "no small instance to replay",
-                                   records=(found.record,) if found and found.ok else (), stats={"queries": queries})
+                return counterexample(f"{n} players, {shape}: the game ends with two players holding cards", found,
+                                      queries)
     return CheckResult(Verdict.PROVED, f"{queries} queries unsat (players {players}, every flipper and move shape)",
-                       witness="\n".join(f"{label}: {found.text}" for label, found in witnesses),
-                       records=tuple(found.record for _, found in witnesses),
+                       witness="\n".join(f"{label}: {replayed.text}" for label, replayed in witnesses),
+                       records=tuple(replayed.record for _, replayed in witnesses),
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
 def _witnesses(run: Run, n: int, stride: int, drop: Drop) -> CheckResult | list[tuple[str, Replay]]:
-    """The witnesses on ``n`` seats, replayed through the model, or the first that differs: a move
-    that ends a game with cards stuck in the pot (one winner; a tie onto a pot that holds cards,
-    SNAP-TIE-2, whose stacking the replay compares with the model's), and a move after which a
-    player with only face-up cards plays on."""
+    """The module's two witnesses on ``n`` seats, replayed through the model (the replay of a tie
+    onto a pot that holds cards compares its stacking, SNAP-TIE-2), or the first that fails."""
     config = run.snap_config(players=n)
     goals: tuple[tuple[str, MoveKind, Callable[[SymState, SymState], list[z3.BoolRef]]], ...] = (
         # without the index card a tie onto a pot that already holds cards (SNAP-TIE-2)

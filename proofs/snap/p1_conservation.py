@@ -47,7 +47,7 @@ from cardcanon.proofs.snap.encoding import (
     MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, penalty_step, pot_matches, probe_of,
     select_pile, shapes, split_by_correctness, step, structural, structural_after,
 )
-from cardcanon.proofs.snap.replay import Found, found_in, in_range, realisable, replay, slot_state
+from cardcanon.proofs.snap.replay import Found, counterexample, found_in, in_range, realisable, replay, slot_state
 from cardcanon.proofs.snap.rotation import premise_fails
 
 
@@ -121,11 +121,10 @@ def check(run: Run) -> CheckResult:
     replay_players = tuple(bounds.get("replay_players", [min(players), max(players)]))
     replay_len = int(bounds.get("replay_pile", 3))
     started = time.monotonic()
-    # reachability witnesses, each a position and move replayed through the model (and by the
-    # runner): the model's successor must be the encoding's; and the inductive step (Z3 only). A
-    # probe breaks the encoding, so the proof goes first; a model mutant can only break a replay,
-    # so the witnesses (searched once per worker and variant) go first and the first that differs
-    # ends the run.
+    # reachability witnesses (searched once per worker and variant), each a position and move whose
+    # successor in the model (replayed here and by the runner) must be the encoding's; and the
+    # inductive step (Z3 only). A probe breaks the encoding, so the proof goes first; a model mutant
+    # can only break a replay, so the witnesses go first and the first that differs ends the run.
     queries = _prove(players, variant, stride, probe, run.budget, drop) if run.probe is not None else None
     if isinstance(queries, CheckResult):
         return queries
@@ -222,6 +221,4 @@ def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymStat
     label = f"{rules_text(config)}, {mv.shape}: conservation fails"
     if budget.check(solver) != z3.sat:
         return CheckResult(Verdict.COUNTEREXAMPLE, f"{label} (no small replay)", stats={"queries": queries})
-    result = replay(found_in(pre, mv, post, solver.model()), config, expect_same=False)
-    return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=result.text,
-                       records=(result.record,) if result.ok else (), stats={"queries": queries})
+    return counterexample(label, replay(found_in(pre, mv, post, solver.model()), config, expect_same=False), queries)

@@ -24,7 +24,7 @@ from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
     MoveKind, Shape, correct, fresh_move, legal, matched, probe_of, shapes, step, structural,
 )
-from cardcanon.proofs.snap.replay import find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap.replay import counterexample, find_and_replay, in_range, slot_state
 from cardcanon.proofs.snap.search import explore
 
 
@@ -47,9 +47,7 @@ def _prove(players: list[int], stride: int, variant: Mapping[str, str], drop: Dr
             queries += 1
             if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
                 found = find_and_replay(pre, mv, post, config, query, stride, 3, budget, expect_same=False)
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {shape}: the pot is no longer empty",
-                                   witness=found.text if found else "no small instance to replay",
-                                   records=(found.record,) if found and found.ok else (), stats={"queries": queries})
+                return counterexample(f"{n} players, {shape}: the pot is no longer empty", found, queries)
     return queries
 
 

@@ -23,7 +23,9 @@ from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Shape, correct, fresh_move, legal, penalty_parts, probe_of, step, structural,
 )
-from cardcanon.proofs.snap.replay import Found, find, find_and_replay, in_range, replay, slot_state
+from cardcanon.proofs.snap.replay import (
+    Found, counterexample, find, find_and_replay, in_range, replay, slot_state,
+)
 
 
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
@@ -49,10 +51,7 @@ def _prove(players: list[int], stride: int, probe: str | None, drop: Drop, budge
             post = step(pre, mv, config, probe, drop)
             found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(correct(pre, kind)), unpaid],
                                     stride, 2, budget, expect_same=False)
-            text = found.text if found else "no small instance to replay"
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, wrong {kind.value}: the penalty cannot be paid",
-                               witness=text, records=(found.record,) if found and found.ok else (),
-                               stats={"queries": queries})
+            return counterexample(f"{n} players, wrong {kind.value}: the penalty cannot be paid", found, queries)
     return queries
 
 
