@@ -26,17 +26,15 @@ T = TypeVar("T")
 
 
 def turned_seat(seat: Seat, k: int, n: int) -> Seat:
-    """Seat ``seat`` of an ``n``-seat table turned by ``k`` seats."""
     return Seat((seat.index + k) % n)
 
 
 def _turned(items: tuple[T, ...], k: int) -> tuple[T, ...]:
-    """Per-seat ``items`` of the table turned by ``k`` seats: seat ``s``'s item moves to ``s + k``."""
+    """Per-seat ``items``: seat ``s``'s item moves to ``s + k``."""
     return tuple(items[(s - k) % len(items)] for s in range(len(items)))
 
 
 def turned_state(state: SnapState, k: int) -> SnapState:
-    """The table turned by ``k`` seats: seat ``s`` becomes seat ``s + k``."""
     n = state.config.players
 
     def seat(s: Seat | None) -> Seat | None:
