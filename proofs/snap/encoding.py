@@ -442,8 +442,8 @@ def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop()) -> tuple[z3.Bo
 
 
 # ---- symbolic moves and the structural invariant ---------------------------------------------
-def fresh_move(shape: Shape, n: int, prefix: str = "") -> SymMove:
-    return SymMove(shape, z3.Int(prefix + "caller"), tuple(z3.Bool(f"{prefix}tied{s}") for s in range(n)))
+def fresh_move(shape: Shape, n: int) -> SymMove:
+    return SymMove(shape, z3.Int("caller"), tuple(z3.Bool(f"tied{s}") for s in range(n)))
 
 
 def structural(st: SymState) -> z3.BoolRef:

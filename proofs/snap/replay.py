@@ -30,17 +30,17 @@ from cardcanon.proofs.snap.encoding import (
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
-def slot_state(n: int, stride: int, prefix: str = "") -> SymState:
+def slot_state(n: int, stride: int) -> SymState:
     """A position whose cards are named by their slots; lengths and ranks are free."""
     def pile(zone: int, name: str) -> Pile:
-        length = z3.Int(prefix + name + "_len")
+        length = z3.Int(name + "_len")
         return Pile(lambda i: zone * stride + i, length,
                     lambda c: z3.If(z3.And(zone * stride <= c, c < zone * stride + length), 1, 0))
 
     down = tuple(pile(s, f"down{s}") for s in range(n))
     up = tuple(pile(n + s, f"up{s}") for s in range(n))
-    return SymState(n, down, up, pile(2 * n, "pot"), z3.Int(prefix + "turn"), z3.Int(prefix + "phase"),
-                    z3.Array(prefix + "rank", z3.IntSort(), z3.IntSort()))
+    return SymState(n, down, up, pile(2 * n, "pot"), z3.Int("turn"), z3.Int("phase"),
+                    z3.Array("rank", z3.IntSort(), z3.IntSort()))
 
 
 def realisable(st: SymState, stride: int, max_len: int) -> z3.BoolRef:
