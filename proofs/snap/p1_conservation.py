@@ -15,8 +15,8 @@ encoding builds counts, for each value, its positions below its length that hold
 no length is negative: :class:`~cardcanon.proofs.snap.encoding.Pile`); and, in a query of its
 own, for a position after the move that is neither a game in progress nor over. ``unsat`` for
 every shape, correct and wrong call, seat count and variant is the proof: the piles after hold
-exactly the old cards, each once. Pile lengths are bounded by ``pile_bound`` (52 by default:
-one deck), which bounds nothing else.
+exactly the old cards, each once, and as many cards as before. Pile lengths are bounded by
+``pile_bound`` (52 by default: one deck), which bounds nothing else.
 
 Rotation: the queries fix the flipper at seat 0. The encoding, like the rules, names a seat
 only by its place relative to the flipper (clockwise from him, SNAP-CALL-4; the next holder to
