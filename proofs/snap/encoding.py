@@ -2,21 +2,20 @@
 
 A position has ``n`` seats (a concrete number). Cards are integer names; ``rank`` (a Z3 array)
 maps a name to its rank and is left free in proofs, so a proof covers every deck whatever its
-ranks. Each pile (a face-down or face-up pile of a seat, or the Snap Pot) is a :class:`Pile`:
-a term builder ``at(i)`` for the card at position ``i`` and a symbolic length, index 0 the top,
-exactly as in :mod:`cardcanon.model.snap`. The flipper ``turn`` is a symbolic seat (the proofs
-fix it to each seat in turn, which keeps the queries small).
+ranks. Each pile (a face-down or face-up pile of a seat, or the Snap Pot) is a :class:`Pile`,
+index 0 the top, as in :mod:`cardcanon.model.snap`. The flipper ``turn`` is a symbolic seat
+(the proofs fix it to each seat in turn, which keeps the queries small).
 
 The transitions follow the model's rules one to one (SNAP-FLIP-1/3, SNAP-CALL-1..5,
 SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-INDEX-1, SNAP-PEN-1..3, SNAP-OUT-1, SNAP-TURN-2,
 SNAP-END-1..3). A *shape* fixes the kind of move (flip, no call, a call or a tie of one call
-kind); the caller and the tied players are symbolic. A check's probes (its encoding broken on
-purpose, as the manifest's ``[[check.probe]]`` says) are passed as ``probe``.
+kind); the caller and the tied players are symbolic. A check's encoding probe (the manifest's
+``[[check.probe]]``) is passed as ``probe``.
 
 Every constraint and term is tagged with the rule that states it, so that a vacuity probe
 (:mod:`cardcanon.proofs.drops`, ``drop=Drop("SNAP-TIE-1")``) can leave that rule out: its
-constraints become ``True`` and the terms it defines (a pile, a seat, a truth value) fresh,
-unconstrained constants. :data:`STATES` lists the rules the encoding states.
+constraints become ``True`` and the terms it defines fresh, unconstrained constants.
+:data:`STATES` lists the rules the encoding states.
 
 :func:`concrete_state` and :func:`evaluate` turn a model :class:`SnapState` into a symbolic one
 and back, which is how the encoding is checked against the model's ``apply`` and how every Z3
@@ -102,9 +101,6 @@ class Shape:
 
     move: MoveKind
     kind: CallKind | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "move", MoveKind(self.move))
 
     @property
     def call_kind(self) -> CallKind:
@@ -446,8 +442,8 @@ def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop()) -> tuple[z3.Bo
 
 
 # ---- symbolic moves and the structural invariant ---------------------------------------------
-def fresh_move(shape: Shape, n: int, prefix: str = "") -> SymMove:
-    return SymMove(shape, z3.Int(prefix + "caller"), tuple(z3.Bool(f"{prefix}tied{s}") for s in range(n)))
+def fresh_move(shape: Shape, n: int) -> SymMove:
+    return SymMove(shape, z3.Int("caller"), tuple(z3.Bool(f"tied{s}") for s in range(n)))
 
 
 def structural(st: SymState) -> z3.BoolRef:
@@ -476,7 +472,8 @@ def _concrete_pile(cards: Sequence[Card], ids: Mapping[Card, int]) -> Pile:
             return z3.IntVal(names[index] if 0 <= index < len(names) else _NO_CARD)
         return select([z3.IntVal(c) for c in names] + [z3.IntVal(_NO_CARD)], index)
 
-    return Pile(at, z3.IntVal(len(cards)), lambda c: z3.Sum([_one(z3.IntVal(name), c) for name in names] or [z3.IntVal(0)]))
+    return Pile(at, z3.IntVal(len(cards)),
+                lambda c: z3.Sum([_one(z3.IntVal(name), c) for name in names] or [z3.IntVal(0)]))
 
 
 def concrete_state(state: SnapState) -> SymState:
@@ -492,13 +489,13 @@ def concrete_state(state: SnapState) -> SymState:
 
 
 def concrete_move(move: Move, n: int) -> SymMove:
+    untied = tuple(z3.BoolVal(False) for _ in range(n))
     if isinstance(move, Flip):
-        return SymMove(Shape(MoveKind.FLIP), z3.IntVal(move.player.index), tuple(z3.BoolVal(False) for _ in range(n)))
+        return SymMove(Shape(MoveKind.FLIP), z3.IntVal(move.player.index), untied)
     if isinstance(move, NoCall):
-        return SymMove(Shape(MoveKind.NOCALL), z3.IntVal(-1), tuple(z3.BoolVal(False) for _ in range(n)))
+        return SymMove(Shape(MoveKind.NOCALL), z3.IntVal(-1), untied)
     if isinstance(move, Call):
-        return SymMove(Shape(MoveKind.CALL, move.kind), z3.IntVal(move.caller.index),
-                       tuple(z3.BoolVal(False) for _ in range(n)))
+        return SymMove(Shape(MoveKind.CALL, move.kind), z3.IntVal(move.caller.index), untied)
     if isinstance(move, Tie):
         seats = {s.index for s in move.callers}
         return SymMove(Shape(MoveKind.TIE, move.kind), z3.IntVal(-1), tuple(z3.BoolVal(s in seats) for s in range(n)))
@@ -574,14 +571,13 @@ def to_model_state(pos: Position, config: SnapConfig) -> SnapState:
 def model_move(mv: SymMove, model: z3.ModelRef, n: int) -> Move:
     """The concrete move a Z3 model picks for a symbolic move."""
     shape = mv.shape
-    if shape.move == "flip":
-        return Flip(Seat(model.eval(mv.caller, model_completion=True).as_long()))
     if shape.move == "nocall":
         return NoCall()
-    if shape.move == "call":
-        return Call(Seat(model.eval(mv.caller, model_completion=True).as_long()), shape.call_kind)
-    tied = frozenset(Seat(s) for s in range(n) if z3.is_true(model.eval(mv.tied[s], model_completion=True)))
-    return Tie(tied, shape.call_kind)
+    if shape.move == "tie":
+        return Tie(frozenset(Seat(s) for s in range(n) if z3.is_true(model.eval(mv.tied[s], model_completion=True))),
+                   shape.call_kind)
+    caller = Seat(model.eval(mv.caller, model_completion=True).as_long())
+    return Flip(caller) if shape.move == "flip" else Call(caller, shape.call_kind)
 
 
 def split_by_correctness(claim: z3.BoolRef, st: SymState, shape: Shape, drop: Drop = Drop()) -> list[z3.BoolRef]:

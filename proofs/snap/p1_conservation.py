@@ -10,31 +10,30 @@ Encoding (:mod:`cardcanon.proofs.snap.replay`): cards are named by their slots i
 before the move, so "exactly once before" holds by construction, and the rank map is free, so
 the proof covers every deck and every deal. After the move the check asks Z3 (and cvc5) for a
 pile of negative length, or a value ``card`` that the piles after the move count other than
-once if it is a card of the position before and other than never if it is not (each pile
-counts its copies of a value, :class:`~cardcanon.proofs.snap.encoding.Pile`); and, in a query
-of its own, for a position after the move that is neither a game in progress nor over.
-``unsat`` for every shape, correct and wrong call, seat count and variant is the proof. (Every
-pile the encoding builds counts, for each value, its positions below its length that hold it,
-as long as no length is negative; so the piles after hold exactly the old cards, each once,
-and as many cards as before.) Pile lengths are bounded by ``pile_bound`` (52 by default: one
-deck), which bounds nothing else.
+once if it is a card of the position before and other than never if it is not (every pile the
+encoding builds counts, for each value, its positions below its length that hold it, as long as
+no length is negative: :class:`~cardcanon.proofs.snap.encoding.Pile`); and, in a query of its
+own, for a position after the move that is neither a game in progress nor over. ``unsat`` for
+every shape, correct and wrong call, seat count and variant is the proof: the piles after hold
+exactly the old cards, each once, and as many cards as before. Pile lengths are bounded by
+``pile_bound`` (52 by default: one deck), which bounds nothing else.
 
 Rotation: the queries fix the flipper at seat 0. The encoding, like the rules, names a seat
 only by its place relative to the flipper (clockwise from him, SNAP-CALL-4; the next holder to
 his left, SNAP-TURN-2; to his right, SNAP-PEN-2), the caller or the tied players, and the claim
 names no seat; so a move with flipper ``f`` is the move of the table turned by ``f`` seats, and
 is proved with it. The check tests that premise on the encoding at every table size of the
-bounds (:mod:`cardcanon.proofs.snap.rotation`: a seeded step of each kind, turned so that the
-flipper sits at seat 0); ``test_step_commutes_with_rotation`` (tests/test_snap_proofs.py) tests
-it on the model and the encoding on random positions. One flipper keeps a 12-seat query
-small enough for both solvers (measured: with every flipper symbolic, Z3 alone took minutes).
+bounds (:mod:`cardcanon.proofs.snap.rotation`); ``test_step_commutes_with_rotation``
+(tests/test_snap_proofs.py) tests it on the model and the encoding on random positions. One
+flipper keeps a 12-seat query small enough for both solvers (with every flipper symbolic, Z3
+alone took minutes).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import z3
@@ -46,10 +45,9 @@ from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
     MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, penalty_step, pot_matches, probe_of,
-    select_pile, shapes,
-    split_by_correctness, step, structural, structural_after,
+    select_pile, shapes, split_by_correctness, step, structural, structural_after,
 )
-from cardcanon.proofs.snap.replay import Found, found_in, in_range, realisable, replay, slot_state
+from cardcanon.proofs.snap.replay import Found, counterexample, found_in, in_range, realisable, replay, slot_state
 from cardcanon.proofs.snap.rotation import premise_fails
 
 
@@ -72,43 +70,45 @@ def _failure(was_there: z3.BoolRef, post: SymState) -> z3.BoolRef:
                  z3.Sum([p.count(CARD) for p in post.zones()]) != z3.If(was_there, 1, 0))
 
 
+def _matches(st: SymState) -> z3.ArithRef:
+    """How many piles match the flipped card."""
+    return z3.Sum([z3.If(m, 1, 0) for m in matched(st)])
+
+
 def _witness_goals(config: SnapConfig) -> list[tuple[Shape, str, Callable[..., Any]]]:
-    """Interesting cases for the reachability witnesses: (shape, label, condition)."""
-    goals: list[tuple[Shape, str, Callable[..., Any]]] = [(Shape(MoveKind.FLIP), "flip with turn-over", lambda st, mv: select_pile(st.down, st.turn).length == 0),
-             (Shape(MoveKind.FLIP), "flip", lambda st, mv: select_pile(st.down, st.turn).length > 0),
-             (Shape(MoveKind.NOCALL), "no call", lambda st, mv: z3.BoolVal(True))]
+    """Interesting cases for the reachability witnesses: (shape, label, condition on the position and move)."""
+    flip, nocall = Shape(MoveKind.FLIP), Shape(MoveKind.NOCALL)
+    goals: list[tuple[Shape, str, Callable[..., Any]]] = [
+        (flip, "flip with turn-over", lambda st, mv: select_pile(st.down, st.turn).length == 0),
+        (flip, "flip", lambda st, mv: select_pile(st.down, st.turn).length > 0),
+        (nocall, "no call", lambda st, mv: z3.BoolVal(True))]
     if config.players >= 3:
-        goals.append((Shape(MoveKind.NOCALL), "no call, the turn passing over a player who is out",
+        goals.append((nocall, "no call, the turn passing over a player who is out",
                       lambda st, mv: z3.And(st.turn == 0, z3.Not(st.holds(1)))))
     for kind in config.kinds:
+        call, tie, name = Shape(MoveKind.CALL, kind), Shape(MoveKind.TIE, kind), kind.value
         goals += [
-            (Shape(MoveKind.CALL, kind), f"correct {kind.value} winning two piles of two cards", lambda st, mv, k=kind: z3.And(
-                correct(st, k), z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2,
-                select_pile(st.up, st.turn).length >= 2)),
-            (Shape(MoveKind.CALL, kind), f"correct {kind.value} winning a pot of two cards", lambda st, mv, k=kind: z3.And(
+            (call, f"correct {name} winning two piles of two cards", lambda st, mv, k=kind: z3.And(
+                correct(st, k), _matches(st) >= 2, select_pile(st.up, st.turn).length >= 2)),
+            (call, f"correct {name} winning a pot of two cards", lambda st, mv, k=kind: z3.And(
                 correct(st, k), pot_matches(st), st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2)),
-            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper, paid to his right past a player who is out",
+            (call, f"wrong {name} by the flipper, paid to his right past a player who is out",
              lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn, st.turn == 0,
                                            *([z3.Not(st.holds(st.n - 1))] if st.n >= 3 else []))),
-        ]
-        goals += [
-            (Shape(MoveKind.CALL, kind), f"correct {kind.value} with a pot", lambda st, mv, k=kind: z3.And(
+            (call, f"correct {name} with a pot", lambda st, mv, k=kind: z3.And(
                 correct(st, k), st.pot.length > 0, z3.Or(*matched(st)))),
-            (Shape(MoveKind.CALL, kind), f"correct {kind.value} without a pot",
-             lambda st, mv, k=kind: z3.And(correct(st, k), st.pot.length == 0)),
-            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} with turn-over", lambda st, mv, k=kind: z3.And(
+            (call, f"correct {name} without a pot", lambda st, mv, k=kind: z3.And(correct(st, k), st.pot.length == 0)),
+            (call, f"wrong {name} with turn-over", lambda st, mv, k=kind: z3.And(
                 z3.Not(correct(st, k)), select_pile(st.down, mv.caller).length == 0, mv.caller != st.turn)),
-            (Shape(MoveKind.CALL, kind), f"wrong {kind.value} by the flipper, everyone holding cards",
+            (call, f"wrong {name} by the flipper, everyone holding cards",
              lambda st, mv, k=kind: z3.And(z3.Not(correct(st, k)), mv.caller == st.turn,
                                            *[st.holds(s) for s in range(st.n)])),
         ]
         if not config.index_card:
-            goals += [(Shape(MoveKind.TIE, kind), f"tie on {kind.value} with two matched piles and a pot",
-                       lambda st, mv: z3.And(st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2,
-                                             z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 2)),
-                      (Shape(MoveKind.TIE, kind), f"tie on {kind.value} with a pot",
-                       lambda st, mv: z3.And(st.pot.length > 0, z3.Sum([z3.If(m, 1, 0) for m in matched(st)]) >= 1)),
-                      (Shape(MoveKind.TIE, kind), f"tie on {kind.value} without a pot", lambda st, mv: st.pot.length == 0)]
+            goals += [(tie, f"tie on {name} with two matched piles and a pot", lambda st, mv: z3.And(
+                          st.pot.length >= 2, select_pile(st.up, st.turn).length >= 2, _matches(st) >= 2)),
+                      (tie, f"tie on {name} with a pot", lambda st, mv: z3.And(st.pot.length > 0, _matches(st) >= 1)),
+                      (tie, f"tie on {name} without a pot", lambda st, mv: st.pot.length == 0)]
     return [g for g in goals if not (g[0].kind is CallKind.SNAP_POT and "without a pot" in g[1])]
 
 
@@ -121,17 +121,13 @@ def check(run: Run) -> CheckResult:
     replay_players = tuple(bounds.get("replay_players", [min(players), max(players)]))
     replay_len = int(bounds.get("replay_pile", 3))
     started = time.monotonic()
-    # reachability witnesses, each a position and move replayed through the model (and by the
-    # runner): the model's successor must be the encoding's; and the inductive step (Z3 only). A
-    # probe breaks the encoding, so the proof goes first; a model mutant can only break a replay,
-    # so the witnesses (searched once per worker and variant) go first and the first that differs
-    # ends the run.
-    def prove() -> _Proof:
-        return _prove(players, variant, stride, probe, run.budget, drop)
-
-    proof = prove() if run.probe is not None else None
-    if proof is not None and proof.result is not None:
-        return proof.result
+    # reachability witnesses (searched once per worker and variant), each a position and move whose
+    # successor in the model (replayed here and by the runner) must be the encoding's; and the
+    # inductive step (Z3 only). A probe breaks the encoding, so the proof goes first; a model mutant
+    # can only break a replay, so the witnesses go first and the first that differs ends the run.
+    queries = _prove(players, variant, stride, probe, run.budget, drop) if run.probe is not None else None
+    if isinstance(queries, CheckResult):
+        return queries
     witnesses, records = [], []
     for n, label, found, config in _witness_positions(run.budget, replay_players, variant, stride, replay_len, drop):
         result = replay(found, config)
@@ -140,45 +136,36 @@ def check(run: Run) -> CheckResult:
                                f"encoding's: {result.text}", witness=result.text, records=(result.record,))
         records.append(result.record)
         witnesses.append(f"{n}p {label}: {result.text}")
-    proof = proof or prove()
-    if proof.result is not None:
-        return proof.result
-    # the premise of the rotation argument (on the encoding without a rule drop, whose free terms no position reads back)
+    if queries is None:
+        queries = _prove(players, variant, stride, probe, run.budget, drop)
+    if isinstance(queries, CheckResult):
+        return queries
+    # the premise of the rotation argument (on the encoding without a rule drop, whose free terms no
+    # position reads back)
     turned, problem = premise_fails(players, run.snap_config, probe, tick=run.budget.tick)
     if problem is not None:
         return CheckResult(Verdict.COUNTEREXAMPLE, f"the rotation argument fails: {problem}", witness=problem)
-    detail = (f"{proof.queries} inductive-step queries unsat (players {list(players)}, the flipper at seat 0: every "
+    detail = (f"{queries} inductive-step queries unsat (players {list(players)}, the flipper at seat 0: every "
               f"flipper by rotation; piles of at most {stride - 1} cards); {len(records)} witness moves "
               f"({', '.join(map(str, replay_players))} players) agree with the model; the encoding's step commutes "
               f"with turning the table at {turned} seeded steps")
     return CheckResult(Verdict.PROVED, detail, witness="\n".join(witnesses), records=tuple(records),
-                       stats={"queries": proof.queries, "witnesses": len(witnesses), "turned_steps": turned,
+                       stats={"queries": queries, "witnesses": len(witnesses), "turned_steps": turned,
                               "seconds": round(time.monotonic() - started, 2)})
 
 
-Players = tuple[int, ...]  # the numbers of players checked
-VariantKey = tuple[tuple[str, str], ...]  # a variant as sorted (parameter, option) pairs
-# (players, label, the position and move a Z3 model picked, config): one witness move to replay
-WitnessMove = tuple[int, str, Found, SnapConfig]
-
-
-@dataclass(frozen=True)
-class _Proof:
-    queries: int
-    result: CheckResult | None = None  # a counterexample or no answer; None: proved
-
-
-def _prove(players: Players, variant: VariantKey, stride: int, probe: str | None, budget: Budget,
-           drop: Drop = Drop()) -> _Proof:
-    """The Z3 part: every inductive-step query, or the first counterexample. The flipper is seat 0
-    (every other flipper by rotation, see the module docstring); conservation and the position
-    after are asked separately (two small queries are far cheaper than one, for cvc5 above all).
-    A wrong call's successor is :func:`~cardcanon.proofs.snap.encoding.penalty_step`'s position
-    (``step`` takes it exactly when the call is not correct); its queries ask about the penalty
-    after every legal call, correct or not: a stronger claim, and the same text for every call
-    kind. Conservation does not read who flips next, so its queries are the same text under both
-    ``next_turn`` options, and both solvers decide each once per verify run (:mod:`cardcanon.proofs.smt`;
-    the runner does not start two paired runs of a check at once when it has other runs at hand)."""
+def _prove(players: tuple[int, ...], variant: tuple[tuple[str, str], ...], stride: int, probe: str | None,
+           budget: Budget, drop: Drop = Drop()) -> int | CheckResult:
+    """The Z3 part: the number of inductive-step queries proved, or the first counterexample. The
+    flipper is seat 0 (every other flipper by rotation, see the module docstring); conservation and
+    the position after are asked separately (two small queries are far cheaper than one, for cvc5
+    above all). A wrong call's successor is :func:`~cardcanon.proofs.snap.encoding.penalty_step`'s
+    position (``step`` takes it exactly when the call is not correct); its queries ask about the
+    penalty after every legal call, correct or not: a stronger claim, and the same text for every
+    call kind. Conservation does not read who flips next, so its queries are the same text under
+    both ``next_turn`` options, and both solvers decide each once per verify run
+    (:mod:`cardcanon.proofs.smt`; the runner does not start two paired runs of a check at once
+    when it has other runs at hand)."""
     queries = 0
     for n in players:
         config = snap_config(dict(variant), players=n)
@@ -199,15 +186,16 @@ def _prove(players: Players, variant: VariantKey, stride: int, probe: str | None
                 solver.add(allowed, claim)
                 queries += 1
                 if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
-                    return _Proof(queries, _counterexample(solver, pre, mv, after, config, budget, stride, 3, queries))
+                    return _counterexample(solver, pre, mv, after, config, budget, stride, queries)
                 solver.pop()
-    return _Proof(queries)
+    return queries
 
 
 @search_memo
-def _witness_positions(budget: Budget, players: Players, variant: VariantKey, stride: int, replay_len: int,
-                       drop: Drop = Drop()) -> tuple[WitnessMove, ...]:
-    """Small positions and moves for each interesting case, read from Z3 models (no model code)."""
+def _witness_positions(budget: Budget, players: tuple[int, ...], variant: tuple[tuple[str, str], ...], stride: int,
+                       replay_len: int, drop: Drop = Drop()) -> tuple[tuple[int, str, Found, SnapConfig], ...]:
+    """(players, label, the position and move a Z3 model picked, config) for each interesting case:
+    small witness moves to replay, read from Z3 models (no model code)."""
     witnesses = []
     for n in sorted(set(players)):
         config, pre = snap_config(dict(variant), players=n), slot_state(n, stride)
@@ -227,13 +215,10 @@ def _witness_positions(budget: Budget, players: Players, variant: VariantKey, st
 
 
 def _counterexample(solver: z3.Solver, pre: SymState, mv: SymMove, post: SymState, config: SnapConfig,
-                    budget: Budget, stride: int, replay_len: int, queries: int) -> CheckResult:
+                    budget: Budget, stride: int, queries: int) -> CheckResult:
     """A broken step: a small realisable instance, as the model plays it (the model must differ)."""
-    solver.add(realisable(pre, stride, replay_len))
+    solver.add(realisable(pre, stride, 3))
+    label = f"{rules_text(config)}, {mv.shape}: conservation fails"
     if budget.check(solver) != z3.sat:
-        return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails "
-                                                   "(no small replay)",
-                           stats={"queries": queries})
-    result = replay(found_in(pre, mv, post, solver.model()), config, expect_same=False)
-    return CheckResult(Verdict.COUNTEREXAMPLE, f"{rules_text(config)}, {mv.shape}: conservation fails",
-                       witness=result.text, records=(result.record,) if result.ok else (), stats={"queries": queries})
+        return CheckResult(Verdict.COUNTEREXAMPLE, f"{label} (no small replay)", stats={"queries": queries})
+    return counterexample(label, replay(found_in(pre, mv, post, solver.model()), config, expect_same=False), queries)

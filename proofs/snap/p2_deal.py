@@ -44,10 +44,10 @@ def _stated(drop: Drop, rule: str, term: Num, name: str) -> Num:
     return term if drop.keeps(rule) else drop.term(rule, z3.IntVal(0), name)
 
 
-def _clockwise(d: Num, k: Num, n: int) -> Num:
-    """The seat ``k`` seats clockwise from seat ``d`` (``k`` concrete): ``(d + k) mod n``, written for a
-    symbolic ``0 <= d < n`` without modular arithmetic (which cvc5 decides slowly)."""
-    if not z3.is_expr(d) or not isinstance(k, int):
+def _clockwise(d: Num, k: int, n: int) -> Num:
+    """The seat ``k`` seats clockwise from seat ``d``: ``(d + k) mod n``, written for a symbolic
+    ``0 <= d < n`` without modular arithmetic (which cvc5 decides slowly)."""
+    if not z3.is_expr(d):
         return (d + k) % n
     return z3.If(d + k % n < n, d + k % n, d + k % n - n)
 
@@ -59,7 +59,7 @@ def _receiver(k: Num, n: int, d: Num, probe: str | None, drop: Drop = Drop()) ->
                    f"receiver.{k}")
 
 
-def _first_turn(n: int, d: Num, drop: Drop = Drop()) -> Num:
+def _first_turn(n: int, d: Num, drop: Drop) -> Num:
     """The seat that takes the first turn: the dealer's left (SNAP-TURN-1)."""
     return _stated(drop, "SNAP-TURN-1", _clockwise(d, 1, n), "first-turn")
 
@@ -74,11 +74,11 @@ def _if(cond: Num, a: Num, b: Num) -> Num:
     return (a if cond else b) if isinstance(cond, bool) else z3.If(cond, a, b)
 
 
-def _size(s: Num, n: int, d: Num, cards: int, probe: str | None, drop: Drop = Drop()) -> Num:
+def _size(s: Num, n: int, d: Num, cards: int, probe: str | None, drop: Drop) -> Num:
     return sum(_if(_receiver(k, n, d, probe, drop) == s, 1, 0) for k in range(cards))
 
 
-def _top(s: Num, n: int, d: Num, cards: int, probe: str | None, drop: Drop = Drop(), name: str = "") -> Num:
+def _top(s: Num, n: int, d: Num, cards: int, probe: str | None, drop: Drop, name: str) -> Num:
     """The number of the last card dealt to ``s`` (its top card, SNAP-DEAL-3), or -1."""
     top: Num = -1
     for k in range(cards):
@@ -107,7 +107,7 @@ def _model_deal(n: int, d: int, cards: int) -> tuple[list[int], list[int], int]:
 
 
 def _deal_text(deal: tuple[list[Any], list[Any], Any] | list[Any]) -> str:
-    """A deal (:func:`_model_deal`) in words: ``"pile sizes 17 18 17, tops K♠ A♠ Q♠, first turn player 1"``."""
+    """Pile sizes, top cards and first turn (:func:`_model_deal`) in words."""
     sizes, tops, first = deal
     top = " ".join(FULL_DECK[t].pretty if 0 <= t < len(FULL_DECK) else "none" for t in tops)
     return f"pile sizes {' '.join(map(str, sizes))}, tops {top}, first turn {Seat(first) if first >= 0 else 'none'}"
@@ -122,6 +122,13 @@ def _dealt(n: int, d: int, cards: int) -> snap.SnapState:
 def _record(n: int, d: int, cards: int, label: str) -> Record:
     state = _dealt(n, d, cards)
     return snap_record(state.config, [Deal(Seat(d), state.config.deck)], state, label=label)
+
+
+def _differs(n: int, d: int, cards: int, encoded: tuple[list[Any], list[Any], Any] | list[Any]) -> CheckResult:
+    """The encoding deals ``encoded`` (sizes, tops, first turn) where the model deals otherwise."""
+    label = (f"{n} players, dealer {Seat(d)}: the encoding deals {_deal_text(encoded)}; "
+             f"the model {_deal_text(_model_deal(n, d, cards))}")
+    return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(_record(n, d, cards, label),))
 
 
 def _prove(lo: int, hi: int, cards: int, probe: str | None, drop: Drop, budget: Budget) -> CheckResult | None:
@@ -147,10 +154,7 @@ def _prove(lo: int, hi: int, cards: int, probe: str | None, drop: Drop, budget: 
             if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
                 model = solver.model()
                 cd = model.eval(d).as_long()
-                read = [_value(x, model) for x in _encoded_deal(n, cd, cards, probe, drop)]
-                label = (f"{n} players, dealer {Seat(cd)}: the encoding deals {_deal_text(read)}; "
-                         f"the model {_deal_text(_model_deal(n, cd, cards))}")
-                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(_record(n, cd, cards, label),))
+                return _differs(n, cd, cards, [_value(x, model) for x in _encoded_deal(n, cd, cards, probe, drop)])
     return None
 
 
@@ -168,20 +172,17 @@ def check(run: Run) -> CheckResult:
         for dealer in range(players):
             encoded, modelled = _encoded_deal(players, dealer, cards, probe), _model_deal(players, dealer, cards)
             if encoded != modelled:
-                label = (f"{players} players, dealer {Seat(dealer)}: the encoding deals {_deal_text(encoded)}; "
-                         f"the model {_deal_text(modelled)}")
-                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
-                                   records=(_record(players, dealer, cards, label),))
+                return _differs(players, dealer, cards, encoded)
             compared += players
             if uneven is None and len(set(modelled[0])) > 1:
-                uneven = (players, dealer,
-                          f"{players} players, dealer {Seat(dealer)}: {_deal_text(modelled)}")
+                uneven = (players, dealer, f"{players} players, dealer {Seat(dealer)}: {_deal_text(modelled)}")
     counterexample = run.cached(("proof", lo, hi, cards), lambda: _prove(lo, hi, cards, probe, drop, run.budget))
     if counterexample is not None:
         return counterexample
     if uneven is None:
         return CheckResult(Verdict.NO_WITNESS, "no deal with unequal piles: the extra-card clause is vacuous")
-    return CheckResult(Verdict.PROVED, f"proved for n in {lo}..{hi}, every dealer; {compared} piles match the model's deal",
+    return CheckResult(Verdict.PROVED,
+                       f"proved for n in {lo}..{hi}, every dealer; {compared} piles match the model's deal",
                        witness=uneven[2], records=(_record(uneven[0], uneven[1], cards, uneven[2]),),
                        stats={"piles_compared": compared, "seconds": round(time.monotonic() - started, 2)})
 

@@ -24,14 +24,15 @@ from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
     MoveKind, Shape, correct, fresh_move, legal, matched, probe_of, shapes, step, structural,
 )
-from cardcanon.proofs.snap.replay import find_and_replay, in_range, slot_state
+from cardcanon.proofs.snap.replay import counterexample, find_and_replay, in_range, slot_state
 from cardcanon.proofs.snap.search import explore
 
 
 RULES = ("SNAP-INDEX-1", "SNAP-TIE-1", "SNAP-POT-2", "SNAP-CALL-3")
 
 
-def _prove(players: list[int], stride: int, variant: Mapping[str, str], drop: Drop, budget: Budget) -> int | CheckResult:
+def _prove(players: list[int], stride: int, variant: Mapping[str, str], drop: Drop,
+           budget: Budget) -> int | CheckResult:
     """The Z3 part: the number of queries proved, or the counterexample."""
     queries = 0
     for n in players:
@@ -39,16 +40,14 @@ def _prove(players: list[int], stride: int, variant: Mapping[str, str], drop: Dr
         for shape in shapes(config, drop):
             pre, mv = slot_state(n, stride), fresh_move(shape, n)
             post = step(pre, mv, config, drop=drop)
-            assumptions = [in_range(pre, stride), structural(pre), pre.pot.length == 0, legal(pre, mv, config, drop=drop)]
+            query = [in_range(pre, stride), structural(pre), pre.pot.length == 0,
+                     legal(pre, mv, config, drop=drop), post.pot.length != 0]
             solver = z3.Solver()
-            solver.add(*assumptions, post.pot.length != 0)
+            solver.add(*query)
             queries += 1
             if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
-                found = find_and_replay(pre, mv, post, config, assumptions + [post.pot.length != 0], stride, 3,
-                                        budget, expect_same=False)
-                return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {shape}: the pot is no longer empty",
-                                   witness=found.text if found else "no small instance to replay",
-                                   records=(found.record,) if found and found.ok else (), stats={"queries": queries})
+                found = find_and_replay(pre, mv, post, config, query, stride, 3, budget, expect_same=False)
+                return counterexample(f"{n} players, {shape}: the pot is no longer empty", found, queries)
     return queries
 
 
@@ -84,8 +83,9 @@ def check(run: Run) -> CheckResult:
     post = step(pre, mv, config, drop=drop)
     for label, cond in (("winning hand", z3.And(correct(pre, CallKind.HAND), z3.Or(*matched(pre)))),
                         ("wrong hand", z3.Not(correct(pre, CallKind.HAND)))):
-        found = find_and_replay(pre, mv, post, config, [structural(pre), pre.pot.length == 0, legal(pre, mv, config, drop=drop),
-                                                        cond], stride, 3, run.budget)
+        found = find_and_replay(pre, mv, post, config,
+                                [structural(pre), pre.pot.length == 0, legal(pre, mv, config, drop=drop), cond],
+                                stride, 3, run.budget)
         if found is None:
             return CheckResult(Verdict.NO_WITNESS, f"no reachability witness for a {label}")
         if not found.ok:

@@ -6,14 +6,13 @@ face-down pile, after the SNAP-FLIP-3 turn-over that SNAP-PEN-3 asks for, has a 
 give, and the recipient the encoding names (the flipper, SNAP-PEN-1; when the flipper called
 wrongly, the nearest player to his right who holds cards, SNAP-PEN-2) is another player who
 holds cards (so not out, SNAP-OUT-1). Proved over symbolic pile sizes for every player count in
-``players`` (2 to 12) and every flipper and caller. The probe ``out-players-call`` lets players who are out call; a
-penalty is then unpayable.
+``players`` (2 to 12) and every flipper and caller. The probe ``out-players-call`` lets players
+who are out call; a penalty is then unpayable.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import z3
 
@@ -22,9 +21,11 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, search_memo
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, PHASE_CODE, Shape, SymState, correct, fresh_move, legal, penalty_parts, probe_of, step, structural,
+    MoveKind, PHASE_CODE, Pile, Shape, correct, fresh_move, legal, penalty_parts, probe_of, step, structural,
 )
-from cardcanon.proofs.snap.replay import Found, find, find_and_replay, in_range, replay, slot_state
+from cardcanon.proofs.snap.replay import (
+    Found, counterexample, find, find_and_replay, in_range, replay, slot_state,
+)
 
 
 RULES = ("SNAP-PEN-1", "SNAP-PEN-2", "SNAP-PEN-3", "SNAP-CALL-2", "SNAP-OUT-1", "SNAP-FLIP-3")
@@ -50,10 +51,7 @@ def _prove(players: list[int], stride: int, probe: str | None, drop: Drop, budge
             post = step(pre, mv, config, probe, drop)
             found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(correct(pre, kind)), unpaid],
                                     stride, 2, budget, expect_same=False)
-            text = found.text if found else "no small instance to replay"
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, wrong {kind.value}: the penalty cannot be paid",
-                               witness=text, records=(found.record,) if found and found.ok else (),
-                               stats={"queries": queries})
+            return counterexample(f"{n} players, wrong {kind.value}: the penalty cannot be paid", found, queries)
     return queries
 
 
@@ -70,13 +68,12 @@ def check(run: Run) -> CheckResult:
         return queries
     variant = tuple(sorted(run.variant.items()))
     searched = _witness_positions(run.budget, stride, min(players), max(players), variant, drop)
-    replays = None if searched is None else [
-        replace(done, text=f"{label}: {done.text}") for label, found, config in searched
-        for done in (replay(found, config),)]
-    for done in replays or ():
+    replays = None if searched is None else [(label, replay(found, config)) for label, found, config in searched]
+    for label, done in replays or ():
         if not done.ok:
-            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {done.text}",
-                               witness=done.text, records=(done.record,))
+            text = f"{label}: {done.text}"
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"the model differs from the encoding: {text}", witness=text,
+                               records=(done.record,))
     if queries is None:
         queries = _prove(players, stride, probe, drop, run.budget)
     if isinstance(queries, CheckResult):
@@ -84,8 +81,8 @@ def check(run: Run) -> CheckResult:
     detail = f"{queries} queries unsat (players {players[0]}..{players[-1]}, every flipper, caller and call)"
     if replays is None:
         return CheckResult(Verdict.NO_WITNESS, detail + "; no reachability witness")
-    return CheckResult(Verdict.PROVED, detail, witness="\n".join(r.text for r in replays),
-                       records=tuple(r.record for r in replays),
+    return CheckResult(Verdict.PROVED, detail, witness="\n".join(f"{label}: {r.text}" for label, r in replays),
+                       records=tuple(r.record for _, r in replays),
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
@@ -100,9 +97,10 @@ def _witness_positions(budget: Budget, stride: int, small: int, large: int, vari
         kind = config.kinds[0]
         pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
         post = step(pre, mv, config, drop=drop)
-        cond = [structural(pre), legal(pre, mv, config, drop=drop), z3.Not(correct(pre, kind)), pre.phase == PHASE_CODE[Phase.CALL]]
+        cond = [structural(pre), legal(pre, mv, config, drop=drop), z3.Not(correct(pre, kind)),
+                pre.phase == PHASE_CODE[Phase.CALL]]
         if n == small:  # two face-up cards at least, so that turning the pile over shows
-            cond += [mv.caller != pre.turn, sum_len(pre, mv.caller, "down") == 0, sum_len(pre, mv.caller, "up") >= 2]
+            cond += [mv.caller != pre.turn, _length_at(pre.down, mv.caller) == 0, _length_at(pre.up, mv.caller) >= 2]
         else:
             cond += [mv.caller == pre.turn, pre.turn == 0, z3.Not(pre.holds(n - 1)), z3.Not(pre.holds(n - 2))]
         position = find(pre, mv, post, cond, stride, 3, budget)
@@ -112,6 +110,6 @@ def _witness_positions(budget: Budget, stride: int, small: int, large: int, vari
     return tuple(found)
 
 
-def sum_len(st: SymState, seat: z3.ArithRef, which: str) -> z3.ArithRef:
-    piles = st.down if which == "down" else st.up
-    return z3.Sum([z3.If(seat == s, piles[s].length, 0) for s in range(st.n)])
+def _length_at(piles: tuple[Pile, ...], seat: z3.ArithRef) -> z3.ArithRef:
+    """The length of seat ``seat``'s pile among ``piles``."""
+    return z3.Sum([z3.If(seat == s, pile.length, 0) for s, pile in enumerate(piles)])

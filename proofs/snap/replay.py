@@ -18,9 +18,9 @@ import z3
 
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.errors import IllegalMoveError
-from cardcanon.model.snap import Move, SnapConfig, SnapState, apply
+from cardcanon.model.snap import Move, SnapConfig, apply
 from cardcanon.model.snap_text import position_text
-from cardcanon.proofs.base import Budget
+from cardcanon.proofs.base import Budget, CheckResult, Verdict
 from cardcanon.proofs.records import snap_record
 from cardcanon.proofs.snap.encoding import (
     Pile, Position, SymMove, SymState, encoded_text, evaluate, model_move, position_of, same_position, to_model_state,
@@ -30,17 +30,17 @@ from cardcanon.proofs.snap.encoding import (
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
-def slot_state(n: int, stride: int, prefix: str = "") -> SymState:
+def slot_state(n: int, stride: int) -> SymState:
     """A position whose cards are named by their slots; lengths and ranks are free."""
     def pile(zone: int, name: str) -> Pile:
-        length = z3.Int(prefix + name + "_len")
+        length = z3.Int(name + "_len")
         return Pile(lambda i: zone * stride + i, length,
                     lambda c: z3.If(z3.And(zone * stride <= c, c < zone * stride + length), 1, 0))
 
     down = tuple(pile(s, f"down{s}") for s in range(n))
     up = tuple(pile(n + s, f"up{s}") for s in range(n))
-    return SymState(n, down, up, pile(2 * n, "pot"), z3.Int(prefix + "turn"), z3.Int(prefix + "phase"),
-                    z3.Array(prefix + "rank", z3.IntSort(), z3.IntSort()))
+    return SymState(n, down, up, pile(2 * n, "pot"), z3.Int("turn"), z3.Int("phase"),
+                    z3.Array("rank", z3.IntSort(), z3.IntSort()))
 
 
 def realisable(st: SymState, stride: int, max_len: int) -> z3.BoolRef:
@@ -60,7 +60,6 @@ def realisable(st: SymState, stride: int, max_len: int) -> z3.BoolRef:
 class Replay:
     ok: bool  # the model agrees with the encoding (with ``expect_same=False``: disagrees)
     text: str
-    after: SnapState | None  # the model's position after the move
     record: dict[str, Any]  # the position and move as a record prefix, as the model plays it
 
 
@@ -94,24 +93,21 @@ def replay(found: Found, base: SnapConfig, expect_same: bool = True) -> Replay:
     """Build the model's position and move from what a Z3 model picked, apply the move with the
     reference model and compare with the encoding's successor. ``expect_same=False`` is for a
     probe's counterexample: the model must then differ from the (broken) encoding."""
-    per_rank: dict[int, int] = {}
-    deck: list[Card] = []
-    for _, r in found.ranks:
-        deck.append(Card(Rank(r), _SUITS[per_rank.get(r, 0)]))
-        per_rank[r] = per_rank.get(r, 0) + 1
+    ranks = [r for _, r in found.ranks]
+    deck = tuple(Card(Rank(r), _SUITS[ranks[:i].count(r)]) for i, r in enumerate(ranks))  # each rank's suits in order
     names = {c: i for i, (c, _) in enumerate(found.ranks)}
-    config = SnapConfig(players=base.players, index_card=base.index_card, next_turn=base.next_turn, deck=tuple(deck))
+    config = SnapConfig(players=base.players, index_card=base.index_card, next_turn=base.next_turn, deck=deck)
     state, move = to_model_state(_rename(found.position, names), config), found.move
     try:
         after = apply(state, move)
     except IllegalMoveError as err:
         text = f"model rejects {move} in {position_text(state)}: {err}"
-        return Replay(not expect_same, text, None, snap_record(config, (), state, start=state, rejects=move, label=text))
+        return Replay(not expect_same, text, snap_record(config, (), state, start=state, rejects=move, label=text))
     encoded = _rename(found.after, names)
     same = same_position(encoded, position_of(after))
     text = f"{move} in {position_text(state)} -> {position_text(after)}"
     text = text if same else f"{text}; encoding gives {encoded_text(encoded, config)}"
-    return Replay(same == expect_same, text, after, snap_record(config, (move,), after, start=state, label=text[:300]))
+    return Replay(same == expect_same, text, snap_record(config, (move,), after, start=state, label=text[:300]))
 
 
 def in_range(st: SymState, stride: int) -> z3.BoolRef:
@@ -127,6 +123,12 @@ def find(pre: SymState, mv: SymMove, post: SymState, conditions: Iterable[z3.Boo
     if budget.check(solver) != z3.sat:
         return None
     return found_in(pre, mv, post, solver.model())
+
+
+def counterexample(label: str, found: Replay | None, queries: int) -> CheckResult:
+    """A query's counterexample, with its small instance as the model plays it (None: none found)."""
+    return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=found.text if found else "no small instance to replay",
+                       records=(found.record,) if found and found.ok else (), stats={"queries": queries})
 
 
 def find_and_replay(pre: SymState, mv: SymMove, post: SymState, config: SnapConfig, conditions: Iterable[z3.BoolRef],

@@ -26,17 +26,15 @@ T = TypeVar("T")
 
 
 def turned_seat(seat: Seat, k: int, n: int) -> Seat:
-    """Seat ``seat`` of an ``n``-seat table turned by ``k`` seats."""
     return Seat((seat.index + k) % n)
 
 
 def _turned(items: tuple[T, ...], k: int) -> tuple[T, ...]:
-    """Per-seat ``items`` of the table turned by ``k`` seats: seat ``s``'s item moves to ``s + k``."""
+    """Per-seat ``items``: seat ``s``'s item moves to ``s + k``."""
     return tuple(items[(s - k) % len(items)] for s in range(len(items)))
 
 
 def turned_state(state: SnapState, k: int) -> SnapState:
-    """The table turned by ``k`` seats: seat ``s`` becomes seat ``s + k``."""
     n = state.config.players
 
     def seat(s: Seat | None) -> Seat | None:
@@ -69,16 +67,15 @@ def _kind(state: SnapState, move: Move) -> str:
 KINDS = ("flip", "no call", "correct call", "wrong call", "tie")
 
 
-def sample_steps(config: SnapConfig, seed: int, max_flips: int = 300, games: int = 5,
-                 ) -> Iterator[tuple[str, SnapState, Move]]:
+def sample_steps(config: SnapConfig, seed: int) -> Iterator[tuple[str, SnapState, Move]]:
     """(kind, position, move): the first step of each kind whose flipper is not at seat 0, in up to
-    ``games`` seeded games from ``seed`` on, moves picked among the model's legal ones, ties and
-    calls first."""
+    five seeded games of up to 300 flips from ``seed`` on, moves picked among the model's legal
+    ones, ties and calls first."""
     seen: set[str] = set()
-    for game in range(seed, seed + games):
+    for game in range(seed, seed + 5):
         rng = SplitMix64(game)
         state = apply(new_game(config), sample_deal(config, rng))
-        while state.phase is not Phase.OVER and state.flips < max_flips and len(seen) < len(KINDS):
+        while state.phase is not Phase.OVER and state.flips < 300 and len(seen) < len(KINDS):
             options = legal_moves(state)
             rare = [m for m in options if _kind(state, m) not in seen | {"flip", "no call"}]
             pool = rare if rare and rng.below(2) else list(options)
