@@ -47,7 +47,7 @@ def _smt_div(a: int, b: int) -> int:
 def compile_terms(terms: Sequence[Z3]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
     """A plain-Python function ``env -> values`` computing quantifier-free Int/Bool Z3 terms:
     constants are looked up by name in ``env``, where a free array constant (such as ``rank``) is
-    a function."""
+    a function. Shared subterms are computed once each, in one generated straight-line function."""
     lines: list[str] = []
     names: dict[int, str] = {}
     if not terms:
