@@ -1,14 +1,14 @@
 """SNAP-P2: the deal (SNAP-DEAL-2/3, SNAP-TURN-1).
 
-For every player count ``n`` from 2 to 12 (two queries each) and every dealer ``d`` (symbolic), dealing the
-52 cards one at a time clockwise from the dealer's left gives card ``k`` (``k = 0`` first) to
-the seat ``(d + 1 + k) mod n``. Z3 proves: pile sizes differ by at most one; a seat nearer the
-dealer's left never has fewer cards than one farther on (so the extra cards go to the seats
-nearest the dealer's left); the first card goes to the dealer's left, and the player who gets it
-takes the first turn (the first query); the top card of every pile is the last card dealt to it
-(the second). The sizes and the
-top card of every pile are then evaluated for every ``n``, dealer and seat and compared with the
-model's ``deal_piles`` and first turn. The probe ``deal-from-dealer`` starts the deal with the dealer himself.
+For every player count ``n`` from 2 to 12 (two queries each) and every dealer ``d`` (symbolic),
+dealing the 52 cards one at a time clockwise from the dealer's left gives card ``k`` (``k = 0``
+first) to the seat ``(d + 1 + k) mod n``. Z3 proves: pile sizes differ by at most one; a seat
+nearer the dealer's left never has fewer cards than one farther on (so the extra cards go to the
+seats nearest the dealer's left); the first card goes to the dealer's left, and the player who
+gets it takes the first turn (the first query); the top card of every pile is the last card
+dealt to it (the second). The sizes and the top card of every pile are then evaluated for every
+``n``, dealer and seat and compared with the model's ``deal_piles`` and first turn. The probe
+``deal-from-dealer`` starts the deal with the dealer himself.
 
 Each term is tagged with the rule that states it (SNAP-DEAL-2: who receives each card;
 SNAP-DEAL-3: which card is on top; SNAP-TURN-1: who takes the first turn), so that a drop probe
