@@ -6,6 +6,8 @@ reference model does not.
   the model lists, so HEARTS-P12 offers the leader's cards to the model itself.
 - HEARTS-QUEEN-2 under ``queen_breaks = yes``: the queen breaks hearts whether led, followed in
   suit or discarded. HEARTS-P12 plays her aside wherever she is legal before hearts are broken.
+- SNAP-END-5: the records carry the outcome's termination, which must be the label the rulebook
+  gives; SNAP-P13 compares them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from cardcanon.verify.runner import execute
 BUGS = [
     ("hearts:leader-plays-twice", "HEARTS-P12-hand-text"),
     ("hearts:queen-breaks-on-discard", "HEARTS-P12-hand-text"),
+    ("snap:outcome-pot-always-stuck", "SNAP-P13-endings"),
 ]
 
 
@@ -64,3 +67,21 @@ def test_the_leaders_second_card_is_refused_by_trick_4():
 def test_the_discard_only_queen_is_a_queen_2_mutant_under_queen_breaks_yes():
     mutant = mutants.MUTANTS["hearts:queen-breaks-on-discard"]
     assert mutant.rule == "HEARTS-QUEEN-2" and dict(mutant.variant) == {"queen_breaks": "yes"}
+
+
+def test_the_seed_0_ties_game_is_recorded_winnable():
+    """``cardcanon play snap --players 2 --seed 0 --policy ties:0.3``: the pot's top card is the 6 of
+    clubs and the winner holds the 6 of spades, so SNAP-END-5 labels the game winnable-pot."""
+    from cardcanon.model import snap
+    from cardcanon.model.cards import Card
+    from cardcanon.model.snap_policies import game_record, play_game
+    from cardcanon.proofs.snap.p13_endings import ended_problem
+
+    result = play_game(snap.SnapConfig(players=2), 0, "ties:0.3")
+    final = result.state
+    assert final.pot[0] == Card.parse("6c") and Card.parse("6s") in final.down[1] + final.up[1]
+    assert game_record(result)["result"]["termination"] == "winnable-pot"
+    assert ended_problem(final) == ""
+    with mutants.patched("snap:outcome-pot-always-stuck"):
+        assert final.outcome.termination.value == "stuck-pot"
+        assert "termination is stuck-pot, the text says winnable-pot" in ended_problem(final)
