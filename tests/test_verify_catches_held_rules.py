@@ -64,11 +64,6 @@ def test_the_leaders_second_card_is_refused_by_trick_4():
     assert found is not None and found[0].player == led.trick[0].player
 
 
-def test_the_discard_only_queen_is_a_queen_2_mutant_under_queen_breaks_yes():
-    mutant = mutants.MUTANTS["hearts:queen-breaks-on-discard"]
-    assert mutant.rule == "HEARTS-QUEEN-2" and dict(mutant.variant) == {"queen_breaks": "yes"}
-
-
 def test_the_seed_0_ties_game_is_recorded_winnable():
     """``cardcanon play snap --players 2 --seed 0 --policy ties:0.3``: the pot's top card is the 6 of
     clubs and the winner holds the 6 of spades, so SNAP-END-5 labels the game winnable-pot."""

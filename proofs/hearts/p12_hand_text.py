@@ -2,12 +2,13 @@
 here apart from the model (:func:`text_deck`, :func:`text_deal`, :func:`text_trick_winner`): two
 players and no third (PLAYERS-1), one card each to a trick (TRICK-4), the 28 cards (DECK-1), the hands dealt and nothing
 passed (PASS-1), hearts unbroken at each deal (BREAK-3), the trick's winner leads (TRICK-2), 13
-tricks (TRICK-3), the queen of spades never held back and breaking hearts only as ``queen_breaks`` says (QUEEN-2).
+tricks (TRICK-3), the queen of spades never held back and breaking hearts exactly as ``queen_breaks``
+says (QUEEN-2).
 
 Play walks only the moves the model lists, which are the plays of the player to move; so at every
 trick under way the leader's own cards are also offered to the model, each to be refused by
 TRICK-4, and wherever the queen of spades may be played before hearts are broken (led, followed
-in suit or discarded) she is played aside to see whether hearts break.""" 
+in suit or discarded) she is played aside to see whether hearts break."""
 
 from __future__ import annotations
 
@@ -125,21 +126,23 @@ def text_queen_breaks(state: model.HeartsState) -> bool:
     return state.config.break_on.value == "void" and queen_manner(state) == QUEEN_MANNERS[2]
 
 
-def queen_tried(state: model.HeartsState, legal: tuple[model.Play, ...]) -> tuple[model.HeartsState, str] | None:
-    """The queen of spades played aside where she is legal before hearts are broken: the position
-    after her and what the text says is wrong with it ('' when nothing); None where she is not tried."""
-    seat = state.to_move
-    if seat is None or state.hearts_broken or model.Play(seat, QUEEN) not in legal:
+def queen_tried(state: model.HeartsState, legal: tuple[model.Play, ...],
+                ) -> tuple[model.Play, model.HeartsState, str] | None:
+    """The queen of spades played aside where she is legal before hearts are broken: her play, the
+    position after it and what the text says is wrong with it ('' when nothing); None where she is
+    not tried."""
+    queen = next((play for play in legal if play.card == QUEEN), None)
+    if queen is None or state.hearts_broken:
         return None
-    after = model.apply(state, model.Play(seat, QUEEN))
+    after = model.apply(state, queen)
     if after.phase is not model.Phase.PLAY:  # the hand is over and the next one starts unbroken
         return None
     expected = text_queen_breaks(state)
     if after.hearts_broken == expected:
-        return after, ""
+        return queen, after, ""
     option = state.config.queen_breaks.value
-    return after, (f"the queen of spades {queen_manner(state)} with queen_breaks={option} "
-                   f"{'leaves hearts unbroken' if expected else 'breaks hearts'}")
+    return queen, after, (f"the queen of spades {queen_manner(state)} with queen_breaks={option} "
+                          f"{'leaves hearts unbroken' if expected else 'breaks hearts'}")
 
 
 def queen_lead_problem(state: model.HeartsState) -> str:
@@ -217,12 +220,12 @@ def check(run: Run) -> CheckResult:
                     records.append(hearts_record(config, moves, after, rejects=play, label=(
                         f"seed {seed}, move {len(moves)}: {leader} may not play {play.card.pretty} to his own trick")))
             if (tried := queen_tried(after, legal)) is not None:
-                queen_after, queen_problem = tried
+                queen, queen_after, queen_problem = tried
                 manner = queen_manner(after)
                 label = (f"seed {seed}, move {len(moves) + 1}: the queen of spades {manner} before hearts are broken"
                          f" {'breaks' if queen_after.hearts_broken else 'leaves unbroken'} hearts")
-                record = hearts_record(config, [*moves, model.Play(after.to_move or Seat(0), QUEEN)], queen_after,
-                                       label=f"{label}" + (f": {queen_problem}" if queen_problem else ""))
+                record = hearts_record(config, [*moves, queen], queen_after,
+                                       label=label + (f": {queen_problem}" if queen_problem else ""))
                 if queen_problem:
                     return CheckResult(Verdict.COUNTEREXAMPLE, f"seed {seed}, move {len(moves) + 1}: {queen_problem}",
                                        witness=label, records=(record,), stats=stats)
