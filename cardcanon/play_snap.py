@@ -114,7 +114,7 @@ def outcome_line(result: GameResult) -> str:
     if result.outcome:
         o = result.outcome
         line = sentence(result_text(o.termination.value, None if o.winner is None else o.winner.index, result.flips))
-        if o.termination is Termination.STUCK_POT:
+        if o.termination in (Termination.STUCK_POT, Termination.WINNABLE_POT):
             line = line.removesuffix(".") + f"; the Snap Pot keeps {len(result.state.pot)}."
         return line
     if result.endless:

@@ -303,7 +303,7 @@ def _apply_call_event(state: SnapState, move: NoCall | Call | Tie) -> SnapState:
 
 # ---- SNAP-END-1, SNAP-END-2, SNAP-END-3 ----------------------------------------------------------
 END_RULES = {Termination.ALL_CARDS: "SNAP-END-1", Termination.STUCK_POT: "SNAP-END-2",
-             Termination.NO_CARDS: "SNAP-END-3"}
+             Termination.WINNABLE_POT: "SNAP-END-2", Termination.NO_CARDS: "SNAP-END-3"}
 
 
 def over_problem(state: SnapState, move: Move) -> Refusal | None:

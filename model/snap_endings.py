@@ -1,10 +1,12 @@
-"""SNAP-END-5: the label of an ended Snap game, as the figures and records name it."""
+"""SNAP-END-5: the label of an ended Snap game, as the figures and records name it: the
+``termination`` of the game's outcome (:attr:`cardcanon.model.snap.SnapState.outcome`)."""
 
 from __future__ import annotations
 
-from cardcanon.model.snap import SnapState
+from typing import TYPE_CHECKING
 
-LABELS = ("all-cards", "stuck-pot", "no-cards", "winnable-pot")
+if TYPE_CHECKING:
+    from cardcanon.model.snap_types import SnapState
 
 
 def ending_label(state: SnapState) -> str:

@@ -16,9 +16,11 @@ from cardcanon.model.snap_types import CALL_WORDS, NextTurn, Outcome, Phase, Sna
 
 __all__ = ["CALL_WORDS", "ENDINGS", "cards_of", "make_state", "outcome_text", "position_text", "repeat_text",
            "result_text", "rules_text", "seat_text", "seats_text", "sentence", "table_text"]
-ENDINGS = {  # the three ways a game ends, as the rulebook words them
+ENDINGS = {  # the ways a game ends, as the rulebook words them (the labels: SNAP-END-5)
     Termination.NO_CARDS.value: "every card is in the Snap Pot (SNAP-END-3)",
-    Termination.STUCK_POT.value: "he holds every card outside the Snap Pot (SNAP-END-2)",
+    Termination.STUCK_POT.value: "he holds every card outside the Snap Pot, which no flip can win (SNAP-END-2)",
+    Termination.WINNABLE_POT.value: "he holds every card outside the Snap Pot, a card of its top card's rank among"
+                                    " them (SNAP-END-2)",
     Termination.ALL_CARDS.value: "he holds every card (SNAP-END-1)",
 }
 

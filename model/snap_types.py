@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 import cardcanon.spec as spec
+from cardcanon.model import snap_endings
 from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import OptionError
 from cardcanon.model.game import CheckedMove
@@ -94,8 +95,9 @@ class Phase(OptionEnum):
 
 class Termination(OptionEnum):
     ALL_CARDS = "all-cards"  # one player holds every card (SNAP-GOAL-1, SNAP-END-1)
-    STUCK_POT = "stuck-pot"  # one player holds every card outside a non-empty pot (SNAP-END-2)
+    STUCK_POT = "stuck-pot"  # one player holds every card outside a pot no flip can win (SNAP-END-2, SNAP-END-5)
     NO_CARDS = "no-cards"  # draw: every card is in the pot (SNAP-END-3)
+    WINNABLE_POT = "winnable-pot"  # as stuck-pot, but he holds a card of the pot's top rank (SNAP-END-2, SNAP-END-5)
 
 
 @dataclass(frozen=True)
@@ -240,11 +242,10 @@ class SnapState:
         if self.phase is not Phase.OVER:
             return None
         holders = self.in_game
+        termination = Termination(snap_endings.ending_label(self))  # labelled as SNAP-END-5 says
         if not holders:
-            return Outcome(Termination.NO_CARDS, None)  # SNAP-END-3
-        if self.pot:
-            return Outcome(Termination.STUCK_POT, holders[0])  # SNAP-END-2
-        return Outcome(Termination.ALL_CARDS, holders[0])  # SNAP-END-1
+            return Outcome(termination, None)  # SNAP-END-3
+        return Outcome(termination, holders[0])  # SNAP-END-1, SNAP-END-2
 
     @property
     def is_chance(self) -> bool:

@@ -117,7 +117,8 @@ class SnapGames(RuleBasedStateMachine):
                 assert outcome.termination is Termination.NO_CARDS and outcome.winner is None
             else:
                 assert outcome.winner == holders[0]
-                assert (outcome.termination is Termination.STUCK_POT) == bool(self.state.pot)
+                pot_left = outcome.termination in (Termination.STUCK_POT, Termination.WINNABLE_POT)
+                assert pot_left == bool(self.state.pot)
         else:
             assert self.state.holds(self.state.turn)  # the player to flip (or who flipped) holds cards
 

@@ -343,11 +343,12 @@ def test_snap_end_1():
         raises("SNAP-END-1", over, move)
 
 
-@pytest.mark.rules("SNAP-END-2")
-def test_snap_end_2():
-    state = call_state(["2c", ""], ["7h", "7s"], pot="Kd", turn=0)
+@pytest.mark.rules("SNAP-END-2", "SNAP-END-5")
+@pytest.mark.parametrize("down, termination", [("2c", Termination.STUCK_POT), ("2c Kc", Termination.WINNABLE_POT)])
+def test_snap_end_2(down, termination):
+    state = call_state([down, ""], ["7h", "7s"], pot="Kd", turn=0)
     over = apply(state, Call(S0, SNAP))
-    assert over.outcome.termination is Termination.STUCK_POT and over.outcome.winner == S0
+    assert over.outcome.termination is termination and over.outcome.winner == S0  # labelled as SNAP-END-5 says
     assert over.pot == cards_of("Kd")
     for move in (Flip(S0), NoCall(), Call(S0, SNAP), Deal(S0, over.config.deck)):
         raises("SNAP-END-2", over, move)  # refused by the rule the game ended by

@@ -58,8 +58,7 @@ def snap_step(before: snap.SnapState, move: snap.Move, after: snap.SnapState) ->
     if len(after.in_game) < len(before.in_game):
         rules.append("SNAP-OUT-1")
     if after.outcome is not None:
-        rules.append({snap.Termination.ALL_CARDS: "SNAP-END-1", snap.Termination.STUCK_POT: "SNAP-END-2",
-                      snap.Termination.NO_CARDS: "SNAP-END-3"}[after.outcome.termination])
+        rules.append(snap.END_RULES[after.outcome.termination])
     else:
         rules.append("SNAP-TURN-2")
     return rules

@@ -39,8 +39,8 @@ SAFETY_CAP = 1_000_000  # flips; deterministic games repeat or end long before
 _TWO64 = 1 << 64
 _STATUS = ("ended", "endless", "capped")
 # The kernel's ending codes: the model's Termination, and the analysis label of each code.
-_TERMINATIONS = (Termination.ALL_CARDS, Termination.STUCK_POT, Termination.NO_CARDS, Termination.STUCK_POT)
-ENDINGS = ("all-cards", "stuck-pot", "no-cards", "winnable-pot")
+_TERMINATIONS = (Termination.ALL_CARDS, Termination.STUCK_POT, Termination.NO_CARDS, Termination.WINNABLE_POT)
+ENDINGS = tuple(t.value for t in _TERMINATIONS)
 _KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)
 
 

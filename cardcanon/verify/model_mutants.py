@@ -365,6 +365,13 @@ def _label(part: str) -> Patch:
     return replaces("cardcanon.model.snap_endings", "ending_label", ending_label)
 
 
+def _outcome_pot_stuck(original: Any, self: SnapState) -> Outcome | None:
+    result: Outcome | None = original(self)  # SNAP-END-5 broken: every ending with a pot is recorded stuck-pot
+    if result is not None and result.termination is m.Termination.WINNABLE_POT:
+        return m.Outcome(m.Termination.STUCK_POT, result.winner)
+    return result
+
+
 # ---- Snap: calling policies, the seeded deal, the deck ---------------------------------------------
 def _snap_before_pot(state: SnapState) -> CallKind | None:  # SNAP-POLICY-1 broken: "Snap!" before "Snap Pot!"
     correct = m.correct_kinds(state)
@@ -558,6 +565,9 @@ _SNAP_MUTANTS = (
                 "the stuck-pot label reads only the holder's face-down pile", _label("down")),
     ModelMutant("label-top-cards-only", "snap", "SNAP-END-5",
                 "the stuck-pot label reads only the holder's top cards", _label("tops")),
+    ModelMutant("outcome-pot-always-stuck", "snap", "SNAP-END-5",
+                "the outcome, which the records carry, labels every ending with cards in the Snap Pot stuck-pot",
+                wraps(SNAP, "SnapState.outcome", _outcome_pot_stuck)),
     ModelMutant("all-cards-winner-dealer", "snap", "SNAP-END-1", "a game won with all the cards names the dealer",
                 wraps(SNAP, "SnapState.outcome", _outcome_names_dealer("ALL_CARDS"))),
     ModelMutant("ends-at-three-quarters", "snap", "SNAP-GOAL-1",

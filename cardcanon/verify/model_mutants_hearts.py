@@ -153,6 +153,20 @@ def _deck_kings() -> dict[tuple[str, str], Any]:
     return {(HEARTS, "DECK"): deck, ("cardcanon.model.hearts_types", "DECK"): deck}  # HEARTS-DECK-1 broken
 
 
+def _leader_plays_again(original: Any, state: HeartsState, player: Seat) -> Refusal | None:
+    if state.trick and player == state.trick[0].player:
+        return None  # HEARTS-TRICK-4 broken: the leader may play to his own trick again
+    refusal: Refusal | None = original(state, player)
+    return refusal
+
+
+def _queen_breaks_on_discard(original: Callable[..., bool], state: HeartsState, play: Play) -> bool:
+    led_or_in_suit = not state.trick or state.trick[0].card.suit is Suit.SPADES
+    if play.card == m.QUEEN_OF_SPADES and led_or_in_suit:  # HEARTS-QUEEN-2 broken: queen_breaks read as discards only
+        return original(replace(state, config=replace(state.config, queen_breaks=m.QueenBreaks.NO)), play)
+    return original(state, play)
+
+
 def _one_player_tricks(original: Any, state: HeartsState, play: Play) -> HeartsState:
     after: HeartsState = original(state, play)  # HEARTS-TRICK-4 broken: the leader plays both cards
     return replace(after, to_move=play.player) if not state.trick else after
@@ -213,6 +227,9 @@ HEARTS_MUTANTS = (
     ModelMutant("leader-plays-second", "hearts", "HEARTS-TRICK-4",
                 "the leader, not the other player, plays the second card of a trick",
                 wraps(HEARTS, "_apply_play", _one_player_tricks)),
+    ModelMutant("leader-plays-twice", "hearts", "HEARTS-TRICK-4",
+                "the leader may also play the second card of his own trick",
+                wraps(HEARTS, "turn_problem", _leader_plays_again)),
     ModelMutant("loser-leads", "hearts", "HEARTS-TRICK-2", "the loser of a trick leads to the next",
                 wraps(HEARTS, "_apply_play", _loser_leads)),
     ModelMutant("hand-begins-broken", "hearts", "HEARTS-BREAK-3", "every hand begins with hearts broken",
@@ -222,6 +239,9 @@ HEARTS_MUTANTS = (
     ModelMutant("queen-held-back", "hearts", "HEARTS-QUEEN-2",
                 "the queen of spades may not be led before hearts are broken",
                 wraps(HEARTS, "lead_hearts_problem", _queen_held_back)),
+    ModelMutant("queen-breaks-on-discard", "hearts", "HEARTS-QUEEN-2",
+                "with queen_breaks = yes, the queen of spades breaks hearts only when discarded, not when led or"
+                " followed in suit", wraps(HEARTS, "breaks_hearts", _queen_breaks_on_discard), {"queen_breaks": "yes"}),
     ModelMutant("pass-highest-card", "hearts", "HEARTS-PASS-1", "after the deal each player passes his highest card",
                 wraps(HEARTS, "deal_hands", _pass_highest)),
     ModelMutant("deck-kings-not-aces", "hearts", "HEARTS-DECK-1", "the deck has the kings instead of the aces",

@@ -2,7 +2,13 @@
 here apart from the model (:func:`text_deck`, :func:`text_deal`, :func:`text_trick_winner`): two
 players and no third (PLAYERS-1), one card each to a trick (TRICK-4), the 28 cards (DECK-1), the hands dealt and nothing
 passed (PASS-1), hearts unbroken at each deal (BREAK-3), the trick's winner leads (TRICK-2), 13
-tricks (TRICK-3), the queen of spades neither breaking hearts nor held back (QUEEN-2)."""
+tricks (TRICK-3), the queen of spades never held back and breaking hearts exactly as ``queen_breaks``
+says (QUEEN-2).
+
+Play walks only the moves the model lists, which are the plays of the player to move; so at every
+trick under way the leader's own cards are also offered to the model, each to be refused by
+TRICK-4, and wherever the queen of spades may be played before hearts are broken (led, followed
+in suit or discarded) she is played aside to see whether hearts break."""
 
 from __future__ import annotations
 
@@ -65,10 +71,6 @@ def step_problem(before: model.HeartsState, move: model.Move, after: model.Heart
     played[move.player.index].add(move.card)
     if move.card not in dealt.get(move.player.index, frozenset()):
         return f"{move.player} plays {move.card.pretty}, which was not dealt to him"
-    if move.card == QUEEN and not before.hearts_broken and after.phase is model.Phase.PLAY and after.hearts_broken \
-            and before.config.queen_breaks.value == "no" and (not before.trick or before.trick[0].card.suit is Suit.SPADES
-                                                              or before.config.break_on.value != "void"):
-        return "playing the queen of spades breaks hearts"
     if not before.trick:
         return ""
     if move.player == before.trick[0].player:  # HEARTS-TRICK-4: one card each
@@ -86,6 +88,61 @@ def step_problem(before: model.HeartsState, move: model.Move, after: model.Heart
     if any(played[s] != dealt[s] for s in (0, 1)):
         return "a player did not play exactly the cards dealt to him"
     return ""
+
+
+def leader_again(state: model.HeartsState) -> tuple[model.Play, str] | None:
+    """HEARTS-TRICK-4: with a trick under way, a card of the leader's own that the model does not
+    refuse by TRICK-4, and why; None when it refuses every one."""
+    if state.phase is not model.Phase.PLAY or not state.trick:
+        return None
+    leader = state.trick[0].player
+    for card in sorted(state.hands[leader.index]):
+        refusal = model.play_problem(state, model.Play(leader, card))
+        if refusal is None or refusal[0] != "HEARTS-TRICK-4":
+            how = "accepts it" if refusal is None else f"refuses it by {refusal[0]}, not HEARTS-TRICK-4"
+            return model.Play(leader, card), f"{leader} may play {card.pretty} to his own trick: the model {how}"
+    return None
+
+
+QUEEN_MANNERS = ("led", "followed in suit", "discarded")  # stats: queen_led, queen_followed_in_suit, ...
+
+
+def queen_stat(manner: str) -> str:
+    return "queen_" + manner.replace(" ", "_")
+
+
+def queen_manner(state: model.HeartsState) -> str:
+    """How the queen of spades would be played now: led, followed in suit or discarded."""
+    if not state.trick:
+        return QUEEN_MANNERS[0]
+    return QUEEN_MANNERS[1] if state.trick[0].card.suit is Suit.SPADES else QUEEN_MANNERS[2]
+
+
+def text_queen_breaks(state: model.HeartsState) -> bool:
+    """HEARTS-QUEEN-2 with its ``queen_breaks`` option, and HEARTS-BREAK-2: whether playing the
+    queen of spades now, before hearts are broken, breaks them."""
+    if state.config.queen_breaks.value == "yes":
+        return True  # "Playing the queen of spades breaks hearts, as a heart does."
+    return state.config.break_on.value == "void" and queen_manner(state) == QUEEN_MANNERS[2]
+
+
+def queen_tried(state: model.HeartsState, legal: tuple[model.Play, ...],
+                ) -> tuple[model.Play, model.HeartsState, str] | None:
+    """The queen of spades played aside where she is legal before hearts are broken: her play, the
+    position after it and what the text says is wrong with it ('' when nothing); None where she is
+    not tried."""
+    queen = next((play for play in legal if play.card == QUEEN), None)
+    if queen is None or state.hearts_broken:
+        return None
+    after = model.apply(state, queen)
+    if after.phase is not model.Phase.PLAY:  # the hand is over and the next one starts unbroken
+        return None
+    expected = text_queen_breaks(state)
+    if after.hearts_broken == expected:
+        return queen, after, ""
+    option = state.config.queen_breaks.value
+    return queen, after, (f"the queen of spades {queen_manner(state)} with queen_breaks={option} "
+                          f"{'leaves hearts unbroken' if expected else 'breaks hearts'}")
 
 
 def queen_lead_problem(state: model.HeartsState) -> str:
@@ -129,7 +186,9 @@ def check(run: Run) -> CheckResult:
         label = f"the model does not refuse {third} as a seat of the table (HEARTS-PLAYERS-1: exactly two players)"
         return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, records=(refused,))
     records = [refused]
-    stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0}
+    stats: dict[str, Any] = {"hands": 0, "tricks": 0, "queen_plays_unbroken": 0, "leader_refused": 0}
+    stats.update({queen_stat(manner): 0 for manner in QUEEN_MANNERS})
+    shown_queen: set[str] = set()
     for seed in range(int(bounds.get("seeds", 8))):
         rng = SplitMix64(seed)
 
@@ -148,6 +207,32 @@ def check(run: Run) -> CheckResult:
                 label = f"seed {seed}, move {len(moves)}: {problem}"
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
                                    records=(shown(config, moves, after, dealt, rng, label),), stats=stats)
+            if (again := leader_again(after)) is not None:
+                label = f"seed {seed}, move {len(moves)}: {again[1]}"
+                played_again = model.apply(after, again[0])  # the model that accepts it plays it
+                return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label, stats=stats,
+                                   records=(hearts_record(config, [*moves, again[0]], played_again, label=label),))
+            if after.phase is model.Phase.PLAY and after.trick and after.hands[after.trick[0].player.index]:
+                stats["leader_refused"] += 1
+                if stats["leader_refused"] == 1:
+                    leader = after.trick[0].player
+                    play = model.Play(leader, min(after.hands[leader.index]))
+                    records.append(hearts_record(config, moves, after, rejects=play, label=(
+                        f"seed {seed}, move {len(moves)}: {leader} may not play {play.card.pretty} to his own trick")))
+            if (tried := queen_tried(after, legal)) is not None:
+                queen, queen_after, queen_problem = tried
+                manner = queen_manner(after)
+                label = (f"seed {seed}, move {len(moves) + 1}: the queen of spades {manner} before hearts are broken"
+                         f" {'breaks' if queen_after.hearts_broken else 'leaves unbroken'} hearts")
+                record = hearts_record(config, [*moves, queen], queen_after,
+                                       label=label + (f": {queen_problem}" if queen_problem else ""))
+                if queen_problem:
+                    return CheckResult(Verdict.COUNTEREXAMPLE, f"seed {seed}, move {len(moves) + 1}: {queen_problem}",
+                                       witness=label, records=(record,), stats=stats)
+                stats[queen_stat(manner)] += 1
+                if manner not in shown_queen:
+                    shown_queen.add(manner)
+                    records.append(record)
             if after.phase is model.Phase.PLAY and not legal:
                 label = f"seed {seed}, move {len(moves)}: {after.to_move} is to play and has no legal play"
                 return CheckResult(Verdict.COUNTEREXAMPLE, label, witness=label,
@@ -158,5 +243,10 @@ def check(run: Run) -> CheckResult:
         run.budget.tick()
     if not stats["queen_plays_unbroken"]:
         return CheckResult(Verdict.NO_WITNESS, "the queen of spades was never played before hearts broke", stats=stats)
+    if untried := [manner for manner in QUEEN_MANNERS[:2] if not stats[queen_stat(manner)]]:
+        return CheckResult(Verdict.NO_WITNESS, f"the queen of spades was never {' or '.join(untried)} before hearts broke",
+                           stats=stats)
+    if not stats["leader_refused"]:
+        return CheckResult(Verdict.NO_WITNESS, "no leader held a card to offer to his own trick", stats=stats)
     return CheckResult(Verdict.PROVED, f"{stats['hands']} hands, {stats['tricks']} tricks: every step as the text says",
                        witness=records[1]["label"], records=tuple(records), stats=stats)

@@ -2,8 +2,9 @@
 
 - SNAP-END-5: the label of ended positions built by hand (the pot's rank held only face down,
   only face up, deep in a pile, not at all; no pot; nobody holding a card) and of every seeded
-  game that ends, equals :func:`cardcanon.proofs.snap.rulebook_text.ending_label`; each is a function
-  record the runner asks the model again;
+  game that ends, equals :func:`cardcanon.proofs.snap.rulebook_text.ending_label`, both the model's
+  ``ending_label`` (a function record the runner asks the model again) and the ``termination`` of
+  the model's outcome, which the records carry (a record of the position, replayed);
 - SNAP-END-1, SNAP-GOAL-1: a seeded game (2 and 3 players, ties) that ends with an empty pot ends
   with one player holding every card of the deck, the one the outcome names; a game over with
   two players holding cards is a counterexample;
@@ -47,6 +48,11 @@ def label_record(state: SnapState, label: str) -> Record:
     return function_record("snap", "ending_label", [config_to_json(state.config), snap_position(state)], label=label)
 
 
+def ended_record(state: SnapState, label: str) -> Record:
+    """The ended position itself: its replay reaches the outcome, termination and winner, the model names."""
+    return snap_record(state.config, (), state, start=state, label=label)
+
+
 def ended_problem(state: SnapState) -> str:
     """SNAP-END-1 with SNAP-GOAL-1 and SNAP-END-5 on a game that is over; '' when all is well."""
     holders = [s for s in range(state.config.players) if state.down[s] or state.up[s]]
@@ -60,7 +66,11 @@ def ended_problem(state: SnapState) -> str:
         if held != len(state.config.deck) or outcome.winner != Seat(holders[0]):
             return f"the game ends with an empty pot; {outcome.winner} is named winner, {Seat(holders[0])} holds {held} cards"
     label, text = snap_endings.ending_label(state), snap_text.ending_label(state)
-    return "" if label == text else f"the ending is labelled {label}, the text says {text}"
+    if label != text:
+        return f"the ending is labelled {label}, the text says {text}"
+    if outcome.termination.value != text:
+        return f"the outcome's termination is {outcome.termination.value}, the text says {text}"
+    return ""
 
 
 def check(run: Run) -> CheckResult:
@@ -78,7 +88,13 @@ def check(run: Run) -> CheckResult:
         if got != text or text != answer:
             return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: the model labels it {got}, the text {text}",
                                records=(record,), stats=stats)
-        records.append(record)
+        outcome = state.outcome
+        ended = "none" if outcome is None else outcome.termination.value
+        position = ended_record(state, f"{label}: the outcome's termination is {ended}")
+        if ended != text:
+            return CheckResult(Verdict.COUNTEREXAMPLE, f"{label}: the model's outcome is {ended}, the text says {text}",
+                               records=(position,), stats=stats)
+        records += [record, position]
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1500))
     for n, seeds in bounds.get("games", [[2, 40], [3, 20]]):  # SNAP-END-1, SNAP-GOAL-1, SNAP-END-5 in play
         config = run.snap_config(players=n)

@@ -185,22 +185,22 @@ def candidate_moves(n: int) -> tuple[tuple[Move, Shape, int, frozenset[int]], ..
 
 
 def encoded_outcome(pos: Position) -> tuple[str, int | None] | None:
-    """The outcome an encoded end position names: nobody holds cards, a draw (SNAP-END-3); else
-    the one holder wins, by a stuck pot (SNAP-END-2) or with every card (SNAP-END-1)."""
+    """The rule an encoded end position ends by, and the winner: nobody holds cards, a draw
+    (SNAP-END-3); else the one holder wins, with cards left in the pot (SNAP-END-2) or with every
+    card (SNAP-END-1). The label of the ending (SNAP-END-5) is SNAP-P13's."""
     if pos.phase is not Phase.OVER:
         return None
     holders = [s for s in range(len(pos.down)) if pos.down[s] or pos.up[s]]
     if not holders:
-        return model.Termination.NO_CARDS.value, None
-    ending = model.Termination.STUCK_POT if pos.pot else model.Termination.ALL_CARDS
-    return ending.value, holders[0]
+        return "SNAP-END-3", None
+    return ("SNAP-END-2" if pos.pot else "SNAP-END-1"), holders[0]
 
 
 def model_outcome(state: SnapState) -> tuple[str, int | None] | None:
     outcome = model.outcome(state)
     if outcome is None:
         return None
-    return outcome.termination.value, None if outcome.winner is None else outcome.winner.index
+    return model.END_RULES[outcome.termination], None if outcome.winner is None else outcome.winner.index
 
 
 class _Ranks(dict[int, int]):

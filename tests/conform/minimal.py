@@ -343,7 +343,8 @@ class Snap:
             raise Invalid(f"not a Snap move: {move}")
         if state["phase"] == "over":  # refused by the rule the game ended by
             ending = self.outcome(state)["termination"]
-            raise Illegal({"all-cards": "SNAP-END-1", "stuck-pot": "SNAP-END-2", "no-cards": "SNAP-END-3"}[ending])
+            raise Illegal({"all-cards": "SNAP-END-1", "stuck-pot": "SNAP-END-2", "winnable-pot": "SNAP-END-2",
+                           "no-cards": "SNAP-END-3"}[ending])
         if state["phase"] == "deal":
             if kind != "deal":
                 raise Illegal("SNAP-DEAL-2")
@@ -454,7 +455,11 @@ class Snap:
         holders = self.in_game(state)
         if not holders:
             return {"termination": "no-cards", "winner": None}
-        return {"termination": "stuck-pot" if state["pot"] else "all-cards", "winner": holders[0]}
+        if not state["pot"]:
+            return {"termination": "all-cards", "winner": holders[0]}
+        held = state["down"][holders[0]] + state["up"][holders[0]]  # SNAP-END-5: can a flip still win the pot?
+        winnable = any(rank(card) == rank(state["pot"][0]) for card in held)
+        return {"termination": "winnable-pot" if winnable else "stuck-pot", "winner": holders[0]}
 
 
 def put(piles: tuple, i: int, pile: tuple) -> tuple:
