@@ -13,7 +13,7 @@ from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
 from cardcanon.proofs.hearts.replay import Hands, Reached, counterexample, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
-P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
+P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(), "widow": dict()}  # patches: .score_terms
 
 
 def check(run: Run) -> CheckResult:
@@ -42,7 +42,7 @@ def check(run: Run) -> CheckResult:
             record = abstraction.model_record(abstraction.solver.model(), f"the model's scores of a split the "
                                                                           f"encoding scores {a}-{b}")
             truth = record["returns"]
-            return counterexample(record, f"the encoding scores a split of the point cards {a}-{b}, outside "
+            return counterexample(record, f"the derived scoring scores a split of the point cards {a}-{b}, outside "
                                           f"0..{limit}; the model scores it {truth[0]}-{truth[1]}")
         at = in_hand(a, b)
         if at is not None:
