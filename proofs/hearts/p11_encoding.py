@@ -1,9 +1,10 @@
-"""HEARTS-P11: the Z3 encodings of three Hearts rule functions equal the model's functions on their whole
-domains, under the variant of the run.
+"""HEARTS-P11: the Z3 terms of three Hearts rule functions equal the model's functions on their whole
+domains, under the variant of the run: the derivation of the terms is faithful.
 
-- **Scoring** (``Scoring``, HEARTS-SCORE-1, QUEEN-1, MOON-1/2): every way to give each of the 8 point
-  cards to seat 0, seat 1 or the dead cards, at most 2 dead (3,072 splits), the compiled terms against the
-  model's ``score_hand``.
+- **Scoring** (derived from ``score_hand``, :mod:`.score_terms`; HEARTS-SCORE-1, QUEEN-1, MOON-1/2): every way
+  to give each of the 8 point cards to seat 0, seat 1 or the dead cards, at most 2 dead (3,072 splits), the
+  compiled terms against the model's ``score_hand``, and the model against the rulebook's text
+  (``rulebook_scores``, the second opinion).
 - **Legal moves** (``z3_legal_lead`` / ``z3_legal_follow``, HEARTS-LEAD-1/2/3, FOLLOW-1, BREAK-1, FIRST-1):
   the model's ``play_problem`` is run on a symbolic position (:mod:`.symbolic`): the mover's hand, the two
   dead cards, the number of tricks played and "hearts broken" are Z3 constants, and every path the model
@@ -11,11 +12,11 @@ domains, under the variant of the run.
   at most 13 cards, no dead pair and no trick number make the model and the encoding differ on any card.
   No table, no feature of the hand is assumed: the model's own code decides. The forced first lead is the
   club HEARTS-LEAD-2 names from the dead cards.
-- **The match decision** (``match_terms``, HEARTS-MATCH-1/2, GOAL-1): Z3 over all pairs of non-negative
-  scores against the model's ``match_result`` tabulated by band (each score below the target or not, and
-  their order); the model itself is compared with its bands, and its "tie broken" label with the
-  rulebook's (``rulebook_outcome``), on every pair in a window around the target after every kind of
-  previous scores.
+- **The match decision** (derived from ``match_result``, HEARTS-MATCH-1/2, GOAL-1): Z3 over all pairs of
+  non-negative scores against the model's ``match_result`` tabulated by band (each score below the target
+  or not, and their order); the model itself is compared with its bands, and the derived terms with the
+  label and the rulebook's text (``rulebook_outcome``, the second opinion) with the model, on every pair in
+  a window around the target after every kind of previous scores.
 
 Counterexamples are function records of ``score_hand``, ``legal_moves`` or ``match_result``, which the
 runner replays.

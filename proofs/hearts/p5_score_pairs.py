@@ -58,11 +58,11 @@ def check(run: Run) -> CheckResult:
                                        f"the model scores this split of the point cards {a}-{b}")
             return counterexample(record, f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
     candidates = (limit + 1) ** 2
+    pairs = " ".join(f"{a}-{b}" for a, b in sorted(witnesses))
     stats = {"candidates": candidates, "abstraction_unsat": candidates - len(predicted) - len(refuted),
-             "hand_unsat": len(refuted), "possible_pairs": len(witnesses), "seconds": budget.elapsed()}
+             "hand_unsat": len(refuted), "possible_pairs": len(witnesses), "pairs": pairs, "seconds": budget.elapsed()}
     run.keep_last(12)  # every witness hand was replayed as it was found; a dozen of them stay as records
     sample = "\n".join(f"{a}-{b}: " + witnesses[(a, b)].describe().replace("\n", "; ") for a, b in sorted(witnesses)[:3])
-    pairs = " ".join(f"{a}-{b}" for a, b in sorted(witnesses))
     return CheckResult(Verdict.PROVED, witness=sample, stats=stats,
                        detail=f"{len(witnesses)} possible hand-score pairs, each replayed; all "
                               f"{candidates - len(witnesses)} others impossible: {pairs}")

@@ -53,8 +53,10 @@ def check(run: Run) -> CheckResult:
             m = s.model()
             got = tuple(value_in(m, x) for x in (q0, q1))
             truth = model.match_result(got, config)
-            return _with_tie_match(run, Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
-                                   f"{decision_text(truth)}", rules, config)
+            text = f"{name} fails at scores {got[0]}-{got[1]}; the model says {decision_text(truth)}"
+            run.record(function_record("hearts", "match_result", [list(got), config_to_json(config), None],
+                                       label=text))
+            return _with_tie_match(run, Verdict.COUNTEREXAMPLE, text, rules, config)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
     on_grid = match_terms(rules, (x0, x1), config=config)
     e, w0 = compile_term(on_grid.ends), compile_term(on_grid.wins[0])

@@ -13,10 +13,14 @@ from typing import Any
 
 import z3
 
+from cardcanon.model import hearts as model
+from cardcanon.model.hearts_records import config_to_json
+from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS, QUEEN_OF_SPADES, Rules, TARGET
 from cardcanon.proofs.hearts.score_terms import match_terms
 from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, replay_match, rules_for
+from cardcanon.proofs.records import function_record
 
 
 P8_PROBES: dict[str, dict[str, Any]] = {"widow": dict(), "tie-ends-match": dict()}  # patches: .score_terms
@@ -58,10 +62,15 @@ def _endless_tie(run: Run) -> CheckResult:
     lasso.add(q >= target, z3.Not(ends), z3.Or([a == t for t in tied_scores] or [z3.BoolVal(False)]),
               z3.Not(ends_after))
     answer = budget.check(lasso)
-    stats: dict[str, Any] = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape}
+    stats: dict[str, Any] = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape,
+                             "tied_hand_scores": tied_scores}
     if answer == z3.unsat:
-        return CheckResult(Verdict.NO_WITNESS, stats=stats,
-                           detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")
+        tie = target + (tied_scores[0] if tied_scores else 0)  # equal scores past the target, after a tied hand
+        record = function_record("hearts", "match_result", [[tie, tie], config_to_json(config), None],
+                                 label=f"the model's decision at {tie}-{tie}")
+        return CheckResult(Verdict.NO_WITNESS, stats=stats, records=(record,),
+                           detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}; "
+                                  f"at {tie}-{tie} the model says {decision_text(model.match_result((tie, tie), config))}")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
     stats.update(p_tie_continues=str(keep_going), p_tie_ends_at_least=str(1 - keep_going))
     w = max(ties.values(), key=lambda t: t.scores[0])
