@@ -183,7 +183,7 @@ SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", None), ("HEAR
         ("HEARTS-P10-engine", None), ("HEARTS-P1-legal-move", None), ("HEARTS-P6-match-bound", "widow"),
         ("HEARTS-P6-match-bound", "target-90"), ("HEARTS-P6-match-bound", "target-110"),
         ("HEARTS-P1-legal-move", "no-heart-lead-exception"), ("HEARTS-P9-match-play", None),
-        ("HEARTS-P11-encoding", None), ("HEARTS-P8-endless-tie", None)}
+        ("HEARTS-P11-encoding", None), ("HEARTS-P8-endless-tie", None), ("HEARTS-P4-score-sum", None)}
 
 
 def _runs():
