@@ -8,8 +8,8 @@ from cardcanon.model.hearts_types import Outcome
 
 
 def rulebook_outcome(scores: tuple[int, ...], previous: tuple[int, ...], target: int) -> tuple[str, int] | None:
-    """HEARTS-MATCH-1/2 and HEARTS-GOAL-1 as the rulebook states them: None (play on), or
-    (termination, winner). The tie is broken only when the scores before were equal at or past
+    """The second opinion: HEARTS-MATCH-1/2 and HEARTS-GOAL-1 written from the rulebook's text, not the
+    model's code. None (play on), or (termination, winner). The tie is broken only when the scores before were equal at or past
     the target (equal scores there are what the tie-break plays off)."""
     a, b = scores
     if a < target and b < target:

@@ -27,8 +27,8 @@ from cardcanon.proofs.symbolic import (
     Branch, SymBool, SymInt, SymSet, Unsupported, aggregating, explore, free, join, patched, term_of,
 )
 
-__all__ = ["MATCH_STATES", "SCORING_STATES", "MatchTerms", "breaking", "equals", "hand_scores", "match_terms",
-           "reached_term"]
+__all__ = ["DROPS", "MATCH_STATES", "PROBES", "SCORING_STATES", "TERMINATIONS", "MatchTerms", "breaking", "equals",
+           "hand_scores", "match_terms", "reached_term"]
 MATCH_STATES = ("HEARTS-MATCH-1", "HEARTS-MATCH-2", "HEARTS-GOAL-1")
 TERMINATIONS = tuple(Termination)  # a decision's label term: the index of its termination, -1 to play on
 
