@@ -1,4 +1,5 @@
-"""The Z3 encoding of two-player Hearts: cards, tricks, legal play, per-card scoring, whole hands.
+"""The Z3 encoding of two-player Hearts: cards, tricks, legal play, who took each card, whole hands (the
+scores are the model's score_hand, derived: :mod:`.score_terms`).
 
 Cards are the integers 0..27 of the 28-card deck in order (HEARTS-DECK-1): suit ``i // 7``, rank
 ``i % 7``. Every constraint and term is tagged with the rule that states it (a :class:`Drop`
