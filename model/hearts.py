@@ -274,11 +274,16 @@ def points(cards: Iterable[Card]) -> int:
     return sum(card_points(card) for card in cards)
 
 
+def points_in_play(dead: Iterable[Card]) -> frozenset[Card]:
+    """HEARTS-MOON-2: the point cards in play, those that are not dead."""
+    return POINT_CARDS - frozenset(dead)
+
+
 def score_hand(taken: Sequence[Iterable[Card]], dead: Iterable[Card],
                config: HeartsConfig = HeartsConfig()) -> tuple[int, int]:
     """HEARTS-SCORE-1, HEARTS-MOON-1, HEARTS-MOON-2: the two players' scores for a hand."""
     taken_sets = (frozenset(taken[0]), frozenset(taken[1]))
-    in_play = POINT_CARDS.difference(dead)
+    in_play = points_in_play(dead)
     for seat in SEATS:
         if in_play <= taken_sets[seat.index]:  # shooting the moon: every point card in play
             other_points = MOON_OTHER_POINTS if config.moon_score is MoonScore.TWENTY else points(in_play)
@@ -296,16 +301,30 @@ def match_result(scores: tuple[int, int], config: HeartsConfig = HeartsConfig(),
     first arrival of both players at the target.
     """
     a, b = scores
-    target = config.target
-    if a < target and b < target:
+    if not reached(a, config) and not reached(b, config):
         return None
-    if a < target or b < target:  # HEARTS-MATCH-1: the one who reached it loses
-        return Outcome(Termination.ONE_REACHED_TARGET, SEATS[0] if a < target else SEATS[1], (a, b))
-    if a == b:  # HEARTS-MATCH-2, HEARTS-MATCH-3
+    if not reached(a, config) or not reached(b, config):  # HEARTS-MATCH-1: the one who reached it loses
+        return Outcome(Termination.ONE_REACHED_TARGET, SEATS[1] if reached(a, config) else SEATS[0], (a, b))
+    if ties_play_on(a, b):  # HEARTS-MATCH-2, HEARTS-MATCH-3
         return None
-    tied_before = previous is not None and previous[0] == previous[1] and previous[0] >= target
+    tied_before = previous is not None and previous[0] == previous[1] and reached(previous[0], config)
     termination = Termination.TIE_BROKEN if tied_before else Termination.BOTH_REACHED_LOWER_WINS
-    return Outcome(termination, SEATS[0] if a < b else SEATS[1], (a, b))
+    return Outcome(termination, lower_score(a, b), (a, b))
+
+
+def reached(score: int, config: HeartsConfig) -> bool:
+    """HEARTS-MATCH-1: a player with this score has reached the target."""
+    return score >= config.target
+
+
+def ties_play_on(a: int, b: int) -> bool:
+    """HEARTS-MATCH-2, HEARTS-MATCH-3: both have reached the target; equal scores play on."""
+    return a == b
+
+
+def lower_score(a: int, b: int) -> Seat:
+    """HEARTS-GOAL-1: of two unequal scores, the player with the lower one wins."""
+    return SEATS[0] if a < b else SEATS[1]
 
 
 # --- the game API -----------------------------------------------------------------------------

@@ -28,17 +28,16 @@ from cardcanon.proofs.drops import Drop, probe_id
 from cardcanon.proofs.hearts.encoding import (
     LOW_CLUBS, SCORING_STATES, TRICK_STATES, HandEncoding, hand_states, legal_states, z3_legal_follow, z3_legal_lead,
 )
-from cardcanon.proofs.hearts.match import MATCH_STATES
 from cardcanon.proofs.hearts.p3_first_leader import _leader_terms, p3_states
 from cardcanon.verify.variants import hearts_config, plan, variant_name
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, Scoring, z3_trick_winner,
+    CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, z3_trick_winner,
 )
 from cardcanon.proofs.z3_eval import compile_term
 from conftest import engine_check_not_applicable
-from cardcanon.proofs.hearts.match import match_terms
+from cardcanon.proofs.hearts.score_terms import MATCH_STATES, hand_scores, match_terms
 from cardcanon.proofs.hearts.encoding import encoded_legal_cards
-from cardcanon.proofs.hearts.replay import deal_order, hand_encoding, replay_single, start
+from cardcanon.proofs.hearts.replay import Hands, deal_order, replay_single, start
 from cardcanon.proofs.hearts.p4_score_sum import check as check_score_sum
 from cardcanon.proofs.hearts.scores import predicted_pairs
 
@@ -66,12 +65,9 @@ def play_hand(seed: int, config: model.HeartsConfig):
 
 
 @functools.lru_cache(maxsize=4)
-def hand_solver(config: model.HeartsConfig):
-    """One incremental solver per configuration holding the whole-hand encoding."""
-    enc = hand_encoding(Rules(config=config))
-    solver = z3.Solver()
-    solver.add(enc.constraints)
-    return enc, solver
+def hand_solver(config: model.HeartsConfig) -> Hands:
+    """One incremental solver per configuration holding the whole-hand encoding, with its derived scores."""
+    return Hands(Rules(config=config))
 
 
 def witness_of(positions, final) -> HandWitness:
@@ -117,9 +113,10 @@ def test_every_model_hand_satisfies_the_hand_encoding(seed, variants):
     config = CONFIGS[variants]
     positions, final = play_hand(seed, config)
     witness = witness_of(positions, final)
-    enc, solver = hand_solver(config)
+    hands = hand_solver(config)
+    enc, solver = hands.enc, hands.solver
     assert solver.check(*enc.fix(witness)) == z3.sat
-    assert enc.decode(solver.model()) == witness
+    assert enc.decode(solver.model(), hands.score) == witness
 
 
 @pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-TRICK-2", "HEARTS-SCORE-1")
@@ -131,44 +128,15 @@ def test_every_encoding_hand_replays_in_the_model(seed, variants, pinned):
     config = CONFIGS[variants]
     positions, final = play_hand(seed, config)
     witness = witness_of(positions, final)
-    enc, solver = hand_solver(config)
+    encoded = hand_solver(config)
+    enc, solver = encoded.enc, encoded.solver
     hands = witness.hands()
     pins = [enc.dead[c] for c in witness.dead] + [enc.hold[c] == (c in hands[1]) for c in hands[0] | hands[1]]
     pins += enc.fix(HandWitness(witness.tricks[:pinned], witness.dead, witness.scores))
     assert solver.check(*pins) == z3.sat
-    found = enc.decode(solver.model())
+    found = enc.decode(solver.model(), encoded.score)
     assert found.hands() == hands and found.dead == witness.dead
     replay_single(Run(), found, config)  # raises if a play is illegal or the score differs
-
-
-@pytest.mark.rules("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
-@given(dead=st.sets(st.integers(min_value=0, max_value=N_CARDS - 1), min_size=2, max_size=2),
-       owners=st.lists(st.booleans(), min_size=N_CARDS, max_size=N_CARDS), moon=st.sampled_from(model.MoonScore))
-def test_per_card_scores_match_score_hand(dead, owners, moon):
-    config = model.HeartsConfig(moon_score=moon)
-    env = {f"d{c}": c in dead for c in range(N_CARDS)} | {f"t{c}": owners[c] for c in POINT_CARDS}
-    taken = tuple(frozenset(CARDS[c] for c in range(N_CARDS) if c not in dead and owners[c] == bool(p)) for p in (0, 1))
-    expected = model.score_hand(taken, tuple(CARDS[c] for c in sorted(dead)), config)
-    assert tuple(score(env) for score in compiled_scores(config)) == expected
-
-
-@functools.lru_cache(maxsize=4)
-def compiled_scores(config: model.HeartsConfig):
-    """The per-card score terms over ``d<c>`` (card c is dead) and ``t<c>`` (seat 1 took c)."""
-    took = {c: z3.Bool(f"t{c}") for c in POINT_CARDS}
-    scoring = Scoring(Rules(config=config), [z3.Not(z3.Bool(f"d{c}")) for c in range(N_CARDS)], took)
-    return tuple(compile_term(s) for s in scoring.score)
-
-
-@pytest.mark.rules("HEARTS-MATCH-1", "HEARTS-MATCH-2")
-@given(q0=st.integers(min_value=0, max_value=260), q1=st.integers(min_value=0, max_value=260),
-       target=st.sampled_from([100, 50, 150]))
-def test_match_decision_terms_match_match_result(q0, q1, target):
-    x0, x1 = z3.Ints("x0 x1")
-    ends, win0, _ = (compile_term(t) for t in match_terms(x0, x1, target))
-    env = {"x0": q0, "x1": q1}
-    truth = model.match_result((q0, q1), model.HeartsConfig(target=target))
-    assert ((0 if win0(env) else 1) if ends(env) else None) == (truth.winner.index if truth else None)
 
 
 @pytest.mark.rules("HEARTS-DEAL-2")
@@ -215,7 +183,7 @@ SLOW = {("HEARTS-P5-score-pairs", None), ("HEARTS-P6-match-bound", None), ("HEAR
         ("HEARTS-P10-engine", None), ("HEARTS-P1-legal-move", None), ("HEARTS-P6-match-bound", "widow"),
         ("HEARTS-P6-match-bound", "target-90"), ("HEARTS-P6-match-bound", "target-110"),
         ("HEARTS-P1-legal-move", "no-heart-lead-exception"), ("HEARTS-P9-match-play", None),
-        ("HEARTS-P11-encoding", None), ("HEARTS-P8-endless-tie", None)}
+        ("HEARTS-P11-encoding", None), ("HEARTS-P8-endless-tie", None), ("HEARTS-P4-score-sum", None)}
 
 
 def _runs():
@@ -324,7 +292,7 @@ def test_queen_breaks_hearts_in_the_hand_encoding():
     queen = INDEX[model.QUEEN_OF_SPADES]
     hearts = [c for c in range(N_CARDS) if c // 7 == 2]
     for config, allowed in ((model.HeartsConfig(), False), (QUEEN_BREAKS, True)):
-        enc, solver = hand_solver(config)
+        enc, solver = hand_solver(config).enc, hand_solver(config).solver
         lead_after_queen = z3.Or([z3.And(enc.played[queen][k], z3.Not(z3.Or([enc.played[h][j] for h in hearts
                                                                               for j in range(k + 1)])),
                                          z3.Or([enc.pos[h][k + 1][0] for h in hearts]),
@@ -344,15 +312,16 @@ def _stated_terms(part: str, rules: Rules):
         return leads + [z3_legal_follow(hand, c, 7 * u, first_trick=z3.Bool("first"), rules=rules)
                         for c in range(N_CARDS) for u in range(4)]
     if part == "scoring":
-        scoring = Scoring(rules, [z3.Bool(f"live{c}") for c in range(N_CARDS)], {c: z3.Bool(f"t{c}") for c in POINT_CARDS})
-        return [*scoring.score, *scoring.moon]
+        taken = [{card: z3.Bool(f"t{p}_{c}") for c, card in enumerate(CARDS)} for p in (0, 1)]
+        return list(hand_scores(rules, taken, {card: z3.Bool(f"d{c}") for c, card in enumerate(CARDS)}))
     if part == "leader":
         dead, hold = [z3.Bool(f"d{c}") for c in range(N_CARDS)], [z3.Bool(f"h{c}") for c in range(N_CARDS)]
         return list(_leader_terms(dead, hold, rules))
     if part == "match":
-        return list(match_terms(*z3.Ints("q0 q1"), 100, rules.mutations, rules.drop))
+        decided = match_terms(rules, z3.Ints("q0 q1"), z3.Ints("p0 p1"))
+        return [decided.ends, *decided.wins, decided.label]
     enc = HandEncoding(rules)
-    return [*enc.constraints, *enc.score, *enc.broken_before]
+    return [*enc.constraints, *hand_scores(rules, enc.taken, enc.dead_cards), *enc.broken_before]
 
 
 STATED = {"trick": lambda config: TRICK_STATES, "legal": legal_states, "scoring": lambda config: SCORING_STATES,

@@ -1,4 +1,5 @@
-"""The Z3 encoding of two-player Hearts: cards, tricks, legal play, per-card scoring, whole hands.
+"""The Z3 encoding of two-player Hearts: cards, tricks, legal play, who took each card, whole hands (the
+scores are the model's score_hand, derived: :mod:`.score_terms`).
 
 Cards are the integers 0..27 of the 28-card deck in order (HEARTS-DECK-1): suit ``i // 7``, rank
 ``i % 7``. Every constraint and term is tagged with the rule that states it (a :class:`Drop`
@@ -7,7 +8,7 @@ leaves one out); ``*_STATES`` / ``*_states(config)`` list the rules each part st
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import z3
@@ -15,7 +16,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card, Rank, Suit
 from cardcanon.model.seats import Seat
-from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, MoonScore, QueenBreaks
+from cardcanon.model.hearts import BreakOn, FirstLead, FirstTrickPoints, HeartsConfig, QueenBreaks
 from cardcanon.proofs.base import Z3, encoding_memo
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
@@ -71,10 +72,7 @@ class Rules:
     names those without a field of their own), or one rule dropped."""
 
     config: HeartsConfig = HeartsConfig()  # the variation points (HEARTS-LEAD-3, BREAK-2, FIRST-1, MOON-2)
-    queen_points: int = QUEEN_POINTS
-    moon_other: int | None = None
     heart_lead_exception: bool = True
-    widow: bool = False
     hearts_trump: bool = True
     mutations: tuple[str, ...] = ()
     drop: Drop = Drop()  # the rule a vacuity probe leaves out (none: every rule stated)
@@ -87,18 +85,6 @@ class Rules:
         """The rules with only these options of the variant: runs under variants differing elsewhere
         then ask the very same queries."""
         return replace(self, config=HeartsConfig(**{o: getattr(self.config, o) for o in options}))
-
-    def points(self, card: int) -> int:  # HEARTS-SCORE-1, HEARTS-QUEEN-1
-        if card == QUEEN_OF_SPADES:
-            return self.queen_points
-        return HEART_POINTS if suit(card) == HEARTS_SUIT else 0
-
-    def point_term(self, card: int) -> Z3:
-        if card == QUEEN_OF_SPADES:
-            return self.drop.term("HEARTS-QUEEN-1", z3.IntVal(self.queen_points), "queen_points")
-        if suit(card) == HEARTS_SUIT:
-            return self.drop.term("HEARTS-SCORE-1", z3.IntVal(HEART_POINTS), "heart_points")
-        return z3.IntVal(0)
 
 
 TRICK_STATES = ("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")  # what z3_trick_winner states
@@ -168,47 +154,8 @@ def z3_legal_follow(hand: Sequence[Z3], card: int, lead: int, *, first_trick: Z3
     return ok
 
 
-# ---- scoring -----------------------------------------------------------------------------------------
+# ---- scoring: derived from the model's score_hand (:mod:`.score_terms`) ---------------------------------
 SCORING_STATES = ("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
-
-
-class Scoring:
-    """Hand scores from per-card terms ``live[c]`` (card c was dealt) and ``took[c]`` (seat 1 won
-    it). With the ``widow`` probe the dead point cards count too, for whoever ``took`` says."""
-
-    def __init__(self, rules: Rules, live: Mapping[int, Z3] | Sequence[Z3], took: Mapping[int, Z3]) -> None:
-        self.rules = rules
-        drop = rules.drop
-        value = self.value = {c: rules.point_term(c) for c in POINT_CARDS}
-        self.counted = {c: (z3.BoolVal(True) if rules.widow else live[c]) for c in POINT_CARDS}
-        self.won = [{c: z3.And(self.counted[c], took[c] == bool(p)) for c in POINT_CARDS} for p in (0, 1)]
-        self.raw = [z3.Sum([z3.If(self.won[p][c], value[c], 0) for c in POINT_CARDS]) for p in (0, 1)]
-        self.in_play = z3.Sum([z3.If(self.counted[c], value[c], 0) for c in POINT_CARDS])
-        # HEARTS-MOON-1: every point card; HEARTS-MOON-2: every point card in play
-        in_moon = {c: drop.term("HEARTS-MOON-2", self.counted[c], f"moon_counts{c}") for c in POINT_CARDS}
-        every = [[z3.Implies(in_moon[c], took[c] == bool(p)) for c in POINT_CARDS] for p in (0, 1)]
-        self.moon = [drop.term("HEARTS-MOON-1", z3.And(every[p]), f"moon{p}") for p in (0, 1)]
-        shooter = drop.term("HEARTS-MOON-1", z3.IntVal(MOON_SHOOTER), "moon_shooter")
-        if rules.config.moon_score is MoonScore.POINTS_IN_PLAY:
-            self.other = drop.term("HEARTS-MOON-2", self.in_play, "moon_other")
-        else:
-            self.other = drop.term("HEARTS-MOON-1", z3.IntVal(MOON_OTHER), "moon_other")
-        if rules.moon_other is not None:
-            self.other = z3.IntVal(rules.moon_other)
-        self.score = [z3.If(self.moon[p], shooter, z3.If(self.moon[1 - p], self.other, self.raw[p])) for p in (0, 1)]
-        self.exact = drop.rule not in SCORING_STATES
-
-    def score_is(self, p: int, value: int) -> Z3:
-        """``score[p] == value`` as pseudo-Boolean constraints (much faster to solve)."""
-        if not self.exact:  # a dropped rule left a constant free: the plain equation
-            return self.score[p] == value
-        pts = self.rules.points
-        if self.rules.config.moon_score is MoonScore.POINTS_IN_PLAY and self.rules.moon_other is None:
-            other = z3.PbEq([(self.counted[c], pts(c)) for c in POINT_CARDS], value)
-        else:
-            other = z3.BoolVal(self.other.as_long() == value)
-        raw = z3.PbEq([(self.won[p][c], pts(c)) for c in POINT_CARDS], value) if value >= 0 else z3.BoolVal(False)
-        return z3.If(self.moon[p], z3.BoolVal(value == 0), z3.If(self.moon[1 - p], other, raw))
 
 
 # ---- one whole hand ----------------------------------------------------------------------------------
@@ -223,7 +170,8 @@ def hand_states(config: HeartsConfig) -> tuple[str, ...]:
 class HandEncoding:
     """A deal and a 13-trick hand played by the rules. ``pos[c][k][r]``: card c is led (r = 0) or
     follows (r = 1) to trick k. Seats are Booleans (``True``: seat 1): ``hold[c]`` holds card c,
-    ``lead1[k]`` leads trick k, ``took[c]`` won point card c."""
+    ``lead1[k]`` leads trick k, ``took[c]`` won card c (a dead card: nobody); ``taken[p][card]``: seat p
+    took the card and ``dead_cards[card]``, the arguments of the derived scoring (``Hands``)."""
 
     def __init__(self, rules: Rules = Rules()) -> None:
         self.rules = rules
@@ -231,7 +179,7 @@ class HandEncoding:
         self.pos = [[[B(f"h_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
         self.hold = [B(f"h_hold{c}") for c in range(N_CARDS)]
         self.lead1 = [B(f"h_lead1_{k}") for k in range(TRICKS)]
-        self.took = {c: B(f"h_took{c}") for c in POINT_CARDS}
+        self.took = [B(f"h_took{c}") for c in range(N_CARDS)]
         self.constraints: list[Z3] = []
         self._card_at = [[z3.Sum([z3.If(self.pos[c][k][r], c, 0) for c in range(N_CARDS)]) for r in (LEAD, FOLLOW)]
                          for k in range(TRICKS)]  # the card played, read back by decode
@@ -326,31 +274,27 @@ class HandEncoding:
             for r, seat in ((LEAD, lead1[0]), (FOLLOW, z3.Not(lead1[0]))):
                 has_other = z3.Or([z3.And(live[c], hold[c] == seat) for c in NON_HEARTS])
                 state("HEARTS-FIRST-1", z3.Implies(z3.Or([pos[h][0][r] for h in HEARTS]), z3.Not(has_other)))
-        # per-card scoring: who took each point card
-        last_winner = self.winner1[TRICKS - 1]
-        for c in POINT_CARDS:
+        # who took each card: the winner of its trick (HEARTS-TERM-4), nobody a dead card
+        for c in range(N_CARDS):
             for k in range(TRICKS):
                 C.append(z3.Implies(played[c][k], self.took[c] == self.winner1[k]))
-            if rules.widow:
-                C.append(z3.Implies(self.dead[c], self.took[c] == last_winner))
-            else:
-                C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
-        self.scoring = Scoring(rules, live, self.took)
-        self.score, self.moon = self.scoring.score, self.scoring.moon
+            C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
+        self.taken = [{CARDS[c]: z3.And(live[c], self.took[c] == bool(p)) for c in range(N_CARDS)} for p in (0, 1)]
+        self.dead_cards = {CARDS[c]: self.dead[c] for c in range(N_CARDS)}
 
     def leader_holds(self, k: int) -> list[Z3]:
         """Per card: the leader of trick ``k`` holds it before he leads."""
         return [z3.And(self.hold[c] == self.lead1[k], z3.Or(self.played[c][k], self.after[c][k])) for c in range(N_CARDS)]
 
-    def decode(self, model: Z3) -> HandWitness:
-        """Read one hand from a Z3 model."""
+    def decode(self, model: Z3, score: Sequence[Z3]) -> HandWitness:
+        """Read one hand, with the value of the ``score`` terms, from a Z3 model."""
         def card(k: int, r: int) -> int:  # one card per trick and role (the encoding says so)
             return int(value_in(model, self._card_at[k][r]))
 
         tricks = tuple((int(value_in(model, self.lead1[k])), card(k, LEAD), card(k, FOLLOW)) for k in range(TRICKS))
         played = {c for _, a, b in tricks for c in (a, b)}
         dead = tuple(sorted(set(range(N_CARDS)) - played))
-        scores = tuple(value_in(model, s) for s in self.score)
+        scores = tuple(value_in(model, s) for s in score)
         return HandWitness(tricks=tricks, dead=dead, scores=scores)
 
     def fix(self, witness: HandWitness) -> list[Z3]:

@@ -1,9 +1,10 @@
-"""HEARTS-P11: the Z3 encodings of three Hearts rule functions equal the model's functions on their whole
-domains, under the variant of the run.
+"""HEARTS-P11: the Z3 terms of three Hearts rule functions equal the model's functions on their whole
+domains, under the variant of the run: the derivation of the terms is faithful.
 
-- **Scoring** (``Scoring``, HEARTS-SCORE-1, QUEEN-1, MOON-1/2): every way to give each of the 8 point
-  cards to seat 0, seat 1 or the dead cards, at most 2 dead (3,072 splits), the compiled terms against the
-  model's ``score_hand``.
+- **Scoring** (derived from ``score_hand``, :mod:`.score_terms`; HEARTS-SCORE-1, QUEEN-1, MOON-1/2): every way
+  to give each of the 8 point cards to seat 0, seat 1 or the dead cards, at most 2 dead (3,072 splits), the
+  compiled terms against the model's ``score_hand``, and the model against the rulebook's text
+  (``rulebook_scores``, the second opinion).
 - **Legal moves** (``z3_legal_lead`` / ``z3_legal_follow``, HEARTS-LEAD-1/2/3, FOLLOW-1, BREAK-1, FIRST-1):
   the model's ``play_problem`` is run on a symbolic position (:mod:`.symbolic`): the mover's hand, the two
   dead cards, the number of tricks played and "hearts broken" are Z3 constants, and every path the model
@@ -11,11 +12,11 @@ domains, under the variant of the run.
   at most 13 cards, no dead pair and no trick number make the model and the encoding differ on any card.
   No table, no feature of the hand is assumed: the model's own code decides. The forced first lead is the
   club HEARTS-LEAD-2 names from the dead cards.
-- **The match decision** (``match_terms``, HEARTS-MATCH-1/2, GOAL-1): Z3 over all pairs of non-negative
-  scores against the model's ``match_result`` tabulated by band (each score below the target or not, and
-  their order); the model itself is compared with its bands, and its "tie broken" label with the
-  rulebook's (``rulebook_outcome``), on every pair in a window around the target after every kind of
-  previous scores.
+- **The match decision** (derived from ``match_result``, HEARTS-MATCH-1/2, GOAL-1): Z3 over all pairs of
+  non-negative scores against the model's ``match_result`` tabulated by band (each score below the target
+  or not, and their order); the model itself is compared with its bands, and the derived terms with the
+  label and the rulebook's text (``rulebook_outcome``, the second opinion) with the model, on every pair in
+  a window around the target after every kind of previous scores.
 
 Counterexamples are function records of ``score_hand``, ``legal_moves`` or ``match_result``, which the
 runner replays.
@@ -36,12 +37,14 @@ from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, LOW_CLUBS, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, TRICKS as
-    TRICKS_PER_HAND, Rules, Scoring, legal_states, pretty, suit, z3_legal_follow, z3_legal_lead,
+    CARDS, DEAD_CARDS, HAND_SIZE, HEART_POINTS, HEARTS_SUIT, INDEX, LOW_CLUBS, MOON_OTHER, MOON_SHOOTER, N_CARDS,
+    POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, TRICKS as TRICKS_PER_HAND, Rules, legal_states, pretty, suit,
+    z3_legal_follow, z3_legal_lead,
 )
 from cardcanon.proofs.hearts.replay import Mismatch, rules_for
 from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
-from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
+from cardcanon.proofs.hearts.match import decision, rulebook_outcome
+from cardcanon.proofs.hearts.score_terms import TERMINATIONS, hand_scores, match_terms
 from cardcanon.proofs.hearts.scores import SPARE_DEAD, score_hand_record
 from cardcanon.proofs.records import Record, function_record
 from cardcanon.proofs.z3_eval import compile_term, value_in
@@ -50,7 +53,7 @@ from cardcanon.proofs.z3_eval import compile_term, value_in
 # Encoding probes: a broken encoding the check must catch.
 PROBES: dict[str, dict[str, Any]] = {
     "no-heart-lead-exception": dict(heart_lead_exception=False),
-    "queen-12": dict(queen_points=12),
+    "queen-12": dict(),  # patches of the model while deriving: .score_terms
     "higher-wins": dict(),
 }
 
@@ -64,7 +67,7 @@ def check(run: Run) -> CheckResult:
     shown: list[Record] = []
     try:
         stats = {"score_splits": compare_scoring(rules, config, shown)}
-        stats.update(compare_match(config, rules.mutations, int(bounds.get("window", 30)), budget, shown))
+        stats.update(compare_match(rules, config, int(bounds.get("window", 30)), budget, shown))
         stats.update(compare_legal_moves(rules, config, budget, shown))
     except Mismatch as err:
         return err.result()
@@ -96,21 +99,39 @@ def _piles(owners: Sequence[int]) -> tuple[list[frozenset[Card]], list[Card]]:
 
 
 def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record]) -> int:
-    """Every split: the compiled ``Scoring`` terms against the model's ``score_hand``."""
-    scoring = Scoring(rules, {c: z3.Bool(f"live{c}") for c in POINT_CARDS}, {c: z3.Bool(f"took{c}") for c in POINT_CARDS})
-    score0, score1 = (compile_term(s) for s in scoring.score)
+    """Every split: the terms derived from ``score_hand`` (compiled) against the model's ``score_hand``,
+    and the model against the rulebook's text (``rulebook_scores``, the second opinion)."""
+    taken = [{card: z3.Bool(f"taken{p}_{c}") for c, card in enumerate(CARDS)} for p in (0, 1)]
+    dead = {card: z3.Bool(f"dead{c}") for c, card in enumerate(CARDS)}
+    score0, score1 = (compile_term(s) for s in hand_scores(rules, taken, dead))
     for compared, owners in enumerate(splits(), 1):
-        env = {f"live{c}": o != GONE for c, o in zip(POINT_CARDS, owners)} | {
-            f"took{c}": o == 1 for c, o in zip(POINT_CARDS, owners)}
-        mine, truth = (score0(env), score1(env)), model.score_hand(*_piles(owners), config)
-        if tuple(truth) != mine:
-            text = f"scoring {_split_text(owners)}: the encoding scores {mine[0]}-{mine[1]}, the model {truth[0]}-{truth[1]}"
-            raise Mismatch(text, score_hand_record(*_piles(owners), config, text))
+        piles, dead_pair = _piles(owners)
+        env = {f"taken{p}_{c}": card in piles[p] for p in (0, 1) for c, card in enumerate(CARDS)}
+        env |= {f"dead{c}": card in dead_pair for c, card in enumerate(CARDS)}
+        mine, truth = (score0(env), score1(env)), tuple(model.score_hand(piles, dead_pair, config))
+        book = rulebook_scores(owners, config)
+        if truth != mine or truth != book:
+            text = (f"scoring {_split_text(owners)}: the derived terms score {mine[0]}-{mine[1]}, the model "
+                    f"{truth[0]}-{truth[1]}, the rulebook's text {book[0]}-{book[1]}")
+            raise Mismatch(text, score_hand_record(piles, dead_pair, config, text))
     ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else GONE if c == 20 else 0
                      for c in POINT_CARDS)
     for owners, what in (((0,) * len(POINT_CARDS), "a moon"), (ordinary, "an ordinary split")):
         shown.append(score_hand_record(*_piles(owners), config, f"score_hand, {what}: {_split_text(owners)}"))
     return compared
+
+
+def rulebook_scores(owners: Sequence[int], config: model.HeartsConfig) -> tuple[int, int]:
+    """The second opinion, written from the rulebook's text: a split's scores by HEARTS-SCORE-1, QUEEN-1 and
+    MOON-1/2 (``owners``: seat 0, seat 1 or ``GONE`` for each of ``POINT_CARDS``)."""
+    worth = [QUEEN_POINTS if c == QUEEN_OF_SPADES else HEART_POINTS for c in POINT_CARDS]
+    in_play = sum(w for w, o in zip(worth, owners) if o != GONE)
+    for p in (0, 1):
+        if all(o == p for o in owners if o != GONE):  # he took every point card in play
+            other = in_play if config.moon_score is model.MoonScore.POINTS_IN_PLAY else MOON_OTHER
+            return (MOON_SHOOTER, other) if p == 0 else (other, MOON_SHOOTER)
+    score0, score1 = (sum(w for w, o in zip(worth, owners) if o == p) for p in (0, 1))
+    return score0, score1
 
 
 def _split_text(owners: Sequence[int]) -> str:
@@ -192,11 +213,12 @@ def _decision_text(decided: Sequence[bool]) -> str:  # :func:`_decision` in word
                      for what, on in zip(("ends", f"{Seat(0)} wins", f"{Seat(1)} wins"), decided))
 
 
-def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window: int, budget: Budget,
+def compare_match(rules: Rules, config: model.HeartsConfig, window: int, budget: Budget,
                   shown: list[Record]) -> dict[str, int]:
-    """Z3: for all non-negative integer scores, ``match_terms`` gives the model's decision for
-    the band of the scores; the model gives one decision per band and the rulebook's label on
-    every pair of the window x previous scores."""
+    """Z3: for all non-negative integer scores, the terms derived from ``match_result`` give the model's
+    decision for the band of the scores; the model gives one decision per band; on every pair of the
+    window x previous scores the derived terms (with the label) give the model's outcome, and the model
+    the rulebook's (``rulebook_outcome``, the second opinion)."""
     t = config.target
     low = max(0, t - window)
     grid = [(a, b) for a in range(low, t + window + 1) for b in range(low, t + window + 1)]
@@ -208,37 +230,44 @@ def compare_match(config: model.HeartsConfig, mutations: tuple[str, ...], window
     for a, b in grid:
         bands.setdefault(band(a, b), (a, b))
     decided = {key: _decision(model.match_result(pair, config)) for key, pair in bands.items()}
-    q0, q1 = z3.Ints("q0 q1")
-    terms = match_terms(q0, q1, t, mutations)
+    q0, q1, p0, p1 = z3.Ints("q0 q1 p0 p1")
+    derived = match_terms(rules, (q0, q1), config=config)
+    terms = (derived.ends, *derived.wins)
     q_band = band(q0, q1)
     expected = [z3.Or([z3.And([x == v for x, v in zip(q_band, key)]) for key, d in decided.items() if d[i]])
                 for i in range(3)]
     solver = z3.Solver()
     solver.add(q0 >= 0, q1 >= 0, z3.Or([term != want for term, want in zip(terms, expected)]))
 
-    def args(a: int, b: int, before: list[int] | None) -> list[Any]:
-        return [[a, b], config_to_json(config), before]
+    def args(a: int, b: int, before: Sequence[int] | None) -> list[Any]:
+        return [[a, b], config_to_json(config), None if before is None else list(before)]
 
     if budget.check(solver) == z3.sat:
         m = solver.model()
         a, b = (value_in(m, q) for q in (q0, q1))
-        mine = tuple(compile_term(term)({"q0": a, "q1": b}) for term in terms)
-        at: tuple[int, int] = (a, b) if mine != _decision(model.match_result((a, b), config)) else bands[band(a, b)]
-        text = f"at {at[0]}-{at[1]} the encoding decides: {_decision_text(mine)}"
-        raise Mismatch(text, function_record("hearts", "match_result", args(at[0], at[1], None), label=text))
+        derived_there = tuple(compile_term(term)({"q0": a, "q1": b}) for term in terms)
+        truth, like = _decision(model.match_result((a, b), config)), bands[band(a, b)]
+        text = (f"at {a}-{b} the derived terms decide: {_decision_text(derived_there)}; the model: "
+                f"{_decision_text(truth)}" if derived_there != truth else f"at {a}-{b} the model decides {_decision_text(truth)}, unlike at "
+                                      f"{like[0]}-{like[1]}, a pair of the same band")
+        raise Mismatch(text, function_record("hearts", "match_result", args(a, b, None), label=text))
+    after = match_terms(rules, (q0, q1), (p0, p1), config=config)
+    compiled = {None: [compile_term(x) for x in (derived.ends, derived.wins[0], derived.label)],
+                "after": [compile_term(x) for x in (after.ends, after.wins[0], after.label)]}
     previous = [None, (t - 6, t - 6), (t, t), (t + 7, t + 7), (t - 20, t - 10)]
     for a, b in grid:
         for before in previous:
             outcome = model.match_result((a, b), config, previous=before)
             label = decision(outcome)
+            env = {"q0": a, "q1": b} | ({} if before is None else {"p0": before[0], "p1": before[1]})
+            ends, win0, index = (f(env) for f in compiled[None if before is None else "after"])
+            mine: tuple[str, int] | None = None if not ends else (TERMINATIONS[index].value, 0 if win0 else 1)
             want = label if before is None else rulebook_outcome((a, b), before, t)
-            if _decision(outcome) != decided[band(a, b)] or label != want:
+            if _decision(outcome) != decided[band(a, b)] or label != want or mine != label:
                 text = (f"at {a}-{b} after {'nothing' if before is None else '-'.join(map(str, before))}: the model "
-                        f"says {decision_text(label)}, its band {_decision_text(decided[band(a, b)])}, "
-                        f"the rulebook {decision_text(want)}")
-                raise Mismatch(text, function_record("hearts", "match_result",
-                                                         args(a, b, None if before is None else list(before)),
-                                                         label=text))
+                        f"says {decision_text(label)}, its band {_decision_text(decided[band(a, b)])}, the derived "
+                        f"terms {decision_text(mine)}, the rulebook {decision_text(want)}")
+                raise Mismatch(text, function_record("hearts", "match_result", args(a, b, before), label=text))
     shown.append(function_record("hearts", "match_result", args(t + 9, t + 10, [t + 7, t + 7]),
                                  label="match_result: equal past the target, then unequal: the tie is broken"))
     return {"match_bands": len(bands), "match_pairs": len(grid) * len(previous)}

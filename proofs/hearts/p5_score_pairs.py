@@ -13,7 +13,7 @@ from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
 from cardcanon.proofs.hearts.replay import Hands, Reached, counterexample, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
-P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(queen_points=12), "widow": dict(widow=True)}
+P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(), "widow": dict()}  # patches: .score_terms
 
 
 def check(run: Run) -> CheckResult:
@@ -42,7 +42,7 @@ def check(run: Run) -> CheckResult:
             record = abstraction.model_record(abstraction.solver.model(), f"the model's scores of a split the "
                                                                           f"encoding scores {a}-{b}")
             truth = record["returns"]
-            return counterexample(record, f"the encoding scores a split of the point cards {a}-{b}, outside "
+            return counterexample(record, f"the derived scoring scores a split of the point cards {a}-{b}, outside "
                                           f"0..{limit}; the model scores it {truth[0]}-{truth[1]}")
         at = in_hand(a, b)
         if at is not None:
@@ -58,11 +58,11 @@ def check(run: Run) -> CheckResult:
                                        f"the model scores this split of the point cards {a}-{b}")
             return counterexample(record, f"a split of the point cards scores {a}-{b} but Z3 proves no legal hand does")
     candidates = (limit + 1) ** 2
+    pairs = " ".join(f"{a}-{b}" for a, b in sorted(witnesses))
     stats = {"candidates": candidates, "abstraction_unsat": candidates - len(predicted) - len(refuted),
-             "hand_unsat": len(refuted), "possible_pairs": len(witnesses), "seconds": budget.elapsed()}
+             "hand_unsat": len(refuted), "possible_pairs": len(witnesses), "pairs": pairs, "seconds": budget.elapsed()}
     run.keep_last(12)  # every witness hand was replayed as it was found; a dozen of them stay as records
     sample = "\n".join(f"{a}-{b}: " + witnesses[(a, b)].describe().replace("\n", "; ") for a, b in sorted(witnesses)[:3])
-    pairs = " ".join(f"{a}-{b}" for a, b in sorted(witnesses))
     return CheckResult(Verdict.PROVED, witness=sample, stats=stats,
                        detail=f"{len(witnesses)} possible hand-score pairs, each replayed; all "
                               f"{candidates - len(witnesses)} others impossible: {pairs}")

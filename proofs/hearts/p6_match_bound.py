@@ -1,7 +1,8 @@
 """HEARTS-P6: some player always reaches the target within ``hands`` (34) hands, and ``hands - 1`` hands are
 not enough (a replayed match in which nobody reaches it).
 
-The bound is proved over the hand scores of the score-only abstraction (a superset of the possible ones, so
+Whether a total has reached the target is the model's HEARTS-MATCH-1 (``reached``), derived. The bound
+is proved over the hand scores of the score-only abstraction (a superset of the possible ones, so
 the proof holds for legal play): its pairs are the model's pairs of the splits of the point cards and any
 other pair it allows (one query shows it allows no more), all within 0..HIGHEST; since only the totals
 matter, Z3 counts how often each pair occurs. The match that falls short is realised hand by hand with the
@@ -12,25 +13,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 import z3
 
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, TARGET
-from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_match, rules_for
+from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, counterexample, replay_match, rules_for
+from cardcanon.proofs.hearts.score_terms import reached_term
 from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction, predicted_pairs
 from cardcanon.proofs.z3_eval import value_in
 
-P6_PROBES = {"target-90": dict(), "target-110": dict(), "widow": dict(widow=True)}
+P6_PROBES: dict[str, dict[str, Any]] = {"target-90": dict(), "target-110": dict(), "widow": dict()}  # .score_terms
 
 
 def check(run: Run) -> CheckResult:
     bounds, budget = run.bounds, run.budget
     hands, target = int(bounds.get("hands", 34)), int(bounds.get("target", TARGET))
     rules = rules_for(run, P6_PROBES, lambda config: ABSTRACTION_STATES)
-    if run.probe_id in ("target-90", "target-110"):
-        rules, target = rules.written, int(run.probe_id.split("-")[1])  # HEARTS-MATCH-1 misread
+    config = replace(rules.config, target=target)
     abstraction = ScoreAbstraction(rules.only("moon_score"))
     pairs = {p for p in predicted_pairs(rules.config) if abstraction.allows(p, budget)}
     pairs.update(abstraction.beyond(pairs, HIGHEST, budget))
@@ -40,8 +42,9 @@ def check(run: Run) -> CheckResult:
     n = z3.Int("hands")
     s = z3.Solver()
     s.add(*[c >= 0 for c in count.values()], z3.Sum(list(count.values())) == n)
-    for seat in (0, 1):
-        s.add(z3.Sum([c * p[seat] for p, c in count.items()]) < target)
+    totals = [z3.Sum([c * p[seat] for p, c in count.items()]) for seat in (0, 1)]
+    reached = [reached_term(rules, total, config) for total in totals]  # the model's HEARTS-MATCH-1, derived
+    s.add(z3.Not(reached[0]), z3.Not(reached[1]))
     witnesses: dict[tuple[int, int], HandWitness] = {}
     legal = Hands(rules)
     refuted = 0
@@ -63,10 +66,16 @@ def check(run: Run) -> CheckResult:
         refuted += len(missing)  # a score no legal hand gives: drop it and search again
         s.add(*[count[p] == 0 for p in missing])
     result_stats = {"min_hands": smallest, "abstract_pairs": len(pairs), "pairs_refuted": refuted}
-    config = replace(rules.config, target=target)
     written = rules == rules.written
     sequence = [witnesses[p] for p, c in count.items() for _ in range(value_in(chosen, c))]
-    last = replay_match(run, sequence, config, check_score=written)[-1].state
+    try:
+        last = replay_match(run, sequence, config, check_score=written)[-1].state
+    except ReplayMismatch as err:
+        if smallest == hands:
+            raise
+        return CheckResult(Verdict.COUNTEREXAMPLE, witness=_summary(sequence), stats=result_stats,
+                           detail=f"{hands} is not the smallest bound by the derived match rule (Z3: "
+                                  f"{smallest or 'more'} hands); the model plays the {k}-hand match otherwise: {err}")
     if smallest == hands:
         if last.phase is model.Phase.OVER or (written and max(last.scores) >= target):
             return CheckResult(Verdict.COUNTEREXAMPLE, detail=f"the replayed {k}-hand match reached {last.scores}")
@@ -101,14 +110,14 @@ def _first_unsat(unsat: Callable[[int], bool], hands: int) -> int | None:
 def _stray_score(abstraction: ScoreAbstraction, budget: Budget, hands: int, target: int) -> CheckResult:
     """The counting's lemma fails (a hand score lies outside 0..HIGHEST): a counterexample is a hand whose
     scores are both at most ``(target - 1) // hands``, ``hands`` of which leave both below the target."""
-    s0, s1 = abstraction.scoring.score
+    s0, s1 = abstraction.score
     low = (target - 1) // hands
     if budget.check(abstraction.solver, s0 <= low, s1 <= low) != z3.sat:
         return CheckResult(Verdict.UNKNOWN, detail=f"a hand score lies outside 0..{HIGHEST}, the scores counted")
     m = abstraction.solver.model()
     scores = abstraction.scores_in(m)
     record = abstraction.model_record(m, f"the model's scores of the hand the encoding scores {scores[0]}-{scores[1]}")
-    return counterexample(record, f"the encoding scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave "
+    return counterexample(record, f"the derived scoring scores a hand {scores[0]}-{scores[1]}: {hands} such hands leave "
                                   f"both players at most {scores[0] * hands}-{scores[1] * hands}, below {target}; the "
                                   f"model scores that hand {record['returns'][0]}-{record['returns'][1]}")
 

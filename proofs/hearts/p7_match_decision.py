@@ -1,8 +1,9 @@
 """HEARTS-P7: whenever HEARTS-MATCH-1/2 end the match they name exactly one winner, who has the lower score
 and whose opponent has reached the target ("the first to reach 100 loses" and "the lowest score wins"
-agree). Z3 over all integer scores before the hand (any position where the match is still on) and all
-non-negative hand scores (a superset of P5's set); then compared with the model's ``match_result`` around
-the target."""
+agree). Z3 over the model's ``match_result`` derived on symbolic scores (:mod:`.score_terms`; HEARTS-P11 shows
+the terms faithful), for all integer scores before the hand (any position where the match is still on) and
+all non-negative hand scores (a superset of P5's set); the derived terms are then evaluated against the
+model's ``match_result`` around the target."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import Rules, TARGET
-from cardcanon.proofs.hearts.match import MATCH_STATES, match_terms
+from cardcanon.proofs.hearts.score_terms import MATCH_STATES, match_terms
 from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_match, rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.z3_eval import compile_term, value_in
@@ -35,7 +36,8 @@ def check(run: Run) -> CheckResult:
     config = replace(rules.config, target=target)
     p0, p1, a, b = z3.Ints("p0 p1 a b")
     q0, q1 = p0 + a, p1 + b
-    ends, win0, win1 = match_terms(q0, q1, target, rules.mutations, rules.drop)
+    decided = match_terms(rules, (q0, q1), config=config)  # the model's match_result, derived
+    ends, (win0, win1) = decided.ends, decided.wins
     s = z3.Solver()
     on = z3.Or(z3.And(p0 < target, p1 < target), z3.And(p0 == p1, p0 >= target))  # the match was still on
     s.add(p0 >= 0, p1 >= 0, a >= 0, b >= 0, on)
@@ -51,10 +53,13 @@ def check(run: Run) -> CheckResult:
             m = s.model()
             got = tuple(value_in(m, x) for x in (q0, q1))
             truth = model.match_result(got, config)
-            return _with_tie_match(run, Verdict.COUNTEREXAMPLE, f"{name} fails at scores {got}; the model says "
-                                   f"{decision_text(truth)}", rules, config)
+            text = f"{name} fails at scores {got[0]}-{got[1]}; the model says {decision_text(truth)}"
+            run.record(function_record("hearts", "match_result", [list(got), config_to_json(config), None],
+                                       label=text))
+            return _with_tie_match(run, Verdict.COUNTEREXAMPLE, text, rules, config)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
-    e, w0, w1 = (compile_term(t) for t in match_terms(x0, x1, target, rules.mutations, rules.drop))
+    on_grid = match_terms(rules, (x0, x1), config=config)
+    e, w0 = compile_term(on_grid.ends), compile_term(on_grid.wins[0])
     scores = range(max(0, target - window), target + window + 1)
     for compared, (v0, v1) in enumerate(itertools.product(scores, scores), 1):
         env = {"x0": v0, "x1": v1}
@@ -63,7 +68,7 @@ def check(run: Run) -> CheckResult:
         if mine != (truth.winner.index if truth else None):
             record = function_record("hearts", "match_result", [[v0, v1], config_to_json(config), None],
                                      label=f"the model's decision at {v0}-{v1}")
-            return counterexample(record, f"at {v0}-{v1} the encoding says "
+            return counterexample(record, f"at {v0}-{v1} the derived decision says "
                                           f"{'play on' if mine is None else f'{Seat(mine)} wins'}, the model "
                                           f"{decision_text(truth)}")
     return _with_tie_match(run, Verdict.PROVED, f"all four claims proved; {compared} score pairs agree with the model",

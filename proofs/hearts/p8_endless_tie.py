@@ -13,13 +13,17 @@ from typing import Any
 
 import z3
 
+from cardcanon.model import hearts as model
+from cardcanon.model.hearts_records import config_to_json
+from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS, QUEEN_OF_SPADES, Rules, TARGET
-from cardcanon.proofs.hearts.match import match_terms
+from cardcanon.proofs.hearts.score_terms import match_terms
 from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, replay_match, rules_for
+from cardcanon.proofs.records import function_record
 
 
-P8_PROBES = {"widow": dict(widow=True), "tie-ends-match": dict()}
+P8_PROBES: dict[str, dict[str, Any]] = {"widow": dict(), "tie-ends-match": dict()}  # patches: .score_terms
 
 
 def check(run: Run) -> CheckResult:
@@ -33,43 +37,47 @@ def _tied_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], Han
     """The tied hands, one per pair of dead cards that allows one (each found is then excluded), and
     whether every tied hand has the one shape (Z3 only)."""
     hands = Hands(rules)
-    enc, ties = hands.enc, {}
+    enc, ties, score = hands.enc, {}, hands.score
     excluded: list[Z3] = []
-    while (w := hands.find(budget, enc.score[0] == enc.score[1], *excluded)) is not None:
+    while (w := hands.find(budget, score[0] == score[1], *excluded)) is not None:
         ties[w.dead] = w
         excluded.append(z3.Not(z3.And([enc.dead[c] for c in w.dead])))
-    hearts_each = [z3.PbEq([(enc.scoring.won[p][h], 1) for h in HEARTS], 3) for p in (0, 1)]
+    hearts_each = [z3.PbEq([(enc.taken[p][CARDS[h]], 1) for h in HEARTS], 3) for p in (0, 1)]
     shape = z3.And(enc.dead[QUEEN_OF_SPADES], z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1), *hearts_each)
-    return ties, hands.find(budget, enc.score[0] == enc.score[1], z3.Not(shape)) is None
+    return ties, hands.find(budget, score[0] == score[1], z3.Not(shape)) is None
 
 
 def _endless_tie(run: Run) -> CheckResult:
     target, budget = int(run.bounds.get("target", TARGET)), run.budget
     rules = rules_for(run, P8_PROBES)
-    if run.probe_id == "tie-ends-match":  # a mutation of the match rule, not of the hand
-        rules = rules.written
+    config = replace(rules.config, target=target)
     ties, only_shape = run.cached("tied hands", lambda: _tied_hands(rules, budget))
-    # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so
+    # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so (the
+    # model's match_result, derived)
     q, a = z3.Ints("q a")
-    mutations = ("tie-ends-match",) if run.probe_id == "tie-ends-match" else ()
-    ends, _, _ = match_terms(q, q, target, mutations)
-    ends_after, _, _ = match_terms(q + a, q + a, target, mutations)
+    ends = match_terms(rules, (q, q), config=config).ends
+    ends_after = match_terms(rules, (q + a, q + a), config=config).ends
     tied_scores = sorted({w.scores[0] for w in ties.values()})
     lasso = z3.Solver()
     lasso.add(q >= target, z3.Not(ends), z3.Or([a == t for t in tied_scores] or [z3.BoolVal(False)]),
               z3.Not(ends_after))
     answer = budget.check(lasso)
-    stats: dict[str, Any] = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape}
+    stats: dict[str, Any] = {"tie_dead_pairs": len(ties), "only_queen_and_heart_three_each": only_shape,
+                             "tied_hand_scores": tied_scores}
     if answer == z3.unsat:
-        return CheckResult(Verdict.NO_WITNESS, stats=stats,
-                           detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}")
+        tie = target + (tied_scores[0] if tied_scores else 0)  # equal scores past the target, after a tied hand
+        record = function_record("hearts", "match_result", [[tie, tie], config_to_json(config), None],
+                                 label=f"the model's decision at {tie}-{tie}")
+        return CheckResult(Verdict.NO_WITNESS, stats=stats, records=(record,),
+                           detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}; "
+                                  f"at {tie}-{tie} the model says {decision_text(model.match_result((tie, tie), config))}")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
     stats.update(p_tie_continues=str(keep_going), p_tie_ends_at_least=str(1 - keep_going))
     w = max(ties.values(), key=lambda t: t.scores[0])
     if w.scores[0] <= 0:
         return CheckResult(Verdict.NO_WITNESS, stats=stats, detail="tied hands score 0-0: no tied match reaches the target")
     k = -(-target // w.scores[0])
-    states = [at.state for at in replay_match(run, [w] * (k + 2), replace(rules.config, target=target))]
+    states = [at.state for at in replay_match(run, [w] * (k + 2), config)]
     loop = states[k - 1:]
     same = all(st.outcome is None and st.scores[0] == st.scores[1] >= target for st in loop)
     same = same and loop[0].dealer == loop[2].dealer

@@ -19,6 +19,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, encoding_memo
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules, pretty
+from cardcanon.proofs.hearts.score_terms import equals, hand_scores
 from cardcanon.proofs.records import Record, hearts_record
 
 
@@ -158,20 +159,24 @@ def hand_encoding(rules: Rules) -> HandEncoding:
 
 
 class Hands:
-    """Whole hands played by ``rules``, in one solver: each question is asked under assumptions."""
+    """Whole hands played by ``rules``, in one solver: each question is asked under assumptions.
+    ``score``: the hand scores, the model's ``score_hand`` derived afresh (it reads the model) over
+    the encoding's cards taken and dead."""
 
     def __init__(self, rules: Rules) -> None:
         self.enc = hand_encoding(rules)
+        self.score = hand_scores(rules, self.enc.taken, self.enc.dead_cards)
         self.solver = z3.Solver()
         self.solver.add(self.enc.constraints)
 
     def find(self, budget: Budget, *constraints: Z3) -> HandWitness | None:
         """A hand meeting ``constraints``, or None when Z3 proves there is none."""
-        return self.enc.decode(self.solver.model()) if budget.check(self.solver, *constraints) == z3.sat else None
+        if budget.check(self.solver, *constraints) != z3.sat:
+            return None
+        return self.enc.decode(self.solver.model(), self.score)
 
     def scoring(self, budget: Budget, a: int, b: int) -> HandWitness | None:
-        scoring = self.enc.scoring
-        return self.find(budget, scoring.score_is(0, a), scoring.score_is(1, b))
+        return self.find(budget, equals(self.score[0], a), equals(self.score[1], b))
 
 
 Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]

@@ -1,4 +1,4 @@
-"""The score-only abstraction of a Hearts hand (dead cards and who took each point card, no play), and the
+"""The score-only abstraction of a Hearts hand (dead cards and who took each card, no play), and the
 pairs of hand scores the model gives the splits of the point cards."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_records import config_to_json
 from cardcanon.proofs.base import Budget, Z3
-from cardcanon.proofs.hearts.encoding import CARDS, DEAD_CARDS, INDEX, POINT_CARDS, SCORING_STATES, Rules, Scoring
+from cardcanon.proofs.hearts.encoding import CARDS, DEAD_CARDS, INDEX, N_CARDS, POINT_CARDS, SCORING_STATES, Rules
+from cardcanon.proofs.hearts.score_terms import hand_scores
 from cardcanon.proofs.records import Record, function_record
 from cardcanon.proofs.z3_eval import value_in
 
@@ -55,28 +56,31 @@ def predicted_splits(config: model.HeartsConfig | None = None) -> dict[tuple[int
 
 
 class ScoreAbstraction:
-    """Scores from the dead point cards and who took each point card, with no play at all: an
-    over-approximation of legal play (every legal hand's scores are allowed here). Two of the 28
-    cards are dead (HEARTS-DEAL-2): at most two point cards, the others dead no point card."""
+    """Scores from the dead cards and who took each card, with no play at all: an over-approximation
+    of legal play (every legal hand's scores are allowed here). Two of the 28 cards are dead
+    (HEARTS-DEAL-2); the scores are the model's ``score_hand``, derived (:mod:`.score_terms`)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.dead = {c: z3.Bool(f"a_dead{c}") for c in POINT_CARDS}
-        self.took = {c: z3.Bool(f"a_took{c}") for c in POINT_CARDS}
-        self.live = {c: z3.Not(d) for c, d in self.dead.items()}
-        self.scoring = Scoring(rules, self.live, self.took)
+        self.dead = [z3.Bool(f"a_dead{c}") for c in range(N_CARDS)]
+        self.took = [z3.Bool(f"a_took{c}") for c in range(N_CARDS)]  # seat 1 took it (if it is not dead)
+        self.live = [z3.Not(d) for d in self.dead]
+        self.taken = [{CARDS[c]: z3.And(self.live[c], self.took[c] == bool(p)) for c in range(N_CARDS)} for p in (0, 1)]
+        self.score = hand_scores(rules, self.taken, {CARDS[c]: d for c, d in enumerate(self.dead)})
         self.solver = z3.Solver()
-        self.solver.add(rules.drop.constraint("HEARTS-DEAL-2", z3.AtMost(*self.dead.values(), DEAD_CARDS)))
+        self.solver.add(rules.drop.constraint("HEARTS-DEAL-2", z3.PbEq([(d, 1) for d in self.dead], DEAD_CARDS)))
 
     def split_of(self, m: Z3) -> tuple[list[int], list[list[Card]]]:
-        """The two dead cards and the point cards each seat took, in a Z3 model of the abstraction."""
-        dead = [c for c in POINT_CARDS if value_in(m, self.dead[c])]
-        taken = [[CARDS[c] for c in POINT_CARDS if c not in dead and value_in(m, self.took[c]) == bool(p)]
+        """The dead cards and the cards each seat took, in a Z3 model of the abstraction (spare cards
+        that score nothing fill the dead pair when a dropped HEARTS-DEAL-2 left fewer dead)."""
+        dead = [c for c in range(N_CARDS) if value_in(m, self.dead[c])]
+        dead += [c for c in SPARE_DEAD if c not in dead][:max(0, DEAD_CARDS - len(dead))]
+        taken = [[CARDS[c] for c in range(N_CARDS) if c not in dead and value_in(m, self.took[c]) == bool(p)]
                  for p in (0, 1)]
-        return dead + list(SPARE_DEAD[:max(0, DEAD_CARDS - len(dead))]), taken
+        return dead, taken
 
     def scores_in(self, m: Z3) -> tuple[int, int]:
-        s0, s1 = (value_in(m, x) for x in self.scoring.score)
+        s0, s1 = (value_in(m, x) for x in self.score)
         return s0, s1
 
     def model_record(self, m: Z3, label: str) -> Record:
@@ -88,7 +92,7 @@ class ScoreAbstraction:
         """Every pair of hand scores the abstraction allows outside ``pairs``: Z3 names one at a
         time, each then excluded, until no other is allowed (UNSAT, whatever the scores), or up
         to the first with a score outside 0..``limit``."""
-        s0, s1 = self.scoring.score
+        s0, s1 = self.score
         found: list[tuple[int, int]] = []
         self.solver.push()
         try:
@@ -103,5 +107,5 @@ class ScoreAbstraction:
         return found
 
     def allows(self, pair: tuple[int, int], budget: Budget) -> bool:
-        s0, s1 = self.scoring.score
+        s0, s1 = self.score
         return bool(budget.check(self.solver, s0 == pair[0], s1 == pair[1]) == z3.sat)

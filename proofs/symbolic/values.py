@@ -5,7 +5,9 @@ asks the current path (:func:`cardcanon.proofs.symbolic.paths.decide`).
 Iterating a :class:`SymSet` yields every element of its universe; inside the :func:`aggregating`
 builtins (``any``, ``all``, ``sum``) each yielded element carries its
 membership as a guard, so ``any(card.suit is s for card in hand)`` becomes one decision on a
-disjunction instead of one path per card. Iterating outside them raises :class:`Unsupported`.
+disjunction instead of one path per card. Iterating outside them raises :class:`Unsupported`;
+``frozenset(s)`` of a symbolic set is the set itself, and a concrete set minus, and, or a
+symbolic one is symbolic.
 """
 
 from __future__ import annotations
@@ -150,10 +152,21 @@ class SymSet(Generic[E]):
     def __and__(self, other: Iterable[Any]) -> SymSet[E]:
         return self._combine(other, z3.And)
 
+    __rand__ = __and__
+    __ror__ = __or__
+
+    def __rsub__(self, other: Iterable[Any]) -> SymSet[E]:  # a concrete set minus this one
+        return SymSet(self.universe, [z3.And(_has(other, e), z3.Not(m)) for e, m in zip(self.universe, self.member)])
+
     def __le__(self, other: Iterable[Any]) -> bool:
         return decide(z3.And([z3.Implies(m, _has(other, e)) for e, m in zip(self.universe, self.member)]))
 
     issubset = __le__
+
+    def __ge__(self, other: Iterable[Any]) -> bool:
+        return decide(z3.And([z3.Implies(_has(other, e), m) for e, m in zip(self.universe, self.member)]))
+
+    issuperset = __ge__
 
     def __hash__(self) -> int:
         raise Unsupported("the model hashes a symbolic set")
@@ -203,12 +216,33 @@ def sym_sum(values: Iterable[Any], start: Any = 0) -> Any:
 builtins_sum = builtins.sum
 
 
+builtins_frozenset = builtins.frozenset
+
+
+class _FrozensetType(type):
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, builtins_frozenset)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, builtins_frozenset)
+
+
+class sym_frozenset(metaclass=_FrozensetType):  # noqa: N801 - stands for the builtin
+    """``frozenset(s)`` of a symbolic set is that set (the model copies a set it was given);
+    of anything else, the builtin's frozenset. ``isinstance(x, frozenset)`` still works."""
+
+    def __new__(cls, iterable: Iterable[Any] = ()) -> Any:
+        return iterable if isinstance(iterable, SymSet) else builtins_frozenset(iterable)
+
+
 @contextlib.contextmanager
 def aggregating() -> Iterator[None]:
-    """``any``, ``all`` and ``sum`` replaced by their symbolic forms while the model runs."""
-    saved = builtins.any, builtins.all, builtins.sum
+    """``any``, ``all`` and ``sum`` replaced by their symbolic forms while the model runs, and
+    ``frozenset`` passing a symbolic set through."""
+    saved = builtins.any, builtins.all, builtins.sum, builtins.frozenset
     builtins.any, builtins.all, builtins.sum = sym_any, sym_all, sym_sum
+    builtins.frozenset = sym_frozenset  # type: ignore[misc]
     try:
         yield
     finally:
-        builtins.any, builtins.all, builtins.sum = saved
+        builtins.any, builtins.all, builtins.sum, builtins.frozenset = saved  # type: ignore[misc]
