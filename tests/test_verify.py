@@ -80,6 +80,7 @@ def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", p
         expected = "{expected}"
         entry = "{FAKE_MODULE}:configurable"
         bounds = {bounds}
+        {'bridge = "the fake compares itself with the model"' if kind.startswith("z3") else ""}
         {extra}
         [check.scope]
         players = [2]
