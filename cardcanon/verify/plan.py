@@ -6,6 +6,8 @@ and its records (witnesses, counterexamples) replay through the reference model,
 (not the check) finds; its golden stats (if any) match exactly; every encoding probe is
 killed; and every rule it cites is necessary: some mutant of the reference model breaking that
 rule makes the check fail with a record that the mutant and the model play differently.
+A check that rests on other checks (its premises: ``rests_on`` in the manifest) passes under a
+variant only where each premise passed under that variant; selecting a check selects its premises.
 ``unknown``, ``timeout`` and ``error`` are failures. A run that cannot check what it claims
 (the compiled engine is missing or refuses the configuration) is ``not-applicable``: neither
 passed nor failed. Exit status: 0 all passed, 1 some failed, 2 bad input (a bad manifest, an
@@ -309,7 +311,8 @@ def add_parser(sub: Any) -> None:
     parser = sub.add_parser("verify", help="run the Z3 proofs and searches of the manifests, with their probes and model mutants")
     parser.add_argument("--game", choices=GAMES, help="only this game's checks")
     parser.add_argument("--check", action="append", default=[], metavar="ID",
-                        help="only this check (repeatable; HEARTS-P4 also selects HEARTS-P4-slug)")
+                        help="only this check and the checks it rests on (repeatable; HEARTS-P4 also selects "
+                             "HEARTS-P4-slug)")
     parser.add_argument("--json", metavar="PATH", type=output_file_or_stdout,
                         help="write the full report as JSON to PATH ('-': standard output)")
     parser.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
@@ -322,8 +325,9 @@ def add_parser(sub: Any) -> None:
                              "encoding probes, Z3 alone (no second solver), and"
                              " the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--explain", metavar="CHECK",
-                        help="run one check fully and say in words what it states, its scope, which model "
-                             "mutant fails it per cited rule and variant, and its witness")
+                        help="run one check (and its premises) fully and say in words what it states, its "
+                             "scope, its premises, which model mutant fails it per cited rule and variant, and "
+                             "its witness")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")
