@@ -158,7 +158,7 @@ def test_the_caveats_page_includes_what_is_drawn(generated, tmp_path):
 def test_the_recorded_report_matches_the_manifests():
     """The recorded report has the manifests' check IDs, rule citations, variants and scopes: re-record it
     (``python tests/docs_fixture/record.py``) when a check is added, renamed, cites other rules or
-    changes its scope."""
+    changes its scope or its premises."""
     from cardcanon import verify
     from cardcanon.verify.variants import plan, variant_name
 
@@ -175,6 +175,8 @@ def test_the_recorded_report_matches_the_manifests():
         entry = recorded[check.id]
         assert entry["rules"] == list(check.rules), check.id
         assert entry["scope"] == check.scope_for(True), check.id
+        assert entry.get("rests_on", []) == list(check.rests_on), check.id
+        assert [p["id"] for p in entry.get("premises", [])] == list(check.rests_on), check.id
         assert entry["game"] == check.game and entry["kind"] == str(check.kind), check.id
         ran = [r.get("variant", "default") for r in entry["results"]]
         assert ran and set(ran) <= set(planned[check.game]), check.id

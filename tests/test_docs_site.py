@@ -84,6 +84,11 @@ def test_verified_by_comes_from_the_verify_report(site):
     for check in report["checks"]:
         assert f'<section id="{check["id"]}">' in text and f'class="headerlink" href="#{check["id"]}"' in text
         assert check["verdict"] in text
+    # each check's premises: a link to the premise's section, on the verification page and the rule pages
+    assert re.search(r'Rests on \(proved only where each passed under the same variant\): '
+                     r'<a class="reference internal" href="#HEARTS-P11-encoding"', text)
+    rule = rule_page(site, "hearts", "HEARTS-MOON-1").read_text(encoding="utf-8")
+    assert re.search(r'rests on <a class="reference internal" href="[^"]*verification.html#HEARTS-P11-encoding"', rule)
 
 
 def test_verified_by_links_each_test_and_proof_to_its_code(site):

@@ -27,6 +27,7 @@ GOOD = textwrap.dedent('''
     kind = "z3-proof"
     expected = "proved"
     entry = "cardcanon.proofs.base:solve"
+    bridge = "the flip is compared with the model's by the check"
     bounds = {players = 3, deck = {ranks = 4}}
     ci_bounds = {players = 2, deck = {ranks = 2}}
     expected_stats = {states = 12}

@@ -33,8 +33,10 @@ def _record(valid):
 def configurable(run):
     """Behaves as its bounds say; probes answer bounds['probes'][id] (default: a kill)."""
     bounds = run.bounds
-    if run.probe is not None:
-        return CheckResult(Verdict(bounds.get("probes", {}).get(run.probe.id, "counterexample found")))
+    if run.probe is not None:  # bounds['probe_replayed'][id]: its record (if any) replays or not
+        replayed = bounds.get("probe_replayed", {})
+        return CheckResult(Verdict(bounds.get("probes", {}).get(run.probe.id, "counterexample found")),
+                           records=(_record(replayed[run.probe.id]),) if run.probe.id in replayed else ())
     if "sleep" in bounds:
         time.sleep(bounds["sleep"])
     if "raise" in bounds:
@@ -65,6 +67,17 @@ def one_flip(run):
 
 def not_a_result(run):
     return 42
+
+def undecided(run):
+    """Asks Z3 a query it cannot decide; bounds['spend'] first spends the run's time."""
+    import z3
+    while run.bounds.get("spend"):
+        run.budget.tick()
+    solver = z3.Tactic("skip").solver()  # decides nothing: "unknown"
+    x = z3.Int("x")
+    solver.add(x * x * x + x == 7 * x + 3, x > 5)
+    run.budget.check(solver)
+    return CheckResult(Verdict.PROVED, witness="a proof", records=(_record(True),))
 '''
 
 
@@ -80,6 +93,7 @@ def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", p
         expected = "{expected}"
         entry = "{FAKE_MODULE}:configurable"
         bounds = {bounds}
+        {'bridge = "the fake compares itself with the model"' if kind.startswith("z3") else ""}
         {extra}
         [check.scope]
         players = [2]

@@ -12,7 +12,7 @@ import importlib
 import json
 import re
 import tomllib
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -84,6 +84,8 @@ class CheckSpec:
     no_drop_probes: str = ""  # why a check that is no z3-proof has no drop:RULE probes ("": not stated)
     drop_probes: tuple[str, ...] = ()  # cited rules a check that is no z3-proof can drop (drop:RULE probes)
     no_second_solver: str = ""  # why a z3-proof's queries are decided by Z3 alone ("": cvc5 decides them too)
+    rests_on: tuple[str, ...] = ()  # the premises: IDs of the checks that tie this check's encoding to the model
+    bridge: str = ""  # how the check itself ties its terms to the model ("": not stated)
 
     @property
     def probes(self) -> tuple[ProbeSpec, ...]:
@@ -170,9 +172,52 @@ def load_manifests(
                 raise ManifestError(
                     f"{path}: check {check.id}: field 'id': duplicate check ID (also in {seen[check.id]})")
             seen[check.id] = str(path)
-            if check.game in wanted:
-                checks.append(check)
-    return checks
+            checks.append(check)
+    _check_premises(checks)
+    return [check for check in checks if check.game in wanted]
+
+
+def _check_premises(checks: Sequence[CheckSpec]) -> None:
+    """Each ``rests_on`` names a check of the same game, and no check rests on itself, however far down."""
+    by_id = {check.id: check for check in checks}
+    for check in checks:
+        for premise in check.rests_on:
+            found = by_id.get(premise)
+            if found is None or found.game != check.game:
+                raise ManifestError(f"{check.source}: check {check.id}: field 'rests_on': "
+                                    f"{premise} is no {check.game} check of the manifests")
+    for check in checks:
+        if cycle := _path_to(check.id, check.rests_on, by_id):
+            raise ManifestError(f"{check.source}: check {check.id}: field 'rests_on': a cycle: "
+                                + " rests on ".join([check.id, *cycle]))
+
+
+def _path_to(target: str, start: Sequence[str], by_id: Mapping[str, CheckSpec]) -> list[str]:
+    """The premises from ``start`` down to ``target`` (empty: ``target`` is not below ``start``)."""
+    seen: set[str] = set()
+    stack: list[list[str]] = [[premise] for premise in reversed(start)]
+    while stack:
+        path = stack.pop()
+        if path[-1] == target:
+            return path
+        if path[-1] in seen:
+            continue
+        seen.add(path[-1])
+        stack += [path + [premise] for premise in reversed(by_id[path[-1]].rests_on)]
+    return []
+
+
+def with_premises(chosen: Sequence[CheckSpec], every: Sequence[CheckSpec]) -> list[CheckSpec]:
+    """``chosen`` and the checks they rest on, however far down, in the manifests' order (``every``)."""
+    by_id = {check.id: check for check in every}
+    wanted: set[str] = set()
+    stack = [check.id for check in chosen]
+    while stack:
+        check_id = stack.pop()
+        if check_id not in wanted:
+            wanted.add(check_id)
+            stack += by_id[check_id].rests_on if check_id in by_id else ()
+    return [check for check in every if check.id in wanted]
 
 
 def load_manifest(
@@ -264,6 +309,19 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         raise fail("drop_probes", f"{', '.join(uncited)} not cited by the check")
     if kind is not Kind.Z3_PROOF and entry.get("no_second_solver"):
         raise fail("no_second_solver", "only a z3-proof check has queries for a second solver")
+    rests_on, bridge = tuple(entry.get("rests_on", [])), " ".join(entry.get("bridge", "").split())
+    if check_id in rests_on:
+        raise fail("rests_on", "a check cannot rest on itself")
+    if kind in (Kind.Z3_PROOF, Kind.Z3_WITNESS) and not rests_on and not bridge:
+        raise fail("rests_on", f"a {kind} check names the checks that tie its encoding to the model "
+                               "(rests_on), or says how it ties its terms to the model itself (bridge)")
+    abstracted = str(entry.get("scope", {}).get("abstracted", ""))
+    if rests_on and abstracted.split(":")[0].strip() == "nothing":
+        raise fail("scope", "'abstracted' says nothing is abstracted, but the check rests on "
+                            + ", ".join(rests_on))
+    named = set(re.findall(r"\b(?:HEARTS|SNAP)-P[0-9]+\b", abstracted))
+    if unnamed := [p for p in rests_on if "-".join(p.split("-")[:2]) not in named]:
+        raise fail("scope", f"'abstracted' does not name {', '.join(unnamed)}, which the check rests on")
     probe_ids = [item["id"] for item in entry.get("probe", [])]
     if (twice := next((i for i in probe_ids if probe_ids.count(i) > 1), None)) is not None:
         raise fail("probe", f"duplicate probe ID {twice!r}")
@@ -290,6 +348,8 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
         no_drop_probes=" ".join(entry.get("no_drop_probes", "").split()),
         drop_probes=tuple(dict.fromkeys(entry.get("drop_probes", []))),
         no_second_solver=" ".join(entry.get("no_second_solver", "").split()),
+        rests_on=rests_on,
+        bridge=bridge,
         expected_stats_variant=_tables(entry.get("expected_stats_variant", {})),
     )
 

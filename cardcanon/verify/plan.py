@@ -6,6 +6,8 @@ and its records (witnesses, counterexamples) replay through the reference model,
 (not the check) finds; its golden stats (if any) match exactly; every encoding probe is
 killed; and every rule it cites is necessary: some mutant of the reference model breaking that
 rule makes the check fail with a record that the mutant and the model play differently.
+A check that rests on other checks (its premises: ``rests_on`` in the manifest) passes under a
+variant only where each premise passed under that variant; selecting a check selects its premises.
 ``unknown``, ``timeout`` and ``error`` are failures. A run that cannot check what it claims
 (the compiled engine is missing or refuses the configuration) is ``not-applicable``: neither
 passed nor failed. Exit status: 0 all passed, 1 some failed, 2 bad input (a bad manifest, an
@@ -31,7 +33,7 @@ from typing import Any, TextIO
 
 from cardcanon.cli_args import integer, output_file_or_stdout
 from cardcanon.cli_args import seconds as seconds_arg  # finite, positive, at most a day
-from cardcanon.verify.manifest import GAMES, CheckSpec, Kind, ManifestError, ProbeSpec, load_manifests
+from cardcanon.verify.manifest import GAMES, CheckSpec, Kind, ManifestError, ProbeSpec, load_manifests, with_premises
 from cardcanon.verify.manifest import load_combinations as combinations  # (game, combination) pairs of the manifests
 from cardcanon.proofs.base import Verdict
 from cardcanon.verify.variants import VariantPlan, plan as variant_plan, variant_name
@@ -56,7 +58,7 @@ def default_jobs() -> int:
 def load_checks(*, games: Iterable[str] | None = None, ids: Sequence[str] = (),
                 manifest_dir: str | Path | None = None) -> list[CheckSpec]:
     """The validated checks of the manifests, optionally narrowed to games and check IDs; a check ID selects a
-    check by its full ID or by its ID without slug (``HEARTS-P4``)."""
+    check by its full ID or by its ID without slug (``HEARTS-P4``), and with it the checks it rests on."""
     from cardcanon.spec import all_rule_ids
     checks = load_manifests(manifest_dir, games=games, rule_ids=set(all_rule_ids()))
     if not ids:
@@ -68,7 +70,7 @@ def load_checks(*, games: Iterable[str] | None = None, ids: Sequence[str] = (),
             known = ", ".join(dict.fromkeys(c.short_id for c in checks)) or "none"
             raise ManifestError(f"unknown check {wanted!r} (checks: {known})")
         chosen.extend(c for c in found if all(c is not d for d in chosen))
-    return chosen
+    return with_premises(chosen, checks)
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,11 @@ def run(checks: Sequence[CheckSpec] | None = None, *, jobs: int | None = None, t
     """Run ``checks`` (default: every check of the package's manifests) under every variant, their encoding
     probes, and (``necessity``) every model mutant of every rule they cite, each as :class:`Coverage` decides."""
     checks = load_checks() if checks is None else checks
+    ids = {check.id for check in checks}
+    for check in checks:
+        if missing := [premise for premise in check.rests_on if premise not in ids]:
+            raise ManifestError(f"{check.source}: check {check.id}: rests on {', '.join(missing)}, "
+                                "which is not among the checks to run")
     if timeout <= 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
     declared = combinations()  # known even when only the defaults run, since manifests name them
@@ -135,8 +142,12 @@ def run(checks: Sequence[CheckSpec] | None = None, *, jobs: int | None = None, t
     jobs = max(1, min(jobs or default_jobs(), len(runnable) or 1))
     started, clock = datetime.now(timezone.utc).isoformat(timespec="seconds"), time.perf_counter()
     results = given | _run_all(runnable, jobs, checks, progress, in_process)
-    outcomes = tuple(_outcome(entry, tasks, results, coverage) for entry in layout)
-    return Report(outcomes, started, time.perf_counter() - clock, jobs, timeout, quick,
+    outcomes: dict[str, CheckOutcome] = {}
+    for entry in _premises_first(layout):
+        outcomes[entry[0].id] = _outcome(entry, tasks, results, coverage,
+                                         tuple(outcomes[premise] for premise in entry[0].rests_on))
+    outcomes_in_order = tuple(outcomes[entry[0].id] for entry in layout)
+    return Report(outcomes_in_order, started, time.perf_counter() - clock, jobs, timeout, quick,
                   {game: p.to_json() for game, p in plans.items()})
 
 
@@ -165,6 +176,11 @@ def _plan_tasks(checks: Sequence[CheckSpec], plans: Mapping[str, VariantPlan], c
             raise ManifestError(f"{check.source}: check {check.id}: names variant(s) {', '.join(unknown)} that "
                                 f"verify does not run (it runs {', '.join(sorted(known))})")
         runs = coverage.variants_of(check, plans[check.game].variants)
+        for premise in (c for c in checks if c.id in check.rests_on):
+            theirs = {variant_name(v) for v in coverage.variants_of(premise, plans[premise.game].variants)}
+            if lacking := [variant_name(v) for v in runs if variant_name(v) not in theirs]:
+                raise ManifestError(f"{check.source}: check {check.id}: runs under {', '.join(lacking)}, "
+                                    f"but its premise {premise.id} does not")
         mains = [add(check, variant, paired=coverage.paired(check)) for variant in runs]
         probes = [add(check, None, probe=probe.id) for probe in coverage.probes_of(check)]
         cells = []
@@ -175,6 +191,19 @@ def _plan_tasks(checks: Sequence[CheckSpec], plans: Mapping[str, VariantPlan], c
                 cells.append((rule, "", -1))  # no model mutant breaks the rule
         layout.append((check, mains, probes, cells))
     return tasks, given, layout
+
+
+def _premises_first(layout: Sequence[_Layout]) -> list[_Layout]:
+    """``layout`` with every check after the checks it rests on (the manifests refuse a cycle)."""
+    done: set[str] = set()
+    order: list[_Layout] = []
+    rest = list(layout)
+    while rest:
+        ready = [entry for entry in rest if set(entry[0].rests_on) <= done]
+        order += ready
+        done |= {entry[0].id for entry in ready}
+        rest = [entry for entry in rest if entry[0].id not in done]
+    return order
 
 
 def _run_all(runnable: Sequence[Task], jobs: int, checks: Sequence[CheckSpec], progress: Progress | None,
@@ -200,8 +229,9 @@ def _run_all(runnable: Sequence[Task], jobs: int, checks: Sequence[CheckSpec], p
     return results
 
 
-def _outcome(entry: _Layout, tasks: list[Task], results: Mapping[int, RunResult], coverage: Coverage) -> CheckOutcome:
-    """The outcome of one check, from the results of its runs."""
+def _outcome(entry: _Layout, tasks: list[Task], results: Mapping[int, RunResult], coverage: Coverage,
+             premises: tuple[CheckOutcome, ...]) -> CheckOutcome:
+    """The outcome of one check, from the results of its runs and the outcomes of its premises."""
     from cardcanon.verify.model_mutants import MUTANTS
     check, mains, probes, cells = entry
 
@@ -217,7 +247,7 @@ def _outcome(entry: _Layout, tasks: list[Task], results: Mapping[int, RunResult]
     return CheckOutcome(check, tuple((tasks[i].variant, results[i]) for i in mains),
                         tuple(ProbeOutcome(m.id, m.description, results[i], check.expected)
                               for m, i in zip(check.probes, probes)),
-                        coverage.quick, tuple(cell(*c) for c in cells), coverage.necessity_skipped(check))
+                        coverage.quick, tuple(cell(*c) for c in cells), coverage.necessity_skipped(check), premises)
 
 
 def _note(checks: Sequence[CheckSpec], task: Task, result: RunResult) -> str:
@@ -281,7 +311,8 @@ def add_parser(sub: Any) -> None:
     parser = sub.add_parser("verify", help="run the Z3 proofs and searches of the manifests, with their probes and model mutants")
     parser.add_argument("--game", choices=GAMES, help="only this game's checks")
     parser.add_argument("--check", action="append", default=[], metavar="ID",
-                        help="only this check (repeatable; HEARTS-P4 also selects HEARTS-P4-slug)")
+                        help="only this check and the checks it rests on (repeatable; HEARTS-P4 also selects "
+                             "HEARTS-P4-slug)")
     parser.add_argument("--json", metavar="PATH", type=output_file_or_stdout,
                         help="write the full report as JSON to PATH ('-': standard output)")
     parser.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
@@ -294,8 +325,9 @@ def add_parser(sub: Any) -> None:
                              "encoding probes, Z3 alone (no second solver), and"
                              " the necessity matrix only for checks run with their full bounds")
     parser.add_argument("--explain", metavar="CHECK",
-                        help="run one check fully and say in words what it states, its scope, which model "
-                             "mutant fails it per cited rule and variant, and its witness")
+                        help="run one check (and its premises) fully and say in words what it states, its "
+                             "scope, its premises, which model mutant fails it per cited rule and variant, and "
+                             "its witness")
     parser.add_argument("--manifest-dir", metavar="DIR", help="read manifests from DIR instead of the package's")
     parser.add_argument("--default-variant-only", action="store_true",
                         help="run the checks under the rulebook's defaults only (not a full verification)")

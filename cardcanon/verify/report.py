@@ -104,6 +104,7 @@ class CheckOutcome:
     quick: bool = False
     necessity: tuple[NecessityCell, ...] = ()
     necessity_skipped: bool = False  # a quick run with smaller bounds: the matrix is the full run's
+    premises: tuple[CheckOutcome, ...] = ()  # the outcomes of the checks it rests on (manifest: rests_on)
 
     @property
     def result(self) -> RunResult:
@@ -119,17 +120,52 @@ class CheckOutcome:
 
     def stats_problems(self) -> list[str]:
         """Every golden number that came out otherwise, under every variant run."""
+        return [problem for variant, result in self.variants for problem in self._stats_problems(variant, result)]
+
+    def _stats_problems(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
         if not self.stats_compared:
             return []
-        problems = []
-        for variant, result in self.variants:
-            where = "" if not variant else f"[{variant_name(variant)}] "
-            for key, want in (self.check.stats_for(variant) or {}).items():
-                if key not in result.stats:
-                    problems.append(f"{where}stat {key!r} missing (expected {want!r})")
-                elif result.stats[key] != want:
-                    problems.append(f"{where}stat {key!r} is {result.stats[key]!r}, expected {want!r}")
+        where, problems = "" if not variant else f"[{variant_name(variant)}] ", []
+        for key, want in (self.check.stats_for(variant) or {}).items():
+            if key not in result.stats:
+                problems.append(f"{where}stat {key!r} missing (expected {want!r})")
+            elif result.stats[key] != want:
+                problems.append(f"{where}stat {key!r} is {result.stats[key]!r}, expected {want!r}")
         return problems
+
+    def state_under(self, name: str) -> str:
+        """The run under the variant ``name``, premises included: ``passed``, ``failed``, ``not-applicable``
+        (neither), or ``not run`` (the check does not run under it)."""
+        run = next(((v, r) for v, r in self.variants if variant_name(v) == name), None)
+        if run is None:
+            return "not run"
+        if self._run_failures(*run) or self._stats_problems(*run):
+            return "failed"
+        if run[1].verdict is Verdict.NOT_APPLICABLE or any(p.state_under(name) == "not-applicable"
+                                                           for p in self.premises):
+            return "not-applicable"
+        return "passed"
+
+    def _premise_failures(self, variant: Mapping[str, str]) -> list[str]:
+        """Why the run under ``variant`` is not proved by its premises: one that failed or did not run there."""
+        name = variant_name(variant)
+        where = "" if not variant else f"[{name}] "
+        return [f"{where}rests on {p.check.id}, which {'failed' if state == 'failed' else 'did not run'} under {name}"
+                for p in self.premises if (state := p.state_under(name)) in ("failed", "not run")]
+
+    def chain(self, names: list[str], depth: int = 2) -> list[str]:
+        """The premises, however far down, each with its state under each of the variants ``names``."""
+        lines = []
+        for p in self.premises:
+            states = ", ".join(f"{name} {p.state_under(name)}" for name in names)
+            lines.append(" " * depth + f"{p.check.id}: {states}")
+            lines += p.chain(names, depth + 2)
+        return lines
+
+    def _premises_json(self, names: list[str]) -> list[dict[str, Any]]:
+        return [{"id": p.check.id, "title": p.check.title, "status": p.status,
+                 "results": {name: p.state_under(name) for name in names},
+                 "premises": p._premises_json(names)} for p in self.premises]
 
     @property
     def witness_ok(self) -> bool:
@@ -172,6 +208,9 @@ class CheckOutcome:
         """Every reason this check could not be run as it claims (none when it could)."""
         return ([f"[{variant_name(variant)}] not applicable: {result.detail}"
                  for variant, result in self.variants if result.verdict is Verdict.NOT_APPLICABLE]
+                + [f"[{name}] rests on {p.check.id}, which is not applicable under {name}"
+                   for name in (variant_name(v) for v, _ in self.variants)
+                   for p in self.premises if p.state_under(name) == "not-applicable"]
                 + [f"necessity of {rule} not applicable: every run against its model mutants was"
                    for rule in self.rules_not_applicable()])
 
@@ -194,6 +233,11 @@ class CheckOutcome:
         ran = [variant_name(v) for v, _ in self.variants]
         lines.append("  Variants: " + ", ".join(ran) + (f" (only these: {check.variants_reason})"
                                                           if check.variants is not None else ""))
+        if check.bridge:
+            lines.append(f"  Tied to the model by the check itself: {check.bridge}")
+        if self.premises:
+            lines.append("  Rests on (proved only where each passed under the same variant):")
+            lines += self.chain(ran, 4)
         lines.append("  Cited rules, and per variant the model mutant that makes the check fail there:")
         for rule in check.rules:
             lines.append(f"    {rule}:")
@@ -220,13 +264,13 @@ class CheckOutcome:
         return "not-applicable" if self.not_applicable() else "passed"
 
     def _run_passed(self, variant: Mapping[str, str], result: RunResult) -> bool:
-        """The run under ``variant`` passed: it was applicable and nothing about it failed."""
-        return result.verdict is not Verdict.NOT_APPLICABLE and not self._run_failures(variant, result)
+        """The run under ``variant`` passed: it and its premises were applicable and nothing about them failed."""
+        return self.state_under(variant_name(variant)) == "passed"
 
     def _run_failures(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
         where = "" if not variant else f"[{variant_name(variant)}] "
         expected = self.check.expected_for(variant)
-        reasons: list[str] = []
+        reasons = self._premise_failures(variant)
         if result.verdict is Verdict.NOT_APPLICABLE:
             return reasons  # neither passed nor failed: see not_applicable()
         if result.verdict != expected:
@@ -301,6 +345,9 @@ class CheckOutcome:
                 {"solvers": ["z3"], "off": check.no_second_solver} if check.no_second_solver else None),
             "bounds": plain(check.bounds_for(self.quick)),
             "scope": check.scope_for(self.quick),
+            "rests_on": list(check.rests_on),
+            "premises": self._premises_json([variant_name(v) for v, _ in self.variants]),
+            "bridge": check.bridge or None,
             "no_drop_probes": check.no_drop_probes or None,
             "stats": dict(self.result.stats),
             "expected_stats": plain(check.expected_stats) if check.expected_stats is not None else None,
@@ -322,6 +369,7 @@ class CheckOutcome:
                 "detail": result.detail,
                 "stats": dict(result.stats),
                 "expected_stats": plain(check.stats_for(variant)),
+                "premises": {p.check.id: p.state_under(variant_name(variant)) for p in self.premises},
                 "records": list(result.records) if not variant else [],
             } for variant, result in self.variants],
             "necessity": [cell.to_json() for cell in self.necessity],
@@ -475,6 +523,8 @@ class Report:
                                        for cell, width in zip(row, widths)).rstrip())
         lines.insert(1, "  ".join("-" * width for width in widths))
         lines += [f"scope {o.check.id}: {o.check.scope_for(self.quick)['words']}" for o in self.outcomes]
+        lines += [f"premises of {o.check.id}: " + ", ".join(f"{p.check.id} ({p.status})" for p in o.premises)
+                  for o in self.outcomes if o.premises]
         lines += [f"second solver off for {o.check.id}: {o.check.no_second_solver}" for o in self.outcomes
                   if o.check.no_second_solver and not o.second_solver()]
         for o in self.outcomes:

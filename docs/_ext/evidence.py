@@ -58,7 +58,7 @@ class Evidence:
         for check_id in (entry.proofs if entry else ()):
             lines.append(f"- Proof :ref:`{check_id} <check-{check_id}>` "
                          f"(:ref:`code <{sources.check_label(check_id)}>`): {self._verdict(check_id)}"
-                         + self._necessity(check_id, rule.id) + self._scope(check_id))
+                         + self._necessity(check_id, rule.id) + self._scope(check_id) + self._premises(check_id))
         tests = entry.tests if entry else ()
         for test in tests:
             verdict = f": {self.test_verdict(test)}" if self.tests else ""
@@ -96,6 +96,11 @@ class Evidence:
         if not scope:
             return ""
         return f"; scope: {esc(scope.get('words', ''))}"
+
+    def _premises(self, check_id: str) -> str:
+        """The checks it rests on, each a link with its status ("" when none)."""
+        premises = (self.checks.get(check_id) or {}).get("premises") or []
+        return "; rests on " + ", ".join(_premise(p) for p in premises) if premises else ""
 
     def _word(self, check_id: str) -> str:
         check = self.checks.get(check_id)
@@ -204,6 +209,11 @@ class Evidence:
                        f"- Verdict: {self._verdict(check_id)}\n")
             if c.get("scope"):
                 out.append(f"- Scope: {esc(c['scope'].get('words', ''))}\n")
+            if c.get("premises"):
+                out.append("- Rests on (proved only where each passed under the same variant): "
+                           + "; ".join(_chain(p) for p in c["premises"]) + "\n")
+            if c.get("bridge"):
+                out.append(f"- Tied to the model by the check itself: {esc(c['bridge'])}\n")
             pair = c.get("second_solver") or {}
             if pair.get("off"):
                 out.append(f"- Second solver: off: {esc(pair['off'])}\n")
@@ -247,6 +257,21 @@ class Evidence:
 def _probes(check: dict) -> list[dict]:
     """The check's encoding probes (``probes`` in newer reports, ``mutants`` in older ones)."""
     return list(check.get("probes", check.get("mutants", [])))
+
+
+def _premise(premise: dict) -> str:
+    """A premise as a link to its section, with its status."""
+    status = premise.get("status", "")
+    shown = status if status == "passed" else f":verdict-bad:`{status.replace('-', ' ')}`"
+    return f":ref:`{premise['id']} <check-{premise['id']}>` ({shown})"
+
+
+def _chain(premise: dict) -> str:
+    """A premise, its state under each variant where it did not pass, and the premises it rests on in turn."""
+    bad = [f"{esc(name)} {state}" for name, state in premise.get("results", {}).items() if state != "passed"]
+    text = _premise(premise) + (f" (under {', '.join(bad)})" if bad else "")
+    below = premise.get("premises") or []
+    return text + (", which rests on " + ", ".join(_chain(p) for p in below) if below else "")
 
 
 def _count(n: int, noun: str) -> str:

@@ -22,7 +22,8 @@ TOP = ("provenance", "cardcanon_version", "z3_version", "cvc5_version", "python"
        "totals", "ok", "variants", "necessity")
 CHECK = ("id", "game", "title", "rules", "kind", "expected", "verdict", "passed", "status", "not_applicable",
          "engine_covers", "seconds", "detail", "witness", "witness_replayed", "second_solver", "bounds", "scope",
-         "no_drop_probes", "stats", "verified_rules", "bindings", "unbound_results", "explanation")
+         "no_drop_probes", "stats", "verified_rules", "bindings", "unbound_results", "explanation", "rests_on",
+         "premises", "bridge")
 RESULT = ("variant", "options", "expected", "verdict", "witness_replayed", "replay_problems", "engine_disagreed",
           "engine_not_applicable", "second_solver", "seconds")
 PROBE = ("id", "rule", "description", "verdict", "killed")
