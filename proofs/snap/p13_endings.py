@@ -4,7 +4,7 @@
   only face up, deep in a pile, not at all; no pot; nobody holding a card) and of every seeded
   game that ends, equals :func:`cardcanon.proofs.snap.rulebook_text.ending_label`; each is a function
   record the runner asks the model again;
-- SNAP-END-1, SNAP-GOAL-1: a seeded game (2 and 3 players, ties) that ends with an empty pot ends
+- SNAP-END-1, SNAP-GOAL-1: a seeded game (2 to 12 players, ties) that ends with an empty pot ends
   with one player holding every card of the deck, the one the outcome names; a game over with
   two players holding cards is a counterexample;
 - SNAP-END-4: the model's ``play_game`` reports a game endless exactly when a position (the
@@ -80,9 +80,9 @@ def check(run: Run) -> CheckResult:
                                records=(record,), stats=stats)
         records.append(record)
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1500))
-    for n, seeds in bounds.get("games", [[2, 40], [3, 20]]):  # SNAP-END-1, SNAP-GOAL-1, SNAP-END-5 in play
+    for n in bounds["players"]:  # SNAP-END-1, SNAP-GOAL-1, SNAP-END-5 in play
         config = run.snap_config(players=n)
-        for seed in range(seeds):
+        for seed in range(int(bounds["seeds"])):
             rng = SplitMix64(seed)
             played = play(config, model.sample_deal(config, rng), snap_policies.parse_policy(policy).choose, rng,
                           max_flips=max_flips, deterministic=False)
