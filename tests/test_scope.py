@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardcanon.verify.manifest import ManifestError, load_manifest
@@ -31,9 +33,37 @@ def test_a_smaller_scope_says_so_in_words() -> None:
     assert whole["words"].startswith("2–12 players;") and whole["covers_rulebook_players"]
 
 
+def test_a_scope_that_leaves_players_out_says_why() -> None:
+    table = {"deck": "rulebook", "abstracted": "nothing", "players_left_out": "{more} players take 40 s each"}
+    partial = describe("snap", table, {"players": [2, 3, 4], "more": 5})
+    assert partial["words"].startswith("2–4 players of the rulebook's 2–12; 5 players take 40 s each; the rulebook's")
+    assert partial["players_left_out"] == "5 players take 40 s each"
+    assert describe("snap", table, {"players": list(range(2, 13)), "more": 5})["players_left_out"] is None
+
+
+def test_every_snap_check_reaches_12_players_or_names_its_reason() -> None:
+    for check in load_checks():
+        scope = check.scope_for(False)
+        assert scope["covers_rulebook_players"] or scope["players_left_out"], check.id
+
+
+@pytest.mark.parametrize("scope, problem", [
+    ('players = [2, 3]', "4–12 players of the rulebook's 2–12 are left out, and 'players_left_out' does not say why"),
+    ('players = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\nplayers_left_out = "slow"', "cover every player count"),
+])
+def test_the_manifest_wants_a_reason_exactly_for_left_out_players(tmp_path, scope: str,  # type: ignore[no-untyped-def]
+                                                                  problem: str) -> None:
+    path = tmp_path / "snap.toml"
+    path.write_text('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1"]\n'
+                    'kind = "replay"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p15_end2_winner:check"\n'
+                    f'[check.scope]\n{scope}\ndeck = "rulebook"\nabstracted = "nothing"\n', encoding="utf-8")
+    with pytest.raises(ManifestError, match=f"field 'scope': .*{re.escape(problem)}"):
+        load_manifest(path)
+
+
 def test_list_bounds_are_named_in_words() -> None:
     table = {"deck": "decks {decks}", "piles": "at most {cards} cards; the seeds {seeds[0]} ≤ seed < {seeds[1]}",
-             "abstracted": "nothing", "players": [2]}
+             "abstracted": "nothing", "players": "rulebook"}
     words = describe("snap", table, {"decks": [[2, 2], [3, 2]], "cards": [5, 4, 3], "seeds": [0, 40]})["words"]
     assert "decks 2×2 and 3×2; at most 5, 4 and 3 cards; the seeds 0 ≤ seed < 40" in words, words
     for check in load_checks():  # no manifest's scope shows a bound as a Python list
@@ -85,7 +115,7 @@ def test_a_z3_proof_cannot_opt_out_of_drop_probes(tmp_path) -> None:  # type: ig
 def test_a_check_that_is_no_z3_proof_lists_its_drop_probes(tmp_path) -> None:  # type: ignore[no-untyped-def]
     head = ('[[check]]\nid = "SNAP-P1-x"\ngame = "snap"\ntitle = "t"\nrules = ["SNAP-FLIP-1", "SNAP-FLIP-3"]\n'
             'kind = "enumeration"\nexpected = "proved"\nentry = "cardcanon.proofs.snap.p15_end2_winner:check"\n'
-            '[check.scope]\nplayers = [2]\ndeck = "rulebook"\nabstracted = "nothing"\n')
+            '[check.scope]\nplayers = "rulebook"\ndeck = "rulebook"\nabstracted = "nothing"\n')
     path = tmp_path / "snap.toml"
     path.write_text(head.replace('entry =', 'drop_probes = ["SNAP-FLIP-3"]\nentry ='), encoding="utf-8")
     assert [p.id for p in load_manifest(path)[0].probes] == ["drop:SNAP-FLIP-3"]

@@ -97,6 +97,7 @@ def check_toml(check_id: str, bounds: str = "{}", *, expected: str = "proved", p
         {extra}
         [check.scope]
         players = [2]
+        players_left_out = "a fake check, at one table"
         deck = "rulebook"
         abstracted = "nothing"
     '''

@@ -48,15 +48,18 @@ def engine_replay(record: Record) -> bool | None:
 
 
 def check_snap(run: Run) -> CheckResult:
-    """The compiled engine against the model on a seeded batch (every named policy)."""
+    """The compiled engine against the model on a seeded batch (every named policy); from
+    ``large_table`` players on, whose games cost more, only the first ``large_table_games`` seeds."""
     from cardcanon.model.snap_policies import play_game
 
     run.no_probe()
     bounds = run.bounds
-    seeds = range(*bounds.get("seeds", [0, 20]))
     max_flips = int(bounds.get("max_flips", 3000))
     compared, shown = 0, []
     for players in bounds.get("players", [2, 3, 5]):
+        seeds = range(*bounds.get("seeds", [0, 20]))
+        if players >= int(bounds.get("large_table", 13)):
+            seeds = seeds[:int(bounds.get("large_table_games", len(seeds)))]
         config = run.snap_config(players=players)
         refused = _refused(lambda: snap_engine.require(config))
         if refused:

@@ -4,7 +4,7 @@ every answer is compared with :mod:`cardcanon.proofs.snap.rulebook_text`, writte
 apart from both.
 
 - seeded deals (SNAP-SEED-1, SNAP-SEED-2) for 2 to 12 players: the engine's deal is the text's;
-- policies (SNAP-POLICY-1 to SNAP-POLICY-5): in seeded games of 3 and 4 players the model
+- policies (SNAP-POLICY-1 to SNAP-POLICY-5): in seeded games of 2 to 12 players the model
   chooses and draws as the text does in every call window, and the engine plays the same moves;
 - ending labels (SNAP-END-5): seeded 2-player games with ties: the engine's and the model's
   labels are the text's label of the final position;
@@ -31,6 +31,7 @@ from cardcanon.proofs.snap import rulebook_text as snap_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import function_record, snap_position, snap_record
 from cardcanon.proofs.snap.lockstep import first_repeat, lockstep
+from cardcanon.verify.scope import span
 
 
 def check(run: Run) -> CheckResult:
@@ -45,7 +46,8 @@ def check(run: Run) -> CheckResult:
             return CheckResult(Verdict.COUNTEREXAMPLE, problem, witness=problem, stats=stats)
     return CheckResult(Verdict.PROVED, f"{stats['deals']} seeded deals, {stats['games']} games ({stats['windows']} call "
                                        f"windows), {stats['labels']} labels and {stats['cycles']} cycles: engine and "
-                                       "model as the text says", witness="seeded games of 3 and 4 players", stats=stats)
+                                       "model as the text says",
+                       witness=f"seeded games of {span(run.bounds.get('players', [3, 4]))} players", stats=stats)
 
 
 def _deals(run: Run, stats: dict[str, Any]) -> str:

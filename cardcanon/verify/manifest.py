@@ -294,11 +294,13 @@ def _parse_check(entry: dict[str, Any], where: str, rule_ids: Collection[str] | 
     bounds = _table(entry.get("bounds", {}))
     ci_bounds = _table(entry["ci_bounds"]) if "ci_bounds" in entry else None
     if "scope" in entry:
-        from cardcanon.verify.scope import problems
+        from cardcanon.verify.scope import left_out_problem, problems
 
         for bound in (bounds, ci_bounds or bounds):
             if found := problems(entry["scope"], bound):
                 raise fail("scope", "; ".join(found))
+        if found_left_out := left_out_problem(game, entry["scope"], bounds):
+            raise fail("scope", found_left_out)
     # a z3-proof gets a drop probe for every rule it cites (and may say why cvc5 does not decide its
     # queries); any other check may name cited rules it can drop, or say why it drops none
     if kind is Kind.Z3_PROOF and entry.get("no_drop_probes"):

@@ -4,7 +4,8 @@ against the rulebook's range.
 Words may name a bound in braces (``"up to {cards} cards"``), filled from the run's bounds, so that a
 quick run's smaller bounds show as such and no number is written twice. :func:`describe` returns the
 scope of one run as JSON-ready data, with ``words``: one line that says, where the check covers less
-than the rulebook allows, how much less ("2–3 players of the rulebook's 2–12").
+than the rulebook allows, how much less and why ("2–4 players of the rulebook's 2–12; 5 players take
+40 s each": the scope's ``players_left_out``, required of a check whose full bounds leave counts out).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-KEYS = ("players", "deck", "piles", "abstracted")
+KEYS = ("players", "players_left_out", "deck", "piles", "abstracted")
 RULEBOOK = "rulebook"
 
 
@@ -38,9 +39,10 @@ def problems(table: Mapping[str, Any], bounds: Mapping[str, Any]) -> list[str]:
     for key in ("deck", "abstracted"):
         if not isinstance(table.get(key), str) or not table[key].strip():
             found.append(f"'{key}' must be a non-empty string")
-    if "piles" in table and (not isinstance(table["piles"], str) or not table["piles"].strip()):
-        found.append("'piles' must be a non-empty string")
-    for key in ("deck", "piles", "abstracted"):
+    for key in ("piles", "players_left_out"):
+        if key in table and (not isinstance(table[key], str) or not table[key].strip()):
+            found.append(f"'{key}' must be a non-empty string")
+    for key in ("deck", "piles", "abstracted", "players_left_out"):
         try:
             str(table.get(key, "")).format(**_worded(bounds))
         except (KeyError, IndexError, ValueError) as exc:
@@ -53,6 +55,21 @@ def problems(table: Mapping[str, Any], bounds: Mapping[str, Any]) -> list[str]:
     elif players is not None and players != RULEBOOK and not _counts(players):
         found.append(f"'players' must be a list of player counts or {RULEBOOK!r}")
     return found
+
+
+def left_out_problem(game: str, table: Mapping[str, Any], bounds: Mapping[str, Any]) -> str:
+    """What is wrong with the players a check's full ``bounds`` cover ("": nothing): counts of the
+    rulebook left out must have their reason in ``players_left_out``, and only those."""
+    low, high = rulebook_players(game)
+    raw = table.get("players", bounds.get("players"))
+    players = set(range(low, high + 1)) if raw == RULEBOOK else set(_counts(raw))
+    missing = sorted(set(range(low, high + 1)) - players)
+    if missing and "players_left_out" not in table:
+        return (f"{span(missing)} players of the rulebook's {low}–{high} are left out, and "
+                "'players_left_out' does not say why (their measured cost, or why the claim cannot arise there)")
+    if not missing and "players_left_out" in table:
+        return "'players_left_out' is given, but the bounds cover every player count of the rulebook"
+    return ""
 
 
 class _Listed(list[Any]):
@@ -98,10 +115,10 @@ def describe(game: str, table: Mapping[str, Any] | None, bounds: Mapping[str, An
     players = allowed if raw == RULEBOOK else _counts(raw)
     whole = set(allowed) <= set(players)
     who = f"{span(players)} player{'s' if players != [1] else ''}"
+    deck, piles, abstracted, left_out = (str(table.get(key) or "").format(**_worded(bounds))
+                                         for key in ("deck", "piles", "abstracted", "players_left_out"))
     if not whole:
-        who += f" of the rulebook's {span(allowed)}"
-    deck, piles, abstracted = (str(table.get(key) or "").format(**_worded(bounds))
-                               for key in ("deck", "piles", "abstracted"))
+        who += f" of the rulebook's {span(allowed)}" + (f"; {left_out}" if left_out else "")
     deck_words = f"the rulebook's deck ({rulebook_deck(game)} cards)" if deck == RULEBOOK else deck
     variant_words = ("every variant verify runs" if variants is None
                      else f"only {', '.join(variants)}" + (f" ({variants_reason})" if variants_reason else ""))
@@ -118,6 +135,7 @@ def describe(game: str, table: Mapping[str, Any] | None, bounds: Mapping[str, An
         "players": players,
         "rulebook_players": allowed,
         "covers_rulebook_players": whole,
+        "players_left_out": left_out if not whole and left_out else None,
         "deck": deck_words,
         "piles": piles or None,
         "variants": variant_words,

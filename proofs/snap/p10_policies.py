@@ -1,5 +1,6 @@
 """SNAP-P10: the calling policies choose what the rulebook's text says (SNAP-POLICY-1 to
-SNAP-POLICY-5), on positions built for each clause and in seeded games of 3 and 4 players.
+SNAP-POLICY-5), on positions built for each clause and in seeded games at every table size the
+bounds name.
 
 The positions, made by hand from the text: "Snap!" and "Snap Pot!" both correct; several owners
 of matched piles, clockwise from the flipper and across seat 0; the Snap Pot alone matched;

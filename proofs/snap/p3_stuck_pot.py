@@ -1,4 +1,5 @@
-"""SNAP-P3 (stuck pot): a game reaches a pot whose top card's rank is nowhere else on the table."""
+"""SNAP-P3 (stuck pot): at each table size of the bounds, a game reaches a pot whose top card's rank is
+nowhere else on the table."""
 
 from __future__ import annotations
 
@@ -23,12 +24,20 @@ def play_to_stuck_pot(config: SnapConfig, seed: int, policy: str, max_flips: int
 
 def check(run: Run) -> CheckResult:
     run.no_probe()
-    found = search_seeds(run, play_to_stuck_pot, lambda played: played.stopped, "no seed in range reaches a stuck pot")
-    if isinstance(found, CheckResult):
-        return found
-    seed, played = found
-    final = played.final
-    witness = (f"seed {seed}, before flip {final.flips + 1}: pot [{format_cards(final.pot)}], no other "
-               f"{final.pot[0].rank.label} on the table")
-    return CheckResult(Verdict.WITNESS, f"stuck pot reached from seed {seed}", witness=witness,
-                       records=(played.record(witness),), stats={"seed": seed, "flips": final.flips})
+    stats: dict[str, int] = {}
+    records, witnesses = [], []
+    players = [int(n) for n in run.bounds["players"]]
+    for n in players:
+        found = search_seeds(run, play_to_stuck_pot, lambda played: played.stopped,
+                             f"{n} players: no seed in range reaches a stuck pot", players=n, golden=f"seed_{n}p")
+        if isinstance(found, CheckResult):
+            return found
+        seed, played = found
+        final = played.final
+        witness = (f"{n} players, seed {seed}, before flip {final.flips + 1}: pot [{format_cards(final.pot)}], "
+                   f"no other {final.pot[0].rank.label} on the table")
+        stats.update({f"seed_{n}p": seed, f"flips_{n}p": final.flips})
+        records.append(played.record(witness))
+        witnesses.append(witness)
+    return CheckResult(Verdict.WITNESS, f"stuck pot reached at {len(records)} table sizes, {players[0]} to {players[-1]} players",
+                       witness="\n".join(witnesses), records=tuple(records), stats=stats)

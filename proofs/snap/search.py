@@ -73,15 +73,16 @@ def replay_moves(config: SnapConfig, moves: tuple[Move, ...]) -> list[SnapState]
 
 
 def search_seeds(run: Run, goal: Callable[[SnapConfig, int, str, int], Played], hit: Callable[[Played], bool],
-                 missing: str) -> tuple[int, Played] | CheckResult:
-    """The first seed of the bounds whose game (``goal``) ``hit`` accepts, with that game; else no
-    witness (``missing`` says what), every game searched a record (as the loaded model plays it).
-    The search ends at the golden witness seed (``run.golden``), if any: no witness by then differs."""
+                 missing: str, players: int | None = None, golden: str = "seed") -> tuple[int, Played] | CheckResult:
+    """The first seed of the bounds whose game (``goal``) ``hit`` accepts, with that game, at a table
+    of ``players`` (else of the bounds' ``players``); else no witness (``missing`` says what), every
+    game searched a record (as the loaded model plays it). The search ends at the golden witness
+    seed (``run.golden[golden]``), if any: no witness by then differs."""
     bounds = run.bounds
-    config = run.snap_config(players=int(bounds.get("players", 2)))
+    config = run.snap_config(players=players if players is not None else int(bounds.get("players", 2)))
     policy, max_flips = str(bounds.get("policy", "ties:0.3")), int(bounds.get("max_flips", 1000))
     first, last = bounds.get("seeds", [0, 100])
-    last = min(last, int((run.golden or {}).get("seed", last - 1)) + 1)
+    last = min(last, int((run.golden or {}).get(golden, last - 1)) + 1)
     records = []
     for seed in range(first, last):
         played = goal(config, seed, policy, max_flips)
