@@ -17,9 +17,10 @@ import time
 import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, search_memo, snap_config, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.derived import kept_search
 from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Shape, correct, fresh_move, legal, penalty_parts, probe_of, step, structural,
 )
@@ -86,7 +87,7 @@ def check(run: Run) -> CheckResult:
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-@search_memo
+@kept_search
 def _witness_positions(budget: Budget, stride: int, small: int, large: int, variant: tuple[tuple[str, str], ...],
                        drop: Drop = Drop()) -> tuple[tuple[str, Found, SnapConfig], ...] | None:
     """Wrong calls that need each clause, read from Z3 models: a turn-over, the flipper paying past

@@ -46,11 +46,12 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_text import outcome_text, position_text
-from cardcanon.proofs.base import CheckResult, Run, Verdict, encoding_memo, snap_config, variant_name
+from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config, variant_name
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
 )
+from cardcanon.proofs.snap.derived import kept
 from cardcanon.proofs.z3_eval import compile_terms
 
 
@@ -87,11 +88,15 @@ class Compiled:
     steps: Mapping[Shape, Callable[[Mapping[str, Any]], tuple[Any, ...]]]
 
 
-@encoding_memo()
 def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
     """The encoding at an ``n``-seat table, compiled (the terms depend on the table only through
     ``n`` and the variant, so a card-less ``config`` is the key). A candidate move's legality is
-    its shape's ``legal`` term with the move's caller and tied seats put in."""
+    its shape's ``legal`` term with the move's caller and tied seats put in. Its terms are derived
+    from the model, so it is kept with them (:func:`~cardcanon.proofs.snap.derived.kept`)."""
+    return kept(("snap-p9", n, capacity, config), lambda: _compile(n, capacity, config))
+
+
+def _compile(n: int, capacity: int, config: SnapConfig) -> Compiled:
     st = free_state(n, capacity)
     legal_terms, steps, legality = [], {}, {}
     for _, shape, caller, tied in candidate_moves(n):

@@ -34,19 +34,34 @@ class _Decision:
     forced: bool  # settled by the decisions before it: no other branch to take
 
 
+class _Outside(Exception):
+    """The path left the precondition of :func:`explore` (``assuming``): it is not run on."""
+
+
 class Path:
     """One run: the decisions taken, the free ones as ``plan`` says (then False)."""
 
-    def __init__(self, plan: list[bool], prune: bool) -> None:
+    def __init__(self, plan: list[bool], prune: bool, assuming: Z3 | None = None) -> None:
         self.plan = plan
         self.decisions: list[_Decision] = []
         self.free = 0
+        self.assuming = assuming
+        self.known: dict[int, bool] = {}  # the terms decided on this path, by Z3 id
+        self.rereads = 0
         self.solver = z3.Solver() if prune else None
+        if self.solver is not None and assuming is not None:
+            self.solver.add(assuming)
 
     def decide(self, term: Z3) -> bool:
-        term = z3.simplify(term)
+        if not z3.is_const(term):  # a Boolean constant needs no simplifying
+            term = z3.simplify(term)
         if z3.is_true(term) or z3.is_false(term):
             return bool(z3.is_true(term))
+        if term.get_id() in self.known:  # asked again: the same answer
+            self.rereads += 1
+            if self.rereads > 2 * len(self.decisions) + 16:
+                self._stalled()
+            return self.known[term.get_id()]
         if self.solver is not None:
             can = [self._possible(term), self._possible(z3.Not(term))]
             if can[0] != can[1]:
@@ -67,7 +82,16 @@ class Path:
             raise Unsupported(f"Z3 could not decide whether a path is feasible: {self.solver.reason_unknown()}")
         return bool(answer == z3.sat)
 
+    def _stalled(self) -> None:
+        """The model keeps asking what this path has decided: a loop that cannot end on it."""
+        solver = z3.Solver()
+        solver.add(self.condition(), self.assuming if self.assuming is not None else z3.BoolVal(True))
+        if solver.check() == z3.unsat:
+            raise _Outside()
+        raise Unsupported("the model loops on a path without deciding anything new")
+
     def _take(self, term: Z3, value: bool, forced: bool) -> bool:
+        self.known[term.get_id()] = value
         self.decisions.append(_Decision(term, value, forced))
         if self.solver is not None:
             self.solver.add(term if value else z3.Not(term))
@@ -103,20 +127,27 @@ class Branch(Generic[T]):
     raised: Exception | None = None
 
 
-def explore(fn: Callable[[], T], *, prune: bool = True, limit: int = 100_000) -> list[Branch[T]]:
-    """Every path of ``fn()`` (``fn`` builds its symbolic arguments itself or closes over them)."""
+def explore(fn: Callable[[], T], *, prune: bool = True, limit: int = 100_000,
+            assuming: Z3 | None = None) -> list[Branch[T]]:
+    """Every path of ``fn()`` (``fn`` builds its symbolic arguments itself or closes over them).
+    With ``assuming``, the model's precondition (such as a loop that ends only when some player
+    holds cards), the paths where it cannot hold are not run (with ``prune``), or are dropped
+    once they loop without deciding anything new."""
     branches: list[Branch[T]] = []
     plan: list[bool] | None = []
     while plan is not None:
         if len(branches) >= limit:
             raise Unsupported(f"more than {limit} paths")
-        path = Path(plan, prune)
+        path = Path(plan, prune, assuming)
         _current.append(path)
         try:
             result: Any = fn()
             raised = None
         except Unsupported:
             raise
+        except _Outside:
+            plan = path.next_plan()
+            continue
         except Exception as error:  # noqa: BLE001 - a path on which the model raises
             result, raised = None, error
         finally:

@@ -1,0 +1,308 @@
+"""The Z3 terms of the Snap model's rule functions that read a position, derived by running
+:mod:`cardcanon.model.snap` itself on a symbolic stand-in of the position
+(:mod:`cardcanon.proofs.symbolic`), not written a second time.
+
+A *template* position at an ``n``-seat table is a model :class:`SnapState` whose piles are
+:class:`PileView` stand-ins: whether a pile holds cards is a free Boolean (``tpl!down.s``,
+``tpl!up.s``, ``tpl!pot``) and its top card a :class:`CardView` with a free rank
+(``tpl!rank.up.s``, ``tpl!rank.pot``); the flipper is a concrete seat. Any other read of a pile
+or card raises :class:`Unsupported`, and so does a function that raises on some path: a
+derivation fails, it never guesses. The encoding (:mod:`cardcanon.proofs.snap.encoding`) puts
+its pile terms in with :meth:`Template.put`.
+
+Derived, for each table size, flipper and variant:
+
+- ``matched_seats``: whether seat ``s`` is matched, on the template with the other face-up piles
+  empty (all seats at once would take ``3^(n-1)`` paths); the assembled terms are compared with
+  the model on whole positions by ``tests/test_derived_snap.py`` and SNAP-P9;
+- ``pot_matches``, and ``correct_kinds`` given whether a pile and the pot are matched;
+- ``caller_problem``: who may call;
+- ``penalty_recipient``: for each offender;
+- ``next_player``: after the flipper, with no winner or the caller (:data:`WINNER`) as winner;
+- ``turned_over``: the face-down and face-up piles a seat's piles become, as branches of pile
+  values (:class:`Block`), for the encoding's pile algebra.
+
+Terms are kept per process (:func:`kept`), keyed by the model's code as it stands: a model
+mutant or a probe's patch is another key, so a term is never read under another model.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import z3
+
+from cardcanon.model import snap as model
+from cardcanon.model.seats import Seat
+from cardcanon.model.snap import CallKind, Phase, SnapConfig, SnapState
+from cardcanon.proofs.base import Budget, Z3
+from cardcanon.proofs.symbolic import (
+    Branch, Derived, SymBool, SymInt, Unsupported, aggregating, derive, explore, join, patched,
+)
+
+T = TypeVar("T")
+
+WINNER = z3.Int("tpl!winner")  # the caller of a correct call, as next_player's winner
+MATCHED, POT_MATCHED = z3.Bool("tpl!matched"), z3.Bool("tpl!pot-matched")  # what correct_kinds is given
+POT, POT_RANK = z3.Bool("tpl!pot"), z3.Int("tpl!rank.pot")
+
+
+def down_held(s: int) -> Z3:
+    return z3.Bool(f"tpl!down.{s}")
+
+
+def up_held(s: int) -> Z3:
+    return z3.Bool(f"tpl!up.{s}")
+
+
+def up_rank(s: int) -> Z3:
+    return z3.Int(f"tpl!rank.up.{s}")
+
+
+# ---- the stand-ins -----------------------------------------------------------------------------
+class CardView:
+    """A card the model may read the rank of."""
+
+    def __init__(self, rank: Z3) -> None:
+        self.rank = SymInt(rank)
+
+    @property
+    def suit(self) -> Any:
+        raise Unsupported("the model reads the suit of a card")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A whole pile as one element of a pile value: ``tuple(pile)`` or ``tuple(reversed(pile))``."""
+
+    pile: str  # the name of the PileView
+    turned: bool
+
+    @property
+    def rank(self) -> Any:
+        raise Unsupported(f"the model reads a card below the top of {self.pile}")
+
+
+class PileView:
+    """A pile the model may ask whether it holds cards and read the top card of."""
+
+    def __init__(self, name: str, held: Z3, top: Z3 | None = None) -> None:
+        self.name, self.held, self.top = name, held, top
+
+    def __bool__(self) -> bool:
+        return SymBool(self.held).__bool__()
+
+    def __getitem__(self, index: Any) -> CardView:
+        if index != 0 or self.top is None:
+            raise Unsupported(f"the model reads {self.name}[{index!r}]")
+        return CardView(self.top)
+
+    def __iter__(self) -> Iterator[Block]:
+        yield Block(self.name, False)
+
+    def __reversed__(self) -> Iterator[Block]:
+        yield Block(self.name, True)
+
+    def __len__(self) -> int:
+        raise Unsupported(f"the model reads the length of {self.name}")
+
+
+class WinnerView:
+    """The winner of a correct call (the symbolic caller): the model may only return it."""
+
+
+def _template(config: SnapConfig, flipper: int, shown: Sequence[int] | None = None) -> SnapState:
+    """The template position in the call window of ``flipper``'s flip; with ``shown``, only those
+    seats' face-up piles may hold cards."""
+    n = config.players
+    def up(s: int) -> PileView:
+        held = up_held(s) if shown is None or s in shown else z3.BoolVal(False)
+        return PileView(f"up{s}", held, up_rank(s))
+
+    down = tuple(PileView(f"down{s}", down_held(s)) for s in range(n))
+    return SnapState(config, Phase.CALL, Seat(0), down, tuple(up(s) for s in range(n)),
+                     PileView("pot", POT, POT_RANK), Seat(flipper), 1)  # type: ignore[arg-type]
+
+
+def _holds(n: int) -> list[Z3]:
+    return [z3.Or(down_held(s), up_held(s)) for s in range(n)]
+
+
+# ---- the memo ----------------------------------------------------------------------------------
+_KEPT: dict[Hashable, Any] = {}
+_SEEN: dict[tuple[int, ...], list[Any]] = {}  # the objects each key names, kept so that no id is reused
+
+
+def _model_key() -> tuple[int, ...]:
+    """The model's code as it stands: the identity of every attribute of its rule module and of
+    the state and seat classes (a model mutant or a probe replaces one of them)."""
+    values = [*vars(model).values(), *vars(SnapState).values(), *vars(Seat).values()]
+    return tuple(map(id, values))
+
+
+def kept(key: Hashable, build: Callable[[], T]) -> T:
+    """``build()``, kept under ``key`` and the model's code as it stands: for terms, and what is
+    built of them, that read the model (never an encoding memo, which reads no model code)."""
+    code = _model_key()
+    _SEEN.setdefault(code, [*vars(model).values(), *vars(SnapState).values(), *vars(Seat).values()])
+    full = (key, code)
+    if full not in _KEPT:
+        _KEPT[full] = build()
+    return _KEPT[full]  # type: ignore[no-any-return]
+
+
+def kept_search(search: Callable[..., T]) -> Callable[..., T]:
+    """A search ``search(budget, *key)`` over terms that read the model, kept as :func:`kept`
+    keeps them; a run with a second solver searches anew (as ``search_memo`` does)."""
+    @functools.wraps(search)
+    def memo(budget: Budget, *key: Any) -> T:
+        from cardcanon.proofs.smt import active
+
+        if active() is not None:
+            return search(budget, *key)
+        return kept((search.__qualname__, *key), lambda: search(budget, *key))
+
+    return memo
+
+
+def _checked(derived: Derived, what: str) -> Derived:
+    if not z3.is_false(z3.simplify(derived.raised)):
+        raise Unsupported(f"{what} raises on some path of the template position")
+    return derived
+
+
+def _branches(fn: Callable[[], T], what: str, assuming: Z3 | None = None) -> list[Branch[T]]:
+    with aggregating():
+        branches = explore(fn, assuming=assuming)
+    if any(b.raised is not None for b in branches):
+        raise Unsupported(f"{what} raises on some path of the template position")
+    return branches
+
+
+def _variant(config: SnapConfig) -> tuple[Any, ...]:
+    return config.players, config.index_card, config.next_turn
+
+
+# ---- the derived functions ---------------------------------------------------------------------
+def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
+    """Whether ``matched_seats`` lists ``seat`` (False for the flipper)."""
+    def build() -> Z3:
+        state = _template(config, flipper, (flipper, seat))
+        return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
+                               prune=False), "matched_seats").term
+    return kept(("matched", _variant(config), flipper, seat), build)
+
+
+def pot_matches(config: SnapConfig, flipper: int) -> Z3:
+    def build() -> Z3:
+        state = _template(config, flipper)
+        return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
+                        "pot_matches").term
+    return kept(("pot", _variant(config), flipper), build)
+
+
+class _Listed:
+    """``matched_seats`` standing for its derived terms while ``correct_kinds`` is derived."""
+
+    def __init__(self, any_term: Z3) -> None:
+        self.any_term = any_term
+
+    def __bool__(self) -> bool:
+        return SymBool(self.any_term).__bool__()
+
+    def __len__(self) -> int:
+        raise Unsupported("the model reads how many piles are matched")
+
+
+def correct(config: SnapConfig) -> dict[CallKind, Z3]:
+    """Whether a call of each kind is correct (``correct_kinds``), given whether some pile is
+    matched (:data:`MATCHED`, standing for ``matched_seats``) and whether the pot is
+    (:data:`POT_MATCHED`, for ``pot_matches``)."""
+    def build() -> dict[CallKind, Z3]:
+        state = _template(config, 0)
+        with patched(model, matched_seats=lambda st: _Listed(MATCHED), pot_matches=lambda st: SymBool(POT_MATCHED)):
+            branches = _branches(lambda: model.correct_kinds(state), "correct_kinds")
+        return {kind: join(branches, lambda kinds, k=kind: z3.BoolVal(k in kinds)).term for kind in CallKind}
+    return kept(("correct", _variant(config)), build)
+
+
+def may_call(config: SnapConfig, seat: int) -> Z3:
+    """Whether ``caller_problem`` lets ``seat`` call (in any call window)."""
+    def build() -> Z3:
+        state = _template(config, 0)
+        return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
+                               lambda refusal: z3.BoolVal(refusal is None), prune=False), "caller_problem").term
+    return kept(("may-call", _variant(config), seat), build)
+
+
+def _seat_term(seat: Any) -> Z3:
+    if isinstance(seat, WinnerView):
+        return WINNER
+    if isinstance(seat, Seat):
+        return z3.IntVal(seat.index)
+    raise Unsupported(f"the model returned {type(seat).__name__}, not a seat")
+
+
+def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
+    """``penalty_recipient``'s seat for ``offender`` (where some other seat holds cards)."""
+    def build() -> Z3:
+        state, n = _template(config, flipper), config.players
+        others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
+        return _checked(derive(lambda: model.penalty_recipient(state, Seat(offender)), _seat_term,
+                               prune=False, assuming=others), "penalty_recipient").term
+    return kept(("recipient", _variant(config), flipper, offender), build)
+
+
+def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
+    """``next_player``'s seat after ``after``'s flip with no winner, or (``won``) with the caller
+    :data:`WINNER` as winner (where some seat holds cards)."""
+    def build() -> Z3:
+        state = _template(config, after)
+        winner = WinnerView() if won else None
+        return _checked(derive(lambda: model.next_player(state, state.down, state.up, Seat(after), winner),  # type: ignore[arg-type]
+                               _seat_term, prune=False, assuming=z3.Or(_holds(config.players))), "next_player").term
+    return kept(("next", _variant(config), after, won), build)
+
+
+PileValue = Any  # a PileView, or a tuple of Blocks (empty: no card)
+
+
+def turned_over() -> list[Branch[tuple[PileValue, PileValue]]]:
+    """The branches of ``turned_over(down, up)``: conditions on ``tpl!down.0``, results made of
+    the views ``down0`` and ``up0`` and their :class:`Block`\\ s."""
+    def build() -> list[Branch[tuple[PileValue, PileValue]]]:
+        down, up = PileView("down0", down_held(0)), PileView("up0", up_held(0))
+        return _branches(lambda: model.turned_over(down, up), "turned_over")  # type: ignore[arg-type]
+    return kept(("turned-over",), build)
+
+
+# ---- instantiation -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Template:
+    """The terms an encoding's position gives the template's symbols."""
+
+    down: Sequence[Z3]  # each seat's face-down pile holds cards
+    up: Sequence[Z3]
+    pot: Z3
+    up_ranks: Sequence[Z3]  # the rank of each face-up top
+    pot_rank: Z3
+    winner: Z3 | None = None
+    _pairs: Any = field(default=None, compare=False, repr=False)
+
+    def put(self, term: Z3) -> Z3:
+        """``term`` with this position's terms for the template's symbols."""
+        if self._pairs is None:
+            pairs = [(down_held(s), t) for s, t in enumerate(self.down)] + [(up_held(s), t) for s, t in enumerate(self.up)]
+            pairs += [(up_rank(s), t) for s, t in enumerate(self.up_ranks)] + [(POT, self.pot), (POT_RANK, self.pot_rank)]
+            if self.winner is not None:
+                pairs.append((WINNER, self.winner))
+            sources, targets = (z3.Ast * len(pairs))(), (z3.Ast * len(pairs))()
+            for i, (source, target) in enumerate(pairs):
+                sources[i], targets[i] = source.as_ast(), target.as_ast()
+            object.__setattr__(self, "_pairs", (pairs, sources, targets))  # the terms kept alive with the arrays
+        pairs, sources, targets = self._pairs
+        ctx = term.ctx
+        return z3.z3._to_expr_ref(z3.Z3_substitute(ctx.ref(), term.as_ast(), len(pairs), sources, targets), ctx)
