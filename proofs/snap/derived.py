@@ -22,14 +22,13 @@ Derived, for each table size, flipper and variant:
 - ``turned_over``: the face-down and face-up piles a seat's piles become, as branches of pile
   values (:class:`Block`), for the encoding's pile algebra.
 
-Terms are kept per process (:func:`kept`), keyed by the model's code as it stands: a model
-mutant or a probe's patch is another key, so a term is never read under another model.
+Terms are kept per process (:data:`MEMO`) with the model code they ran: a model mutant or a
+probe's patch of that code derives them afresh, so a term is never read under another model.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -38,10 +37,11 @@ import z3
 from cardcanon.model import snap as model
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import CallKind, Phase, SnapConfig, SnapState
-from cardcanon.proofs.base import Budget, Z3
+from cardcanon.proofs.base import Z3
 from cardcanon.proofs.symbolic import (
     Branch, Derived, SymBool, SymInt, Unsupported, aggregating, derive, explore, join, patched,
 )
+from cardcanon.proofs.symbolic.memo import ModelMemo
 
 T = TypeVar("T")
 
@@ -106,8 +106,8 @@ class PileView:
     def __reversed__(self) -> Iterator[Block]:
         yield Block(self.name, True)
 
-    def __len__(self) -> int:
-        raise Unsupported(f"the model reads the length of {self.name}")
+    def __len__(self) -> int:  # a TypeError, so that tuple(pile) goes on without it
+        raise TypeError(f"the model reads the length of {self.name}, which a template position does not have")
 
 
 class WinnerView:
@@ -132,40 +132,8 @@ def _holds(n: int) -> list[Z3]:
 
 
 # ---- the memo ----------------------------------------------------------------------------------
-_KEPT: dict[Hashable, Any] = {}
-_SEEN: dict[tuple[int, ...], list[Any]] = {}  # the objects each key names, kept so that no id is reused
-
-
-def _model_key() -> tuple[int, ...]:
-    """The model's code as it stands: the identity of every attribute of its rule module and of
-    the state and seat classes (a model mutant or a probe replaces one of them)."""
-    values = [*vars(model).values(), *vars(SnapState).values(), *vars(Seat).values()]
-    return tuple(map(id, values))
-
-
-def kept(key: Hashable, build: Callable[[], T]) -> T:
-    """``build()``, kept under ``key`` and the model's code as it stands: for terms, and what is
-    built of them, that read the model (never an encoding memo, which reads no model code)."""
-    code = _model_key()
-    _SEEN.setdefault(code, [*vars(model).values(), *vars(SnapState).values(), *vars(Seat).values()])
-    full = (key, code)
-    if full not in _KEPT:
-        _KEPT[full] = build()
-    return _KEPT[full]  # type: ignore[no-any-return]
-
-
-def kept_search(search: Callable[..., T]) -> Callable[..., T]:
-    """A search ``search(budget, *key)`` over terms that read the model, kept as :func:`kept`
-    keeps them; a run with a second solver searches anew (as ``search_memo`` does)."""
-    @functools.wraps(search)
-    def memo(budget: Budget, *key: Any) -> T:
-        from cardcanon.proofs.smt import active
-
-        if active() is not None:
-            return search(budget, *key)
-        return kept((search.__qualname__, *key), lambda: search(budget, *key))
-
-    return memo
+MEMO = ModelMemo(model, SnapState, Seat)  # every term below, kept while the model code it ran stands
+kept, kept_search = MEMO.kept, MEMO.search
 
 
 def _checked(derived: Derived, what: str) -> Derived:
