@@ -93,21 +93,6 @@ def test_the_encodings_terms_on_a_concrete_position_are_the_models(state: SnapSt
         assert z3.is_true(z3.simplify(enc.correct(sym, kind, config=state.config))) == (kind in model.correct_kinds(state))
 
 
-@pytest.mark.parametrize("down", [(), (FULL_DECK[0],)])
-def test_the_turn_over_is_the_models(down: tuple[Card, ...]) -> None:
-    up = FULL_DECK[1:4]
-    pile_down, pile_up = enc._turn_over(enc._concrete_pile(down, _ids()), enc._concrete_pile(up, _ids()))
-    names = {i: c for c, i in _ids().items()}
-    turned = model.turned_over(down, up)
-    for pile, cards in ((pile_down, turned[0]), (pile_up, turned[1])):
-        length = _value(pile.length)
-        assert tuple(names[_value(pile.at(z3.IntVal(i)))] for i in range(length)) == cards
-
-
-def _ids() -> dict[Card, int]:
-    return {c: i for i, c in enumerate(FULL_DECK)}
-
-
 def test_a_read_the_stand_ins_cannot_follow_fails_the_derivation() -> None:
     def by_colour(state: SnapState) -> tuple[Seat, ...]:  # reads the suit of a face-up top
         card = model.flipped_card(state)

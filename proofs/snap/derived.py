@@ -18,9 +18,7 @@ Derived, for each table size, flipper and variant:
 - ``pot_matches``, and ``correct_kinds`` given whether a pile and the pot are matched;
 - ``caller_problem``: who may call;
 - ``penalty_recipient``: for each offender;
-- ``next_player``: after the flipper, with no winner or the caller (:data:`WINNER`) as winner;
-- ``turned_over``: the face-down and face-up piles a seat's piles become, as branches of pile
-  values (:class:`Block`), for the encoding's pile algebra.
+- ``next_player``: after the flipper, with no winner or the caller (:data:`WINNER`) as winner.
 
 Terms are kept per process (:data:`MEMO`) with the model code they ran: a model mutant or a
 probe's patch of that code derives them afresh, so a term is never read under another model.
@@ -76,7 +74,8 @@ class CardView:
 
 @dataclass(frozen=True)
 class Block:
-    """A whole pile as one element of a pile value: ``tuple(pile)`` or ``tuple(reversed(pile))``."""
+    """A whole pile, as the one element the model meets when it iterates a pile (``tuple(pile)``,
+    ``reversed(pile)``); reading a card of it fails the derivation."""
 
     pile: str  # the name of the PileView
     turned: bool
@@ -233,18 +232,6 @@ def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
         return _checked(derive(lambda: model.next_player(state, state.down, state.up, Seat(after), winner),  # type: ignore[arg-type]
                                _seat_term, prune=False, assuming=z3.Or(_holds(config.players))), "next_player").term
     return kept(("next", _variant(config), after, won), build)
-
-
-PileValue = Any  # a PileView, or a tuple of Blocks (empty: no card)
-
-
-def turned_over() -> list[Branch[tuple[PileValue, PileValue]]]:
-    """The branches of ``turned_over(down, up)``: conditions on ``tpl!down.0``, results made of
-    the views ``down0`` and ``up0`` and their :class:`Block`\\ s."""
-    def build() -> list[Branch[tuple[PileValue, PileValue]]]:
-        down, up = PileView("down0", down_held(0)), PileView("up0", up_held(0))
-        return _branches(lambda: model.turned_over(down, up), "turned_over")  # type: ignore[arg-type]
-    return kept(("turned-over",), build)
 
 
 # ---- instantiation -----------------------------------------------------------------------------

@@ -9,10 +9,9 @@ index 0 the top, as in :mod:`cardcanon.model.snap`. The flipper ``turn`` is a sy
 The pile algebra below moves whole piles as the model's transitions do (SNAP-FLIP-1,
 SNAP-CALL-4/5, SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-PEN-1/3); what they decide about a position is
 not written here but derived from the model (:mod:`cardcanon.proofs.snap.derived`): which piles
-are matched and which calls are correct, who may call, the turn-over of an empty face-down
-pile, the penalty's recipient and who flips next. Only the end of the game (SNAP-END-1..3: at
-most one player holds cards) is stated here: the model counts the holders with a filter, which
-path exploration would follow on ``3^n`` paths. A *shape* fixes the kind of move (flip, no call,
+are matched and which calls are correct, who may call, the penalty's recipient and who flips
+next. The end of the game (SNAP-END-1..3: at most one player holds cards) is stated here: the
+model counts the holders with a filter, which path exploration would follow on ``3^n`` paths. A *shape* fixes the kind of move (flip, no call,
 a call or a tie of one call kind); the caller and the tied players are symbolic. A check's
 encoding probe (the manifest's ``[[check.probe]]``) is passed as ``probe``: it patches a model
 function while the terms of one part of the step are derived (:mod:`cardcanon.proofs.snap.probes`).
@@ -44,7 +43,7 @@ from cardcanon.proofs.base import Run
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap import derived
-from cardcanon.proofs.snap.derived import PileView, Template
+from cardcanon.proofs.snap.derived import Template
 from cardcanon.proofs.snap.probes import breaking
 
 
@@ -327,31 +326,14 @@ def legal(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = Non
 
 
 # ---- transitions ----------------------------------------------------------------------------
-def _turn_over(down: Pile, up: Pile, drop: Drop = Drop(), rules: Sequence[str] = (),
-               name: str = "") -> tuple[Pile, Pile]:
-    """SNAP-FLIP-3: the piles ``turned_over`` makes of a seat's face-down and face-up piles,
-    derived from the model (also stated by each of ``rules``, the rules that call for it)."""
-    views = {"down0": down, "up0": up}
-
-    def pile(value: Any) -> Pile:  # a view, or a tuple of whole piles (turned or not)
-        if isinstance(value, PileView):
-            return views[value.name]
-        out = empty()
-        for block in value:
-            out = cat(out, rev(views[block.pile]) if block.turned else views[block.pile])
-        return out
-
-    branches = derived.turned_over()
-    held = [(derived.down_held(0), down.length > 0), (derived.up_held(0), up.length > 0)]
-    last = branches[-1].result
-    assert last is not None
-    turned_down, turned_up = pile(last[0]), pile(last[1])
-    for branch in reversed(branches[:-1]):
-        assert branch.result is not None
-        cond = z3.simplify(z3.substitute(branch.condition, *held))
-        turned_down, turned_up = ite(cond, pile(branch.result[0]), turned_down), ite(cond, pile(branch.result[1]), turned_up)
+def turn_over(down: Pile, up: Pile, drop: Drop = Drop(), rules: Sequence[str] = (), name: str = "") -> tuple[Pile, Pile]:
+    """SNAP-FLIP-3: an empty face-down pile is replaced by the face-up pile turned over (also
+    stated by each of ``rules``, the rules that call for the turn-over). Pile algebra: which card
+    goes where is the representation, and SNAP-P9 compares it with the model's ``turned_over``."""
+    needed = down.length == 0
     rules = ("SNAP-FLIP-3", *rules)
-    return _pile(drop, rules, turned_down, f"{name}.turned-down"), _pile(drop, rules, turned_up, f"{name}.turned-up")
+    return (_pile(drop, rules, ite(needed, rev(up), down), f"{name}.turned-down"),
+            _pile(drop, rules, ite(needed, empty(), up), f"{name}.turned-up"))
 
 
 def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pile, winner: z3.ArithRef | None,
@@ -394,7 +376,7 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None
     if shape.move == "flip":  # SNAP-FLIP-1/3
         down, up = [], []
         for s in range(n):
-            d, u = _turn_over(st.down[s], st.up[s], drop, name=f"flip.{s}")
+            d, u = turn_over(st.down[s], st.up[s], drop, name=f"flip.{s}")
             me = f == s
             down.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), tail(d), f"flip.down.{s}"), st.down[s]))
             up.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), cons(d.at(0), u), f"flip.up.{s}"), st.up[s]))
@@ -464,9 +446,15 @@ def _penalty(st: SymState, mv: SymMove, config: SnapConfig | None, probe: str | 
 
     recipient = per_flipper(st, recipient_of)
     with breaking(probe, "penalty"):
-        turned = [_turn_over(st.down[s], st.up[s], drop, ("SNAP-PEN-3",), f"pen.{s}") for s in range(n)]
+        turned = [turn_over(st.down[s], st.up[s], drop, ("SNAP-PEN-3",), f"pen.{s}") for s in range(n)]
     card = _term(drop, ("SNAP-PEN-1",), select([turned[s][0].at(0) for s in range(n)], w), "pen.card")
     return recipient, turned, card
+
+
+def penalty_recipient(st: SymState, mv: SymMove, drop: Drop = Drop(), config: SnapConfig | None = None,
+                      ) -> z3.ArithRef:
+    """Who receives the penalty card of a wrong call by ``mv``'s caller (SNAP-PEN-1/2)."""
+    return _penalty(st, mv, config, None, drop)[0]
 
 
 def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop(), config: SnapConfig | None = None,

@@ -1,7 +1,8 @@
 """The encoding probes of the Snap checks (the manifest's ``[[check.probe]]``): each breaks one
 rule by patching the function that states it while one part of the step encoding is built
-(:func:`cardcanon.proofs.symbolic.patched`), so that the derived terms of that part are those
-of the broken rule. Nothing else of the encoding knows the probes.
+(:func:`cardcanon.proofs.symbolic.patched`): a model function, whose derived terms are then those
+of the broken rule, or, for what the encoding states itself (the pile algebra's turn-over, the
+end of the game), the encoding's function. Nothing else of the encoding knows the probes.
 """
 
 from __future__ import annotations
@@ -21,11 +22,6 @@ def _anyone_calls(state: Any, seat: Any) -> None:
     return None
 
 
-def _unturned(down: Any, up: Any) -> tuple[Any, Any]:
-    """SNAP-FLIP-3 broken for a penalty (SNAP-PEN-3): the empty face-down pile is not replaced."""
-    return down, up
-
-
 def _nothing_matched(state: Any) -> tuple[()]:
     """SNAP-TIE-1 broken: a tie moves no matched pile (they vanish: they are cleared all the same)."""
     return ()
@@ -42,10 +38,17 @@ def _end_down_only() -> ContextManager[None]:
     return patched(encoding, ends=ends)
 
 
+def _penalty_unturned() -> ContextManager[None]:
+    """SNAP-PEN-3 broken: the offender's empty face-down pile is not replaced (SNAP-FLIP-3)."""
+    from cardcanon.proofs.snap import encoding
+
+    return patched(encoding, turn_over=lambda down, up, *rest, **named: (down, up))
+
+
 # probe -> (the part of the step it breaks, the patch)
 PROBES: dict[str, tuple[str, Callable[[], ContextManager[None]]]] = {
     "out-players-call": ("legal", lambda: patched(model, caller_problem=_anyone_calls)),
-    "penalty-no-turnover": ("penalty", lambda: patched(model, turned_over=_unturned)),
+    "penalty-no-turnover": ("penalty", _penalty_unturned),
     "tie-drops-matched": ("tie", lambda: patched(model, matched_seats=_nothing_matched)),
     "end-down-only": ("end", _end_down_only),
 }
