@@ -121,9 +121,10 @@ def _template(config: SnapConfig, flipper: int, shown: Sequence[int] | None = No
         held = up_held(s) if shown is None or s in shown else z3.BoolVal(False)
         return PileView(f"up{s}", held, up_rank(s))
 
-    down = tuple(PileView(f"down{s}", down_held(s)) for s in range(n))
-    return SnapState(config, Phase.CALL, Seat(0), down, tuple(up(s) for s in range(n)),
-                     PileView("pot", POT, POT_RANK), Seat(flipper), 1)  # type: ignore[arg-type]
+    down: Any = tuple(PileView(f"down{s}", down_held(s)) for s in range(n))  # stand-ins for the piles
+    ups: Any = tuple(up(s) for s in range(n))
+    pot: Any = PileView("pot", POT, POT_RANK)
+    return SnapState(config, Phase.CALL, Seat(0), down, ups, pot, Seat(flipper), 1)
 
 
 def _holds(n: int) -> list[Z3]:
@@ -190,9 +191,18 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
     (:data:`POT_MATCHED`, for ``pot_matches``)."""
     def build() -> dict[CallKind, Z3]:
         state = _template(config, 0)
-        with patched(model, matched_seats=lambda st: _Listed(MATCHED), pot_matches=lambda st: SymBool(POT_MATCHED)):
+        def listed(st: SnapState) -> _Listed:
+            return _Listed(MATCHED)
+
+        def pot_matched(st: SnapState) -> SymBool:
+            return SymBool(POT_MATCHED)
+
+        def has(kind: CallKind) -> Callable[[frozenset[CallKind]], Z3]:
+            return lambda kinds: z3.BoolVal(kind in kinds)
+
+        with patched(model, matched_seats=listed, pot_matches=pot_matched):
             branches = _branches(lambda: model.correct_kinds(state), "correct_kinds")
-        return {kind: join(branches, lambda kinds, k=kind: z3.BoolVal(k in kinds)).term for kind in CallKind}
+        return {kind: join(branches, has(kind)).term for kind in CallKind}
     return kept(("correct", _variant(config)), build)
 
 

@@ -267,8 +267,11 @@ def _table(st: SymState, config: SnapConfig | None, kind: CallKind | None = None
 def matched(st: SymState, drop: Drop = Drop(), config: SnapConfig | None = None) -> tuple[z3.BoolRef, ...]:
     """SNAP-MATCH-1/2: whether ``matched_seats`` lists seat s, derived from the model."""
     table, tpl = _table(st, config), template(st)
-    return tuple(_term(drop, ("SNAP-MATCH-1",), per_flipper(st, lambda f, s=s: tpl.put(derived.matched(table, f, s))),
-                       f"matched.{s}") for s in range(st.n))
+
+    def seat(s: int) -> Callable[[int], z3.BoolRef]:
+        return lambda f: tpl.put(derived.matched(table, f, s))
+
+    return tuple(_term(drop, ("SNAP-MATCH-1",), per_flipper(st, seat(s)), f"matched.{s}") for s in range(st.n))
 
 
 def holding(st: SymState, drop: Drop = Drop(), where: str = "pre") -> list[z3.BoolRef]:
