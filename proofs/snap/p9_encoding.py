@@ -25,6 +25,11 @@ must equal membership in ``legal_moves``, and for every move both call legal, th
 successor (every pile, the pot, whose turn it is, the phase) must equal ``apply``'s, and the
 outcome ``outcome`` names must be the one the encoded end position names (SNAP-END-1..3).
 
+The encoding's decisions about a position (which piles match, which calls are correct, who may
+call, who receives a penalty card, who flips next) are derived from the model
+(:mod:`cardcanon.proofs.snap.derived`): what the comparison holds is the pile algebra built on
+them and what the encoding states itself (the turn-over, the end of the game).
+
 ``z3.simplify`` costs ~0.1 s a term, so the terms are built once per table size on a *free*
 symbolic position and compiled into plain Python functions (:func:`compile_terms`). Any
 difference is a counterexample record (the position, the move and what the loaded model does)
