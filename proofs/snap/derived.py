@@ -26,6 +26,7 @@ probe's patch of that code derives them afresh, so a term is never read under an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -48,14 +49,17 @@ MATCHED, POT_MATCHED = z3.Bool("tpl!matched"), z3.Bool("tpl!pot-matched")  # wha
 POT, POT_RANK = z3.Bool("tpl!pot"), z3.Int("tpl!rank.pot")
 
 
+@functools.cache
 def down_held(s: int) -> Z3:
     return z3.Bool(f"tpl!down.{s}")
 
 
+@functools.cache
 def up_held(s: int) -> Z3:
     return z3.Bool(f"tpl!up.{s}")
 
 
+@functools.cache
 def up_rank(s: int) -> Z3:
     return z3.Int(f"tpl!rank.up.{s}")
 
@@ -127,8 +131,9 @@ def _template(config: SnapConfig, flipper: int, shown: Sequence[int] | None = No
     return SnapState(config, Phase.CALL, Seat(0), down, ups, pot, Seat(flipper), 1)
 
 
-def _holds(n: int) -> list[Z3]:
-    return [z3.Or(down_held(s), up_held(s)) for s in range(n)]
+@functools.cache
+def _holds(n: int) -> tuple[Z3, ...]:
+    return tuple(z3.Or(down_held(s), up_held(s)) for s in range(n))
 
 
 # ---- the memo ----------------------------------------------------------------------------------
