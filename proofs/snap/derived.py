@@ -155,10 +155,6 @@ def _branches(fn: Callable[[], T], what: str, assuming: Z3 | None = None) -> lis
     return branches
 
 
-def _variant(config: SnapConfig) -> tuple[Any, ...]:
-    return config.players, config.index_card, config.next_turn
-
-
 # ---- the derived functions ---------------------------------------------------------------------
 def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
     """Whether ``matched_seats`` lists ``seat`` (False for the flipper)."""
@@ -166,7 +162,7 @@ def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
         state = _template(config, flipper, (flipper, seat))
         return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
                                prune=False), "matched_seats").term
-    return kept(("matched", _variant(config), flipper, seat), build)
+    return kept(("matched", config, flipper, seat), build)
 
 
 def pot_matches(config: SnapConfig, flipper: int) -> Z3:
@@ -174,7 +170,7 @@ def pot_matches(config: SnapConfig, flipper: int) -> Z3:
         state = _template(config, flipper)
         return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
                         "pot_matches").term
-    return kept(("pot", _variant(config), flipper), build)
+    return kept(("pot", config, flipper), build)
 
 
 class _Listed:
@@ -208,7 +204,7 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
         with patched(model, matched_seats=listed, pot_matches=pot_matched):
             branches = _branches(lambda: model.correct_kinds(state), "correct_kinds")
         return {kind: join(branches, has(kind)).term for kind in CallKind}
-    return kept(("correct", _variant(config)), build)
+    return kept(("correct", config), build)
 
 
 def may_call(config: SnapConfig, seat: int) -> Z3:
@@ -217,7 +213,7 @@ def may_call(config: SnapConfig, seat: int) -> Z3:
         state = _template(config, 0)
         return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
                                lambda refusal: z3.BoolVal(refusal is None), prune=False), "caller_problem").term
-    return kept(("may-call", _variant(config), seat), build)
+    return kept(("may-call", config, seat), build)
 
 
 def _seat_term(seat: Any) -> Z3:
@@ -235,7 +231,7 @@ def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
         others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
         return _checked(derive(lambda: model.penalty_recipient(state, Seat(offender)), _seat_term,
                                prune=False, assuming=others), "penalty_recipient").term
-    return kept(("recipient", _variant(config), flipper, offender), build)
+    return kept(("recipient", config, flipper, offender), build)
 
 
 def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
@@ -246,7 +242,7 @@ def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
         winner = WinnerView() if won else None
         return _checked(derive(lambda: model.next_player(state, state.down, state.up, Seat(after), winner),  # type: ignore[arg-type]
                                _seat_term, prune=False, assuming=z3.Or(_holds(config.players))), "next_player").term
-    return kept(("next", _variant(config), after, won), build)
+    return kept(("next", config, after, won), build)
 
 
 # ---- instantiation -----------------------------------------------------------------------------
@@ -274,5 +270,5 @@ class Template:
                 sources[i], targets[i] = source.as_ast(), target.as_ast()
             object.__setattr__(self, "_pairs", (pairs, sources, targets))  # the terms kept alive with the arrays
         pairs, sources, targets = self._pairs
-        ctx = term.ctx
+        ctx = term.ctx  # Z3's C substitution with the arrays built once: z3.substitute checks every pair each time
         return z3.z3._to_expr_ref(z3.Z3_substitute(ctx.ref(), term.as_ast(), len(pairs), sources, targets), ctx)

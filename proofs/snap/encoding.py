@@ -6,15 +6,16 @@ ranks. Each pile (a face-down or face-up pile of a seat, or the Snap Pot) is a :
 index 0 the top, as in :mod:`cardcanon.model.snap`. The flipper ``turn`` is a symbolic seat
 (the proofs fix it to each seat in turn, which keeps the queries small).
 
-The pile algebra below moves whole piles as the model's transitions do (SNAP-FLIP-1,
+The pile algebra below moves whole piles as the model's transitions do (SNAP-FLIP-1/3,
 SNAP-CALL-4/5, SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-PEN-1/3); what they decide about a position is
 not written here but derived from the model (:mod:`cardcanon.proofs.snap.derived`): which piles
 are matched and which calls are correct, who may call, the penalty's recipient and who flips
 next. The end of the game (SNAP-END-1..3: at most one player holds cards) is stated here: the
-model counts the holders with a filter, which path exploration would follow on ``3^n`` paths. A *shape* fixes the kind of move (flip, no call,
-a call or a tie of one call kind); the caller and the tied players are symbolic. A check's
-encoding probe (the manifest's ``[[check.probe]]``) is passed as ``probe``: it patches a model
-function while the terms of one part of the step are derived (:mod:`cardcanon.proofs.snap.probes`).
+model counts the holders with a filter, which path exploration would follow on ``3^n`` paths.
+A *shape* fixes the kind of move (flip, no call, a call or a tie of one call kind); the caller
+and the tied players are symbolic. A check's encoding probe (the manifest's ``[[check.probe]]``)
+is passed as ``probe``: it patches a function while one part of the step is built
+(:mod:`cardcanon.proofs.snap.probes`).
 
 Every constraint and term is tagged with the rule that states it, so that a vacuity probe
 (:mod:`cardcanon.proofs.drops`, ``drop=Drop("SNAP-TIE-1")``) can leave that rule out: its

@@ -179,7 +179,7 @@ def _prove(players: tuple[int, ...], variant: tuple[tuple[str, str], ...], strid
             post, allowed = step(pre, mv, config, probe, drop), legal(pre, mv, config, probe, drop)
             claims = [(post, _failure(was_there, post)), (post, z3.Not(structural_after(post)))]
             if shape.move is MoveKind.CALL:  # a correct call ([0]: assumed correct); a wrong one is the penalty
-                claims = [(post, split_by_correctness(bad, pre, shape, drop)[0]) for _, bad in claims]
+                claims = [(post, split_by_correctness(bad, pre, shape, drop, config)[0]) for _, bad in claims]
                 pen = penalty_step(pre, mv, config, probe, drop)
                 claims += [(pen, _failure(was_there, pen)), (pen, z3.Not(structural_after(pen)))]
             for after, claim in claims:
