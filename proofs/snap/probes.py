@@ -1,8 +1,8 @@
 """The encoding probes of the Snap checks (the manifest's ``[[check.probe]]``): each breaks one
 rule by patching the function that states it while one part of the step encoding is built
 (:func:`cardcanon.proofs.symbolic.patched`): a model function, whose derived terms are then those
-of the broken rule, or, for what the encoding states itself (the pile algebra's turn-over, the
-end of the game), the encoding's function. Nothing else of the encoding knows the probes.
+of the broken rule, or, for what an encoding states itself (the pile algebra's turn-over, the
+end of the game, SNAP-P2's deal), that encoding's function. Nothing else knows the probes.
 """
 
 from __future__ import annotations
@@ -45,12 +45,20 @@ def _penalty_unturned() -> ContextManager[None]:
     return patched(encoding, turn_over=lambda down, up, *rest, **named: (down, up))
 
 
-# probe -> (the part of the step it breaks, the patch)
+def _deal_from_dealer() -> ContextManager[None]:
+    """SNAP-DEAL-2 broken (SNAP-P2's encoded deal): the first card goes to the dealer himself."""
+    from cardcanon.proofs.snap import p2_deal
+
+    return patched(p2_deal, first_receiver=lambda: 0)
+
+
+# probe -> (the part of the encoding it breaks, the patch)
 PROBES: dict[str, tuple[str, Callable[[], ContextManager[None]]]] = {
     "out-players-call": ("legal", lambda: patched(model, caller_problem=_anyone_calls)),
     "penalty-no-turnover": ("penalty", _penalty_unturned),
     "tie-drops-matched": ("tie", lambda: patched(model, matched_seats=_nothing_matched)),
     "end-down-only": ("end", _end_down_only),
+    "deal-from-dealer": ("deal", _deal_from_dealer),
 }
 
 
