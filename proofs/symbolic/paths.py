@@ -35,6 +35,9 @@ class _Decision:
     literal: Z3  # the term or its negation, as the value says
 
 
+STALLED = 1000  # answers read again, with no new decision between them, that make a path a loop
+
+
 class _Outside(Exception):
     """The path left the precondition of :func:`explore` (``assuming``): it is not run on."""
 
@@ -72,7 +75,7 @@ class Path:
         self.free = 0
         self.assuming = assuming
         self.known: dict[int, bool] = {}  # the terms decided on this path, by Z3 id
-        self.rereads = 0
+        self.rereads = 0  # answers read again since the last new decision
         self.solver = z3.Solver() if prune else None
         if self.solver is not None and assuming is not None:
             self.solver.add(assuming)
@@ -83,9 +86,10 @@ class Path:
             return value
         if key in self.known:  # asked again: the same answer
             self.rereads += 1
-            if self.rereads > 2 * len(self.decisions) + 16:
+            if self.rereads > STALLED:
                 self._stalled()
             return self.known[key]
+        self.rereads = 0
         if self.solver is not None:
             can = [self._possible(term), self._possible(z3.Not(term))]
             if can[0] != can[1]:
