@@ -16,7 +16,9 @@ import pytest
 import z3
 
 from cardcanon.model import snap as model
+from cardcanon.model.cards import Card
 from cardcanon.verify import model_mutants as mutants
+from cardcanon.proofs.snap import derived
 from cardcanon.proofs.snap import encoding as enc
 from cardcanon.proofs.snap import p9_encoding as eq
 from cardcanon.proofs.base import Verdict
@@ -35,10 +37,10 @@ def run(variant: dict[str, str] | None = None, **bounds: Any) -> Any:
 
 @pytest.fixture
 def fresh_encoding() -> Iterator[None]:
-    """The compiled encodings are cached per table; a test that breaks the encoding needs its own."""
-    eq.compiled.cache_clear()
+    """The compiled encodings are kept per table; a test that breaks the encoding needs its own."""
+    derived.MEMO.clear()
     yield
-    eq.compiled.cache_clear()
+    derived.MEMO.clear()
 
 
 def partitions(k: int, ranks: int) -> int:
@@ -83,10 +85,10 @@ def test_a_broken_encoding_is_caught_with_a_record_of_the_model(monkeypatch: pyt
 
 
 def test_a_hand_broken_model_is_caught_with_a_record_the_model_refutes(monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_matches(state: model.SnapState) -> tuple[model.Seat, ...]:
-        return ()
+    def unreversed(down: tuple[Card, ...], up: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        return (up, ()) if not down else (down, up)  # the turn-over, which the encoding states itself
 
-    monkeypatch.setattr(model, "matched_seats", no_matches)
+    monkeypatch.setattr(model, "turned_over", unreversed)
     result = run()
     assert result.verdict is Verdict.COUNTEREXAMPLE
     assert replay(result.records[0]).ok  # under the broken model
@@ -94,13 +96,22 @@ def test_a_hand_broken_model_is_caught_with_a_record_the_model_refutes(monkeypat
     assert not replay(result.records[0]).ok  # the reference model plays it otherwise
 
 
-@pytest.mark.parametrize("key", ["snap:turn-swapped", "snap:penalty-to-left", "snap:index-tie", "snap:draw-has-winner"])
+@pytest.mark.parametrize("key", ["snap:out-not-skipped", "snap:win-one-match", "snap:index-tie", "snap:draw-has-winner"])
 def test_model_mutants_are_caught_with_a_real_disagreement(key: str) -> None:
     with mutants.patched(key):
         result = run(dict(mutants.MUTANTS[key].variant), cards=[3, 3])
         assert result.verdict is Verdict.COUNTEREXAMPLE
         assert replay(result.records[0]).ok
     assert not replay(result.records[0]).ok
+
+
+@pytest.mark.parametrize("key", ["snap:turn-swapped", "snap:penalty-to-left"])
+def test_a_mutant_of_a_derived_rule_changes_both_sides_alike(key: str) -> None:
+    """The encoding derives who flips next and who receives a penalty card from the model as it
+    stands: under a mutant of either, it is derived anew and agrees with the mutant."""
+    with mutants.patched(key):
+        assert run(dict(mutants.MUTANTS[key].variant), cards=[3, 3]).verdict is Verdict.PROVED
+    assert run().verdict is Verdict.PROVED
 
 
 def test_compiled_terms_agree_with_z3() -> None:

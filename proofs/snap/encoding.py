@@ -6,11 +6,16 @@ ranks. Each pile (a face-down or face-up pile of a seat, or the Snap Pot) is a :
 index 0 the top, as in :mod:`cardcanon.model.snap`. The flipper ``turn`` is a symbolic seat
 (the proofs fix it to each seat in turn, which keeps the queries small).
 
-The transitions follow the model's rules one to one (SNAP-FLIP-1/3, SNAP-CALL-1..5,
-SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-INDEX-1, SNAP-PEN-1..3, SNAP-OUT-1, SNAP-TURN-2,
-SNAP-END-1..3). A *shape* fixes the kind of move (flip, no call, a call or a tie of one call
-kind); the caller and the tied players are symbolic. A check's encoding probe (the manifest's
-``[[check.probe]]``) is passed as ``probe``.
+The pile algebra below moves whole piles as the model's transitions do (SNAP-FLIP-1/3,
+SNAP-CALL-4/5, SNAP-TIE-1/2, SNAP-POT-1..3, SNAP-PEN-1/3); what they decide about a position is
+not written here but derived from the model (:mod:`cardcanon.proofs.snap.derived`): which piles
+are matched and which calls are correct, who may call, the penalty's recipient and who flips
+next. The end of the game (SNAP-END-1..3: at most one player holds cards) is stated here: the
+model counts the holders with a filter, which path exploration would follow on ``3^n`` paths.
+A *shape* fixes the kind of move (flip, no call, a call or a tie of one call kind); the caller
+and the tied players are symbolic. A check's encoding probe (the manifest's ``[[check.probe]]``)
+is passed as ``probe``: it patches a function while one part of the step is built
+(:mod:`cardcanon.proofs.snap.probes`).
 
 Every constraint and term is tagged with the rule that states it, so that a vacuity probe
 (:mod:`cardcanon.proofs.drops`, ``drop=Drop("SNAP-TIE-1")``) can leave that rule out: its
@@ -33,11 +38,14 @@ import z3
 
 from cardcanon.model.cards import Card
 from cardcanon.model.seats import Seat
-from cardcanon.model.snap import Call, CallKind, Flip, Move, NextTurn, NoCall, Phase, SnapConfig, SnapState, Tie
+from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_text import table_text
 from cardcanon.proofs.base import Run
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap import derived
+from cardcanon.proofs.snap.derived import Template
+from cardcanon.proofs.snap.probes import breaking
 
 
 # The rules whose constraints and terms a drop probe can leave out of this encoding.
@@ -241,11 +249,30 @@ def flipped(st: SymState) -> z3.ArithRef:
     return select_pile(st.up, st.turn).at(0)
 
 
-def matched(st: SymState, drop: Drop = Drop()) -> tuple[z3.BoolRef, ...]:
-    """SNAP-MATCH-1/2: seat s (not the flipper) shows a card of the flipped card's rank."""
-    r = st.rank[flipped(st)]
-    return tuple(_term(drop, ("SNAP-MATCH-1",), z3.And(st.turn != s, st.up[s].length > 0, st.rank[st.up[s].at(0)] == r),
-                       f"matched.{s}") for s in range(st.n))
+def template(st: SymState, drop: Drop = Drop(), where: str = "pre", winner: z3.ArithRef | None = None) -> Template:
+    """The position's terms for the template the model's functions were derived on. Whether a
+    pile holds cards is its length; a drop of SNAP-OUT-1 frees whether each seat holds cards
+    (``where`` names the position for the fresh constants)."""
+    down, up = [p.length > 0 for p in st.down], [p.length > 0 for p in st.up]
+    if not drop.keeps("SNAP-OUT-1"):
+        down, up = holding(st, drop, where), [z3.BoolVal(False)] * st.n
+    return Template(down, up, st.pot.length > 0, [st.rank[p.at(0)] for p in st.up], st.rank[st.pot.at(0)], winner)
+
+
+def _table(st: SymState, config: SnapConfig | None, kind: CallKind | None = None) -> SnapConfig:
+    """The table the terms are derived for (without ``config``: ``n`` seats, the index card as
+    ``kind`` says)."""
+    return config if config is not None else SnapConfig(players=st.n, index_card=kind is CallKind.HAND)
+
+
+def matched(st: SymState, drop: Drop = Drop(), config: SnapConfig | None = None) -> tuple[z3.BoolRef, ...]:
+    """SNAP-MATCH-1/2: whether ``matched_seats`` lists seat s, derived from the model."""
+    table, tpl = _table(st, config), template(st)
+
+    def seat(s: int) -> Callable[[int], z3.BoolRef]:
+        return lambda f: tpl.put(derived.matched(table, f, s))
+
+    return tuple(_term(drop, ("SNAP-MATCH-1",), per_flipper(st, seat(s)), f"matched.{s}") for s in range(st.n))
 
 
 def holding(st: SymState, drop: Drop = Drop(), where: str = "pre") -> list[z3.BoolRef]:
@@ -254,15 +281,18 @@ def holding(st: SymState, drop: Drop = Drop(), where: str = "pre") -> list[z3.Bo
     return [_term(drop, ("SNAP-OUT-1",), st.holds(s), f"holds.{where}.{s}") for s in range(st.n)]
 
 
-def pot_matches(st: SymState) -> z3.BoolRef:
-    return z3.And(st.pot.length > 0, st.rank[st.pot.at(0)] == st.rank[flipped(st)])
+def pot_matches(st: SymState, config: SnapConfig | None = None) -> z3.BoolRef:
+    """SNAP-MATCH-2: ``pot_matches``, derived from the model."""
+    table, tpl = _table(st, config), template(st)
+    return per_flipper(st, lambda f: tpl.put(derived.pot_matches(table, f)))
 
 
-def correct(st: SymState, kind: CallKind, drop: Drop = Drop()) -> z3.BoolRef:
-    """SNAP-CALL-1, SNAP-POT-1/3, SNAP-INDEX-1, SNAP-PEN-1."""
-    piles, pot = z3.Or(*matched(st, drop)), pot_matches(st)
-    term = {CallKind.SNAP: piles, CallKind.SNAP_POT: pot, CallKind.HAND: z3.Or(piles, pot)}[kind]
-    return _term(drop, (WINS[kind],), term, f"correct.{kind.value}")
+def correct(st: SymState, kind: CallKind, drop: Drop = Drop(), config: SnapConfig | None = None) -> z3.BoolRef:
+    """SNAP-CALL-1, SNAP-POT-1/3, SNAP-INDEX-1, SNAP-PEN-1: whether ``correct_kinds`` holds
+    ``kind``, derived from the model given the matched piles and pot."""
+    table = _table(st, config, kind)
+    given = [(derived.MATCHED, z3.Or(*matched(st, drop, table))), (derived.POT_MATCHED, pot_matches(st, table))]
+    return _term(drop, (WINS[kind],), z3.substitute(derived.correct(table)[kind], *given), f"correct.{kind.value}")
 
 
 def per_flipper(st: SymState, build: Callable[[int], T], combine: Callable[[z3.BoolRef, T, T], T] = z3.If) -> T:
@@ -280,10 +310,11 @@ def holders(st: SymState) -> z3.ArithRef:
 
 # ---- legality (the model's legal_moves, symbolically) ---------------------------------------
 def legal(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None, drop: Drop = Drop()) -> z3.BoolRef:
-    n, shape = st.n, mv.shape
-    holds = holding(st, drop)
+    n, shape, tpl = st.n, mv.shape, template(st, drop)
+    with breaking(probe, "legal"):
+        callers = [tpl.put(derived.may_call(config, s)) for s in range(n)]
     def may_call(s: int) -> z3.BoolRef:  # SNAP-CALL-2 (players who are out, SNAP-OUT-1, may not)
-        return z3.BoolVal(True) if probe == "out-players-call" else _fact(drop, ("SNAP-CALL-2",), holds[s])
+        return _fact(drop, ("SNAP-CALL-2",), callers[s])
     if shape.move == "flip":  # SNAP-FLIP-1: only the player whose turn it is flips
         return z3.And(st.phase == PHASE_CODE[Phase.FLIP], _fact(drop, ("SNAP-FLIP-1",), mv.caller == st.turn))
     in_call = st.phase == PHASE_CODE[Phase.CALL]
@@ -293,18 +324,16 @@ def legal(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = Non
     if shape.move == "call":
         return z3.And(in_call, valid, 0 <= mv.caller, mv.caller < n, select([may_call(s) for s in range(n)], mv.caller))
     ties_allowed = _fact(drop, ("SNAP-INDEX-1",), z3.BoolVal(not config.index_card))
-    tie = _fact(drop, (TIES[shape.call_kind],), z3.And(correct(st, shape.call_kind, drop),
+    tie = _fact(drop, (TIES[shape.call_kind],), z3.And(correct(st, shape.call_kind, drop, config),
                                                        z3.Sum([z3.If(t, 1, 0) for t in mv.tied]) >= 2))
     return z3.And(in_call, valid, ties_allowed, tie, *[z3.Implies(mv.tied[s], may_call(s)) for s in range(n)])
 
 
 # ---- transitions ----------------------------------------------------------------------------
-def _turn_over(down: Pile, up: Pile, skip: bool = False, drop: Drop = Drop(), rules: Sequence[str] = (),
-               name: str = "") -> tuple[Pile, Pile]:
+def turn_over(down: Pile, up: Pile, drop: Drop = Drop(), rules: Sequence[str] = (), name: str = "") -> tuple[Pile, Pile]:
     """SNAP-FLIP-3: an empty face-down pile is replaced by the face-up pile turned over (also
-    stated by each of ``rules``, the rules that call for the turn-over)."""
-    if skip:
-        return down, up
+    stated by each of ``rules``, the rules that call for the turn-over). Pile algebra: which card
+    goes where is the representation, and SNAP-P9 compares it with the model's ``turned_over``."""
     needed = down.length == 0
     rules = ("SNAP-FLIP-3", *rules)
     return (_pile(drop, rules, ite(needed, rev(up), down), f"{name}.turned-down"),
@@ -316,24 +345,21 @@ def _after_event(st: SymState, down: Sequence[Pile], up: Sequence[Pile], pot: Pi
     """SNAP-TURN-2, SNAP-OUT-1, SNAP-END-1..3: pass the turn or end the game."""
     n = st.n
     post = SymState(n, tuple(down), tuple(up), pot, st.turn, st.phase, st.rank)
-    holds = holding(post, drop, where)
-    def next_holder(f: int) -> z3.ArithRef:  # only the flipper left: the game is over anyway
-        nxt = z3.IntVal(f)
-        for k in range(n - 1, 0, -1):
-            nxt = z3.If(holds[(f + k) % n], z3.IntVal((f + k) % n), nxt)
-        return nxt
-
-    nxt = per_flipper(st, next_holder)
-    if winner is not None and config.next_turn is NextTurn.WINNER:
-        nxt = winner
+    tpl = template(post, drop, where, winner)
+    nxt = per_flipper(st, lambda f: tpl.put(derived.next_player(config, f, winner is not None)))
     nxt = _term(drop, ("SNAP-TURN-2",), nxt, f"{where}.turn")
-    count = holders(post)
-    over = z3.Or(_term(drop, ("SNAP-END-2",), count == 1, f"{where}.one-holder-ends"),
-                 _term(drop, ("SNAP-END-3",), count == 0, f"{where}.no-holder-ends"))
-    if probe == "end-down-only":
-        over = z3.Sum([z3.If(post.down[s].length > 0, 1, 0) for s in range(n)]) <= 1
+    with breaking(probe, "end"):
+        one, none = ends(post)
+    over = z3.Or(_term(drop, ("SNAP-END-2",), one, f"{where}.one-holder-ends"),
+                 _term(drop, ("SNAP-END-3",), none, f"{where}.no-holder-ends"))
     phase = z3.If(over, PHASE_CODE[Phase.OVER], PHASE_CODE[Phase.FLIP])
     return SymState(n, post.down, post.up, pot, nxt, phase, st.rank)
+
+
+def ends(post: SymState) -> tuple[z3.BoolRef, z3.BoolRef]:
+    """SNAP-END-2, SNAP-END-3: the game ends when one player holds cards, or none does."""
+    count = holders(post)
+    return count == 1, count == 0
 
 
 def _matched_block(st: SymState, m: Sequence[z3.BoolRef], turned: bool, drop: Drop, name: str) -> Pile:
@@ -354,20 +380,20 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None
     if shape.move == "flip":  # SNAP-FLIP-1/3
         down, up = [], []
         for s in range(n):
-            d, u = _turn_over(st.down[s], st.up[s], drop=drop, name=f"flip.{s}")
+            d, u = turn_over(st.down[s], st.up[s], drop, name=f"flip.{s}")
             me = f == s
             down.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), tail(d), f"flip.down.{s}"), st.down[s]))
             up.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), cons(d.at(0), u), f"flip.up.{s}"), st.up[s]))
         return SymState(n, tuple(down), tuple(up), st.pot, f, z3.IntVal(PHASE_CODE[Phase.CALL]), st.rank)
     if shape.move == "nocall":  # SNAP-CALL-3
         return _after_event(st, st.down, st.up, st.pot, None, config, probe, drop, "nocall")
-    m = matched(st, drop)
+    m = matched(st, drop, config)
     taken = [z3.Or(f == s, m[s]) for s in range(n)]  # flipper's pile and matched piles (SNAP-CALL-4)
     if shape.move == "tie":  # SNAP-TIE-1/2, SNAP-POT-2: flipper's pile uppermost, then clockwise
         rule = TIES[shape.call_kind]
-        pile = select_pile(st.up, f)
-        if probe != "tie-drops-matched":
-            pile = cat(pile, _matched_block(st, m, False, drop, "tie.matched"))
+        with breaking(probe, "tie"):
+            moved = matched(st, drop, config)
+        pile = cat(select_pile(st.up, f), _matched_block(st, moved, False, drop, "tie.matched"))
         pile = _pile(drop, (rule,), pile, "tie.piles")
         cleared = [_pile(drop, (rule,), ite(taken[s], empty(), st.up[s]), f"tie.up.{s}") for s in range(n)]
         pot = cat(pile, st.pot)  # SNAP-TIE-2: onto the pot, if there is one
@@ -375,11 +401,11 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None
             pot = ite(st.pot.length == 0, pile, _pile(drop, ("SNAP-TIE-2",), pot, "tie.onto-pot"))
         return _after_event(st, st.down, cleared, pot, None, config, probe, drop, "tie")
     kind, w = shape.call_kind, mv.caller
-    ok = correct(st, kind, drop)
+    ok = correct(st, kind, drop, config)
     # a correct call (SNAP-CALL-1/5, SNAP-POT-1/3, SNAP-INDEX-1): won piles turned over, in order
     won_pot = {CallKind.SNAP: _term(drop, ("SNAP-POT-3",), z3.BoolVal(False), "snap-wins-pot"),
                CallKind.SNAP_POT: _term(drop, ("SNAP-POT-1",), z3.BoolVal(True), "snap-pot-wins-pot"),
-               CallKind.HAND: _term(drop, ("SNAP-INDEX-1",), pot_matches(st), "hand-wins-pot")}[kind]
+               CallKind.HAND: _term(drop, ("SNAP-INDEX-1",), pot_matches(st, config), "hand-wins-pot")}[kind]
     won = cat(rev(select_pile(st.up, f)), _matched_block(st, m, True, drop, "won.matched"))
     won = _pile(drop, ("SNAP-CALL-5",), cat(won, ite(won_pot, rev(st.pot), empty())), "won")
     win_down = [ite(w == s, _pile(drop, ("SNAP-CALL-5",), cat(st.down[s], won), f"win.down.{s}"), st.down[s])
@@ -398,7 +424,7 @@ def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | Non
     the recipient's pile. :func:`step` takes it for a call that is not correct; it reads nothing
     of the call's kind or of who flips after a win, so one term serves every call kind."""
     n, w = st.n, mv.caller
-    recipient, turned, card = _penalty(st, mv, probe, drop)
+    recipient, turned, card = _penalty(st, mv, config, probe, drop)
     pen_down = [ite(w == s, _pile(drop, ("SNAP-PEN-1",), tail(turned[s][0]), f"pen.offender-down.{s}"),
                     ite(recipient == s, _pile(drop, ("SNAP-PEN-3",), snoc(st.down[s], card), f"pen.recipient-down.{s}"),
                         st.down[s]))
@@ -407,35 +433,41 @@ def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | Non
     return _after_event(st, pen_down, pen_up, st.pot, None, config, probe, drop, "pen")
 
 
-def _penalty(st: SymState, mv: SymMove, probe: str | None, drop: Drop,
+def _penalty(st: SymState, mv: SymMove, config: SnapConfig | None, probe: str | None, drop: Drop,
              ) -> tuple[z3.ArithRef, list[tuple[Pile, Pile]], z3.ArithRef]:
-    """SNAP-PEN-1/2/3: who receives the penalty card, every seat's piles after the SNAP-FLIP-3
-    turn-over (only the offender's are used), and the card (the offender's top face-down card)."""
+    """SNAP-PEN-1/2/3: who receives the penalty card (``penalty_recipient``, derived: the value
+    for another offender is SNAP-PEN-1's, for the flipper SNAP-PEN-2's), every seat's piles after
+    the SNAP-FLIP-3 turn-over (only the offender's are used), and the card (the offender's top
+    face-down card)."""
     n, f, w = st.n, st.turn, mv.caller
-    holds = holding(st, drop)
+    table, tpl = _table(st, config), template(st, drop)
 
-    def right_of(flipper: int) -> z3.ArithRef:  # the nearest holder to his right (himself if none)
-        right = z3.IntVal(flipper)
-        for k in range(n - 1, 0, -1):
-            seat = (flipper - k) % n
-            right = z3.If(holds[seat], z3.IntVal(seat), right)
-        return right
+    def recipient_of(flipper: int) -> z3.ArithRef:
+        other = select([tpl.put(derived.recipient(table, flipper, o)) for o in range(n)], w)
+        own = tpl.put(derived.recipient(table, flipper, flipper))
+        return z3.If(w != flipper, _term(drop, ("SNAP-PEN-1",), other, "pen.to-flipper"),
+                     _term(drop, ("SNAP-PEN-2",), own, "pen.to-right"))
 
-    right = per_flipper(st, right_of)
-    recipient = z3.If(w != f, _term(drop, ("SNAP-PEN-1",), f, "pen.to-flipper"),
-                      _term(drop, ("SNAP-PEN-2",), right, "pen.to-right"))
-    turned = [_turn_over(st.down[s], st.up[s], probe == "penalty-no-turnover", drop, ("SNAP-PEN-3",), f"pen.{s}")
-              for s in range(n)]
+    recipient = per_flipper(st, recipient_of)
+    with breaking(probe, "penalty"):
+        turned = [turn_over(st.down[s], st.up[s], drop, ("SNAP-PEN-3",), f"pen.{s}") for s in range(n)]
     card = _term(drop, ("SNAP-PEN-1",), select([turned[s][0].at(0) for s in range(n)], w), "pen.card")
     return recipient, turned, card
 
 
-def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop()) -> tuple[z3.BoolRef, z3.BoolRef]:
+def penalty_recipient(st: SymState, mv: SymMove, drop: Drop = Drop(), config: SnapConfig | None = None,
+                      ) -> z3.ArithRef:
+    """Who receives the penalty card of a wrong call by ``mv``'s caller (SNAP-PEN-1/2)."""
+    return _penalty(st, mv, config, None, drop)[0]
+
+
+def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop(), config: SnapConfig | None = None,
+                  ) -> tuple[z3.BoolRef, z3.BoolRef]:
     """SNAP-PEN-1/2/3 as the encoding pays a wrong call: whether the offender's face-down pile,
     after the SNAP-FLIP-3 turn-over, has a card to give, and whether the recipient is another
     player who holds cards."""
     n, w = st.n, mv.caller
-    recipient, turned, _ = _penalty(st, mv, None, drop)
+    recipient, turned, _ = _penalty(st, mv, config, None, drop)
     has_card = select([turned[s][0].length >= 1 for s in range(n)], w)
     receives = z3.And(0 <= recipient, recipient < n, recipient != w, select([st.holds(s) for s in range(n)], recipient))
     return has_card, receives
@@ -580,10 +612,11 @@ def model_move(mv: SymMove, model: z3.ModelRef, n: int) -> Move:
     return Flip(caller) if shape.move == "flip" else Call(caller, shape.call_kind)
 
 
-def split_by_correctness(claim: z3.BoolRef, st: SymState, shape: Shape, drop: Drop = Drop()) -> list[z3.BoolRef]:
+def split_by_correctness(claim: z3.BoolRef, st: SymState, shape: Shape, drop: Drop = Drop(),
+                         config: SnapConfig | None = None) -> list[z3.BoolRef]:
     """``claim`` as one query per case: for a call, once for a correct call and once for a wrong one
     (its correctness also put into the step's terms, so that each query sees one branch of it)."""
     if shape.move != "call":
         return [claim]
-    ok = correct(st, shape.call_kind, drop)
+    ok = correct(st, shape.call_kind, drop, config)
     return [z3.And(ok == value, z3.substitute(claim, (ok, z3.BoolVal(value)))) for value in (True, False)]

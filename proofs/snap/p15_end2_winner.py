@@ -55,7 +55,7 @@ def check(run: Run) -> CheckResult:
             # successor term, so the query needs no assumption about the position before
             bad = z3.Or(z3.And(post.phase == PHASE_CODE[Phase.OVER], holders(post) > 1),
                         z3.And(post.phase != PHASE_CODE[Phase.OVER], holders(post) <= 1))
-            for claim in split_by_correctness(bad, pre, shape, drop):
+            for claim in split_by_correctness(bad, pre, shape, drop, config):
                 solver = z3.Solver()
                 solver.add(claim)
                 queries += 1

@@ -40,9 +40,10 @@ import z3
 
 from cardcanon.model.snap import CallKind, SnapConfig
 from cardcanon.model.snap_text import rules_text
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, search_memo, snap_config, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.derived import kept_search
 from cardcanon.proofs.snap.encoding import (
     MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, penalty_step, pot_matches, probe_of,
     select_pile, shapes, split_by_correctness, step, structural, structural_after,
@@ -178,7 +179,7 @@ def _prove(players: tuple[int, ...], variant: tuple[tuple[str, str], ...], strid
             post, allowed = step(pre, mv, config, probe, drop), legal(pre, mv, config, probe, drop)
             claims = [(post, _failure(was_there, post)), (post, z3.Not(structural_after(post)))]
             if shape.move is MoveKind.CALL:  # a correct call ([0]: assumed correct); a wrong one is the penalty
-                claims = [(post, split_by_correctness(bad, pre, shape, drop)[0]) for _, bad in claims]
+                claims = [(post, split_by_correctness(bad, pre, shape, drop, config)[0]) for _, bad in claims]
                 pen = penalty_step(pre, mv, config, probe, drop)
                 claims += [(pen, _failure(was_there, pen)), (pen, z3.Not(structural_after(pen)))]
             for after, claim in claims:
@@ -191,7 +192,7 @@ def _prove(players: tuple[int, ...], variant: tuple[tuple[str, str], ...], strid
     return queries
 
 
-@search_memo
+@kept_search
 def _witness_positions(budget: Budget, players: tuple[int, ...], variant: tuple[tuple[str, str], ...], stride: int,
                        replay_len: int, drop: Drop = Drop()) -> tuple[tuple[int, str, Found, SnapConfig], ...]:
     """(players, label, the position and move a Z3 model picked, config) for each interesting case:

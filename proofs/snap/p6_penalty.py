@@ -5,8 +5,10 @@ progress, whenever a wrong call is legal the encoding's penalty can be paid: the
 face-down pile, after the SNAP-FLIP-3 turn-over that SNAP-PEN-3 asks for, has a top card to
 give, and the recipient the encoding names (the flipper, SNAP-PEN-1; when the flipper called
 wrongly, the nearest player to his right who holds cards, SNAP-PEN-2) is another player who
-holds cards (so not out, SNAP-OUT-1). Proved over symbolic pile sizes for every player count in
-``players`` (2 to 12) and every flipper and caller. The probe ``out-players-call`` lets players
+holds cards (so not out, SNAP-OUT-1), and a flipper's recipient is the nearest such player to
+his right (SNAP-PEN-2). Proved over symbolic pile sizes for every player count in ``players`` (2
+to 12) and every flipper and caller. The recipient is derived from the model's
+``penalty_recipient``, so the claim is the model's. The probe ``out-players-call`` lets players
 who are out call; a penalty is then unpayable.
 """
 
@@ -17,11 +19,13 @@ import time
 import z3
 
 from cardcanon.model.snap import Phase, SnapConfig
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, search_memo, snap_config, solve
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, snap_config, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap.derived import kept_search
 from cardcanon.proofs.snap.encoding import (
-    MoveKind, PHASE_CODE, Pile, Shape, correct, fresh_move, legal, penalty_parts, probe_of, step, structural,
+    MoveKind, PHASE_CODE, Pile, Shape, SymMove, SymState, correct, fresh_move, legal, penalty_parts, penalty_recipient,
+    probe_of, step, structural,
 )
 from cardcanon.proofs.snap.replay import (
     Found, counterexample, find, find_and_replay, in_range, replay, slot_state,
@@ -43,16 +47,29 @@ def _prove(players: list[int], stride: int, probe: str | None, drop: Drop, budge
         pre, mv = slot_state(n, stride), fresh_move(Shape(MoveKind.CALL, kind), n)
         has_card, recipient = penalty_parts(pre, mv, drop)
         assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, probe, drop)]
-        unpaid = z3.Not(z3.And(has_card, recipient))
+        unpaid = z3.Not(z3.And(has_card, recipient, _nearest_right(pre, mv, drop)))
         solver = z3.Solver()
         solver.add(*assumptions, unpaid)
         queries += 1
         if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
             post = step(pre, mv, config, probe, drop)
             found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(correct(pre, kind)), unpaid],
-                                    stride, 2, budget, expect_same=False)
-            return counterexample(f"{n} players, wrong {kind.value}: the penalty cannot be paid", found, queries)
+                                    stride, 2, budget, expect_same=probe is None and drop.rule is None)
+            return counterexample(f"{n} players, wrong {kind.value}: the penalty cannot be paid, or not to the nearest holder on the flipper's right",
+                                  found, queries)
     return queries
+
+
+def _nearest_right(pre: SymState, mv: SymMove, drop: Drop) -> z3.BoolRef:
+    """SNAP-PEN-2: when the flipper called wrongly, no seat between him and the recipient, going to
+    his right, holds cards."""
+    n, f = pre.n, pre.turn
+    recipient = penalty_recipient(pre, mv, drop)
+    def nearest(flipper: int) -> z3.BoolRef:
+        return z3.And([z3.Implies(recipient == (flipper - k) % n,
+                                  z3.And([z3.Not(pre.holds((flipper - j) % n)) for j in range(1, k)]))
+                       for k in range(1, n)])
+    return z3.Implies(mv.caller == f, z3.And([z3.Implies(f == s, nearest(s)) for s in range(n)]))
 
 
 def check(run: Run) -> CheckResult:
@@ -86,7 +103,7 @@ def check(run: Run) -> CheckResult:
                        stats={"queries": queries, "seconds": round(time.monotonic() - started, 2)})
 
 
-@search_memo
+@kept_search
 def _witness_positions(budget: Budget, stride: int, small: int, large: int, variant: tuple[tuple[str, str], ...],
                        drop: Drop = Drop()) -> tuple[tuple[str, Found, SnapConfig], ...] | None:
     """Wrong calls that need each clause, read from Z3 models: a turn-over, the flipper paying past

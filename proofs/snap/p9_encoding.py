@@ -25,6 +25,11 @@ must equal membership in ``legal_moves``, and for every move both call legal, th
 successor (every pile, the pot, whose turn it is, the phase) must equal ``apply``'s, and the
 outcome ``outcome`` names must be the one the encoded end position names (SNAP-END-1..3).
 
+The encoding's decisions about a position (which piles match, which calls are correct, who may
+call, who receives a penalty card, who flips next) are derived from the model
+(:mod:`cardcanon.proofs.snap.derived`): what the comparison holds is the pile algebra built on
+them and what the encoding states itself (the turn-over, the end of the game).
+
 ``z3.simplify`` costs ~0.1 s a term, so the terms are built once per table size on a *free*
 symbolic position and compiled into plain Python functions (:func:`compile_terms`). Any
 difference is a counterexample record (the position, the move and what the loaded model does)
@@ -46,11 +51,12 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import Call, CallKind, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Tie
 from cardcanon.model.snap_text import outcome_text, position_text
-from cardcanon.proofs.base import CheckResult, Run, Verdict, encoding_memo, snap_config, variant_name
+from cardcanon.proofs.base import CheckResult, Run, Verdict, snap_config, variant_name
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
 )
+from cardcanon.proofs.snap.derived import kept
 from cardcanon.proofs.z3_eval import compile_terms
 
 
@@ -87,11 +93,15 @@ class Compiled:
     steps: Mapping[Shape, Callable[[Mapping[str, Any]], tuple[Any, ...]]]
 
 
-@encoding_memo()
 def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
     """The encoding at an ``n``-seat table, compiled (the terms depend on the table only through
     ``n`` and the variant, so a card-less ``config`` is the key). A candidate move's legality is
-    its shape's ``legal`` term with the move's caller and tied seats put in."""
+    its shape's ``legal`` term with the move's caller and tied seats put in. Its terms are derived
+    from the model, so it is kept with them (:func:`~cardcanon.proofs.snap.derived.kept`)."""
+    return kept(("snap-p9", n, capacity, config), lambda: _compile(n, capacity, config))
+
+
+def _compile(n: int, capacity: int, config: SnapConfig) -> Compiled:
     st = free_state(n, capacity)
     legal_terms, steps, legality = [], {}, {}
     for _, shape, caller, tied in candidate_moves(n):

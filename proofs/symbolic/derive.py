@@ -29,11 +29,14 @@ class Derived:
     paths: int
 
 
-def derive(fn: Callable[[], T], to_term: Callable[[T], Z3], *, prune: bool = True) -> Derived:
+def derive(fn: Callable[[], T], to_term: Callable[[T], Z3], *, prune: bool = True,
+           assuming: Z3 | None = None) -> Derived:
     """Run ``fn`` (a call of a model function on symbolic values) on every path and join the
-    values ``to_term`` gives its results into one ``If`` chain, in path order."""
+    values ``to_term`` gives its results into one ``If`` chain, in path order. With ``assuming``
+    the paths are those where it holds (:func:`.paths.explore`); outside it the term is the last
+    path's value."""
     with aggregating():
-        branches = explore(fn, prune=prune)
+        branches = explore(fn, prune=prune, assuming=assuming)
     return join(branches, to_term)
 
 

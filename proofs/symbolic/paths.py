@@ -32,30 +32,73 @@ class _Decision:
     term: Z3
     value: bool
     forced: bool  # settled by the decisions before it: no other branch to take
+    literal: Z3  # the term or its negation, as the value says
+
+
+STALLED = 1000  # answers read again, with no new decision between them, that make a path a loop
+
+
+class _Outside(Exception):
+    """The path left the precondition of :func:`explore` (``assuming``): it is not run on."""
+
+
+class _Reads:
+    """What the paths of one exploration read of the terms they are asked: each term simplified,
+    its Z3 id and its value when it is True or False, and its negation, kept per term object (the
+    model asks the same stand-in's term on every path)."""
+
+    def __init__(self) -> None:
+        self.terms: dict[int, tuple[Z3, Z3, int, bool | None]] = {}
+        self.negations: dict[int, Z3] = {}
+
+    def term(self, term: Z3) -> tuple[Z3, int, bool | None]:
+        got = self.terms.get(id(term))
+        if got is None:
+            simple = term if z3.is_const(term) and not (z3.is_true(term) or z3.is_false(term)) else z3.simplify(term)
+            value = True if z3.is_true(simple) else False if z3.is_false(simple) else None
+            got = self.terms[id(term)] = (term, simple, simple.get_id(), value)  # the term kept: its id stays its own
+        return got[1], got[2], got[3]
+
+    def negation(self, term: Z3, key: int) -> Z3:
+        if key not in self.negations:
+            self.negations[key] = z3.Not(term)
+        return self.negations[key]
 
 
 class Path:
     """One run: the decisions taken, the free ones as ``plan`` says (then False)."""
 
-    def __init__(self, plan: list[bool], prune: bool) -> None:
+    def __init__(self, plan: list[bool], prune: bool, assuming: Z3 | None = None, read: _Reads | None = None) -> None:
         self.plan = plan
+        self.read = _Reads() if read is None else read  # shared by the paths of one exploration
         self.decisions: list[_Decision] = []
         self.free = 0
+        self.assuming = assuming
+        self.known: dict[int, bool] = {}  # the terms decided on this path, by Z3 id
+        self.rereads = 0  # answers read again since the last new decision
         self.solver = z3.Solver() if prune else None
+        if self.solver is not None and assuming is not None:
+            self.solver.add(assuming)
 
     def decide(self, term: Z3) -> bool:
-        term = z3.simplify(term)
-        if z3.is_true(term) or z3.is_false(term):
-            return bool(z3.is_true(term))
+        term, key, value = self.read.term(term)
+        if value is not None:
+            return value
+        if key in self.known:  # asked again: the same answer
+            self.rereads += 1
+            if self.rereads > STALLED:
+                self._stalled()
+            return self.known[key]
+        self.rereads = 0
         if self.solver is not None:
             can = [self._possible(term), self._possible(z3.Not(term))]
             if can[0] != can[1]:
-                return self._take(term, can[0], forced=True)
+                return self._take(term, key, can[0], forced=True)
             if not can[0]:
                 raise Unsupported("an infeasible path was entered")  # cannot happen: the path was feasible
         value = self.plan[self.free] if self.free < len(self.plan) else False
         self.free += 1
-        return self._take(term, value, forced=False)
+        return self._take(term, key, value, forced=False)
 
     def _possible(self, term: Z3) -> bool:
         assert self.solver is not None
@@ -67,14 +110,28 @@ class Path:
             raise Unsupported(f"Z3 could not decide whether a path is feasible: {self.solver.reason_unknown()}")
         return bool(answer == z3.sat)
 
-    def _take(self, term: Z3, value: bool, forced: bool) -> bool:
-        self.decisions.append(_Decision(term, value, forced))
+    def _stalled(self) -> None:
+        """The model keeps asking what this path has decided: a loop that cannot end on it."""
+        solver = z3.Solver()
+        solver.add(self.condition(), self.assuming if self.assuming is not None else z3.BoolVal(True))
+        if solver.check() == z3.unsat:
+            raise _Outside()
+        raise Unsupported("the model loops on a path without deciding anything new")
+
+    def _take(self, term: Z3, key: int, value: bool, forced: bool) -> bool:
+        self.known[key] = value
+        literal = term if value else self.read.negation(term, key)
+        self.decisions.append(_Decision(term, value, forced, literal))
         if self.solver is not None:
-            self.solver.add(term if value else z3.Not(term))
+            self.solver.add(literal)
         return value
 
     def condition(self) -> Z3:
-        return z3.And([d.term if d.value else z3.Not(d.term) for d in self.decisions])
+        if not self.decisions:
+            return z3.BoolVal(True)
+        literals = (z3.Ast * len(self.decisions))(*[d.literal.as_ast() for d in self.decisions])
+        ctx = self.decisions[0].literal.ctx
+        return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(self.decisions), literals), ctx)
 
     def next_plan(self) -> list[bool] | None:
         """The free decisions of the next path in depth-first order (None: every path was run)."""
@@ -103,20 +160,28 @@ class Branch(Generic[T]):
     raised: Exception | None = None
 
 
-def explore(fn: Callable[[], T], *, prune: bool = True, limit: int = 100_000) -> list[Branch[T]]:
-    """Every path of ``fn()`` (``fn`` builds its symbolic arguments itself or closes over them)."""
+def explore(fn: Callable[[], T], *, prune: bool = True, limit: int = 100_000,
+            assuming: Z3 | None = None) -> list[Branch[T]]:
+    """Every path of ``fn()`` (``fn`` builds its symbolic arguments itself or closes over them).
+    With ``assuming``, the model's precondition (such as a loop that ends only when some player
+    holds cards), the paths where it cannot hold are not run (with ``prune``), or are dropped
+    once they loop without deciding anything new."""
     branches: list[Branch[T]] = []
     plan: list[bool] | None = []
+    read = _Reads()
     while plan is not None:
         if len(branches) >= limit:
             raise Unsupported(f"more than {limit} paths")
-        path = Path(plan, prune)
+        path = Path(plan, prune, assuming, read)
         _current.append(path)
         try:
             result: Any = fn()
             raised = None
         except Unsupported:
             raise
+        except _Outside:
+            plan = path.next_plan()
+            continue
         except Exception as error:  # noqa: BLE001 - a path on which the model raises
             result, raised = None, error
         finally:
