@@ -198,3 +198,48 @@ def test_the_lint_fails_a_vector_that_accepts_one_of_two_right_rules():
         item.pop("also", None)
     problems = overlaps.lint("snap", document["config"], [stripped])
     assert problems and "SNAP-OUT-1" in problems[0]
+
+
+# ---- answers that are not one answer -----------------------------------------------------------
+BAD_ADAPTER = '''
+import json, sys
+mode = sys.argv[1]
+for line in sys.stdin:
+    request = json.loads(line)
+    op, number = request["op"], request["id"]
+    answer = {"protocol": "cardcanon-conform", "version": 1, "implementation": "bad"} if op == "hello" else {}
+    text = None
+    if op == "hello" and mode in ("show", "games", "anonymous"):
+        answer.update({"show": {"show": "yes"}, "games": {"games": "snap"}}.get(mode, {}))
+        answer.pop("implementation") if mode == "anonymous" else None
+    elif op == "shuffle" and mode == "nested":
+        text = '{"id": %d, "order": %s}' % (number, "[" * 100000 + "]" * 100000)
+    elif op == "shuffle" and mode == "digits":
+        text = '{"id": %d, "order": [%s]}' % (number, "7" * 5000)
+    elif op != "hello":
+        both = mode == "both" and op in ("position", "apply")
+        answer = {"ok": True, "illegal": "SNAP-TURN-2"} if both else {"error": "not written"}
+    print(text or json.dumps({"id": number, **answer}), flush=True)
+'''
+
+
+@pytest.mark.parametrize("mode, problem", [
+    ("nested", "nested more than"), ("digits", "an integer of 5000 digits"),
+    ("show", "field 'show' must be true or false"), ("games", "field 'games' must be an array of strings"),
+    ("anonymous", "field 'implementation' is missing"), ("both", "field 'illegal' has no place beside 'ok'"),
+])
+def test_an_answer_without_one_meaning_stops_the_run_in_one_line(tmp_path, mode, problem):
+    adapter = tmp_path / "bad.py"
+    adapter.write_text(BAD_ADAPTER)
+    only = "snap/players-2"
+    result = conform("-q", "--only", only, "--", sys.executable, str(adapter), mode, timeout=60)
+    assert result.returncode == 2, result.stdout[-1000:] + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith(f"cardcanon: error: {only} ") and "answer to request " in lines[0], lines[0]
+    assert problem in lines[0], lines[0]
+
+
+def test_cat_does_not_pass_the_handshake():
+    result = conform("-q", "--only", "snap/players-2", "--", "cat", timeout=60)
+    assert result.returncode == 2 and "answer to request 1 ('hello')" in result.stderr, result.stderr

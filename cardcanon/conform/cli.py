@@ -93,7 +93,7 @@ def check(command: list[str], files: list[tuple[str, Any]], args: argparse.Names
                 print(runner.format_result(result), flush=True)
             else:
                 hidden.setdefault(result.file, []).append(result.vector)
-    except runner.StartError as exc:
+    except (runner.StartError, runner.AnswerError) as exc:
         print(f"cardcanon: error: {exc}", file=sys.stderr)
         return 2
     for name, ids in hidden.items():

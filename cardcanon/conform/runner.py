@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from cardcanon.conform import adapter, files, positions, steps
-from cardcanon.conform.process import Implementation, ImplementationError, StartError
+from cardcanon.conform.process import AnswerError, Implementation, ImplementationError, StartError
 
-__all__ = ["Difference", "ImplementationError", "Progress", "Result", "StartError", "format_result", "load", "run"]
+__all__ = ["AnswerError", "Difference", "ImplementationError", "Progress", "Result", "StartError", "format_result",
+           "load", "run"]
 from cardcanon.conform.protocol import PROTOCOL, VERSION
 from cardcanon.model.cards import Card
 
@@ -395,6 +396,9 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 impl = Implementation(command, timeout)
                 try:
                     greeting = greet(impl, document)
+                except AnswerError as exc:
+                    impl.close()
+                    raise AnswerError(f"{name} {vector['id']}: {exc}") from None
                 except ImplementationError as exc:
                     impl.close()
                     if not progress.started:
@@ -417,6 +421,10 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 yield Result(name, vector["id"])
             except Mismatch as exc:
                 yield Result(name, vector["id"], exc.difference)
+            except AnswerError as exc:
+                session.impl.close()
+                session = None
+                raise AnswerError(f"{name} {vector['id']}: {exc}") from None
             except ImplementationError as exc:
                 yield Result(name, vector["id"], Difference("-", "-", "an answer", str(exc)))
                 if exc.timed_out:
@@ -431,7 +439,10 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 session.ask("bye")
             except ImplementationError:
                 pass
-            session.impl.close()
+            except AnswerError as exc:
+                raise AnswerError(f"{name}: {exc}") from None
+            finally:
+                session.impl.close()
 
 
 def run(command: list[str], files: list[tuple[str, Json]], timeout: float, progress: Progress) -> Iterator[Result]:
