@@ -243,3 +243,58 @@ def test_an_answer_without_one_meaning_stops_the_run_in_one_line(tmp_path, mode,
 def test_cat_does_not_pass_the_handshake():
     result = conform("-q", "--only", "snap/players-2", "--", "cat", timeout=60)
     assert result.returncode == 2 and "answer to request 1 ('hello')" in result.stderr, result.stderr
+
+
+# ---- a vector file checked against itself --------------------------------------------------------
+def _first(document, kind):
+    return next(v for v in document["vectors"] if v["kind"] == kind and v.get("moves"))
+
+
+def _illegal_prefix(document):
+    vector = _first(document, "rule")
+    vector["moves"].insert(1, {"move": "flip", "player": 9})
+    vector["positions"].insert(1, vector["positions"][0])
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d, i: _first(d, "rule")["expect"]["position"].update(dealer=7), "expect.position is not the reference"),
+    (lambda d, i: _first(d, "rule")["expect"]["position"].update(extra=1), "expect.position"),
+    (lambda d, i: _first(d, "legal")["positions"].pop() and None, "positions for"),
+    (lambda d, i: _first(d, "illegal")["rules"].append("SNAP-SPIN-9"), "SNAP-SPIN-9 is not a rule of the snap rulebook"),
+    (lambda d, i: d["vectors"][5].update(id=d["vectors"][2]["id"]), "vector 6 (shuffle-seed-42): the ID of vector 3"),
+    (lambda d, i: d["config"].update(players=13), "config"),
+    (lambda d, i: _illegal_prefix(d), "move 2 of the prefix, {\"move\":\"flip\",\"player\":9}, is refused"),
+])
+def test_check_vectors_refuses_a_file_that_contradicts_itself(tmp_path, change, message):
+    directory = _copy_with(tmp_path, change)
+    result = conform("--check-vectors", "--vectors", directory, "--only", "snap/players-2", timeout=120)
+    assert result.returncode == 2 and result.stdout == "", result.stdout[-500:]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "snap/players-2.json" in lines[0] and message in lines[0], result.stderr
+
+
+def test_check_vectors_passes_the_committed_vectors():
+    result = conform("--check-vectors", timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "each file agrees with itself, the rulebook and the reference model" in result.stdout
+
+
+@pytest.mark.parametrize("where", ["file", "no/such/dir"])
+def test_write_refuses_a_bad_target_before_any_work(tmp_path, where):
+    target = tmp_path / where
+    if where == "file":
+        target.write_text("x")
+    result = conform("--write", "--vectors", str(target), timeout=60)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert str(target) in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_prefix_the_reference_model_refuses_fails_its_vector_only(tmp_path):
+    directory = _copy_with(tmp_path, lambda d, i: _illegal_prefix(d))
+    result = conform("-q", "--vectors", directory, "--only", "snap/players-2", "--", *MINIMAL, timeout=300)
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr
+    failure = first_failure(result.stdout)
+    assert failure["header"].startswith("FAIL snap/players-2 rule-"), failure
+    assert 'move 2 of the prefix, {"move":"flip","player":9}, is refused by the reference model' in failure["got"]
+    assert " 1 failed" in result.stdout.splitlines()[-1], result.stdout[-300:]

@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcanon.conform import adapter, files, positions, steps
+from cardcanon.conform import adapter, files, positions, selfcheck, steps
 from cardcanon.conform.process import AnswerError, Implementation, ImplementationError, StartError
 
 __all__ = ["AnswerError", "Difference", "ImplementationError", "Progress", "Result", "StartError", "format_result",
            "load", "run"]
 from cardcanon.conform.protocol import PROTOCOL, VERSION
 from cardcanon.model.cards import Card
+from cardcanon.model.errors import IllegalMoveError
 
 Json = Any
 
@@ -421,6 +422,8 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 yield Result(name, vector["id"])
             except Mismatch as exc:
                 yield Result(name, vector["id"], exc.difference)
+            except (IllegalMoveError, adapter.NotAMove):  # the reference model refuses what the vector says
+                yield Result(name, vector["id"], vector_problem(document, vector))
             except AnswerError as exc:
                 session.impl.close()
                 session = None
@@ -445,6 +448,13 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 session.impl.close()
 
 
+def vector_problem(document: Json, vector: Json) -> Difference:
+    """The failure of a vector that the reference model contradicts (a file edited by hand)."""
+    problem = selfcheck.model_problem({**document, "vectors": [vector]}) or "the reference model contradicts it"
+    return Difference("-", "this vector file", "a vector the reference model agrees with",
+                      problem.removeprefix("vector 1 ") + " (cardcanon conform --check-vectors checks every file)")
+
+
 def run(command: list[str], files: list[tuple[str, Json]], timeout: float, progress: Progress) -> Iterator[Result]:
     """Every vector's result, file by file (``files`` from :func:`load`)."""
     for name, document in files:
@@ -455,7 +465,8 @@ def run(command: list[str], files: list[tuple[str, Json]], timeout: float, progr
 
 def load(directory: Path, only: list[str] | None = None) -> list[tuple[str, Json]]:
     """The selected vector files, every one checked before any work: the index and each file
-    against its JSON Schema, and the format version this runner reads. ValueError if not."""
+    against its JSON Schema, the format version this runner reads, and each file against itself
+    (:func:`cardcanon.conform.selfcheck.structure_problem`). ValueError if not."""
     index = files.read_json(directory / "index.json")
     files.validate_index(index, directory / "index.json")
     selected = []
@@ -468,6 +479,9 @@ def load(directory: Path, only: list[str] | None = None) -> list[tuple[str, Json
         files.validate_vectors(document, path)
         if document["game"] != entry["game"]:
             raise ValueError(f"{path}: game {document['game']!r}, but the index lists it as {entry['game']!r}")
+        problem = selfcheck.structure_problem(document)
+        if problem:
+            raise ValueError(f"{path}: {problem}")
         selected.append((name, document))
     return selected
 

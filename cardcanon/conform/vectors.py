@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -336,19 +337,38 @@ def build() -> dict[str, str]:
     return files
 
 
+def target_problem(directory: Path) -> str | None:
+    """Why the vectors cannot be written into ``directory``: a directory, or a new one in a directory."""
+    if directory.exists():
+        if not directory.is_dir():
+            return f"{directory}: not a directory"
+        return None if os.access(directory, os.W_OK) else f"{directory}: not writable"
+    if not directory.parent.is_dir():
+        return f"{directory}: no such directory, nor {directory.parent} to make it in"
+    return None if os.access(directory.parent, os.W_OK) else f"{directory.parent}: not writable"
+
+
 def write(directory: Path) -> list[Path]:
-    """Write the vectors into ``directory`` (replacing its JSON files); returns the paths written."""
+    """Write the vectors into ``directory`` (replacing its JSON files; made if its parent is a
+    directory); returns the paths written. ValueError, before any work, if it cannot."""
+    problem = target_problem(directory)
+    if problem:
+        raise ValueError(problem)
     files = build()
     _DIGESTS.clear()
     for old in directory.glob("**/*.json") if directory.exists() else ():
         if old.relative_to(directory).as_posix() not in files:
             old.unlink()
     written = []
-    for relative, text in files.items():
-        path = directory / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+    try:
+        directory.mkdir(exist_ok=True)
+        for relative, text in files.items():
+            path = directory / relative
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    except OSError as exc:
+        raise ValueError(f"{exc.filename or directory}: cannot write it: {exc.strerror or exc}") from None
     return written
 
 
