@@ -250,6 +250,10 @@ def _first(document, kind):
     return next(v for v in document["vectors"] if v["kind"] == kind and v.get("moves"))
 
 
+def _id(number):
+    return json.loads((VECTORS / "snap" / "players-2.json").read_text(encoding="utf-8"))["vectors"][number - 1]["id"]
+
+
 def _illegal_prefix(document):
     vector = _first(document, "rule")
     vector["moves"].insert(1, {"move": "flip", "player": 9})
@@ -261,7 +265,7 @@ def _illegal_prefix(document):
     (lambda d, i: _first(d, "rule")["expect"]["position"].update(extra=1), "expect.position"),
     (lambda d, i: _first(d, "legal")["positions"].pop() and None, "positions for"),
     (lambda d, i: _first(d, "illegal")["rules"].append("SNAP-SPIN-9"), "SNAP-SPIN-9 is not a rule of the snap rulebook"),
-    (lambda d, i: d["vectors"][5].update(id=d["vectors"][2]["id"]), "vector 6 (shuffle-seed-42): the ID of vector 3"),
+    (lambda d, i: d["vectors"][5].update(id=d["vectors"][2]["id"]), f"vector 6 ({_id(3)}): the ID of vector 3 again"),
     (lambda d, i: d["config"].update(players=13), "config"),
     (lambda d, i: _illegal_prefix(d), "move 2 of the prefix, {\"move\":\"flip\",\"player\":9}, is refused"),
 ])

@@ -24,6 +24,7 @@ class GameCases(Protocol):
 
     SHUFFLE_RULES: list[str]  # the rules a shuffle vector exercises
     DEAL_RULES: list[str]  # ... a deal vector
+    DEAL_FIELDS: dict[str, list[str]]  # each field of a deal's answer -> the rules that decide it
     PERFT_RULES: list[str]  # ... a perft vector
     VARIANT_PLAYERS: int  # the table of the variants' files
     TABLES: list[tuple[str, int, dict[str, Any]]]  # the files of the default rules: name, players, FileSpec options

@@ -15,7 +15,10 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.shuffle import SplitMix64
 
 SHUFFLE_RULES = ["SNAP-DECK-1", "SNAP-DEAL-2"]
-DEAL_RULES = ["SNAP-PLAYERS-1", "SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"]
+# each field of a deal vector's answer, and the rules that decide it (the dealer is drawn before the shuffle)
+DEAL_FIELDS = {"moves": ["SNAP-SEED-2", "SNAP-DEAL-1"], "hands": ["SNAP-DEAL-2", "SNAP-DEAL-3"],
+               "to_move": ["SNAP-TURN-1"]}
+DEAL_RULES = ["SNAP-SEED-2", "SNAP-PLAYERS-1", "SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"]
 PERFT_RULES = ["SNAP-TURN-1", "SNAP-TURN-2", "SNAP-FLIP-1", "SNAP-MATCH-2", "SNAP-CALL-1", "SNAP-CALL-2",
                "SNAP-CALL-3", "SNAP-PEN-1", "SNAP-TIE-1", "SNAP-INDEX-1"]
 VARIANT_PLAYERS = 3  # the table of the variants' files

@@ -19,7 +19,7 @@ from cardcanon import schemas
 from cardcanon.conform.protocol import BadJson, parse
 
 Json = Any
-FORMAT_VERSION = 2  # the version of the vector format this cardcanon reads and writes
+FORMAT_VERSION = 3  # the version of the vector format this cardcanon reads and writes
 MAX_DEPTH = 16  # arrays and objects nested in a vector file (a vector nests 6 deep)
 
 

@@ -39,6 +39,13 @@ REQUESTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# The clauses of the protocol a ``protocol`` vector tests, in the words a failure names them.
+CLAUSES = {
+    "start": "hello, and position with no moves: the position is the start of a game",
+    "refused-prefix": "position: a prefix refused at a move leaves the position as it was",
+}
+
+
 # ---- answers: read within limits, then checked for one meaning ------------------------------------
 MAX_LINE = 16 << 20  # bytes of one answer
 MAX_DEPTH = 32  # arrays and objects nested in an answer (a position nests 3 deep)

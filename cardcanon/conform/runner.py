@@ -26,7 +26,7 @@ from cardcanon.conform.process import AnswerError, Implementation, Implementatio
 
 __all__ = ["AnswerError", "Difference", "ImplementationError", "Progress", "Result", "StartError", "format_result",
            "load", "run"]
-from cardcanon.conform.protocol import PROTOCOL, VERSION
+from cardcanon.conform.protocol import CLAUSES, PROTOCOL, VERSION
 from cardcanon.model.cards import Card
 from cardcanon.model.errors import IllegalMoveError
 
@@ -42,6 +42,7 @@ class Difference:
     expected: str
     got: str
     details: tuple[tuple[str, str], ...] = ()
+    label: str = "rule"  # what ``rule`` names: rule IDs, or a clause of the protocol ("clause")
 
 
 @dataclass(frozen=True)
@@ -277,10 +278,48 @@ def check_shuffle(session: Session, vector: Json, rules: str) -> None:
 
 
 def check_deal(session: Session, vector: Json, rules: str) -> None:
+    """Each field of the answer; a difference names the rules that decide that field (``fields``)."""
     answer = session.ask("deal", seed=vector["seed"])
     for name, value in vector["expect"].items():
         if answer.get(name) != value:
-            raise mismatch(rules, f"seed {vector['seed']}: {name}", value, answer.get(name))
+            named = ", ".join(vector.get("fields", {}).get(name, [])) or rules
+            raise mismatch(named, f"seed {vector['seed']}: {name}", value, answer.get(name))
+
+
+def clause_mismatch(vector: Json, where: str, expected: Json, got: Json,
+                    details: tuple[tuple[str, str], ...] = ()) -> Mismatch:
+    difference = mismatch(CLAUSES[vector["clause"]], where, expected, got, details).difference
+    return Mismatch(Difference(difference.rule, difference.position, difference.expected, difference.got,
+                               difference.details, label="clause"))
+
+
+def check_protocol(session: Session, vector: Json, rules: str) -> None:
+    """A clause of the protocol: the start position (``start``), or a ``position`` request refused
+    at a move, which leaves the position as it was (``refused-prefix``)."""
+    before = session.replay(vector["moves"], vector["positions"], rules)
+    expect, where = vector["expect"], at(len(vector["moves"]))
+    if vector["clause"] == "refused-prefix":
+        refused = vector["refused"]
+        answer = session.ask("position", moves=refused)
+        allowed = accepted_rules(expect["illegal"], expect.get("also"))
+        if answer.get("illegal") not in allowed or answer.get("at") != expect["at"]:
+            wanted = " or ".join(sorted(allowed))
+            raise clause_mismatch(vector, f"{where}, then a prefix of {len(refused)} moves whose move {expect['at']} "
+                                          f"is illegal: {move_words(refused[expect['at'] - 1])}",
+                                  f"illegal: {wanted}, at: {expect['at']}", answer)
+        where = f"{where}, after the refused prefix"
+    if before is not None:
+        shown = session.position()
+        expected = expect.get("position", before)
+        if shown != expected:
+            lines = positions.differences(expected, shown)
+            raise clause_mismatch(vector, where, show(expected, 2000), show(shown, 2000),
+                                  tuple(("diff" if i == 0 else "", line) for i, line in enumerate(lines[:12])))
+    try:
+        compare_legal(expect["legal"], session.ask("legal"), [], rules, where)
+    except Mismatch as exc:
+        d = exc.difference
+        raise clause_mismatch(vector, d.position, d.expected, d.got) from None
 
 
 def check_legal(session: Session, vector: Json, rules: str) -> None:
@@ -335,7 +374,7 @@ def check_game(session: Session, vector: Json, rules: str) -> None:
 
 CHECKS: dict[str, Callable[[Session, Json, str], None]] = {
     "shuffle": check_shuffle, "deal": check_deal, "legal": check_legal, "illegal": check_illegal,
-    "perft": check_perft, "game": check_game, "rule": check_rule,
+    "perft": check_perft, "game": check_game, "rule": check_rule, "protocol": check_protocol,
 }
 
 
@@ -493,8 +532,8 @@ def format_result(result: Result) -> str:
         return f"PASS {result.file} {result.vector}"
     d = result.difference
     assert d is not None
-    rule = f"one of {d.rule}" if "," in d.rule else d.rule
-    lines = [f"FAIL {result.file} {result.vector}", f"     rule:     {rule}", f"     position: {d.position}"]
+    rule = f"one of {d.rule}" if "," in d.rule and d.label == "rule" else d.rule
+    lines = [f"FAIL {result.file} {result.vector}", f"     {d.label + ':':<9} {rule}", f"     position: {d.position}"]
     before = [(label, text) for label, text in d.details if label in ("applies", "before", "note")]
     diff = [(label, text) for label, text in d.details if label not in ("applies", "before", "note")]
     lines += [f"     {label + ':':<9} {text}" for label, text in before]

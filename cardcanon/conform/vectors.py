@@ -14,7 +14,8 @@ with the variation options that have no file and why. Every vector has an ``id``
 - ``game``: a complete game (every move, chance included), the legal moves before each move,
   and the outcome;
 - ``rule``: for one rule that changes a position, the shortest prefix whose last move is the
-  first to apply it (:mod:`cardcanon.conform.steps`), and the position it leads to.
+  first to apply it (:mod:`cardcanon.conform.steps`), and the position it leads to;
+- ``protocol``: a clause of the protocol (``clause``): the start position, a refused prefix.
 
 Every vector with a prefix (``moves``) carries ``positions``: the digest of the canonical
 position (:mod:`cardcanon.conform.positions`) after each of its moves, so that the runner can
@@ -160,9 +161,33 @@ def shuffle_vectors(spec: FileSpec) -> list[Json]:
 
 
 def deal_vectors(spec: FileSpec) -> list[Json]:
-    rules = cases.cases_of(spec.game).DEAL_RULES
-    return [{"id": f"deal-seed-{seed}", "kind": "deal", "rules": rules, "seed": seed,
-             "expect": adapter.deal(spec.game, spec.config, seed)} for seed in DEAL_SEEDS]
+    game = cases.cases_of(spec.game)
+    return [{"id": f"deal-seed-{seed}", "kind": "deal", "rules": game.DEAL_RULES, "seed": seed,
+             "expect": adapter.deal(spec.game, spec.config, seed), "fields": game.DEAL_FIELDS} for seed in DEAL_SEEDS]
+
+
+def protocol_vectors(spec: FileSpec) -> list[Json]:
+    """The clauses of the protocol that no other vector tests: the start position, and a prefix
+    refused at its last move, which leaves the position as it was (here after the deal of seed
+    1; had the implementation kept the moves before the refused one, another player would move)."""
+    start = Position.start(spec.game, spec.config)
+    vectors = [{"id": "protocol-start", "kind": "protocol", "clause": "start", "rules": cases.context_rules(start),
+                "about": "the start of a game: no move made, a chance node", "moves": [], "positions": [],
+                "expect": {"position": start.canonical(), "legal": {"chance": True}}}]
+    dealt = adapter.deal(spec.game, spec.config, 1)["moves"]
+    position = start.apply_all(dealt)
+    first = position.legal_moves()[0]
+    after = position.apply(first)
+    refused = cases.forbidden_moves(after)[0]
+    if after.legal_moves() == position.legal_moves():
+        raise ValueError(f"{spec.path}: the refused prefix must end where other moves are legal")
+    also = {"also": refused["also"]} if "also" in refused else {}
+    vectors.append({"id": "protocol-refused-prefix", "kind": "protocol", "clause": "refused-prefix",
+                    "rules": [refused["rule"]], "about": "a position request refused at its last move, after the deal",
+                    "moves": dealt, "positions": digests(spec, dealt), "refused": dealt + [first, refused["move"]],
+                    "expect": {"illegal": refused["rule"], "at": len(dealt) + 2, **also,
+                               "legal": {"moves": position.legal_moves()}}})
+    return vectors
 
 
 def legal_vector(vector_id: str, about: str, reached: Reached, spec: FileSpec) -> Json:
@@ -296,11 +321,13 @@ def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
 
 
 def file_vectors(spec: FileSpec) -> list[Json]:
+    """A file's vectors, the ``rule`` vectors first (shortest first: the first failure is the
+    plainest), then the protocol's clauses, the shuffles and the deals."""
     positions = bank(spec)
-    vectors = shuffle_vectors(spec) if spec.shuffles else []
+    vectors = rule_vectors(spec, positions) + protocol_vectors(spec)
+    vectors += shuffle_vectors(spec) if spec.shuffles else []
     if not spec.variant:
         vectors += deal_vectors(spec)
-    vectors += rule_vectors(spec, positions)
     vectors += legal_vectors(spec, positions)
     vectors += illegal_vectors(spec, positions)
     vectors += perft_vectors(spec)
