@@ -200,11 +200,10 @@ def summary(result: Mapping[str, Any] | None, state: HeartsState) -> str:
 # --- positions: one JSON form, the one ``cardcanon conform`` shows and the records carry -------------
 POSITION_FIELDS = ("phase", "hand", "dealer", "to_move", "hands", "dead", "trick", "hearts_broken", "tricks",
                    "taken", "scores", "hand_scores")
-_ORDER = {card: i for i, card in enumerate(DECK)}
 
 
 def _in_deck_order(cards: Any) -> list[str]:
-    return [str(c) for c in sorted(cards, key=_ORDER.__getitem__)]
+    return [str(c) for c in sorted(cards)]  # cards order by their place in the canonical deck
 
 
 def position_to_json(state: HeartsState) -> dict[str, Any]:
@@ -270,7 +269,7 @@ def position_from_json(config: HeartsConfig, obj: Any, where: str,
     if dead is None:
         hidden = [c for c in DECK if c not in seen] if phase is Phase.PLAY else []
     else:
-        hidden = sorted(_card_set(dead, f"{where}.dead"), key=_ORDER.__getitem__)
+        hidden = sorted(_card_set(dead, f"{where}.dead"))
     hearts_broken = obj.get("hearts_broken")
     if not isinstance(hearts_broken, bool):
         raise RecordError(f"{where}.hearts_broken", "expected true or false")

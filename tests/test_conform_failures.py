@@ -302,3 +302,27 @@ def test_a_prefix_the_reference_model_refuses_fails_its_vector_only(tmp_path):
     assert failure["header"].startswith("FAIL snap/players-2 rule-"), failure
     assert 'move 2 of the prefix, {"move":"flip","player":9}, is refused by the reference model' in failure["got"]
     assert " 1 failed" in result.stdout.splitlines()[-1], result.stdout[-300:]
+
+
+# ---- the protocol's clauses, and dealing ----------------------------------------------------------
+@pytest.mark.parametrize("broken, vector, clause, show", [
+    ("refused-prefix", "protocol-refused-prefix", "a prefix refused at a move leaves the position as it was", True),
+    ("refused-prefix", "protocol-refused-prefix", "a prefix refused at a move leaves the position as it was", False),
+    ("start", "protocol-start", "the position is the start of a game", True),
+])
+def test_a_breach_of_the_protocol_fails_a_vector_naming_the_clause(broken, vector, clause, show):
+    result = conform("-q", "--only", "snap/players-2", "--only", "hearts/default", "--", *MINIMAL, "--break", broken,
+                     *([] if show else ["--no-show"]))
+    assert result.returncode == 1, result.stdout[-2000:]
+    failure = first_failure(result.stdout)
+    assert failure["header"].endswith(f" {vector}") and clause in failure["clause"], failure
+    assert result.stdout.count("FAIL ") == 2, result.stdout[-2000:]  # that vector in each file, no other
+
+
+def test_a_dealer_drawn_after_the_shuffle_is_first_reported_as_snap_seed_2():
+    result = conform("-q", "--only", "snap/players-3", "--", *MINIMAL, "--break", "SNAP-SEED-2")
+    assert result.returncode == 1, result.stdout[-2000:]
+    failure = first_failure(result.stdout)
+    assert failure["header"] == "FAIL snap/players-3 deal-seed-0", failure
+    assert failure["rule"].removeprefix("one of ").split(", ")[0] == "SNAP-SEED-2", failure
+    assert failure["position"] == "seed 0: moves", failure
