@@ -326,3 +326,14 @@ def test_a_dealer_drawn_after_the_shuffle_is_first_reported_as_snap_seed_2():
     assert failure["header"] == "FAIL snap/players-3 deal-seed-0", failure
     assert failure["rule"].removeprefix("one of ").split(", ")[0] == "SNAP-SEED-2", failure
     assert failure["position"] == "seed 0: moves", failure
+
+
+@pytest.mark.rules("SNAP-TIE-1")
+def test_without_show_the_wrong_order_of_tied_piles_fails_a_game_naming_snap_tie_1():
+    """Tied piles of one card each are all of one rank, so their order shows only in ``show``;
+    piles of two cards show it in the ranks flipped again once the pot is won."""
+    result = conform("-q", "--only", "snap/players-3", "--", *MINIMAL, "--break", "SNAP-TIE-1", "--no-show")
+    assert result.returncode == 1, result.stdout[-2000:]
+    failure = first_failure(result.stdout)
+    assert failure["header"] == "FAIL snap/players-3 game-after-tie-of-tall-piles", failure
+    assert failure["rule"].removeprefix("one of ").split(", ")[0] == "SNAP-TIE-1", failure

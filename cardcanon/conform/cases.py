@@ -61,6 +61,12 @@ class GameCases(Protocol):
         """Complete games: (id, what it shows, every move)."""
         ...
 
+    def games_after_lines(self, start: Position, positions: list[Reached],
+                          max_moves: int) -> list[tuple[str, str, list[Json], int]]:
+        """Complete games that begin with a line built by hand: (id, what it shows, every move,
+        the length of the line; the rules its last move applies come first in the vector's)."""
+        ...
+
     def game_rules(self, states: list[Any], moves: list[Json]) -> list[str]:
         """The rules a complete game (its ``states``, first to last) exercises."""
         ...

@@ -168,6 +168,12 @@ def hand_built_lines(start: Position, positions: list[Reached]) -> list[tuple[st
 BOTH_REACH_SEED = 57
 
 
+def games_after_lines(start: Position, positions: list[Reached],
+                      max_moves: int) -> list[tuple[str, str, list[Json], int]]:
+    """Hearts builds no line by hand."""
+    return []
+
+
 def golden_games(config: hearts.HeartsConfig, max_moves: int, few: bool) -> list[tuple[str, str, list[Json]]]:
     """Random matches: one of random plays, one where both reach the target, one with a shot at the
     moon (with ``few``, only the last)."""

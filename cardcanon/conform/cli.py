@@ -124,7 +124,7 @@ def check(command: list[str], files: list[tuple[str, Any]], args: argparse.Names
         print(f"stopped: the whole run took longer than --limit {args.limit:g} s; the other vectors were not run")
     total = passed + failed + sum(count for count, _ in skipped.values())
     note = f", {total - passed - failed} skipped" if skipped else ""
-    print(f"{total} vectors: {passed} passed, {failed} failed{note}")
+    print(f"{total} vectors: {passed} passed, {failed} failed{note} ({progress.requests} requests)")
     if passed == 0 and failed == 0:
         print("no vector was run")
     return 0 if failed == 0 and passed > 0 and not progress.out_of_time else 1

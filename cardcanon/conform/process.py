@@ -53,11 +53,13 @@ class Implementation:
         self.selector.register(stdout, selectors.EVENT_READ)
         self.buffer = b""
         self.next_id = 1
+        self.sent = 0  # requests sent
 
     def ask(self, op: str, **fields: Any) -> dict[str, Any]:
         """Send one request and wait for its answer; ImplementationError if none comes."""
         message = request(self.next_id, op, **fields)
         self.next_id += 1
+        self.sent += 1
         if self.stdin.closed:
             raise ImplementationError("the implementation was stopped")
         try:

@@ -411,6 +411,12 @@ class Progress:
     unshown: int = 0
     started: bool = False  # a hello was answered at least once
     out_of_time: bool = False
+    requests: int = 0  # requests sent to the implementation
+
+    def closed(self, impl: Implementation) -> None:
+        """Stop ``impl``, counting the requests it was sent."""
+        self.requests += impl.sent
+        impl.close()
 
 
 def run_file(command: list[str], name: str, document: Json, timeout: float, progress: Progress) -> Iterator[Result]:
@@ -437,17 +443,17 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 try:
                     greeting = greet(impl, document)
                 except AnswerError as exc:
-                    impl.close()
+                    progress.closed(impl)
                     raise AnswerError(f"{name} {vector['id']}: {exc}") from None
                 except ImplementationError as exc:
-                    impl.close()
+                    progress.closed(impl)
                     if not progress.started:
                         raise StartError(f"the implementation failed at start-up: {exc}") from None
                     greeting = Greeting(broken=str(exc))
                 progress.started = True
                 progress.games.update(greeting.games)
                 if greeting.unsupported is not None or greeting.broken is not None:
-                    impl.close()
+                    progress.closed(impl)
                     if greeting.unsupported is not None:
                         skipped = f"the implementation does not play this: {greeting.unsupported}"
                         yield Result(name, vector["id"], skipped=skipped)
@@ -464,7 +470,7 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
             except (IllegalMoveError, adapter.NotAMove):  # the reference model refuses what the vector says
                 yield Result(name, vector["id"], vector_problem(document, vector))
             except AnswerError as exc:
-                session.impl.close()
+                progress.closed(session.impl)
                 session = None
                 raise AnswerError(f"{name} {vector['id']}: {exc}") from None
             except ImplementationError as exc:
@@ -472,7 +478,7 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 if exc.timed_out:
                     given_up = f"not run: the implementation stopped answering ({exc})"
                 progress.unshown += session.unshown
-                session.impl.close()
+                progress.closed(session.impl)
                 session = None
     finally:
         if session is not None:
@@ -484,7 +490,7 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
             except AnswerError as exc:
                 raise AnswerError(f"{name}: {exc}") from None
             finally:
-                session.impl.close()
+                progress.closed(session.impl)
 
 
 def vector_problem(document: Json, vector: Json) -> Difference:

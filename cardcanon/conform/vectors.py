@@ -52,6 +52,7 @@ ILLEGAL_SAMPLE = 5  # illegal cases are looked for at every 5th position of thos
 RANDOM_POSITIONS = 4  # legal vectors at ordinary positions, besides the edge positions
 ILLEGAL_PER_RULE = 2
 SNAP_GAME_MOVES = 240  # golden Snap games are chosen among those that end within this many moves
+AFTER_LINE_MOVES = 600  # a line built by hand is played on to an end within this many moves
 
 
 def vector_dir() -> Path:
@@ -268,10 +269,18 @@ def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -
             "moves": moves, "positions": digests(spec, moves), "legal": steps, "expect": {"outcome": outcome}}
 
 
-def game_vectors(spec: FileSpec) -> list[Json]:
-    """The golden games; a variant's file has only the most eventful one."""
+def game_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
+    """The golden games (a variant's file has only the most eventful one), and the ties of three
+    or more piles built by hand, played on to the end."""
     games = cases.golden_games(spec.game, spec.config, SNAP_GAME_MOVES, few=bool(spec.variant))
-    return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
+    vectors = [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
+    start = Position.start(spec.game, spec.config)
+    for vector_id, about, moves, line in cases.cases_of(spec.game).games_after_lines(start, positions, AFTER_LINE_MOVES):
+        vector = game_vector(vector_id, about, moves, spec)
+        first = start.apply_all(moves[:line - 1]).step_rules(moves[line - 1])  # the line's last move comes first
+        vector["rules"] = list(dict.fromkeys(first + vector["rules"]))
+        vectors.append(vector)
+    return vectors
 
 
 def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
@@ -332,7 +341,7 @@ def file_vectors(spec: FileSpec) -> list[Json]:
     vectors += illegal_vectors(spec, positions)
     vectors += perft_vectors(spec)
     if spec.games:
-        vectors += game_vectors(spec)
+        vectors += game_vectors(spec, positions)
     return vectors
 
 
