@@ -38,7 +38,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from cardcanon.model.errors import InvalidMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.spec.schema import GAMES
+from cardcanon.spec.schema import GAMES as GAMES  # every game, in the order reports list them
 
 
 def game_api(name: str) -> Game[Any, Any, Any, Any]:

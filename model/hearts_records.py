@@ -239,6 +239,13 @@ def _card_set(items: Any, place: str) -> frozenset[Card]:
     return frozenset(_card(text, f"{place}[{i}]") for i, text in enumerate(items))
 
 
+def _per_seat(obj: Mapping[str, Any], key: str, where: str) -> tuple[frozenset[Card], frozenset[Card]]:
+    items = _get(obj, key, list, where)
+    if len(items) != len(SEATS):
+        raise RecordError(f"{where}.{key}", f"expected one array of cards per player ({len(SEATS)}), found {len(items)}")
+    return _card_set(items[0], f"{where}.{key}[0]"), _card_set(items[1], f"{where}.{key}[1]")
+
+
 def _pair(items: Any, place: str) -> tuple[int, int]:
     if not (isinstance(items, list) and len(items) == 2
             and all(isinstance(n, int) and not isinstance(n, bool) for n in items)):
@@ -259,8 +266,7 @@ def position_from_json(config: HeartsConfig, obj: Any, where: str,
         phase = Phase(_get(obj, "phase", str, where))
     except ValueError:
         raise RecordError(f"{where}.phase", f"expected one of {', '.join(p.value for p in Phase)}") from None
-    hands = tuple(_card_set(h, f"{where}.hands[{i}]") for i, h in enumerate(_get(obj, "hands", list, where)))
-    taken = tuple(_card_set(t, f"{where}.taken[{i}]") for i, t in enumerate(_get(obj, "taken", list, where)))
+    hands, taken = _per_seat(obj, "hands", where), _per_seat(obj, "taken", where)
     trick = tuple(Play(_seat(_get(p, "player", int, f"{where}.trick[{i}]"), f"{where}.trick[{i}].player"),
                        _card(_get(p, "card", str, f"{where}.trick[{i}]"), f"{where}.trick[{i}].card"))
                   for i, p in enumerate(_get(obj, "trick", list, where)))

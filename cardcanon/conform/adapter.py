@@ -16,7 +16,8 @@ from typing import Any
 from cardcanon.conform import positions, steps
 from cardcanon.model import hearts, snap
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, RecordError
-from cardcanon.model.game import GAMES, Game, game_api
+from cardcanon.model.game import GAMES as GAMES
+from cardcanon.model.game import Game, game_api
 from cardcanon.model.shuffle import SplitMix64
 
 MODELS: dict[str, Game[Any, Any, Any, Any]] = {name: game_api(name) for name in GAMES}

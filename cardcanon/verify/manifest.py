@@ -23,7 +23,8 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from cardcanon.schemas import explain, validator_of
 from cardcanon.spec.errors import CardcanonError
-from cardcanon.spec.schema import GAMES, RULE_ID
+from cardcanon.spec.schema import GAMES as GAMES
+from cardcanon.spec.schema import RULE_ID as RULE_ID
 from cardcanon.proofs.base import RuleDrop, Verdict, variant_name
 
 if TYPE_CHECKING:
