@@ -56,7 +56,7 @@ def outcome_to_json(outcome: Outcome | None) -> dict[str, Any] | None:
 # --- reading ----------------------------------------------------------------------------------
 def _get(obj: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
     """``obj[key]`` of JSON type ``kind``; ``where`` is the place of ``obj`` (``record: moves[3]``)."""
-    place = f"{where}.{key}"
+    place = f"{where}: field {key!r}"
     if key not in obj:
         raise RecordError(place, "missing")
     value = obj[key]
@@ -84,12 +84,12 @@ def config_from_json(obj: Any, where: str) -> HeartsConfig:
     options = {name: _get(obj, name, str, where) for name in VARIATIONS if name in obj or name not in _OPTIONAL}
     target = _get(obj, "target", int, where)
     if target < 1:
-        raise RecordError(f"{where}.target", f"expected a positive integer, found {target}")
+        raise RecordError(f"{where}: field 'target'", f"expected a positive integer, found {target}")
     for name, text in options.items():  # the place of a wrong option
         try:
             check_option("hearts", name, text)
         except OptionError as exc:
-            raise RecordError(f"{where}.{name}", str(exc), rule_id=exc.rule_id) from None
+            raise RecordError(f"{where}: field {name!r}", str(exc), rule_id=exc.rule_id) from None
     try:
         return HeartsConfig.from_options(options, target=target)
     except NotModelledError as exc:
@@ -120,16 +120,16 @@ def move_from_json(obj: Any, where: str) -> Move:
     kind = _get(obj, "move", str, where)
     if kind == "choose-dealer":
         only_fields(obj, ("move", "dealer"), where)
-        return ChooseDealer(_seat(_get(obj, "dealer", int, where), f"{where}.dealer"))
+        return ChooseDealer(_seat(_get(obj, "dealer", int, where), f"{where}: field 'dealer'"))
     if kind == "deal":
         only_fields(obj, ("move", "order"), where)
         order = _get(obj, "order", list, where)
-        return Deal(tuple(_card(text, f"{where}.order[{i}]") for i, text in enumerate(order)))
+        return Deal(tuple(_card(text, f"{where}: field 'order'[{i}]") for i, text in enumerate(order)))
     if kind == "play":
         only_fields(obj, ("move", "player", "card"), where)
-        player = _seat(_get(obj, "player", int, where), f"{where}.player")
-        return Play(player, _card(_get(obj, "card", str, where), f"{where}.card"))
-    raise RecordError(f"{where}.move", f"unknown move type {kind!r} (expected choose-dealer, deal or play)")
+        player = _seat(_get(obj, "player", int, where), f"{where}: field 'player'")
+        return Play(player, _card(_get(obj, "card", str, where), f"{where}: field 'card'"))
+    raise RecordError(f"{where}: field 'move'", f"unknown move type {kind!r} (expected choose-dealer, deal or play)")
 
 
 def _result_from_json(obj: Any, where: str) -> dict[str, Any] | None:
@@ -141,8 +141,8 @@ def _result_from_json(obj: Any, where: str) -> dict[str, Any] | None:
     only_fields(obj, ("scores", "winner", "termination"), place)
     scores = _get(obj, "scores", list, place)
     if len(scores) != 2 or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
-        raise RecordError(f"{place}.scores", f"expected two integers, found {scores!r}")
-    _seat(_get(obj, "winner", int, place), f"{place}.winner")
+        raise RecordError(f"{place}: field 'scores'", f"expected two integers, found {scores!r}")
+    _seat(_get(obj, "winner", int, place), f"{place}: field 'winner'")
     _get(obj, "termination", str, place)
     return obj
 
@@ -230,7 +230,7 @@ def position_to_json(state: HeartsState) -> dict[str, Any]:
 def _seat_or_null(obj: Mapping[str, Any], key: str, where: str) -> Seat | None:
     if obj.get(key, 0) is None:
         return None
-    return _seat(_get(obj, key, int, where), f"{where}.{key}")
+    return _seat(_get(obj, key, int, where), f"{where}: field {key!r}")
 
 
 def _card_set(items: Any, place: str) -> frozenset[Card]:
@@ -242,8 +242,17 @@ def _card_set(items: Any, place: str) -> frozenset[Card]:
 def _per_seat(obj: Mapping[str, Any], key: str, where: str) -> tuple[frozenset[Card], frozenset[Card]]:
     items = _get(obj, key, list, where)
     if len(items) != len(SEATS):
-        raise RecordError(f"{where}.{key}", f"expected one array of cards per player ({len(SEATS)}), found {len(items)}")
-    return _card_set(items[0], f"{where}.{key}[0]"), _card_set(items[1], f"{where}.{key}[1]")
+        raise RecordError(f"{where}: field {key!r}", f"expected an array of cards per player ({len(SEATS)}), "
+                                                    f"found {len(items)}")
+    return _card_set(items[0], f"{where}: field {key!r}[0]"), _card_set(items[1], f"{where}: field {key!r}[1]")
+
+
+def _trick_play(obj: Any, place: str) -> Play:
+    if not isinstance(obj, dict):
+        raise RecordError(place, f"expected an object, found {_json_type(obj)}")
+    only_fields(obj, ("player", "card"), place)
+    return Play(_seat(_get(obj, "player", int, place), f"{place}: field 'player'"),
+                _card(_get(obj, "card", str, place), f"{place}: field 'card'"))
 
 
 def _pair(items: Any, place: str) -> tuple[int, int]:
@@ -265,22 +274,22 @@ def position_from_json(config: HeartsConfig, obj: Any, where: str,
     try:
         phase = Phase(_get(obj, "phase", str, where))
     except ValueError:
-        raise RecordError(f"{where}.phase", f"expected one of {', '.join(p.value for p in Phase)}") from None
+        raise RecordError(f"{where}: field 'phase'", f"expected one of {', '.join(p.value for p in Phase)}") from None
     hands, taken = _per_seat(obj, "hands", where), _per_seat(obj, "taken", where)
-    trick = tuple(Play(_seat(_get(p, "player", int, f"{where}.trick[{i}]"), f"{where}.trick[{i}].player"),
-                       _card(_get(p, "card", str, f"{where}.trick[{i}]"), f"{where}.trick[{i}].card"))
-                  for i, p in enumerate(_get(obj, "trick", list, where)))
+    plays = _get(obj, "trick", list, where)
+    trick = tuple(_trick_play(play, f"{where}: field 'trick'[{i}]") for i, play in enumerate(plays))
     seen = set().union(*hands, *taken, (play.card for play in trick))
     dead = obj.get("dead")
     if dead is None:
         hidden = [c for c in DECK if c not in seen] if phase is Phase.PLAY else []
     else:
-        hidden = sorted(_card_set(dead, f"{where}.dead"))
+        hidden = sorted(_card_set(dead, f"{where}: field 'dead'"))
     hearts_broken = obj.get("hearts_broken")
     if not isinstance(hearts_broken, bool):
-        raise RecordError(f"{where}.hearts_broken", "expected true or false")
-    scores = _pair(_get(obj, "scores", list, where), f"{where}.scores")
-    hand_scores = tuple(_pair(h, f"{where}.hand_scores[{i}]") for i, h in enumerate(_get(obj, "hand_scores", list, where)))
+        raise RecordError(f"{where}: field 'hearts_broken'", "expected true or false")
+    scores = _pair(_get(obj, "scores", list, where), f"{where}: field 'scores'")
+    hand_scores = tuple(_pair(scores_of_hand, f"{where}: field 'hand_scores'[{i}]")
+                        for i, scores_of_hand in enumerate(_get(obj, "hand_scores", list, where)))
     to_move = _seat_or_null(obj, "to_move", where)
     outcome = None
     if phase is Phase.OVER and hand_scores:

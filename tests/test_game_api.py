@@ -208,6 +208,17 @@ def test_a_position_or_move_with_an_unknown_field_is_refused_naming_it(game, con
         snap.GAME.move_from_json({"move": "flip", "player": 0, "extra": 1}, "m")
 
 
+@pytest.mark.parametrize(("game", "move", "field"), [
+    (hearts.GAME, {"move": "play", "player": 0, "card": "Zz"}, "card"),
+    (hearts.GAME, {"move": "deal", "order": ["2c", 7]}, "order'[1"),
+    (snap.GAME, {"move": "flip", "player": "0"}, "player"),
+    (snap.GAME, {"move": "deal", "dealer": 0, "order": ["2c", 7]}, "order'[1"),
+], ids=["hearts-card", "hearts-order", "snap-player", "snap-order"])
+def test_both_games_name_a_bad_place_one_way(game, move, field):
+    with pytest.raises(RecordError, match=re.escape(f"game.json: moves[4]: field '{field}")):
+        game.move_from_json(move, "game.json: moves[4]")
+
+
 @pytest.mark.parametrize(("game", "config"), GAMES, ids=IDS)
 def test_malformed_json_is_a_record_error_naming_the_place(game, config):
     for bad in ({"move": "shuffle"}, ["flip"], {"move": 3}):
