@@ -1,4 +1,5 @@
-"""Reading vector files: JSON, the format version, and the JSON Schema, before any work.
+"""Reading vector files: JSON within limits, the format version, and the JSON Schema, before any
+work (each file against itself: :mod:`cardcanon.conform.selfcheck`).
 
 A vector file holds tens of thousands of moves, most of them repeated (a flip by seat 1, a
 play of the 2 of clubs). Validating it against ``conformance-vectors.schema.json`` as a whole

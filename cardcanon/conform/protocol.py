@@ -11,6 +11,9 @@ Positions are game-record prefixes: a list of moves written exactly as in a game
 ``moves`` (``{"move": "play", "player": 0, "card": "Qs"}``), counted from the start of the game.
 An implementation that answers ``show`` (and says ``show: true`` in its ``hello`` answer) gives
 the current position in the canonical form of :mod:`cardcanon.conform.positions`.
+
+Every answer is read within limits (:func:`parse`) and must be one of the forms of its request
+(:data:`ANSWERS`, :func:`answer_problem`): one meaning, every field of its type.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ model's. A vector passes when every answer agrees; at the first difference it fa
 rule IDs, the move, the positions and both answers. A file whose ``hello`` is answered
 ``unsupported`` is skipped. A request not answered within the timeout, or an implementation
 that exits, fails the vector, and the implementation is started again for the next one; if
-that happens at the very first ``hello``, the run stops with one error.
+that happens at the very first ``hello``, the run stops with one error. An answer without one
+meaning (:func:`cardcanon.conform.protocol.answer_problem`) stops the run with one error naming
+the file, the vector, the request and the field.
 """
 
 from __future__ import annotations
