@@ -15,7 +15,7 @@ import json
 
 from cardcanon.conform import adapter, positions
 from cardcanon.conform.adapter import Json, NotAMove, Position
-from cardcanon.model.errors import IllegalMoveError
+from cardcanon.model.errors import IllegalMoveError, RecordError
 from cardcanon.spec import load as load_rulebook
 
 
@@ -37,9 +37,9 @@ def structure_problem(document: Json) -> str | None:
     """What makes a (schema-valid) vector file contradict itself or the rulebook, or None."""
     game = document["game"]
     try:
-        adapter.config_from_json(game, document["config"])
-    except ValueError as exc:
-        return f"config: the reference model does not play it: {exc}".replace("config: config: ", "config: ")
+        adapter.MODELS[game].config_from_json(document["config"], "config")
+    except RecordError as exc:
+        return f"{exc} (the reference model does not play this config)"
     known = {rule.id for rule in load_rulebook(game).rules}
     seen: dict[str, int] = {}
     for number, vector in enumerate(document["vectors"], start=1):
