@@ -8,21 +8,16 @@ from types import ModuleType
 from typing import Any
 
 from cardcanon.model.errors import RecordError
-from cardcanon.model.game import Game
+from cardcanon.model.game import game_api
 from cardcanon.record_file import read_record_file
 
 _GAME_MODULES = {"hearts": "cardcanon.play_hearts", "snap": "cardcanon.play_snap"}
-_GAMES = {"hearts": "cardcanon.model.hearts", "snap": "cardcanon.model.snap"}
 
 
 def _game_module(game: str) -> ModuleType:
     return importlib.import_module(_GAME_MODULES[game])
 
 
-def game_api(game: str) -> Game[Any, Any, Any, Any]:
-    """The reference model of ``game`` (``"hearts"`` or ``"snap"``) as a :class:`~cardcanon.model.game.Game`."""
-    api: Game[Any, Any, Any, Any] = importlib.import_module(_GAMES[game]).GAME
-    return api
 
 
 def add_parser(sub: Any) -> None:

@@ -17,9 +17,9 @@ from typing import Any
 
 from cardcanon import schemas
 from cardcanon.model.errors import RecordError
+from cardcanon.model.game import GAMES
 from cardcanon.model.records import MAX_RECORD_BYTES as MAX_BYTES
 MAX_DEPTH = 8  # records nest 5 deep: record > moves > move > order > card
-GAMES = ("hearts", "snap")
 
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")

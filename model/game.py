@@ -19,8 +19,9 @@ rules module and its records module). A game is a sequence of moves from :func:`
 
 A game is recorded as JSON (:func:`Game.to_record`), read back (:func:`Game.from_record`) and
 re-checked move by move (:func:`Game.replay`). Moves are numbered from 1 everywhere. Moves,
-tables and outcomes have one JSON form each (``move_to_json``/``move_from_json``,
-``config_to_json``/``config_from_json``, ``outcome_to_json``), and a table is also made from the
+tables, positions and outcomes have one JSON form each (``move_to_json``/``move_from_json``,
+``config_to_json``/``config_from_json``, ``position_to_json``/``position_from_json``,
+``outcome_to_json``), and a table is also made from the
 rulebook's option words: ``Config.from_options({"break_on": "void"})``, ``config.options()``,
 refusing a wrong option with :class:`~cardcanon.model.errors.OptionError` naming the rule.
 Nothing outside a game's own modules needs to know which game it is playing.
@@ -28,6 +29,7 @@ Nothing outside a game's own modules needs to know which game it is playing.
 
 from __future__ import annotations
 
+import importlib
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +38,15 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from cardcanon.model.errors import InvalidMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
+from cardcanon.spec.schema import GAMES as GAMES  # every game, in the order reports list them
+
+
+def game_api(name: str) -> Game[Any, Any, Any, Any]:
+    """The ``GAME`` of the loaded model of ``name`` (the reference model, or a model mutant that patches it)."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r} (expected one of {', '.join(GAMES)})")
+    game: Game[Any, Any, Any, Any] = importlib.import_module(f"cardcanon.model.{name}").GAME
+    return game
 
 
 class CheckedMove:
@@ -176,6 +187,15 @@ class Game(Protocol[ConfigT, StateT, MoveT, OutcomeT]):
         ...
 
     def outcome_to_json(self, outcome: OutcomeT | None) -> dict[str, Any] | None:
+        ...
+
+    def position_to_json(self, state: StateT) -> dict[str, Any]:
+        """The position's one JSON form: what ``cardcanon conform`` shows and a record's ``reaches``
+        and ``start`` hold."""
+        ...
+
+    def position_from_json(self, config: ConfigT, obj: Any, where: str) -> StateT:
+        """The state :func:`position_to_json` writes, at the table ``config``."""
         ...
 
     # ---- records (:mod:`cardcanon.model.records` runs the loops with these) -------------------------

@@ -32,6 +32,7 @@ from __future__ import annotations
 import itertools
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 from dataclasses import replace
 
 from cardcanon.model import hearts_records, records
@@ -449,6 +450,12 @@ def _end_hand(state: HeartsState) -> HeartsState:
 
 def _with(hands: Hands, seat: Seat, cards: frozenset[Card]) -> Hands:
     return (cards, hands[1]) if seat.index == 0 else (hands[0], cards)
+
+
+def position_from_json(config: HeartsConfig, obj: Any, where: str) -> HeartsState:
+    """The state of a position in its JSON form (:func:`cardcanon.model.hearts_records.position_to_json`);
+    at the end, the outcome is :func:`match_result`'s."""
+    return hearts_records.position_from_json(config, obj, where, match_result)
 
 
 # --- the game API as one object (records: :mod:`cardcanon.model.hearts_records`) ----------------

@@ -19,12 +19,11 @@ from types import ModuleType
 from typing import Any
 
 from cardcanon.model.errors import IllegalMoveError, RecordError
-from cardcanon.model.game import Game, ReplayReport
+from cardcanon.model.game import GAMES, Game, ReplayReport
 from cardcanon.model.shuffle import SplitMix64
 
 FORMAT = "cardcanon-record"
 VERSION = 1
-GAMES = ("hearts", "snap")
 MAX_RECORD_BYTES = 16 * 2**20  # readers refuse larger files; a Snap game of 100,000 flips is about 5 MB
 
 
@@ -78,7 +77,8 @@ def replay_steps(game: Game[Any, Any, Any, Any], data: Mapping[str, Any],
 
 class GameOfModules:
     """A game's API as one object (:class:`~cardcanon.model.game.Game`): the rules module's
-    ``name``, ``Config`` and functions, its records module's codecs, and this module's loops.
+    ``name``, ``Config`` and functions (``position_from_json`` too: a Hearts position's outcome is
+    a rule's), its records module's codecs, and this module's loops.
     The functions are the ones the modules hold when the object is made."""
 
     def __init__(self, rules: ModuleType, codecs: ModuleType) -> None:
@@ -91,6 +91,7 @@ class GameOfModules:
         self.config_to_json, self.config_from_json = codecs.config_to_json, codecs.config_from_json
         self.outcome_to_json, self.result_to_json = codecs.outcome_to_json, codecs.result_to_json
         self.result_problem, self.summary, self.from_record = codecs.result_problem, codecs.summary, codecs.from_record
+        self.position_to_json, self.position_from_json = codecs.position_to_json, rules.position_from_json
 
     def to_record(self, config: Any, moves: Sequence[Any], seed: int | None = None) -> dict[str, Any]:
         """The JSON record of a game played from ``new_game(config)`` by ``moves`` (:func:`to_record`)."""
@@ -161,6 +162,13 @@ def field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], whe
 
 JSON_WORDS = {int: "an integer", str: "a string", bool: "true or false", list: "an array", dict: "an object",
               float: "a number", type(None): "null"}
+
+
+def only_fields(data: Mapping[str, Any], names: Sequence[str], where: str) -> None:
+    """Raise a RecordError naming the first field of ``data`` that is not one of ``names``."""
+    extra = sorted(set(data) - set(names))
+    if extra:
+        raise RecordError(where, f"unexpected field {extra[0]!r} (expected: {', '.join(names)})")
 
 
 def json_words(value: Any) -> str:

@@ -403,6 +403,9 @@ def outcome(state: SnapState) -> Outcome | None:
     return state.outcome
 
 
+position_from_json = snap_records.position_from_json  # a position needs no rule to be read
+
+
 # ---- the game API as one object (records: :mod:`cardcanon.model.snap_records`) -----------------
 Config = SnapConfig
 GAME: Game[SnapConfig, SnapState, Move, Outcome] = records.GameOfModules(sys.modules[__name__], snap_records)

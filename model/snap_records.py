@@ -28,7 +28,7 @@ from cardcanon.model.cards import FULL_DECK, Card, CardParseError
 from cardcanon.model.errors import CardcanonError, OptionError, RecordError
 from cardcanon.model.options import SWITCH, check_option
 from cardcanon.model.game import Record
-from cardcanon.model.records import field, json_words
+from cardcanon.model.records import field, json_words, only_fields
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap_text import result_text, sentence
 from cardcanon.model.snap_types import (
@@ -127,10 +127,16 @@ def config_from_json(cfg: Any, where: str) -> SnapConfig:
         raise RecordError(where, str(exc)) from None
 
 
+MOVE_FIELDS = {"deal": ("move", "dealer", "order"), "flip": ("move", "player"), "no-call": ("move",),
+               "call": ("move", "caller", "kind"), "tie": ("move", "callers", "kind")}
+
+
 def move_from_json(item: Any, where: str) -> Move:
     if not isinstance(item, dict):
         raise RecordError(where, f"a move must be a JSON object, found {json_words(item)}")
     kind = field(item, "move", str, where)
+    if kind in MOVE_FIELDS:
+        only_fields(item, MOVE_FIELDS[kind], where)
     if kind == "deal":
         return Deal(Seat(_int(item, "dealer", where)), _cards(item, "order", where))  # a Deal of cards and a Seat
     if kind == "flip":
@@ -214,3 +220,38 @@ def result_summary(result: Mapping[str, Any]) -> str:
         return (f"Endless: the position after flip {result.get('cycle_start')} recurs every "
                 f"{result.get('cycle_length')} flips.")
     return f"Stopped unfinished after {flips} flips."
+
+
+# ---- positions: one JSON form, the one ``cardcanon conform`` shows and the records carry ---------
+POSITION_FIELDS = ("phase", "dealer", "flipper", "flips", "down", "up", "pot")
+
+
+def position_to_json(state: SnapState) -> dict[str, Any]:
+    """``phase``; ``dealer``; ``flipper``: who must flip (``flip``) or who just flipped (``call``),
+    null at the deal and at the end; ``flips``: the flips made so far; ``down`` and ``up``: each
+    seat's face-down and face-up pile, top card first; ``pot``: the Snap Pot, top card first."""
+    return {"phase": state.phase.value, "dealer": None if state.dealer is None else state.dealer.index,
+            "flipper": None if state.turn is None else state.turn.index, "flips": state.flips,
+            "down": [[str(c) for c in pile] for pile in state.down], "up": [[str(c) for c in pile] for pile in state.up],
+            "pot": [str(c) for c in state.pot]}
+
+
+def _seat_or_null(data: Mapping[str, Any], name: str, where: str) -> Seat | None:
+    return None if field(data, name, (int, type(None)), where) is None else Seat(_int(data, name, where))
+
+
+def _piles(data: Mapping[str, Any], name: str, players: int, where: str) -> tuple[tuple[Card, ...], ...]:
+    piles = field(data, name, list, where)
+    if len(piles) != players:
+        raise RecordError(f"{where}: field {name!r}", f"expected one pile per player ({players}), found {len(piles)}")
+    return tuple(_cards({f"{name}[{i}]": pile}, f"{name}[{i}]", where) for i, pile in enumerate(piles))
+
+
+def position_from_json(config: SnapConfig, obj: Any, where: str) -> SnapState:
+    """The state :func:`position_to_json` writes, at the table ``config``; RecordError naming the place."""
+    if not isinstance(obj, dict):
+        raise RecordError(where, f"a position must be a JSON object, found {json_words(obj)}")
+    only_fields(obj, POSITION_FIELDS, where)
+    return SnapState(config, _enum(Phase, obj, "phase", where), _seat_or_null(obj, "dealer", where),
+                     _piles(obj, "down", config.players, where), _piles(obj, "up", config.players, where),
+                     _cards(obj, "pot", where), _seat_or_null(obj, "flipper", where), _int(obj, "flips", where))

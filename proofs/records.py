@@ -5,10 +5,12 @@ A check never says that its witness replays; it returns records and the runner r
 A record is a JSON object:
 
 - ``game``: ``snap`` or ``hearts``; ``config``: the model's configuration (record format);
-- ``start`` (Snap only, optional): an explicit position to start from (a record *prefix*: a
-  position found by Z3 rather than reached from a deal), else the game starts from nothing;
+- ``start`` (optional): an explicit position to start from, in the game's one position form
+  (``position_to_json``; a position found by Z3 rather than reached from a deal), else the game
+  starts from nothing;
 - ``moves``: the moves, in the record format of the game;
-- ``reaches``: the :func:`fingerprint` of the position after the last move, as the check saw it;
+- ``reaches``: the :func:`fingerprint` after the last move, as the check saw it: the position in
+  the game's one form (``position_to_json``, the form ``cardcanon conform`` shows) and the outcome;
 - ``rejects`` (optional): a move the model must refuse (an ``IllegalMoveError``) in that position;
 - ``policy`` (Snap, optional): the calling policy that chose the calls; when it is deterministic
   the replay checks that every call event is the policy's choice, and the engine replays it;
@@ -31,9 +33,10 @@ compiled engine.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
+
+from cardcanon.model.game import game_api
 
 if TYPE_CHECKING:
     from cardcanon.model import hearts, snap
@@ -46,54 +49,32 @@ Record = dict[str, Any]
 LoadedState: TypeAlias = Any
 
 
-# ---- fingerprints ----------------------------------------------------------------------------
-def _cards(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
+# ---- positions --------------------------------------------------------------------------------
+def position(game: str, state: LoadedState) -> dict[str, Any]:
+    """The game's one position form (``position_to_json``), as the loaded model writes it."""
+    return game_api(game).position_to_json(state)
 
 
-def snap_fingerprint(state: snap.SnapState) -> dict[str, Any]:
-    outcome = state.outcome
-    return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index,
-            "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up], "pot": _cards(state.pot),
-            "outcome": None if outcome is None else [outcome.termination.value,
-                                                     None if outcome.winner is None else outcome.winner.index]}
-
-
-def hearts_fingerprint(state: hearts.HeartsState) -> dict[str, Any]:
-    outcome = state.outcome
-
-    def seat(s: Seat | None) -> int | None:
-        return None if s is None else s.index
-
-    return {"phase": state.phase.value, "hand_number": state.hand_number, "dealer": seat(state.dealer),
-            "to_move": seat(state.to_move), "scores": list(state.scores),
-            "hand_scores": [list(h) for h in state.hand_scores], "hearts_broken": bool(state.hearts_broken),
-            "tricks_played": state.tricks_played,
-            "outcome": None if outcome is None else [outcome.termination.value, outcome.winner.index]}
-
-
-FINGERPRINTS: dict[str, Callable[[Any], dict[str, Any]]] = {"snap": snap_fingerprint, "hearts": hearts_fingerprint}
+def snap_position(state: snap.SnapState) -> dict[str, Any]:
+    """A Snap position (the ``start`` of a record, an argument of ``ending_label``)."""
+    return position("snap", state)
 
 
 def fingerprint(game: str, state: LoadedState) -> dict[str, Any]:
-    return FINGERPRINTS[game](state)
+    """A record's ``reaches``: the position and the outcome (null while the game goes on)."""
+    api = game_api(game)
+    return {"position": api.position_to_json(state), "outcome": api.outcome_to_json(api.outcome(state))}
 
 
 # ---- building records --------------------------------------------------------------------------
-def snap_position(state: snap.SnapState) -> dict[str, Any]:
-    return {"phase": state.phase.value, "turn": None if state.turn is None else state.turn.index, "dealer": 0 if state.dealer is None else state.dealer.index,
-            "flips": state.flips, "down": [_cards(p) for p in state.down], "up": [_cards(p) for p in state.up],
-            "pot": _cards(state.pot)}
-
-
 def game_record(game: str, config: Any, moves: Sequence[Any], final: LoadedState, *, label: str,
-                start: snap.SnapState | None = None, rejects: Any = None, policy: str | None = None,
+                start: LoadedState | None = None, rejects: Any = None, policy: str | None = None,
                 repeats: tuple[int, int] | None = None, seed: int | None = None) -> Record:
     """A record of ``moves`` played from ``config`` (or from ``start``) to ``final``."""
-    api = importlib.import_module(f"cardcanon.model.{game}").GAME  # the loaded model: a model mutant patches it
+    api = game_api(game)  # the loaded model: a model mutant patches it
     record: Record = {"game": game, "label": label, "config": api.config_to_json(config),
                       "moves": [api.move_to_json(m) for m in moves], "reaches": fingerprint(game, final)}
-    optional = {"start": None if start is None else snap_position(start),
+    optional = {"start": None if start is None else api.position_to_json(start),
                 "rejects": None if rejects is None else api.move_to_json(rejects), "policy": policy,
                 "repeats": None if repeats is None else list(repeats), "seed": seed}
     record.update((key, value) for key, value in optional.items() if value is not None)
@@ -165,23 +146,16 @@ def hearts_position(config: hearts.HeartsConfig, *, hand: Iterable[Card], dead: 
                              hearts_broken=hearts_broken, tricks_played=tricks_played)
 
 
+# Records of a game played as a match of hands: a record whose moves begin a later one (the hands of
+# a replayed match) is dropped by ``cardcanon.verify.records.distinct``, the later one plays them again.
+MATCHES = {"hearts": True, "snap": False}
 FUNCTIONS = {"hearts": ("trick_winner", "score_hand", "match_result", "first_leader", "seat_problem", "legal_moves"),
              "snap": ("ending_label",)}
 
 
-def snap_state(config: snap.SnapConfig, position: Mapping[str, Any]) -> snap.SnapState:
-    """A position of the loaded Snap model, as :func:`snap_position` writes it."""
-    from cardcanon.model.cards import Card
-    from cardcanon.model.seats import Seat
-    from cardcanon.model.snap import Phase, SnapState
-
-    def cards(pile: Iterable[str]) -> tuple[Card, ...]:
-        return tuple(Card.parse(c) for c in pile)
-
-    turn = position["turn"]
-    return SnapState(config, Phase(position["phase"]), Seat(position["dealer"]), tuple(map(cards, position["down"])),
-                     tuple(map(cards, position["up"])), cards(position["pot"]), None if turn is None else Seat(turn),
-                     position["flips"])
+def start_state(game: str, config: Any, start: Mapping[str, Any], where: str = "record: start") -> LoadedState:
+    """A position of the loaded model, as :func:`position` writes it (a record's ``start``)."""
+    return game_api(game).position_from_json(config, start, where)
 
 
 def _snap_call(function: str, args: list[Any]) -> Any:
@@ -189,7 +163,8 @@ def _snap_call(function: str, args: list[Any]) -> Any:
     from cardcanon.model import snap_endings
     from cardcanon.model.snap_records import config_from_json
 
-    return snap_endings.ending_label(snap_state(config_from_json(args[0], "record: config"), args[1]))
+    return snap_endings.ending_label(start_state("snap", config_from_json(args[0], "record: config"), args[1],
+                                                 "record: args[1]"))
 
 
 CALLS: dict[str, Callable[[str, list[Any]], Any]] = {"hearts": _hearts_call, "snap": _snap_call}

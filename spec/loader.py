@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from cardcanon.spec.schema import (
-    GAMES, ID_PATTERN, ID_PREFIX, NEEDS_RATIONALE, Direction, Discrepancy, DiscrepancyKind, HowtoPart, NonRule,
+    GAMES, ID_PATTERN, ID_PREFIX, RULE_ID, NEEDS_RATIONALE, Direction, Discrepancy, DiscrepancyKind, HowtoPart, NonRule,
     NonRuleKind, Option, Quote, Rule, Rulebook, Source, SpecError, Status, Variation,
 )
 from cardcanon.spec.values import value_problems
@@ -23,7 +23,7 @@ from cardcanon.spec.values import value_problems
 EnumT = TypeVar("EnumT", bound=Enum)
 DATA_DIR = Path(__file__).resolve().parent
 SOURCES_FILE = DATA_DIR / "sources" / "sources.toml"
-RULE_REF = re.compile(r"\b(?:SNAP|HEARTS)-[A-Z]+-[0-9]+\b")
+RULE_REF = RULE_ID
 _ID = re.compile(ID_PATTERN)
 _PARAMETER = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")

@@ -8,6 +8,7 @@ SHA-256.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -17,8 +18,10 @@ from typing import Any
 
 from cardcanon.spec.errors import CardcanonError
 
-GAMES = ("snap", "hearts")
-ID_PATTERN = r"^(SNAP|HEARTS)-[A-Z]+-[0-9]+$"
+GAMES = ("hearts", "snap")  # every game, in the order reports list them
+RULE_ID_TEXT = r"(?:HEARTS|SNAP)-[A-Z]+-[0-9]+"  # a rule ID; the JSON Schemas spell it as ID_PATTERN
+ID_PATTERN = rf"^{RULE_ID_TEXT}$"
+RULE_ID = re.compile(rf"\b{RULE_ID_TEXT}\b")  # a rule ID inside a text
 ID_PREFIX = {"snap": "SNAP", "hearts": "HEARTS"}
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-RULE_ID = re.compile(r"\b(?:SNAP|HEARTS)-[A-Z]+-[0-9]+\b")
+from cardcanon.spec.schema import RULE_ID
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",

@@ -4,6 +4,7 @@ reference models and an independent implementation, and fails broken ones naming
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -275,3 +276,76 @@ def test_a_seat_past_the_table_is_as_the_docs_say():
     hearts = hearts.apply_all(adapter.deal("hearts", adapter.default_config("hearts"), 1)["moves"])
     with pytest.raises(adapter.NotAMove):
         hearts.apply({"move": "play", "player": 2, "card": "2c"})
+
+
+def test_conform_and_the_records_write_one_position_form():
+    """The position ``show`` answers is the one a game record's ``start`` and ``reaches`` hold:
+    each game's ``position_to_json``, and nothing else writes a position."""
+    from cardcanon.conform import positions
+    from cardcanon.model.game import game_api
+    from cardcanon.proofs import records
+
+    for game in adapter.GAMES:
+        config = adapter.default_config(game)
+        api = game_api(game)
+        position = adapter.Position.start(game, config).apply_all(adapter.deal(game, config, 3)["moves"])
+        for _ in range(6):
+            state, form = position.state, api.position_to_json(position.state)
+            assert positions.position_json(game, state) == position.canonical() == form
+            assert records.fingerprint(game, state) == {"position": form, "outcome": api.outcome_to_json(None)}
+            record = records.game_record(game, state.config, [], state, label="here", start=state)
+            assert record["start"] == record["reaches"]["position"] == form
+            position = position.apply(position.legal_moves()[0])
+    assert not [name for name in vars(positions) if name.endswith("_position")]
+
+
+def test_rule_vectors_come_first_in_every_file():
+    for path, document in documents():
+        kinds = [v["kind"] for v in document["vectors"]]
+        first_other = next(i for i, kind in enumerate(kinds) if kind != "rule")
+        assert "rule" not in kinds[first_other:], path
+        assert kinds[first_other] == "protocol", path
+
+
+def test_the_docs_refusal_tables_cite_what_the_vectors_cite():
+    """Every rule a vector's refusal cites is in the docs' table of refusals for its game, and a
+    move after the end cites the rule the game ended by, as the table's first row says."""
+    text = (ROOT / "docs" / "conformance.rst").read_text(encoding="utf-8")
+    tables = {}
+    for game, title in (("snap", "Snap"), ("hearts", "Hearts")):
+        start = text.index(f".. list-table:: {title}\n")
+        end = text.index("\n\n", text.index("   * - 1\n", start) + 1)
+        end = text.find(".. list-table::", end)
+        tables[game] = text[start:end if end > 0 else None]
+    ended_rows = {game: table.split("   * - 2\n")[0] for game, table in tables.items()}
+    seen_end = set()
+    for path, document in documents():
+        game = document["game"]
+        start = adapter.Position.start(game, document["config"])
+        for vector in document["vectors"]:
+            refusals = [f["rule"] for f in vector.get("forbidden", [])]
+            refusals += [vector["expect"]["illegal"]] if vector["kind"] == "illegal" else []
+            for rule in refusals:
+                assert rule in tables[game], (path, vector["id"], rule)
+            if refusals and vector["kind"] == "illegal":
+                outcome = start.apply_all(vector["moves"]).outcome()
+                if outcome is not None:
+                    row = ended_rows[game]
+                    cited = refusals[0]
+                    clause = next(part for part in row.split(";") if cited in part)
+                    assert game == "hearts" or f'``{outcome["termination"]}``' in clause, (path, vector["id"], clause)
+                    seen_end.add(game)
+    assert seen_end == {"hearts", "snap"}
+
+
+def test_the_schemas_spell_a_rule_id_as_the_rulebook_does():
+    """One rule-ID pattern: ``cardcanon.spec.schema.ID_PATTERN``; every JSON Schema that holds rule
+    IDs spells it the same."""
+    from cardcanon.spec.schema import ID_PATTERN
+
+    found = []
+    for path in [*(ROOT / "cardcanon" / "schemas").glob("*.schema.json"), ROOT / "proofs" / "manifest" / "manifest.schema.json"]:
+        text = path.read_text(encoding="utf-8")
+        found += [(path.name, pattern) for pattern in re.findall(r'"pattern": "(\^\(\??:?(?:HEARTS|SNAP)[^"]*)"', text)
+                  if "-P[" not in pattern]
+    assert found and all(json.loads(f'"{pattern}"') == ID_PATTERN for _, pattern in found), found

@@ -198,3 +198,142 @@ def test_the_lint_fails_a_vector_that_accepts_one_of_two_right_rules():
         item.pop("also", None)
     problems = overlaps.lint("snap", document["config"], [stripped])
     assert problems and "SNAP-OUT-1" in problems[0]
+
+
+# ---- answers that are not one answer -----------------------------------------------------------
+BAD_ADAPTER = '''
+import json, sys
+mode = sys.argv[1]
+for line in sys.stdin:
+    request = json.loads(line)
+    op, number = request["op"], request["id"]
+    answer = {"protocol": "cardcanon-conform", "version": 1, "implementation": "bad"} if op == "hello" else {}
+    text = None
+    if op == "hello" and mode in ("show", "games", "anonymous"):
+        answer.update({"show": {"show": "yes"}, "games": {"games": "snap"}}.get(mode, {}))
+        answer.pop("implementation") if mode == "anonymous" else None
+    elif op == "shuffle" and mode == "nested":
+        text = '{"id": %d, "order": %s}' % (number, "[" * 100000 + "]" * 100000)
+    elif op == "shuffle" and mode == "digits":
+        text = '{"id": %d, "order": [%s]}' % (number, "7" * 5000)
+    elif op != "hello":
+        both = mode == "both" and op in ("position", "apply")
+        answer = {"ok": True, "illegal": "SNAP-TURN-2"} if both else {"error": "not written"}
+    print(text or json.dumps({"id": number, **answer}), flush=True)
+'''
+
+
+@pytest.mark.parametrize("mode, problem", [
+    ("nested", "nested more than"), ("digits", "an integer of 5000 digits"),
+    ("show", "field 'show' must be true or false"), ("games", "field 'games' must be an array of strings"),
+    ("anonymous", "field 'implementation' is missing"), ("both", "field 'illegal' has no place beside 'ok'"),
+])
+def test_an_answer_without_one_meaning_stops_the_run_in_one_line(tmp_path, mode, problem):
+    adapter = tmp_path / "bad.py"
+    adapter.write_text(BAD_ADAPTER)
+    only = "snap/players-2"
+    result = conform("-q", "--only", only, "--", sys.executable, str(adapter), mode, timeout=60)
+    assert result.returncode == 2, result.stdout[-1000:] + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith(f"cardcanon: error: {only} ") and "answer to request " in lines[0], lines[0]
+    assert problem in lines[0], lines[0]
+
+
+def test_cat_does_not_pass_the_handshake():
+    result = conform("-q", "--only", "snap/players-2", "--", "cat", timeout=60)
+    assert result.returncode == 2 and "answer to request 1 ('hello')" in result.stderr, result.stderr
+
+
+# ---- a vector file checked against itself --------------------------------------------------------
+def _first(document, kind):
+    return next(v for v in document["vectors"] if v["kind"] == kind and v.get("moves"))
+
+
+def _id(number):
+    return json.loads((VECTORS / "snap" / "players-2.json").read_text(encoding="utf-8"))["vectors"][number - 1]["id"]
+
+
+def _illegal_prefix(document):
+    vector = _first(document, "rule")
+    vector["moves"].insert(1, {"move": "flip", "player": 9})
+    vector["positions"].insert(1, vector["positions"][0])
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d, i: _first(d, "rule")["expect"]["position"].update(dealer=7), "expect.position is not the reference"),
+    (lambda d, i: _first(d, "rule")["expect"]["position"].update(extra=1), "expect.position"),
+    (lambda d, i: _first(d, "legal")["positions"].pop() and None, "positions for"),
+    (lambda d, i: _first(d, "illegal")["rules"].append("SNAP-SPIN-9"), "SNAP-SPIN-9 is not a rule of the snap rulebook"),
+    (lambda d, i: d["vectors"][5].update(id=d["vectors"][2]["id"]), f"vector 6 ({_id(3)}): the ID of vector 3 again"),
+    (lambda d, i: d["config"].update(players=13), "config"),
+    (lambda d, i: _illegal_prefix(d), "move 2 of the prefix, {\"move\":\"flip\",\"player\":9}, is refused"),
+])
+def test_check_vectors_refuses_a_file_that_contradicts_itself(tmp_path, change, message):
+    directory = _copy_with(tmp_path, change)
+    result = conform("--check-vectors", "--vectors", directory, "--only", "snap/players-2", timeout=120)
+    assert result.returncode == 2 and result.stdout == "", result.stdout[-500:]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "snap/players-2.json" in lines[0] and message in lines[0], result.stderr
+
+
+def test_check_vectors_passes_the_committed_vectors():
+    result = conform("--check-vectors", timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "each file agrees with itself, the rulebook and the reference model" in result.stdout
+
+
+@pytest.mark.parametrize("where", ["file", "no/such/dir"])
+def test_write_refuses_a_bad_target_before_any_work(tmp_path, where):
+    target = tmp_path / where
+    if where == "file":
+        target.write_text("x")
+    result = conform("--write", "--vectors", str(target), timeout=60)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert str(target) in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_prefix_the_reference_model_refuses_fails_its_vector_only(tmp_path):
+    directory = _copy_with(tmp_path, lambda d, i: _illegal_prefix(d))
+    result = conform("-q", "--vectors", directory, "--only", "snap/players-2", "--", *MINIMAL, timeout=300)
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr
+    failure = first_failure(result.stdout)
+    assert failure["header"].startswith("FAIL snap/players-2 rule-"), failure
+    assert 'move 2 of the prefix, {"move":"flip","player":9}, is refused by the reference model' in failure["got"]
+    assert " 1 failed" in result.stdout.splitlines()[-1], result.stdout[-300:]
+
+
+# ---- the protocol's clauses, and dealing ----------------------------------------------------------
+@pytest.mark.parametrize("broken, vector, clause, show", [
+    ("refused-prefix", "protocol-refused-prefix", "a prefix refused at a move leaves the position as it was", True),
+    ("refused-prefix", "protocol-refused-prefix", "a prefix refused at a move leaves the position as it was", False),
+    ("start", "protocol-start", "the position is the start of a game", True),
+])
+def test_a_breach_of_the_protocol_fails_a_vector_naming_the_clause(broken, vector, clause, show):
+    result = conform("-q", "--only", "snap/players-2", "--only", "hearts/default", "--", *MINIMAL, "--break", broken,
+                     *([] if show else ["--no-show"]))
+    assert result.returncode == 1, result.stdout[-2000:]
+    failure = first_failure(result.stdout)
+    assert failure["header"].endswith(f" {vector}") and clause in failure["clause"], failure
+    assert result.stdout.count("FAIL ") == 2, result.stdout[-2000:]  # that vector in each file, no other
+
+
+def test_a_dealer_drawn_after_the_shuffle_is_first_reported_as_snap_seed_2():
+    result = conform("-q", "--only", "snap/players-3", "--", *MINIMAL, "--break", "SNAP-SEED-2")
+    assert result.returncode == 1, result.stdout[-2000:]
+    failure = first_failure(result.stdout)
+    assert failure["header"] == "FAIL snap/players-3 deal-seed-0", failure
+    assert failure["rule"].removeprefix("one of ").split(", ")[0] == "SNAP-SEED-2", failure
+    assert failure["position"] == "seed 0: moves", failure
+
+
+@pytest.mark.rules("SNAP-TIE-1")
+def test_without_show_the_wrong_order_of_tied_piles_fails_a_game_naming_snap_tie_1():
+    """Tied piles of one card each are all of one rank, so their order shows only in ``show``;
+    piles of two cards show it in the ranks flipped again once the pot is won."""
+    result = conform("-q", "--only", "snap/players-3", "--", *MINIMAL, "--break", "SNAP-TIE-1", "--no-show")
+    assert result.returncode == 1, result.stdout[-2000:]
+    failure = first_failure(result.stdout)
+    assert failure["header"] == "FAIL snap/players-3 game-after-tie-of-tall-piles", failure
+    assert failure["rule"].removeprefix("one of ").split(", ")[0] == "SNAP-TIE-1", failure

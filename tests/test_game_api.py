@@ -182,6 +182,44 @@ def test_moves_configs_and_outcomes_have_one_json_form(game, config):
 
 
 @pytest.mark.parametrize(("game", "config"), GAMES, ids=IDS)
+def test_positions_have_one_json_form_read_back_as_the_same_position(game, config):
+    """``position_from_json`` reads what ``position_to_json`` writes: the same form, the same
+    legal moves and outcome, and a game played on from it plays on alike."""
+    for seed in (4, 5):
+        _, moves, states = random_game(game, config, seed)
+        for state, move in list(zip(states, moves))[::3]:
+            text = json.loads(json.dumps(game.position_to_json(state)))
+            back = game.position_from_json(config, text, "here")
+            assert game.position_to_json(back) == text
+            assert game.legal_moves(back) == game.legal_moves(state) and game.outcome(back) == game.outcome(state)
+            if not game.is_chance(state):
+                assert game.position_to_json(game.apply(back, move)) == game.position_to_json(game.apply(state, move))
+
+
+@pytest.mark.parametrize(("game", "config"), GAMES, ids=IDS)
+def test_a_position_or_move_with_an_unknown_field_is_refused_naming_it(game, config):
+    state, moves, _ = random_game(game, config, 4)
+    for obj, read in ((game.move_to_json(moves[-1]), lambda o: game.move_from_json(o, "here")),
+                      (game.position_to_json(state), lambda o: game.position_from_json(config, o, "here"))):
+        read(obj)
+        with pytest.raises(RecordError, match="unexpected field 'extra'"):
+            read({**obj, "extra": 1})
+    with pytest.raises(RecordError, match="unexpected field 'extra'"):
+        snap.GAME.move_from_json({"move": "flip", "player": 0, "extra": 1}, "m")
+
+
+@pytest.mark.parametrize(("game", "move", "field"), [
+    (hearts.GAME, {"move": "play", "player": 0, "card": "Zz"}, "card"),
+    (hearts.GAME, {"move": "deal", "order": ["2c", 7]}, "order'[1"),
+    (snap.GAME, {"move": "flip", "player": "0"}, "player"),
+    (snap.GAME, {"move": "deal", "dealer": 0, "order": ["2c", 7]}, "order'[1"),
+], ids=["hearts-card", "hearts-order", "snap-player", "snap-order"])
+def test_both_games_name_a_bad_place_one_way(game, move, field):
+    with pytest.raises(RecordError, match=re.escape(f"game.json: moves[4]: field '{field}")):
+        game.move_from_json(move, "game.json: moves[4]")
+
+
+@pytest.mark.parametrize(("game", "config"), GAMES, ids=IDS)
 def test_malformed_json_is_a_record_error_naming_the_place(game, config):
     for bad in ({"move": "shuffle"}, ["flip"], {"move": 3}):
         with pytest.raises(RecordError, match=r"^game\.json: moves\[4\]"):
@@ -255,7 +293,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME_NAME_BRANCH = re.compile(r"""[=!]=\s*["'](?:hearts|snap)["']|["'](?:hearts|snap)["']\s*[=!]=|"""
                               r"""\bin\s*\(\s*["'](?:hearts|snap)["']\s*,?\s*\)""")
 GENERIC = ("proofs/records.py", "model/records.py", "model/game.py", "model/options.py", "cardcanon/conform/adapter.py",
-           "cardcanon/conform/cases.py", "cardcanon/conform/vectors.py", "cardcanon/conform/reached.py")
+           "cardcanon/conform/cases.py", "cardcanon/conform/vectors.py", "cardcanon/conform/reached.py",
+           "cardcanon/conform/positions.py", "cardcanon/conform/selfcheck.py", "cardcanon/conform/runner.py",
+           "cardcanon/verify/records.py")
 
 
 def game_name_branches(path: Path) -> list[str]:

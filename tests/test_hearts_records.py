@@ -20,7 +20,7 @@ from cardcanon.model.hearts_records import config_from_json, config_to_json, mov
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 
-WHERE = "match.json"
+WHERE = "match: field 'json'"
 
 
 def record(seed=7, config=HeartsConfig()):
@@ -171,21 +171,21 @@ def test_recorded_result_is_checked():
 
 
 @pytest.mark.parametrize("path, value, place, words", [
-    (("moves", 5), {"move": "play", "player": 0}, "moves[5].card", "missing"),
-    (("moves", 5, "card"), "Zz", "moves[5].card", "not a card"),
-    (("moves", 5, "card"), 12, "moves[5].card", "found an integer"),
-    (("moves", 5, "player"), 2, "moves[5].player", "player 0 or 1"),
-    (("moves", 5, "player"), "0", "moves[5].player", "expected an integer"),
-    (("moves", 5, "move"), "pass", "moves[5].move", "unknown move type"),
-    (("moves", 1, "order", 3), "Xs", "moves[1].order[3]", "not a card"),
-    (("moves", 0, "dealer"), True, "moves[0].dealer", "expected an integer"),
+    (("moves", 5), {"move": "play", "player": 0}, "moves[5]: field 'card'", "missing"),
+    (("moves", 5, "card"), "Zz", "moves[5]: field 'card'", "not a card"),
+    (("moves", 5, "card"), 12, "moves[5]: field 'card'", "found an integer"),
+    (("moves", 5, "player"), 2, "moves[5]: field 'player'", "player 0 or 1"),
+    (("moves", 5, "player"), "0", "moves[5]: field 'player'", "expected an integer"),
+    (("moves", 5, "move"), "pass", "moves[5]: field 'move'", "unknown move type"),
+    (("moves", 1, "order", 3), "Xs", "moves[1]: field 'order'[3]", "not a card"),
+    (("moves", 0, "dealer"), True, "moves[0]: field 'dealer'", "expected an integer"),
     (("moves", 4), ["play"], "moves[4]", "expected an object"),
-    (("config", "break_on"), "sometimes", "config.break_on", "unknown value 'sometimes'"),
-    (("config", "target"), 0, "config.target", "positive"),
+    (("config", "break_on"), "sometimes", "config: field 'break_on'", "unknown value 'sometimes'"),
+    (("config", "target"), 0, "config: field 'target'", "positive"),
     (("config", "colour"), "red", "config", "unexpected field 'colour'"),
     (("seed",), "7", "seed", "non-negative integer or null"),
     (("moves",), {}, "moves", "expected an array"),
-    (("result", "scores"), [1], "result.scores", "two integers"),
+    (("result", "scores"), [1], "result: field 'scores'", "two integers"),
 ])
 def test_malformed_records_name_file_and_json_path(path, value, place, words):
     data, _ = record()

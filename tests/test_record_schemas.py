@@ -12,10 +12,10 @@ import cardcanon.spec as spec
 from cardcanon import schemas
 from cardcanon.cli import main
 from cardcanon.model.errors import RecordError
+from cardcanon.model.game import GAMES
 from cardcanon.model.snap import CallKind
 from cardcanon.record_file import MAX_DEPTH, nesting_depth, read_record_file
 
-GAMES = ("hearts", "snap")
 
 
 @pytest.fixture(scope="module")

@@ -64,7 +64,8 @@ def test_first_illegal_move_is_reported():
 
     def wrong_player(r):
         r["moves"][flip]["player"] = (r["moves"][flip]["player"] + 1) % 3
-        r["moves"][flip + 3]["player"] = 99  # a later error is not the one reported
+        later = next(i for i in range(flip + 1, len(r["moves"])) if r["moves"][i]["move"] == "flip")
+        r["moves"][later]["player"] = 99  # a later error is not the one reported
 
     report = corrupted(record, wrong_player)
     assert (report.ok, report.rule_id, report.position) == (False, "SNAP-TURN-2", flip + 1)

@@ -16,11 +16,11 @@ from typing import Any
 from cardcanon.conform import positions, steps
 from cardcanon.model import hearts, snap
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, RecordError
-from cardcanon.model.game import Game
+from cardcanon.model.game import GAMES as GAMES
+from cardcanon.model.game import Game, game_api
 from cardcanon.model.shuffle import SplitMix64
 
-GAMES = ("hearts", "snap")
-MODELS: dict[str, Game[Any, Any, Any, Any]] = {"hearts": hearts.GAME, "snap": snap.GAME}
+MODELS: dict[str, Game[Any, Any, Any, Any]] = {name: game_api(name) for name in GAMES}
 Json = Any
 
 

@@ -24,6 +24,7 @@ class GameCases(Protocol):
 
     SHUFFLE_RULES: list[str]  # the rules a shuffle vector exercises
     DEAL_RULES: list[str]  # ... a deal vector
+    DEAL_FIELDS: dict[str, list[str]]  # each field of a deal's answer -> the rules that decide it
     PERFT_RULES: list[str]  # ... a perft vector
     VARIANT_PLAYERS: int  # the table of the variants' files
     TABLES: list[tuple[str, int, dict[str, Any]]]  # the files of the default rules: name, players, FileSpec options
@@ -58,6 +59,12 @@ class GameCases(Protocol):
 
     def golden_games(self, config: Any, max_moves: int, few: bool) -> list[tuple[str, str, list[Json]]]:
         """Complete games: (id, what it shows, every move)."""
+        ...
+
+    def games_after_lines(self, start: Position, positions: list[Reached],
+                          max_moves: int) -> list[tuple[str, str, list[Json], int]]:
+        """Complete games that begin with a line built by hand: (id, what it shows, every move,
+        the length of the line; the rules its last move applies come first in the vector's)."""
         ...
 
     def game_rules(self, states: list[Any], moves: list[Json]) -> list[str]:

@@ -13,6 +13,9 @@ from cardcanon.model.cards import Suit
 from cardcanon.model.shuffle import SplitMix64
 
 SHUFFLE_RULES = ["HEARTS-DECK-1", "HEARTS-DEAL-2"]
+# each field of a deal vector's answer, and the rules that decide it
+DEAL_FIELDS = {"moves": ["HEARTS-DEAL-1", "HEARTS-DEAL-2"], "hands": ["HEARTS-DEAL-2"], "dead": ["HEARTS-DEAL-2"],
+               "to_move": ["HEARTS-LEAD-1", "HEARTS-LEAD-2"]}
 DEAL_RULES = ["HEARTS-DEAL-1", "HEARTS-DEAL-2", "HEARTS-LEAD-1", "HEARTS-LEAD-2"]
 PERFT_RULES = ["HEARTS-LEAD-1", "HEARTS-LEAD-3", "HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-BREAK-2",
                "HEARTS-FIRST-1", "HEARTS-TRICK-1", "HEARTS-TRICK-2"]
@@ -163,6 +166,12 @@ def hand_built_lines(start: Position, positions: list[Reached]) -> list[tuple[st
 # The first seed from which random play makes both players reach the target in the same hand
 # (the search for such a match starts here, so that it is found at once).
 BOTH_REACH_SEED = 57
+
+
+def games_after_lines(start: Position, positions: list[Reached],
+                      max_moves: int) -> list[tuple[str, str, list[Json], int]]:
+    """Hearts builds no line by hand."""
+    return []
 
 
 def golden_games(config: hearts.HeartsConfig, max_moves: int, few: bool) -> list[tuple[str, str, list[Json]]]:

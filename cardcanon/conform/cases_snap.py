@@ -15,7 +15,10 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.shuffle import SplitMix64
 
 SHUFFLE_RULES = ["SNAP-DECK-1", "SNAP-DEAL-2"]
-DEAL_RULES = ["SNAP-PLAYERS-1", "SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"]
+# each field of a deal vector's answer, and the rules that decide it (the dealer is drawn before the shuffle)
+DEAL_FIELDS = {"moves": ["SNAP-SEED-2", "SNAP-DEAL-1"], "hands": ["SNAP-DEAL-2", "SNAP-DEAL-3"],
+               "to_move": ["SNAP-TURN-1"]}
+DEAL_RULES = ["SNAP-SEED-2", "SNAP-PLAYERS-1", "SNAP-DEAL-1", "SNAP-DEAL-2", "SNAP-DEAL-3", "SNAP-TURN-1"]
 PERFT_RULES = ["SNAP-TURN-1", "SNAP-TURN-2", "SNAP-FLIP-1", "SNAP-MATCH-2", "SNAP-CALL-1", "SNAP-CALL-2",
                "SNAP-CALL-3", "SNAP-PEN-1", "SNAP-TIE-1", "SNAP-INDEX-1"]
 VARIANT_PLAYERS = 3  # the table of the variants' files
@@ -170,6 +173,33 @@ def _two_piles(start: Position, wanted: Callable[[Any], bool]) -> Reached | None
     return Reached(tuple(moves), position) if wanted(position.state) else None
 
 
+def _tall_piles(start: Position) -> Reached | None:
+    """A deal whose first six flips are 3c, 4c, 5c, then 2c, 2d, 2h, with no call between them (a
+    table of three): the last flip matches the two piles before it, each of two cards, so that the
+    order of the tied piles shows in the ranks of the Snap Pot, not only in its suits."""
+    config = start.config
+    n = config.players
+    if n != 3 or config.index_card:  # no ties with the index card
+        return None
+    order = [str(c) for c in SplitMix64(5).shuffled(config.deck)]
+    top = {seat: max(i for i in range(len(order)) if (i + 1) % n == seat) for seat in range(n)}
+    cards = ("3c", "4c", "5c", "2c", "2d", "2h")
+    for k, card in enumerate(cards, start=1):
+        place = top[k % n] - ((k - 1) // n) * n
+        i = order.index(card)
+        order[place], order[i] = order[i], order[place]
+    moves: list[Json] = [{"move": "deal", "dealer": 0, "order": order}]
+    for k in range(1, len(cards) + 1):
+        moves += ([{"move": "no-call"}] if k > 1 else []) + [{"move": "flip", "player": k % n}]
+    try:
+        position = start.apply_all(moves)
+    except (IllegalMoveError, NotAMove):
+        return None
+    state = position.state
+    matched = snap.matched_seats(state)
+    return Reached(tuple(moves), position) if len(matched) == 2 and all(len(state.up[s.index]) == 2 for s in matched) else None
+
+
 # ---- lines no calling policy plays -------------------------------------------------------------
 def hand_built_lines(start: Position, positions: list[Reached]) -> list[tuple[str, list[Json]]]:
     """A correct call and a tie at every named call window (the tied piles' order with three or
@@ -227,6 +257,35 @@ def _draw(start: Position) -> list[Json] | None:
         moves.append({"move": "no-call"})
     outcome = position.state.outcome
     return moves if outcome is not None and outcome.termination is snap.Termination.NO_CARDS else None
+
+
+# ---- games played on from the lines built by hand ----------------------------------------------
+def games_after_lines(start: Position, positions: list[Reached],
+                      max_moves: int) -> list[tuple[str, str, list[Json], int]]:
+    """A tie of three piles of two cards each (:func:`_tall_piles`), played on to the end. The order of the tied piles in the Snap Pot shows
+    in no answer but ``show`` until the pot is won and its cards are flipped again, so without
+    ``show`` only the legal moves and the outcome of the rest of the game can tell the orders
+    apart: a game is chosen where half the tied cards are flipped again."""
+    window = _tall_piles(start)
+    if window is None:
+        return []
+    callers = [seat.index for seat in window.position.state.in_game]
+    kind = min(snap.correct_kinds(window.position.state), key=lambda k: k.value).value
+    line = list(window.moves) + [{"move": "tie", "callers": callers, "kind": kind}]
+    tied = set(start.apply_all(line).state.pot)
+    for seed in range(200):
+        rng, position, moves = SplitMix64(seed), start.apply_all(line), list(line)
+        again = 0  # cards of the tied piles flipped again
+        while position.outcome() is None and len(moves) < max_moves:
+            move = choose(position, position.model_moves(), rng)
+            position, moves = position.after(move), moves + [position.move_to_json(move)]
+            if isinstance(move, snap.Flip) and position.state.up[move.player.index][0] in tied:
+                again += 1
+        if position.outcome() is not None and again >= len(tied) // 2:
+            return [("game-after-tie-of-tall-piles", f"a tie of every player when the sixth flip matches two "
+                     f"piles of two cards each, then played on to the end (calls drawn from seed {seed})", moves,
+                     len(line))]
+    return []
 
 
 # ---- golden games ------------------------------------------------------------------------------

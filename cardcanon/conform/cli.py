@@ -2,6 +2,7 @@
 
     cardcanon conform --write [--vectors DIR]
     cardcanon conform --list [--vectors DIR] [--only GAME]
+    cardcanon conform --check-vectors [--vectors DIR] [--only GAME]
     cardcanon conform [--vectors DIR] [--only hearts/default] [--timeout S] [--limit S]
                       [--max-failures N] [-q] -- COMMAND [ARGS...]
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcanon.cli_args import integer_range, seconds
-from cardcanon.conform import runner, vectors
+from cardcanon.conform import runner, selfcheck, vectors
 from cardcanon.conform.adapter import GAMES
 from cardcanon.spec import load as load_rulebook
 
@@ -29,6 +30,8 @@ def add_parser(subparsers: Any) -> None:
                     "or write the vectors with --write. Exits 0 when no vector fails and at least one passes.")
     parser.add_argument("--write", action="store_true", help="write the vectors (from the reference models)")
     parser.add_argument("--list", action="store_true", help="list the normative rules and the vectors about each")
+    parser.add_argument("--check-vectors", action="store_true",
+                        help="check each vector file against itself, the rulebook and the reference model; run nothing")
     parser.add_argument("--vectors", type=Path, default=None, metavar="DIR",
                         help="the vector directory (default: the vectors shipped with cardcanon)")
     parser.add_argument("--only", action="append", metavar="FILE",
@@ -50,14 +53,16 @@ def main(args: argparse.Namespace) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     directory = args.vectors or vectors.vector_dir()
     if args.write:
-        if command or args.list:
-            raise ValueError("--write takes no command and no --list")
+        if command or args.list or args.check_vectors:
+            raise ValueError("--write takes no command, no --list and no --check-vectors")
         written = vectors.write(directory)
         print(f"wrote {len(written)} files to {directory}")
         return 0
-    if args.list and command:
-        raise ValueError("--list takes no command")
-    if not args.list and not command:
+    if (args.list or args.check_vectors) and command:
+        raise ValueError(f"{'--list' if args.list else '--check-vectors'} takes no command")
+    if args.list and args.check_vectors:
+        raise ValueError("--list and --check-vectors go one at a time")
+    if not (args.list or args.check_vectors) and not command:
         raise ValueError("no implementation to run: give it after '--', e.g. cardcanon conform -- ./my-adapter")
     if not (directory / vectors.INDEX).exists():
         raise ValueError(f"no conformance vectors in {directory} (missing {vectors.INDEX})")
@@ -66,6 +71,15 @@ def main(args: argparse.Namespace) -> int:
         raise ValueError(f"no vectors selected by --only {' '.join(args.only or [])}")
     if args.list:
         print("\n".join(list_rules(files)))
+        return 0
+    if args.check_vectors:
+        for name, document in files:
+            problem = selfcheck.model_problem(document)
+            if problem:
+                raise ValueError(f"{directory / name}.json: {problem}")
+        count = sum(len(document["vectors"]) for _, document in files)
+        print(f"{len(files)} files, {count} vectors: each file agrees with itself, the rulebook and the reference "
+              "model (perft counts aside)")
         return 0
     return check(command, files, args)
 
@@ -93,7 +107,7 @@ def check(command: list[str], files: list[tuple[str, Any]], args: argparse.Names
                 print(runner.format_result(result), flush=True)
             else:
                 hidden.setdefault(result.file, []).append(result.vector)
-    except runner.StartError as exc:
+    except (runner.StartError, runner.AnswerError) as exc:
         print(f"cardcanon: error: {exc}", file=sys.stderr)
         return 2
     for name, ids in hidden.items():
@@ -110,7 +124,7 @@ def check(command: list[str], files: list[tuple[str, Any]], args: argparse.Names
         print(f"stopped: the whole run took longer than --limit {args.limit:g} s; the other vectors were not run")
     total = passed + failed + sum(count for count, _ in skipped.values())
     note = f", {total - passed - failed} skipped" if skipped else ""
-    print(f"{total} vectors: {passed} passed, {failed} failed{note}")
+    print(f"{total} vectors: {passed} passed, {failed} failed{note} ({progress.requests} requests)")
     if passed == 0 and failed == 0:
         print("no vector was run")
     return 0 if failed == 0 and passed > 0 and not progress.out_of_time else 1

@@ -1,4 +1,5 @@
-"""Reading vector files: JSON, the format version, and the JSON Schema, before any work.
+"""Reading vector files: JSON within limits, the format version, and the JSON Schema, before any
+work (each file against itself: :mod:`cardcanon.conform.selfcheck`).
 
 A vector file holds tens of thousands of moves, most of them repeated (a flip by seat 1, a
 play of the 2 of clubs). Validating it against ``conformance-vectors.schema.json`` as a whole
@@ -16,23 +17,25 @@ from pathlib import Path
 from typing import Any
 
 from cardcanon import schemas
+from cardcanon.conform.protocol import BadJson, parse
 
 Json = Any
-FORMAT_VERSION = 2  # the version of the vector format this cardcanon reads and writes
+FORMAT_VERSION = 3  # the version of the vector format this cardcanon reads and writes
+MAX_DEPTH = 16  # arrays and objects nested in a vector file (a vector nests 6 deep)
 
 
 def read_json(path: Path) -> dict[str, Any]:
     """A JSON object from a file; ValueError naming the file and the place when it is not one."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse(path.read_bytes(), max_depth=MAX_DEPTH)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read it: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise ValueError(f"{path}: nested too deeply to be a conformance file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: a directory, not a file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    except BadJson as exc:
+        raise ValueError(f"{path}{':' + exc.place if exc.place else ''}: {exc}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a JSON object")
     return data

@@ -14,7 +14,13 @@ import tempfile
 import time
 from typing import Any
 
-from cardcanon.conform.protocol import encode, request
+from cardcanon.conform.protocol import MAX_LINE, BadJson, answer_problem, encode, parse, request
+
+
+class AnswerError(Exception):
+    """An answer that is not one answer to its request: not JSON within the limits, or fields
+    that give it no single meaning. The message names the request and the field."""
+
 
 class ImplementationError(Exception):
     """The implementation broke the protocol: no answer in time, exited, or answered nonsense."""
@@ -47,11 +53,13 @@ class Implementation:
         self.selector.register(stdout, selectors.EVENT_READ)
         self.buffer = b""
         self.next_id = 1
+        self.sent = 0  # requests sent
 
     def ask(self, op: str, **fields: Any) -> dict[str, Any]:
         """Send one request and wait for its answer; ImplementationError if none comes."""
         message = request(self.next_id, op, **fields)
         self.next_id += 1
+        self.sent += 1
         if self.stdin.closed:
             raise ImplementationError("the implementation was stopped")
         try:
@@ -59,19 +67,25 @@ class Implementation:
             self.stdin.flush()
         except OSError:
             raise ImplementationError(f"the implementation exited{self._exit_note()}") from None
-        line = self._read_line(op)
+        where = f"answer to request {message['id']} ({op!r})"
+        line = self._read_line(op, where)
         try:
-            answer = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ImplementationError(f"answer to {op!r} is not JSON: {line[:200]!r}") from None
-        if not isinstance(answer, dict) or answer.get("id") != message["id"]:
-            raise ImplementationError(f"answer to {op!r} request {message['id']} has id "
-                                      f"{answer.get('id') if isinstance(answer, dict) else None!r}")
+            answer = parse(line)
+        except BadJson as exc:
+            raise AnswerError(f"{where}: {exc}{' at ' + exc.place if exc.place else ''}") from None
+        if not isinstance(answer, dict):
+            raise AnswerError(f"{where}: not a JSON object")
+        if answer.get("id") != message["id"]:
+            shown = json.dumps(answer.get("id"))
+            raise AnswerError(f"{where}: field 'id' is {shown[:40]}, not {message['id']}")
+        problem = answer_problem(op, answer)
+        if problem:
+            raise AnswerError(f"{where}: {problem}")
         if "error" in answer:
             raise ImplementationError(f"error answering {op!r}: {answer['error']}")
         return answer
 
-    def _read_line(self, op: str) -> bytes:
+    def _read_line(self, op: str, where: str) -> bytes:
         deadline = time.monotonic() + self.timeout
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
@@ -82,6 +96,9 @@ class Implementation:
             if not chunk:
                 raise ImplementationError(f"the implementation exited{self._exit_note()}")
             self.buffer += chunk
+            if len(self.buffer) > MAX_LINE and b"\n" not in self.buffer:
+                self.close()
+                raise AnswerError(f"{where}: a line longer than {MAX_LINE} bytes")
         line, self.buffer = self.buffer.split(b"\n", 1)
         return line
 

@@ -8,7 +8,9 @@ model's. A vector passes when every answer agrees; at the first difference it fa
 rule IDs, the move, the positions and both answers. A file whose ``hello`` is answered
 ``unsupported`` is skipped. A request not answered within the timeout, or an implementation
 that exits, fails the vector, and the implementation is started again for the next one; if
-that happens at the very first ``hello``, the run stops with one error.
+that happens at the very first ``hello``, the run stops with one error. An answer without one
+meaning (:func:`cardcanon.conform.protocol.answer_problem`) stops the run with one error naming
+the file, the vector, the request and the field.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcanon.conform import adapter, files, positions, steps
-from cardcanon.conform.process import Implementation, ImplementationError, StartError
+from cardcanon.conform import adapter, files, positions, selfcheck, steps
+from cardcanon.conform.process import AnswerError, Implementation, ImplementationError, StartError
 
-__all__ = ["Difference", "ImplementationError", "Progress", "Result", "StartError", "format_result", "load", "run"]
-from cardcanon.conform.protocol import PROTOCOL, VERSION
+__all__ = ["AnswerError", "Difference", "ImplementationError", "Progress", "Result", "StartError", "format_result",
+           "load", "run"]
+from cardcanon.conform.protocol import CLAUSES, PROTOCOL, VERSION
 from cardcanon.model.cards import Card
+from cardcanon.model.errors import IllegalMoveError
 
 Json = Any
 
@@ -40,6 +44,7 @@ class Difference:
     expected: str
     got: str
     details: tuple[tuple[str, str], ...] = ()
+    label: str = "rule"  # what ``rule`` names: rule IDs, or a clause of the protocol ("clause")
 
 
 @dataclass(frozen=True)
@@ -275,10 +280,48 @@ def check_shuffle(session: Session, vector: Json, rules: str) -> None:
 
 
 def check_deal(session: Session, vector: Json, rules: str) -> None:
+    """Each field of the answer; a difference names the rules that decide that field (``fields``)."""
     answer = session.ask("deal", seed=vector["seed"])
     for name, value in vector["expect"].items():
         if answer.get(name) != value:
-            raise mismatch(rules, f"seed {vector['seed']}: {name}", value, answer.get(name))
+            named = ", ".join(vector.get("fields", {}).get(name, [])) or rules
+            raise mismatch(named, f"seed {vector['seed']}: {name}", value, answer.get(name))
+
+
+def clause_mismatch(vector: Json, where: str, expected: Json, got: Json,
+                    details: tuple[tuple[str, str], ...] = ()) -> Mismatch:
+    difference = mismatch(CLAUSES[vector["clause"]], where, expected, got, details).difference
+    return Mismatch(Difference(difference.rule, difference.position, difference.expected, difference.got,
+                               difference.details, label="clause"))
+
+
+def check_protocol(session: Session, vector: Json, rules: str) -> None:
+    """A clause of the protocol: the start position (``start``), or a ``position`` request refused
+    at a move, which leaves the position as it was (``refused-prefix``)."""
+    before = session.replay(vector["moves"], vector["positions"], rules)
+    expect, where = vector["expect"], at(len(vector["moves"]))
+    if vector["clause"] == "refused-prefix":
+        refused = vector["refused"]
+        answer = session.ask("position", moves=refused)
+        allowed = accepted_rules(expect["illegal"], expect.get("also"))
+        if answer.get("illegal") not in allowed or answer.get("at") != expect["at"]:
+            wanted = " or ".join(sorted(allowed))
+            raise clause_mismatch(vector, f"{where}, then a prefix of {len(refused)} moves whose move {expect['at']} "
+                                          f"is illegal: {move_words(refused[expect['at'] - 1])}",
+                                  f"illegal: {wanted}, at: {expect['at']}", answer)
+        where = f"{where}, after the refused prefix"
+    if before is not None:
+        shown = session.position()
+        expected = expect.get("position", before)
+        if shown != expected:
+            lines = positions.differences(expected, shown)
+            raise clause_mismatch(vector, where, show(expected, 2000), show(shown, 2000),
+                                  tuple(("diff" if i == 0 else "", line) for i, line in enumerate(lines[:12])))
+    try:
+        compare_legal(expect["legal"], session.ask("legal"), [], rules, where)
+    except Mismatch as exc:
+        d = exc.difference
+        raise clause_mismatch(vector, d.position, d.expected, d.got) from None
 
 
 def check_legal(session: Session, vector: Json, rules: str) -> None:
@@ -333,7 +376,7 @@ def check_game(session: Session, vector: Json, rules: str) -> None:
 
 CHECKS: dict[str, Callable[[Session, Json, str], None]] = {
     "shuffle": check_shuffle, "deal": check_deal, "legal": check_legal, "illegal": check_illegal,
-    "perft": check_perft, "game": check_game, "rule": check_rule,
+    "perft": check_perft, "game": check_game, "rule": check_rule, "protocol": check_protocol,
 }
 
 
@@ -370,6 +413,12 @@ class Progress:
     unshown: int = 0
     started: bool = False  # a hello was answered at least once
     out_of_time: bool = False
+    requests: int = 0  # requests sent to the implementation
+
+    def closed(self, impl: Implementation) -> None:
+        """Stop ``impl``, counting the requests it was sent."""
+        self.requests += impl.sent
+        impl.close()
 
 
 def run_file(command: list[str], name: str, document: Json, timeout: float, progress: Progress) -> Iterator[Result]:
@@ -395,15 +444,18 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 impl = Implementation(command, timeout)
                 try:
                     greeting = greet(impl, document)
+                except AnswerError as exc:
+                    progress.closed(impl)
+                    raise AnswerError(f"{name} {vector['id']}: {exc}") from None
                 except ImplementationError as exc:
-                    impl.close()
+                    progress.closed(impl)
                     if not progress.started:
                         raise StartError(f"the implementation failed at start-up: {exc}") from None
                     greeting = Greeting(broken=str(exc))
                 progress.started = True
                 progress.games.update(greeting.games)
                 if greeting.unsupported is not None or greeting.broken is not None:
-                    impl.close()
+                    progress.closed(impl)
                     if greeting.unsupported is not None:
                         skipped = f"the implementation does not play this: {greeting.unsupported}"
                         yield Result(name, vector["id"], skipped=skipped)
@@ -417,12 +469,18 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 yield Result(name, vector["id"])
             except Mismatch as exc:
                 yield Result(name, vector["id"], exc.difference)
+            except (IllegalMoveError, adapter.NotAMove):  # the reference model refuses what the vector says
+                yield Result(name, vector["id"], vector_problem(document, vector))
+            except AnswerError as exc:
+                progress.closed(session.impl)
+                session = None
+                raise AnswerError(f"{name} {vector['id']}: {exc}") from None
             except ImplementationError as exc:
                 yield Result(name, vector["id"], Difference("-", "-", "an answer", str(exc)))
                 if exc.timed_out:
                     given_up = f"not run: the implementation stopped answering ({exc})"
                 progress.unshown += session.unshown
-                session.impl.close()
+                progress.closed(session.impl)
                 session = None
     finally:
         if session is not None:
@@ -431,7 +489,17 @@ def run_file(command: list[str], name: str, document: Json, timeout: float, prog
                 session.ask("bye")
             except ImplementationError:
                 pass
-            session.impl.close()
+            except AnswerError as exc:
+                raise AnswerError(f"{name}: {exc}") from None
+            finally:
+                progress.closed(session.impl)
+
+
+def vector_problem(document: Json, vector: Json) -> Difference:
+    """The failure of a vector that the reference model contradicts (a file edited by hand)."""
+    problem = selfcheck.model_problem({**document, "vectors": [vector]}) or "the reference model contradicts it"
+    return Difference("-", "this vector file", "a vector the reference model agrees with",
+                      problem.removeprefix("vector 1 ") + " (cardcanon conform --check-vectors checks every file)")
 
 
 def run(command: list[str], files: list[tuple[str, Json]], timeout: float, progress: Progress) -> Iterator[Result]:
@@ -444,7 +512,8 @@ def run(command: list[str], files: list[tuple[str, Json]], timeout: float, progr
 
 def load(directory: Path, only: list[str] | None = None) -> list[tuple[str, Json]]:
     """The selected vector files, every one checked before any work: the index and each file
-    against its JSON Schema, and the format version this runner reads. ValueError if not."""
+    against its JSON Schema, the format version this runner reads, and each file against itself
+    (:func:`cardcanon.conform.selfcheck.structure_problem`). ValueError if not."""
     index = files.read_json(directory / "index.json")
     files.validate_index(index, directory / "index.json")
     selected = []
@@ -457,6 +526,9 @@ def load(directory: Path, only: list[str] | None = None) -> list[tuple[str, Json
         files.validate_vectors(document, path)
         if document["game"] != entry["game"]:
             raise ValueError(f"{path}: game {document['game']!r}, but the index lists it as {entry['game']!r}")
+        problem = selfcheck.structure_problem(document)
+        if problem:
+            raise ValueError(f"{path}: {problem}")
         selected.append((name, document))
     return selected
 
@@ -468,8 +540,8 @@ def format_result(result: Result) -> str:
         return f"PASS {result.file} {result.vector}"
     d = result.difference
     assert d is not None
-    rule = f"one of {d.rule}" if "," in d.rule else d.rule
-    lines = [f"FAIL {result.file} {result.vector}", f"     rule:     {rule}", f"     position: {d.position}"]
+    rule = f"one of {d.rule}" if "," in d.rule and d.label == "rule" else d.rule
+    lines = [f"FAIL {result.file} {result.vector}", f"     {d.label + ':':<9} {rule}", f"     position: {d.position}"]
     before = [(label, text) for label, text in d.details if label in ("applies", "before", "note")]
     diff = [(label, text) for label, text in d.details if label not in ("applies", "before", "note")]
     lines += [f"     {label + ':':<9} {text}" for label, text in before]

@@ -95,7 +95,7 @@ def hearts_step(before: hearts.HeartsState, move: hearts.Move, after: hearts.Hea
 # not listed moves cards (Snap: down, up, pot; Hearts: hands, trick, taken).
 SNAP_FIELDS = {
     "SNAP-TURN-1": {"flipper", "dealer"}, "SNAP-TURN-2": {"flipper"}, "SNAP-OUT-1": {"flipper"},
-    "SNAP-CALL-3": {"phase"}, "SNAP-FLIP-1": {"phase", "down", "up"}, "SNAP-END-1": {"phase", "flipper"},
+    "SNAP-CALL-3": {"phase"}, "SNAP-FLIP-1": {"phase", "down", "up", "flips"}, "SNAP-END-1": {"phase", "flipper"},
     "SNAP-END-2": {"phase", "flipper"}, "SNAP-END-3": {"phase", "flipper"},
     "SNAP-DEAL-2": {"phase", "down", "dealer"},
 }
@@ -103,8 +103,9 @@ HEARTS_FIELDS = {
     "HEARTS-DEAL-1": {"dealer"}, "HEARTS-DEAL-2": {"phase", "hand", "hands", "dead", "taken", "tricks"},
     "HEARTS-LEAD-1": {"to_move"}, "HEARTS-LEAD-2": {"to_move"}, "HEARTS-BREAK-2": {"hearts_broken"},
     "HEARTS-BREAK-3": {"hearts_broken"}, "HEARTS-TRICK-4": {"to_move"}, "HEARTS-TRICK-2": {"to_move"},
-    "HEARTS-TRICK-3": {"phase", "to_move", "tricks", "dead"}, "HEARTS-SCORE-1": {"scores"},
-    "HEARTS-QUEEN-1": {"scores"}, "HEARTS-MOON-1": {"scores"}, "HEARTS-MOON-2": {"scores"},
+    "HEARTS-TRICK-3": {"phase", "to_move", "tricks", "dead"}, "HEARTS-SCORE-1": {"scores", "hand_scores"},
+    "HEARTS-QUEEN-1": {"scores", "hand_scores"}, "HEARTS-MOON-1": {"scores", "hand_scores"},
+    "HEARTS-MOON-2": {"scores", "hand_scores"},
     "HEARTS-MATCH-1": {"phase"}, "HEARTS-MATCH-2": {"phase"}, "HEARTS-MATCH-3": {"phase"},
 }
 CARD_FIELDS = {"hearts": {"hands", "trick", "taken", "tricks"}, "snap": {"down", "up", "pot"}}

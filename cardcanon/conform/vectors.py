@@ -14,7 +14,8 @@ with the variation options that have no file and why. Every vector has an ``id``
 - ``game``: a complete game (every move, chance included), the legal moves before each move,
   and the outcome;
 - ``rule``: for one rule that changes a position, the shortest prefix whose last move is the
-  first to apply it (:mod:`cardcanon.conform.steps`), and the position it leads to.
+  first to apply it (:mod:`cardcanon.conform.steps`), and the position it leads to;
+- ``protocol``: a clause of the protocol (``clause``): the start position, a refused prefix.
 
 Every vector with a prefix (``moves``) carries ``positions``: the digest of the canonical
 position (:mod:`cardcanon.conform.positions`) after each of its moves, so that the runner can
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +52,7 @@ ILLEGAL_SAMPLE = 5  # illegal cases are looked for at every 5th position of thos
 RANDOM_POSITIONS = 4  # legal vectors at ordinary positions, besides the edge positions
 ILLEGAL_PER_RULE = 2
 SNAP_GAME_MOVES = 240  # golden Snap games are chosen among those that end within this many moves
+AFTER_LINE_MOVES = 600  # a line built by hand is played on to an end within this many moves
 
 
 def vector_dir() -> Path:
@@ -159,9 +162,33 @@ def shuffle_vectors(spec: FileSpec) -> list[Json]:
 
 
 def deal_vectors(spec: FileSpec) -> list[Json]:
-    rules = cases.cases_of(spec.game).DEAL_RULES
-    return [{"id": f"deal-seed-{seed}", "kind": "deal", "rules": rules, "seed": seed,
-             "expect": adapter.deal(spec.game, spec.config, seed)} for seed in DEAL_SEEDS]
+    game = cases.cases_of(spec.game)
+    return [{"id": f"deal-seed-{seed}", "kind": "deal", "rules": game.DEAL_RULES, "seed": seed,
+             "expect": adapter.deal(spec.game, spec.config, seed), "fields": game.DEAL_FIELDS} for seed in DEAL_SEEDS]
+
+
+def protocol_vectors(spec: FileSpec) -> list[Json]:
+    """The clauses of the protocol that no other vector tests: the start position, and a prefix
+    refused at its last move, which leaves the position as it was (here after the deal of seed
+    1; had the implementation kept the moves before the refused one, another player would move)."""
+    start = Position.start(spec.game, spec.config)
+    vectors = [{"id": "protocol-start", "kind": "protocol", "clause": "start", "rules": cases.context_rules(start),
+                "about": "the start of a game: no move made, a chance node", "moves": [], "positions": [],
+                "expect": {"position": start.canonical(), "legal": {"chance": True}}}]
+    dealt = adapter.deal(spec.game, spec.config, 1)["moves"]
+    position = start.apply_all(dealt)
+    first = position.legal_moves()[0]
+    after = position.apply(first)
+    refused = cases.forbidden_moves(after)[0]
+    if after.legal_moves() == position.legal_moves():
+        raise ValueError(f"{spec.path}: the refused prefix must end where other moves are legal")
+    also = {"also": refused["also"]} if "also" in refused else {}
+    vectors.append({"id": "protocol-refused-prefix", "kind": "protocol", "clause": "refused-prefix",
+                    "rules": [refused["rule"]], "about": "a position request refused at its last move, after the deal",
+                    "moves": dealt, "positions": digests(spec, dealt), "refused": dealt + [first, refused["move"]],
+                    "expect": {"illegal": refused["rule"], "at": len(dealt) + 2, **also,
+                               "legal": {"moves": position.legal_moves()}}})
+    return vectors
 
 
 def legal_vector(vector_id: str, about: str, reached: Reached, spec: FileSpec) -> Json:
@@ -242,10 +269,18 @@ def game_vector(vector_id: str, about: str, moves: list[Json], spec: FileSpec) -
             "moves": moves, "positions": digests(spec, moves), "legal": steps, "expect": {"outcome": outcome}}
 
 
-def game_vectors(spec: FileSpec) -> list[Json]:
-    """The golden games; a variant's file has only the most eventful one."""
+def game_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
+    """The golden games (a variant's file has only the most eventful one), and the ties of three
+    or more piles built by hand, played on to the end."""
     games = cases.golden_games(spec.game, spec.config, SNAP_GAME_MOVES, few=bool(spec.variant))
-    return [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
+    vectors = [game_vector(vector_id, about, moves, spec) for vector_id, about, moves in games]
+    start = Position.start(spec.game, spec.config)
+    for vector_id, about, moves, line in cases.cases_of(spec.game).games_after_lines(start, positions, AFTER_LINE_MOVES):
+        vector = game_vector(vector_id, about, moves, spec)
+        first = start.apply_all(moves[:line - 1]).step_rules(moves[line - 1])  # the line's last move comes first
+        vector["rules"] = list(dict.fromkeys(first + vector["rules"]))
+        vectors.append(vector)
+    return vectors
 
 
 def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
@@ -295,16 +330,18 @@ def rule_vectors(spec: FileSpec, positions: list[Reached]) -> list[Json]:
 
 
 def file_vectors(spec: FileSpec) -> list[Json]:
+    """A file's vectors, the ``rule`` vectors first (shortest first: the first failure is the
+    plainest), then the protocol's clauses, the shuffles and the deals."""
     positions = bank(spec)
-    vectors = shuffle_vectors(spec) if spec.shuffles else []
+    vectors = rule_vectors(spec, positions) + protocol_vectors(spec)
+    vectors += shuffle_vectors(spec) if spec.shuffles else []
     if not spec.variant:
         vectors += deal_vectors(spec)
-    vectors += rule_vectors(spec, positions)
     vectors += legal_vectors(spec, positions)
     vectors += illegal_vectors(spec, positions)
     vectors += perft_vectors(spec)
     if spec.games:
-        vectors += game_vectors(spec)
+        vectors += game_vectors(spec, positions)
     return vectors
 
 
@@ -336,19 +373,38 @@ def build() -> dict[str, str]:
     return files
 
 
+def target_problem(directory: Path) -> str | None:
+    """Why the vectors cannot be written into ``directory``: a directory, or a new one in a directory."""
+    if directory.exists():
+        if not directory.is_dir():
+            return f"{directory}: not a directory"
+        return None if os.access(directory, os.W_OK) else f"{directory}: not writable"
+    if not directory.parent.is_dir():
+        return f"{directory}: no such directory, nor {directory.parent} to make it in"
+    return None if os.access(directory.parent, os.W_OK) else f"{directory.parent}: not writable"
+
+
 def write(directory: Path) -> list[Path]:
-    """Write the vectors into ``directory`` (replacing its JSON files); returns the paths written."""
+    """Write the vectors into ``directory`` (replacing its JSON files; made if its parent is a
+    directory); returns the paths written. ValueError, before any work, if it cannot."""
+    problem = target_problem(directory)
+    if problem:
+        raise ValueError(problem)
     files = build()
     _DIGESTS.clear()
     for old in directory.glob("**/*.json") if directory.exists() else ():
         if old.relative_to(directory).as_posix() not in files:
             old.unlink()
     written = []
-    for relative, text in files.items():
-        path = directory / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+    try:
+        directory.mkdir(exist_ok=True)
+        for relative, text in files.items():
+            path = directory / relative
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    except OSError as exc:
+        raise ValueError(f"{exc.filename or directory}: cannot write it: {exc.strerror or exc}") from None
     return written
 
 

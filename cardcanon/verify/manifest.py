@@ -23,13 +23,13 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from cardcanon.schemas import explain, validator_of
 from cardcanon.spec.errors import CardcanonError
+from cardcanon.spec.schema import GAMES as GAMES
+from cardcanon.spec.schema import RULE_ID as RULE_ID
 from cardcanon.proofs.base import RuleDrop, Verdict, variant_name
 
 if TYPE_CHECKING:
     from cardcanon.verify.variants import Combination
 
-GAMES = ("hearts", "snap")
-RULE_ID = re.compile(r"\b(?:HEARTS|SNAP)-[A-Z]+-[0-9]+\b")
 SCHEMA = "manifest.schema.json"  # beside the manifests
 
 

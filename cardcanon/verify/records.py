@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from cardcanon.proofs.records import LoadedState, call, fingerprint, snap_state
+from cardcanon.proofs.records import MATCHES, LoadedState, call, fingerprint, start_state
 
 if TYPE_CHECKING:
     from cardcanon.model import snap
@@ -39,7 +39,8 @@ def _play(record: Mapping[str, Any]) -> tuple[str, LoadedState | None, str]:
     game: str = record["game"]
     model: ModuleType = importlib.import_module(f"cardcanon.model.{game}")  # the loaded model (or a mutant)
     config = model.GAME.config_from_json(record["config"], "record: config")
-    state: LoadedState = snap_state(config, record["start"]) if record.get("start") is not None else model.new_game(config)
+    start = record.get("start")
+    state: LoadedState = model.new_game(config) if start is None else start_state(game, config, start)
 
     def parse(item: Any, number: int) -> Any:
         return model.GAME.move_from_json(item, f"record: moves[{number - 1}]")
@@ -81,15 +82,15 @@ DETERMINISTIC_POLICIES = ("flipper-first", "owner-first")
 
 
 def _record_policy(record: Mapping[str, Any]) -> tuple[Policy | None, SplitMix64 | None]:
-    """The calling policy whose choices the replay checks (any policy of a seeded Snap record, else
-    only a deterministic one), and the generator of a seeded Snap record (SNAP-SEED-1: the deal and
-    every random call are drawn again from the record's seed)."""
+    """The calling policy whose choices the replay checks (any policy of a seeded record, else only a
+    deterministic one), and the generator of a seeded record (SNAP-SEED-1: the deal and every random
+    call are drawn again from the record's seed). Only Snap records have a policy or a seed."""
     from cardcanon.model.shuffle import SplitMix64
     from cardcanon.model.snap_policies import parse_policy
 
-    if record.get("game") != "snap":
-        return None, None
     seeded, policy = record.get("seed") is not None, record.get("policy")
+    if not seeded and policy is None:
+        return None, None
     checked = policy is not None and (seeded or policy in DETERMINISTIC_POLICIES)
     return (parse_policy(str(policy)) if checked else None), (SplitMix64(int(record["seed"])) if seeded else None)
 
@@ -108,7 +109,9 @@ def replay(record: Mapping[str, Any]) -> Replayed:
             return Replayed(False, problem)
         reached = fingerprint(game, state)
         if reached != record["reaches"]:
-            diff = sorted(k for k in reached if reached[k] != record["reaches"].get(k))
+            position, recorded = reached["position"], record["reaches"].get("position") or {}
+            diff = [key for key in position if position[key] != recorded.get(key)]
+            diff += ["outcome"] if reached["outcome"] != record["reaches"].get("outcome") else []
             return Replayed(False, f"the replay reaches another position (differs in {', '.join(diff)})")
         return Replayed(True)
     except Exception as exc:  # noqa: BLE001 - a broken model may fail in any way
@@ -116,12 +119,13 @@ def replay(record: Mapping[str, Any]) -> Replayed:
 
 
 def distinct(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The records without repeats, and without a Hearts record whose moves begin a later one of
-    the same match (the hands of a replayed match: the whole match's record plays them again)."""
+    """The records without repeats, and without a record of a game played as a match
+    (:data:`cardcanon.proofs.records.MATCHES`) whose moves begin a later one of the same match (the
+    hands of a replayed match: the whole match's record plays them again)."""
     out: list[Mapping[str, Any]] = []
     for n, record in enumerate(records):
         moves = record.get("moves")
-        continued = (record.get("game") == "hearts" and moves is not None and "rejects" not in record and any(
+        continued = (MATCHES.get(str(record.get("game")), False) and moves is not None and "rejects" not in record and any(
             later.get("config") == record.get("config") and len(later.get("moves") or ()) > len(moves)
             and later["moves"][:len(moves)] == moves for later in records[n + 1:]))
         if record not in out and not continued:

@@ -17,7 +17,13 @@ and these state bugs, found only by comparing positions:
 - ``SNAP-CALL-5``: won piles go on top of the winner's face-down pile, not under it;
 - ``SNAP-PEN-3``: the penalty card goes on top of the recipient's face-down pile;
 - ``HEARTS-TRICK-2``: the loser of a trick leads the next;
-- ``HEARTS-BREAK-2``: a heart discarded to a trick does not break hearts.
+- ``HEARTS-BREAK-2``: a heart discarded to a trick does not break hearts;
+- ``SNAP-SEED-2``: the dealer of a seeded deal is drawn after the shuffle;
+
+and these breaches of the protocol:
+
+- ``refused-prefix``: a ``position`` request refused at a move keeps the moves before it;
+- ``start``: the start position is shown with a dealer.
 """
 
 from __future__ import annotations
@@ -97,7 +103,8 @@ class Hearts:
 
     def start(self) -> dict:
         return {"phase": "dealer", "dealer": None, "hands": ((), ()), "dead": (), "trick": (), "to_move": None,
-                "broken": False, "taken": ((), ()), "tricks": 0, "scores": (0, 0), "outcome": None, "hand": 0}
+                "broken": False, "taken": ((), ()), "tricks": 0, "scores": (0, 0), "outcome": None, "hand": 0,
+                "hand_scores": ()}
 
     def show(self, state: dict) -> dict:
         def cards(pile) -> list:
@@ -108,7 +115,8 @@ class Hearts:
                 "hands": [cards(h) for h in state["hands"]],
                 "dead": None if phase == "play" or not state["dead"] else cards(state["dead"]),
                 "trick": [{"player": p, "card": c} for p, c in state["trick"]], "hearts_broken": state["broken"],
-                "tricks": state["tricks"], "taken": [cards(t) for t in state["taken"]], "scores": list(state["scores"])}
+                "tricks": state["tricks"], "taken": [cards(t) for t in state["taken"]], "scores": list(state["scores"]),
+                "hand_scores": [list(h) for h in state["hand_scores"]]}
 
     def seeded_start(self, seed: int) -> dict:
         rng = Rng(seed)
@@ -254,7 +262,8 @@ class Hearts:
             tied = before[0] == before[1] and before[0] >= target
             outcome = {"scores": [a, b], "winner": 0 if a < b else 1,
                        "termination": "tie-broken" if tied else "both-reached-lower-wins"}
-        return {**state, "scores": (a, b), "outcome": outcome, "phase": "over" if outcome else "deal",
+        return {**state, "scores": (a, b), "hand_scores": state["hand_scores"] + (tuple(hand),), "outcome": outcome,
+                "phase": "over" if outcome else "deal",
                 "dealer": state["dealer"] if outcome else 1 - state["dealer"], "to_move": None}
 
     def outcome(self, state: dict):
@@ -284,14 +293,18 @@ class Snap:
         return {"phase": "deal", "dealer": None, "down": empty, "up": empty, "pot": (), "turn": None, "flips": 0}
 
     def show(self, state: dict) -> dict:
-        return {"phase": state["phase"], "dealer": state["dealer"], "flipper": state["turn"],
+        return {"phase": state["phase"], "dealer": state["dealer"], "flipper": state["turn"], "flips": state["flips"],
                 "down": [list(p) for p in state["down"]], "up": [list(p) for p in state["up"]],
                 "pot": list(state["pot"])}
 
     def seeded_start(self, seed: int) -> dict:
         rng = Rng(seed)
-        dealer = rng.below(self.n)
-        move = {"move": "deal", "dealer": dealer, "order": rng.shuffled(S_DECK)}
+        if "SNAP-SEED-2" in BROKEN:  # the dealer drawn after the shuffle
+            order = rng.shuffled(S_DECK)
+            move = {"move": "deal", "dealer": rng.below(self.n), "order": order}
+        else:
+            dealer = rng.below(self.n)
+            move = {"move": "deal", "dealer": dealer, "order": rng.shuffled(S_DECK)}
         state = self.apply(self.start(), move)
         return {"moves": [move], "hands": [list(p) for p in state["down"]], "to_move": state["turn"]}
 
@@ -510,6 +523,8 @@ def main() -> int:
                         new = game.apply(new, move)
                     except Illegal as exc:
                         answer = {"illegal": exc.rule, "at": number}
+                        if "refused-prefix" in BROKEN:  # keeps the moves before the refused one
+                            state = new
                         break
                 else:
                     state = new
@@ -527,6 +542,8 @@ def main() -> int:
                 answer = {"outcome": game.outcome(state)}
             elif op == "show" and not options.no_show:
                 answer = {"position": game.show(state)}
+                if "start" in BROKEN and state == game.start():  # a dealer shown before any is chosen
+                    answer["position"]["dealer"] = 0
             elif op == "perft":
                 answer = {"nodes": perft(game, state, request["depth"])}
             elif op == "bye":
