@@ -71,8 +71,9 @@ def exact_missing() -> str:
     return _why_missing(exact.kernel)
 
 
-# each marker of a compiled library, and why that library cannot be loaded here
-LIBRARIES = {"needs_kernel": kernel_missing, "needs_exact": exact_missing}
+# each marker of a compiled library, and why that library cannot be loaded here; a test that needs
+# both is skipped with the exact enumeration's reason (its library is the one it is about)
+LIBRARIES = {"needs_exact": exact_missing, "needs_kernel": kernel_missing}
 
 
 def engine_check_not_applicable(check: Any, result: Any) -> bool:

@@ -200,3 +200,17 @@ def test_the_exact_tests_skip_with_the_reason_where_only_their_library_cannot_be
     assert done.returncode == 0, done.stdout[-2000:]
     assert "exact enumeration needs a C compiler" in done.stdout and " failed" not in done.stdout
     assert "1 passed, 6 skipped" in done.stdout, done.stdout[-2000:]
+
+
+def test_the_random_agents_example_without_the_kernel_says_why_in_one_line():
+    import runpy
+    from pathlib import Path
+
+    pytest.importorskip("pettingzoo")
+    main = runpy.run_path(str(Path(__file__).resolve().parents[1] / "examples" / "random_agents.py"))["main"]
+    got = run_inprocess(["hearts", "--episodes", "1"], entry=main)
+    assert got.status == 2 and not got.traceback and got.stdout == ""
+    assert got.stderr.splitlines() == [f"random_agents: error: {DISABLED}; --engine model plays the reference "
+                                       "model instead"]
+    played = run_inprocess(["snap", "--episodes", "1", "--engine", "model"], entry=main)
+    assert played.status == 0 and played.stdout.startswith("seed 0: ") and played.stderr == ""

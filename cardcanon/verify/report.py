@@ -118,11 +118,14 @@ class CheckOutcome:
                 and not (self.quick and check.ci_bounds is not None))
 
     def stats_problems(self) -> list[str]:
-        """Every golden number that came out otherwise, under every variant run."""
+        """Every golden number that came out otherwise, under every variant run that was applicable
+        (a not-applicable run counted nothing)."""
         if not self.stats_compared:
             return []
         problems = []
         for variant, result in self.variants:
+            if result.verdict is Verdict.NOT_APPLICABLE:
+                continue
             where = "" if not variant else f"[{variant_name(variant)}] "
             for key, want in (self.check.stats_for(variant) or {}).items():
                 if key not in result.stats:
@@ -172,7 +175,7 @@ class CheckOutcome:
         """Every reason this check could not be run as it claims (none when it could)."""
         return ([f"[{variant_name(variant)}] not applicable: {result.detail}"
                  for variant, result in self.variants if result.verdict is Verdict.NOT_APPLICABLE]
-                + [f"necessity of {rule} not applicable: every run against its model mutants was"
+                + [f"necessity of {rule} not applicable: every run against its model mutants was not applicable"
                    for rule in self.rules_not_applicable()])
 
     def engine_not_applicable(self) -> list[str]:
