@@ -435,7 +435,8 @@ def run_snap(args: argparse.Namespace) -> int:
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, _snap_key))
-    print("\n".join([*snap_figures(cells, enumeration), f"Played by: {data['engine']}.",
+    asked = [cell for cell in enumeration if cell["players"] in args.players]  # printed: the tables asked for
+    print("\n".join([*snap_figures(cells, asked), f"Played by: {data['engine']}.",
                      _written(args.out, "snap.json", records=not args.no_records)]))
     return 0
 
