@@ -413,8 +413,8 @@ class Report:
         if not matrix["cells"]:
             return "no model mutants run"
         return (f"{matrix['killed']} (check, rule, variant) results count, each failed by a model mutant of "
-                f"its rule under its variant; the other {matrix['unbound']} are unbound (no model mutant of the rule "
-                "fails the check under that variant) and count toward no rule")
+                f"its rule under its variant; unbound, so counting toward no rule (no model mutant of the rule "
+                f"fails the check under that variant): {matrix['unbound']}")
 
     def to_json(self) -> dict[str, Any]:
         matrix = self.necessity_json()
