@@ -215,3 +215,13 @@ def test_the_random_agents_example_without_the_kernel_says_why_in_one_line():
                                        "model instead"]
     played = run_inprocess(["snap", "--episodes", "1", "--engine", "model"], entry=main)
     assert played.status == 0 and played.stdout.startswith("seed 0: ") and played.stderr == ""
+
+
+def test_verify_reports_an_engine_check_not_applicable_and_compares_none_of_its_figures():
+    """SNAP-P14 has golden figures; where the engine cannot play, its run counted nothing, so
+    they are not compared: the check is not applicable (status 3), not failed."""
+    result = run_inprocess(["verify", "--check", "SNAP-P14", "--default-variant-only", "--jobs", "1"])
+    assert result.status == 3 and not result.traceback, result.stdout[-2000:]
+    assert "stat " not in result.stdout and "FAIL" not in result.stdout
+    assert f"NOT APPLICABLE SNAP-P14-engine-text: [default] not applicable: the compiled engine cannot play this " \
+           f"table: {DISABLED}" in result.stdout.splitlines()
