@@ -230,6 +230,7 @@ def records(cell: dict[str, Any], folder: Path) -> dict[str, Any]:
     from cardcanon.model.snap import SnapConfig
     from cardcanon.model.snap_policies import play_deal
     from cardcanon.model.snap_policies import game_record
+    from cardcanon.record_file import write_record
 
     players, ranks, suits, policy = cell["players"], cell["ranks"], cell["suits"], cell["policy"]
     config = SnapConfig(players=players, deck=kernel.deck(ranks, suits))
@@ -240,9 +241,9 @@ def records(cell: dict[str, Any], folder: Path) -> dict[str, Any]:
         if found != value:
             raise RuntimeError(f"{ranks}x{suits} {policy}: sequence {index}: the kernel found {key} = {value}, "
                                f"the reference model {found}")
-        path = folder / f"snap-exact-{players}p-{ranks}x{suits}-{policy}-{key.replace('_', '-')}.json"
+        path = folder / f"snap-exact-{players}p-{ranks}x{suits}-{policy}-{key.replace('_', '-')}.json.gz"
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(game_record(result), separators=(",", ":")) + "\n", encoding="utf-8")
+        write_record(path, game_record(result))
         written[key] = {"sequence": index, "flips": result.flips, "file": path.as_posix()}
     return written
 
