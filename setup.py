@@ -1,8 +1,11 @@
-"""Compile the engine's kernel into the wheel where a C compiler exists.
+"""Compile the engine's libraries into the package where a C compiler exists.
 
-The extension is optional: without a compiler the package still installs, and the kernel is
-compiled at first use into the user cache (or the engine falls back to the reference models);
-see cardcanon/engine/build.py. The library is loaded with ctypes, not imported.
+Two libraries, loaded with ctypes, not imported: the kernel (``kernel_unit.c``: ``portable.h``,
+then ``kernel.c``) and the batched Snap (``vector.c``, built on the kernel). Both are optional:
+without a compiler the package still installs (setuptools warns), and the engine compiles them
+at first use into the user cache where a compiler appears later, or says in one line why it is
+unavailable; see cardcanon/engine/build.py. Each library reports the SHA-256 of its sources and
+is used only if they are this package's.
 """
 
 import hashlib
@@ -11,12 +14,25 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCE = Path("cardcanon") / "engine" / "kernel.c"
-SHA256 = hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+ENGINE = Path("cardcanon") / "engine"
 
-setup(ext_modules=[Extension(
-    "cardcanon.engine._kernel", [str(SOURCE)],
-    define_macros=[("CARDCANON_KERNEL_SHA256", f'"{SHA256}"')],
-    extra_compile_args=[] if os.name == "nt" else ["-O3", "-std=c99"],
-    optional=True,
-)])
+
+def sha256(name: str) -> str:
+    return hashlib.sha256((ENGINE / name).read_bytes()).hexdigest()
+
+
+def library(name: str, source: str, defines: dict[str, str]) -> Extension:
+    return Extension(
+        f"cardcanon.engine.{name}", [str(ENGINE / source)],
+        depends=[str(ENGINE / f) for f in ("kernel.c", "kernel_unit.c", "portable.h")],
+        define_macros=[(macro, f'"{value}"') for macro, value in defines.items()],
+        extra_compile_args=[] if os.name == "nt" else ["-O3", "-std=c99"],
+        optional=True,
+    )
+
+
+KERNEL = sha256("kernel.c")
+setup(ext_modules=[
+    library("_kernel", "kernel_unit.c", {"CARDCANON_KERNEL_SHA256": KERNEL}),
+    library("_vector", "vector.c", {"CARDCANON_KERNEL_SHA256": KERNEL, "CARDCANON_SOURCE_SHA256": sha256("vector.c")}),
+])

@@ -36,6 +36,7 @@ from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.hearts_players import PLAYER_KINDS
 from cardcanon.model.snap import SnapConfig
 from cardcanon.model.snap_policies import Policy, parse_policy
+from cardcanon.record_file import record_text, write_record
 from cardcanon.variants import parse_variants
 
 SNAP_POLICIES = ("flipper-first", "owner-first", "ties:0.1", "errors:0.05")
@@ -339,18 +340,18 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, c
 
     written = {}
     for key, (value, seed) in sorted(extremes.items()):
-        path = folder / f"{name}-{key.replace('_', '-')}.json"
+        path = folder / f"{name}-{key.replace('_', '-')}.json.gz"
         flips = engine_snap.decide(config, seed, policy, cap, fallback=fallback).flips
         if flips > max_flips:
             path.unlink(missing_ok=True)  # a record from a run with a higher limit
             written[key] = {"seed": seed, "flips": flips, "file": None, "command":
                             f"cardcanon play snap --players {config.players} --seed {seed} --policy {policy.name} "
-                            f"--max-flips {cap} -q --record {path.name}"}
+                            f"--max-flips {cap} -q --record {path.stem}"}
             continue
         if path.exists():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError):
+                data = json.loads(record_text(path))
+            except (OSError, ValueError, EOFError):  # ValueError: bad JSON, UTF-8 or gzip data
                 data = {}  # a damaged record is written again
             if data.get("seed") == seed:
                 written[key] = {"seed": seed, "flips": flips, "file": str(path)}
@@ -361,7 +362,7 @@ def _snap_records(folder: Path, name: str, config: SnapConfig, policy: Policy, c
         if found != value or run.flips != result.flips:
             raise RuntimeError(f"{name}: seed {seed}: the engine found {key} = {value}, the model {found}")
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(game_record(result), separators=(",", ":")) + "\n", encoding="utf-8")
+        write_record(path, game_record(result))
         written[key] = {"seed": seed, "flips": flips, "file": str(path)}
     return written
 
@@ -435,7 +436,8 @@ def run_snap(args: argparse.Namespace) -> int:
         "seconds_this_run": round(time.perf_counter() - started, 1),
     }
     _write(args.out / "snap.json", _keep_other_cells(args.out / "snap.json", data, _snap_key))
-    print("\n".join([*snap_figures(cells, enumeration), f"Played by: {data['engine']}.",
+    asked = [cell for cell in enumeration if cell["players"] in args.players]  # printed: the tables asked for
+    print("\n".join([*snap_figures(cells, asked), f"Played by: {data['engine']}.",
                      _written(args.out, "snap.json", records=not args.no_records)]))
     return 0
 

@@ -16,6 +16,7 @@ import importlib
 import json
 import logging
 import os
+import socket
 import sys
 import time
 from collections import Counter
@@ -79,10 +80,33 @@ def _distributed() -> Any:
         raise ValueError("--exact runs on Dask: pip install 'cardcanon[dask]'") from None
 
 
+CONNECT_TIMEOUT = 3.0  # seconds to reach a --scheduler
+
+
+def _reachable(scheduler: str) -> None:
+    """ValueError at once where nothing listens at a ``tcp://HOST:PORT`` scheduler address (Dask
+    itself would retry for its whole connect timeout)."""
+    scheme, sep, rest = scheduler.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if scheme != "tcp" or not sep or not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise ValueError(f"--scheduler {scheduler}: cannot connect ({exc.strerror or exc}); is a Dask "
+                         "scheduler running there?") from None
+
+
 def _client(scheduler: str | None, workers: int | None) -> tuple[Any, Any]:
+    if scheduler:
+        _reachable(scheduler)
     dd = _distributed()
     if scheduler:
-        return dd.Client(scheduler), None
+        try:
+            return dd.Client(scheduler, timeout=CONNECT_TIMEOUT), None
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"--scheduler {scheduler}: no Dask scheduler answered within "
+                             f"{CONNECT_TIMEOUT:g} s ({str(exc).splitlines()[0][:120]})") from None
     cluster = dd.LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                            dashboard_address=":0", silence_logs=logging.CRITICAL)
     return dd.Client(cluster), cluster
@@ -206,6 +230,7 @@ def records(cell: dict[str, Any], folder: Path) -> dict[str, Any]:
     from cardcanon.model.snap import SnapConfig
     from cardcanon.model.snap_policies import play_deal
     from cardcanon.model.snap_policies import game_record
+    from cardcanon.record_file import write_record
 
     players, ranks, suits, policy = cell["players"], cell["ranks"], cell["suits"], cell["policy"]
     config = SnapConfig(players=players, deck=kernel.deck(ranks, suits))
@@ -216,9 +241,9 @@ def records(cell: dict[str, Any], folder: Path) -> dict[str, Any]:
         if found != value:
             raise RuntimeError(f"{ranks}x{suits} {policy}: sequence {index}: the kernel found {key} = {value}, "
                                f"the reference model {found}")
-        path = folder / f"snap-exact-{players}p-{ranks}x{suits}-{policy}-{key.replace('_', '-')}.json"
+        path = folder / f"snap-exact-{players}p-{ranks}x{suits}-{policy}-{key.replace('_', '-')}.json.gz"
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(game_record(result), separators=(",", ":")) + "\n", encoding="utf-8")
+        write_record(path, game_record(result))
         written[key] = {"sequence": index, "flips": result.flips, "file": path.as_posix()}
     return written
 

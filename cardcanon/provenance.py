@@ -29,7 +29,7 @@ def provenance(command: str | None = None) -> dict[str, Any]:
     """The provenance record of a result made now by ``command`` (default: this process's argv)."""
     try:
         load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:  # pragma: no cover - not on every platform
+    except (OSError, AttributeError):  # pragma: no cover - Windows has no load average
         load = []
     build = build_info()
     program = Path(sys.argv[0])

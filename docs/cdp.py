@@ -1,6 +1,7 @@
 """Headless Chromium driven over the DevTools protocol on a pipe: no driver, no websocket
 library, only the ``chromium`` binary. Used to print the PDFs (``docs/pdf.py``) and by the
-browser tests of the site.
+browser tests of the site. The pipe is passed as file descriptors 3 and 4, which only POSIX
+systems have: elsewhere :class:`Browser` says so (:class:`CDPError`) before starting anything.
 
     with Browser() as browser:
         page = browser.open(url, width=390, mobile=True)
@@ -43,6 +44,9 @@ class Browser:
         binary = binary or chromium()
         if binary is None:
             raise CDPError("chromium is not installed (.ci/system-deps.sh installs it)")
+        if os.name != "posix":  # the pipe is handed over as file descriptors 3 and 4, a POSIX notion
+            raise CDPError("driving Chromium over its DevTools pipe needs a POSIX system (Linux, macOS); "
+                           "on this system the PDFs are not printed")
         self.timeout = timeout
         self._profile = tempfile.TemporaryDirectory(prefix="cardcanon-chromium-")
         to_child, self._write = os.pipe()  # the browser reads commands on fd 3

@@ -4,8 +4,11 @@ Usage::
 
     python examples/random_agents.py hearts --episodes 3 --seed 1
     python examples/random_agents.py snap --players 4 --option index_card=on --render
+    python examples/random_agents.py hearts --engine model   # no C compiler: the reference model
 
-Each ``--option NAME=VALUE`` sets a variation point of the rulebook (see ``cardcanon rules``),
+The compiled kernel plays by default; where it cannot be built (no C compiler) the script says
+why in one line and exits with status 2, and ``--engine model`` (or ``kernel-or-model``) plays
+the reference model instead, more slowly. Each ``--option NAME=VALUE`` sets a variation point of the rulebook (see ``cardcanon rules``),
 each NAME at most once. Bad input ends with one line on standard error and exit status 2.
 Needs the ``rl`` extra: ``pip install 'cardcanon[rl]'``.
 """
@@ -20,7 +23,9 @@ import numpy as np
 from cardcanon.cli import use_fallback_where_needed
 from cardcanon.cli_args import SEED_MAX, integer_range
 from cardcanon.cli_args import seed as seed_arg
+from cardcanon.engine.build import EngineUnavailable
 from cardcanon.envs import hearts_v0, snap_v0
+from cardcanon.envs._engine import ENGINES
 from cardcanon.envs.options import variation_rules
 from cardcanon.model import hearts_text, snap_text
 
@@ -91,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a variation point of the rulebook")
     parser.add_argument("--render", action="store_true", help="print the table after every step")
+    parser.add_argument("--engine", choices=ENGINES, default=None,
+                        help="what plays: the compiled kernel (default), the reference model, or the kernel "
+                             "where it can play and the model elsewhere")
     args = parser.parse_args(argv)
     use_fallback_where_needed()  # cards as "Kc" on a terminal that cannot show "K♣"
     if args.players is not None and args.game == "hearts":
@@ -98,12 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed + args.episodes - 1 > SEED_MAX:
         return fail(f"--seed {args.seed} with --episodes {args.episodes} would use seeds above {SEED_MAX}")
     try:
-        kwargs: dict[str, object] = dict(options(args.game, args.option))
+        kwargs: dict[str, object] = dict(options(args.game, args.option), engine=args.engine)
         if args.render:
             kwargs["render_mode"] = "human"
         env = hearts_v0.env(**kwargs) if args.game == "hearts" else snap_v0.env(players=args.players or 2, **kwargs)
     except (TypeError, ValueError, NotImplementedError) as error:  # wrong or unplayed options
         return fail(str(error).replace("\n", " "))
+    except EngineUnavailable as error:  # no kernel here: say why, and what plays instead
+        return fail(f"{error}".replace("engine='kernel-or-model' or engine='model'", "--engine model"))
     rng = np.random.default_rng(args.seed)
     for episode in range(args.episodes):
         seed = args.seed + episode

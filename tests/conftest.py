@@ -71,8 +71,9 @@ def exact_missing() -> str:
     return _why_missing(exact.kernel)
 
 
-# each marker of a compiled library, and why that library cannot be loaded here
-LIBRARIES = {"needs_kernel": kernel_missing, "needs_exact": exact_missing}
+# each marker of a compiled library, and why that library cannot be loaded here; a test that needs
+# both is skipped with the exact enumeration's reason (its library is the one it is about)
+LIBRARIES = {"needs_exact": exact_missing, "needs_kernel": kernel_missing}
 
 
 def engine_check_not_applicable(check: Any, result: Any) -> bool:
@@ -94,7 +95,16 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "with the reason where it cannot be built")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # With ``--dist loadgroup`` (CI's slow tests) tests are spread one by one over the workers, except
+    # that the tests of a module that share a module-scoped fixture (a built site, a verify run)
+    # stay on one worker, so that it is made once.
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        scopes = {d.scope for defs in (info.name2fixturedefs.values() if info else ()) for d in defs}
+        if scopes & {"module", "package", "class"}:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     for marker, missing in LIBRARIES.items():
         marked = [item for item in items if item.get_closest_marker(marker)]
         reason = missing() if marked else ""

@@ -112,10 +112,12 @@ def test_snap_bad_options_give_one_line(tmp_path, capsys, argv, problem):
 
 
 @pytest.mark.rules("SNAP-END-4")
-def test_enumeration_fractions_are_exact_counts_of_the_model(tmp_path, monkeypatch):
+def test_enumeration_fractions_are_exact_counts_of_the_model(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(analyze, "ENUMERATED", ((2, 2, 2), (3, 2, 2)))
     assert main(["analyze", "snap", "--out", str(tmp_path), "--players", "2", "--policies", "owner-first",
                  "--deals", "10", "--main-deals", "10", "--no-records", "-q"]) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Snap ")]
+    assert printed and all(line.startswith("Snap 2p") for line in printed)  # the table asked for, not 3p
     cells = json.loads((tmp_path / "snap.json").read_text())["enumeration"]["cells"]
     assert len(cells) == 4
     for cell in cells:

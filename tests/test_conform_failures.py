@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cardcanon.conform import overlaps, vectors
-from tests.test_conform import MINIMAL, REFERENCE, VECTORS, conform, documents
+from test_conform import MINIMAL, REFERENCE, VECTORS, conform, documents
 
 
 def first_failure(stdout: str) -> dict[str, str]:

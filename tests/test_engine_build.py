@@ -93,10 +93,11 @@ def test_a_library_of_another_kernel_source_is_not_used(fresh, monkeypatch, caps
 
 @pytest.mark.parametrize("library", ["kernel", "vector"])
 def test_every_kernel_function_python_calls_is_declared(library):
-    """kernel.c's entry points are declared in abi.py; vector.c (kernel.c and the batched Snap) adds its own."""
+    """kernel.c's entry points are declared in abi.py; vector.c (kernel.c and the batched Snap) adds its own,
+    and the SHA-256 of its source."""
     from cardcanon.engine import vector
 
-    pattern = r"^(?:int|i64|const char \*)\s*(\w+_checked|\w+_game_size|\w+_slot_size|cardcanon_kernel_source)\("
+    pattern = r"^(?:int|i64|const char \*)\s*(\w+_checked|\w+_game_size|\w+_slot_size|cardcanon_\w+_source)\("
     exported = set(re.findall(pattern, build.SOURCE.read_text(encoding="utf-8"), re.M))
     if library == "kernel":
         declared, code = abi.SIGNATURES, [p for p in build.SOURCE.parent.glob("*.py") if p.name != "vector.py"]

@@ -198,5 +198,30 @@ def test_the_exact_tests_skip_with_the_reason_where_only_their_library_cannot_be
                            "tests/test_exact.py", "-k", "unranking or counts_of"],
                           cwd=root, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:]
-    assert "exact enumeration needs a C compiler" in done.stdout and " failed" not in done.stdout
+    assert "the exact enumeration's library is not built: no C compiler found" in done.stdout
+    assert " failed" not in done.stdout
     assert "1 passed, 6 skipped" in done.stdout, done.stdout[-2000:]
+
+
+def test_the_random_agents_example_without_the_kernel_says_why_in_one_line():
+    import runpy
+    from pathlib import Path
+
+    pytest.importorskip("pettingzoo")
+    main = runpy.run_path(str(Path(__file__).resolve().parents[1] / "examples" / "random_agents.py"))["main"]
+    got = run_inprocess(["hearts", "--episodes", "1"], entry=main)
+    assert got.status == 2 and not got.traceback and got.stdout == ""
+    assert got.stderr.splitlines() == [f"random_agents: error: {DISABLED}; --engine model plays the reference "
+                                       "model instead"]
+    played = run_inprocess(["snap", "--episodes", "1", "--engine", "model"], entry=main)
+    assert played.status == 0 and played.stdout.startswith("seed 0: ") and played.stderr == ""
+
+
+def test_verify_reports_an_engine_check_not_applicable_and_compares_none_of_its_figures():
+    """SNAP-P14 has golden figures; where the engine cannot play, its run counted nothing, so
+    they are not compared: the check is not applicable (status 3), not failed."""
+    result = run_inprocess(["verify", "--check", "SNAP-P14", "--default-variant-only", "--jobs", "1"])
+    assert result.status == 3 and not result.traceback, result.stdout[-2000:]
+    assert "stat " not in result.stdout and "FAIL" not in result.stdout
+    assert f"NOT APPLICABLE SNAP-P14-engine-text: [default] not applicable: the compiled engine cannot play this " \
+           f"table: {DISABLED}" in result.stdout.splitlines()

@@ -275,3 +275,17 @@ def test_published_exact_figures_add_up():
         assert sum(c["cycle_lengths"]["counts"].values()) == c["endless_sequences"]
         assert c["extremes"]["longest_ended"][0] == c["game_lengths"]["max"]
         assert c["extremes"]["shortest_cycle"][0] == c["cycle_lengths"]["min"]
+
+
+def test_a_scheduler_address_where_nothing_listens_is_refused_within_seconds(tmp_path):
+    import time
+
+    from cli_harness import run_inprocess
+
+    started = time.monotonic()
+    got = run_inprocess(["analyze", "snap", "--exact", "--players", "2", "--ranks", "3", "--suits", "2", "-q",
+                         "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path)])
+    assert time.monotonic() - started < 5
+    assert got.status == 2 and not got.traceback and got.stdout == ""
+    assert got.stderr.splitlines() == ["cardcanon: error: --scheduler tcp://127.0.0.1:9: cannot connect (Connection "
+                                       "refused); is a Dask scheduler running there?"]

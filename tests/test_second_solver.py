@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from cardcanon.proofs import smt
 from cardcanon.proofs.smt import AnswerStore, SolverPair, cvc5_decide, decide, paired, smtlib, write_query
-from tests.cli_harness import run_inprocess
+from cli_harness import run_inprocess
 
 
 def test_pseudo_boolean_constraints_export_as_standard_arithmetic() -> None:

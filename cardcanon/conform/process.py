@@ -1,18 +1,20 @@
 """The implementation under test: a subprocess that answers one JSON line per request.
 
-Its standard error goes to a file (a chatty implementation never blocks); an answer that does
-not come within the timeout, or an implementation that exits, is an ImplementationError.
+Its standard error goes to a file (a chatty implementation never blocks); its standard output is
+read by a thread that splits it into lines (threads and a queue work on every system, where
+waiting on a pipe with ``selectors`` does not on Windows). An answer that does not come within
+the timeout, or an implementation that exits, is an ImplementationError.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import selectors
+import queue
 import subprocess
 import tempfile
-import time
-from typing import Any
+import threading
+from typing import IO, Any
 
 from cardcanon.conform.protocol import MAX_LINE, BadJson, answer_problem, encode, parse, request
 
@@ -48,10 +50,9 @@ class Implementation:
             raise StartError(f"cannot start {command[0]!r}: {exc.strerror or exc}") from None
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None  # both are pipes
-        self.stdin, self.stdout = stdin, stdout
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(stdout, selectors.EVENT_READ)
-        self.buffer = b""
+        self.stdin = stdin
+        self.lines: queue.Queue[bytes | None] = queue.Queue()  # None: the output ended
+        threading.Thread(target=_read_lines, args=(stdout, self.lines), daemon=True).start()
         self.next_id = 1
         self.sent = 0  # requests sent
 
@@ -86,20 +87,17 @@ class Implementation:
         return answer
 
     def _read_line(self, op: str, where: str) -> bytes:
-        deadline = time.monotonic() + self.timeout
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not self.selector.select(left):
-                self.close()
-                raise ImplementationError(f"no answer to {op!r} within {self.timeout:g} s", timed_out=True)
-            chunk = os.read(self.stdout.fileno(), 1 << 16)
-            if not chunk:
-                raise ImplementationError(f"the implementation exited{self._exit_note()}")
-            self.buffer += chunk
-            if len(self.buffer) > MAX_LINE and b"\n" not in self.buffer:
-                self.close()
-                raise AnswerError(f"{where}: a line longer than {MAX_LINE} bytes")
-        line, self.buffer = self.buffer.split(b"\n", 1)
+        try:
+            line = self.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self.close()
+            raise ImplementationError(f"no answer to {op!r} within {self.timeout:g} s", timed_out=True) from None
+        if line is TOO_LONG:
+            self.close()
+            raise AnswerError(f"{where}: a line longer than {MAX_LINE} bytes")
+        if line is None:
+            self.lines.put(None)  # the output stays ended for any later question
+            raise ImplementationError(f"the implementation exited{self._exit_note()}")
         return line
 
     def _exit_note(self) -> str:
@@ -119,6 +117,27 @@ class Implementation:
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
-        self.selector.close()
-        self.stdout.close()
-        self.stderr.close()
+        self.stderr.close()  # the reader thread closes standard output when it ends
+
+
+TOO_LONG = b"<a line longer than MAX_LINE>"  # put in place of a line past the limit (compared by identity)
+
+
+def _read_lines(stdout: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """Put each line of ``stdout`` (without its newline) on ``lines``, then None when it ends; a line
+    longer than ``MAX_LINE`` bytes is :data:`TOO_LONG`, and reading stops there."""
+    buffer = b""
+    try:
+        while chunk := os.read(stdout.fileno(), 1 << 16):
+            *complete, buffer = (buffer + chunk).split(b"\n")
+            for line in complete + [buffer]:
+                if len(line) > MAX_LINE:
+                    lines.put(TOO_LONG)
+                    return
+            for line in complete:
+                lines.put(line)
+    except OSError:
+        pass
+    finally:
+        lines.put(None)
+        stdout.close()

@@ -1,11 +1,14 @@
 """Find or build the compiled kernel (``kernel.c``) and load it with ctypes.
 
-In order: a library built with the package (``_kernel*.so`` next to this file, compiled when
-the wheel is built where a compiler exists), else one compiled at first use into the per-user
+In order: a library built with the package (``_kernel*.so`` next to this file, compiled at
+install where a compiler exists), else one compiled at first use into the per-user
 cache (:mod:`cardcanon.engine.cache`: ``$CARDCANON_CACHE``, else ``$XDG_CACHE_HOME/cardcanon``, else
 ``~/.cache/cardcanon``; folder and file must be the user's and writable by no one else). A
 library is used only if it reports the SHA-256 of this package's ``kernel.c``. The compiler has
-``COMPILE_TIMEOUT`` seconds; its output is written under a temporary name and renamed.
+``COMPILE_TIMEOUT`` seconds; its output is written under a temporary name and renamed. The build
+compiles ``kernel_unit.c``: ``portable.h`` (plain C fallbacks of the compiler builtins), then
+``kernel.c`` unchanged. ``CARDCANON_PORTABLE_C=1`` forces those fallbacks where the builtins exist
+(the tests build it so), and then no library built with the package is used.
 
 If the kernel cannot be had, :class:`EngineUnavailable` says why (one line), and the failure is
 remembered for the process, so a failed build is not retried on every call. ``CARDCANON_ENGINE=python``
@@ -35,7 +38,10 @@ from cardcanon.engine import abi
 from cardcanon.spec.errors import CardcanonError
 
 SOURCE = Path(__file__).with_name("kernel.c")
+UNIT = Path(__file__).with_name("kernel_unit.c")  # what is compiled: portable.h, then kernel.c
+PORTABLE = Path(__file__).with_name("portable.h")
 CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")
+COMPILERS = ("cc", "gcc", "clang")  # tried after $CC; each takes the gcc-style CFLAGS
 COMPILE_TIMEOUT = 120.0  # seconds; the kernel compiles in about one
 
 
@@ -70,14 +76,30 @@ def kernel_or_model(kernel: Callable[[], L], fallback: bool) -> tuple[L | None, 
         return None, PlayedBy(False, str(exc))
 
 
-def source_sha256() -> str:
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+def source_sha256(source: Path = SOURCE) -> str:
+    """The SHA-256 of ``kernel.c`` (or of another source): a library reports the one it was built from."""
+    return hashlib.sha256(source.read_bytes()).hexdigest()
+
+
+def portable_forced() -> bool:
+    return os.environ.get("CARDCANON_PORTABLE_C", "") == "1"
+
+
+def cflags() -> tuple[str, ...]:
+    return CFLAGS + (("-DCARDCANON_PORTABLE_C",) if portable_forced() else ())
+
+
+def defines(source: Path = SOURCE) -> dict[str, str]:
+    """The SHA-256 values a library is built with (``setup.py`` passes the same): kernel.c's, and
+    for another source built on it (``vector.c``) that source's own."""
+    return {"CARDCANON_KERNEL_SHA256": source_sha256(), "CARDCANON_SOURCE_SHA256": source_sha256(source)}
 
 
 def compile_command(cc: str, output: str, source: Path = SOURCE) -> list[str]:
-    """The command that builds the kernel (also used by ``setup.py`` for the wheel), or another
-    source built on it (``vector.c``, which includes ``kernel.c``)."""
-    return [cc, *CFLAGS, f'-DCARDCANON_KERNEL_SHA256="{source_sha256()}"', "-o", output, str(source)]
+    """The command that builds the kernel (``kernel_unit.c``), or another source (``vector.c``,
+    which includes the kernel; ``exact.c``)."""
+    macros = [f'-D{name}="{value}"' for name, value in defines(source).items()]
+    return [cc, *cflags(), *macros, "-o", output, str(UNIT if source == SOURCE else source)]
 
 
 def cache_dir() -> Path:
@@ -85,20 +107,28 @@ def cache_dir() -> Path:
 
 
 def compiler() -> str | None:
-    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
+    for name in (os.environ.get("CC"), *COMPILERS):
         if name and shutil.which(name):
             return shutil.which(name)
     return None
 
 
+def no_compiler() -> str:
+    """Which compilers were looked for, where none was found."""
+    cc = os.environ.get("CC")
+    tried = ", ".join(COMPILERS)
+    return (f"no C compiler found: CC={cc} is not a command, and none of {tried} is on PATH" if cc else
+            f"no C compiler found: CC is not set, and none of {tried} is on PATH")
+
+
 def library_path(cc: str, source: Path = SOURCE) -> Path:
-    for path in (SOURCE, source):
+    for path in dict.fromkeys((SOURCE, UNIT, PORTABLE, source)):
         if not path.exists():
             raise EngineUnavailable(f"the engine source {path} is missing from this installation")
-    digest = hashlib.sha256(SOURCE.read_bytes())
-    if source != SOURCE:
-        digest.update(source.read_bytes())
-    digest.update(" ".join((cc, *CFLAGS, platform.machine(), sys.platform)).encode())
+    digest = hashlib.sha256()
+    for path in dict.fromkeys((SOURCE, UNIT, PORTABLE, source)):
+        digest.update(path.read_bytes())
+    digest.update(" ".join((cc, *cflags(), platform.machine(), sys.platform)).encode())
     suffix = ".dll" if sys.platform == "win32" else ".so"
     return cache_dir() / f"{source.stem}-{digest.hexdigest()[:16]}{suffix}"
 
@@ -108,8 +138,7 @@ def build(source: Path = SOURCE) -> Path:
     it if needed."""
     cc = compiler()
     if cc is None:
-        raise EngineUnavailable("no C compiler found (tried $CC, cc, gcc, clang); install one, or ask "
-                                "explicitly for the slow reference models")
+        raise EngineUnavailable(f"{no_compiler()}; install one, or ask explicitly for the slow reference models")
     target = library_path(cc, source)
     try:
         private_dir(target.parent)
@@ -138,10 +167,13 @@ def build(source: Path = SOURCE) -> Path:
     return target
 
 
-def packaged() -> Path | None:
-    """The kernel built with the package, if there is one."""
+def packaged(name: str = "_kernel") -> Path | None:
+    """The library ``name`` built with the package, if there is one (never where the portable C
+    fallbacks are forced: the package's are built with the builtins)."""
+    if portable_forced():
+        return None
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = Path(__file__).with_name(f"_kernel{suffix}")
+        path = Path(__file__).with_name(f"{name}{suffix}")
         if path.is_file():
             return path
     return None

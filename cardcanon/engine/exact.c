@@ -12,14 +12,15 @@
  * position (SNAP-END-4) is a repeat of every card, as in the reference model. Repetition is
  * found by Brent's algorithm on the positions before each flip, then the exact cycle start by a
  * second pass, as kernel.c's snap_play (tests/test_exact.py binds the two).
- * Compiled and loaded by cardcanon/exact_kernel.py. */
+ * Compiled and loaded by cardcanon/engine/exact.py; portable.h has the fallbacks of the compiler
+ * builtins and extensions it uses. */
 #include <stdint.h>
 #include <string.h>
+#include "portable.h"
 
 typedef uint64_t u64;
 typedef int64_t i64;
 typedef uint8_t u8;
-typedef unsigned __int128 u128;
 
 #define XR 32 /* ring size: decks of at most 32 cards */
 #define XP 12 /* players */
@@ -32,19 +33,19 @@ typedef struct {
 } XState;
 
 /* ---- canonical rank sequences ------------------------------------------------------------ */
-static u128 binom(int n, int k) {
-    u128 r = 1;
-    for (int i = 1; i <= k; i++) r = r * (u128)(n - k + i) / (u128)i;
+static u64 binom(int n, int k) { /* n <= 32: every step fits in 64 bits */
+    u64 r = 1;
+    for (int i = 1; i <= k; i++) r = r * (u64)(n - k + i) / (u64)i;
     return r;
 }
 
 /* Completions of a prefix: `left[v]` cards of each used rank v < k remain, the r - k unused ranks
  * (s cards each) must first appear in order: multinomial / (r - k)!. */
-static u128 completions(int r, int s, int k, const int *left) {
-    u128 m = 1; int tot = 0;
-    for (int v = 0; v < k; v++) { tot += left[v]; m *= binom(tot, left[v]); }
-    for (int v = k; v < r; v++) { tot += s; m *= binom(tot, s); }
-    for (int v = 2; v <= r - k; v++) m /= (u128)v;
+static wide completions(int r, int s, int k, const int *left) { /* at most 32! < 2^128 */
+    wide m = wide_from(1); int tot = 0;
+    for (int v = 0; v < k; v++) { tot += left[v]; m = wide_mul(m, binom(tot, left[v])); }
+    for (int v = k; v < r; v++) { tot += s; m = wide_mul(m, binom(tot, s)); }
+    for (int v = 2; v <= r - k; v++) m = wide_div(m, (uint32_t)v);
     return m;
 }
 
@@ -52,14 +53,15 @@ static u128 completions(int r, int s, int k, const int *left) {
 i64 exact_count(int r, int s) {
     if (r < 1 || s < 1 || r > 15 || r * s > XR || s > 15) return 0;
     int left[16] = {0};
-    u128 c = completions(r, s, 0, left);
-    return c >> 63 ? 0 : (i64)c;
+    wide c = completions(r, s, 0, left);
+    return wide_fits63(c) ? (i64)wide_low(c) : 0;
 }
 
 /* The canonical sequence of `index` (lexicographic order). Returns 0, or -1 if out of range. */
 int exact_unrank(int r, int s, i64 index, u8 *seq) {
     int left[16], k = 0, n = r * s;
-    u128 idx = (u128)index;
+    if (index < 0) return -1;
+    u64 idx = (u64)index;
     for (int v = 0; v < r; v++) left[v] = s;
     for (int pos = 0; pos < n; pos++) {
         int chosen = -1;
@@ -67,9 +69,9 @@ int exact_unrank(int r, int s, i64 index, u8 *seq) {
             if (!left[v]) continue;
             left[v]--;
             int k2 = v == k ? k + 1 : k;
-            u128 c = completions(r, s, k2, left);
-            if (idx < c) { chosen = v; k = k2; break; }
-            idx -= c; left[v]++;
+            wide c = completions(r, s, k2, left);
+            if (!wide_fits63(c) || idx < wide_low(c)) { chosen = v; k = k2; break; }
+            idx -= wide_low(c); left[v]++;
         }
         if (chosen < 0) return -1;
         seq[pos] = (u8)chosen;
@@ -100,7 +102,7 @@ static int next_canonical(int r, int n, u8 *seq) {
 /* ---- play (default rules, deterministic policies) ----------------------------------------- */
 static inline int xholds(const XState *s, int i) { return s->dn[i] || s->un[i]; }
 
-static inline __attribute__((always_inline)) void xnext(XState *s, int n, int after) { /* SNAP-END-1, SNAP-TURN-2, SNAP-OUT-1 */
+static inline CC_ALWAYS_INLINE void xnext(XState *s, int n, int after) { /* SNAP-END-1, SNAP-TURN-2, SNAP-OUT-1 */
     int holders = 0;
     for (int i = 0; i < n; i++) holders += xholds(s, i);
     if (holders <= 1) { s->over = 1; return; }
@@ -121,7 +123,7 @@ static void xdeal(XState *s, int n, int ncards, const u8 *seq) {
     xnext(s, n, 0); /* SNAP-TURN-1 */
 }
 
-static inline __attribute__((always_inline)) int xequal(const XState *a, const XState *b, int n) {
+static inline CC_ALWAYS_INLINE int xequal(const XState *a, const XState *b, int n) {
     if (a->turn != b->turn) return 0;
     for (int i = 0; i < n; i++) if (a->dn[i] != b->dn[i] || a->un[i] != b->un[i]) return 0;
     for (int i = 0; i < n; i++) {
@@ -142,7 +144,7 @@ static inline void xcopy(XState *to, const XState *from, int n) {
 
 /* One flip and its call window (SNAP-FLIP-1/3, SNAP-MATCH-1/2, SNAP-CALL-1/4/5). owner = 1:
  * owner-first (the first matched seat clockwise calls first), else flipper-first. */
-static inline __attribute__((always_inline)) int xstep(XState *s, int n, int owner) {
+static inline CC_ALWAYS_INLINE int xstep(XState *s, int n, int owner) {
     int f = s->turn;
     if (!s->dn[f]) { memcpy(s->dc[f], s->uc[f], s->un[f]); s->dh[f] = 0; s->dn[f] = s->un[f]; s->un[f] = 0; }
     u8 card = s->dc[f][s->dh[f]]; s->dh[f] = (u8)(s->dh[f] + 1) & (XR - 1); s->dn[f]--;
@@ -168,7 +170,7 @@ enum { X_ENDED = 0, X_ENDLESS = 1, X_CAPPED = 2 };
 
 /* Decide one deal: returns the status; *flips = flips of an ended game, else the cycle start
  * (mu) and *lam the cycle length. Brent's algorithm, then the exact start. */
-static inline __attribute__((always_inline)) int xdecide(const XState *x0, int n, int owner, int want_start, i64 cap,
+static inline CC_ALWAYS_INLINE int xdecide(const XState *x0, int n, int owner, int want_start, i64 cap,
                                                          i64 *flips, i64 *lam_out) {
     XState x, t;
     xcopy(&x, x0, n);
@@ -213,7 +215,7 @@ static void x3_from(X3 *y, const XState *x) {
     y->turn = x->turn;
 }
 
-static inline __attribute__((always_inline)) int x3equal(const X3 *a, const X3 *b) {
+static inline CC_ALWAYS_INLINE int x3equal(const X3 *a, const X3 *b) {
     if (a->turn != b->turn || a->t[0] != b->t[0] || a->t[1] != b->t[1]) return 0;
     for (int i = 0; i < 2; i++)
         for (int k = 0; k < a->t[i]; k++) if (a->c[i][(a->h[i] + k) & (R3 - 1)] != b->c[i][(b->h[i] + k) & (R3 - 1)]) return 0;
@@ -224,7 +226,7 @@ static int gcd(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return
 
 /* Play from a position just after a win to just after the next one. *flips grows by the flips
  * made; M_NOWIN: no flip will ever match again (*flips unchanged). */
-static inline __attribute__((always_inline)) int x3macro(X3 *s, int owner, i64 *flips) {
+static inline CC_ALWAYS_INLINE int x3macro(X3 *s, int owner, i64 *flips) {
     int p = s->turn, q = 1 - p, tp = s->t[p], tq = s->t[q], hp = s->h[p], hq = s->h[q];
     const u8 *cp = s->c[p], *cq = s->c[q];
     int jp = 0, jq = 0, last_q = -1, F = 0, limit = tp * tq + 1;
@@ -266,7 +268,7 @@ static inline __attribute__((always_inline)) int x3macro(X3 *s, int owner, i64 *
     return s->t[f] ? M_WON : M_ENDED;
 }
 
-static inline __attribute__((always_inline)) int x3decide(const X3 *y0, int owner, i64 cap, i64 *flips, i64 *lam_out) {
+static inline CC_ALWAYS_INLINE int x3decide(const X3 *y0, int owner, i64 cap, i64 *flips, i64 *lam_out) {
     X3 x = *y0, t = *y0;
     i64 fl = 0, tfl = 0, power = 1, lam = 1;
     int st = x3macro(&x, owner, &fl);

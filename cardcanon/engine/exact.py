@@ -16,13 +16,8 @@ its image. ``tests/test_exact.py`` checks the reduction against the brute-force 
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import math
 import os
-import platform
-import subprocess
-import sys
-import tempfile
 from dataclasses import dataclass
 from typing import Any
 from pathlib import Path
@@ -51,40 +46,23 @@ def weight(players: int, ranks: int, suits: int) -> int:
     return int(players * math.factorial(ranks) * math.factorial(suits) ** ranks)
 
 
-def _library_path(cc: str) -> Path:
-    digest = hashlib.sha256(SOURCE.read_bytes())
-    digest.update(" ".join((cc, *build.CFLAGS, platform.machine(), sys.platform)).encode())
-    return build.cache_dir() / f"exact-{digest.hexdigest()[:16]}{'.dll' if sys.platform == 'win32' else '.so'}"
-
-
 _LIB: ctypes.CDLL | None = None
 
 
 def kernel() -> ctypes.CDLL:
-    """``exact.c`` compiled at first use into the engine's cache folder (as ``kernel.c``)."""
+    """``exact.c`` compiled at first use into the engine's cache folder (as ``kernel.c`` is:
+    :func:`cardcanon.engine.build.build`)."""
     global _LIB
     if _LIB is not None:
         return _LIB
     if os.environ.get("CARDCANON_ENGINE", "").lower() == "python":
         raise EngineUnavailable("the compiled kernel is disabled by CARDCANON_ENGINE=python")
-    cc = build.compiler()
-    if cc is None:
-        raise EngineUnavailable("exact enumeration needs a C compiler (tried $CC, cc, gcc, clang)")
-    target = _library_path(cc)
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=target.suffix)
-        os.close(fd)
-        try:
-            done = subprocess.run([cc, *build.CFLAGS, "-o", tmp, str(SOURCE)], capture_output=True, text=True)
-            if done.returncode != 0:
-                first = (done.stderr.strip().splitlines() or ["no message"])[0][:200]
-                raise EngineUnavailable(f"compiling {SOURCE.name} with {cc} failed: {first}")
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    lib = ctypes.CDLL(str(target))
+    try:
+        lib = ctypes.CDLL(str(build.build(SOURCE)))
+    except EngineUnavailable as exc:
+        raise EngineUnavailable(f"the exact enumeration's library is not built: {exc}") from None
+    except OSError as exc:
+        raise EngineUnavailable(f"cannot load the exact enumeration's library: {exc}") from None
     lib.exact_count.argtypes = [ctypes.c_int, ctypes.c_int]
     lib.exact_count.restype = ctypes.c_int64
     lib.exact_unrank.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.POINTER(ctypes.c_uint8)]

@@ -1,9 +1,10 @@
 /* cardcanon batched Snap: many games of cardcanon/envs/snap_v0.py stepped in one call.
- * Built on kernel.c, included whole, so that its rules are the ones played: a separate library
- * (cardcanon/engine/vector.py compiles it at first use) keeps kernel.c, and the SHA-256 that
- * results record of it, unchanged. Equality with the single environment, step by step, is
- * checked by tests/test_env_engine.py. */
-#include "kernel.c"
+ * Built on kernel.c, included whole (with its portability header, as kernel_unit.c), so that its
+ * rules are the ones played: a separate library (built with the package, or by
+ * cardcanon/engine/vector.py at first use) keeps kernel.c, and the SHA-256 that results record
+ * of it, unchanged. Equality with the single environment, step by step, is checked by
+ * tests/test_env_engine.py. */
+#include "kernel_unit.c"
 
 /* One slot: a game of the step interface (SnapGame), its step count, and the call window open
  * after a flip: the seats that decide (players in the game clockwise from the flipper, the flipper
@@ -197,3 +198,10 @@ i64 snap_vec_step_checked(const SnapCfg *cfg, i64 cfg_size, SnapSlot *slots, i64
     if ((rc = seen_ok(cfg, z, seen_size, n))) return rc;
     return sv_vec_step(cfg, slots, n, max_steps, actions, streams, obs, masks, to_move, rewards, ended, z);
 }
+
+/* The SHA-256 of this file, set by the build (-DCARDCANON_SOURCE_SHA256="..."), so that a library
+ * built from another version of it is recognised and not used. */
+#ifndef CARDCANON_SOURCE_SHA256
+#define CARDCANON_SOURCE_SHA256 "unknown"
+#endif
+const char *cardcanon_vector_source(void) { return CARDCANON_SOURCE_SHA256; }

@@ -1,9 +1,10 @@
 """Many Snap games stepped in one call: the batched interface of ``cardcanon.envs.snap_v0``.
 
 ``vector.c`` includes ``kernel.c`` whole and adds the batched loop, so the games are the kernel's;
-it is a library of its own, compiled at first use into the engine's cache
-(:func:`cardcanon.engine.build.build`), so that ``kernel.c`` and the SHA-256 results record of it
-do not change. It is used only when the kernel itself can be had (the same fallback rules).
+it is a library of its own, built with the package where a compiler exists, else compiled at first
+use into the engine's cache (:func:`cardcanon.engine.build.build`), so that ``kernel.c`` and the
+SHA-256 results record of it do not change. It is used only when the kernel itself can be had (the
+same fallback rules), and only if it reports the SHA-256 of this package's ``kernel.c`` and ``vector.c``.
 ``tests/test_env_engine.py`` plays its games against the single environment, step by step.
 """
 
@@ -26,6 +27,7 @@ _TWO64 = 1 << 64
 _V = ctypes.c_void_p
 SIGNATURES: dict[str, tuple[type, list[type]]] = {
     "cardcanon_kernel_source": (ctypes.c_char_p, []),
+    "cardcanon_vector_source": (ctypes.c_char_p, []),
     "snap_slot_size": (abi.i64, []),
     "snap_vec_reset_checked": (abi.i64, [abi.P(abi.SnapCfg), abi.i64, _V, abi.i64, abi.i64, abi.u64, _V, _V, _V, _V,
                                          _V, abi.i64, abi.i64]),
@@ -40,18 +42,29 @@ def library() -> ctypes.CDLL:
     global _LIBRARY
     if _LIBRARY is None:
         build.load()  # the kernel's own conditions (CARDCANON_ENGINE=python, a failed build) apply
-        path = build.build(SOURCE)
+        prebuilt = build.packaged("_vector")
         try:
-            lib = ctypes.CDLL(str(path))
-            for name, (restype, argtypes) in SIGNATURES.items():
-                function = getattr(lib, name)
-                function.restype, function.argtypes = restype, argtypes
-        except (OSError, AttributeError) as exc:
-            raise EngineUnavailable(f"cannot load the batched Snap library {path.name}: {exc}") from None
-        if lib.cardcanon_kernel_source().decode() != build.source_sha256():
-            raise EngineUnavailable(f"{path} was built from another version of kernel.c")
-        _LIBRARY = lib
+            _LIBRARY = _open(prebuilt) if prebuilt else None
+        except EngineUnavailable:
+            _LIBRARY = None  # e.g. an in-place build of an older source: build a fresh one
+        if _LIBRARY is None:
+            _LIBRARY = _open(build.build(SOURCE))
     return _LIBRARY
+
+
+def _open(path: Path) -> ctypes.CDLL:
+    """Load ``path`` and declare its functions; EngineUnavailable unless it is built from these sources."""
+    try:
+        lib = ctypes.CDLL(str(path))
+        for name, (restype, argtypes) in SIGNATURES.items():
+            function = getattr(lib, name)
+            function.restype, function.argtypes = restype, argtypes
+    except (OSError, AttributeError) as exc:
+        raise EngineUnavailable(f"cannot load the batched Snap library {path.name}: {exc}") from None
+    if (lib.cardcanon_kernel_source().decode(), lib.cardcanon_vector_source().decode()) != (
+            build.source_sha256(), build.source_sha256(SOURCE)):
+        raise EngineUnavailable(f"{path} was built from another version of kernel.c or vector.c")
+    return lib
 
 
 def observation_size(players: int) -> int:

@@ -368,7 +368,8 @@ def _run_verify(args: argparse.Namespace) -> int:
         if args.no_second_solver:
             raise ValueError("--export-smt writes the queries the second solver decides; drop --no-second-solver")
         folder.mkdir(parents=True, exist_ok=True)
-    progress = Progress(out, live=out.isatty()) if out.isatty() or not args.explain else None
+    # with --explain the runs' progress goes to standard error, the explanation to standard output
+    progress = Progress(sys.stderr, live=sys.stderr.isatty()) if args.explain else Progress(out, live=out.isatty())
     report = run(checks, jobs=args.jobs, timeout=args.timeout, quick=args.quick, progress=progress,
                  necessity=not args.no_necessity, variants=not args.default_variant_only, export_smt=args.export_smt,
                  necessity_per_variant=args.necessity_per_variant, second_solver=not args.no_second_solver)

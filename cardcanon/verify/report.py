@@ -119,11 +119,12 @@ class CheckOutcome:
                 and not (self.quick and check.ci_bounds is not None))
 
     def stats_problems(self) -> list[str]:
-        """Every golden number that came out otherwise, under every variant run."""
+        """Every golden number that came out otherwise, under every variant run that was applicable
+        (a not-applicable run counted nothing)."""
         return [problem for variant, result in self.variants for problem in self._stats_problems(variant, result)]
 
     def _stats_problems(self, variant: Mapping[str, str], result: RunResult) -> list[str]:
-        if not self.stats_compared:
+        if not self.stats_compared or result.verdict is Verdict.NOT_APPLICABLE:
             return []
         where, problems = "" if not variant else f"[{variant_name(variant)}] ", []
         for key, want in (self.check.stats_for(variant) or {}).items():
@@ -211,7 +212,7 @@ class CheckOutcome:
                 + [f"[{name}] rests on {p.check.id}, which is not applicable under {name}"
                    for name in (variant_name(v) for v, _ in self.variants)
                    for p in self.premises if p.state_under(name) == "not-applicable"]
-                + [f"necessity of {rule} not applicable: every run against its model mutants was"
+                + [f"necessity of {rule} not applicable: every run against its model mutants was not applicable"
                    for rule in self.rules_not_applicable()])
 
     def engine_not_applicable(self) -> list[str]:
@@ -241,14 +242,18 @@ class CheckOutcome:
         lines.append("  Cited rules, and per variant the model mutant that makes the check fail there:")
         for rule in check.rules:
             lines.append(f"    {rule}:")
+            unbound: dict[str, list[str]] = {}  # why unbound -> the variants, listed on one line
             for b in (b for b in self.bindings() if b.rule == rule):
                 if b.killed_by:
                     how = "; ".join(f"{k.split(':', 1)[-1]} ({MUTANTS[k].description})" for k in b.killed_by)
+                    lines.append(f"      {b.variant}: {how}")
                 else:
-                    how = ("unbound: no model mutant run under this variant fails it (does not count)"
-                           if not b.tried else f"unbound: {', '.join(t.split(':', 1)[-1] for t in b.tried)} "
-                                               "leave it passing (does not count)")
-                lines.append(f"      {b.variant}: {how}")
+                    why = ("no model mutant run under {} fails it" if not b.tried else
+                           f"{', '.join(t.split(':', 1)[-1] for t in b.tried)} leave it passing")
+                    unbound.setdefault(why, []).append(b.variant)
+            lines += [f"      {', '.join(variants)}: unbound: "
+                      + why.format("this variant" if len(variants) == 1 else "these variants") + " (does not count)"
+                      for why, variants in unbound.items()]
         if self.probes:
             lines.append("  Probes: " + ", ".join(f"{p.id} {'killed' if p.killed else 'SURVIVED'}" for p in self.probes))
         witness = (self.result.witness or "").strip()
@@ -443,10 +448,19 @@ class Report:
         return (f"{len(self.outcomes)} checks: {self.passed} passed, {self.failed} failed, "
                 f"{self.not_applicable} not applicable; "
                 f"engine replays not applicable: {self.engine_not_applicable}; "
-                f"necessity: {matrix['killed']}/{matrix['cells']} (check, rule, variant) results fail under a "
-                f"model mutant ({matrix['unbound']} unbound, not counted); "
+                f"necessity: {self.necessity_words(matrix)}; "
                 f"probes killed {self.probes_killed}/{self.probes_total}; "
                 f"wall time {self.wall_seconds:.1f} s (jobs {self.jobs}{', quick' if self.quick else ''})")
+
+    @staticmethod
+    def necessity_words(matrix: Mapping[str, Any]) -> str:
+        """What the necessity matrix counts: the (check, rule, variant) results a model mutant of the
+        rule fails (each binds the check to that rule), and the others, which count toward nothing."""
+        if not matrix["cells"]:
+            return "no model mutants run"
+        return (f"{matrix['killed']} (check, rule, variant) results count, each failed by a model mutant of "
+                f"its rule under its variant; unbound, so counting toward no rule (no model mutant of the rule "
+                f"fails the check under that variant): {matrix['unbound']}")
 
     def to_json(self) -> dict[str, Any]:
         matrix = self.necessity_json()
