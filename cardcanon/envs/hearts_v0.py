@@ -37,6 +37,7 @@ every variation point of the rulebook, by parameter name, with option strings:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -73,6 +74,25 @@ def action_of_card(card: Card) -> int:
     if index is None:
         raise ValueError(f"{card} is not a card of the 28-card deck (HEARTS-DECK-1)")
     return index
+
+
+def observation_of(state: HeartsState, s: int, played: Sequence[frozenset[Card]],
+                   last_trick: frozenset[Card]) -> np.ndarray:
+    """Seat ``s``'s observation vector (:data:`OBSERVATION`) of the model's ``state``, given the cards
+    each seat played this hand and the last trick completed in it (which the state does not keep)."""
+    shown = (
+        state.hands[s], [play.card for play in state.trick], played[s], played[1 - s],
+        state.taken[s], state.taken[1 - s], last_trick,
+    )
+    cards = np.zeros((len(shown), CARDS), dtype=np.float32)
+    for row, part in enumerate(shown):
+        cards[row, [_INDEX[card] for card in part]] = 1.0
+    to_move = state.to_move is not None and state.to_move.index == s
+    flags = (
+        state.hearts_broken, to_move and not state.trick, state.tricks_played == 0 and state.to_move is not None,
+        state.dealer is not None and state.dealer.index == s, state.scores[s], state.scores[1 - s],
+    )
+    return np.concatenate([cards.ravel(), np.array(flags, dtype=np.float32)])
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -204,20 +224,7 @@ class raw_env(CardGameEnv):
             if self._ended():
                 mask[:] = 0
             return {"observation": observation, "action_mask": mask}
-        state = self.state
-        shown = (
-            state.hands[s], [play.card for play in state.trick], self._played[s], self._played[1 - s],
-            state.taken[s], state.taken[1 - s], self._last_trick,
-        )
-        cards = np.zeros((len(shown), CARDS), dtype=np.float32)
-        for row, part in enumerate(shown):
-            cards[row, [_INDEX[card] for card in part]] = 1.0
-        to_move = state.to_move is not None and state.to_move.index == s
-        flags = (
-            state.hearts_broken, to_move and not state.trick, state.tricks_played == 0 and state.to_move is not None,
-            state.dealer is not None and state.dealer.index == s, state.scores[s], state.scores[1 - s],
-        )
-        observation = np.concatenate([cards.ravel(), np.array(flags, dtype=np.float32)])
+        observation = observation_of(self.state, s, self._played, self._last_trick)
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:

@@ -101,6 +101,29 @@ def observation_parts(players: int) -> tuple[tuple[str, int], ...]:
     )
 
 
+def observation_of(state: SnapState, me: int) -> np.ndarray:
+    """Seat ``me``'s observation vector (:func:`observation_parts`) of the model's ``state``."""
+    n = state.config.players
+    seats = [(me + k) % n for k in range(n)]  # from the observer, clockwise
+
+    def one_hot(seat: Seat | None) -> list[float]:
+        return [1.0 if seat is not None and seat.index == s else 0.0 for s in seats]
+
+    tops = np.zeros((n, CARDS), dtype=np.float32)
+    for row, s in enumerate(seats):
+        if state.up[s]:
+            tops[row, state.up[s][0].index] = 1.0
+    pot_top = np.zeros(CARDS, dtype=np.float32)
+    if state.pot:
+        pot_top[state.pot[0].index] = 1.0
+    head = [float(state.phase is Phase.FLIP), float(state.phase is Phase.CALL)]
+    head += one_hot(state.turn) + one_hot(state.dealer)
+    head += [float(bool(state.down[s] or state.up[s])) for s in seats]  # SnapState.holds
+    head += [float(len(state.down[s])) for s in seats] + [float(len(state.up[s])) for s in seats]
+    return np.concatenate([np.array(head, dtype=np.float32), tops.ravel(),
+                           np.array([len(state.pot)], dtype=np.float32), pot_top])
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment (an illegal action ends the game with reward -1 for its agent)."""
     return wrap(raw_env(**kwargs))
@@ -314,25 +337,7 @@ class raw_env(CardGameEnv):
         me = self.agent_name_mapping[agent]
         if self._kernel is not None:
             return {"observation": self._kernel.observe(me), "action_mask": self.action_mask(agent)}
-        state, n = self.state, self.config.players
-        seats = [(me + k) % n for k in range(n)]  # from the observer, clockwise
-
-        def one_hot(seat: Seat | None) -> list[float]:
-            return [1.0 if seat is not None and seat.index == s else 0.0 for s in seats]
-
-        tops = np.zeros((n, CARDS), dtype=np.float32)
-        for row, s in enumerate(seats):
-            if state.up[s]:
-                tops[row, state.up[s][0].index] = 1.0
-        pot_top = np.zeros(CARDS, dtype=np.float32)
-        if state.pot:
-            pot_top[state.pot[0].index] = 1.0
-        head = [float(state.phase is Phase.FLIP), float(state.phase is Phase.CALL)]
-        head += one_hot(state.turn) + one_hot(state.dealer)
-        head += [float(state.holds(Seat(s))) for s in seats]
-        head += [float(len(state.down[s])) for s in seats] + [float(len(state.up[s])) for s in seats]
-        observation = np.concatenate([np.array(head, dtype=np.float32), tops.ravel(),
-                                      np.array([len(state.pot)], dtype=np.float32), pot_top])
+        observation = observation_of(self.state, me)
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     # ---- rendering ---------------------------------------------------------------------------
