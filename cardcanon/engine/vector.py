@@ -30,7 +30,9 @@ SIGNATURES: dict[str, tuple[type, list[type]]] = {
     "snap_vec_reset_checked": (abi.i64, [abi.P(abi.SnapCfg), abi.i64, _V, abi.i64, abi.i64, abi.u64, _V, _V, _V, _V,
                                          _V, abi.i64, abi.i64]),
     "snap_vec_step_checked": (abi.i64, [abi.P(abi.SnapCfg), abi.i64, _V, abi.i64, abi.i64, abi.i64, _V, _V, _V, _V,
-                                        _V, _V, _V, _V, abi.i64, abi.i64]),
+                                        _V, _V, _V, _V, abi.i64, _V, abi.i64]),
+    "hearts_vec_step_final_checked": (abi.i64, [abi.P(abi.HeartsCfg), abi.i64, _V, abi.i64, abi.i64, _V, _V, _V, _V,
+                                                _V, _V, _V, _V, abi.i64]),
 }
 _LIBRARY: ctypes.CDLL | None = None
 
@@ -74,7 +76,8 @@ class SnapVector:
     one decision of the call window. A finished game (over, or truncated at the next flip after
     ``max_steps`` steps or, with ``repeats``, at a position it has seen before) restarts at once
     with the next seed of its slot's own ``SplitMix64`` stream, begun at ``seed + i`` for slot
-    ``i``. ``ended`` is 0, 1 (over) or 2 (truncated). The positions seen are kept in numpy arrays
+    ``i``. ``ended`` is 0, 1 (over) or 2 (truncated); ``final`` holds an ended game's last observation
+    (of the seat that stepped). The positions seen are kept in numpy arrays
     that grow as the episodes need (each slot's are given back when it restarts)."""
 
     def __init__(self, n: int, config: SnapConfig, policy: Policy, max_steps: int | None,
@@ -95,7 +98,7 @@ class SnapVector:
             "observations": np.zeros((n, observation_size(players)), dtype=np.float32),
             "masks": np.zeros((n, ACTIONS), dtype=np.int8), "to_move": np.zeros(n, dtype=np.int32),
             "rewards": np.zeros((n, players), dtype=np.float32), "ended": np.zeros(n, dtype=np.uint8),
-            "actions": np.zeros(n, dtype=np.int32),
+            "actions": np.zeros(n, dtype=np.int32), "final": np.zeros((n, observation_size(players)), dtype=np.float32),
         }
         if repeats:
             self._empty_seen(4 * n)
@@ -122,9 +125,9 @@ class SnapVector:
         """The addresses of the arrays, for the kernel (again after the arrays change)."""
         a = self.arrays
         self.observations, self.masks, self.to_move = a["observations"], a["masks"], a["to_move"]
-        self.rewards, self.ended = a["rewards"], a["ended"]
+        self.rewards, self.ended, self.final = a["rewards"], a["ended"], a["final"]
         self._a = [int(a[name].ctypes.data) for name in ("slots", "streams", "observations", "masks", "to_move",
-                                                          "rewards", "ended", "actions")]
+                                                          "rewards", "ended", "actions", "final")]
         self.seen: Seen | None = None
         if self.repeats:
             self.seen = Seen(*(int(a[name].ctypes.data) for name in _SEEN), self._capacity(), self.position,
@@ -152,10 +155,10 @@ class SnapVector:
         self.arrays["actions"][:] = actions
         if self.repeats and self.arrays["meta"][1] < self.n:  # a record per slot, at most, this step
             self._grow()
-        slots, streams, obs, masks, to_move, rewards, ended, acts = self._a
+        slots, streams, obs, masks, to_move, rewards, ended, acts, final = self._a
         code = self.lib.snap_vec_step_checked(self.cfg_ref, self.cfg_size, slots, self.size, self.n,
                                               self.max_steps or 0, acts, streams, obs, masks, to_move, rewards, ended,
-                                              *self._seen, self.n)
+                                              *self._seen, final, self.n)
         return int(abi.check(code, "snap vector step"))
 
 
