@@ -112,6 +112,21 @@ class HeartsVector:
         self._a = [_address(a) for a in (self.games, self.streams, self.observations, self.masks, self.to_move,
                                          self.rewards, self.dones, self.actions, self.final)]
 
+    def renew(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """New arrays for what a step writes whole (observations, masks, to move, rewards), so that
+        arrays handed out before stay as they are; the old ones, for :meth:`restore`."""
+        old = (self.observations, self.masks, self.to_move, self.rewards)
+        self._use(*(np.empty_like(array) for array in old))
+        return old
+
+    def restore(self, old: tuple[np.ndarray[Any, Any], ...]) -> None:
+        """Use the arrays :meth:`renew` replaced again (after a step that played nothing)."""
+        self._use(*old)
+
+    def _use(self, *arrays: np.ndarray[Any, Any]) -> None:
+        self.observations, self.masks, self.to_move, self.rewards = arrays
+        self._a[2:6] = [_address(a) for a in arrays]
+
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle
         arrays = (self.games, self.streams, self.observations, self.masks, self.to_move, self.rewards, self.dones)
         return _restore_vector, (self.n, self.config, tuple(a.copy() for a in arrays))

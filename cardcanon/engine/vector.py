@@ -68,6 +68,7 @@ class Seen(ctypes.Structure):
 
 
 BUCKETS = 1024  # hash lists per slot
+_RENEWED = ("observations", "masks", "to_move", "rewards")  # SnapVector.renew
 _SEEN = ("pool", "heads", "lists", "meta")
 
 
@@ -133,6 +134,22 @@ class SnapVector:
             self.seen = Seen(*(int(a[name].ctypes.data) for name in _SEEN), self._capacity(), self.position,
                              self.record, BUCKETS)
         self._seen = (None if self.seen is None else ctypes.byref(self.seen), ctypes.sizeof(Seen))
+
+    def renew(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """New arrays for what a step writes whole (observations, masks, to move, rewards), so that
+        arrays handed out before stay as they are; the old ones, for :meth:`restore`."""
+        old = tuple(self.arrays[name] for name in _RENEWED)
+        self._use(*(np.empty_like(array) for array in old))
+        return old
+
+    def restore(self, old: tuple[np.ndarray[Any, Any], ...]) -> None:
+        """Use the arrays :meth:`renew` replaced again (after a step that played nothing)."""
+        self._use(*old)
+
+    def _use(self, *arrays: np.ndarray[Any, Any]) -> None:
+        self.arrays.update(zip(_RENEWED, arrays))
+        self.observations, self.masks, self.to_move, self.rewards = arrays
+        self._a[2:6] = [int(a.ctypes.data) for a in arrays]
 
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle
         args = (self.n, self.config, self.policy, self.max_steps, self.repeats)

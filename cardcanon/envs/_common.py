@@ -179,23 +179,33 @@ class VectorEnv(GymVectorEnv):  # type: ignore[misc]
         self._open()
         if options:
             raise ValueError(f"{self._env}.vector_env: reset takes no options, not {options!r}")
-        self._vector.reset(self._seed(seed))
-        return self._observations(), self._infos(None)
+        seed = self._seed(seed)
+        if self.copy:
+            self._vector.renew()
+        self._vector.reset(seed)
+        obs = self._observations()
+        return obs, self._infos(obs, None)
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action in every game: (observations, rewards, terminations, truncations, infos). An
         illegal action raises ValueError and plays nothing."""
         self._open()
         actions = self._actions(actions)
-        mover = self._vector.to_move.copy()
+        mover = self._vector.to_move
+        if self.copy:
+            old = self._vector.renew()
+        else:
+            mover = mover.copy()
         bad = self._vector.step(actions)
         if bad:
+            if self.copy:
+                self._vector.restore(old)
             raise ValueError(f"{self._env}.vector_env: action {int(actions[bad - 1])} is not legal in "
                              f"{self._unit} {bad - 1} (see the action mask)")
         ended = self.dones
         rewards = self._vector.rewards[np.arange(self.n), mover]
-        return (self._observations(), rewards, self.terminations.copy(), self.truncations.copy(),
-                self._infos(ended))
+        obs = self._observations()
+        return obs, rewards, self.terminations.copy(), self.truncations.copy(), self._infos(obs, ended)
 
     def close(self, **kwargs: Any) -> None:
         """Free the games' buffers; the environment can no longer be stepped."""
@@ -213,19 +223,15 @@ class VectorEnv(GymVectorEnv):  # type: ignore[misc]
                              f"not an array of shape {array.shape} and type {array.dtype}")
         return array
 
-    def _fresh(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array
-
     def _observations(self) -> dict[str, np.ndarray]:
-        return {"observation": self._fresh(self._vector.observations),
-                "action_mask": self._fresh(self._vector.masks)}
+        """The arrays the step wrote: new ones at each step (:meth:`renew`), or with ``copy=False`` the same."""
+        return {"observation": self._vector.observations, "action_mask": self._vector.masks}
 
-    def _infos(self, ended: np.ndarray | None) -> dict[str, Any]:
+    def _infos(self, obs: dict[str, np.ndarray], ended: np.ndarray | None) -> dict[str, Any]:
         """The action masks and the player to move of every game, each seat's reward and, for the
         games that ended, their final observations (Gymnasium's ``final_obs``)."""
-        infos: dict[str, Any] = {"action_mask": self._fresh(self._vector.masks),
-                                 "to_move": self._fresh(self._vector.to_move),
-                                 "rewards": self._fresh(self._vector.rewards)}
+        infos: dict[str, Any] = {"action_mask": obs["action_mask"],
+                                 "to_move": self._vector.to_move, "rewards": self._vector.rewards}
         if ended is not None and ended.any():
             final = np.full(self.n, None, dtype=object)
             for i in np.flatnonzero(ended):
