@@ -247,3 +247,20 @@ def test_snap_observations_are_the_environments():
 def test_a_small_deck_is_the_lowest_ranks_of_the_first_suits():
     assert [str(c) for c in small_deck(3, 2)] == ["2c", "3c", "4c", "2d", "3d", "4d"]
     assert small_deck(13, 4) == snap.SnapConfig().deck
+
+
+# ---- the example an OpenSpiel user knows ------------------------------------------------------------
+def test_the_mccfr_example_prints_what_the_docs_show(capsys):
+    """``examples/openspiel_mccfr.py`` with its defaults prints the block ``docs/environments.rst`` shows."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("openspiel_mccfr", root / "examples" / "openspiel_mccfr.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.main([]) == 0
+    printed = capsys.readouterr().out.strip().splitlines()
+    docs = (root / "docs" / "environments.rst").read_text(encoding="utf-8")
+    assert len(printed) == 5 and all(f"   {line}\n" in docs for line in printed), printed
+    assert example.main(["--iterations", "0"]) == 2
