@@ -5,6 +5,8 @@ PettingZoo environments', and parameters refused in one line."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -264,3 +266,30 @@ def test_the_mccfr_example_prints_what_the_docs_show(capsys):
     docs = (root / "docs" / "environments.rst").read_text(encoding="utf-8")
     assert len(printed) == 5 and all(f"   {line}\n" in docs for line in printed), printed
     assert example.main(["--iterations", "0"]) == 2
+
+
+# ---- the conformance adapter over the OpenSpiel state -------------------------------------------------
+ADAPTER = [sys.executable, "-m", "cardcanon.openspiel.conform"]
+
+
+def conform(*only: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardcanon", "conform", "-q", *only, "--", *ADAPTER],
+                          capture_output=True, text=True, timeout=1200)
+
+
+@pytest.mark.parametrize("only", [("--only", "hearts/default", "--only", "snap/players-3"),
+                                  pytest.param(("--only", "hearts", "--only", "snap"), marks=pytest.mark.slow)],
+                         ids=["quick", "every-vector"])
+def test_the_openspiel_states_pass_the_conformance_vectors(only):
+    result = conform(*only)
+    assert result.returncode == 0 and " 0 failed" in result.stdout, result.stdout[-3000:] + result.stderr
+
+
+def test_the_openspiel_adapter_fails_when_its_legal_moves_drop_the_ties(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import sys\nfrom cardcanon.openspiel import conform\nreal = conform.legal_moves\n"
+                      "conform.legal_moves = lambda state, game: [m for m in real(state, game)"
+                      " if type(m).__name__ != 'Tie']\nsys.exit(conform.main())\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "cardcanon", "conform", "-q", "--only", "snap/players-3", "--",
+                             sys.executable, str(broken)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1 and "SNAP-TIE-1" in result.stdout, result.stdout[-2000:]

@@ -5,8 +5,10 @@ for a smaller deck: the lowest ``ranks`` ranks (from the two) of the first ``sui
 diamonds, hearts, spades), in the canonical card order (the default is the 52-card deck,
 SNAP-DECK-1); every variation point of ``spec/snap.toml`` by its parameter name, with the
 rulebook's option words and defaults (``index_card`` is ``"off"`` or ``"on"``); ``calling_policy``
-(``"flipper-first"``, the default, or ``"owner-first"``: who wins a race of correct calls,
-SNAP-POLICY-2/3); ``max_moves`` (10000): a game still going after that many moves (flips and call
+(who wins a race of correct calls: ``"flipper-first"``, the default, or ``"owner-first"``, as
+SNAP-POLICY-2/3 decide it; or ``"race"``: a chance node after the window, each outcome equally
+likely, names the caller who was first or, without the index card, the two or more who tied,
+SNAP-TIE-1; every call event the rules allow is then reachable); ``max_moves`` (10000): a game still going after that many moves (flips and call
 windows) ends there as a *truncation* (:meth:`SnapState.truncated`): the players in the game get 0.
 
 **Chance**: the dealer (each seat equally likely; SNAP-DEAL-1), then the shuffled deck card by card
@@ -34,6 +36,7 @@ player's whole history (the deal, every flip, his own calls and every call event
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -46,13 +49,13 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
     GAME, MAX_PLAYERS, MIN_PLAYERS, Call, Deal, Flip, NoCall, Phase, SnapConfig, SnapState as ModelState,
-    Termination, Tie,
+    Termination, Tie, correct_kinds,
 )
 from cardcanon.openspiel import _common
 
 SHORT_NAME = "python_cardcanon_snap"
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
-POLICIES = ("flipper-first", "owner-first")
+POLICIES = ("flipper-first", "owner-first", "race")
 DEFAULTS = _common.specification("snap", players=2, ranks=len(Rank), suits=len(SUITS),
                                  calling_policy=POLICIES[0], max_moves=10_000)
 CARDS = len(FULL_DECK)
@@ -94,10 +97,14 @@ class SnapGame(pyspiel.Game):  # type: ignore[misc]
         deck = small_deck(_common.whole("ranks", params["ranks"], 1, len(Rank)),
                           _common.whole("suits", params["suits"], 1, len(SUITS)))
         self.config = SnapConfig.from_options(_common.chosen("snap", params), players=players, deck=deck)
-        self.policy = race_policy(_common.one_of("calling_policy", params["calling_policy"], POLICIES))
+        chosen_policy = _common.one_of("calling_policy", params["calling_policy"], POLICIES)
+        self.race = chosen_policy == "race"
+        # with ``race`` a chance node settles races; the window's other events do not depend on the policy
+        self.policy = race_policy(POLICIES[0] if self.race else chosen_policy)
         self.max_moves = _common.whole("max_moves", params["max_moves"], 1)
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(SnapAction), max_chance_outcomes=max(players, len(deck)), num_players=players,
+            num_distinct_actions=len(SnapAction), num_players=players,
+            max_chance_outcomes=max(players, len(deck), 1 << players if self.race else 0),
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0 if players == MIN_PLAYERS else None,
             max_game_length=self.max_moves)
         super().__init__(_game_type(players), info, params)
@@ -119,12 +126,15 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
     dealer = _common.shared("dealer")
     model = _common.shared("model")
     order = _common.shared("order")
+    race = _common.shared("race")  # a race's calls (seat -> kind, in the window), while chance settles it
     faces = _common.shared("faces")
     seen = _common.shared("seen")
 
     def __init__(self, game: SnapGame) -> None:
         super().__init__(game)
         self.config, self.policy, self.max_moves = game.config, game.policy, game.max_moves
+        self.racing = game.race
+        self.race = None
         self.players = self.config.players
         self.model = GAME.new_game(self.config)
         self.dealer = None
@@ -139,7 +149,7 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        if self.model.phase is Phase.DEAL:
+        if self.model.phase is Phase.DEAL or self.race is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.model.phase is Phase.CALL:
             return int(pyspiel.PlayerId.SIMULTANEOUS)
@@ -159,7 +169,7 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         phase = self.model.phase
-        if self.is_terminal() or phase is Phase.DEAL:
+        if self.is_terminal() or phase is Phase.DEAL or self.race is not None:
             return []
         if phase is Phase.FLIP:
             return [int(SnapAction.FLIP)] if player == self.model.player.index else []
@@ -168,12 +178,18 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         return sorted([int(SnapAction.PASS)] + [int(ACTION_OF_KIND[kind]) for kind in self.config.kinds])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.race is not None:
+            masks = _race_outcomes(tuple(self.race), self.config.index_card)
+            return [(mask, 1.0 / len(masks)) for mask in masks]
         if self.dealer is None:
             return [(seat, 1.0 / self.players) for seat in range(self.players)]
         left = [i for i, card in enumerate(self.config.deck) if card not in self.order]
         return [(i, 1.0 / len(left)) for i in left]
 
     def _apply_action(self, action: int) -> None:
+        if self.race is not None:
+            self._settle(_race_event(self.race, action))
+            return
         if self.model.phase is Phase.DEAL:
             self._deal(action)
             return
@@ -203,13 +219,22 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         self.calls = [int(action) for action in actions]
         chosen = {Seat(seat): KIND_OF_ACTION.get(SnapAction(action)) for seat, action in enumerate(actions)
                   if before.holds(Seat(seat))}
-        # the generator is drawn from only by the ``ties`` policies, which this game refuses
-        event = call_event(before, chosen, self.policy, SplitMix64(0))
-        self.model = GAME.apply(before, event)
         self.moves += 1
         for seat, action in enumerate(self.calls):
             if action != SnapAction.PASS:
                 self._saw(seat, f"p{seat} calls {SnapAction(action).name.lower()}")
+        correct = correct_kinds(before)
+        right = [(seat, chosen[seat]) for seat in callers_in_order(before) if chosen.get(seat) in correct]
+        if self.racing and len(right) >= 2:  # who was fastest: a chance node
+            self.race = tuple(right)
+            return
+        # the generator is drawn from only by the ``ties`` policies, which this game refuses
+        self._settle(call_event(before, chosen, self.policy, SplitMix64(0)))
+
+    def _settle(self, event: NoCall | Call | Tie) -> None:
+        """The window's call event, applied by the model."""
+        self.race = None
+        self.model = GAME.apply(self.model, event)
         self._saw(None, _event_text(event))
         self._after_event()
 
@@ -227,6 +252,8 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         self.seen = _common.saw(self.seen, who, text)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE and self.race is not None:
+            return _event_text(_race_event(self.race, action))
         if player == pyspiel.PlayerId.CHANCE:
             return f"p{action} deals" if self.dealer is None else f"deal {self.config.deck[action]}"
         return f"p{player} {SnapAction(action).name.lower()}"
@@ -236,6 +263,32 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         piles = " | ".join(f"p{i}: {len(model.down[i])} down, up {' '.join(map(str, model.up[i])) or '-'}"
                            for i in range(self.players))
         return f"{model.phase.value} | {piles} | pot {' '.join(map(str, model.pot)) or '-'}"
+
+
+def callers_in_order(state: ModelState) -> list[Seat]:
+    """The players in the game, clockwise from the flipper, the flipper first."""
+    n, flipper = state.config.players, state.player.index
+    return [Seat((flipper + k) % n) for k in range(n) if state.holds(Seat((flipper + k) % n))]
+
+
+def _race_outcomes(right: tuple[tuple[Seat, Any], ...], index_card: bool) -> list[int]:
+    """A race's outcomes as seat masks: each correct caller first alone, or (without the index
+    card, SNAP-INDEX-1) two or more of them at once (a tie, SNAP-TIE-1, SNAP-POT-2)."""
+    bits = [1 << seat.index for seat, _ in right]
+    masks = set(bits)
+    if not index_card:
+        for size in range(2, len(bits) + 1):
+            masks.update(sum(group) for group in itertools.combinations(bits, size))
+    return sorted(masks)
+
+
+def _race_event(right: tuple[tuple[Seat, Any], ...], mask: int) -> Call | Tie:
+    """The call event of a race's outcome: the caller alone, or a tie of the kind called by the
+    first of them clockwise from the flipper."""
+    members = [(seat, kind) for seat, kind in right if mask >> seat.index & 1]
+    if len(members) == 1:
+        return Call(*members[0])
+    return Tie(frozenset(seat for seat, _ in members), members[0][1])
 
 
 def _event_text(event: NoCall | Call | Tie | Any) -> str:
