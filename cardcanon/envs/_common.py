@@ -136,12 +136,12 @@ MAX_ENVS = 1 << 18  # games stepped by one batched environment: about 0.5 GB of 
 
 def check_num_envs(n: Any, where: str) -> int:
     """The number of games of a batched environment: a whole number from 1 to :data:`MAX_ENVS`."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= MAX_ENVS:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= int(n) <= MAX_ENVS:
         raise ValueError(f"{where}: the number of games is a whole number from 1 to {MAX_ENVS}, not {str(n)[:30]}")
     return int(n)
 
 
-class VectorEnv(GymVectorEnv):  # type: ignore[misc]
+class VectorEnv(GymVectorEnv):
     """What both games' batched environments share: a Gymnasium vector environment over the
     kernel's vector (``_vector``, with ``reset``, ``step``, ``observations``, ``masks``, ``to_move``,
     ``rewards`` and ``final``). A game's class sets ``_vector``, ``metadata``, ``_env`` (its module's
@@ -154,7 +154,7 @@ class VectorEnv(GymVectorEnv):  # type: ignore[misc]
     _env: str
     _unit = "game"
 
-    def _begin(self, n: int, seed: Any, observation_space: spaces.Dict, actions: int, copy: bool) -> None:
+    def _begin(self, n: int, seed: Any, observation_space: spaces.Space[Any], actions: int, copy: bool) -> None:
         """The spaces, then the first reset (from ``seed``)."""
         self.num_envs = self.n = n
         self.single_observation_space = observation_space
@@ -236,7 +236,7 @@ class VectorEnv(GymVectorEnv):  # type: ignore[misc]
             final = np.full(self.n, None, dtype=object)
             for i in np.flatnonzero(ended):
                 final[i] = {"observation": self._vector.final[i].copy(),
-                            "action_mask": np.zeros(self.single_action_space.n, dtype=np.int8)}
+                            "action_mask": np.zeros(self._vector.masks.shape[1], dtype=np.int8)}
             infos["final_obs"], infos["_final_obs"] = final, ended.copy()
         return infos
 

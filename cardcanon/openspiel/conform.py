@@ -115,7 +115,9 @@ class Session:
     """One protocol session over an OpenSpiel state (see :mod:`cardcanon.conform.reference`)."""
 
     def __init__(self) -> None:
-        self.game, self.config, self.spiel, self.state = "", None, None, None
+        self.game, self.config = "", None
+        self.spiel: Any = None
+        self.state: Any = None
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         op = request["op"]

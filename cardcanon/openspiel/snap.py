@@ -229,7 +229,9 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
             self.race = tuple(right)
             return
         # the generator is drawn from only by the ``ties`` policies, which this game refuses
-        self._settle(call_event(before, chosen, self.policy, SplitMix64(0)))
+        event = call_event(before, chosen, self.policy, SplitMix64(0))
+        assert isinstance(event, (NoCall, Call, Tie)), "a call window closes by a call event"
+        self._settle(event)
 
     def _settle(self, event: NoCall | Call | Tie) -> None:
         """The window's call event, applied by the model."""

@@ -65,7 +65,7 @@ def check_hearts(run: Run) -> CheckResult:
     bounds = run.bounds
     run.hearts_config()  # the variant's options, refused as the model refuses them
     kwargs = dict(run.variant)
-    made = _made(lambda: hearts_v0.vector_env(int(bounds.get("slots", 64)), 0, **kwargs))
+    made = _made(lambda: hearts_v0.vector_env(int(bounds.get("slots", 64)), 0, True, **kwargs))
     if isinstance(made, CheckResult):
         return made
     chosen, missing = _episodes(made, bounds, lambda rewards, term, trunc: "win" if term else None, ("win",), run)
@@ -180,10 +180,11 @@ def _lockstep(run: Run, module: Any, kwargs: dict[str, Any], vector: Any, chosen
                          and np.array_equal(obs["observation"][i], seen["observation"])
                          and np.array_equal(obs["action_mask"][i], seen["action_mask"]))
                 if not alike:
-                    allowed = np.flatnonzero(seen["action_mask"] > obs["action_mask"][i]) if name == "model" else ()
+                    allowed = [int(a) for a in np.flatnonzero(seen["action_mask"] > obs["action_mask"][i])]
+                    extra = allowed[0] if allowed and name == "model" else None
                     return _differs(run, record(model, f"{chosen[i]} game {i}, step {compared + 1}: the batched "
                                                 f"environment's agent, observation or action mask differs from the "
-                                                f"{name}'s", int(allowed[0]) if len(allowed) else None))
+                                                f"{name}'s", extra))
         obs, _, term, trunc, infos = vector.step(actions)
         for i in sorted(live):
             model, kernel = pairs[i]
