@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{GAME}, {args.iterations} MCCFR iterations")
     for matching, made in ((True, calls[True]), (False, calls[False])):
         share = sum(made) / len(made) if made else float("nan")
-        print(f"calls \"Snap!\" {share:.0%} of {len(made)} call windows where {'a card matches' if matching else 'no card matches'}")
+        where = "a card matches" if matching else "no card matches"
+        print(f"calls \"Snap!\" {share:.0%} of {len(made)} call windows where {where}")
     for seat in (0, 1):
         print(f"as player {seat} against a random player: wins {wins[seat]} of {args.games}")
     return 0

@@ -36,7 +36,7 @@ import pyspiel
 from cardcanon.envs.hearts_v0 import OBSERVATION, OBSERVATION_SIZE, observation_of
 from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.hearts import (
-    DECK, GAME, ChooseDealer, Deal, HeartsConfig, HeartsState as ModelState, Phase, Play,
+    DECK, GAME, ChooseDealer, Deal, HeartsConfig, Phase, Play,
 )
 from cardcanon.model.hearts_types import HAND_SIZE, MOON_OTHER_POINTS, PLAYERS, POINT_CARDS, QUEEN_POINTS, SEATS
 from cardcanon.model.seats import Seat

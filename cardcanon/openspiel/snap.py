@@ -8,8 +8,9 @@ rulebook's option words and defaults (``index_card`` is ``"off"`` or ``"on"``); 
 (who wins a race of correct calls: ``"flipper-first"``, the default, or ``"owner-first"``, as
 SNAP-POLICY-2/3 decide it; or ``"race"``: a chance node after the window, each outcome equally
 likely, names the caller who was first or, without the index card, the two or more who tied,
-SNAP-TIE-1; every call event the rules allow is then reachable); ``max_moves`` (10000): a game still going after that many moves (flips and call
-windows) ends there as a *truncation* (:meth:`SnapState.truncated`): the players in the game get 0.
+SNAP-TIE-1; every call event the rules allow is then reachable); ``max_moves`` (10000): a game
+still going after that many moves (flips and call windows) ends there as a *truncation*
+(:meth:`SnapState.truncated`): the players in the game get 0.
 
 **Chance**: the dealer (each seat equally likely; SNAP-DEAL-1), then the shuffled deck card by card
 (SNAP-DEAL-2): the n-th outcome is the card at place n of the deal, by its index in the table's

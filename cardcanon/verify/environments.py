@@ -47,8 +47,7 @@ def check_snap(run: Run) -> CheckResult:
         if missing:
             return CheckResult(Verdict.UNKNOWN, f"{players} players: no episode of the first "
                                f"{made.num_envs} seeded games ended by {' or by '.join(missing)}")
-        result = _lockstep(run, snap_v0, kwargs, made, chosen, _snap_rewards, lambda env, label, extra=None: snap_record(
-            env.config, env.moves, env.state, label=label))
+        result = _lockstep(run, snap_v0, kwargs, made, chosen, _snap_rewards, _snap_record)
         if isinstance(result, CheckResult):
             return result
         compared += result
@@ -100,6 +99,11 @@ def _hearts_rewards(before: Any, after: Any) -> list[float]:
 
     outcome = GAME.outcome(after)
     return [0.0, 0.0] if outcome is None else [1.0 if outcome.winner.index == s else -1.0 for s in (0, 1)]
+
+
+def _snap_record(env: Any, label: str, extra: int | None = None) -> Any:
+    """The model's game as a record (a Snap action is a step of a call window, not a move)."""
+    return snap_record(env.config, env.moves, env.state, label=label)
 
 
 def _hearts_record(env: Any, label: str, extra: int | None = None) -> Any:
