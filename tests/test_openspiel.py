@@ -4,6 +4,7 @@ PettingZoo environments', and parameters refused in one line."""
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
@@ -66,7 +67,9 @@ def test_every_hearts_variation_passes_random_sim_test(name):
 
 
 @pytest.mark.parametrize("name", SNAP_SMALL + ["python_cardcanon_snap(players=4,ranks=4,suits=3,next_turn=winner,"
-                                               "calling_policy=owner-first)"])
+                                               "calling_policy=owner-first)",
+                                               "python_cardcanon_snap(players=3,ranks=4,suits=2,calling_policy=race)",
+                                               "python_cardcanon_snap(ranks=4,suits=2,calls=policy)"])
 def test_every_snap_variation_passes_random_sim_test(name):
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=5, serialize=False, verbose=False)
     pyspiel.random_sim_test(pyspiel.convert_to_turn_based(pyspiel.load_game(name)), num_sims=2, serialize=False,
@@ -293,3 +296,29 @@ def test_the_openspiel_adapter_fails_when_its_legal_moves_drop_the_ties(tmp_path
     result = subprocess.run([sys.executable, "-m", "cardcanon", "conform", "-q", "--only", "snap/players-3", "--",
                              sys.executable, str(broken)], capture_output=True, text=True, timeout=600)
     assert result.returncode == 1 and "SNAP-TIE-1" in result.stdout, result.stdout[-2000:]
+
+
+# ---- get_all_states against the exact enumeration -------------------------------------------------
+@pytest.mark.needs_exact
+@pytest.mark.parametrize("players, ranks, suits, policy", [(2, 2, 2, "flipper-first"), (3, 2, 2, "flipper-first"),
+                                                          pytest.param(2, 3, 2, "owner-first", marks=pytest.mark.slow)])
+def test_every_state_under_a_fixed_calling_policy_agrees_with_the_exact_enumeration(players, ranks, suits, policy):
+    """With ``calls=policy`` a small deck's game tree is its deals played by the policy: the games that
+    end, the endless ones (stopped by ``max_moves``) and the flips of the ended ones, counted from
+    OpenSpiel's ``get_all_states``, are the exact enumeration's counts times its weight."""
+    from open_spiel.python.algorithms.get_all_states import get_all_states
+
+    from cardcanon.engine import exact
+
+    cap = 60
+    tally = exact.decide_range(players, ranks, suits, 0, exact.count(ranks, suits), (policy,))[policy]
+    assert tally["capped"] == 0 and tally["extremes"].get("longest_ended", [0])[0] < cap
+    game = pyspiel.load_game(f"python_cardcanon_snap(players={players},ranks={ranks},suits={suits},calls=policy,"
+                             f"calling_policy={policy},max_moves={cap})")
+    terminals = [s for s in get_all_states(game, depth_limit=-1, include_terminals=True,
+                                           include_chance_states=False).values() if s.is_terminal()]
+    ended = [s for s in terminals if not s.truncated()]
+    weight = exact.weight(players, ranks, suits)
+    assert len(ended) == tally["ended"] * weight and len(terminals) - len(ended) == tally["endless"] * weight
+    assert sum(s.moves for s in ended) == tally["ended_flips"] * weight
+    assert len(terminals) == players * math.factorial(ranks * suits)  # every deal, once

@@ -8,7 +8,9 @@ rulebook's option words and defaults (``index_card`` is ``"off"`` or ``"on"``); 
 (who wins a race of correct calls: ``"flipper-first"``, the default, or ``"owner-first"``, as
 SNAP-POLICY-2/3 decide it; or ``"race"``: a chance node after the window, each outcome equally
 likely, names the caller who was first or, without the index card, the two or more who tied,
-SNAP-TIE-1; every call event the rules allow is then reachable); ``max_moves`` (10000): a game
+SNAP-TIE-1; every call event the rules allow is then reachable); ``calls`` (``"players"``, the
+default; or ``"policy"``: the calling policy makes every call, as the model's ``play_game`` does,
+and there is no call window node); ``max_moves`` (10000): a game
 still going after that many moves (flips and call windows) ends there as a *truncation*
 (:meth:`SnapState.truncated`): the players in the game get 0.
 
@@ -57,8 +59,9 @@ from cardcanon.openspiel import _common
 SHORT_NAME = "python_cardcanon_snap"
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 POLICIES = ("flipper-first", "owner-first", "race")
+CALLS = ("players", "policy")
 DEFAULTS = _common.specification("snap", players=2, ranks=len(Rank), suits=len(SUITS),
-                                 calling_policy=POLICIES[0], max_moves=10_000)
+                                 calling_policy=POLICIES[0], calls=CALLS[0], max_moves=10_000)
 CARDS = len(FULL_DECK)
 ACTION_OF_KIND = {kind: action for action, kind in KIND_OF_ACTION.items()}
 
@@ -102,6 +105,9 @@ class SnapGame(pyspiel.Game):  # type: ignore[misc]
         self.race = chosen_policy == "race"
         # with ``race`` a chance node settles races; the window's other events do not depend on the policy
         self.policy = race_policy(POLICIES[0] if self.race else chosen_policy)
+        self.by_policy = _common.one_of("calls", params["calls"], CALLS) == "policy"
+        if self.by_policy and self.race:
+            raise ValueError("calls=policy: the calling policy makes every call; it is flipper-first or owner-first")
         self.max_moves = _common.whole("max_moves", params["max_moves"], 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(SnapAction), num_players=players,
@@ -134,7 +140,7 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SnapGame) -> None:
         super().__init__(game)
         self.config, self.policy, self.max_moves = game.config, game.policy, game.max_moves
-        self.racing = game.race
+        self.racing, self.by_policy = game.race, game.by_policy
         self.race = None
         self.players = self.config.players
         self.model = GAME.new_game(self.config)
@@ -199,6 +205,10 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         card = self.model.up[self.model.player.index][0]
         self.faces |= {card}
         self._saw(None, f"p{self.model.player.index} flips {card}")
+        if self.by_policy:  # every player calls as the policy plays (SNAP-POLICY-1 to 3): no call window
+            event = self.policy.choose(self.model, SplitMix64(0))
+            assert isinstance(event, (NoCall, Call, Tie)), "a call window closes by a call event"
+            self._settle(event)
 
     def _deal(self, action: int) -> None:
         """The dealer, then one card; with the last card, the model's Deal."""
