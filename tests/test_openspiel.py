@@ -69,7 +69,7 @@ def test_every_hearts_variation_passes_random_sim_test(name):
 @pytest.mark.parametrize("name", SNAP_SMALL + ["python_cardcanon_snap(players=4,ranks=4,suits=3,next_turn=winner,"
                                                "calling_policy=owner-first)",
                                                "python_cardcanon_snap(players=3,ranks=4,suits=2,calling_policy=race)",
-                                               "python_cardcanon_snap(ranks=4,suits=2,calls=policy)"])
+                                               "python_cardcanon_snap(ranks=4,suits=2,calls=policy,max_moves=200)"])
 def test_every_snap_variation_passes_random_sim_test(name):
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=5, serialize=False, verbose=False)
     pyspiel.random_sim_test(pyspiel.convert_to_turn_based(pyspiel.load_game(name)), num_sims=2, serialize=False,
