@@ -10,6 +10,8 @@ one ends:
 - ``openspiel``: a ``pyspiel`` state of ``hearts``: ``apply_action``, chance outcomes sampled,
   then ``legal_actions()`` and ``information_state_tensor()`` of the player to move (OpenSpiel's
   hearts has no plain observation tensor).
+- ``cardcanon_openspiel``: the same state loop on ``python_cardcanon_hearts(scope=match)``
+  (:mod:`cardcanon.openspiel`, stepping the reference model), for ``ratio_openspiel_game_cpu``.
 - ``openspiel_rl_environment``: OpenSpiel's own RL wrapper, ``rl_environment.Environment("hearts")``,
   whose ``step`` computes every player's information state.
 
@@ -105,11 +107,13 @@ class CardcanonRunner(Runner):
 
 
 class OpenSpielRunner(Runner):
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, name: str = "hearts") -> None:
         super().__init__()
         import pyspiel
 
-        self.spiel_game = pyspiel.load_game("hearts")
+        if name.startswith("python_cardcanon"):
+            import cardcanon.openspiel  # noqa: F401  (registers the games)
+        self.spiel_game = pyspiel.load_game(name)
         self.game = (f"OpenSpiel {self.spiel_game} state loop with information_state_tensor, parameters "
                      f"{self.spiel_game.get_parameters()}")
         self.pick = random.Random(seed)
@@ -123,7 +127,7 @@ class OpenSpielRunner(Runner):
     def _chance(self, state) -> None:
         while state.is_chance_node():
             outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[self.pick.randrange(len(outcomes))][0])  # uniform in hearts
+            state.apply_action(outcomes[self.pick.randrange(len(outcomes))][0])  # uniform in both games
 
     def play(self, deadline: float) -> tuple[int, int]:
         pick, state = self.pick, self.state
@@ -227,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         runners["openspiel"] = OpenSpielRunner(args.seed)
         runners["openspiel_rl_environment"] = OpenSpielRLRunner(args.seed)
+        runners["cardcanon_openspiel"] = OpenSpielRunner(args.seed, "python_cardcanon_hearts(scope=match)")
     except ImportError as exc:
         missing = f"OpenSpiel is not installed ({exc}); install it with `pip install -e '.[bench]'`"
     load_at_start = provenance()["load_average"]
@@ -254,12 +259,14 @@ def main(argv: list[str] | None = None) -> int:
         result.update(openspiel=None, ratio=None, note=missing)
         print(f"OpenSpiel: not available: {missing}. No ratio.")
     else:
-        for name in ("openspiel", "openspiel_rl_environment"):
+        for name in ("openspiel", "openspiel_rl_environment", "cardcanon_openspiel"):
             print(f"{name}: {result[name]['steps_per_second']:,.0f} steps/s, {result[name]['games']} games finished")
         ours = result["cardcanon"]["steps_per_second"]
         result["ratio"] = ours / result["openspiel"]["steps_per_second"]
         result["ratio_vs_rl_environment"] = ours / result["openspiel_rl_environment"]["steps_per_second"]
         result["ratio_cpu"] = result["cardcanon"]["steps_per_cpu_second"] / result["openspiel"]["steps_per_cpu_second"]
+        result["ratio_openspiel_game_cpu"] = (result["cardcanon_openspiel"]["steps_per_cpu_second"]
+                                              / result["openspiel"]["steps_per_cpu_second"])
         for key, k in (("slice_ratios", 0), ("slice_ratios_cpu", 1)):
             slices = sorted(a[k] / b[k] for a, b in zip(slice_rates["cardcanon"], slice_rates["openspiel"]))
             result[key] = {"min": slices[0], "median": statistics.median(slices), "max": slices[-1]}
@@ -267,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ratio (cardcanon / OpenSpiel state loop): {result['ratio']:.2f} per wall second (slice by slice "
               f"{wall['min']:.2f} to {wall['max']:.2f}), {result['ratio_cpu']:.2f} per CPU second ({cpu['min']:.2f} to "
               f"{cpu['max']:.2f}); against OpenSpiel's rl_environment: {result['ratio_vs_rl_environment']:.2f}")
+        print(f"ratio (python_cardcanon_hearts / OpenSpiel's hearts, the same state loop): "
+              f"{result['ratio_openspiel_game_cpu']:.3f} per CPU second")
     result.update(budget_seconds=args.seconds, rounds=args.rounds, seed=args.seed)
     result["provenance"] = provenance()  # the load average at the end of the run
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -59,4 +59,4 @@ cardcanon_verify_json = os.environ.get("CARDCANON_VERIFY_JSON", "")
 cardcanon_junit_xml = os.environ.get("CARDCANON_JUNIT_XML", "")
 
 # Third-party types in the environments' signatures (docs/environments.rst).
-nitpick_ignore_regex += [(r"py:.*", r"(numpy|gymnasium|pettingzoo)\..*")]
+nitpick_ignore_regex += [(r"py:.*", r"(numpy|gymnasium|pettingzoo|pyspiel)\..*")]

@@ -39,6 +39,8 @@ def test_the_readme_benchmark_figures_are_the_files():
         "vector_env, wall": f"({hearts['steps_per_second'] / 1e6:.1f} and {snap['steps_per_second'] / 1e6:.1f} million "
                             f"per wall second; Snap's {unchecked['steps_per_cpu_second'] / 1e6:.1f} million per CPU "
                             f"second without its check for repeated positions)",
+        "python_cardcanon_hearts / OpenSpiel": f"about {envs['ratio_openspiel_game_cpu']:.2f} times the steps per CPU "
+                                               f"second of OpenSpiel's own `hearts`",
         "load": f"load average {envs['provenance']['load_average'][0]:.1f} on {envs['provenance']['machine']}",
     }
     for what, text in figures.items():

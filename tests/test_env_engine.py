@@ -349,13 +349,13 @@ def test_the_snap_vector_library_refuses_short_buffers_and_stale_structs():
 
     vector = snap_v0.vector_env(3, 1)._vector
     assert isinstance(vector, SnapVector) and vector.seen is not None
-    lib, (slots, streams, obs, masks, to_move, rewards, ended, actions) = vector.lib, vector._a
+    lib, (slots, streams, obs, masks, to_move, rewards, ended, actions, final) = vector.lib, vector._a
     args = (vector.n, 0, actions, streams, obs, masks, to_move, rewards, ended)
     seen, size = ctypes.byref(vector.seen), ctypes.sizeof(Seen)
 
     def step(cfg_size: int, slots_size: int, seen_size: int, slots_held: int) -> int:
         return int(lib.snap_vec_step_checked(vector.cfg_ref, cfg_size, slots, slots_size, *args, seen, seen_size,
-                                             slots_held))
+                                             final, slots_held))
 
     good = (vector.cfg_size, vector.size, size, 3)
     assert step(*good) == 0

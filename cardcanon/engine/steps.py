@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from cardcanon.engine import abi, hearts as engine_hearts, snap as engine_snap
+from cardcanon.engine import abi, hearts as engine_hearts, snap as engine_snap, vector
 from cardcanon.model.hearts import HeartsConfig
 from cardcanon.model.snap import CallKind, SnapConfig
 from cardcanon.model.snap_policies import Policy
@@ -86,7 +86,8 @@ class HeartsSteps:
 
 class HeartsVector:
     """``n`` Hearts matches stepped together: each call plays one card in every match (for its
-    player to move). A finished match restarts at once with the next seed of its slot's own
+    player to move). A finished match writes its final observation (of the player who made the
+    last play) into ``final`` and restarts at once with the next seed of its slot's own
     ``SplitMix64`` stream, begun at ``seed + i`` for slot ``i`` (as the environment's unseeded
     resets after ``reset(seed=seed + i)``)."""
 
@@ -106,8 +107,25 @@ class HeartsVector:
         self.rewards = np.zeros((n, 2), dtype=np.float32)
         self.dones = np.zeros(n, dtype=np.uint8)
         self.actions = np.zeros(n, dtype=np.int32)
+        self.final = np.zeros((n, HEARTS_OBSERVATION), dtype=np.float32)
+        self.batched = vector.library()  # vector.c: the batched step that keeps the final observation
         self._a = [_address(a) for a in (self.games, self.streams, self.observations, self.masks, self.to_move,
-                                         self.rewards, self.dones, self.actions)]
+                                         self.rewards, self.dones, self.actions, self.final)]
+
+    def renew(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """New arrays for what a step writes whole (observations, masks, to move, rewards), so that
+        arrays handed out before stay as they are; the old ones, for :meth:`restore`."""
+        old = (self.observations, self.masks, self.to_move, self.rewards)
+        self._use(*(np.empty_like(array) for array in old))
+        return old
+
+    def restore(self, old: tuple[np.ndarray[Any, Any], ...]) -> None:
+        """Use the arrays :meth:`renew` replaced again (after a step that played nothing)."""
+        self._use(*old)
+
+    def _use(self, *arrays: np.ndarray[Any, Any]) -> None:
+        self.observations, self.masks, self.to_move, self.rewards = arrays
+        self._a[2:6] = [_address(a) for a in arrays]
 
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle
         arrays = (self.games, self.streams, self.observations, self.masks, self.to_move, self.rewards, self.dones)
@@ -123,9 +141,9 @@ class HeartsVector:
         """Play ``actions`` (one card index per match): 0, or ``1 + i`` for the first match ``i`` whose card
         is illegal (then no card is played)."""
         self.actions[:] = actions
-        games, streams, obs, masks, to_move, rewards, dones, acts = self._a
-        code = self.lib.hearts_vec_step_checked(self.cfg_ref, self.cfg_size, games, self.size, self.n, acts, streams,
-                                                obs, masks, to_move, rewards, dones, self.n)
+        games, streams, obs, masks, to_move, rewards, dones, acts, final = self._a
+        code = self.batched.hearts_vec_step_final_checked(self.cfg_ref, self.cfg_size, games, self.size, self.n, acts,
+                                                          streams, obs, masks, to_move, rewards, dones, final, self.n)
         return int(abi.check(code, "hearts vector step"))
 
 

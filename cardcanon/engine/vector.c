@@ -138,11 +138,13 @@ static int sv_step(const SnapCfg *cfg, SnapSlot *v, int action, i64 max_steps, f
     return repeated || (max_steps > 0 && v->steps >= max_steps) ? 2 : 0;
 }
 
-/* Every slot steps actions[i]; a finished slot (ended[i] 1 over, 2 truncated) restarts with the
- * next seed of its own stream. Then every slot's seat to step, observation and mask. Returns 0,
- * or 1 + i for the first slot whose action is illegal (then nothing is played). */
+/* Every slot steps actions[i]; a finished slot (ended[i] 1 over, 2 truncated) writes its final
+ * observation into `final` (that of the seat that stepped) and restarts with the next seed of its
+ * own stream. Then every slot's seat to step, observation and mask. Returns 0, or 1 + i for the
+ * first slot whose action is illegal (then nothing is played). */
 static i64 sv_vec_step(const SnapCfg *cfg, SnapSlot *slots, i64 n, i64 max_steps, const int32_t *actions,
-                       u64 *streams, float *obs, u8 *masks, int32_t *to_move, float *rewards, u8 *ended, Seen *z) {
+                       u64 *streams, float *obs, u8 *masks, int32_t *to_move, float *rewards, u8 *ended, Seen *z,
+                       float *final) {
     int p = cfg->players;
     for (i64 i = 0; i < n; i++) {
         int a = actions[i];
@@ -150,9 +152,13 @@ static i64 sv_vec_step(const SnapCfg *cfg, SnapSlot *slots, i64 n, i64 max_steps
     }
     for (i64 i = 0; i < n; i++) {
         SnapSlot *v = &slots[i];
+        int seat = sv_seat(v);
         int rc = sv_step(cfg, v, actions[i], max_steps, rewards + p * i, z, i);
         ended[i] = (u8)rc;
-        if (rc) sv_reset(cfg, v, sm_next(&streams[i]), z, i);
+        if (rc) {
+            sg_observe(cfg, &v->g, seat, final + SV_OBS(p) * i);
+            sv_reset(cfg, v, sm_next(&streams[i]), z, i);
+        }
         sv_show(cfg, v, obs + SV_OBS(p) * i, masks + SV_ACTIONS * i, to_move + i);
     }
     return 0;
@@ -190,13 +196,49 @@ i64 snap_vec_reset_checked(const SnapCfg *cfg, i64 cfg_size, SnapSlot *slots, i6
 
 i64 snap_vec_step_checked(const SnapCfg *cfg, i64 cfg_size, SnapSlot *slots, i64 slots_size, i64 n, i64 max_steps,
                           const int32_t *actions, u64 *streams, float *obs, u8 *masks, int32_t *to_move,
-                          float *rewards, u8 *ended, Seen *z, i64 seen_size, i64 buf_len) {
+                          float *rewards, u8 *ended, Seen *z, i64 seen_size, float *final, i64 buf_len) {
     int rc = snap_cfg_ok(cfg, cfg_size);
     if (rc) return rc;
     if (n < 0) return E_CONFIG;
     if (slots_size / (i64)sizeof(SnapSlot) < n || buf_len < n) return E_BUFFER;
     if ((rc = seen_ok(cfg, z, seen_size, n))) return rc;
-    return sv_vec_step(cfg, slots, n, max_steps, actions, streams, obs, masks, to_move, rewards, ended, z);
+    return sv_vec_step(cfg, slots, n, max_steps, actions, streams, obs, masks, to_move, rewards, ended, z, final);
+}
+
+/* ---- Hearts: kernel.c's batched step, keeping the final observation ---- */
+/* As hg_vec_step; a finished match also writes its final observation into `final` (that of the
+ * player who made the last play) before the slot starts its next match. */
+static i64 hg_vec_step_final(const HeartsCfg *cfg, HeartsGame *games, i64 n, const int32_t *actions, u64 *streams,
+                             float *obs, u8 *masks, int32_t *to_move, float *rewards, u8 *dones, float *final) {
+    for (i64 i = 0; i < n; i++) {
+        int a = actions[i];
+        if (a < 0 || a >= 28 || !(hg_legal(cfg, &games[i]) >> a & 1)) return 1 + i;
+    }
+    for (i64 i = 0; i < n; i++) {
+        HeartsGame *g = &games[i];
+        int mover = g->to_move;
+        int rc = hg_step(cfg, g, actions[i]);
+        rewards[2 * i] = rewards[2 * i + 1] = 0.0f; dones[i] = 0;
+        if (rc == 1) {
+            rewards[2 * i + g->winner] = 1.0f; rewards[2 * i + 1 - g->winner] = -1.0f; dones[i] = 1;
+            hg_observe(cfg, g, mover, final + H_OBS * i, NULL);
+            hg_reset(cfg, g, sm_next(&streams[i]));
+        }
+        to_move[i] = g->to_move;
+        hg_observe(cfg, g, g->to_move, obs + H_OBS * i, masks + 28 * i);
+    }
+    return 0;
+}
+
+/* buf_len: the slots every buffer holds (obs and final H_OBS floats, masks 28 bytes, rewards 2 per slot) */
+i64 hearts_vec_step_final_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *games, i64 games_size, i64 n,
+                                  const int32_t *actions, u64 *streams, float *obs, u8 *masks, int32_t *to_move,
+                                  float *rewards, u8 *dones, float *final, i64 buf_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (n < 0) return E_CONFIG;
+    if (games_size / (i64)sizeof(HeartsGame) < n || buf_len < n) return E_BUFFER;
+    return hg_vec_step_final(cfg, games, n, actions, streams, obs, masks, to_move, rewards, dones, final);
 }
 
 /* The SHA-256 of this file, set by the build (-DCARDCANON_SOURCE_SHA256="..."), so that a library

@@ -32,7 +32,9 @@ SIGNATURES: dict[str, tuple[type, list[type]]] = {
     "snap_vec_reset_checked": (abi.i64, [abi.P(abi.SnapCfg), abi.i64, _V, abi.i64, abi.i64, abi.u64, _V, _V, _V, _V,
                                          _V, abi.i64, abi.i64]),
     "snap_vec_step_checked": (abi.i64, [abi.P(abi.SnapCfg), abi.i64, _V, abi.i64, abi.i64, abi.i64, _V, _V, _V, _V,
-                                        _V, _V, _V, _V, abi.i64, abi.i64]),
+                                        _V, _V, _V, _V, abi.i64, _V, abi.i64]),
+    "hearts_vec_step_final_checked": (abi.i64, [abi.P(abi.HeartsCfg), abi.i64, _V, abi.i64, abi.i64, _V, _V, _V, _V,
+                                                _V, _V, _V, _V, abi.i64]),
 }
 _LIBRARY: ctypes.CDLL | None = None
 
@@ -79,6 +81,7 @@ class Seen(ctypes.Structure):
 
 
 BUCKETS = 1024  # hash lists per slot
+_RENEWED = ("observations", "masks", "to_move", "rewards")  # SnapVector.renew
 _SEEN = ("pool", "heads", "lists", "meta")
 
 
@@ -87,7 +90,8 @@ class SnapVector:
     one decision of the call window. A finished game (over, or truncated at the next flip after
     ``max_steps`` steps or, with ``repeats``, at a position it has seen before) restarts at once
     with the next seed of its slot's own ``SplitMix64`` stream, begun at ``seed + i`` for slot
-    ``i``. ``ended`` is 0, 1 (over) or 2 (truncated). The positions seen are kept in numpy arrays
+    ``i``. ``ended`` is 0, 1 (over) or 2 (truncated); ``final`` holds an ended game's last observation
+    (of the seat that stepped). The positions seen are kept in numpy arrays
     that grow as the episodes need (each slot's are given back when it restarts)."""
 
     def __init__(self, n: int, config: SnapConfig, policy: Policy, max_steps: int | None,
@@ -108,7 +112,7 @@ class SnapVector:
             "observations": np.zeros((n, observation_size(players)), dtype=np.float32),
             "masks": np.zeros((n, ACTIONS), dtype=np.int8), "to_move": np.zeros(n, dtype=np.int32),
             "rewards": np.zeros((n, players), dtype=np.float32), "ended": np.zeros(n, dtype=np.uint8),
-            "actions": np.zeros(n, dtype=np.int32),
+            "actions": np.zeros(n, dtype=np.int32), "final": np.zeros((n, observation_size(players)), dtype=np.float32),
         }
         if repeats:
             self._empty_seen(4 * n)
@@ -135,14 +139,30 @@ class SnapVector:
         """The addresses of the arrays, for the kernel (again after the arrays change)."""
         a = self.arrays
         self.observations, self.masks, self.to_move = a["observations"], a["masks"], a["to_move"]
-        self.rewards, self.ended = a["rewards"], a["ended"]
+        self.rewards, self.ended, self.final = a["rewards"], a["ended"], a["final"]
         self._a = [int(a[name].ctypes.data) for name in ("slots", "streams", "observations", "masks", "to_move",
-                                                          "rewards", "ended", "actions")]
+                                                          "rewards", "ended", "actions", "final")]
         self.seen: Seen | None = None
         if self.repeats:
             self.seen = Seen(*(int(a[name].ctypes.data) for name in _SEEN), self._capacity(), self.position,
                              self.record, BUCKETS)
         self._seen = (None if self.seen is None else ctypes.byref(self.seen), ctypes.sizeof(Seen))
+
+    def renew(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """New arrays for what a step writes whole (observations, masks, to move, rewards), so that
+        arrays handed out before stay as they are; the old ones, for :meth:`restore`."""
+        old = tuple(self.arrays[name] for name in _RENEWED)
+        self._use(*(np.empty_like(array) for array in old))
+        return old
+
+    def restore(self, old: tuple[np.ndarray[Any, Any], ...]) -> None:
+        """Use the arrays :meth:`renew` replaced again (after a step that played nothing)."""
+        self._use(*old)
+
+    def _use(self, *arrays: np.ndarray[Any, Any]) -> None:
+        self.arrays.update(zip(_RENEWED, arrays))
+        self.observations, self.masks, self.to_move, self.rewards = arrays
+        self._a[2:6] = [int(a.ctypes.data) for a in arrays]
 
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle
         args = (self.n, self.config, self.policy, self.max_steps, self.repeats)
@@ -165,10 +185,10 @@ class SnapVector:
         self.arrays["actions"][:] = actions
         if self.repeats and self.arrays["meta"][1] < self.n:  # a record per slot, at most, this step
             self._grow()
-        slots, streams, obs, masks, to_move, rewards, ended, acts = self._a
+        slots, streams, obs, masks, to_move, rewards, ended, acts, final = self._a
         code = self.lib.snap_vec_step_checked(self.cfg_ref, self.cfg_size, slots, self.size, self.n,
                                               self.max_steps or 0, acts, streams, obs, masks, to_move, rewards, ended,
-                                              *self._seen, self.n)
+                                              *self._seen, final, self.n)
         return int(abi.check(code, "snap vector step"))
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
+from gymnasium.vector.utils import batch_space
 from pettingzoo import AECEnv
 
 from cardcanon.envs import _wrappers, options as variations
@@ -129,11 +131,22 @@ class CardGameEnv(AECEnv):
         pass
 
 
-class VectorEnv:
-    """What both games' batched environments share: the kernel's vector (``_vector``, with
-    ``reset``, ``step``, ``observations``, ``masks``, ``to_move`` and ``rewards``), stepped as one.
-    A game's class sets ``n``, ``_vector``, ``metadata``, ``_env`` (its module's name) and ``_unit``
-    ("game", "match"), and gives ``dones``, ``terminations`` and ``truncations``."""
+MAX_ENVS = 1 << 18  # games stepped by one batched environment: about 0.5 GB of Hearts buffers at most
+
+
+def check_num_envs(n: Any, where: str) -> int:
+    """The number of games of a batched environment: a whole number from 1 to :data:`MAX_ENVS`."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= int(n) <= MAX_ENVS:
+        raise ValueError(f"{where}: the number of games is a whole number from 1 to {MAX_ENVS}, not {str(n)[:30]}")
+    return int(n)
+
+
+class VectorEnv(GymVectorEnv):
+    """What both games' batched environments share: a Gymnasium vector environment over the
+    kernel's vector (``_vector``, with ``reset``, ``step``, ``observations``, ``masks``, ``to_move``,
+    ``rewards`` and ``final``). A game's class sets ``_vector``, ``metadata``, ``_env`` (its module's
+    name) and ``_unit`` ("game", "match"), calls :meth:`_begin`, and gives ``dones``,
+    ``terminations`` and ``truncations`` (the current arrays, overwritten by each step)."""
 
     metadata: dict[str, Any]
     n: int
@@ -141,22 +154,95 @@ class VectorEnv:
     _env: str
     _unit = "game"
 
-    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Start game (or match) ``i`` from ``seed + i``: (observations, action masks, to move)."""
-        self._vector.reset(seed)
-        return self.observations, self.action_masks, self.to_move
+    def _begin(self, n: int, seed: Any, observation_space: spaces.Space[Any], actions: int, copy: bool) -> None:
+        """The spaces, then the first reset (from ``seed``)."""
+        self.num_envs = self.n = n
+        self.single_observation_space = observation_space
+        self.single_action_space = spaces.Discrete(actions)
+        self.observation_space = batch_space(observation_space, n)
+        self.action_space = spaces.MultiDiscrete(np.full(n, actions))
+        self.copy = bool(copy)
+        self.metadata = {**self.metadata, "autoreset_mode": AutoresetMode.SAME_STEP}
+        self._seeds = EpisodeSeeds()
+        self._closed = False
+        self.reset(seed=self._seed(seed))
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """One action in every game: (observations, action masks, to move, rewards, dones). An
+    def _seed(self, seed: Any) -> int:
+        try:
+            return self._seeds.next(seed)
+        except ValueError as error:
+            raise ValueError(f"{self._env}.vector_env: {error}".replace("reset(seed=...): ", "")) from None
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start game (or match) ``i`` from ``seed + i`` (a random seed when None): (observations, infos)."""
+        self._open()
+        if options:
+            raise ValueError(f"{self._env}.vector_env: reset takes no options, not {options!r}")
+        seed = self._seed(seed)
+        if self.copy:
+            self._vector.renew()
+        self._vector.reset(seed)
+        obs = self._observations()
+        return obs, self._infos(obs, None)
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action in every game: (observations, rewards, terminations, truncations, infos). An
         illegal action raises ValueError and plays nothing."""
+        self._open()
+        actions = self._actions(actions)
+        mover = self._vector.to_move
+        if self.copy:
+            old = self._vector.renew()
+        else:
+            mover = mover.copy()
         bad = self._vector.step(actions)
         if bad:
+            if self.copy:
+                self._vector.restore(old)
             raise ValueError(f"{self._env}.vector_env: action {int(actions[bad - 1])} is not legal in "
-                             f"{self._unit} {bad - 1} (see action_masks)")
-        return self.observations, self.action_masks, self.to_move, self.rewards, self.dones
+                             f"{self._unit} {bad - 1} (see the action mask)")
+        ended = self.dones
+        rewards = self._vector.rewards[np.arange(self.n), mover]
+        obs = self._observations()
+        return obs, rewards, self.terminations.copy(), self.truncations.copy(), self._infos(obs, ended)
+
+    def close(self, **kwargs: Any) -> None:
+        """Free the games' buffers; the environment can no longer be stepped."""
+        self._closed = True
+
+    def _open(self) -> None:
+        if self._closed:
+            raise ValueError(f"{self._env}.vector_env: the environment is closed")
+
+    def _actions(self, actions: Any) -> np.ndarray:
+        """One whole number per game; anything else is refused in one line."""
+        array = np.asarray(actions)
+        if array.shape != (self.n,) or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"{self._env}.vector_env: actions are {self.n} whole numbers (one per {self._unit}), "
+                             f"not an array of shape {array.shape} and type {array.dtype}")
+        return array
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        """The arrays the step wrote: new ones at each step (:meth:`renew`), or with ``copy=False`` the same."""
+        return {"observation": self._vector.observations, "action_mask": self._vector.masks}
+
+    def _infos(self, obs: dict[str, np.ndarray], ended: np.ndarray | None) -> dict[str, Any]:
+        """The action masks and the player to move of every game, each seat's reward and, for the
+        games that ended, their final observations (Gymnasium's ``final_obs``)."""
+        infos: dict[str, Any] = {"action_mask": obs["action_mask"],
+                                 "to_move": self._vector.to_move, "rewards": self._vector.rewards}
+        if ended is not None and ended.any():
+            final = np.full(self.n, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                final[i] = {"observation": self._vector.final[i].copy(),
+                            "action_mask": np.zeros(self._vector.masks.shape[1], dtype=np.int8)}
+            infos["final_obs"], infos["_final_obs"] = final, ended.copy()
+        return infos
 
     @property
     def observations(self) -> np.ndarray:
+        """The current observations (overwritten by the next step)."""
         return self._vector.observations  # type: ignore[no-any-return]
 
     @property
@@ -173,4 +259,12 @@ class VectorEnv:
 
     @property
     def dones(self) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def terminations(self) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def truncations(self) -> np.ndarray:
         raise NotImplementedError

@@ -37,6 +37,7 @@ every variation point of the rulebook, by parameter name, with option strings:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,7 @@ from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
 from cardcanon.engine.steps import HeartsSteps, HeartsVector
-from cardcanon.envs._common import CardGameEnv, VectorEnv, wrap
+from cardcanon.envs._common import CardGameEnv, VectorEnv, check_num_envs, wrap
 from cardcanon.envs._engine import choose_engine
 from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.hearts import DECK, GAME, ChooseDealer, Deal, HeartsConfig, HeartsState, Move, Play
@@ -75,14 +76,33 @@ def action_of_card(card: Card) -> int:
     return index
 
 
+def observation_of(state: HeartsState, s: int, played: Sequence[frozenset[Card]],
+                   last_trick: frozenset[Card]) -> np.ndarray:
+    """Seat ``s``'s observation vector (:data:`OBSERVATION`) of the model's ``state``, given the cards
+    each seat played this hand and the last trick completed in it (which the state does not keep)."""
+    shown = (
+        state.hands[s], [play.card for play in state.trick], played[s], played[1 - s],
+        state.taken[s], state.taken[1 - s], last_trick,
+    )
+    cards = np.zeros((len(shown), CARDS), dtype=np.float32)
+    for row, part in enumerate(shown):
+        cards[row, [_INDEX[card] for card in part]] = 1.0
+    to_move = state.to_move is not None and state.to_move.index == s
+    flags = (
+        state.hearts_broken, to_move and not state.trick, state.tricks_played == 0 and state.to_move is not None,
+        state.dealer is not None and state.dealer.index == s, state.scores[s], state.scores[1 - s],
+    )
+    return np.concatenate([cards.ravel(), np.array(flags, dtype=np.float32)])
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment (an illegal action ends the game with reward -1 for its agent)."""
     return wrap(raw_env(**kwargs))
 
 
-def vector_env(n: int, seed: int = 0, **kwargs: Any) -> HeartsVectorEnv:
-    """``n`` matches stepped together by the kernel (see :class:`HeartsVectorEnv`)."""
-    return HeartsVectorEnv(n, seed, **kwargs)
+def vector_env(n: int, seed: int | None = 0, copy: bool = True, **kwargs: Any) -> HeartsVectorEnv:
+    """``n`` matches stepped together by the kernel, a Gymnasium vector environment (see :class:`HeartsVectorEnv`)."""
+    return HeartsVectorEnv(n, seed, copy, **kwargs)
 
 
 class raw_env(CardGameEnv):
@@ -204,20 +224,7 @@ class raw_env(CardGameEnv):
             if self._ended():
                 mask[:] = 0
             return {"observation": observation, "action_mask": mask}
-        state = self.state
-        shown = (
-            state.hands[s], [play.card for play in state.trick], self._played[s], self._played[1 - s],
-            state.taken[s], state.taken[1 - s], self._last_trick,
-        )
-        cards = np.zeros((len(shown), CARDS), dtype=np.float32)
-        for row, part in enumerate(shown):
-            cards[row, [_INDEX[card] for card in part]] = 1.0
-        to_move = state.to_move is not None and state.to_move.index == s
-        flags = (
-            state.hearts_broken, to_move and not state.trick, state.tricks_played == 0 and state.to_move is not None,
-            state.dealer is not None and state.dealer.index == s, state.scores[s], state.scores[1 - s],
-        )
-        observation = np.concatenate([cards.ravel(), np.array(flags, dtype=np.float32)])
+        observation = observation_of(self.state, s, self._played, self._last_trick)
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:
@@ -289,19 +296,29 @@ def _index(seat: Seat | None) -> int:
 
 
 class HeartsVectorEnv(VectorEnv):
-    """``n`` matches of two-player Hearts stepped together by the compiled kernel, for learners
-    that train on batches. The arrays are numpy arrays, one row per match:
+    """``n`` matches of two-player Hearts stepped together by the compiled kernel, for learners that
+    train on batches: a Gymnasium vector environment (``gymnasium.vector.VectorEnv``).
 
-    - ``observations`` (n, OBSERVATION_SIZE) float32 and ``action_masks`` (n, 28) int8: those of
-      the player to move, ``to_move`` (n,) int32, as ``observe`` gives them in ``raw_env``;
-    - after :meth:`step`: ``rewards`` (n, 2) float32, per seat, and ``dones`` (n,) bool, for the
-      matches that ended with that step (``terminations``, the same; ``truncations``, none, as a
-      match has no cap); such a match restarts at once, so the row shows the first position of
-      the next match, seeded by the next number of its own stream.
+    - ``obs, infos = v.reset(seed=None, options=None)``; ``obs, rewards, terminations, truncations,
+      infos = v.step(actions)``, ``actions`` one card index per match (whole numbers; anything else,
+      or an illegal card, is refused with one line, and nothing is played);
+    - ``obs`` is ``{"observation": (n, OBSERVATION_SIZE) float32, "action_mask": (n, 28) int8}``: those
+      of the player to move in each match, as ``raw_env.observe`` gives them
+      (``single_observation_space``, ``observation_space``; ``single_action_space`` is
+      ``Discrete(28)``, ``action_space`` ``MultiDiscrete``);
+    - ``rewards`` (n,) float32: the reward of the player who played the step (+1 or -1 when the match
+      ends, HEARTS-GOAL-1; else 0); ``infos["rewards"]`` (n, 2) has both seats'. ``terminations``
+      (n,) bool: the matches that ended; ``truncations``: none (a match has no cap, HEARTS-MATCH-3);
+    - ``infos`` also holds ``action_mask`` and ``to_move`` (n,) int32;
+    - autoreset: ``metadata["autoreset_mode"]`` is ``SAME_STEP``: a match that ends restarts in the
+      same step, seeded by the next number of its own stream, and its final observation (of the player
+      who made the last play) is ``infos["final_obs"][i]`` (``infos["_final_obs"]`` marks them);
+    - the arrays returned are fresh each step (``copy=False`` returns the environment's own
+      buffers, overwritten by the next step, as Gymnasium's ``copy`` option does).
 
-    Match ``i`` of ``vector_env(n, seed)`` is the episodes of ``raw_env`` after ``reset(seed=seed + i)``
-    and unseeded resets, played by the same cards. Needs the kernel: raises
-    ``EngineUnavailable`` without it.
+    Match ``i`` after ``reset(seed=s)`` is the episodes of ``raw_env`` after ``reset(seed=s + i)`` and
+    unseeded resets, played by the same cards. ``n`` is at most ``MAX_ENVS`` (262144) and a seed a
+    whole number from 0 to 2**64 - 1. Needs the kernel: raises ``EngineUnavailable`` without it.
     """
 
     metadata: dict[str, Any] = {"name": "cardcanon_hearts_v0_vector", "engine": "kernel"}
@@ -309,14 +326,15 @@ class HeartsVectorEnv(VectorEnv):
     _env = "hearts_v0"
     _vector: HeartsVector
 
-    def __init__(self, n: int, seed: int = 0, **kwargs: Any) -> None:
+    def __init__(self, n: int, seed: int | None = 0, copy: bool = True, **kwargs: Any) -> None:
+        n = check_num_envs(n, "hearts_v0.vector_env")
         chosen, unknown = variations.split_options("hearts", kwargs)
         if unknown:
             raise TypeError(f"hearts_v0.vector_env: unknown keyword arguments {', '.join(sorted(unknown))}")
         self.config = variations.build_config(HeartsConfig, chosen)
         self._vector = HeartsVector(n, self.config)
-        self.n = n
-        self.reset(seed)
+        high = raw_env(engine="model").observation_space("player_0")
+        self._begin(n, seed, high, CARDS, copy)
 
     @property
     def dones(self) -> np.ndarray:

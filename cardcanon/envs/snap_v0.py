@@ -64,7 +64,7 @@ from pettingzoo import AECEnv
 from cardcanon.envs import options as variations
 from cardcanon.engine.steps import SNAP_CALL_KINDS, SnapSteps
 from cardcanon.engine.vector import SnapVector
-from cardcanon.envs._common import CardGameEnv, VectorEnv, check_max_steps, wrap
+from cardcanon.envs._common import CardGameEnv, VectorEnv, check_max_steps, check_num_envs, wrap
 from cardcanon.envs._engine import choose_engine
 from cardcanon.envs.snap_race import call_event, callers_in_order, race_policy
 from cardcanon.model.cards import FULL_DECK, Card
@@ -101,14 +101,37 @@ def observation_parts(players: int) -> tuple[tuple[str, int], ...]:
     )
 
 
+def observation_of(state: SnapState, me: int) -> np.ndarray:
+    """Seat ``me``'s observation vector (:func:`observation_parts`) of the model's ``state``."""
+    n = state.config.players
+    seats = [(me + k) % n for k in range(n)]  # from the observer, clockwise
+
+    def one_hot(seat: Seat | None) -> list[float]:
+        return [1.0 if seat is not None and seat.index == s else 0.0 for s in seats]
+
+    tops = np.zeros((n, CARDS), dtype=np.float32)
+    for row, s in enumerate(seats):
+        if state.up[s]:
+            tops[row, state.up[s][0].index] = 1.0
+    pot_top = np.zeros(CARDS, dtype=np.float32)
+    if state.pot:
+        pot_top[state.pot[0].index] = 1.0
+    head = [float(state.phase is Phase.FLIP), float(state.phase is Phase.CALL)]
+    head += one_hot(state.turn) + one_hot(state.dealer)
+    head += [float(bool(state.down[s] or state.up[s])) for s in seats]  # SnapState.holds
+    head += [float(len(state.down[s])) for s in seats] + [float(len(state.up[s])) for s in seats]
+    return np.concatenate([np.array(head, dtype=np.float32), tops.ravel(),
+                           np.array([len(state.pot)], dtype=np.float32), pot_top])
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment (an illegal action ends the game with reward -1 for its agent)."""
     return wrap(raw_env(**kwargs))
 
 
-def vector_env(n: int, seed: int = 0, **kwargs: Any) -> SnapVectorEnv:
-    """``n`` games stepped together by the kernel (see :class:`SnapVectorEnv`)."""
-    return SnapVectorEnv(n, seed, **kwargs)
+def vector_env(n: int, seed: int | None = 0, copy: bool = True, **kwargs: Any) -> SnapVectorEnv:
+    """``n`` games stepped together by the kernel, a Gymnasium vector environment (see :class:`SnapVectorEnv`)."""
+    return SnapVectorEnv(n, seed, copy, **kwargs)
 
 
 class raw_env(CardGameEnv):
@@ -314,25 +337,7 @@ class raw_env(CardGameEnv):
         me = self.agent_name_mapping[agent]
         if self._kernel is not None:
             return {"observation": self._kernel.observe(me), "action_mask": self.action_mask(agent)}
-        state, n = self.state, self.config.players
-        seats = [(me + k) % n for k in range(n)]  # from the observer, clockwise
-
-        def one_hot(seat: Seat | None) -> list[float]:
-            return [1.0 if seat is not None and seat.index == s else 0.0 for s in seats]
-
-        tops = np.zeros((n, CARDS), dtype=np.float32)
-        for row, s in enumerate(seats):
-            if state.up[s]:
-                tops[row, state.up[s][0].index] = 1.0
-        pot_top = np.zeros(CARDS, dtype=np.float32)
-        if state.pot:
-            pot_top[state.pot[0].index] = 1.0
-        head = [float(state.phase is Phase.FLIP), float(state.phase is Phase.CALL)]
-        head += one_hot(state.turn) + one_hot(state.dealer)
-        head += [float(state.holds(Seat(s))) for s in seats]
-        head += [float(len(state.down[s])) for s in seats] + [float(len(state.up[s])) for s in seats]
-        observation = np.concatenate([np.array(head, dtype=np.float32), tops.ravel(),
-                                      np.array([len(state.pot)], dtype=np.float32), pot_top])
+        observation = observation_of(self.state, me)
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     # ---- rendering ---------------------------------------------------------------------------
@@ -359,31 +364,43 @@ def _index(seat: Seat | None) -> int | None:
 
 class SnapVectorEnv(VectorEnv):
     """``n`` games of Snap stepped together by the compiled kernel, for learners that train on
-    batches. Each call of :meth:`step` makes one step of ``raw_env`` in every game: the flip, or
-    the decision of one agent in the call window. The arrays are numpy arrays, one row per game:
+    batches: a Gymnasium vector environment (``gymnasium.vector.VectorEnv``). Each step makes one
+    step of ``raw_env`` in every game: the flip, or the decision of one agent in the call window.
 
-    - ``observations`` (n, observation size) float32 and ``action_masks`` (n, 5) int8: those of the
-      agent to step, ``to_move`` (n,) int32, as ``observe`` gives them in ``raw_env``;
-    - after :meth:`step`: ``rewards`` (n, players) float32, per seat, as ``raw_env``'s rewards of
-      that step; ``terminations`` and ``truncations`` (n,) bool, and ``dones``, either, for the games
-      that ended with that step. Such a game restarts at once, so its row shows the first
-      position of the next game, seeded by the next number of its own stream.
+    - ``obs, infos = v.reset(seed=None, options=None)``; ``obs, rewards, terminations, truncations,
+      infos = v.step(actions)``, ``actions`` one :class:`SnapAction` per game (whole numbers; anything
+      else, or an illegal action, is refused with one line, and nothing is played);
+    - ``obs`` is ``{"observation": (n, observation size) float32, "action_mask": (n, 5) int8}``: those
+      of the agent to step, as ``raw_env.observe`` gives them;
+    - ``rewards`` (n,) float32: the reward of the agent who stepped; ``infos["rewards"]``
+      (n, players) has every seat's, as ``raw_env``'s rewards of that step (-1 on going out, 0 for
+      those going out with a draw, +1 to the winner); ``terminations`` (n,) bool: the games that
+      ended (SNAP-END-1/2/3); ``truncations``: the games stopped by ``max_steps`` or a repeated
+      position;
+    - ``infos`` also holds ``action_mask`` and ``to_move`` (n,) int32;
+    - autoreset: ``metadata["autoreset_mode"]`` is ``SAME_STEP``: a game that ends restarts in the
+      same step, seeded by the next number of its own stream, and its final observation (of the agent
+      who stepped) is ``infos["final_obs"][i]`` (``infos["_final_obs"]`` marks them);
+    - the arrays returned are fresh each step (``copy=False`` returns the environment's own buffers).
 
-    Game ``i`` of ``vector_env(n, seed, **kwargs)`` is the episodes of ``raw_env(**kwargs)`` after
-    ``reset(seed=seed + i)`` and unseeded resets, played by the same actions, skipping PettingZoo's
+    Game ``i`` after ``reset(seed=s)`` is the episodes of ``raw_env(**kwargs)`` after
+    ``reset(seed=s + i)`` and unseeded resets, played by the same actions, skipping PettingZoo's
     steps of agents that are done. The keyword arguments are ``raw_env``'s but ``render_mode`` and
-    ``engine``. With ``truncate_on_repeat`` (default) every position before a flip is kept until its
-    game ends, as ``raw_env`` keeps them (about 2 * players + 72 bytes a flip, and 4 KB a game):
-    ``max_steps`` bounds the memory, and ``truncate_on_repeat=False`` saves it and time.
-    Needs the kernel: raises ``EngineUnavailable`` without it.
+    ``engine``, with the same defaults: ``truncate_on_repeat=True`` and ``max_steps=10_000``. With
+    ``truncate_on_repeat`` every position before a flip is kept until its game ends, as ``raw_env``
+    keeps them (about 2 * players + 72 bytes a flip, and 4 KB a game): ``max_steps`` bounds the
+    memory, and ``truncate_on_repeat=False`` saves it and time. ``n`` is at most ``MAX_ENVS``
+    (262144). Needs the kernel: raises ``EngineUnavailable`` without it.
     """
 
     metadata: dict[str, Any] = {"name": "cardcanon_snap_v0_vector", "engine": "kernel"}
     _vector: SnapVector
     _env = "snap_v0"
 
-    def __init__(self, n: int, seed: int = 0, players: int = 2, calling_policy: str = "flipper-first",
-                 max_steps: int | None = 10_000, truncate_on_repeat: bool = True, **kwargs: Any) -> None:
+    def __init__(self, n: int, seed: int | None = 0, copy: bool = True, players: int = 2,
+                 calling_policy: str = "flipper-first", max_steps: int | None = 10_000,
+                 truncate_on_repeat: bool = True, **kwargs: Any) -> None:
+        n = check_num_envs(n, "snap_v0.vector_env")
         chosen, unknown = variations.split_options("snap", kwargs)
         if unknown:
             raise TypeError(f"snap_v0.vector_env: unknown keyword arguments {', '.join(sorted(unknown))}")
@@ -391,8 +408,8 @@ class SnapVectorEnv(VectorEnv):
         self.max_steps = check_max_steps(max_steps)
         policy = race_policy(calling_policy)
         self._vector = SnapVector(n, self.config, policy, self.max_steps, bool(truncate_on_repeat))
-        self.n = n
-        self.reset(seed)
+        space = raw_env(players=players, engine="model", **kwargs).observation_space("player_0")
+        self._begin(n, seed, space, len(SnapAction), copy)
 
     @property
     def terminations(self) -> np.ndarray:
