@@ -30,18 +30,21 @@ from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
 
 from cardcanon import spec
+from cardcanon.version import build_info
 
 
 def pages(srcdir: Path, out: Path, ev: evidence.Evidence) -> dict[str, str]:
     """The generated reST pages by name (relative to ``out``); writes the downloads into ``out/downloads``."""
     changes = history.load(srcdir / "changelog.rst")
-    found: dict[str, str] = {}
+    found: dict[str, str] = {"downloads.rst": downloads.page(out / "downloads")}
+    build, digest = build_info(), downloads.rules_digest(out / "downloads" / "rules.json")
     for game in ("snap", "hearts"):
-        found.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
+        found.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of,
+                                               lambda rule_id: downloads.citation_line(rule_id, build, digest)))
         found[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
+    found["rules-changelog.rst"] = changes.page()
     found["verification.rst"] = ev.verification_page()
     found.update(sources.pages(ev))
-    found["downloads.rst"] = downloads.page(out / "downloads")
     return found
 
 

@@ -60,6 +60,24 @@ class History:
             return f"Unchanged since the first release, {self.first}.\n" if self.first else "No recorded changes.\n"
         return "\n".join(c.line() for c in found) + "\n"
 
+    def page(self) -> str:
+        """The rules changelog: per release, newest first, only the changes to rules, with their IDs."""
+        out = [".. _rules-changelog:\n\n", "=" * 15 + "\nRules changelog\n" + "=" * 15 + "\n\n",
+               "What changed in the rules of each release, newest first: new rules, changed rules and "
+               "rules reworded, each with its ID. The :doc:`/changelog` lists every change to the "
+               "project. A rule's page lists its own changes under \"History\".\n\n"]
+        versions = list(dict.fromkeys(c.version for c in self.changes))
+        for version in versions:
+            title = version or "Next release (unreleased)"
+            out.append(f"{title}\n{'-' * len(title)}\n\n")
+            for lead in dict.fromkeys(c.lead for c in self.changes if c.version == version):
+                out.append(f"{lead or 'Other'}:\n\n")
+                out += [f"- {c.text}\n" for c in self.changes if c.version == version and c.lead == lead]
+                out.append("\n")
+        if self.first and self.first not in versions:
+            out.append(f"{self.first}\n{'-' * len(self.first)}\n\nThe first release: every rule is new.\n")
+        return "".join(out)
+
 
 def _bullets(lines: list[str]) -> list[tuple[int, str]]:
     """(indent, text) of every bullet, continuation lines joined on."""
