@@ -58,7 +58,7 @@ def generate(app) -> None:
         for game, book in books for section, rules in book.sections() for rule in rules}, {
         f"generated/{rulebook_pages.section_docname(game, section)}":
             (f"{book.title}: {section}".lower(), " ".join(rule.title for rule in rules).lower())
-        for game, book in books for section, rules in book.sections()})
+        for game, book in books for section, rules in book.sections()}, sorted(_check_ids().values()))
     written = pages(Path(app.srcdir), out, ev)
     for name, text in written.items():
         _write_if_changed(out / name, text)
@@ -170,6 +170,7 @@ def setup(app):
     app.add_role("bdi-he", _bdi_role("he", "rtl"))
     app.add_role("bdi-hy", _bdi_role("hy", "ltr"))
     app.add_role("rule", _rule_role)
+    app.add_search_language(search_scorer.SearchEnglishWithNumbers)
     app.add_transform(RuleAnchors)
     app.connect("builder-inited", generate)
     app.connect("doctree-resolved", mark_rule_links)

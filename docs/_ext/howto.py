@@ -70,16 +70,20 @@ def page(game: str, examples: dict[str, list[Example]]) -> str:
 def variations(book) -> str:
     """The "Variations" section: each variation point of the rulebook, its default and the other
     options, linked to its rule (the sentences above always describe the defaults)."""
+    ids = spec.all_rule_ids()
     out = [heading("Variations", "-"), "Above is the standard game; players may agree otherwise on these "
-           "points (``--variant`` names them so):\n\n"]
+           "points. Beside each choice is the option that names it to the command line "
+           "(``--variant``):\n\n"]
     for rule in book.rules:
         v = rule.variation
         if v is None:
             continue
-        others = " or ".join(f"``{o.value}``" for o in v.options if o.value != v.default)
-        out.append(f"- {esc(rule.title)} ({rule_ref(rule.id)}): ``{v.parameter}={v.default}`` as standard; "
-                   f"or {others}.\n")
-    return "".join(out) + "\n"
+        out.append(f"- **{esc(rule.title)}** ({rule_ref(rule.id)})\n\n")
+        for o in sorted(v.options, key=lambda o: o.value != v.default):
+            lead = "Standard" if o.value == v.default else "Or"
+            out.append(f"  - {lead}: {linkify(o.text, ids)} ``{v.parameter}={o.value}``\n")
+        out.append("\n")
+    return "".join(out)
 
 
 def seed_to_deal() -> str:

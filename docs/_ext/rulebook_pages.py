@@ -69,11 +69,11 @@ def linkify(text: str, ids: frozenset[str]) -> str:
 
 def quote_block(source, span: str, gloss: str) -> str:
     label = f"{source.language_name} ({source.id})"
-    markup = (
-        f'<p class="quote-label">{html.escape(label)}</p>\n'
+    markup = (  # one block, so that a page break never parts a gloss from its quote
+        f'<div class="quote-with-gloss">\n<p class="quote-label">{html.escape(label)}</p>\n'
         f'<blockquote class="source-quote" lang="{source.language}" dir="{source.direction.value}">'
         f"{html.escape(span)}</blockquote>\n"
-        f'<p class="gloss" lang="en">Gloss: {html.escape(gloss)}</p>'
+        f'<p class="gloss" lang="en">Gloss: {html.escape(gloss)}</p>\n</div>'
     )
     return raw_html(markup)
 
