@@ -72,7 +72,7 @@ def test_every_sentence_links_to_its_rule_label(examples):
 def test_hearts_example_is_a_true_trick(examples):
     example = examples["hearts"]["Playing a trick"][0]
     ElementTree.fromstring(example.svg)
-    assert "HEARTS-TRICK-1" in example.caption and example.rst().startswith(".. figure:: /generated/figures/")
+    assert "HEARTS-TRICK-1" in example.caption and ".. figure:: /generated/figures/" in example.rst()
     # the alternative text names the cards: lead of one suit, won by a heart from a player void in it
     lead, heart = re.search(r"leads (\S+) and .* with (\S+)$", example.alt).groups()
     assert heart.endswith("♥") and not lead.endswith("♥")  # one card notation: the suit signs

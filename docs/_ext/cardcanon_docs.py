@@ -28,6 +28,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from cardcanon import spec
 from cardcanon.version import build_info
@@ -120,6 +121,18 @@ class RuleAnchors(SphinxTransform):
                 target["refid"] = anchor
 
 
+class OneIdPerTable(SphinxPostTransform):
+    """The theme wraps each table in a ``table-wrapper`` box that copies the table's ids: the
+    ids stay on the table only, so no page has an id twice."""
+
+    default_priority = 600  # after the theme's wrapping (500)
+
+    def run(self, **kwargs) -> None:
+        for box in self.document.findall(nodes.container):
+            if "table-wrapper" in box["classes"] and box.children and isinstance(box[0], nodes.table):
+                box["ids"] = [i for i in box["ids"] if i not in box[0]["ids"]]
+
+
 class bdi(nodes.Inline, nodes.TextElement):
     """A run of text in another language and direction, isolated from the prose around it."""
 
@@ -172,6 +185,7 @@ def setup(app):
     app.add_role("rule", _rule_role)
     app.add_search_language(search_scorer.SearchEnglishWithNumbers)
     app.add_transform(RuleAnchors)
+    app.add_post_transform(OneIdPerTable)
     app.connect("builder-inited", generate)
     app.connect("doctree-resolved", mark_rule_links)
     app.connect("build-finished", copy_downloads)

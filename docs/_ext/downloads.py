@@ -21,6 +21,10 @@ from cardcanon.version import build_info, swhid
 
 ROOT = Path(__file__).resolve().parents[2]
 PDFS = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "How to play Snap",
+        "quickref-hearts.pdf": "Two-player Hearts on one page: the quick reference (:ref:`quickref-hearts`), "
+                               "every rule in a line with its ID, on a page that prints on A4 and on Letter",
+        "quickref-snap.pdf": "Snap on one page: the quick reference (:ref:`quickref-snap`), every rule in a "
+                             "line with its ID, on a page that prints on A4 and on Letter",
         "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes, a table of "
                         "contents and one line per rule on what verifies it"}
 
@@ -122,7 +126,9 @@ def page(out: Path) -> str:
         text.append("This build made no PDFs: they are printed by headless Chromium (and need nothing else), "
                     "which was not installed; ``.ci/system-deps.sh`` installs it.\n\n")
 
-    schemas = sorted((ROOT / "cardcanon" / "schemas").glob("*.schema.json"))
+    all_schemas = sorted((ROOT / "cardcanon" / "schemas").glob("*.schema.json"))
+    schemas = [s for s in all_schemas if not s.name.startswith("conformance-")]
+    conformance_schemas = [s for s in all_schemas if s.name.startswith("conformance-")]
     text.append(heading("Game records", "-"))
     if schemas:
         text.append("The JSON Schemas (draft 2020-12) that ``cardcanon replay`` checks game records "
@@ -143,8 +149,14 @@ def page(out: Path) -> str:
     conformance = ROOT / "conformance"
     if conformance.is_dir() and any(conformance.iterdir()):
         _zip(conformance, out / "conformance.zip")
+        text.append(heading("Conformance vectors", "-"))
         text.append(f"- {_link('conformance.zip', out / 'conformance.zip')}: the conformance vectors, "
-                    "to test another implementation against the reference models.\n\n")
+                    "to test another implementation against the reference models (:doc:`/conformance`).\n")
+        for s in conformance_schemas:
+            shutil.copy2(s, out / s.name)
+            what = "its index file" if "index" in s.name else "each file of vectors"
+            text.append(f"- {_link(s.name, out / s.name)}: the JSON Schema of the conformance vectors' {what}\n")
+        text.append("\n")
 
     analysis = ROOT / "results" / "analysis"
     text.append(heading("Analysis data", "-") + "The figures of the :doc:`/caveats` page, as written by "

@@ -153,13 +153,13 @@ def snap_termination(out: Path, data: dict) -> str:
         if ext.get("shortest_cycle"):
             cycles = (f"{ext['shortest_cycle'][0]}{_record(c, 'shortest_cycle')} / "
                       f"{ext['longest_cycle'][0]}{_record(c, 'longest_cycle')}")
-        rows.append([str(c["players"]), f"``{c['policy']}``", "on" if c.get("index_card") else "off", esc(never),
+        rows.append([str(c["players"]), esc(never), f"``{c['policy']}``", "on" if c.get("index_card") else "off",
                      _deals(c),
                      f"{g['quantiles']['0.5']:.0f}" if g else "—", f"{g['quantiles']['0.99']:.0f}" if g else "—",
                      longest, cycles])
     table = _table("Snap, 52 cards: deals that never end and the length of those that do (flips)",
-                   ["Players", "Policy", "Index card", "Never end (95% interval)", "Deals", "Median", "99th pct.",
-                    "Longest that ends", "Shortest / longest cycle"], rows, "6 12 6 24 10 7 7 12 16")
+                   ["Players", "Never end (95% interval)", "Policy", "Index card", "Deals", "Median", "99th pct.",
+                    "Longest that ends", "Shortest / longest cycle"], rows, "6 24 12 6 10 7 7 12 16")
     enum_rows = [[str(e["players"]), prose(e["deck"]), f"``{e['policy']}``",
                   f"{e['never_ends_exact']} ({_pct(e['never_ends'])})", str(e["deals"])]
                  for e in data["enumeration"]["cells"]]
