@@ -27,7 +27,7 @@ TITLES = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "
           "quickref-hearts.pdf": "Two-player Hearts: quick reference", "quickref-snap.pdf": "Snap: quick reference"}
 # a quick reference is one page that prints unscaled on A4 and on US Letter: A4's width, Letter's height
 ONE_PAGE = {"quickref-hearts.pdf", "quickref-snap.pdf"}
-A4_LETTER = {"paperWidth": 8.27, "paperHeight": 11.0}
+A4_LETTER = {"paperWidth": 8.25, "paperHeight": 11.0}
 
 # Run in the page before printing: title, folded "Verified by", links, and the rulebook's contents.
 PREPARE = r"""

@@ -282,3 +282,19 @@ def test_inline_source_text_is_isolated():
     assert "\\ :bdi-he:`מנצח את שתי הערימות`\\ " in out and "\\ :bdi-hy:`կույտ`\\ " in out
 
 
+
+
+def test_the_rules_changelog_lists_only_rule_changes_and_each_history_links_it(generated):
+    _, pages = generated
+    text = pages["rules-changelog.rst"]
+    hist = history.load(DOCS / "changelog.rst")
+    assert [line[2:] for line in text.splitlines() if line.startswith("- ")] == [c.text for c in hist.changes]
+    assert "Next release (unreleased)" in text and "\n0.2.0\n-----\n" in text
+    for game in ("snap", "hearts"):
+        for rule in spec.load(game).rules:
+            section = rule_page(pages, game, rule.id).split(f".. _rule-{rule.id}:")[1]
+            history_part = section[section.index(".. rubric:: History"):]
+            assert ":doc:`/generated/rules-changelog`" in history_part.split(".. _rule-")[0], rule.id
+    # the text of these rules never changed: only the refusals that cite them did
+    for rule_id in ("SNAP-END-1", "SNAP-END-2", "SNAP-END-3"):
+        assert hist.of(rule_id) == f"Unchanged since the first release, {hist.first}.\n", rule_id

@@ -75,7 +75,7 @@ def quickref(game: str) -> str:
     play (setup, a turn, the calls or the scoring, the end), each with its rule ID, and the
     standard choice of each variation point. ``docs/pdf.py`` prints it on one page."""
     book = spec.load(game)
-    out = [f".. _quickref-{game}:\n\n", heading(f"{summaries.title(book)}: quick reference", "=", over=True),
+    out = [f".. _quickref-{game}:\n\n", heading(f"{book.title}: quick reference", "=", over=True),
            f".. rst-class:: quickref-intro\n\ncardcanon |release|. One line per rule, its ID beside it and "
            f"linked to its full text; :ref:`play-{game}` explains with pictures.\n\n"]
     for part in summaries.parts(book):
