@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import cardcanon
-
 _ROOT = Path(__file__).resolve().parent.parent
 CHANGELOG = _ROOT / "docs" / "changelog.rst"
 _SECTION = re.compile(r"^(\S+) \((\d{4}-\d\d-\d\d)\)\n-+$|^(Unreleased)\n-+$", re.M)
@@ -70,6 +68,16 @@ def _pyproject_version() -> str | None:
     return str(found) if found else None
 
 
+def _installed_version() -> str:
+    """The version in the installed package's metadata (a wheel has no ``pyproject.toml``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardcanon")
+    except PackageNotFoundError:  # pragma: no cover - an uninstalled tree without pyproject.toml
+        return "0+unknown"
+
+
 def changelog_sections(text: str) -> list[tuple[str, str]]:
     """The changelog's sections in order: ``(version, date)``, or ``("Unreleased", "")``."""
     return [(m.group(3), "") if m.group(3) else (m.group(1), m.group(2)) for m in _SECTION.finditer(text)]
@@ -88,12 +96,12 @@ def swhid(commit: str) -> str:
 @lru_cache(maxsize=1)
 def build_info() -> BuildInfo:
     """The version, commit and date of the code this process runs."""
-    version = _pyproject_version() or cardcanon.__version__
+    version = _pyproject_version() or _installed_version()
     log = CHANGELOG.read_text(encoding="utf-8") if CHANGELOG.is_file() else ""
     released = release_date(version, log)
     head = _git("rev-parse", "HEAD") if (_ROOT / ".git").exists() else None
-    if head is None:
-        return BuildInfo(version, "unknown", released, bool(released))
+    if head is None:  # an installed wheel: no changelog, no commit; a release has no ".dev"
+        return BuildInfo(version, "unknown", released, bool(released) or (not log and ".dev" not in version))
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
     date = released or _git("show", "-s", "--date=format-local:%Y-%m-%d", "--format=%cd", "HEAD") or ""
     return BuildInfo(version, head + ("-dirty" if dirty else ""), date, bool(released))

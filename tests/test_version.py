@@ -53,6 +53,7 @@ def test_release_dates_come_from_the_changelog():
 
 
 def test_every_surface_names_one_version(tmp_path):
+    import cardcanon
     from cardcanon.provenance import provenance
     from cardcanon.verify.report import Report
 
@@ -68,6 +69,7 @@ def test_every_surface_names_one_version(tmp_path):
     bib = (tmp_path / "downloads" / "cardcanon.bib").read_text(encoding="utf-8")
     surfaces = {
         "cardcanon --version": cli.removeprefix("cardcanon "),
+        "cardcanon.__version__ (the conformance reference's name)": cardcanon.__version__,
         "verify JSON": report["cardcanon_version"],
         "verify JSON provenance": report["provenance"]["version"],
         "results provenance": provenance()["version"],
