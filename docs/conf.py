@@ -28,6 +28,7 @@ nitpick_ignore_regex = [(r"py:.*", r"(Any|T|.*\.T|Path|pathlib\..*|Mapping|Seque
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_preserve_defaults = True  # a default shows as written, never as a path of the build machine
+viewcode_follow_imported_members = False  # a source page links each object to its own entry of the API page
 autodoc_default_options = {"members": True, "undoc-members": False}
 exclude_patterns = ["_build", "generated/*.inc"]
 templates_path = ["_templates"]
