@@ -289,7 +289,7 @@ def test_the_rules_changelog_lists_only_rule_changes_and_each_history_links_it(g
     text = pages["rules-changelog.rst"]
     hist = history.load(DOCS / "changelog.rst")
     assert [line[2:] for line in text.splitlines() if line.startswith("- ")] == [c.text for c in hist.changes]
-    assert "Next release (unreleased)" in text and "\n0.2.0\n-----\n" in text
+    assert "Next release (unreleased)" in text and "\n0.2.0 (2026-12-01)\n------------------\n" in text
     for game in ("snap", "hearts"):
         for rule in spec.load(game).rules:
             section = rule_page(pages, game, rule.id).split(f".. _rule-{rule.id}:")[1]
