@@ -661,3 +661,19 @@ def test_the_first_screen_on_a_phone(site, chromium_pipe):
 def test_search_finds_numbers_and_check_ids(site, chromium_pipe, query, first):
     hrefs = _search(chromium_pipe.open("about:blank"), site, query)
     assert hrefs and hrefs[0].startswith(first), hrefs[:5]
+
+
+def test_a_gloss_stays_on_the_page_of_its_quote(site):
+    if _chromium_only() is None or shutil.which("pdftotext") is None:
+        pytest.skip("the PDFs need chromium and pdftotext (poppler-utils): .ci/system-deps.sh installs them")
+    import pypdf
+
+    path = site / "downloads" / "rulebook.pdf"
+    split = []
+    for number in range(1, len(pypdf.PdfReader(path).pages) + 1):
+        text = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number), "-layout", str(path), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if lines and lines[0].startswith("Gloss:"):
+            split.append(number)
+    assert not split, f"pages that begin with a gloss parted from its quote: {split}"
