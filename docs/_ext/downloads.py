@@ -107,7 +107,9 @@ def page(out: Path) -> str:
     (out / "rules.json").write_text(stamped_rules(rules, build), encoding="utf-8")
     text.append(heading("The rules", "-") + f"- {_link('rules.json', out / 'rules.json')}: every rule of both "
                 "games with its text, status, source quotes, glosses, discrepancies and variation points, "
-                "as printed by ``cardcanon rules --json``, with the version, commit and date of this build.\n\n")
+                "as printed by ``cardcanon rules --json``, with the version, commit and date of this build.\n"
+                "- Each game on one page, every rule in a line with its ID: :ref:`quickref-hearts` and "
+                ":ref:`quickref-snap` (printable below).\n\n")
 
     pdf = os.environ.get("CARDCANON_PDF", "")
     text.append(heading("Printable PDFs", "-"))
