@@ -677,3 +677,13 @@ def test_a_gloss_stays_on_the_page_of_its_quote(site):
         if lines and lines[0].startswith("Gloss:"):
             split.append(number)
     assert not split, f"pages that begin with a gloss parted from its quote: {split}"
+
+
+def test_the_key_columns_come_first(site):
+    """On a phone only the first columns show beside the pinned one: the figure a table is about
+    comes right after the column that names its row."""
+    text = (site / "caveats.html").read_text(encoding="utf-8")
+    heads = [[html.unescape(re.sub(r"<[^>]+>", "", th)).strip() for th in re.findall(r"<th[^>]*>(.*?)</th>", t, re.S)]
+             for t in re.findall(r"<table[^>]*>.*?</table>", text, re.S)]
+    seconds = {h[0]: h[1] for h in heads if len(h) > 1}
+    assert "Never end (95% interval)" in seconds.values() and "Tie-break reached" in seconds.values(), heads

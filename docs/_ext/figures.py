@@ -219,13 +219,13 @@ def hearts_numbers(out: Path, data: dict) -> str:
     rows = []
     for c in data["cells"]:
         m = c["match_length_hands"]
-        rows.append([esc(c["pairing"]), str(c["matches"]), f"{m['mean']:.2f} ({m['min']} to {m['max']})",
-                     _interval(c["tie_break"]), _interval(c["moon_per_hand"]),
+        rows.append([esc(c["pairing"]), _interval(c["tie_break"]), _interval(c["moon_per_hand"]),
+                     f"{m['mean']:.2f} ({m['min']} to {m['max']})", str(c["matches"]),
                      f"{c['pairs_seen']} of {c['pairs_possible']}"
                      + (f"; {len(c['pairs_seen_not_possible'])} outside the proved set" if c["pairs_seen_not_possible"] else "")])
     table = _table("Two-player Hearts: whole matches to 100",
-                   ["Players", "Matches", "Hands per match: mean (range)", "Tie-break reached",
-                    "Moon shot, per hand", "Hand-score pairs seen"], rows)
+                   ["Players", "Tie-break reached", "Moon shot, per hand", "Hands per match: mean (range)",
+                    "Matches", "Hand-score pairs seen"], rows)
     _plot_pairs(data, out / "hearts-pairs.svg")
     return (HEARTS_READER + "\n\n" + table +
             "The set of possible hand-score pairs is the one check :ref:`HEARTS-P5 <check-HEARTS-P5-score-pairs>` "
