@@ -4,9 +4,12 @@ Subpackages: :mod:`cardcanon.spec` (the rulebook and its sources), :mod:`cardcan
 (reference models), :mod:`cardcanon.proofs` (Z3 checks). The command line is ``cardcanon``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("cardcanon")  # the one source: pyproject.toml, via the package metadata
-except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
-    __version__ = "0+unknown"
+def __getattr__(name: str) -> str:
+    """``cardcanon.__version__``: the version of this build (:func:`cardcanon.version.build_info`),
+    the same string on every surface."""
+    if name == "__version__":
+        from cardcanon.version import build_info
+
+        return build_info().version
+    raise AttributeError(f"module 'cardcanon' has no attribute {name!r}")

@@ -16,9 +16,9 @@ import sys
 import unicodedata
 from typing import Any, NoReturn
 
-from cardcanon import __version__
 from cardcanon.model.cards import Suit
 from cardcanon.spec.errors import CardcanonError
+from cardcanon.version import build_info
 
 # subcommand -> module providing add_parser(subparsers)
 _SUBCOMMANDS = {
@@ -110,7 +110,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with ``command`` (a known subcommand) only the module that owns it is
     loaded, so a command does not wait for every other command's imports."""
     parser = _Parser(prog="cardcanon", description="The canonical, machine-checked rulebook of Snap and two-player Hearts.")
-    parser.add_argument("--version", action="version", version=f"cardcanon {__version__}")
+    parser.add_argument("--version", action="version", version=f"cardcanon {build_info().version}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     wanted = [_SUBCOMMANDS[command]] if command in _SUBCOMMANDS else _SUBCOMMANDS.values()

@@ -1,40 +1,50 @@
-"""The version of this build: a release, or a development build that says so.
+"""The version of this build, as the repository records it: one string on every surface.
 
-The scheme (PEP 440). ``pyproject.toml`` names the latest release (``0.2.0``), whose changes the
-changelog lists under that version; the release is the commit tagged ``v0.2.0``.
+The scheme (PEP 440). The version is the one in ``pyproject.toml``; the changelog
+(``docs/changelog.rst``) says whether it is released.
 
-- At that tag, with a clean tree: ``0.2.0``.
-- After the tag: ``0.2.1.dev<N>+g<commit>``, ``N`` the commits since the tag: a development
-  build on the way to the next release.
-- Before the tag is made: ``0.2.0.dev<N>+g<commit>``, ``N`` the commits of the history.
-- A tree with uncommitted changes adds ``.dirty``: ``0.2.1.dev3+g1a2b3c4.dirty``.
-- Outside a git checkout (an installed wheel): the package metadata's version.
+- A release (``0.2.0``) has its own dated section in the changelog, ``0.2.0 (2026-12-01)``: the
+  release is the commit that dated it.
+- Between releases ``pyproject.toml`` names the next one as a development version
+  (``0.3.0.dev0``), and the changelog's first section is ``Unreleased``.
 
-The site's header, ``rules.json``, the ``CITATION.cff`` and BibTeX of the downloads page, and
-the provenance of results all take the version from :func:`build_info`.
+The version never depends on a git tag, nor on the commit: the commit (with ``-dirty`` when the
+tree has uncommitted changes) is recorded beside it, and the citation files name it as a
+Software Heritage identifier (:func:`swhid`). Outside a git checkout (an installed wheel) the
+commit is ``unknown``.
+
+The CLI's ``--version``, the verify report, the site's header, ``rules.json``, the PDFs, the
+``CITATION.cff`` and BibTeX, and the provenance of results all take the version from
+:func:`build_info`.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import cardcanon
-
 _ROOT = Path(__file__).resolve().parent.parent
+CHANGELOG = _ROOT / "docs" / "changelog.rst"
+_SECTION = re.compile(r"^(\S+) \((\d{4}-\d\d-\d\d)\)\n-+$|^(Unreleased)\n-+$", re.M)
 
 
 @dataclass(frozen=True)
 class BuildInfo:
-    """What a build is: its version string, commit (full hash, or ``unknown``) and commit date."""
+    """What a build is: its version, commit (full hash, ``-dirty`` added for uncommitted changes,
+    or ``unknown``) and date (the release's date, or the commit's, YYYY-MM-DD)."""
 
     version: str
     commit: str
-    date: str  # the commit's date, YYYY-MM-DD (UTC)
-    released: bool  # the build is exactly the tagged release
+    date: str
+    released: bool  # the version is a release with a dated changelog section
+
+    @property
+    def dirty(self) -> bool:
+        return self.commit.endswith("-dirty")
 
 
 def _git(*args: str) -> str | None:
@@ -44,21 +54,6 @@ def _git(*args: str) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip() if done.returncode == 0 else None
-
-
-def next_patch(release: str) -> str:
-    """``0.2.0`` -> ``0.2.1``: the release a development build after ``release`` leads to."""
-    parts = release.split(".")
-    return ".".join([*parts[:-1], str(int(parts[-1]) + 1)])
-
-
-def version_of(release: str, commit: str, since_tag: int | None, total: int, dirty: bool) -> str:
-    """The version string of a build (the scheme in this module's docstring)."""
-    if since_tag == 0 and not dirty:
-        return release
-    base, count = (release, total) if since_tag is None else (next_patch(release), since_tag)
-    label = f"g{commit[:7]}" + (".dirty" if dirty else "")
-    return f"{base}.dev{count}+{label}"
 
 
 def _pyproject_version() -> str | None:
@@ -73,17 +68,40 @@ def _pyproject_version() -> str | None:
     return str(found) if found else None
 
 
+def _installed_version() -> str:
+    """The version in the installed package's metadata (a wheel has no ``pyproject.toml``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardcanon")
+    except PackageNotFoundError:  # pragma: no cover - an uninstalled tree without pyproject.toml
+        return "0+unknown"
+
+
+def changelog_sections(text: str) -> list[tuple[str, str]]:
+    """The changelog's sections in order: ``(version, date)``, or ``("Unreleased", "")``."""
+    return [(m.group(3), "") if m.group(3) else (m.group(1), m.group(2)) for m in _SECTION.finditer(text)]
+
+
+def release_date(version: str, changelog: str) -> str:
+    """The date of ``version``'s changelog section, or "" when it has none (not released)."""
+    return next((date for name, date in changelog_sections(changelog) if name == version), "")
+
+
+def swhid(commit: str) -> str:
+    """The Software Heritage identifier of a commit: ``swh:1:rev:<40 hex digits>``."""
+    return f"swh:1:rev:{commit.removesuffix('-dirty')}"
+
+
 @lru_cache(maxsize=1)
 def build_info() -> BuildInfo:
     """The version, commit and date of the code this process runs."""
-    release = _pyproject_version() or cardcanon.__version__
-    head = _git("rev-parse", "HEAD")
-    if head is None or not (_ROOT / ".git").exists():
-        return BuildInfo(release, "unknown", "", True)
+    version = _pyproject_version() or _installed_version()
+    log = CHANGELOG.read_text(encoding="utf-8") if CHANGELOG.is_file() else ""
+    released = release_date(version, log)
+    head = _git("rev-parse", "HEAD") if (_ROOT / ".git").exists() else None
+    if head is None:  # an installed wheel: no changelog, no commit; a release has no ".dev"
+        return BuildInfo(version, "unknown", released, bool(released) or (not log and ".dev" not in version))
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
-    tag = f"v{release}"
-    since = _git("rev-list", "--count", f"{tag}..HEAD") if _git("rev-parse", "-q", "--verify", f"refs/tags/{tag}") else None
-    total = int(_git("rev-list", "--count", "HEAD") or 0)
-    date = _git("show", "-s", "--date=format-local:%Y-%m-%d", "--format=%cd", "HEAD") or ""
-    version = version_of(release, head, int(since) if since is not None else None, total, dirty)
-    return BuildInfo(version, head + ("-dirty" if dirty else ""), date, version == release)
+    date = released or _git("show", "-s", "--date=format-local:%Y-%m-%d", "--format=%cd", "HEAD") or ""
+    return BuildInfo(version, head + ("-dirty" if dirty else ""), date, bool(released))

@@ -27,6 +27,8 @@ nitpicky = True
 nitpick_ignore_regex = [(r"py:.*", r"(Any|T|.*\.T|Path|pathlib\..*|Mapping|Sequence|Counter|enum\..*|typing\..*|collections\..*|z3\..*)")]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+autodoc_preserve_defaults = True  # a default shows as written, never as a path of the build machine
+viewcode_follow_imported_members = False  # a source page links each object to its own entry of the API page
 autodoc_default_options = {"members": True, "undoc-members": False}
 exclude_patterns = ["_build", "generated/*.inc"]
 templates_path = ["_templates"]
@@ -41,8 +43,8 @@ html_context = {"build_date": build_date, "build_commit": _build.commit}
 html_theme_options = {"navigation_with_keys": True}
 if not _build.released:  # every page says that it shows unreleased code
     html_theme_options["announcement"] = (
-        f'<span class="dev-build">Development build {release}: not a release. Cite a released version, '
-        "or this build's commit.</span>")
+        f'<span class="dev-build">Development build {release}, commit {_build.commit[:12]}: not a release. '
+        "Cite a released version, or this build by the identifiers of its downloads page.</span>")
 html_copy_source = False
 html_search_scorer = str(Path(__file__).parent / "generated" / "search-scorer.js")  # written by cardcanon_docs
 

@@ -23,7 +23,11 @@ FONTS = {"NotoSans": "Noto Sans for the text", "NotoSansArmenian": "Noto Sans Ar
          "NotoSansHebrew": "Noto Sans Hebrew for the quotes", "DejaVuSans": "DejaVu Sans for the suit signs",
          "DejaVuSansMono": "DejaVu Sans Mono for code"}
 TITLES = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "How to play Snap",
-          "rulebook.pdf": "The cardcanon rulebook: Snap and two-player Hearts"}
+          "rulebook.pdf": "The cardcanon rulebook: Snap and two-player Hearts",
+          "quickref-hearts.pdf": "Two-player Hearts: quick reference", "quickref-snap.pdf": "Snap: quick reference"}
+# a quick reference is one page that prints unscaled on A4 and on US Letter: A4's width, Letter's height
+ONE_PAGE = {"quickref-hearts.pdf", "quickref-snap.pdf"}
+A4_LETTER = {"paperWidth": 8.25, "paperHeight": 11.0}
 
 # Run in the page before printing: title, folded "Verified by", links, and the rulebook's contents.
 PREPARE = r"""
@@ -116,6 +120,12 @@ def fix_outline(path: Path, headings: list[str]) -> None:
         writer.write(handle)
 
 
+def _page_count(path: Path) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(path).pages)
+
+
 def chromium() -> str | None:
     """The Chromium binary, when installed: it is all the PDFs need."""
     return cdp.chromium()
@@ -139,7 +149,9 @@ def print_all(html: Path, out: Path, version: str, section_pages: list[str], sit
     out.mkdir(parents=True, exist_ok=True)
     rulebook = _rulebook_html(html, [html / f"{p}.html" for p in section_pages])
     pages = {"play-hearts.pdf": html / "generated" / "play-hearts.html",
-             "play-snap.pdf": html / "generated" / "play-snap.html", "rulebook.pdf": rulebook}
+             "play-snap.pdf": html / "generated" / "play-snap.html", "rulebook.pdf": rulebook,
+             "quickref-hearts.pdf": html / "generated" / "quickref-hearts.html",
+             "quickref-snap.pdf": html / "generated" / "quickref-snap.html"}
     root = html.resolve().as_uri() + "/"
     site = site_url.rstrip("/") + "/" if site_url else ""
     made = []
@@ -157,11 +169,15 @@ def print_all(html: Path, out: Path, version: str, section_pages: list[str], sit
                 footer = (f'<div style="font-family:Noto Sans,sans-serif;font-size:8px;width:100%;text-align:center;'
                           f'color:#555">{title} · cardcanon {version} · page <span class="pageNumber"></span> of '
                           '<span class="totalPages"></span></div>')
-                data = tab.pdf(printBackground=True, paperWidth=8.27, paperHeight=11.69,  # A4
-                               marginTop=0.5, marginBottom=0.6, marginLeft=0.5, marginRight=0.5,
+                paper = A4_LETTER if name in ONE_PAGE else {"paperWidth": 8.27, "paperHeight": 11.69}  # A4
+                margin = 0.35 if name in ONE_PAGE else 0.5
+                data = tab.pdf(printBackground=True, **paper,
+                               marginTop=margin, marginBottom=margin + 0.1, marginLeft=margin, marginRight=margin,
                                displayHeaderFooter=True, headerTemplate="<div></div>", footerTemplate=footer,
                                generateTaggedPDF=True, generateDocumentOutline=True)
                 (out / name).write_bytes(data)
+                if name in ONE_PAGE and (count := _page_count(out / name)) != 1:
+                    raise RuntimeError(f"{name}: the quick reference takes {count} pages, not one")
                 fix_outline(out / name, tab.evaluate(HEADINGS))
                 made.append(out / name)
     finally:

@@ -556,3 +556,139 @@ def test_reader_pages_use_words_not_code(site, name):
     text = html.unescape(re.sub(r"<[^>]+>", "", (site / f"{name}.html").read_text(encoding="utf-8")))
     article = text[text.find("Skip to content"):]
     assert not REPR.search(article), [m.group(0) for m in REPR.finditer(article)][:5]
+
+
+def test_the_cli_names_the_site_version(site):
+    from cardcanon.version import build_info
+
+    cli = subprocess.run([sys.executable, "-m", "cardcanon", "--version"], capture_output=True, text=True,
+                         cwd=ROOT, check=True).stdout.strip()
+    assert cli == f"cardcanon {build_info().version}"
+    assert f'class="build-info">{cli} · built' in (site / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", ["snap", "hearts"])
+def test_each_rule_shows_the_line_that_cites_it(site, game):
+    import hashlib
+
+    from cardcanon.version import build_info
+
+    digest = "sha256:" + hashlib.sha256((site / "downloads" / "rules.json").read_bytes()).hexdigest()
+    for rule in spec.load(game).rules:
+        text = html.unescape(re.sub(r"<[^>]+>", "", rule_page(site, game, rule.id).read_text(encoding="utf-8")))
+        assert f"cardcanon {build_info().version}, rule {rule.id}, rulebook {digest}" in text, rule.id
+
+
+def test_no_page_shows_a_path_of_the_build_machine(site):
+    shown = {}
+    for p in _pages(site):
+        text = html.unescape(re.sub(r"<[^>]+>", "", p.read_text(encoding="utf-8")))
+        found = re.findall(r"(?<![\w.])/(?:tmp|work|home|root|Users)/\S+", text)
+        if found:
+            shown[str(p.relative_to(site))] = found[:3]
+    assert not shown, shown
+
+
+def test_no_duplicate_ids_and_no_broken_anchors(site):
+    from urllib.parse import unquote
+
+    pages = _pages(site)
+    ids, twice = {}, {}
+    for p in pages:
+        found = re.findall(r'\sid="([^"]+)"', p.read_text(encoding="utf-8"))
+        ids[p.resolve()] = set(found)
+        seen = [i for n, i in enumerate(found) if i in found[:n]]
+        if seen:
+            twice[str(p.relative_to(site))] = seen
+    assert not twice, twice
+    broken = set()
+    for p in pages:
+        for target, fragment in re.findall(r'href="([^"#:]*)#([^"]+)"', p.read_text(encoding="utf-8")):
+            page_ = (p.parent / target).resolve() if target else p.resolve()
+            if page_ in ids and html.unescape(unquote(fragment)) not in ids[page_]:
+                broken.add((str(p.relative_to(site)), target, fragment))
+    assert not broken, sorted(broken)[:10]
+
+
+def test_the_caveats_page_says_which_figures_are_historical(site):
+    text = html.unescape(re.sub(r"<[^>]+>", "", (site / "caveats.html").read_text(encoding="utf-8")))
+    for name in ("results/analysis/snap.json", "results/exact/snap-exact.json", "results/analysis/hearts.json"):
+        made = json.loads((ROOT / name).read_text(encoding="utf-8"))["provenance"]
+        assert name in text
+        if made.get("historical"):
+            assert f"The figures below are from {name}" in text and "Historical figures" in text
+
+
+def test_the_quick_references(site):
+    """One page per game, linked from its how-to page and the downloads page; its PDF is one page."""
+    downloads = page(site, "downloads")
+    for game in ("snap", "hearts"):
+        assert 'href="quickref-%s.html' % game in page(site, f"play-{game}")
+        assert f'href="quickref-{game}.html' in downloads and f'href="../downloads/quickref-{game}.pdf"' in downloads
+        text = html.unescape(re.sub(r"<[^>]+>", "", page(site, f"quickref-{game}")))
+        for part in ("The deal", "The end"):
+            assert part in text
+        for rule in spec.load(game).rules:
+            if rule.normative and rule.section not in ("Terms of play",):
+                assert rule.id in text or rule.variation is not None, rule.id
+    if _chromium_only() is None or shutil.which("pdfinfo") is None:
+        pytest.skip("the PDFs need chromium and pdfinfo (poppler-utils): .ci/system-deps.sh installs them")
+    for game in ("snap", "hearts"):
+        info = subprocess.run(["pdfinfo", str(site / "downloads" / f"quickref-{game}.pdf")], capture_output=True,
+                              text=True, check=True).stdout
+        assert re.search(r"^Pages:\s+1$", info, re.M), info
+        width, height = map(float, re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.M).groups())
+        assert width <= 595.3 and height <= 792.0, "the page does not fit both A4 and Letter"
+
+
+def test_the_first_screen_on_a_phone(site, chromium_pipe):
+    """At 390 x 844: the whole banner, wrapped, and the verification page's summary table start
+    in the first screen."""
+    tab = chromium_pipe.open((site / "generated" / "verification.html").as_uri(), width=390, height=844, mobile=True)
+    seen = tab.evaluate("""(() => {
+      const banner = document.querySelector(".announcement"), inner = document.querySelector(".announcement-content");
+      const table = document.querySelector("table.verify-summary");
+      return {banner: banner ? banner.getBoundingClientRect().bottom : 0,
+              cut: inner ? inner.scrollWidth > inner.clientWidth + 1 : false,
+              table: table ? table.getBoundingClientRect().top : 9999,
+              heads: table ? [...table.querySelectorAll("thead th")].map(th => th.textContent.trim()) : []};
+    })()""")
+    from cardcanon.version import build_info
+
+    if not build_info().released:
+        assert 0 < seen["banner"] <= 844 and not seen["cut"], seen
+    assert seen["table"] < 844, seen
+    assert seen["heads"] == ["Check", "Verdict", "Scope", "Rules"]
+
+
+@pytest.mark.parametrize("query, first", [("100", "generated/hearts/the-end-of-the-match.html"),
+                                          ("SNAP-P6", "generated/verification.html#SNAP-P6-")])
+def test_search_finds_numbers_and_check_ids(site, chromium_pipe, query, first):
+    hrefs = _search(chromium_pipe.open("about:blank"), site, query)
+    assert hrefs and hrefs[0].startswith(first), hrefs[:5]
+
+
+def test_a_gloss_stays_on_the_page_of_its_quote(site):
+    if _chromium_only() is None or shutil.which("pdftotext") is None:
+        pytest.skip("the PDFs need chromium and pdftotext (poppler-utils): .ci/system-deps.sh installs them")
+    import pypdf
+
+    path = site / "downloads" / "rulebook.pdf"
+    split = []
+    for number in range(1, len(pypdf.PdfReader(path).pages) + 1):
+        text = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number), "-layout", str(path), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if lines and lines[0].startswith("Gloss:"):
+            split.append(number)
+    assert not split, f"pages that begin with a gloss parted from its quote: {split}"
+
+
+def test_the_key_columns_come_first(site):
+    """On a phone only the first columns show beside the pinned one: the figure a table is about
+    comes right after the column that names its row."""
+    text = (site / "caveats.html").read_text(encoding="utf-8")
+    heads = [[html.unescape(re.sub(r"<[^>]+>", "", th)).strip() for th in re.findall(r"<th[^>]*>(.*?)</th>", t, re.S)]
+             for t in re.findall(r"<table[^>]*>.*?</table>", text, re.S)]
+    seconds = [h[1] for h in heads if len(h) > 1]
+    assert "Never end (95% interval)" in seconds and "Tie-break reached" in seconds, heads

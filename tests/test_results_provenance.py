@@ -5,6 +5,7 @@ one must be rerun, or say that it is historical (and why)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,44 @@ def test_a_stale_result_fails(tmp_path):
         test_every_result_records_its_provenance(path)
     path.write_text(json.dumps({"provenance": {**stale, "historical": True, "note": "kept for the record"}}))
     test_every_result_records_its_provenance(path)
+
+
+def _dirty(record: dict) -> bool:
+    return str(record.get("commit", "")).endswith("-dirty") or ".dirty" in str(record.get("version", ""))
+
+
+# the data files the caveats page shows, and the part of the page that shows each
+SHOWN = {"results/analysis/snap.json": "caveat-snap-termination", "results/exact/snap-exact.json": "caveat-snap-exact",
+         "results/analysis/hearts.json": "caveat-hearts-numbers"}
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_a_dirty_result_is_historical_on_the_page_that_shows_it(path):
+    """A result made from uncommitted code cannot be reproduced: it says it is historical, and so
+    does the page that shows its figures (``figures.made_by`` heads each of them)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    import figures
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    record = data["provenance"]
+    name = path.relative_to(ROOT).as_posix()
+    if _dirty(record):
+        assert record.get("historical") and record.get("note"), f"{name}: a dirty provenance not marked historical"
+    if name in SHOWN:
+        shown = figures.made_by(name, data)
+        assert ("Historical figures" in shown) == bool(record.get("historical")), name
+        assert name in shown and record["commit"][:12] in shown
+        source = (ROOT / "docs" / "_ext" / "figures.py").read_text(encoding="utf-8")
+        assert f'"{SHOWN[name]}": made_by("{name}"' in source, f"the caveats page does not head {name}'s figures"
+
+
+def test_every_record_has_its_provenance_in_the_index():
+    index = json.loads((ROOT / "results" / "analysis" / "records-index.json").read_text(encoding="utf-8"))
+    records = sorted(p.name for p in (ROOT / "results" / "analysis" / "records").iterdir() if p.suffix == ".json")
+    assert sorted(index["records"]) == records, "results/analysis/records-index.json does not list every record"
+    for name, entry in index["records"].items():
+        record = json.loads((ROOT / "results" / "analysis" / "records" / name).read_text(encoding="utf-8"))
+        assert (entry["seed"], entry["policy"]) == (record["seed"], record["policy"]), name
+        assert re.fullmatch(r"[0-9a-f]{40}", entry["commit"]) and len(entry["kernel_sha256"]) == 64, name

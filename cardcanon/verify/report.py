@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardcanon import __version__
+from cardcanon.version import build_info
 from cardcanon.verify.manifest import CheckSpec
 from cardcanon.verify.variants import variant_name
 from cardcanon.proofs.base import CONTRARY, DEFINITE, Verdict
@@ -468,7 +468,7 @@ class Report:
 
         return {
             "provenance": provenance(),  # the version, commit and command that made the report
-            "cardcanon_version": __version__,
+            "cardcanon_version": build_info().version,
             "z3_version": _version("z3"),
             "cvc5_version": _version("cvc5"),
             "python": platform.python_version(),

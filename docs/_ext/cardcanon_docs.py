@@ -28,20 +28,24 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from cardcanon import spec
+from cardcanon.version import build_info
 
 
 def pages(srcdir: Path, out: Path, ev: evidence.Evidence) -> dict[str, str]:
     """The generated reST pages by name (relative to ``out``); writes the downloads into ``out/downloads``."""
     changes = history.load(srcdir / "changelog.rst")
-    found: dict[str, str] = {}
+    found: dict[str, str] = {"downloads.rst": downloads.page(out / "downloads")}
+    build, digest = build_info(), downloads.rules_digest(out / "downloads" / "rules.json")
     for game in ("snap", "hearts"):
-        found.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of))
+        found.update(rulebook_pages.rule_pages(game, ev.verified_by, changes.of,
+                                               lambda rule_id: downloads.citation_line(rule_id, build, digest)))
         found[f"{game}-reconciliation.rst"] = rulebook_pages.reconciliation_page(game)
+    found["rules-changelog.rst"] = changes.page()
     found["verification.rst"] = ev.verification_page()
     found.update(sources.pages(ev))
-    found["downloads.rst"] = downloads.page(out / "downloads")
     return found
 
 
@@ -55,7 +59,7 @@ def generate(app) -> None:
         for game, book in books for section, rules in book.sections() for rule in rules}, {
         f"generated/{rulebook_pages.section_docname(game, section)}":
             (f"{book.title}: {section}".lower(), " ".join(rule.title for rule in rules).lower())
-        for game, book in books for section, rules in book.sections()})
+        for game, book in books for section, rules in book.sections()}, sorted(_check_ids().values()))
     written = pages(Path(app.srcdir), out, ev)
     for name, text in written.items():
         _write_if_changed(out / name, text)
@@ -117,6 +121,18 @@ class RuleAnchors(SphinxTransform):
                 target["refid"] = anchor
 
 
+class OneIdPerTable(SphinxPostTransform):
+    """The theme wraps each table in a ``table-wrapper`` box that copies the table's ids: the
+    ids stay on the table only, so no page has an id twice."""
+
+    default_priority = 600  # after the theme's wrapping (500)
+
+    def run(self, **kwargs) -> None:
+        for box in self.document.findall(nodes.container):
+            if "table-wrapper" in box["classes"] and box.children and isinstance(box[0], nodes.table):
+                box["ids"] = [i for i in box["ids"] if i not in box[0]["ids"]]
+
+
 class bdi(nodes.Inline, nodes.TextElement):
     """A run of text in another language and direction, isolated from the prose around it."""
 
@@ -167,7 +183,9 @@ def setup(app):
     app.add_role("bdi-he", _bdi_role("he", "rtl"))
     app.add_role("bdi-hy", _bdi_role("hy", "ltr"))
     app.add_role("rule", _rule_role)
+    app.add_search_language(search_scorer.SearchEnglishWithNumbers)
     app.add_transform(RuleAnchors)
+    app.add_post_transform(OneIdPerTable)
     app.connect("builder-inited", generate)
     app.connect("doctree-resolved", mark_rule_links)
     app.connect("build-finished", copy_downloads)

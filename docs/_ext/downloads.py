@@ -4,6 +4,7 @@ conformance vectors, the analysis data, the citation files (BibTeX generated fro
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -16,22 +17,40 @@ from pathlib import Path
 import yaml
 from rulebook_pages import heading
 
-from cardcanon.version import build_info
+from cardcanon.version import build_info, swhid
 
 ROOT = Path(__file__).resolve().parents[2]
 PDFS = {"play-hearts.pdf": "How to play two-player Hearts", "play-snap.pdf": "How to play Snap",
+        "quickref-hearts.pdf": "Two-player Hearts on one page: the quick reference (:ref:`quickref-hearts`), "
+                               "every rule in a line with its ID, on a page that prints on A4 and on Letter",
+        "quickref-snap.pdf": "Snap on one page: the quick reference (:ref:`quickref-snap`), every rule in a "
+                             "line with its ID, on a page that prints on A4 and on Letter",
         "rulebook.pdf": "The whole rulebook: both games, every section, with the source quotes, a table of "
                         "contents and one line per rule on what verifies it"}
 
 
-def stamped_cff(text: str, build) -> str:
-    """The CITATION.cff of this build: its version, and for a development build its commit and
-    date instead of the release date (it is not the release the file names)."""
-    lines = [f"version: {build.version}" if line.startswith("version:") else line for line in text.splitlines()]
-    if not build.released:
-        lines = [line for line in lines if not line.startswith(("date-released:", "commit:"))]
-        lines.insert(lines.index(f"version: {build.version}") + 1, f'commit: "{build.commit}"')
-    return "\n".join(lines) + "\n"
+def rules_digest(rules_json: Path) -> str:
+    """The rulebook's digest: ``sha256:`` and the SHA-256 of the ``rules.json`` of this build, as
+    ``sha256sum rules.json`` prints it."""
+    return "sha256:" + hashlib.sha256(rules_json.read_bytes()).hexdigest()
+
+
+def citation_line(rule_id: str, build, digest: str) -> str:
+    """The one line that cites a rule: the rule ID, the version and the rulebook's digest."""
+    return f"cardcanon {build.version}, rule {rule_id}, rulebook {digest}"
+
+
+def stamped_cff(text: str, build, digest: str) -> str:
+    """The CITATION.cff of this build: its version, its commit (also as a Software Heritage
+    identifier), the rulebook's digest, and the release date when the version is released."""
+    lines = [line for line in text.splitlines() if not line.startswith(("version:", "date-released:", "commit:"))]
+    at = next(i for i, line in enumerate(lines) if line.startswith("title:")) + 1
+    stamp = [f"version: {build.version}"] + ([f"date-released: {build.date}"] if build.released else [])
+    stamp += [f'commit: "{build.commit}"', "identifiers:", "  - type: swh", f'    value: "{swhid(build.commit)}"',
+              '    description: "The commit this build was made from (Software Heritage identifier)"',
+              "  - type: other", f'    value: "{digest}"',
+              '    description: "The rulebook\'s digest: the SHA-256 of rules.json"']
+    return "\n".join(lines[:at] + stamp + lines[at:]) + "\n"
 
 
 def stamped_rules(text: str, build) -> str:
@@ -42,16 +61,20 @@ def stamped_rules(text: str, build) -> str:
 
 
 def bibtex(cff: dict, date: str = "") -> str:
-    """A BibTeX ``@software`` entry with the fields of a CITATION.cff file; a development build
-    (a ``commit`` and no release date) is dated ``date`` and says which commit it is."""
+    """A BibTeX ``@software`` entry with the fields of a CITATION.cff file: its version, the
+    commit's Software Heritage identifier (``swhid``) and the rulebook's digest; a development
+    build says so."""
     authors = " and ".join(
         "{" + a["name"] + "}" if "name" in a else f"{a.get('family-names', '')}, {a.get('given-names', '')}"
         for a in cff.get("authors", []))
     date = str(cff.get("date-released", "") or date)
-    note = f"development build of commit {cff['commit']}" if cff.get("commit") else None
+    ids = {i["type"]: i["value"] for i in cff.get("identifiers", [])}
+    notes = [] if cff.get("date-released") else [f"development build of commit {cff['commit']}"] if cff.get("commit") else []
+    if ids.get("other"):
+        notes.append(f"rulebook digest {ids['other']}")
     fields = {"author": authors, "title": "{" + cff["title"] + "}", "version": cff.get("version"),
               "year": date[:4] or None, "date": date or None, "url": cff.get("url") or cff.get("repository-code"),
-              "license": cff.get("license"), "note": note}
+              "swhid": ids.get("swh"), "license": cff.get("license"), "note": "; ".join(notes) or None}
     body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
     key = re.sub(r"[^A-Za-z0-9]+", "_", str(cff.get("version", "")))
     return f"@software{{cardcanon_{key},\n{body}\n}}\n"
@@ -84,7 +107,9 @@ def page(out: Path) -> str:
     (out / "rules.json").write_text(stamped_rules(rules, build), encoding="utf-8")
     text.append(heading("The rules", "-") + f"- {_link('rules.json', out / 'rules.json')}: every rule of both "
                 "games with its text, status, source quotes, glosses, discrepancies and variation points, "
-                "as printed by ``cardcanon rules --json``, with the version, commit and date of this build.\n\n")
+                "as printed by ``cardcanon rules --json``, with the version, commit and date of this build.\n"
+                "- Each game on one page, every rule in a line with its ID: :ref:`quickref-hearts` and "
+                ":ref:`quickref-snap` (printable below).\n\n")
 
     pdf = os.environ.get("CARDCANON_PDF", "")
     text.append(heading("Printable PDFs", "-"))
@@ -103,7 +128,9 @@ def page(out: Path) -> str:
         text.append("This build made no PDFs: they are printed by headless Chromium (and need nothing else), "
                     "which was not installed; ``.ci/system-deps.sh`` installs it.\n\n")
 
-    schemas = sorted((ROOT / "cardcanon" / "schemas").glob("*.schema.json"))
+    all_schemas = sorted((ROOT / "cardcanon" / "schemas").glob("*.schema.json"))
+    schemas = [s for s in all_schemas if not s.name.startswith("conformance-")]
+    conformance_schemas = [s for s in all_schemas if s.name.startswith("conformance-")]
     text.append(heading("Game records", "-"))
     if schemas:
         text.append("The JSON Schemas (draft 2020-12) that ``cardcanon replay`` checks game records "
@@ -124,8 +151,14 @@ def page(out: Path) -> str:
     conformance = ROOT / "conformance"
     if conformance.is_dir() and any(conformance.iterdir()):
         _zip(conformance, out / "conformance.zip")
+        text.append(heading("Conformance vectors", "-"))
         text.append(f"- {_link('conformance.zip', out / 'conformance.zip')}: the conformance vectors, "
-                    "to test another implementation against the reference models.\n\n")
+                    "to test another implementation against the reference models (:doc:`/conformance`).\n")
+        for s in conformance_schemas:
+            shutil.copy2(s, out / s.name)
+            what = "its index file" if "index" in s.name else "each file of vectors"
+            text.append(f"- {_link(s.name, out / s.name)}: the JSON Schema of the conformance vectors' {what}\n")
+        text.append("\n")
 
     analysis = ROOT / "results" / "analysis"
     text.append(heading("Analysis data", "-") + "The figures of the :doc:`/caveats` page, as written by "
@@ -142,11 +175,14 @@ def page(out: Path) -> str:
     text.append("\n")
 
     cff_path = ROOT / "CITATION.cff"
-    cff_text = stamped_cff(cff_path.read_text(encoding="utf-8"), build)
+    cff_text = stamped_cff(cff_path.read_text(encoding="utf-8"), build, rules_digest(out / "rules.json"))
     (out / "CITATION.cff").write_text(cff_text, encoding="utf-8")
     cff = yaml.safe_load(cff_text)
     (out / "cardcanon.bib").write_text(bibtex(cff, build.date), encoding="utf-8")
-    text.append(heading("Citing", "-") + "See :doc:`/citing` for how to cite a rule.\n\n"
+    digest = rules_digest(out / "rules.json")
+    text.append(heading("Citing", "-") + "See :doc:`/citing` for how to cite a rule. This build is version "
+                f"``{build.version}``, commit ``{swhid(build.commit)}``; its rulebook's digest, the SHA-256 of "
+                f"``rules.json``, is ``{digest}``.\n\n"
                 f"- {_link('CITATION.cff', out / 'CITATION.cff')}\n"
                 f"- {_link('cardcanon.bib', out / 'cardcanon.bib')} (BibTeX, generated from CITATION.cff)\n\n"
                 ".. code-block:: bibtex\n\n" + "".join(f"   {line}\n" for line in bibtex(cff, build.date).splitlines())

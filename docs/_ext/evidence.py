@@ -7,6 +7,7 @@ whether breaking each cited rule in the reference model makes the check fail."""
 
 from __future__ import annotations
 
+import html
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -161,6 +162,19 @@ class Evidence:
         counts = {v: cases.count(v) for v in dict.fromkeys(cases)}
         return f"{shown} (" + ", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(cases)} cases)"
 
+    def _summary_table(self) -> str:
+        """Every check in one table: check, verdict, scope and rules, each check linked to its entry."""
+        rows = [".. list-table:: Summary: every check\n   :header-rows: 1\n   :class: stacked verify-summary\n"
+                "   :widths: 26 14 36 24\n\n", "   * - Check\n     - Verdict\n     - Scope\n     - Rules\n"]
+        for check_id, c in self.checks.items():
+            word = self._word(check_id)
+            verdict = f":verdict-ok:`{word}`" if c.get("passed") else f":verdict-bad:`{word}`"
+            scope = "; ".join(str((c.get("scope") or {}).get("words", "")).split("; ")[:2]) or "not stated"
+            rules = ", ".join(rule_ref(x) for x in c["rules"])
+            rows.append(f"   * - :ref:`{check_id} <check-{check_id}>`\n     - {verdict}\n     - {esc(scope)}\n"
+                        f"     - {rules}\n")
+        return "".join(rows) + "\n"
+
     def _verdict(self, check_id: str) -> str:
         """The check's verdict, then its verdict under each variant the report gives."""
         check = self.checks.get(check_id)
@@ -172,8 +186,9 @@ class Evidence:
             return (":verdict-bad:`not applicable` (neither passed nor failed: it could not run what it claims); "
                     + "; ".join(f"variant {_variant(r)}: {_variant_verdict(r)}" for r in check.get("results", [])))
         probes = _probes(check)
-        text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s, witness "
-                f"{'replayed' if check.get('witness_replayed') else 'NOT replayed'}"
+        replayed = ("" if check["verdict"] == "no witness" else
+                    ", witness replayed" if check.get("witness_replayed") else ", witness NOT replayed")
+        text = (f":{role}:`{check['verdict']}` (expected {check['expected']}, {check['seconds']:.1f} s{replayed}"
                 + (f", probes killed {sum(p['killed'] for p in probes)}/{len(probes)}" if probes else "") + ")")
         variants = [r for r in check.get("results", []) if r.get("variant", "default") != "default"]
         if variants:
@@ -195,7 +210,8 @@ class Evidence:
             made = r.get("provenance")
             if made:
                 out.append(f"Made by cardcanon {made['version']} at commit ``{made['commit']}`` with "
-                           f"``{made['command']}``.\n\n")
+                           f"``{_no_paths(made['command'])}``.\n\n")
+            out.append(self._summary_table())
         out.append("Test verdicts: " + (f"{len(self.tests)} test cases in the JUnit report of this build.\n\n"
                                          if self.tests else
                                          "none in this build, which ran no tests; ``python docs/build.py --tests`` "
@@ -226,7 +242,7 @@ class Evidence:
                 out.append(f"- Detail: {esc(' '.join(c['detail'].split()))}\n")
             plain = {k: v for k, v in (c.get("stats") or {}).items() if not isinstance(v, (dict, list))}
             if plain:
-                out.append("- Stats: " + esc(", ".join(f"{k} = {v}" for k, v in plain.items())) + "\n")
+                out.append("- Counts: " + esc(", ".join(f"{k.replace('_', ' ')} {v}" for k, v in plain.items())) + "\n")
             for m in _probes(c):
                 out.append(f"- Probe ``{m['id']}`` ({esc(m['description'])}): {m['verdict']}, "
                            f"{'killed' if m['killed'] else 'SURVIVED'}\n")
@@ -240,10 +256,9 @@ class Evidence:
                     if killed else ":verdict-bad:`the check does not fail when the model breaks this rule`")
                     + self._vacuity(c, rule_id) + "\n")
             if c.get("explanation"):  # the text of ``cardcanon verify --explain``
-                out.append("\nIn words (``cardcanon verify --explain``)::\n\n"
-                           + "".join(f"   {line}\n" for line in c["explanation"].splitlines()))
+                out.append(_folded("In words (cardcanon verify --explain)", c["explanation"]))
             elif c.get("witness"):
-                out.append("\nWitness::\n\n" + "".join(f"   {line}\n" for line in c["witness"].splitlines()))
+                out.append(_folded("Witness", c["witness"]))
             out.append("\n")
         # checks that rules cite but the report lacks still need an anchor for the rule pages' links
         missing = sorted({p for e in self.coverage.values() for p in e.proofs} - set(self.checks))
@@ -252,6 +267,19 @@ class Evidence:
             for check_id in missing:
                 out.append(f".. _check-{check_id}:\n\n**{check_id}**: {self._verdict(check_id)}.\n\n")
         return "".join(out)
+
+
+def _no_paths(command: str) -> str:
+    """A command as a reader may retype it: a file path of the machine that ran it shows as its name."""
+    return " ".join(Path(word).name if word.startswith("/") else word for word in command.split())
+
+
+def _folded(title: str, text: str) -> str:
+    """A block of code behind a cue: a summary line that says how long it is, opened on demand."""
+    lines = text.splitlines()
+    cue = f'<details class="long-code"><summary>{html.escape(title)}: {len(lines)} lines, shown on demand</summary>'
+    return ("\n" + raw_html(cue) + "::\n\n" + "".join(f"   {line}\n" for line in lines) + "\n"
+            + raw_html("</details>"))
 
 
 def _probes(check: dict) -> list[dict]:
@@ -301,7 +329,7 @@ def _variant_verdict(result: dict) -> str:
         return f":verdict-bad:`not applicable` ({esc(' '.join(str(result.get('detail', '')).split()))})"
     engine = result.get("engine_replay")
     return (f":{role}:`{result.get('verdict')}` (expected {result.get('expected')}"
-            + (", witness replayed" if result.get("witness_replayed") else "")
+            + (", witness replayed" if result.get("witness_replayed") and result.get("verdict") != "no witness" else "")
             + (f", engine replay {engine}" if engine else "") + ")")
 
 

@@ -25,18 +25,31 @@ def draw_all(out: Path, ev) -> None:
     snap = json.loads((ANALYSIS / "snap.json").read_text(encoding="utf-8"))
     hearts = json.loads((ANALYSIS / "hearts.json").read_text(encoding="utf-8"))
     used = list(dict.fromkeys(c["policy"] for c in snap["cells"]))
+    exact = json.loads(exact_curve.EXACT.read_text(encoding="utf-8"))
     pieces = {
         "caveat-policies": policies.section(used),
-        "caveat-snap-termination": snap_termination(out, snap),
-        "caveat-snap-exact": exact_curve.snap_exact(out, snap),
+        "caveat-snap-termination": made_by("results/analysis/snap.json", snap) + snap_termination(out, snap),
+        "caveat-snap-exact": made_by("results/exact/snap-exact.json", exact) + exact_curve.snap_exact(out, snap),
         "caveat-snap-pot-endings": exact_curve.snap_pot_endings(snap),
         "caveat-snap-cycle": witnesses.snap_cycle(out, ev),
         "caveat-snap-pot": witnesses.snap_pot(out, ev),
         "caveat-hearts-tiebreak": witnesses.hearts_tiebreak(out, ev),
-        "caveat-hearts-numbers": hearts_numbers(out, hearts),
+        "caveat-hearts-numbers": made_by("results/analysis/hearts.json", hearts) + hearts_numbers(out, hearts),
     }
     for name, text in pieces.items():
         (inc / f"{name}.inc").write_text(text, encoding="utf-8")
+
+
+def made_by(name: str, data: dict) -> str:
+    """Where the figures of a data file come from: its version, commit and command; a file that
+    cannot be reproduced from a clean commit says that its figures are historical, and why."""
+    made = data.get("provenance") or {}
+    where = (f"``{name}``, made by cardcanon {esc(str(made.get('version')))} at commit "
+             f"``{str(made.get('commit', ''))[:12]}``")
+    if made.get("historical"):
+        return (f".. admonition:: Historical figures\n   :class: historical\n\n   The figures below are from {where}, "
+                f"and are historical: {esc(made.get('note', ''))}\n\n")
+    return f"The figures below are from {where} by ``{made.get('command', '')}``.\n\n"
 
 
 def prose(text: str) -> str:
@@ -140,13 +153,13 @@ def snap_termination(out: Path, data: dict) -> str:
         if ext.get("shortest_cycle"):
             cycles = (f"{ext['shortest_cycle'][0]}{_record(c, 'shortest_cycle')} / "
                       f"{ext['longest_cycle'][0]}{_record(c, 'longest_cycle')}")
-        rows.append([str(c["players"]), f"``{c['policy']}``", "on" if c.get("index_card") else "off", esc(never),
+        rows.append([str(c["players"]), esc(never), f"``{c['policy']}``", "on" if c.get("index_card") else "off",
                      _deals(c),
                      f"{g['quantiles']['0.5']:.0f}" if g else "—", f"{g['quantiles']['0.99']:.0f}" if g else "—",
                      longest, cycles])
     table = _table("Snap, 52 cards: deals that never end and the length of those that do (flips)",
-                   ["Players", "Policy", "Index card", "Never end (95% interval)", "Deals", "Median", "99th pct.",
-                    "Longest that ends", "Shortest / longest cycle"], rows, "6 12 6 24 10 7 7 12 16")
+                   ["Players", "Never end (95% interval)", "Policy", "Index card", "Deals", "Median", "99th pct.",
+                    "Longest that ends", "Shortest / longest cycle"], rows, "6 24 12 6 10 7 7 12 16")
     enum_rows = [[str(e["players"]), prose(e["deck"]), f"``{e['policy']}``",
                   f"{e['never_ends_exact']} ({_pct(e['never_ends'])})", str(e["deals"])]
                  for e in data["enumeration"]["cells"]]
@@ -206,18 +219,18 @@ def hearts_numbers(out: Path, data: dict) -> str:
     rows = []
     for c in data["cells"]:
         m = c["match_length_hands"]
-        rows.append([esc(c["pairing"]), str(c["matches"]), f"{m['mean']:.2f} ({m['min']} to {m['max']})",
-                     _interval(c["tie_break"]), _interval(c["moon_per_hand"]),
+        rows.append([esc(c["pairing"]), _interval(c["tie_break"]), _interval(c["moon_per_hand"]),
+                     f"{m['mean']:.2f} ({m['min']} to {m['max']})", str(c["matches"]),
                      f"{c['pairs_seen']} of {c['pairs_possible']}"
                      + (f"; {len(c['pairs_seen_not_possible'])} outside the proved set" if c["pairs_seen_not_possible"] else "")])
     table = _table("Two-player Hearts: whole matches to 100",
-                   ["Players", "Matches", "Hands per match: mean (range)", "Tie-break reached",
-                    "Moon shot, per hand", "Hand-score pairs seen"], rows)
+                   ["Players", "Tie-break reached", "Moon shot, per hand", "Hands per match: mean (range)",
+                    "Matches", "Hand-score pairs seen"], rows)
     _plot_pairs(data, out / "hearts-pairs.svg")
     return (HEARTS_READER + "\n\n" + table +
-            f"The set of possible hand-score pairs comes from {prose(data['possible_pairs_source'])}, which proves "
-            "each pair possible (with a replayed hand) or impossible. The plot shows how often each possible "
-            "pair occurred.\n\n"
+            "The set of possible hand-score pairs is the one check :ref:`HEARTS-P5 <check-HEARTS-P5-score-pairs>` "
+            "proves: each pair possible (with a replayed hand) or impossible. The plot shows how often each "
+            "possible pair occurred.\n\n"
             ".. container:: wide-figure\n\n   .. image:: /generated/figures/hearts-pairs.svg\n"
             "      :alt: Empirical frequency of each possible hand-score pair\n\n")
 

@@ -50,6 +50,7 @@ class History:
     first: str = ""
     changes: list[Change] = field(default_factory=list)
     stray: list[str] = field(default_factory=list)  # IDs cited outside a change bullet (not literals)
+    dates: dict[str, str] = field(default_factory=dict)  # release -> its date
 
     def of_rule(self, rule_id: str) -> list[Change]:
         return [c for c in self.changes if rule_id in c.rules]
@@ -59,6 +60,25 @@ class History:
         if not found:
             return f"Unchanged since the first release, {self.first}.\n" if self.first else "No recorded changes.\n"
         return "\n".join(c.line() for c in found) + "\n"
+
+    def page(self) -> str:
+        """The rules changelog: per release, newest first, only the changes to rules, with their IDs."""
+        out = [".. _rules-changelog:\n\n", "=" * 15 + "\nRules changelog\n" + "=" * 15 + "\n\n",
+               "What changed in the rules of each release, newest first: new rules, changed rules and "
+               "rules reworded, each with its ID. The :doc:`/changelog` lists every change to the "
+               "project. A rule's page lists its own changes under \"History\".\n\n"]
+        versions = list(dict.fromkeys(c.version for c in self.changes))
+        for version in versions:
+            title = f"{version} ({self.dates[version]})" if version else "Next release (unreleased)"
+            out.append(f"{title}\n{'-' * len(title)}\n\n")
+            for lead in dict.fromkeys(c.lead for c in self.changes if c.version == version):
+                out.append(f"{lead or 'Other'}:\n\n")
+                out += [f"- {c.text}\n" for c in self.changes if c.version == version and c.lead == lead]
+                out.append("\n")
+        if self.first and self.first not in versions:
+            title = f"{self.first} ({self.dates[self.first]})"
+            out.append(f"{title}\n{'-' * len(title)}\n\nThe first release: every rule is new.\n")
+        return "".join(out)
 
 
 def _bullets(lines: list[str]) -> list[tuple[int, str]]:
@@ -86,6 +106,8 @@ def load(changelog: Path) -> History:
         comment = line.startswith("..") or (comment and (not line.strip() or line.startswith(" ")))
         if m and underline.startswith("---") and len(underline.strip()) >= len(line.strip()):
             sections.append((m.group(1) or "", []))
+            if m.group(1):
+                hist.dates[m.group(1)] = m.group(2)
             hist.first = m.group(1) or hist.first  # the last section read is the first release
         elif sections and not comment:
             sections[-1][1].append(line)

@@ -39,8 +39,9 @@ class Example:
     caption: str
 
     def rst(self) -> str:
-        return (f".. figure:: /generated/figures/{self.name}\n   :alt: {self.alt}\n   :class: howto-example\n\n"
-                f"   {self.caption}\n\n")
+        # on a phone the picture keeps its drawn size, so its labels stay legible, and scrolls in its box
+        return (f".. container:: wide-figure\n\n   .. figure:: /generated/figures/{self.name}\n      :alt: {self.alt}\n"
+                f"      :class: howto-example\n\n      {self.caption}\n\n")
 
 
 # ---------------------------------------------------------------------------------- pages
@@ -51,7 +52,9 @@ def page(game: str, examples: dict[str, list[Example]]) -> str:
     book = spec.load(game)
     out = [":orphan:\n\n", f".. _play-{game}:\n\n", heading(summaries.title(book), "=", over=True)]
     out.append(f"One sentence per rule, each linked to the rule's full text, which decides where this summary is "
-               f"too short; ``cardcanon rules {game} --summary`` prints the same.\n\n")
+               f"too short; ``cardcanon rules {game} --summary`` prints the same. The same on one page to "
+               f"print or keep on a phone: :ref:`quickref-{game}` (and as a PDF on the :ref:`downloads` "
+               f"page).\n\n")
     terms = [rule for rule in book.rules if rule.section == "Terms of play"]
     if terms:
         out.append("Words of the game: " + ", ".join(f":ref:`{esc(_term(rule.title))} <rule-{rule.id}>`"
@@ -67,19 +70,45 @@ def page(game: str, examples: dict[str, list[Example]]) -> str:
     return "".join(out)
 
 
+def quickref(game: str) -> str:
+    """The one-page quick reference of a game: every sentence of the how-to page in the order of
+    play (setup, a turn, the calls or the scoring, the end), each with its rule ID, and the
+    standard choice of each variation point. ``docs/pdf.py`` prints it on one page."""
+    book = spec.load(game)
+    out = [f".. _quickref-{game}:\n\n", heading(f"{book.title}: quick reference", "=", over=True),
+           f".. rst-class:: quickref-intro\n\ncardcanon |release|. One line per rule, its ID beside it and "
+           f"linked to its full text; :ref:`play-{game}` explains with pictures.\n\n"]
+    for part in summaries.parts(book):
+        out.append(heading(part.title, "-"))
+        out += [f"- {esc(sentence.text)} {rule_ref(sentence.rule_id)}\n" for sentence in part.sentences]
+        out.append("\n")
+    standard = [(rule, rule.variation) for rule in book.rules if rule.variation is not None]
+    if standard:
+        out.append(heading("Standard choices", "-") + "Players may agree otherwise (:ref:`play-" + game + "`, "
+                   "Variations).\n\n")
+        out += [f"- {esc(next(o.text for o in v.options if o.value == v.default))} {rule_ref(rule.id)}\n"
+                for rule, v in standard]
+        out.append("\n")
+    return "".join(out)
+
+
 def variations(book) -> str:
     """The "Variations" section: each variation point of the rulebook, its default and the other
     options, linked to its rule (the sentences above always describe the defaults)."""
+    ids = spec.all_rule_ids()
     out = [heading("Variations", "-"), "Above is the standard game; players may agree otherwise on these "
-           "points (``--variant`` names them so):\n\n"]
+           "points. Beside each choice is the option that names it to the command line "
+           "(``--variant``):\n\n"]
     for rule in book.rules:
         v = rule.variation
         if v is None:
             continue
-        others = " or ".join(f"``{o.value}``" for o in v.options if o.value != v.default)
-        out.append(f"- {esc(rule.title)} ({rule_ref(rule.id)}): ``{v.parameter}={v.default}`` as standard; "
-                   f"or {others}.\n")
-    return "".join(out) + "\n"
+        out.append(f"- **{esc(rule.title)}** ({rule_ref(rule.id)})\n\n")
+        for o in sorted(v.options, key=lambda o: o.value != v.default):
+            lead = "Standard" if o.value == v.default else "Or"
+            out.append(f"  - {lead}: {linkify(o.text, ids)} ``{v.parameter}={o.value}``\n")
+        out.append("\n")
+    return "".join(out)
 
 
 def seed_to_deal() -> str:
@@ -117,6 +146,7 @@ def generate(app) -> None:
             for example in group:
                 _write_if_changed(figures / example.name, example.svg)
         _write_if_changed(out / name, page(game, examples[game]))
+        _write_if_changed(out / f"quickref-{game}.rst", quickref(game))
     _write_if_changed(out / "seed-to-deal.inc", seed_to_deal())
 
 

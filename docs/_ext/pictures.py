@@ -34,8 +34,8 @@ def fan(cards, x: float, y: float, limit: int = 6) -> tuple[str, float]:
     shown = list(cards[:limit])[::-1]
     parts = []
     if len(cards) > limit:
-        parts.append(text(x, y + CARD_H / 2 + 4, f"+{len(cards) - limit}", size=12))
-        x += 26
+        parts.append(text(x, y + CARD_H / 2 + 4, f"+{len(cards) - limit} more", size=12))
+        x += 52
     for i, c in enumerate(shown):
         parts.append(card(c, x + i * FAN, y))
     width = (len(shown) - 1) * FAN + CARD_W if shown else CARD_W

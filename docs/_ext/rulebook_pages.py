@@ -69,11 +69,11 @@ def linkify(text: str, ids: frozenset[str]) -> str:
 
 def quote_block(source, span: str, gloss: str) -> str:
     label = f"{source.language_name} ({source.id})"
-    markup = (
-        f'<p class="quote-label">{html.escape(label)}</p>\n'
+    markup = (  # one block, so that a page break never parts a gloss from its quote
+        f'<div class="quote-with-gloss">\n<p class="quote-label">{html.escape(label)}</p>\n'
         f'<blockquote class="source-quote" lang="{source.language}" dir="{source.direction.value}">'
         f"{html.escape(span)}</blockquote>\n"
-        f'<p class="gloss" lang="en">Gloss: {html.escape(gloss)}</p>'
+        f'<p class="gloss" lang="en">Gloss: {html.escape(gloss)}</p>\n</div>'
     )
     return raw_html(markup)
 
@@ -91,7 +91,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def rule_section(rule, book, ids, verified_by, changes) -> str:
+def rule_section(rule, book, ids, verified_by, changes, cite) -> str:
     out = [f".. _rule-{rule.id}:\n\n", heading(f":rule-id:`{rule.id}` — {esc(rule.title)}", "-")]
     status = rule.status.value
     normative = "normative" if rule.normative else "not normative"
@@ -118,7 +118,10 @@ def rule_section(rule, book, ids, verified_by, changes) -> str:
     if rule.discrepancies:
         out.append(".. rubric:: Discrepancies\n\n" + discrepancy_table(rule.discrepancies, ids))
     out.append(".. rubric:: Verified by\n\n" + verified_by(rule) + "\n")
-    out.append(".. rubric:: History\n\n" + changes(rule.id) + "\n")
+    out.append(".. rubric:: History\n\n" + changes(rule.id)
+               + "\nEvery rule change, release by release: :doc:`/generated/rules-changelog`.\n\n")
+    out.append(".. rubric:: Cite this rule\n\n.. code-block:: text\n   :class: cite-line\n\n"
+               + indent(cite(rule.id)) + "\n\n")
     return "".join(out)
 
 
@@ -126,7 +129,7 @@ def section_docname(game: str, section: str) -> str:
     return f"{game}/{slug(section)}"
 
 
-def rule_pages(game: str, verified_by, changes) -> dict[str, str]:
+def rule_pages(game: str, verified_by, changes, cite) -> dict[str, str]:
     """The game's overview page (``{game}-rules.rst``) and one page per rulebook section."""
     book = spec.load(game)
     ids = spec.all_rule_ids()
@@ -147,7 +150,7 @@ def rule_pages(game: str, verified_by, changes) -> dict[str, str]:
         out = [heading(f"{book.title}: {section}", "=", over=True)]
         out.append(".. contents:: On this page\n   :local:\n   :class: this-page this-will-duplicate-information-and-it-is-still-useful-here\n   :backlinks: none\n\n")
         for rule in rules:
-            out.append(rule_section(rule, book, ids, verified_by, changes))
+            out.append(rule_section(rule, book, ids, verified_by, changes, cite))
         pages[f"{section_docname(game, section)}.rst"] = "".join(out)
     return pages
 
