@@ -4,13 +4,14 @@ here from the rulebook's words, not taken from the model."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-RECORDS = sorted((ROOT / "results" / "analysis" / "records").glob("snap-*.json"))
+RECORDS = sorted((ROOT / "results" / "analysis" / "records").glob("snap-*.json.gz"))
 MASK = 2**64 - 1
 SUITS = "cdhs"  # clubs, diamonds, hearts, spades
 RANKS = "23456789TJQKA"  # from the 2 up to the ace
@@ -52,6 +53,11 @@ def listed_deck(cards: int) -> list[str]:
     return [rank + suit for rank in RANKS[:cards // 4] for suit in SUITS]
 
 
+def read(path: Path) -> dict:
+    """A committed record (gzip-compressed JSON)."""
+    return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+
+
 def dealt(seed: int, players: int, cards: int) -> tuple[int, list[str]]:
     """SNAP-SEED-2, steps 1 and 2: the dealer, drawn first, then the shuffled deck."""
     generator = Generator(seed)
@@ -60,13 +66,13 @@ def dealt(seed: int, players: int, cards: int) -> tuple[int, list[str]]:
 
 
 def test_there_are_records_of_every_deck_size():
-    sizes = {len(json.loads(p.read_text(encoding="utf-8"))["config"].get("deck", "x" * 52)) for p in RECORDS}
+    sizes = {len(read(p)["config"].get("deck", "x" * 52)) for p in RECORDS}
     assert sizes >= {24, 28, 32, 36, 40, 44, 48, 52}, sizes
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name.removesuffix(".json.gz"))
 def test_the_record_is_dealt_from_its_seed_by_the_text(path):
-    record = json.loads(path.read_text(encoding="utf-8"))
+    record = read(path)
     assert isinstance(record.get("seed"), int), f"{path.name}: no seed"
     config, deal = record["config"], record["moves"][0]
     cards = len(deal["order"])

@@ -4,6 +4,7 @@ one must be rerun, or say that it is historical (and why)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -81,9 +82,9 @@ def test_a_dirty_result_is_historical_on_the_page_that_shows_it(path):
 
 def test_every_record_has_its_provenance_in_the_index():
     index = json.loads((ROOT / "results" / "analysis" / "records-index.json").read_text(encoding="utf-8"))
-    records = sorted(p.name for p in (ROOT / "results" / "analysis" / "records").iterdir() if p.suffix == ".json")
+    records = sorted(p.name for p in (ROOT / "results" / "analysis" / "records").iterdir() if p.name.endswith(".json.gz"))
     assert sorted(index["records"]) == records, "results/analysis/records-index.json does not list every record"
     for name, entry in index["records"].items():
-        record = json.loads((ROOT / "results" / "analysis" / "records" / name).read_text(encoding="utf-8"))
+        record = json.loads(gzip.decompress((ROOT / "results" / "analysis" / "records" / name).read_bytes()))
         assert (entry["seed"], entry["policy"]) == (record["seed"], record["policy"]), name
         assert re.fullmatch(r"[0-9a-f]{40}", entry["commit"]) and len(entry["kernel_sha256"]) == 64, name
