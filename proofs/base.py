@@ -189,6 +189,25 @@ def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Ca
     return memo
 
 
+def model_memo(build: Callable[..., T]) -> Callable[..., T]:
+    """The per-process memo of a result that *reads the reference model*, such as a term derived by
+    running a rule function on symbolic values (``cardcanon.proofs.symbolic``): kept by its
+    arguments (which name the variant and the probe) only while no model mutant is patched; under
+    one it is computed afresh and neither read nor kept, so a mutant changes what it derives."""
+    kept: dict[tuple[Any, ...], T] = {}
+
+    @functools.wraps(build)
+    def memo(*key: Any) -> T:
+        if not _caching:
+            return build(*key)
+        if key not in kept:
+            kept[key] = build(*key)
+        return kept[key]
+
+    setattr(memo, "cache_clear", kept.clear)
+    return memo
+
+
 def search_memo(search: Callable[..., T]) -> Callable[..., T]:
     """The memo of a *pure search*: ``search(budget, *key)`` asks Z3 about an encoding and calls no
     rule of the reference models, so its result is kept across runs by ``key``, as

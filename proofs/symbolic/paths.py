@@ -12,7 +12,7 @@ read the symbolic values cannot follow) is never swallowed: the derivation fails
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -21,6 +21,7 @@ import z3
 from cardcanon.proofs.base import Z3
 
 T = TypeVar("T")
+E = TypeVar("E")
 
 
 class Unsupported(Exception):
@@ -40,6 +41,7 @@ class Path:
     def __init__(self, plan: list[bool], prune: bool) -> None:
         self.plan = plan
         self.decisions: list[_Decision] = []
+        self.known: dict[int, bool] = {}  # a term decided before on this path (by its Z3 id): its answer
         self.free = 0
         self.solver = z3.Solver() if prune else None
 
@@ -47,6 +49,8 @@ class Path:
         term = z3.simplify(term)
         if z3.is_true(term) or z3.is_false(term):
             return bool(z3.is_true(term))
+        if term.get_id() in self.known:  # asked again: the same answer, no new branch
+            return self.known[term.get_id()]
         if self.solver is not None:
             can = [self._possible(term), self._possible(z3.Not(term))]
             if can[0] != can[1]:
@@ -69,6 +73,7 @@ class Path:
 
     def _take(self, term: Z3, value: bool, forced: bool) -> bool:
         self.decisions.append(_Decision(term, value, forced))
+        self.known[term.get_id()] = value
         if self.solver is not None:
             self.solver.add(term if value else z3.Not(term))
         return value
@@ -92,6 +97,23 @@ def decide(term: Z3) -> bool:
     if not _current:
         raise Unsupported("a symbolic value was read outside a derivation")
     return _current[-1].decide(term)
+
+
+def pick(term: Z3, universe: Sequence[E]) -> E:
+    """The element of ``universe`` the integer ``term`` numbers (0, 1, ...), one path per element; a
+    path on which ``term`` numbers none raises :class:`OutOfUniverse` (a path the model raises on).
+    A symbolic card, seat or choice read by code that needs a concrete one (``card.suit is ...``)."""
+    if not decide(z3.And(term >= 0, term < len(universe))):
+        raise OutOfUniverse(f"{term} numbers no element of its universe")
+    low, high = 0, len(universe)  # halved on each decision: a path per element, log2(n) decisions each
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if decide(term < middle) else (middle, high)
+    return universe[low]
+
+
+class OutOfUniverse(Exception):
+    """A symbolic choice outside its universe (a path the caller's domain excludes)."""
 
 
 @dataclass(frozen=True)

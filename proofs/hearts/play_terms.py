@@ -1,0 +1,279 @@
+"""The Z3 terms of the play rules of two-player Hearts, derived by running the reference model's own
+functions on symbolic values (:mod:`cardcanon.proofs.symbolic`), never written a second time:
+
+- :func:`legality`: whether ``play_problem`` lets seat 0 play each card, leading or following seat
+  1's card, in a symbolic position: his hand :data:`HELD`, the dead cards :data:`DEAD` (a Boolean per
+  card of the model's ``DECK``), the number of tricks played :data:`TRICKS`, "hearts broken" :data:`BROKEN`;
+- :func:`trick_winner`: ``trick_winner`` of two symbolic cards :data:`LEAD`, :data:`FOLLOW` (deck indices);
+- :func:`first_lead`: ``first_lead_club``, ``forced_first_lead`` and ``first_leader`` over symbolic
+  dead cards and hands (:data:`HELD` seat 0's, :data:`OTHER` seat 1's).
+
+A probe breaks a rule only while deriving (:func:`breaking`): an encoding probe replaces a model
+function (:data:`PROBES`); ``drop:RULE`` makes what the rule decides a free symbol (:data:`DROPS`).
+An encoding instantiates a term by substituting its variables (:func:`instantiate`). The terms read
+the model, so they are kept by :func:`~cardcanon.proofs.base.model_memo`, never across a model mutant.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+import z3
+
+from cardcanon.model import hearts as model
+from cardcanon.model.cards import Card, Suit
+from cardcanon.model.hearts_types import DECK, SEATS
+from cardcanon.proofs.base import Z3, model_memo
+from cardcanon.proofs.records import hearts_position
+from cardcanon.proofs.symbolic import (
+    Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick, term_of,
+)
+
+INDEX = {card: i for i, card in enumerate(DECK)}
+HELD = tuple(z3.Bool(f"held{i}") for i in range(len(DECK)))  # seat 0 (the mover) holds the card
+OTHER = tuple(z3.Bool(f"other{i}") for i in range(len(DECK)))  # seat 1 holds the card
+DEAD = tuple(z3.Bool(f"dead{i}") for i in range(len(DECK)))
+TRICKS = z3.Int("tricks_played")
+BROKEN = z3.Bool("hearts_broken")
+LEAD, FOLLOW = z3.Ints("lead follow")  # the cards of a trick, as deck indices
+NOT_FORCED = -1  # ``forced_first_lead`` is None: no card is forced
+
+
+# ---- breaking a rule while deriving ------------------------------------------------------------------
+def _no_heart_lead_exception(state: model.HeartsState, hand: Any, card: Card) -> model.Refusal | None:
+    """HEARTS-BREAK-1 without 'unless the leader holds nothing but hearts'."""
+    if state.trick or state.hearts_broken or card.suit is not Suit.HEARTS:
+        return None
+    return "HEARTS-BREAK-1", "hearts are not broken"
+
+
+def _no_six_clause(dead: Any) -> Card:
+    """HEARTS-LEAD-2 without its last sentence: only the 2 and the 4 of clubs can make the leader."""
+    return next(club for club in model.FIRST_LEAD_CLUBS[:2] if club not in dead)
+
+
+PROBES: Mapping[str, Mapping[str, Callable[..., Any]]] = {
+    "no-heart-lead-exception": {"lead_hearts_problem": _no_heart_lead_exception},
+    "higher-rank-any-suit": {"beats": lambda card, other: card.rank > other.rank},
+    "hearts-not-trump": {"beats": lambda card, other: card.suit is other.suit and card.rank > other.rank},
+    "no-six-clause": {"first_lead_club": _no_six_clause},
+}
+
+
+def _free_card(name: str) -> Card:
+    return pick(free(name, z3.IntSort()), DECK)
+
+
+def _free_refusal(rule: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``*_problem`` rule block whose refusals citing ``rule`` are a free decision."""
+    def problem(state: model.HeartsState, *args: Any) -> Any:
+        refusal = original(state, *args)
+        if refusal is None or refusal[0] != rule:
+            return refusal
+        lead = state.trick[0].card if state.trick else "lead"
+        return refusal if decide(free(f"dropped!{rule}!{lead}!{args[-1]}", z3.BoolSort())) else None
+    return problem
+
+
+def _free_club(rule: str, original: Callable[..., Card]) -> Callable[..., Card]:
+    """``first_lead_club`` with the club ``rule`` names free (HEARTS-LEAD-1: the 2; LEAD-2: another)."""
+    def first_lead_club(dead: Any) -> Card:
+        club = original(dead)
+        decided_by = "HEARTS-LEAD-1" if club == model.TWO_OF_CLUBS else "HEARTS-LEAD-2"
+        return _free_card(f"dropped!{rule}!first_lead_club") if decided_by == rule else club
+    return first_lead_club
+
+
+def _free_forced(rule: str, original: Callable[..., Card | None]) -> Callable[..., Card | None]:
+    """``forced_first_lead`` with the card ``rule`` forces free (HEARTS-LEAD-1: the 2; LEAD-3: another)."""
+    def forced_first_lead(dead: Any, config: model.HeartsConfig) -> Card | None:
+        forced = original(dead, config)
+        decided_by = "HEARTS-LEAD-1" if forced == model.TWO_OF_CLUBS else "HEARTS-LEAD-3"
+        if decided_by != rule:
+            return forced
+        if decide(free(f"dropped!{rule}!not_forced", z3.BoolSort())):
+            return None
+        return _free_card(f"dropped!{rule}!forced")
+    return forced_first_lead
+
+
+def _free_winner(original: Callable[[Card, Card], int]) -> Callable[[Card, Card], int]:
+    def trick_winner(lead: Card, follow: Card) -> int:  # HEARTS-TRICK-1: who wins is free
+        original(lead, follow)
+        return 1 if decide(free(f"dropped!HEARTS-TRICK-1!{lead}-{follow}", z3.BoolSort())) else 0
+    return trick_winner
+
+
+def _free_beats(rule: str, original: Callable[[Card, Card], bool]) -> Callable[[Card, Card], bool]:
+    """``beats`` with the comparison ``rule`` makes free: of one suit (RANK-1), of two (TRUMP-1)."""
+    def beats(card: Card, other: Card) -> bool:
+        decided_by = "HEARTS-RANK-1" if card.suit is other.suit else "HEARTS-TRUMP-1"
+        if decided_by != rule:
+            return original(card, other)
+        return decide(free(f"dropped!{rule}!{card}-{other}", z3.BoolSort()))
+    return beats
+
+
+# For each rule a drop can leave out: the model functions that decide it, each made free.
+DROPS: Mapping[str, Mapping[str, Callable[[str, Callable[..., Any]], Callable[..., Any]]]] = {
+    "HEARTS-FOLLOW-1": {"follow_problem": _free_refusal},
+    "HEARTS-BREAK-1": {"lead_hearts_problem": _free_refusal},
+    "HEARTS-FIRST-1": {"first_trick_problem": _free_refusal},
+    "HEARTS-LEAD-1": {"first_lead_problem": _free_refusal, "first_lead_club": _free_club,
+                      "forced_first_lead": _free_forced},
+    "HEARTS-LEAD-2": {"first_lead_club": _free_club},
+    "HEARTS-LEAD-3": {"first_lead_problem": _free_refusal, "forced_first_lead": _free_forced},
+    "HEARTS-TRICK-1": {"trick_winner": lambda rule, original: _free_winner(original)},
+    "HEARTS-RANK-1": {"beats": _free_beats},
+    "HEARTS-TRUMP-1": {"beats": _free_beats},
+}
+
+
+@contextlib.contextmanager
+def breaking(probe: str | None) -> Iterator[None]:
+    """The model as a probe breaks it, while the block derives: ``None`` (as written), a name of
+    :data:`PROBES`, or ``drop:RULE`` for a rule of :data:`DROPS`."""
+    if probe is None:
+        replacements: dict[str, Any] = {}
+    elif probe.startswith("drop:"):
+        rule = probe.removeprefix("drop:")
+        replacements = {name: make(rule, getattr(model, name)) for name, make in DROPS[rule].items()}
+    else:
+        replacements = dict(PROBES[probe])
+    with patched(model, **replacements):
+        yield
+
+
+# ---- legality --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Legality:
+    """``lead[c]``: seat 0 may lead card c; ``follow[l][c]``: he may play c to seat 1's lead l
+    (False for c = l); ``raised``: ``play_problem`` raises; ``paths``: the paths it took."""
+
+    lead: tuple[Z3, ...]
+    follow: tuple[tuple[Z3, ...], ...]
+    raised: Z3
+    paths: int
+
+    def allowed(self, lead: int | None, card: int) -> Z3:
+        return self.lead[card] if lead is None else self.follow[lead][card]
+
+
+def symbolic_position(config: model.HeartsConfig, lead: Card | None) -> model.HeartsState:
+    """Seat 0 to move, leading or following seat 1's ``lead``; hand, dead cards, tricks played and
+    "hearts broken" symbolic."""
+    state = hearts_position(config, hand=(), dead=(), lead=lead, tricks_played=0, hearts_broken=False)
+    for name, value in (("hands", (SymSet(DECK, HELD), frozenset())), ("dead", SymSet(DECK, DEAD)),
+                        ("tricks_played", SymInt(TRICKS)), ("hearts_broken", SymBool(BROKEN))):
+        object.__setattr__(state, name, value)  # symbolic values are no cards: past the state's own checks
+    return state
+
+
+@model_memo
+def legality(config: model.HeartsConfig, probe: str | None = None) -> Legality:
+    """The legality of every card for a lead and for a follow to each card, derived from ``play_problem``."""
+    raised: list[Z3] = []
+    paths = 0
+
+    def allowed(lead: Card | None, card: Card) -> Z3:
+        nonlocal paths
+        if card == lead:
+            return z3.BoolVal(False)
+        state = symbolic_position(config, lead)
+        found = _derive(lambda: model.play_problem(state, model.Play(SEATS[0], card)),
+                        lambda refusal: z3.BoolVal(refusal is None))
+        paths += found.paths
+        raised.append(found.raised)
+        return found.term
+
+    with breaking(probe):
+        lead = tuple(allowed(None, card) for card in DECK)
+        follow = tuple(tuple(allowed(led, card) for card in DECK) for led in DECK)
+    return Legality(lead, follow, z3.simplify(z3.Or(raised)), paths)
+
+
+def _derive(fn: Callable[[], Any], to_term: Callable[[Any], Z3]) -> Any:
+    """``derive`` without pruning (decisions repeat no term, so no path is infeasible for long), simplified."""
+    with aggregating():
+        branches = explore(fn, prune=False)
+    return _simplified(join(branches, to_term))
+
+
+def _simplified(found: Any) -> Any:
+    return type(found)(z3.simplify(found.term), z3.simplify(found.raised), found.paths)
+
+
+# ---- the trick winner ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Winner:
+    """``term``: ``trick_winner`` of the cards :data:`LEAD` and :data:`FOLLOW` (1: the follower wins);
+    ``raised``: it raises; ``paths``: one per pair of cards, and one per index outside the deck."""
+
+    term: Z3
+    raised: Z3
+    paths: int
+
+    def of(self, lead: int, follow: int) -> Z3:
+        """The term for a concrete trick."""
+        return z3.simplify(z3.substitute(self.term, (LEAD, z3.IntVal(lead)), (FOLLOW, z3.IntVal(follow))))
+
+
+@model_memo
+def trick_winner(probe: str | None = None) -> Winner:
+    with breaking(probe):
+        with aggregating():
+            branches = explore(lambda: model.trick_winner(pick(LEAD, DECK), pick(FOLLOW, DECK)), prune=False)
+    found = join(branches, term_of)
+    return Winner(found.term, z3.simplify(found.raised), found.paths)
+
+
+# ---- the first lead ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FirstLead:
+    """Over :data:`DEAD`, :data:`HELD` (seat 0's hand) and :data:`OTHER` (seat 1's): ``club``, the
+    index of ``first_lead_club``; ``forced``, of ``forced_first_lead`` (or :data:`NOT_FORCED`);
+    ``leader``, the seat ``first_leader`` names; ``raised``: any of them raises."""
+
+    club: Z3
+    forced: Z3
+    leader: Z3
+    raised: Z3
+    paths: int
+
+
+def _card_term(card: Card | None) -> Z3:
+    return z3.IntVal(NOT_FORCED if card is None else INDEX[card])
+
+
+@model_memo
+def first_lead(config: model.HeartsConfig, probe: str | None = None) -> FirstLead:
+    dead = cast(Any, SymSet(DECK, DEAD))
+    hands = cast(Any, (SymSet(DECK, HELD), SymSet(DECK, OTHER)))
+    found: list[Any] = []
+    with breaking(probe):
+        for fn, to_term in ((lambda: model.first_lead_club(dead), _card_term),
+                            (lambda: model.forced_first_lead(dead, config), _card_term),
+                            (lambda: model.first_leader(hands, dead, config)[0], lambda seat: z3.IntVal(seat.index))):
+            with aggregating():
+                branches: list[Branch[Any]] = explore(fn, prune=False)
+            found.append(join(branches, to_term))
+    club, forced, leader = (z3.simplify(f.term) for f in found)
+    return FirstLead(club, forced, leader, z3.simplify(z3.Or([f.raised for f in found])), sum(f.paths for f in found))
+
+
+# ---- instantiating a term ------------------------------------------------------------------------------
+def instantiate(term: Z3, *, held: Any = None, other: Any = None, dead: Any = None, tricks: Any = None,
+                broken: Any = None) -> Z3:
+    """``term`` with its variables replaced (``held``, ``other``, ``dead``: a term per card)."""
+    pairs: list[tuple[Z3, Z3]] = []
+    for names, values in ((HELD, held), (OTHER, other), (DEAD, dead)):
+        if values is not None:
+            pairs += list(zip(names, values))
+    for name, value in ((TRICKS, tricks), (BROKEN, broken)):
+        if value is not None:
+            pairs.append((name, z3.IntVal(value) if isinstance(value, int) and not isinstance(value, bool)
+                          else z3.BoolVal(value) if isinstance(value, bool) else value))
+    return z3.simplify(z3.substitute(term, *pairs)) if pairs else term
