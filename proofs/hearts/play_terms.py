@@ -17,7 +17,7 @@ the model, so they are kept by :func:`~cardcanon.proofs.base.model_memo`, never 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -29,7 +29,7 @@ from cardcanon.model.hearts_types import DECK, SEATS
 from cardcanon.proofs.base import Z3, model_memo
 from cardcanon.proofs.records import hearts_position
 from cardcanon.proofs.symbolic import (
-    Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick, term_of,
+    Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick, where,
 )
 
 INDEX = {card: i for i, card in enumerate(DECK)}
@@ -64,7 +64,9 @@ PROBES: Mapping[str, Mapping[str, Callable[..., Any]]] = {
 
 
 def _free_card(name: str) -> Card:
-    return pick(free(name, z3.IntSort()), DECK)
+    """A card of the deck chosen by a free integer (a value naming no card names the last)."""
+    choice = free(name, z3.IntSort())
+    return next((card for i, card in enumerate(DECK[:-1]) if decide(choice == i)), DECK[-1])
 
 
 def _free_refusal(rule: str, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -226,8 +228,9 @@ def trick_winner(probe: str | None = None) -> Winner:
     with breaking(probe):
         with aggregating():
             branches = explore(lambda: model.trick_winner(pick(LEAD, DECK), pick(FOLLOW, DECK)), prune=False)
-    found = join(branches, term_of)
-    return Winner(found.term, z3.simplify(found.raised), found.paths)
+    follower = where(branches, lambda won: bool(won == 1))  # flat: a nested If per path is too deep to walk
+    raised = z3.Or([b.condition for b in branches if b.raised is not None])
+    return Winner(z3.If(follower, 1, 0), z3.simplify(raised), len(branches))
 
 
 # ---- the first lead ------------------------------------------------------------------------------------
@@ -277,3 +280,13 @@ def instantiate(term: Z3, *, held: Any = None, other: Any = None, dead: Any = No
             pairs.append((name, z3.IntVal(value) if isinstance(value, int) and not isinstance(value, bool)
                           else z3.BoolVal(value) if isinstance(value, bool) else value))
     return z3.simplify(z3.substitute(term, *pairs)) if pairs else term
+
+
+def derivation_probe(probe: str | None, dropped: str | None, probes: Collection[str]) -> str | None:
+    """The probe a check derives its terms under: one of ``probes``, a drop of a rule the derived
+    functions decide (:data:`DROPS`), or None (a drop of a rule the check states itself)."""
+    if dropped is not None:
+        return probe if dropped in DROPS else None
+    if probe is not None and probe not in probes:
+        raise ValueError(f"unknown probe {probe!r}; this check knows {', '.join(sorted(probes)) or 'none'}")
+    return probe
