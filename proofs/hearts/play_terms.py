@@ -28,6 +28,7 @@ from cardcanon.model.cards import Card, Suit
 from cardcanon.model.hearts_types import DECK, SEATS
 from cardcanon.proofs.base import Z3, model_memo
 from cardcanon.proofs.records import hearts_position
+from cardcanon.proofs.z3_eval import compile_terms
 from cardcanon.proofs.symbolic import (
     Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick, where,
 )
@@ -135,14 +136,16 @@ DROPS: Mapping[str, Mapping[str, Callable[[str, Callable[..., Any]], Callable[..
 
 
 @contextlib.contextmanager
-def breaking(probe: str | None) -> Iterator[None]:
+def breaking(probe: str | None, deciding: Collection[str]) -> Iterator[None]:
     """The model as a probe breaks it, while the block derives: ``None`` (as written), a name of
-    :data:`PROBES`, or ``drop:RULE`` for a rule of :data:`DROPS`."""
+    :data:`PROBES`, or ``drop:RULE`` for a rule of :data:`DROPS`, whose decision is made free in
+    those of the functions ``deciding`` (the ones whose answers the derived term is made of)."""
     if probe is None:
         replacements: dict[str, Any] = {}
     elif probe.startswith("drop:"):
         rule = probe.removeprefix("drop:")
-        replacements = {name: make(rule, getattr(model, name)) for name, make in DROPS[rule].items()}
+        replacements = {name: make(rule, getattr(model, name)) for name, make in DROPS[rule].items()
+                        if name in deciding}
     else:
         replacements = dict(PROBES[probe])
     with patched(model, **replacements):
@@ -174,6 +177,9 @@ def symbolic_position(config: model.HeartsConfig, lead: Card | None) -> model.He
     return state
 
 
+LEGALITY_DECIDED_BY = ("first_lead_problem", "follow_problem", "lead_hearts_problem", "first_trick_problem")
+
+
 @model_memo
 def legality(config: model.HeartsConfig, probe: str | None = None) -> Legality:
     """The legality of every card for a lead and for a follow to each card, derived from ``play_problem``."""
@@ -191,7 +197,7 @@ def legality(config: model.HeartsConfig, probe: str | None = None) -> Legality:
         raised.append(found.raised)
         return found.term
 
-    with breaking(probe):
+    with breaking(probe, LEGALITY_DECIDED_BY):
         lead = tuple(allowed(None, card) for card in DECK)
         follow = tuple(tuple(allowed(led, card) for card in DECK) for led in DECK)
     return Legality(lead, follow, z3.simplify(z3.Or(raised)), paths)
@@ -225,7 +231,7 @@ class Winner:
 
 @model_memo
 def trick_winner(probe: str | None = None) -> Winner:
-    with breaking(probe):
+    with breaking(probe, ("trick_winner", "beats")):
         with aggregating():
             branches = explore(lambda: model.trick_winner(pick(LEAD, DECK), pick(FOLLOW, DECK)), prune=False)
     follower = where(branches, lambda won: bool(won == 1))  # flat: a nested If per path is too deep to walk
@@ -256,7 +262,7 @@ def first_lead(config: model.HeartsConfig, probe: str | None = None) -> FirstLea
     dead = cast(Any, SymSet(DECK, DEAD))
     hands = cast(Any, (SymSet(DECK, HELD), SymSet(DECK, OTHER)))
     found: list[Any] = []
-    with breaking(probe):
+    with breaking(probe, ("first_lead_club", "forced_first_lead")):
         for fn, to_term in ((lambda: model.first_lead_club(dead), _card_term),
                             (lambda: model.forced_first_lead(dead, config), _card_term),
                             (lambda: model.first_leader(hands, dead, config)[0], lambda seat: z3.IntVal(seat.index))):
@@ -290,3 +296,38 @@ def derivation_probe(probe: str | None, dropped: str | None, probes: Collection[
     if probe is not None and probe not in probes:
         raise ValueError(f"unknown probe {probe!r}; this check knows {', '.join(sorted(probes)) or 'none'}")
     return probe
+
+
+class LegalCards:
+    """The derived legality evaluated at concrete positions (compiled once per lead or follow)."""
+
+    def __init__(self, legality: Legality) -> None:
+        self.legality = legality
+        self.compiled: dict[int | None, Callable[[Mapping[str, Any]], tuple[Any, ...]]] = {}
+
+    def __call__(self, hand: Collection[Card], dead: Collection[Card], lead: Card | None, tricks: int,
+                 broken: bool) -> frozenset[Card] | None:
+        """The cards the terms allow the player to move holding ``hand``: leading, or following
+        ``lead``; None where a dropped rule leaves a card open (its free symbol has no value)."""
+        led = None if lead is None else INDEX[lead]
+        if led not in self.compiled:
+            self.compiled[led] = compile_terms([self.legality.allowed(led, c) for c in range(len(DECK))])
+        env = ({f"held{i}": c in hand for i, c in enumerate(DECK)} | {f"dead{i}": c in dead for i, c in enumerate(DECK)}
+               | {"tricks_played": tricks, "hearts_broken": broken})
+        try:
+            allowed = self.compiled[led](env)
+        except KeyError:  # a dropped rule's free symbol: each card's term instantiated, a literal or open
+            values = [instantiate(self.legality.allowed(led, c), held=[z3.BoolVal(x in hand) for x in DECK],
+                                  dead=[z3.BoolVal(x in dead) for x in DECK], tricks=tricks, broken=broken)
+                      for c in range(len(DECK))]
+            if not all(z3.is_true(v) or z3.is_false(v) for v in values):
+                return None
+            allowed = tuple(z3.is_true(v) for v in values)
+        return frozenset(c for c, ok in zip(DECK, allowed) if ok)
+
+    def at(self, state: model.HeartsState) -> frozenset[Card] | None:
+        """At a model state, for the player to move (the terms are seat 0's; the model reads a seat
+        only to find its hand)."""
+        assert state.to_move is not None  # a position with plays to compare has a player to move
+        return self(state.hands[state.to_move.index], state.dead, state.trick[0].card if state.trick else None,
+                    state.tricks_played, state.hearts_broken)
