@@ -5,6 +5,7 @@ functions on symbolic values (:mod:`cardcanon.proofs.symbolic`), never written a
   1's card, in a symbolic position: his hand :data:`HELD`, the dead cards :data:`DEAD` (a Boolean per
   card of the model's ``DECK``), the number of tricks played :data:`TRICKS`, "hearts broken" :data:`BROKEN`;
 - :func:`trick_winner`: ``trick_winner`` of two symbolic cards :data:`LEAD`, :data:`FOLLOW` (deck indices);
+- :func:`breaks_table`: ``breaks_hearts`` for each lead and follow (concrete cards: a table);
 - :func:`first_lead`: ``first_lead_club``, ``forced_first_lead`` and ``first_leader`` over symbolic
   dead cards and hands (:data:`HELD` seat 0's, :data:`OTHER` seat 1's).
 
@@ -30,7 +31,7 @@ from cardcanon.proofs.base import Z3, model_memo
 from cardcanon.proofs.records import hearts_position
 from cardcanon.proofs.z3_eval import compile_terms
 from cardcanon.proofs.symbolic import (
-    Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick, where,
+    Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick,
 )
 
 INDEX = {card: i for i, card in enumerate(DECK)}
@@ -218,25 +219,50 @@ def _simplified(found: Any) -> Any:
 @dataclass(frozen=True)
 class Winner:
     """``term``: ``trick_winner`` of the cards :data:`LEAD` and :data:`FOLLOW` (1: the follower wins);
-    ``raised``: it raises; ``paths``: one per pair of cards, and one per index outside the deck."""
+    ``raised``: it raises; ``paths``: one per pair of cards, and one per index outside the deck;
+    ``pairs``: for each pair of deck indices, whether the follower wins (True or False, or a term of
+    a dropped rule's free symbols)."""
 
     term: Z3
     raised: Z3
     paths: int
+    pairs: Mapping[tuple[int, int], Z3]
 
-    def of(self, lead: int, follow: int) -> Z3:
-        """The term for a concrete trick."""
-        return z3.simplify(z3.substitute(self.term, (LEAD, z3.IntVal(lead)), (FOLLOW, z3.IntVal(follow))))
+    def follower(self, lead: int, follow: int) -> Z3:
+        return self.pairs[lead, follow]
 
 
 @model_memo
 def trick_winner(probe: str | None = None) -> Winner:
+    def play() -> tuple[int, int, int]:
+        lead, follow = pick(LEAD, DECK), pick(FOLLOW, DECK)
+        return INDEX[lead], INDEX[follow], model.trick_winner(lead, follow)
+
     with breaking(probe, ("trick_winner", "beats")):
         with aggregating():
-            branches = explore(lambda: model.trick_winner(pick(LEAD, DECK), pick(FOLLOW, DECK)), prune=False)
-    follower = where(branches, lambda won: bool(won == 1))  # flat: a nested If per path is too deep to walk
+            branches = explore(play, prune=False)
+    won = [b for b in branches if b.raised is None and b.result is not None and b.result[2] == 1]
+    follower = z3.Or([b.condition for b in won])  # flat: a nested If per path is too deep to walk
+    pairs = {(a, b): z3.BoolVal(False) for a in range(len(DECK)) for b in range(len(DECK))}
+    for branch in won:
+        a, b, _ = branch.result  # type: ignore[misc]
+        pairs[a, b] = z3.Or(pairs[a, b], branch.condition)
+    pinned = {key: z3.simplify(z3.substitute(term, (LEAD, z3.IntVal(key[0])), (FOLLOW, z3.IntVal(key[1]))))
+              for key, term in pairs.items()}
     raised = z3.Or([b.condition for b in branches if b.raised is not None])
-    return Winner(z3.If(follower, 1, 0), z3.simplify(raised), len(branches))
+    return Winner(z3.If(follower, 1, 0), z3.simplify(raised), len(branches), pinned)
+
+
+@model_memo
+def breaks_table(config: model.HeartsConfig) -> tuple[tuple[bool, ...], tuple[tuple[bool, ...], ...]]:
+    """The model's ``breaks_hearts`` (HEARTS-BREAK-2, QUEEN-2) for seat 0 leading each card, and for
+    him following seat 1's lead ``[a]`` with each card ``[b]`` (hearts unbroken before)."""
+    def breaks(lead: Card | None, card: Card) -> bool:
+        state = hearts_position(config, hand=(card,), dead=(), lead=lead, tricks_played=0, hearts_broken=False)
+        return model.breaks_hearts(state, model.Play(SEATS[0], card))
+
+    return (tuple(breaks(None, c) for c in DECK),
+            tuple(tuple(a != b and breaks(a, b) for b in DECK) for a in DECK))
 
 
 # ---- the first lead ------------------------------------------------------------------------------------
@@ -289,13 +315,21 @@ def instantiate(term: Z3, *, held: Any = None, other: Any = None, dead: Any = No
 
 
 def derivation_probe(probe: str | None, dropped: str | None, probes: Collection[str]) -> str | None:
-    """The probe a check derives its terms under: one of ``probes``, a drop of a rule the derived
-    functions decide (:data:`DROPS`), or None (a drop of a rule the check states itself)."""
+    """The probe a check derives its terms under: a probe of :data:`PROBES` (one of the check's
+    ``probes``; another of them breaks something else), a drop of a rule the derived functions decide
+    (:data:`DROPS`), or None."""
     if dropped is not None:
         return probe if dropped in DROPS else None
     if probe is not None and probe not in probes:
         raise ValueError(f"unknown probe {probe!r}; this check knows {', '.join(sorted(probes)) or 'none'}")
-    return probe
+    return probe if probe in PROBES else None
+
+
+def legality_drops(config: model.HeartsConfig) -> tuple[str, ...]:
+    """The rules whose drop frees a decision of the derived legality (HEARTS-FIRST-1 only where it acts)."""
+    first_trick = config.first_trick_points is model.FirstTrickPoints.NO_HEARTS
+    return tuple(rule for rule, functions in DROPS.items() if set(functions) & set(LEGALITY_DECIDED_BY)
+                 and (first_trick or rule != "HEARTS-FIRST-1"))
 
 
 class LegalCards:

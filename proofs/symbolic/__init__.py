@@ -3,12 +3,12 @@ from the code itself rather than written a second time.
 
 - :mod:`.paths`: path exploration (``decide``, ``explore``, ``pick``, ``Unsupported``);
 - :mod:`.values`: symbolic Booleans, integers and sets, and the ``any``/``all``/``sum`` they need;
-- :mod:`.derive`: ``derive(fn, to_term)``, ``where`` and ``patched`` (the one way a probe breaks a rule).
+- :mod:`.derive`: ``derive(fn, to_term)`` and ``patched`` (the one way a probe breaks a rule).
 """
 
-from cardcanon.proofs.symbolic.derive import Derived, derive, free, join, patched, where
+from cardcanon.proofs.symbolic.derive import Derived, derive, free, join, patched
 from cardcanon.proofs.symbolic.paths import Branch, OutOfUniverse, Unsupported, decide, explore, pick
 from cardcanon.proofs.symbolic.values import SymBool, SymInt, SymSet, aggregating, term_of
 
 __all__ = ["Branch", "Derived", "OutOfUniverse", "SymBool", "SymInt", "SymSet", "Unsupported", "aggregating", "decide",
-           "derive", "explore", "free", "join", "patched", "pick", "term_of", "where"]
+           "derive", "explore", "free", "join", "patched", "pick", "term_of"]

@@ -48,12 +48,6 @@ def join(branches: Sequence[Branch[T]], to_term: Callable[[T], Z3]) -> Derived:
     return Derived(term, raised, len(branches))
 
 
-def where(branches: Sequence[Branch[T]], holds: Callable[[T], bool]) -> Z3:
-    """The condition under which the function returns a result ``holds`` accepts: a flat
-    disjunction of path conditions (the paths are disjoint), however many paths there are."""
-    return z3.Or([b.condition for b in branches if b.raised is None and holds(b.result)])  # type: ignore[arg-type]
-
-
 @contextlib.contextmanager
 def patched(owner: Any, **replacements: Any) -> Iterator[None]:
     """``owner``'s attributes replaced while the block runs (a rule broken while deriving)."""
