@@ -200,12 +200,24 @@ def model_memo(build: Callable[..., T]) -> Callable[..., T]:
     def memo(*key: Any) -> T:
         if not _caching:
             return build(*key)
-        if key not in kept:
-            kept[key] = build(*key)
-        return kept[key]
+        full = (_model_fingerprint(), *key)  # a model function replaced by hand (a test's patch) is a new model
+        if full not in kept:
+            kept[full] = build(*key)
+        return kept[full]
 
     setattr(memo, "cache_clear", kept.clear)
     return memo
+
+
+MODEL_MODULES = ("cardcanon.model.cards", "cardcanon.model.hearts", "cardcanon.model.hearts_types",
+                 "cardcanon.model.snap", "cardcanon.model.snap_types")  # those the model mutants patch
+
+
+def _model_fingerprint() -> tuple[int, ...]:
+    """The identity of every name the reference models' rule modules bind."""
+    import sys
+
+    return tuple(id(value) for name in MODEL_MODULES if name in sys.modules for value in vars(sys.modules[name]).values())
 
 
 def search_memo(search: Callable[..., T]) -> Callable[..., T]:

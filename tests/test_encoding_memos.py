@@ -21,7 +21,6 @@ import pytest
 import cardcanon.proofs
 from cardcanon.model import hearts, snap
 from cardcanon.proofs.base import ENCODING_MEMOS, Budget, hearts_config, snap_config
-from cardcanon.proofs.hearts.encoding import Rules
 
 RULE_MODULES = (snap, hearts)
 
@@ -33,13 +32,8 @@ def _load_every_check() -> None:
 
 def _examples() -> dict[str, tuple[Any, ...]]:
     """Each memo, by its qualified name, with arguments of a real run (built before the rules raise)."""
-    rules = Rules(config=hearts_config({"first_lead": "free"}))
     return {
         "cardcanon.proofs.snap.p9_encoding.compiled": (2, 3, snap_config({"next_turn": "winner"}, players=2)),
-        "cardcanon.proofs.hearts.replay.hand_encoding": (rules,),
-        "cardcanon.proofs.hearts.encoding._legal_table": (rules, "follow", 0, True),
-        "cardcanon.proofs.hearts.p1_legal_move._position_groups": (rules.only("first_lead", "first_trick_points"),),
-        "cardcanon.proofs.hearts.symbolic.term": (("tricks", "<", 3),),
         "cardcanon.proofs.snap.p1_conservation._witness_positions": (Budget(60), (2, 3), (), 53, 3),
         "cardcanon.proofs.snap.p6_penalty._witness_positions": (Budget(60), 53, 2, 4, (("next_turn", "winner"),)),
     }

@@ -1,5 +1,6 @@
 """HEARTS-P1: in every reachable position the player to move has a legal move, and each move removes
-one card from his hand, so a hand ends after exactly 13 tricks.
+one card from his hand, so a hand ends after exactly 13 tricks; and no legal move is one the rulebook's text
+refuses (HEARTS-FOLLOW-1, BREAK-1, LEAD-1/3).
 
 Z3 asks the claim of the model's own legality: the terms of ``play_problem`` derived by running it on a
 symbolic position (:func:`.play_terms.legality`; the hand, the dead cards, the number of tricks played
@@ -8,6 +9,8 @@ allows (two dead cards, 13 cards less one per trick played, the first leader the
 names). Two hands are then replayed, the terms' legal sets compared with the model's at all 26 plays."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import z3
 
@@ -34,7 +37,7 @@ def p1_states(config: HeartsConfig) -> tuple[str, ...]:
             + (("HEARTS-FIRST-1",) if first_trick else ()) + ("HEARTS-DEAL-2",))
 
 
-def positions(drop: Drop, config: HeartsConfig, probe: str | None) -> tuple[list[Z3], Z3, list[Z3]]:
+def positions(drop: Drop, config: HeartsConfig, probe: str | None, terms: Legality) -> tuple[list[Z3], Z3, list[Z3]]:
     """(every position, a lead, a follow to each card): HEARTS-DEAL-2 says which positions a hand reaches."""
     def deal(fact: Z3) -> Z3:
         return drop.constraint("HEARTS-DEAL-2", fact)
@@ -42,11 +45,42 @@ def positions(drop: Drop, config: HeartsConfig, probe: str | None) -> tuple[list
     held = z3.Sum([z3.If(h, 1, 0) for h in HELD])
     common = [deal(z3.PbEq([(d, 1) for d in DEAD], 2)), TRICKS >= 0, TRICKS < TRICKS_PER_HAND,
               deal(held == HAND_SIZE - TRICKS)] + [z3.Not(z3.And(HELD[c], DEAD[c])) for c in range(N)]
-    # the first lead: every live card is in a hand, and the model's first_leader names seat 0
-    leader = instantiate(first_lead(config, probe).leader, other=[z3.And(z3.Not(h), z3.Not(d)) for h, d in zip(HELD, DEAD)])
-    lead = z3.Implies(TRICKS == 0, deal(leader == 0))
-    follows = [z3.And(z3.Not(HELD[c]), z3.Not(DEAD[c])) for c in range(N)]
+    # the first trick: every live card is in a hand, hearts unbroken (HEARTS-BREAK-3), and the model's
+    # first_leader names seat 0 to lead, or seat 1, whose lead was one the model allows him
+    other = [z3.And(z3.Not(h), z3.Not(d)) for h, d in zip(HELD, DEAD)]
+    leader = instantiate(first_lead(config, probe).leader, other=other)
+    lead = z3.Implies(TRICKS == 0, z3.And(deal(leader == 0), z3.Not(BROKEN)))
+    follows = [z3.And(z3.Not(HELD[c]), z3.Not(DEAD[c]),
+                      z3.Implies(TRICKS == 0, z3.And(deal(leader == 1), z3.Not(BROKEN),
+                                                     instantiate(terms.lead[c], held=other, tricks=0, broken=False))))
+               for c in range(N)]
     return common, lead, follows
+
+
+def rule_claims(terms: Legality, config: HeartsConfig, lead_position: Z3) -> list[tuple[str, Z3]]:
+    """What the rulebook's text refuses, over the derived legality (the second opinion on the model):
+    HEARTS-FOLLOW-1, BREAK-1 and, at the first lead, LEAD-1 and LEAD-3."""
+    suits = {c: DECK[c].suit for c in range(N)}
+    def holds(keep: Callable[[int], bool]) -> Z3:
+        return z3.Or([HELD[c] for c in range(N) if keep(c)])
+
+    follow = z3.And([z3.Not(z3.And(terms.allowed(l, c), holds(lambda x: suits[x] is suits[l])))
+                     for l in range(N) for c in range(N) if suits[c] is not suits[l]])
+    hearts = [c for c in range(N) if suits[c] is Suit.HEARTS]
+    lead_heart = z3.And([z3.Not(z3.And(lead_position, terms.allowed(None, h), z3.Not(BROKEN),
+                                       holds(lambda x: suits[x] is not Suit.HEARTS))) for h in hearts])
+    two, *others = [INDEX[c] for c in model.FIRST_LEAD_CLUBS]
+    lowest: Z3 = z3.IntVal(-1)  # the club that made him leader when the 2 is dead: the lowest live of the others
+    for club in reversed(others):
+        lowest = z3.If(z3.Not(DEAD[club]), club, lowest)
+    forced_club = config.first_lead is model.FirstLead.LOWEST_CLUB
+    first = z3.And([z3.Implies(z3.And(lead_position, TRICKS == 0, terms.allowed(None, c)),
+                               z3.If(z3.Not(DEAD[two]), z3.BoolVal(c == two), lowest == c if forced_club else z3.BoolVal(True)))
+                    for c in range(N)])
+    return [("a follower holding the suit led plays it (HEARTS-FOLLOW-1)", follow),
+            ("no heart is led before hearts are broken by a leader holding another suit (HEARTS-BREAK-1)", lead_heart),
+            ("the first lead is the 2♣" + (", else the club that made the leader (HEARTS-LEAD-1/3)" if forced_club
+                                             else " when it is live (HEARTS-LEAD-1)"), first)]
 
 
 def check(run: Run) -> CheckResult:
@@ -54,7 +88,7 @@ def check(run: Run) -> CheckResult:
     drop = Drop.of(run.probe_id, p1_states(config)) if run.dropped else Drop()
     probe = derivation_probe(run.probe_id, run.dropped, P1_PROBES)
     terms = legality(config, probe)
-    common, lead_position, follow_position = positions(drop, config, probe)
+    common, lead_position, follow_position = positions(drop, config, probe, terms)
     solver = z3.Solver()
     solver.add(common)
 
@@ -66,6 +100,7 @@ def check(run: Run) -> CheckResult:
                ("a follow without a legal move", z3.Or([z3.And(follow_position[l], stuck(l)) for l in range(N)])),
                ("a legal card outside the hand", z3.Or([z3.And(terms.allowed(l, c), z3.Not(HELD[c]))
                                                          for l in (None, *range(N)) for c in range(N)]))]
+    queries += [(f"not {name}", z3.Not(claim)) for name, claim in rule_claims(terms, config, lead_position)]
     for name, query in queries:
         if budget.check(solver, query) == z3.sat:
             m = solver.model()
@@ -78,8 +113,8 @@ def check(run: Run) -> CheckResult:
     except Mismatch as err:
         return err.result()
     return CheckResult(Verdict.PROVED, detail=f"{N + 1} positions (a lead, a follow to each card) x every hand, dead pair, "
-                                              f"trick number and 'hearts broken' have a legal move, in the model's "
-                                              f"{terms.paths} paths ({len(queries)} queries); {note}",
+                                              f"trick number and 'hearts broken' have a legal move, and none the rules "
+                                              f"refuse, in the model's {terms.paths} paths ({len(queries)} queries); {note}",
                        witness=witness, stats={"positions": N + 1, "queries": len(queries), "seconds": budget.elapsed()})
 
 

@@ -181,9 +181,13 @@ def symbolic_position(config: model.HeartsConfig, lead: Card | None) -> model.He
 LEGALITY_DECIDED_BY = ("first_lead_problem", "follow_problem", "lead_hearts_problem", "first_trick_problem")
 
 
-@model_memo
 def legality(config: model.HeartsConfig, probe: str | None = None) -> Legality:
     """The legality of every card for a lead and for a follow to each card, derived from ``play_problem``."""
+    return _legality(config, probe)
+
+
+@model_memo
+def _legality(config: model.HeartsConfig, probe: str | None) -> Legality:
     raised: list[Z3] = []
     paths = 0
 
@@ -232,8 +236,12 @@ class Winner:
         return self.pairs[lead, follow]
 
 
-@model_memo
 def trick_winner(probe: str | None = None) -> Winner:
+    return _trick_winner(probe)
+
+
+@model_memo
+def _trick_winner(probe: str | None) -> Winner:
     def play() -> tuple[int, int, int]:
         lead, follow = pick(LEAD, DECK), pick(FOLLOW, DECK)
         return INDEX[lead], INDEX[follow], model.trick_winner(lead, follow)
@@ -283,8 +291,12 @@ def _card_term(card: Card | None) -> Z3:
     return z3.IntVal(NOT_FORCED if card is None else INDEX[card])
 
 
-@model_memo
 def first_lead(config: model.HeartsConfig, probe: str | None = None) -> FirstLead:
+    return _first_lead(config, probe)
+
+
+@model_memo
+def _first_lead(config: model.HeartsConfig, probe: str | None) -> FirstLead:
     dead = cast(Any, SymSet(DECK, DEAD))
     hands = cast(Any, (SymSet(DECK, HELD), SymSet(DECK, OTHER)))
     found: list[Any] = []
