@@ -221,9 +221,7 @@ class HandEncoding:
         legal = legality(config)
         for k in range(TRICKS):
             position = dict(dead=self.dead, tricks=k, broken=self.broken_before[k])
-            before = [z3.Or(played[c][k], after[c][k]) for c in range(N_CARDS)]
-            leader_holds = [z3.And(hold[c] == lead1[k], before[c]) for c in range(N_CARDS)]
-            follower_holds = [z3.And(hold[c] != lead1[k], before[c]) for c in range(N_CARDS)]
+            leader_holds, follower_holds = self.leader_holds(k), self.follower_holds(k)
             for c in range(N_CARDS):
                 C.append(z3.Implies(pos[c][k][LEAD], instantiate(legal.lead[c], held=leader_holds, **position)))
                 to_lead = z3.Or([z3.And(pos[a][k][LEAD], legal.follow[a][c]) for a in range(N_CARDS) if a != c])
@@ -242,7 +240,16 @@ class HandEncoding:
 
     def leader_holds(self, k: int) -> list[Z3]:
         """Per card: the leader of trick ``k`` holds it before he leads."""
-        return [z3.And(self.hold[c] == self.lead1[k], z3.Or(self.played[c][k], self.after[c][k])) for c in range(N_CARDS)]
+        return [z3.And(self.owns(self.lead1[k], c), z3.Or(self.played[c][k], self.after[c][k])) for c in range(N_CARDS)]
+
+    def follower_holds(self, k: int) -> list[Z3]:
+        """Per card: the follower of trick ``k`` holds it before he follows."""
+        return [z3.And(self.owns(z3.Not(self.lead1[k]), c), z3.Or(self.played[c][k], self.after[c][k]))
+                for c in range(N_CARDS)]
+
+    def owns(self, seat: Z3, c: int) -> Z3:
+        """HEARTS-DEAL-2: the card was dealt to ``seat`` (dropped: anyone may hold any card)."""
+        return self.rules.drop.constraint("HEARTS-DEAL-2", self.hold[c] == seat)
 
     def decode(self, model: Z3) -> HandWitness:
         """Read one hand from a Z3 model."""

@@ -100,13 +100,16 @@ def check(run: Run) -> CheckResult:
                ("a follow without a legal move", z3.Or([z3.And(follow_position[l], stuck(l)) for l in range(N)])),
                ("a legal card outside the hand", z3.Or([z3.And(terms.allowed(l, c), z3.Not(HELD[c]))
                                                          for l in (None, *range(N)) for c in range(N)]))]
-    queries += [(f"not {name}", z3.Not(claim)) for name, claim in rule_claims(terms, config, lead_position)]
-    for name, query in queries:
+    claims = rule_claims(terms, config, lead_position)
+    queries += [(f"not {name}", z3.Not(claim)) for name, claim in claims]
+    for i, (name, query) in enumerate(queries):
         if budget.check(solver, query) == z3.sat:
             m = solver.model()
             hand = " ".join(DECK[c].pretty for c in range(N) if value_in(m, HELD[c]))
             detail = (f"{name}: hand {hand or 'empty'}, {value_in(m, TRICKS)} tricks played, hearts "
                       f"{'broken' if value_in(m, BROKEN) else 'unbroken'}")
+            if i >= len(queries) - len(claims):
+                return _refused_play(run, detail, i - (len(queries) - len(claims)))
             return _stuck_counterexample(run, terms, detail)
     try:
         witness, note = _witness_with_legal_sets(run, terms)
@@ -135,6 +138,34 @@ def _stuck_counterexample(run: Run, terms: Legality, detail: str) -> CheckResult
     return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
                        detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "
                               f"{' '.join(m.card.pretty for m in legal)}")
+
+
+def _refused_play(run: Run, detail: str, claim: int) -> CheckResult:
+    """A hand of the model (its whole-hand encoding) with a play the rule claim ``claim`` refuses, replayed."""
+    config = run.hearts_config()
+    hands = Hands(Rules(config=config))
+    enc = hands.enc
+    suits = [DECK[c].suit for c in range(N)]
+    if claim == 0:  # HEARTS-FOLLOW-1: the follower holds the suit led and plays another
+        violation = z3.Or([z3.And(enc.pos[a][k][0], z3.Or([enc.follower_holds(k)[c] for c in range(N) if suits[c] is suits[a]]),
+                                  z3.Or([enc.pos[b][k][1] for b in range(N) if suits[b] is not suits[a]]))
+                           for k in range(TRICKS_PER_HAND) for a in range(N)])
+    elif claim == 1:  # HEARTS-BREAK-1: a heart led unbroken by a leader holding another suit
+        violation = z3.Or([z3.And(z3.Or([enc.pos[h][k][0] for h in range(N) if suits[h] is Suit.HEARTS]),
+                                  z3.Not(enc.broken_before[k]),
+                                  z3.Or([enc.leader_holds(k)[c] for c in range(N) if suits[c] is not Suit.HEARTS]))
+                           for k in range(TRICKS_PER_HAND)])
+    else:  # HEARTS-LEAD-1/3: the first lead is not the club the rules force
+        two, *others = [INDEX[c] for c in model.FIRST_LEAD_CLUBS]
+        forced = z3.Or([z3.And(enc.dead[two], *[enc.dead[o] for o in others[:i]], z3.Not(enc.dead[club]),
+                               z3.Not(enc.pos[club][0][0])) for i, club in enumerate(others)])
+        lowest = config.first_lead is model.FirstLead.LOWEST_CLUB
+        violation = z3.Or(z3.And(z3.Not(enc.dead[two]), z3.Not(enc.pos[two][0][0])), forced if lowest else z3.BoolVal(False))
+    witness = hands.find(run.budget, violation)
+    if witness is None:
+        return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no hand of the model plays so")
+    replay_single(run, witness, config)  # the model plays it; the rulebook refuses a play of it
+    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; the model plays such a hand", witness=witness.describe())
 
 
 def _witness_with_legal_sets(run: Run, terms: Legality) -> tuple[str | None, str]:
