@@ -123,11 +123,3 @@ def test_a_budget_running_out_is_timeout_never_error(budget):
 def test_an_unknown_probe_is_refused():
     with pytest.raises(ValueError, match="unknown probe"):
         run_check(equivalence.check, probe="no-such-probe")
-
-
-@pytest.mark.parametrize(("rule", "variant"), [
-    ("HEARTS-LEAD-1", {}), ("HEARTS-LEAD-3", {}), ("HEARTS-BREAK-1", {}), ("HEARTS-FOLLOW-1", {}),
-    ("HEARTS-FIRST-1", {"first_trick_points": "no-hearts"}),
-])
-def test_every_legal_move_rule_dropped_is_caught(rule, variant):
-    _caught(run_check(equivalence.check, probe=f"drop:{rule}", variant=variant))

@@ -219,13 +219,17 @@ class HandEncoding:
         # legality (HEARTS-LEAD-1/3, FOLLOW-1, BREAK-1, FIRST-1): the model's play_problem, for the
         # leader and for the follower, in the position before each of their cards
         legal = legality(config)
+
+        def own(holds: list[Z3], c: int) -> list[Z3]:  # HEARTS-DEAL-2 dropped: he may play a card not dealt him
+            return holds if drop.keeps("HEARTS-DEAL-2") else [z3.BoolVal(True) if x == c else h for x, h in enumerate(holds)]
+
         for k in range(TRICKS):
             position = dict(dead=self.dead, tricks=k, broken=self.broken_before[k])
             leader_holds, follower_holds = self.leader_holds(k), self.follower_holds(k)
             for c in range(N_CARDS):
-                C.append(z3.Implies(pos[c][k][LEAD], instantiate(legal.lead[c], held=leader_holds, **position)))
+                C.append(z3.Implies(pos[c][k][LEAD], instantiate(legal.lead[c], held=own(leader_holds, c), **position)))
                 to_lead = z3.Or([z3.And(pos[a][k][LEAD], legal.follow[a][c]) for a in range(N_CARDS) if a != c])
-                C.append(z3.Implies(pos[c][k][FOLLOW], instantiate(to_lead, held=follower_holds, **position)))
+                C.append(z3.Implies(pos[c][k][FOLLOW], instantiate(to_lead, held=own(follower_holds, c), **position)))
         # per-card scoring: who took each point card
         last_winner = self.winner1[TRICKS - 1]
         for c in POINT_CARDS:
@@ -248,8 +252,8 @@ class HandEncoding:
                 for c in range(N_CARDS)]
 
     def owns(self, seat: Z3, c: int) -> Z3:
-        """HEARTS-DEAL-2: the card was dealt to ``seat`` (dropped: anyone may hold any card)."""
-        return self.rules.drop.constraint("HEARTS-DEAL-2", self.hold[c] == seat)
+        """HEARTS-DEAL-2: the card was dealt to ``seat``."""
+        return self.hold[c] == seat
 
     def decode(self, model: Z3) -> HandWitness:
         """Read one hand from a Z3 model."""

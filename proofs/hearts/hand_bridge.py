@@ -48,9 +48,9 @@ def compare_hands(run: Run, config: model.HeartsConfig, count: int) -> dict[str,
     hands = Hands(Rules(config=config))
     for seed in range(count):
         witness, moves, after = played_hand(config, seed)
-        found = hands.find(run.budget, *hands.enc.fix(witness))
-        if found is None or tuple(found.scores) != tuple(witness.scores):
-            what = "is not a hand of the encoding" if found is None else f"scores {tuple(found.scores)} in the encoding"
+        pinned = hands.find(run.budget, *hands.enc.fix(witness))
+        if pinned is None or tuple(pinned.scores) != tuple(witness.scores):
+            what = "is not a hand of the encoding" if pinned is None else f"scores {tuple(pinned.scores)} in the encoding"
             text = f"seed {seed}: the model's first hand (scored {tuple(witness.scores)}) {what}"
             raise Mismatch(text, hearts_record(config, moves, after, label=text))
     rng, found = SplitMix64(count), 0

@@ -43,7 +43,7 @@ from cardcanon.proofs.hearts.encoding import (
 )
 from cardcanon.proofs.hearts.hand_bridge import compare_hands
 from cardcanon.proofs.hearts.play_terms import (
-    BROKEN, DEAD, HELD, TRICKS, LegalCards, derivation_probe, legality, legality_drops,
+    BROKEN, DEAD, HELD, TRICKS, LegalCards, derivation_probe, legality,
 )
 from cardcanon.proofs.hearts.replay import Mismatch, rules_for
 from cardcanon.proofs.hearts.match import decision, match_terms, rulebook_outcome
@@ -65,7 +65,7 @@ GONE = 2  # a point card's owner in a split: seat 0, seat 1, or dead
 
 def check(run: Run) -> CheckResult:
     bounds, budget, config = run.bounds, run.budget, run.hearts_config()
-    rules = rules_for(run, PROBES, legality_drops)  # a drop probe: only the legal-move rules are dropped
+    rules = rules_for(run, PROBES)
     shown: list[Record] = []
     try:
         stats = {"score_splits": compare_scoring(rules, config, shown)}
@@ -158,9 +158,9 @@ def compare_legal_moves(probe: str | None, config: model.HeartsConfig, budget: B
                TRICKS < TRICKS_PER_HAND, *[z3.Not(z3.And(h, d)) for h, d in zip(HELD, DEAD)])
     if budget.check(solver, terms.raised) == z3.sat:
         m = solver.model()
-        hand, dead = [c for c in range(N_CARDS) if value_in(m, HELD[c])], [c for c in range(N_CARDS) if value_in(m, DEAD[c])]
-        text = f"the model's play_problem raises with hand {pretty(hand)}, dead {pretty(dead)}"
-        raise Mismatch(text, _position_record(config, hand, dead, None, value_in(m, TRICKS), value_in(m, BROKEN), text))
+        held, gone = [c for c in range(N_CARDS) if value_in(m, HELD[c])], [c for c in range(N_CARDS) if value_in(m, DEAD[c])]
+        text = f"the model's play_problem raises with hand {pretty(held)}, dead {pretty(gone)}"
+        raise Mismatch(text, _position_record(config, held, gone, None, value_in(m, TRICKS), value_in(m, BROKEN), text))
     legal_cards = LegalCards(terms)
     for compared, (hand, dead, lead, tricks, broken) in enumerate(positions(count), 1):
         state = hearts_position(config, hand=hand, dead=dead, lead=lead, tricks_played=tricks, hearts_broken=broken)

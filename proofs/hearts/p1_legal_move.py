@@ -108,9 +108,12 @@ def check(run: Run) -> CheckResult:
             hand = " ".join(DECK[c].pretty for c in range(N) if value_in(m, HELD[c]))
             detail = (f"{name}: hand {hand or 'empty'}, {value_in(m, TRICKS)} tricks played, hearts "
                       f"{'broken' if value_in(m, BROKEN) else 'unbroken'}")
-            if i >= len(queries) - len(claims):
+            if i >= len(queries) - len(claims):  # (under a probe the model's own hands break no rule: none to show)
+                if run.probe is not None:
+                    return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; under the probe's terms")
                 return _refused_play(run, detail, i - (len(queries) - len(claims)))
-            return _stuck_counterexample(run, terms, detail)
+            led = next((l for l in range(N) if value_in(m, z3.And(follow_position[l], stuck(l)))), None)
+            return _stuck_counterexample(run, terms, detail, led if name == "a follow without a legal move" else None)
     try:
         witness, note = _witness_with_legal_sets(run, terms)
     except Mismatch as err:
@@ -121,19 +124,28 @@ def check(run: Run) -> CheckResult:
                        witness=witness, stats={"positions": N + 1, "queries": len(queries), "seconds": budget.elapsed()})
 
 
-def _stuck_counterexample(run: Run, terms: Legality, detail: str) -> CheckResult:
-    """A hand played by the rules as written reaching a lead at which the terms allow no card, replayed."""
+def _stuck_counterexample(run: Run, terms: Legality, detail: str, led: int | None) -> CheckResult:
+    """A hand played by the rules as written reaching a lead (or a follow to ``led``) at which the terms
+    allow no card, replayed."""
+    lead = led is None
     hands = Hands(Rules(config=run.hearts_config()))
     enc = hands.enc
-    options = [z3.And([z3.Not(instantiate(terms.lead[c], held=enc.leader_holds(k), dead=enc.dead, tricks=k,
-                                          broken=enc.broken_before[k])) for c in range(N)])
-               for k in range(TRICKS_PER_HAND)]
+
+    def stuck(k: int) -> Z3:
+        position = dict(dead=enc.dead, tricks=k, broken=enc.broken_before[k])
+        if lead:
+            return z3.And([z3.Not(instantiate(terms.lead[c], held=enc.leader_holds(k), **position)) for c in range(N)])
+        assert led is not None
+        return z3.And(enc.pos[led][k][0], *[z3.Not(instantiate(terms.follow[led][c], held=enc.follower_holds(k), **position))
+                                            for c in range(N)])
+
+    options = [stuck(k) for k in range(TRICKS_PER_HAND)]
     witness = hands.find(run.budget, z3.Or(options))
     if witness is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; no reachable instance found")
     m = hands.solver.model()
     k = next(k for k in range(TRICKS_PER_HAND) if value_in(m, options[k]))
-    state = replay_single(run, witness, run.hearts_config(), stop_after=2 * k).state
+    state = replay_single(run, witness, run.hearts_config(), stop_after=2 * k + (0 if lead else 1)).state
     legal = model.legal_moves(state)
     return CheckResult(Verdict.COUNTEREXAMPLE, witness=witness.describe(),
                        detail=f"{detail}; reachable at trick {k + 1} of the hand shown, where the model allows "

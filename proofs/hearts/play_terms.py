@@ -34,6 +34,9 @@ from cardcanon.proofs.symbolic import (
     Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick,
 )
 
+MODEL = model.__name__
+FIRST_LEAD = (f"{MODEL}:first_lead_club", f"{MODEL}:forced_first_lead", f"{MODEL}:first_leader")
+READS = (f"{MODEL}:play_problem", f"{MODEL}:trick_winner", f"{MODEL}:breaks_hearts", *FIRST_LEAD)  # every term's
 INDEX = {card: i for i, card in enumerate(DECK)}
 HELD = tuple(z3.Bool(f"held{i}") for i in range(len(DECK)))  # seat 0 (the mover) holds the card
 OTHER = tuple(z3.Bool(f"other{i}") for i in range(len(DECK)))  # seat 1 holds the card
@@ -186,7 +189,7 @@ def legality(config: model.HeartsConfig, probe: str | None = None) -> Legality:
     return _legality(config, probe)
 
 
-@model_memo
+@model_memo(f"{MODEL}:play_problem")
 def _legality(config: model.HeartsConfig, probe: str | None) -> Legality:
     raised: list[Z3] = []
     paths = 0
@@ -240,7 +243,7 @@ def trick_winner(probe: str | None = None) -> Winner:
     return _trick_winner(probe)
 
 
-@model_memo
+@model_memo(f"{MODEL}:trick_winner")
 def _trick_winner(probe: str | None) -> Winner:
     def play() -> tuple[int, int, int]:
         lead, follow = pick(LEAD, DECK), pick(FOLLOW, DECK)
@@ -261,7 +264,7 @@ def _trick_winner(probe: str | None) -> Winner:
     return Winner(z3.If(follower, 1, 0), z3.simplify(raised), len(branches), pinned)
 
 
-@model_memo
+@model_memo(f"{MODEL}:breaks_hearts")
 def breaks_table(config: model.HeartsConfig) -> tuple[tuple[bool, ...], tuple[tuple[bool, ...], ...]]:
     """The model's ``breaks_hearts`` (HEARTS-BREAK-2, QUEEN-2) for seat 0 leading each card, and for
     him following seat 1's lead ``[a]`` with each card ``[b]`` (hearts unbroken before)."""
@@ -295,7 +298,7 @@ def first_lead(config: model.HeartsConfig, probe: str | None = None) -> FirstLea
     return _first_lead(config, probe)
 
 
-@model_memo
+@model_memo(*FIRST_LEAD)
 def _first_lead(config: model.HeartsConfig, probe: str | None) -> FirstLead:
     dead = cast(Any, SymSet(DECK, DEAD))
     hands = cast(Any, (SymSet(DECK, HELD), SymSet(DECK, OTHER)))
@@ -335,13 +338,6 @@ def derivation_probe(probe: str | None, dropped: str | None, probes: Collection[
     if probe is not None and probe not in probes:
         raise ValueError(f"unknown probe {probe!r}; this check knows {', '.join(sorted(probes)) or 'none'}")
     return probe if probe in PROBES else None
-
-
-def legality_drops(config: model.HeartsConfig) -> tuple[str, ...]:
-    """The rules whose drop frees a decision of the derived legality (HEARTS-FIRST-1 only where it acts)."""
-    first_trick = config.first_trick_points is model.FirstTrickPoints.NO_HEARTS
-    return tuple(rule for rule, functions in DROPS.items() if set(functions) & set(LEGALITY_DECIDED_BY)
-                 and (first_trick or rule != "HEARTS-FIRST-1"))
 
 
 class LegalCards:

@@ -19,6 +19,7 @@ from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, model_memo
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules, pretty
+from cardcanon.proofs.hearts.play_terms import READS
 from cardcanon.proofs.records import Record, hearts_record
 
 
@@ -152,7 +153,7 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
     return written if name is None else replace(written, mutations=(name,), **probes[name])
 
 
-@model_memo  # it instantiates terms derived from the model: kept only while no model mutant is patched
+@model_memo(*READS)  # it instantiates the terms derived from these model functions
 def hand_encoding(rules: Rules) -> HandEncoding:
     return HandEncoding(rules)
 

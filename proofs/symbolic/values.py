@@ -75,10 +75,10 @@ class SymInt:
     def __neg__(self) -> SymInt:
         return SymInt(-self.term)
 
-    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+    def __eq__(self, other: object) -> bool:
         return decide(self.term == term_of(other))
 
-    def __ne__(self, other: object) -> bool:  # type: ignore[override]
+    def __ne__(self, other: object) -> bool:
         return not self == other
 
     def __lt__(self, other: Any) -> bool:
@@ -163,7 +163,7 @@ def _has(collection: Iterable[Any], element: Any) -> Z3:
     """Membership of a concrete ``element`` in a symbolic or concrete collection, as a term."""
     if isinstance(collection, SymSet):
         return collection.has(element)
-    return z3.BoolVal(element in collection)  # type: ignore[operator]
+    return z3.BoolVal(element in collection)
 
 
 def _gather(values: Iterable[Any]) -> list[tuple[Z3, Any]]:
@@ -208,7 +208,7 @@ builtins_sum = builtins.sum
 def aggregating() -> Iterator[None]:
     """``any``, ``all`` and ``sum`` replaced by their symbolic forms while the model runs."""
     saved = builtins.any, builtins.all, builtins.sum
-    builtins.any, builtins.all, builtins.sum = sym_any, sym_all, sym_sum  # type: ignore[assignment]
+    builtins.any, builtins.all, builtins.sum = sym_any, sym_all, sym_sum
     try:
         yield
     finally:
