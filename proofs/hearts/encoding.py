@@ -207,7 +207,9 @@ class HandEncoding:
             by_follow = []
             for b in range(N_CARDS):
                 leads = [a for a in range(N_CARDS) if a != b and follow_breaks[a][b]]
-                if leads:
+                if len(leads) == N_CARDS - 1:  # on any lead: the card alone says it
+                    by_follow.append(pos[b][k][FOLLOW])
+                elif leads:
                     by_follow.append(z3.And(pos[b][k][FOLLOW], z3.Or([pos[a][k][LEAD] for a in leads])))
             breaks.append(z3.Or([pos[a][k][LEAD] for a in range(N_CARDS) if lead_breaks[a]] + by_follow))
         self.broken_before = [drop.term("HEARTS-BREAK-2", z3.Or(breaks[:k]), f"broken{k}") for k in range(TRICKS)]
@@ -228,7 +230,11 @@ class HandEncoding:
             leader_holds, follower_holds = self.leader_holds(k), self.follower_holds(k)
             for c in range(N_CARDS):
                 C.append(z3.Implies(pos[c][k][LEAD], instantiate(legal.lead[c], held=own(leader_holds, c), **position)))
-                to_lead = z3.Or([z3.And(pos[a][k][LEAD], legal.follow[a][c]) for a in range(N_CARDS) if a != c])
+                by_term: dict[int, tuple[Z3, list[Z3]]] = {}  # the leads on which c's legality is one same term
+                for a in range(N_CARDS):
+                    if a != c:
+                        by_term.setdefault(legal.follow[a][c].get_id(), (legal.follow[a][c], []))[1].append(pos[a][k][LEAD])
+                to_lead = z3.Or([z3.And(z3.Or(leads), term) for term, leads in by_term.values()])
                 C.append(z3.Implies(pos[c][k][FOLLOW], instantiate(to_lead, held=own(follower_holds, c), **position)))
         # per-card scoring: who took each point card
         last_winner = self.winner1[TRICKS - 1]

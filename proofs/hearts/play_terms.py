@@ -12,7 +12,11 @@ functions on symbolic values (:mod:`cardcanon.proofs.symbolic`), never written a
 A probe breaks a rule only while deriving (:func:`breaking`): an encoding probe replaces a model
 function (:data:`PROBES`); ``drop:RULE`` makes what the rule decides a free symbol (:data:`DROPS`).
 An encoding instantiates a term by substituting its variables (:func:`instantiate`). The terms read
-the model, so they are kept by :func:`~cardcanon.proofs.base.model_memo`, never across a model mutant.
+the model, so they are kept by :func:`~cardcanon.proofs.base.model_memo` (never by an encoding memo):
+a model mutant that replaces a function they run derives them afresh.
+
+The terms are seat 0's: the model reads the seat only to find the mover's hand and the turn, so an
+encoding uses them for either seat; HEARTS-P11 compares them with the model in hands of both seats.
 """
 
 from __future__ import annotations
