@@ -202,13 +202,14 @@ def _legality(config: model.HeartsConfig, probe: str | None) -> Legality:
         nonlocal paths
         if card == lead:
             return z3.BoolVal(False)
-        state = symbolic_position(config, lead)
+        state = positions[lead]
         found = _derive(lambda: model.play_problem(state, model.Play(SEATS[0], card)),
                         lambda refusal: z3.BoolVal(refusal is None))
         paths += found.paths
         raised.append(found.raised)
         return found.term
 
+    positions = {lead: symbolic_position(config, lead) for lead in (None, *DECK)}
     with breaking(probe, LEGALITY_DECIDED_BY):
         lead = tuple(allowed(None, card) for card in DECK)
         follow = tuple(tuple(allowed(led, card) for card in DECK) for led in DECK)
