@@ -20,7 +20,7 @@ import pytest
 
 import cardcanon.proofs
 from cardcanon.model import hearts, snap
-from cardcanon.proofs.base import ENCODING_MEMOS, Budget, hearts_config, snap_config
+from cardcanon.proofs.base import ENCODING_MEMOS, Budget, snap_config
 
 RULE_MODULES = (snap, hearts)
 

@@ -9,7 +9,6 @@ match decision) are evaluated on concrete states, deals and tricks and compared 
 from __future__ import annotations
 
 import functools
-import itertools
 from pathlib import Path
 
 import pytest

@@ -12,8 +12,6 @@ are hands the model plays, with the same scores.
 
 from __future__ import annotations
 
-import z3
-
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card
 from cardcanon.model.hearts_types import SEATS

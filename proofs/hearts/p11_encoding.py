@@ -25,7 +25,7 @@ runner replays.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import z3
@@ -36,7 +36,7 @@ from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import (
     CARDS, DEAD_CARDS, HAND_SIZE, HEARTS_SUIT, INDEX, N_CARDS, POINT_CARDS, QUEEN_OF_SPADES, TRICKS as
     TRICKS_PER_HAND, Rules, Scoring, pretty, suit,

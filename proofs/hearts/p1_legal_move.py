@@ -21,7 +21,7 @@ from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import Rules
 from cardcanon.proofs.hearts.play_terms import (
-    DEAD, HELD, INDEX, OTHER, TRICKS, BROKEN, LegalCards, Legality, derivation_probe, first_lead, instantiate, legality,
+    DEAD, HELD, INDEX, TRICKS, BROKEN, LegalCards, Legality, derivation_probe, first_lead, instantiate, legality,
 )
 from cardcanon.proofs.hearts.replay import Hands, Mismatch, Reached, ReplayMismatch, difference_record, replay_single
 from cardcanon.proofs.z3_eval import value_in
