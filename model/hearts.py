@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 from dataclasses import replace
 
@@ -127,13 +127,12 @@ FIRST_LEAD_CLUBS = tuple(c for c in DECK if c.suit is Suit.CLUBS)[:DEAD_CARDS + 
 TWO_OF_CLUBS = FIRST_LEAD_CLUBS[0]
 
 
-def first_lead_club(dead: Iterable[Card]) -> Card:
+def first_lead_club(dead: Collection[Card]) -> Card:
     """HEARTS-LEAD-1, HEARTS-LEAD-2: the lowest club of the 2, 4, 6 that is not dead."""
-    dead = tuple(dead)
     return next(club for club in FIRST_LEAD_CLUBS if club not in dead)
 
 
-def forced_first_lead(dead: Iterable[Card], config: HeartsConfig) -> Card | None:
+def forced_first_lead(dead: Collection[Card], config: HeartsConfig) -> Card | None:
     """HEARTS-LEAD-1, HEARTS-LEAD-3: the card the first leader must lead, or None (``free``: only
     the 2 of clubs is forced)."""
     club = first_lead_club(dead)

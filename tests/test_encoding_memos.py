@@ -20,8 +20,7 @@ import pytest
 
 import cardcanon.proofs
 from cardcanon.model import hearts, snap
-from cardcanon.proofs.base import ENCODING_MEMOS, hearts_config
-from cardcanon.proofs.hearts.encoding import Rules
+from cardcanon.proofs.base import ENCODING_MEMOS
 
 RULE_MODULES = (snap, hearts)
 
@@ -33,12 +32,7 @@ def _load_every_check() -> None:
 
 def _examples() -> dict[str, tuple[Any, ...]]:
     """Each memo, by its qualified name, with arguments of a real run (built before the rules raise)."""
-    rules = Rules(config=hearts_config({"first_lead": "free"}))
     return {
-        "cardcanon.proofs.hearts.replay.hand_encoding": (rules,),
-        "cardcanon.proofs.hearts.encoding._legal_table": (rules, "follow", 0, True),
-        "cardcanon.proofs.hearts.p1_legal_move._position_groups": (rules.only("first_lead", "first_trick_points"),),
-        "cardcanon.proofs.hearts.symbolic.term": (("tricks", "<", 3),),
     }
 
 

@@ -1,15 +1,14 @@
 """The Hearts Z3 encodings against the reference model, and the manifest's checks and probes.
 
-Differential tests: the Z3 terms the proofs use (trick winner, legal-move predicates, the
-whole-hand encoding, per-card scoring, the match decision) are evaluated on concrete states,
-deals and tricks and compared with ``cardcanon.model.hearts``. Then every check of
+Differential tests: the Z3 terms the proofs use (the whole-hand encoding, per-card scoring, the
+match decision) are evaluated on concrete states, deals and tricks and compared with
+``cardcanon.model.hearts`` (the derived play terms: ``tests/test_derived_play.py``). Then every check of
 ``proofs/manifest/hearts.toml`` must give its expected verdict and every probe must be killed.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 from pathlib import Path
 
 import pytest
@@ -25,18 +24,12 @@ from cardcanon.verify.runner import run_check
 from cardcanon.proofs.base import Run
 from cardcanon.proofs.base import CONTRARY, Verdict
 from cardcanon.proofs.drops import Drop, probe_id
-from cardcanon.proofs.hearts.encoding import (
-    LOW_CLUBS, SCORING_STATES, TRICK_STATES, HandEncoding, hand_states, legal_states, z3_legal_follow, z3_legal_lead,
-)
-from cardcanon.proofs.hearts.p3_first_leader import _leader_terms, p3_states
+from cardcanon.proofs.hearts.encoding import NON_HEARTS, SCORING_STATES, HandEncoding, hand_states
 from cardcanon.verify.variants import hearts_config, plan, variant_name
-from cardcanon.proofs.hearts.encoding import (
-    CARDS, INDEX, N_CARDS, POINT_CARDS, HandWitness, Rules, z3_trick_winner,
-)
+from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, INDEX, POINT_CARDS, HandWitness, Rules
 from cardcanon.proofs.z3_eval import compile_term
 from conftest import engine_check_not_applicable
 from cardcanon.proofs.hearts.score_terms import MATCH_STATES, hand_scores, match_terms
-from cardcanon.proofs.hearts.encoding import encoded_legal_cards
 from cardcanon.proofs.hearts.replay import Hands, deal_order, replay_single, start
 from cardcanon.proofs.hearts.p4_score_sum import check as check_score_sum
 from cardcanon.proofs.hearts.scores import predicted_pairs
@@ -85,24 +78,7 @@ def test_encoding_card_numbers_are_the_model_deck():
     assert sorted(INDEX[c] for c in model.POINT_CARDS) == sorted(POINT_CARDS)
 
 
-@pytest.mark.rules("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")
-def test_trick_winner_terms_match_model_on_all_pairs():
-    lead, follow = z3.Ints("lead follow")
-    w0, w1 = (compile_term(t) for t in z3_trick_winner(lead, follow))
-    for a, b in itertools.permutations(range(N_CARDS), 2):
-        env = {"lead": a, "follow": b}
-        assert (w0(env), w1(env)) == ((True, False), (False, True))[model.trick_winner(CARDS[a], CARDS[b])], (a, b)
-
-
-@pytest.mark.rules("HEARTS-FOLLOW-1", "HEARTS-BREAK-1", "HEARTS-BREAK-2", "HEARTS-LEAD-1", "HEARTS-LEAD-3",
-                   "HEARTS-FIRST-1", "HEARTS-QUEEN-2")
-@given(seed=seeds, variants=st.integers(min_value=0, max_value=len(CONFIGS) - 1))
-def test_legal_move_predicates_match_model(seed, variants):
-    config = CONFIGS[variants]
-    positions, _ = play_hand(seed, config)
-    for state, _ in positions:
-        expected = frozenset(m.card for m in model.legal_moves(state))
-        assert encoded_legal_cards(state, Rules(config=config)) == expected
+# (the derived play terms against the model: tests/test_derived_play.py)
 
 
 @pytest.mark.rules("HEARTS-DEAL-2", "HEARTS-TRICK-1", "HEARTS-TRICK-2", "HEARTS-TRICK-3", "HEARTS-FOLLOW-1",
@@ -290,33 +266,21 @@ def test_queen_breaks_hearts_in_the_hand_encoding():
     """HEARTS-QUEEN-2's option: with queen_breaks = yes a heart may be led after the queen of
     spades was played and no heart was; by default it may not."""
     queen = INDEX[model.QUEEN_OF_SPADES]
-    hearts = [c for c in range(N_CARDS) if c // 7 == 2]
     for config, allowed in ((model.HeartsConfig(), False), (QUEEN_BREAKS, True)):
         enc, solver = hand_solver(config).enc, hand_solver(config).solver
-        lead_after_queen = z3.Or([z3.And(enc.played[queen][k], z3.Not(z3.Or([enc.played[h][j] for h in hearts
+        lead_after_queen = z3.Or([z3.And(enc.played[queen][k], z3.Not(z3.Or([enc.played[h][j] for h in HEARTS
                                                                               for j in range(k + 1)])),
-                                         z3.Or([enc.pos[h][k + 1][0] for h in hearts]),
-                                         z3.Not(enc.only_hearts[k + 1]))
+                                         z3.Or([enc.pos[h][k + 1][0] for h in HEARTS]),
+                                         z3.Or([enc.leader_holds(k + 1)[c] for c in NON_HEARTS]))
                                   for k in range(12)])
         assert (solver.check(lead_after_queen) == z3.sat) is allowed
 
 
 def _stated_terms(part: str, rules: Rules):
     """The terms one part of the encoding builds under ``rules`` (for the stated-rules test)."""
-    if part == "trick":
-        return list(z3_trick_winner(*z3.Ints("lead follow"), rules=rules))
-    if part == "legal":
-        hand, broken = [z3.Bool(f"hand{c}") for c in range(N_CARDS)], z3.Bool("broken")
-        leads = [z3_legal_lead(hand, c, broken=broken, first_trick=first, forced=forced, rules=rules)
-                 for c in range(N_CARDS) for first, forced in ((False, None), *((True, f) for f in LOW_CLUBS))]
-        return leads + [z3_legal_follow(hand, c, 7 * u, first_trick=z3.Bool("first"), rules=rules)
-                        for c in range(N_CARDS) for u in range(4)]
     if part == "scoring":
         taken = [{card: z3.Bool(f"t{p}_{c}") for c, card in enumerate(CARDS)} for p in (0, 1)]
         return list(hand_scores(rules, taken, {card: z3.Bool(f"d{c}") for c, card in enumerate(CARDS)}))
-    if part == "leader":
-        dead, hold = [z3.Bool(f"d{c}") for c in range(N_CARDS)], [z3.Bool(f"h{c}") for c in range(N_CARDS)]
-        return list(_leader_terms(dead, hold, rules))
     if part == "match":
         decided = match_terms(rules, z3.Ints("q0 q1"), z3.Ints("p0 p1"))
         return [decided.ends, *decided.wins, decided.label]
@@ -324,9 +288,7 @@ def _stated_terms(part: str, rules: Rules):
     return [*enc.constraints, *hand_scores(rules, enc.taken, enc.dead_cards), *enc.broken_before]
 
 
-STATED = {"trick": lambda config: TRICK_STATES, "legal": legal_states, "scoring": lambda config: SCORING_STATES,
-          "leader": lambda config: tuple(r for r in p3_states(config) if r != "HEARTS-DEAL-2"),
-          "match": lambda config: MATCH_STATES, "hand": hand_states}
+STATED = {"scoring": lambda config: SCORING_STATES, "match": lambda config: MATCH_STATES, "hand": hand_states}
 
 
 @pytest.mark.parametrize("part", [pytest.param(p, marks=[pytest.mark.slow] if p == "hand" else []) for p in STATED])

@@ -6,7 +6,7 @@ Each patch replaces the model's rule-block function for one rule (``beats``, ``n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -97,8 +97,8 @@ def _void_unbroken(state: HeartsState, play: Play) -> bool:
 
 
 # ---- the deal and the first lead -------------------------------------------------------------------
-def _no_six_clause(original: Callable[..., Card], dead: Iterable[Card]) -> Card:
-    dead = tuple(dead)  # HEARTS-LEAD-2 without its last sentence: the next club leads
+def _no_six_clause(original: Callable[..., Card], dead: Collection[Card]) -> Card:
+    # HEARTS-LEAD-2 without its last sentence: the next club leads
     if m.FIRST_LEAD_CLUBS[0] in dead and m.FIRST_LEAD_CLUBS[1] in dead:
         clubs: list[Card] = [c for c in m.DECK if c.suit is Suit.CLUBS]
         return next(c for c in clubs[3:] if c not in dead)

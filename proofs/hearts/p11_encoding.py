@@ -1,17 +1,18 @@
-"""HEARTS-P11: the Z3 terms of three Hearts rule functions equal the model's functions on their whole
-domains, under the variant of the run: the derivation of the terms is faithful.
+"""HEARTS-P11: the derived terms of the Hearts rule functions, and the whole-hand encoding built from them,
+equal the model's functions under the variant of the run: the derivation is faithful.
 
 - **Scoring** (derived from ``score_hand``, :mod:`.score_terms`; HEARTS-SCORE-1, QUEEN-1, MOON-1/2): every way
   to give each of the 8 point cards to seat 0, seat 1 or the dead cards, at most 2 dead (3,072 splits), the
   compiled terms against the model's ``score_hand``, and the model against the rulebook's text
   (``rulebook_scores``, the second opinion).
-- **Legal moves** (``z3_legal_lead`` / ``z3_legal_follow``, HEARTS-LEAD-1/2/3, FOLLOW-1, BREAK-1, FIRST-1):
-  the model's ``play_problem`` is run on a symbolic position (:mod:`.symbolic`): the mover's hand, the two
-  dead cards, the number of tricks played and "hearts broken" are Z3 constants, and every path the model
-  takes is a Z3 condition. For a lead and for a follow to each of the 28 cards, Z3 proves that no hand of
-  at most 13 cards, no dead pair and no trick number make the model and the encoding differ on any card.
-  No table, no feature of the hand is assumed: the model's own code decides. The forced first lead is the
-  club HEARTS-LEAD-2 names from the dead cards.
+- **Legal moves** (HEARTS-LEAD-1/2/3, FOLLOW-1, BREAK-1, FIRST-1): the terms that the other checks ask
+  (HEARTS-P1), derived by running the model's ``play_problem`` on a symbolic position
+  (:func:`.play_terms.legality`), are faithful: Z3 finds no position where the model raises, and on
+  seeded positions (a lead or a follow, every hand size, only hearts in one in 16) the terms allow
+  exactly the model's ``legal_moves``.
+- **Whole hands** (:class:`~.encoding.HandEncoding`, the premise of HEARTS-P5 and P8): seeded hands
+  the model plays are hands of the encoding with its scores, and hands it finds replay in the model
+  (:mod:`.hand_bridge`).
 - **The match decision** (derived from ``match_result``, HEARTS-MATCH-1/2, GOAL-1): Z3 over all pairs of
   non-negative scores against the model's ``match_result`` tabulated by band (each score below the target
   or not, and their order); the model itself is compared with its bands, and the derived terms with the
@@ -25,34 +26,37 @@ runner replays.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import z3
 
 from cardcanon.model import hearts as model
-from cardcanon.model.cards import Card
+from cardcanon.model.cards import Card, Suit
 from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
-from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
+from cardcanon.model.shuffle import SplitMix64
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import (
-    CARDS, DEAD_CARDS, HAND_SIZE, HEART_POINTS, HEARTS_SUIT, INDEX, LOW_CLUBS, MOON_OTHER, MOON_SHOOTER, N_CARDS,
-    POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS, TRICKS as TRICKS_PER_HAND, Rules, legal_states, pretty, suit,
-    z3_legal_follow, z3_legal_lead,
+    CARDS, DEAD_CARDS, HAND_SIZE, HEART_POINTS, HEARTS_SUIT, INDEX, MOON_OTHER, MOON_SHOOTER, N_CARDS, POINT_CARDS,
+    QUEEN_OF_SPADES, QUEEN_POINTS, TRICKS as TRICKS_PER_HAND, Rules, pretty, suit,
+)
+from cardcanon.proofs.hearts.hand_bridge import compare_hands
+from cardcanon.proofs.hearts.play_terms import (
+    BROKEN, DEAD, HELD, TRICKS, LegalCards, derivation_probe, legality,
 )
 from cardcanon.proofs.hearts.replay import Mismatch, rules_for
-from cardcanon.proofs.hearts.symbolic import BROKEN, DEAD, HELD, TRICKS, Paths, play_paths, symbolic_state
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
 from cardcanon.proofs.hearts.score_terms import TERMINATIONS, hand_scores, match_terms
 from cardcanon.proofs.hearts.scores import SPARE_DEAD, score_hand_record
-from cardcanon.proofs.records import Record, function_record
+from cardcanon.proofs.records import Record, function_record, hearts_position
 from cardcanon.proofs.z3_eval import compile_term, value_in
 
 
 # Encoding probes: a broken encoding the check must catch.
 PROBES: dict[str, dict[str, Any]] = {
-    "no-heart-lead-exception": dict(heart_lead_exception=False),
+    "no-heart-lead-exception": dict(),  # patches of the model while deriving: .play_terms
     "queen-12": dict(),  # patches of the model while deriving: .score_terms
     "higher-wins": dict(),
 }
@@ -63,17 +67,21 @@ GONE = 2  # a point card's owner in a split: seat 0, seat 1, or dead
 
 def check(run: Run) -> CheckResult:
     bounds, budget, config = run.bounds, run.budget, run.hearts_config()
-    rules = rules_for(run, PROBES, legal_states)  # a drop probe: only the legal-move rules are constraints
+    rules = rules_for(run, PROBES)
     shown: list[Record] = []
     try:
         stats = {"score_splits": compare_scoring(rules, config, shown)}
         stats.update(compare_match(rules, config, int(bounds.get("window", 30)), budget, shown))
-        stats.update(compare_legal_moves(rules, config, budget, shown))
+        stats.update(compare_legal_moves(derivation_probe(run.probe_id, run.dropped, PROBES), config, budget, shown,
+                                         int(bounds.get("positions", 2000))))
+        stats.update(compare_hands(run, config, int(bounds.get("hands", 8))))
     except Mismatch as err:
         return err.result()
-    detail = (f"scoring: {stats['score_splits']} splits of the point cards agree; legal moves: in "
-              f"{stats['positions']} positions x 28 cards x every hand of at most {HAND_SIZE} cards, dead pair and "
-              f"trick number, the model's {stats['model_paths']} paths agree with the encoding (Z3); "
+    detail = (f"scoring: {stats['score_splits']} splits of the point cards agree; legal moves: the model's "
+              f"play_problem, run on a symbolic position ({stats['model_paths']} paths), raises on no hand of at most "
+              f"{HAND_SIZE} cards, dead pair and trick number (Z3), and its derived terms agree with legal_moves on "
+              f"{stats['positions']} seeded positions; whole hands: {stats['hands_played']} hands played by the model "
+              f"are hands of the encoding, {stats['hands_found']} hands of the encoding replay in the model; "
               f"match decision: every pair of scores "
               f"(Z3) agrees with the model's {stats['match_bands']} bands, the model agrees with them and with the "
               f"rulebook's label on {stats['match_pairs']} pairs x previous scores")
@@ -139,45 +147,58 @@ def _split_text(owners: Sequence[int]) -> str:
                      for p, who in ((0, str(Seat(0))), (1, str(Seat(1))), (GONE, "dead")))
 
 
-# ---- legal moves: the model on a symbolic position, Z3 against the encoding ---------------------------
-def _dead(card: int) -> Z3:
-    return z3.Or([d == card for d in DEAD])
+# ---- legal moves: the terms derived from play_problem against the concrete model -------------------------
+def positions(count: int) -> Iterator[tuple[list[Card], list[Card], Card | None, int, bool]]:
+    """``count`` seeded positions of seat 0 (hand, dead pair, lead or None, tricks played, hearts broken):
+    a hand of some suits (one in 16 only hearts), as many tricks played as cards gone; one in four at
+    the first trick with a full hand."""
+    rng = SplitMix64(0)
+    for i in range(count):
+        order = rng.shuffled(CARDS)
+        dead, rest = list(order[:DEAD_CARDS]), order[DEAD_CARDS:]
+        lead = rest[0] if rng.below(2) else None
+        pool = rest[1:] if lead else rest
+        if i % 4 == 0:
+            hand = list(pool[:HAND_SIZE])
+        else:
+            suits = [u for u in Suit if rng.below(2)] or [Suit.HEARTS]
+            hand = [c for c in pool if c.suit in suits][:1 + rng.below(HAND_SIZE)]
+        tricks = HAND_SIZE - len(hand)
+        yield hand, dead, lead, tricks, tricks > 0 and bool(rng.below(2))
 
 
-def encoded_legal(rules: Rules, lead: int | None, card: int) -> Z3:
-    """The encoding's legality of ``card`` for seat 0 in the symbolic position (lead or follow to ``lead``)."""
-    if lead is not None:
-        return z3_legal_follow(HELD, card, lead, first_trick=TRICKS == 0, rules=rules)
-
-    def first(forced: int) -> Z3:
-        return z3_legal_lead(HELD, card, broken=BROKEN, first_trick=True, forced=forced, rules=rules)
-
-    two, four, six = LOW_CLUBS  # HEARTS-LEAD-2: the lowest of them that is not dead
-    opening = z3.If(z3.Not(_dead(two)), first(two), z3.If(z3.Not(_dead(four)), first(four), first(six)))
-    return z3.If(TRICKS == 0, opening, z3_legal_lead(HELD, card, broken=BROKEN, first_trick=False, forced=None,
-                                                     rules=rules))
-
-
-def compare_legal_moves(rules: Rules, config: model.HeartsConfig, budget: Budget, shown: list[Record]) -> dict[str, int]:
-    """For a lead and a follow to each card: Z3 finds no symbolic position where the model's paths
-    and the encoding differ on a card, nor one where the model raises."""
+def compare_legal_moves(probe: str | None, config: model.HeartsConfig, budget: Budget, shown: list[Record],
+                        count: int) -> dict[str, int]:
+    """Z3: the model's play_problem raises on no position (every hand of at most 13 cards, dead pair, trick
+    number, hearts broken or not); then the derived legality against the model's legal_moves on ``count``
+    seeded positions, a lead or a follow each."""
+    terms = legality(config, probe)
     solver = z3.Solver()
-    solver.add(z3.PbLe([(h, 1) for h in HELD], HAND_SIZE), DEAD[0] != DEAD[1], TRICKS >= 0, TRICKS < TRICKS_PER_HAND)
-    solver.add([z3.And(d >= 0, d < N_CARDS) for d in DEAD] + [z3.Implies(_dead(c), z3.Not(HELD[c])) for c in range(N_CARDS)])
-    paths = 0
-    for lead in (None, *range(N_CARDS)):
-        state = symbolic_state(config, None if lead is None else CARDS[lead])
-        cards = [c for c in range(N_CARDS) if c != lead]
-        found = {c: play_paths(state, CARDS[c]) for c in cards}
-        paths += sum(f.count for f in found.values())
-        out = [] if lead is None else [z3.Not(HELD[lead]), z3.Not(_dead(lead))]
-        differs = [found[c].raised for c in cards] + [found[c].allowed != encoded_legal(rules, lead, c) for c in cards]
-        if budget.check(solver, *out, z3.Or(differs)) == z3.sat:
-            raise _legal_mismatch(solver.model(), rules, config, lead, found)
+    solver.add(z3.PbLe([(h, 1) for h in HELD], HAND_SIZE), z3.PbEq([(d, 1) for d in DEAD], DEAD_CARDS), TRICKS >= 0,
+               TRICKS < TRICKS_PER_HAND, *[z3.Not(z3.And(h, d)) for h, d in zip(HELD, DEAD)])
+    if budget.check(solver, terms.raised) == z3.sat:
+        m = solver.model()
+        held, gone = [c for c in range(N_CARDS) if value_in(m, HELD[c])], [c for c in range(N_CARDS) if value_in(m, DEAD[c])]
+        text = f"the model's play_problem raises with hand {pretty(held)}, dead {pretty(gone)}"
+        raise Mismatch(text, _position_record(config, held, gone, None, value_in(m, TRICKS), value_in(m, BROKEN), text))
+    legal_cards = LegalCards(terms)
+    for compared, (hand, dead, lead, tricks, broken) in enumerate(positions(count), 1):
+        state = hearts_position(config, hand=hand, dead=dead, lead=lead, tricks_played=tricks, hearts_broken=broken)
+        expected = frozenset(m.card for m in model.legal_moves(state))
+        mine = legal_cards.at(state)
+        if mine != expected:
+            where = (f"{'a lead' if lead is None else 'a follow to ' + lead.pretty}, hand {pretty(INDEX[c] for c in hand)}, "
+                     f"dead {pretty(INDEX[c] for c in dead)}, {tricks} tricks played, hearts "
+                     f"{'broken' if broken else 'unbroken'}")
+            terms_allow = "cards left open by a dropped rule" if mine is None else pretty(INDEX[c] for c in mine)
+            text = f"{where}: the derived terms allow {terms_allow}, the model {pretty(INDEX[c] for c in expected)}"
+            raise Mismatch(text, _position_record(config, [INDEX[c] for c in hand], [INDEX[c] for c in dead],
+                                                  None if lead is None else INDEX[lead], tricks, broken, text))
+        budget.tick()
     shown.append(_position_record(config, [1, 9, 16, 26], [0, 27], None, 0, False, "a first lead, 2♣ dead"))
     shown.append(_position_record(config, [3, 17, 26], [13, 27], INDEX[Card.parse("QD")], 5, False,
                                   "a follow to Q♦, void in diamonds"))
-    return {"positions": N_CARDS + 1, "model_paths": paths}
+    return {"positions": count, "model_paths": terms.paths}
 
 
 def _position_record(config: model.HeartsConfig, hand: Iterable[int], dead: Iterable[int], lead: int | None,
@@ -185,20 +206,6 @@ def _position_record(config: model.HeartsConfig, hand: Iterable[int], dead: Iter
     args = {"hand": [str(CARDS[c]) for c in sorted(hand)], "dead": [str(CARDS[c]) for c in dead],
             "lead": None if lead is None else str(CARDS[lead]), "tricks_played": tricks, "hearts_broken": broken}
     return function_record("hearts", "legal_moves", [config_to_json(config), args], label=f"legal_moves, {label}")
-
-
-def _legal_mismatch(m: Z3, rules: Rules, config: model.HeartsConfig, lead: int | None,
-                    found: Mapping[int, Paths]) -> Mismatch:
-    hand = [c for c in range(N_CARDS) if value_in(m, HELD[c])]
-    dead, tricks, broken = [value_in(m, d) for d in DEAD], value_in(m, TRICKS), value_in(m, BROKEN)
-    where = (f"{'a lead' if lead is None else 'a follow to ' + CARDS[lead].pretty}, hand {pretty(hand)}, dead "
-             f"{pretty(dead)}, {tricks} tricks played, hearts {'broken' if broken else 'unbroken'}")
-    raised = [c for c in found if value_in(m, found[c].raised)]
-    mine = [c for c in found if value_in(m, encoded_legal(rules, lead, c))]
-    allowed = [c for c in found if value_in(m, found[c].allowed)]
-    text = (f"{where}: the model raises playing {pretty(raised)}" if raised else
-            f"{where}: the encoding allows {pretty(mine)}, the model {pretty(allowed)}")
-    return Mismatch(text, _position_record(config, hand, dead, lead, tricks, broken, text))
 
 
 # ---- the match decision: Z3 against the model's bands --------------------------------------------------

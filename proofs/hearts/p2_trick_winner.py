@@ -1,68 +1,98 @@
-"""HEARTS-P2: every trick of two distinct cards has exactly one winner (Z3 over all 28 x 27 pairs), and it
-is the model's ``trick_winner`` for each pair."""
+"""HEARTS-P2: every trick of two distinct cards has exactly one winner, the one HEARTS-TRICK-1 names.
+
+A winner for every pair (the model's function returns 0 or 1, never raises) is exactly one; Z3 asks
+that and the rule's claims over all 28 x 27 pairs of the term of the model's own ``trick_winner``, derived by
+running it on two symbolic cards (:func:`.play_terms.trick_winner`); the term's value is then the
+model's on each pair (Z3 against the concrete function's table). The claims are the rulebook's
+text over the model's cards, the second opinion on the model."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import z3
 
 from cardcanon.model import hearts as model
-from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.hearts.encoding import (
-    CARDS, HEARTS, HEARTS_SUIT, N_CARDS, NON_HEARTS, Rules, TRICKS, TRICK_STATES, beats, suit, z3_trick_winner,
-)
-from cardcanon.proofs.hearts.replay import Hands, replay_single, rules_for
-from cardcanon.proofs.z3_eval import compile_term, value_in
+from cardcanon.model.cards import Card, Suit
+from cardcanon.model.hearts_types import DECK
+from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.hearts.encoding import TRICKS, Rules
+from cardcanon.proofs.hearts.play_terms import FOLLOW, INDEX, LEAD, derivation_probe, trick_winner
+from cardcanon.proofs.hearts.replay import Hands, replay_single
+from cardcanon.proofs.z3_eval import value_in
+
+P2_PROBES = ("higher-rank-any-suit", "hearts-not-trump")
+P2_RULES = ("HEARTS-TRICK-1", "HEARTS-TRUMP-1", "HEARTS-RANK-1")
 
 
-P2_PROBES = {"higher-rank-any-suit": dict(), "hearts-not-trump": dict(hearts_trump=False)}
+def _pairs(keep: Callable[[Card, Card], bool]) -> Z3:
+    """The pairs (lead, follow) of the model's deck that ``keep`` holds of."""
+    return z3.Or([z3.And(LEAD == INDEX[a], FOLLOW == INDEX[b]) for a, b in itertools.product(DECK, DECK) if keep(a, b)])
+
+
+def claims(winner: Z3) -> list[tuple[str, Z3]]:
+    """HEARTS-TRICK-1, TRUMP-1 and RANK-1 as the rulebook says them, over ``winner`` (1: the follower)."""
+    same = _pairs(lambda a, b: a.suit is b.suit)
+    higher = _pairs(lambda a, b: a.suit is b.suit and b.rank > a.rank)
+    trump = _pairs(lambda a, b: b.suit is Suit.HEARTS and a.suit is not Suit.HEARTS)
+    off = _pairs(lambda a, b: b.suit is not a.suit and b.suit is not Suit.HEARTS)
+    return [("of two cards of the suit led the higher wins (HEARTS-RANK-1)", z3.Implies(same, winner == z3.If(higher, 1, 0))),
+            ("a heart on another suit wins (HEARTS-TRUMP-1)", z3.Implies(trump, winner == 1)),
+            ("a card of neither the suit led nor hearts loses (HEARTS-TRICK-1)", z3.Implies(off, winner == 0))]
 
 
 def check(run: Run) -> CheckResult:
-    rules, budget = rules_for(run, P2_PROBES, lambda config: TRICK_STATES), run.budget
-    lead, follow = z3.Ints("lead follow")
-    w0, w1 = z3_trick_winner(lead, follow, rules=rules)
+    budget = run.budget
+    probe = derivation_probe(run.probe_id, run.dropped, P2_PROBES)
+    if run.dropped is not None and probe is None:
+        raise ValueError(f"{run.probe_id}: the derived trick winner decides nothing of {run.dropped}")
+    derived = trick_winner(probe)
+    domain = [0 <= LEAD, LEAD < len(DECK), 0 <= FOLLOW, FOLLOW < len(DECK), LEAD != FOLLOW]
     s = z3.Solver()
-    s.add(0 <= lead, lead < N_CARDS, 0 <= follow, follow < N_CARDS, lead != follow, w0 == w1)
-    answer = budget.check(s)
-    if answer == z3.sat:
-        m = s.model()
-        a, b = value_in(m, lead), value_in(m, follow)
-        what = "two winners" if value_in(m, w0) else "no winner"
-        return _pair_counterexample(run, rules, a, b, what)
-    winner = compile_term(w1)
-    for compared, (a, b) in enumerate(itertools.permutations(range(N_CARDS), 2), 1):
-        mine = winner({"lead": a, "follow": b})
-        if int(mine) != model.trick_winner(CARDS[a], CARDS[b]):
-            return _pair_counterexample(run, rules, a, b, f"the encoding gives the trick to the "
-                                        f"{'follower' if mine else 'leader'}")
-    witness = _trump_witness(run, rules)
+    s.add(domain)
+    if budget.check(s, derived.raised) == z3.sat:
+        a, b = (value_in(s.model(), x) for x in (LEAD, FOLLOW))
+        return _pair_counterexample(run, a, b, "no winner: the model's trick_winner raises")
+    for name, claim in claims(derived.term):
+        if budget.check(s, z3.Not(claim)) == z3.sat:
+            m = s.model()
+            a, b, won = value_in(m, LEAD), value_in(m, FOLLOW), value_in(m, derived.term)
+            return _pair_counterexample(run, a, b, f"not {name}: the {'follower' if won == 1 else 'leader'} wins")
+    pairs = list(itertools.permutations(range(len(DECK)), 2))
+    table = z3.Or([z3.And(LEAD == a, FOLLOW == b, derived.term != model.trick_winner(DECK[a], DECK[b])) for a, b in pairs])
+    if budget.check(s, table) == z3.sat:  # the term against the concrete model, every pair
+        a, b = (value_in(s.model(), x) for x in (LEAD, FOLLOW))
+        return _pair_counterexample(run, a, b, "the derived term is not the model's trick_winner")
+    compared = len(pairs)
+    witness = _trump_witness(run)
     return CheckResult(Verdict.PROVED,
-                       detail=f"exactly one winner for all pairs; {compared} pairs agree with the model",
+                       detail=f"exactly one winner, as HEARTS-TRICK-1 says, for all pairs (Z3 over the term of the "
+                              f"model's trick_winner, {derived.paths} paths); {compared} pairs agree with the model",
                        witness=witness, stats={"pairs": compared})
 
 
-def _pair_counterexample(run: Run, rules: Rules, a: int, b: int, what: str) -> CheckResult:
-    hands = Hands(rules.written)
+def _pair_counterexample(run: Run, a: int, b: int, what: str) -> CheckResult:
+    hands = Hands(Rules(config=run.hearts_config()))
     w = hands.find(run.budget, z3.Or([z3.And(hands.enc.pos[a][k][0], hands.enc.pos[b][k][1]) for k in range(TRICKS)]))
-    truth = model.trick_winner(CARDS[a], CARDS[b])
-    detail = f"{CARDS[a].pretty} led, {CARDS[b].pretty} followed: {what}; the model gives it to the " \
+    truth = model.trick_winner(DECK[a], DECK[b])
+    detail = f"{DECK[a].pretty} led, {DECK[b].pretty} followed: {what}; the model gives it to the " \
              f"{'follower' if truth else 'leader'}"
     if w is None:
         return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + " (no legal hand contains this trick)")
-    replay_single(run, w, rules.config)  # the model accepts the hand, trick winners included
+    replay_single(run, w, run.hearts_config())  # the model accepts the hand, trick winners included
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 
 
-def _trump_witness(run: Run, rules: Rules) -> str | None:
+def _trump_witness(run: Run) -> str | None:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
-    hands = Hands(rules.written)
+    hands = Hands(Rules(config=run.hearts_config()))
     pos = hands.enc.pos
-    w = hands.find(run.budget, z3.Or([z3.And(z3.Or([pos[c][k][0] for c in NON_HEARTS]),
-                                             z3.Or([pos[h][k][1] for h in HEARTS])) for k in range(TRICKS)]))
+    hearts = [INDEX[c] for c in DECK if c.suit is Suit.HEARTS]
+    others = [INDEX[c] for c in DECK if c.suit is not Suit.HEARTS]
+    w = hands.find(run.budget, z3.Or([z3.And(z3.Or([pos[c][k][0] for c in others]), z3.Or([pos[h][k][1] for h in hearts]))
+                                      for k in range(TRICKS)]))
     if w is None:
         return None
-    replay_single(run, w, rules.config)
-    assert any(beats(b, a) and suit(b) == HEARTS_SUIT != suit(a) for _, a, b in w.tricks)
+    replay_single(run, w, run.hearts_config())
     return w.describe()

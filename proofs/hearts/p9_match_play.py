@@ -6,7 +6,7 @@ rulebook's statement (:func:`rulebook_outcome`) after every hand and in every sc
 from __future__ import annotations
 
 from cardcanon.model import hearts as model
-from cardcanon.model.cards import Card
+from cardcanon.model.cards import Card, Suit
 from cardcanon.model.hearts_players import make_player
 from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_types import SEATS
@@ -14,15 +14,16 @@ from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import CheckResult, Run, Verdict
-from cardcanon.proofs.hearts.encoding import CARDS, INDEX, forced_club
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
 from cardcanon.proofs.hearts.replay import counterexample, seeded_steps
 from cardcanon.proofs.records import function_record, hearts_record
 
 
 def _first_lead(state: model.HeartsState) -> tuple[Card, Seat]:
-    """The lowest live club of the 2, 4 and 6 and the seat holding it (HEARTS-LEAD-1/2, as the rulebook says)."""
-    club = CARDS[forced_club({INDEX[c] for c in state.dead})]
+    """The lowest live club of the 2, 4 and 6 and the seat holding it (HEARTS-LEAD-1/2, as the rulebook says:
+    the oracle of this check, a second opinion on the model's first_lead_club)."""
+    clubs = sorted(c for c in model.DECK if c.suit is Suit.CLUBS)[:3]
+    club = next(c for c in clubs if c not in state.dead)
     return club, next(s for s in SEATS if club in state.hands[s.index])
 
 

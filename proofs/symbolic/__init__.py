@@ -1,7 +1,7 @@
 """Running the reference model on symbolic values: the Z3 terms of its rule functions, derived
 from the code itself rather than written a second time.
 
-- :mod:`.paths`: path exploration (``decide``, ``explore``, ``Unsupported``);
+- :mod:`.paths`: path exploration (``decide``, ``explore``, ``pick``, ``Unsupported``);
 - :mod:`.values`: symbolic Booleans, integers and sets, and the ``any``/``all``/``sum`` they need;
 - :mod:`.derive`: ``derive(fn, to_term)`` and ``patched`` (the one way a probe breaks a rule);
 - :mod:`.memo`: ``ModelMemo``, what is derived kept while the model code it ran stands.
@@ -9,8 +9,8 @@ from the code itself rather than written a second time.
 
 from cardcanon.proofs.symbolic.derive import Derived, derive, free, join, patched
 from cardcanon.proofs.symbolic.memo import ModelMemo
-from cardcanon.proofs.symbolic.paths import Branch, Unsupported, decide, explore
+from cardcanon.proofs.symbolic.paths import Branch, OutOfUniverse, Unsupported, decide, explore, pick
 from cardcanon.proofs.symbolic.values import SymBool, SymInt, SymSet, aggregating, term_of
 
-__all__ = ["Branch", "Derived", "SymBool", "SymInt", "SymSet", "Unsupported", "aggregating", "decide", "derive",
-           "explore", "free", "join", "ModelMemo", "patched", "term_of"]
+__all__ = ["Branch", "Derived", "ModelMemo", "OutOfUniverse", "SymBool", "SymInt", "SymSet", "Unsupported", "aggregating",
+           "decide", "derive", "explore", "free", "join", "patched", "pick", "term_of"]

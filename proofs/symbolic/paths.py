@@ -12,7 +12,7 @@ read the symbolic values cannot follow) is never swallowed: the derivation fails
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -21,6 +21,7 @@ import z3
 from cardcanon.proofs.base import Z3
 
 T = TypeVar("T")
+E = TypeVar("E")
 
 
 class Unsupported(Exception):
@@ -149,6 +150,23 @@ def decide(term: Z3) -> bool:
     if not _current:
         raise Unsupported("a symbolic value was read outside a derivation")
     return _current[-1].decide(term)
+
+
+def pick(term: Z3, universe: Sequence[E]) -> E:
+    """The element of ``universe`` the integer ``term`` numbers (0, 1, ...), one path per element; a
+    path on which ``term`` numbers none raises :class:`OutOfUniverse` (a path the model raises on).
+    A symbolic card, seat or choice read by code that needs a concrete one (``card.suit is ...``)."""
+    if not decide(z3.And(term >= 0, term < len(universe))):
+        raise OutOfUniverse(f"{term} numbers no element of its universe")
+    low, high = 0, len(universe)  # halved on each decision: a path per element, log2(n) decisions each
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if decide(term < middle) else (middle, high)
+    return universe[low]
+
+
+class OutOfUniverse(Exception):
+    """A symbolic choice outside its universe (a path the caller's domain excludes)."""
 
 
 @dataclass(frozen=True)

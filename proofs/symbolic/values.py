@@ -194,16 +194,17 @@ def _gather(values: Iterable[Any]) -> list[tuple[Z3, Any]]:
     return out
 
 
-def _bool_term(value: Any) -> Z3:
-    return value.term if isinstance(value, SymBool) else z3.BoolVal(bool(value))
-
-
 def sym_any(values: Iterable[Any]) -> bool:
-    return decide(z3.Or([z3.And(g, _bool_term(v)) for g, v in _gather(values)]))
+    # a concrete value keeps or drops its guard: no term built per element (the common case)
+    some = [z3.And(g, v.term) if isinstance(v, SymBool) else g for g, v in _gather(values)
+            if isinstance(v, SymBool) or v]
+    return decide(z3.Or(some)) if some else False
 
 
 def sym_all(values: Iterable[Any]) -> bool:
-    return decide(z3.And([z3.Implies(g, _bool_term(v)) for g, v in _gather(values)]))
+    broken = [z3.And(g, z3.Not(v.term)) if isinstance(v, SymBool) else g for g, v in _gather(values)
+              if isinstance(v, SymBool) or not v]
+    return not decide(z3.Or(broken)) if broken else True
 
 
 def sym_sum(values: Iterable[Any], start: Any = 0) -> Any:
