@@ -33,7 +33,7 @@ def test_a_batched_snap_draw_that_scores_minus_one_fails_the_check(tmp_path, mon
     source = vector.SOURCE.read_text(encoding="utf-8")
     assert source.count(DRAW) == 1
     broken = source.replace(DRAW, "rewards[i] = -1.0f;").replace(
-        '#include "kernel.c"', f'#include "{build.SOURCE}"')
+        '#include "kernel_unit.c"', f'#include "{build.UNIT}"')
     path = tmp_path / "vector.c"
     path.write_text(broken, encoding="utf-8")
     monkeypatch.setattr(vector, "SOURCE", path)
