@@ -86,7 +86,7 @@ def test_the_reported_scope_is_never_wider_than_the_manifest(fake_checks, tmp_pa
         data = json.loads(json.dumps(report.to_json()))["checks"][0]
         scope = data["scope"]
         assert scope["players"] == players and scope["covers_rulebook_players"] is False
-        assert scope["words"].startswith(words + "; the rulebook's deck (52 cards); up to "
+        assert scope["words"].startswith(words + "; a fake check, at one table; the rulebook's deck (52 cards); up to "
                                          + ("4" if quick else "5") + " cards"), scope["words"]
         assert data["bounds"]["players"] == players
         assert re.search(rf"^SNAP-P1-narrow .* {'2' if quick else '2–3'} of 2–12 ", report.table(), re.M)
