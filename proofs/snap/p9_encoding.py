@@ -57,6 +57,8 @@ from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
 )
 from cardcanon.proofs.snap.derived import kept
+from cardcanon.proofs.snap.text_terms import Difference as TextDifference, Tally as TextTally, compare, compare_window
+from cardcanon.proofs.symbolic import Unsupported
 from cardcanon.proofs.z3_eval import compile_terms
 
 
@@ -237,6 +239,7 @@ class Tally:
     moves: int = 0  # (position, candidate move) pairs whose legality was compared
     successors: int = 0  # legal moves whose successors were compared
     endings: int = 0  # of which the game ends
+    windows: int = 0  # call windows whose matches and correct calls were compared with the text
 
 
 class Comparison:
@@ -244,8 +247,12 @@ class Comparison:
 
     def __init__(self, n: int, capacity: int, variant: Mapping[str, str]) -> None:
         self.n, self.capacity, self.variant = n, capacity, variant
-        table = snap_config(variant, players=n)
-        self.encoding = compiled(n, capacity, table)
+        self.underivable: str | None = None  # why the encoding cannot be derived from the loaded model
+        try:
+            self.encoding = compiled(n, capacity, snap_config(variant, players=n))
+        except Unsupported as err:
+            self.underivable = f"the encoding cannot be derived from the model at {n} players: {err}"
+            return
         self.candidates = [(move, self.encoding.steps[shape], caller, {f"tied{s}": s in tied for s in range(n)})
                            for move, shape, caller, tied in candidate_moves(n)]
         self.index = {move: number for number, (move, *_) in enumerate(self.candidates)}
@@ -271,8 +278,15 @@ class Comparison:
         env["turn"], env["phase"] = turn, PHASE_CODE[phase]
         return env
 
-    def position(self, state: SnapState, layout: Layout, tally: Tally) -> Difference | None:
-        """Compare every candidate move in one position."""
+    def position(self, state: SnapState, layout: Layout, tally: Tally) -> Difference | TextDifference | None:
+        """Compare the text's matches and correct calls in a call window, then every candidate move."""
+        if state.phase is Phase.CALL:
+            tally.windows += 1
+            said = compare_window(state)
+            if said is not None:
+                return said
+        if self.underivable is not None:
+            return None
         env = self.env(layout.lengths, layout.pattern, state.phase, state.player.index)
         listed = model.legal_moves(state)
         chosen = {self.index.get(move, -1) for move in listed}
@@ -380,14 +394,25 @@ def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tal
 # ---- the check ---------------------------------------------------------------------------------
 def check(run: Run) -> CheckResult:
     """``bounds``: ``players`` (table sizes), ``cards`` (the card bound of each), ``ranks`` (the
-    most distinct ranks on the table); stats per table size: the :class:`Tally`."""
+    most distinct ranks on the table), ``text_players`` (the tables whose derived terms are
+    compared with the text); stats per table size: the :class:`Tally`, and ``text_patterns``."""
     run.no_probe()
     variant, bounds = run.variant, run.bounds
     players, cards, ranks = list(bounds["players"]), list(bounds["cards"]), int(bounds["ranks"])
     if len(players) != len(cards):
         raise ValueError("bounds: players and cards must have the same length")
+    text_tally, underivable = TextTally(), []
+    for n in bounds["text_players"]:
+        try:
+            said = compare(snap_config(variant, players=n), text_tally)
+        except Unsupported as err:
+            underivable.append(f"a term cannot be derived from the model at {n} players: {err}")
+            break
+        if said is not None:
+            return _differs(f"{n} players, {variant_name(variant)}: {said.text}", said.records)
     tallies = {n: Tally() for n in players}
     comparisons = {n: Comparison(n, k, variant) for n, k in zip(players, cards)}
+    underivable += [c.underivable for c in comparisons.values() if c.underivable is not None]
     for k in range(1, max(cards) + 1):  # small positions first: a counterexample is found early
         for n in (n for n, most in zip(players, cards) if k <= most):
             tally, comparison = tallies[n], comparisons[n]
@@ -395,14 +420,25 @@ def check(run: Run) -> CheckResult:
                 run.budget.tick()
                 tally.positions += 1
                 found = comparison.position(state, layout, tally)
+                if isinstance(found, TextDifference):
+                    return _differs(f"{n} players, {variant_name(variant)}: {found.text}", found.records)
                 if found is not None:
-                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {variant_name(variant)}: {found.text}",
-                                       witness=found.text, records=(found.record,))
+                    return _differs(f"{n} players, {variant_name(variant)}: {found.text}", (found.record,))
+    if underivable:  # no difference from the text found, and the encoding's side not compared
+        raise Unsupported(underivable[0])
     stats = {f"{name}_{n}p": getattr(tallies[n], name) for n in players
-             for name in ("positions", "skipped", "moves", "successors", "endings")}
+             for name in ("positions", "skipped", "moves", "successors", "endings", "windows")}
+    stats["text_patterns"] = text_tally.patterns
     records = [record for n in players for record in comparisons[n].witnesses.values()]
     total = sum(v for key, v in stats.items() if key.startswith("positions_"))
+    text_tables = ", ".join(map(str, bounds["text_players"]))
     detail = (f"{total} positions ({', '.join(f'{n} players up to {k} cards' for n, k in zip(players, cards))}, "
-              f"at most {ranks} ranks): legality and successor agree for every move")
+              f"at most {ranks} ranks): legality and successor agree for every move, the matches and correct "
+              f"calls with the rulebook's text; the derived terms agree with the text on {text_tally.patterns} "
+              f"patterns ({text_tables} players)")
     return CheckResult(Verdict.PROVED, detail, witness=f"{len(records)} kinds of transition compared",
                        stats=stats, records=tuple(records))
+
+
+def _differs(text: str, records: Sequence[Record]) -> CheckResult:
+    return CheckResult(Verdict.COUNTEREXAMPLE, text, witness=text, records=tuple(records))
