@@ -42,9 +42,10 @@ from cardcanon.proofs.snap import rulebook_text as text
 from cardcanon.proofs.z3_eval import compile_terms
 
 EVERY_PILE = 5  # tables up to this size: each pile held or empty on its own (4^n patterns)
-FLIPPED, OTHER = Rank(2), Rank(3)  # the flipped card's rank, and another
+FLIPPED = Rank(2)  # the flipped card's rank in a pattern's piles
 SUITS = tuple(Suit)
 Pattern = dict[str, Any]  # a value for each template symbol, by name
+PileList = list[tuple[Card, ...]]
 
 
 @dataclass(frozen=True)
@@ -97,22 +98,22 @@ def holdings(n: int) -> Iterator[Pattern]:
         yield pattern
 
 
-def piles(n: int, pattern: Pattern) -> tuple[list[tuple[Card, ...]], list[tuple[Card, ...]], tuple[Card, ...]]:
+def piles(n: int, pattern: Pattern) -> tuple[PileList, PileList, tuple[Card, ...]]:
     """The pattern's piles of one card each: a face-up top of rank class 0 is of the flipped
-    card's rank, any other card of another (suits given in turn; a rank may repeat past four)."""
+    card's rank (:data:`FLIPPED`), any other card of another, spread over the ranks so that no
+    rank has more than four cards unless more than four tops are of the flipped rank."""
     counts: dict[Rank, int] = {}
 
     def card(rank: Rank) -> tuple[Card, ...]:
         counts[rank] = counts.get(rank, 0) + 1
         return (Card(rank, SUITS[(counts[rank] - 1) % 4]),)
 
-    def top(rank_class: int) -> Rank:
-        return FLIPPED if rank_class == 0 else OTHER
+    def top(rank_class: int, other: Rank) -> Rank:
+        return FLIPPED if rank_class == 0 else other
 
     down = [card(Rank(4 + s % 10)) if pattern[_down(s)] else () for s in range(n)]
-    up = [card(top(pattern[_rank(s)])) if pattern[_up(s)] else ()
-          for s in range(n)]
-    pot = card(top(pattern[POT_RANK])) if pattern[POT] else ()
+    up = [card(top(pattern[_rank(s)], Rank(3 + s % 11))) if pattern[_up(s)] else () for s in range(n)]
+    pot = card(top(pattern[POT_RANK], Rank(14))) if pattern[POT] else ()
     return down, up, pot
 
 
@@ -131,7 +132,8 @@ def _records(config: SnapConfig, flipper: int, pattern: Pattern, what: str) -> t
 
 def window_records(state: SnapState, what: str) -> tuple[Record, ...]:
     """No call and every call by every seat in a call window, played (or refused) by the loaded model."""
-    moves: list[Move] = [NoCall()] + [Call(Seat(s), kind) for s in range(state.config.players) for kind in CallKind]
+    moves: list[Move] = [NoCall()]
+    moves += [Call(Seat(s), kind) for s in range(state.config.players) for kind in CallKind]
     listed = set(model.legal_moves(state))
     out = []
     for move in moves:
@@ -177,10 +179,35 @@ class Term:
     what: str  # in words, for a difference
     flipper: int  # the flipper of the template it was derived on
     term: Any
-    text: Callable[[list[tuple[Card, ...]], list[tuple[Card, ...]], tuple[Card, ...]], Any]
+    text: Callable[[PileList, PileList, tuple[Card, ...]], Any]
     applies: Callable[[set[int]], bool] = lambda held: True  # given the seats that hold cards
     winner_shown: bool = False  # its records need a correct call: the others show the flipped rank
     constant: bool = False  # the text reads no pile for it
+
+
+# the text's answers on a pattern's piles (down, up, pot), for Term.text
+def _pile_matched(f: int, s: int, down: PileList, up: PileList, pot: tuple[Card, ...]) -> bool:
+    return s in text.matched_piles(up, f)
+
+
+def _pot_matched(f: int, down: PileList, up: PileList, pot: tuple[Card, ...]) -> bool:
+    return text.pot_matched(up, pot, f)
+
+
+def _may_call(s: int, down: PileList, up: PileList, pot: tuple[Card, ...]) -> bool:
+    return text.may_call(down, up, s)
+
+
+def _recipient(f: int, o: int, down: PileList, up: PileList, pot: tuple[Card, ...]) -> int:
+    return text.penalty_recipient(down, up, f, o)
+
+
+def _next(f: int, winner: int | None, winner_flips: bool, down: PileList, up: PileList, pot: tuple[Card, ...]) -> int:
+    return text.next_flipper(down, up, f, winner, winner_flips)
+
+
+def _others_hold(f: int, held: set[int]) -> bool:
+    return bool(held - {f})
 
 
 def _window_terms(config: SnapConfig, f: int) -> list[tuple[Term, int | None]]:
@@ -188,9 +215,9 @@ def _window_terms(config: SnapConfig, f: int) -> list[tuple[Term, int | None]]:
     n = config.players
     out: list[tuple[Term, int | None]] = [
         (Term(f"whether the flipped card of player {f} matches player {s}'s pile", f, derived.matched(config, f, s),
-              lambda down, up, pot, s=s: s in text.matched_piles(up, f)), s) for s in range(n) if s != f]
+              functools.partial(_pile_matched, f, s)), s) for s in range(n) if s != f]
     out.append((Term(f"whether the flipped card of player {f} matches the Snap Pot", f, derived.pot_matches(config, f),
-                     lambda down, up, pot: text.pot_matched(up, pot, f)), None))
+                     functools.partial(_pot_matched, f)), None))
     return out
 
 
@@ -212,22 +239,22 @@ def _holding_terms(config: SnapConfig) -> list[Term]:
     for f in range(n):
         out += [Term(f"who receives the penalty card of player {o} after player {f}'s flip", f,
                      derived.recipient(config, f, o),
-                     lambda down, up, pot, f=f, o=o: text.penalty_recipient(down, up, f, o),
-                     lambda held, f=f: bool(held - {f}), constant=o != f)
+                     functools.partial(_recipient, f, o), functools.partial(_others_hold, f), constant=o != f)
                 for o in range(n)]
         out.append(Term(f"who flips after player {f}'s flip and no correct call", f, derived.next_player(config, f, False),
-                        lambda down, up, pot, f=f: text.next_flipper(down, up, f, None, winner_flips), bool))
+                        functools.partial(_next, f, None, winner_flips), bool))
         out.append(Term(f"who flips after player {f}'s flip and a correct call", f, derived.next_player(config, f, True),
-                        lambda down, up, pot, f=f: text.next_flipper(down, up, f, n, winner_flips), bool, True))
+                        functools.partial(_next, f, n, winner_flips), bool, True))
     return out
 
 
 def _differs(config: SnapConfig, term: Term, pattern: Pattern) -> Difference:
     n = config.players
-    if term.winner_shown:  # up to three other holders show the flipped card's rank, from the flipper's right
-        shown = [s for s in ((term.flipper - k) % n for k in range(1, n)) if pattern[_up(s)]]
-        pattern = {**pattern, _up(term.flipper): True, _rank(term.flipper): 0}
-        pattern.update({_rank(s): 0 for s in shown[:3]})
+    if term.winner_shown:  # a correct call: the flipper and up to three holders on his right show his rank
+        right = (s for s in ((term.flipper - k) % n for k in range(1, n)) if pattern[_down(s)] or pattern[_up(s)])
+        pattern = dict(pattern)
+        for s in [term.flipper, *itertools.islice(right, 3)]:
+            pattern[_up(s)], pattern[_rank(s)] = True, 0
     where = position_text(SnapState(config, Phase.CALL, Seat(0), *_state_piles(n, pattern), Seat(term.flipper), 1))
     return Difference(f"{term.what} in {where}: the derived term and the rulebook's text differ",
                       _records(config, term.flipper, pattern, term.what))
@@ -280,7 +307,7 @@ def compare(config: SnapConfig, tally: Tally) -> Difference | None:
             patterns.append(pattern)
         flipper = (s + 1) % n
         term = Term(f"whether player {s} may call", flipper, derived.may_call(config, s),
-                    lambda down, up, pot, s=s: text.may_call(down, up, s))
+                    functools.partial(_may_call, s))
         found = _compare(config, [term], patterns, tally)
         if found is not None:
             return found
