@@ -27,8 +27,13 @@ outcome ``outcome`` names must be the one the encoded end position names (SNAP-E
 
 The encoding's decisions about a position (which piles match, which calls are correct, who may
 call, who receives a penalty card, who flips next) are derived from the model
-(:mod:`cardcanon.proofs.snap.derived`): what the comparison holds is the pile algebra built on
-them and what the encoding states itself (the turn-over, the end of the game).
+(:mod:`cardcanon.proofs.snap.derived`): what the comparison of positions holds is the pile
+algebra built on them and what the encoding states itself (the turn-over, the end of the game).
+The decisions themselves are held against the rulebook's text (:mod:`.rulebook_text`, by
+:mod:`.text_terms`): each derived term at every table of ``bounds["text_players"]`` (the
+smallest before the positions, the others after), and the model's matches and correct calls in
+every call window of the positions (a model that reads a suit or a card below a top cannot be
+derived, and is caught there).
 
 ``z3.simplify`` costs ~0.1 s a term, so the terms are built once per table size on a *free*
 symbolic position and compiled into plain Python functions (:func:`compile_terms`). Any
