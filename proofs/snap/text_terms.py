@@ -12,7 +12,13 @@ that the text reads, at a table of ``n`` seats, for every flipper:
 - ``may_call`` (each seat): each of his two piles holding cards or not;
 - ``recipient`` (each offender) and ``next_player`` (no winner, or the caller as winner): every
   pattern of who holds cards: each of the ``2n`` piles held or empty up to :data:`EVERY_PILE`
-  seats, each seat's two piles both held or both empty above.
+  seats, each seat's two piles both held or both empty above; the recipient of a caller other
+  than the flipper (the flipper, whatever the piles hold) on one pattern where its term reads
+  no symbol.
+
+:func:`compare_window` asks the model itself, in a call window of real cards, which piles and
+calls it finds matched and correct: a model that reads a suit or a card below a top cannot be
+derived on the template.
 
 A difference is a :class:`Difference` with records of the calls made in a position of that
 pattern (cards of real ranks, at most four of a rank), played by the loaded model, for the
@@ -23,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
