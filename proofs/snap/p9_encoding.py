@@ -62,11 +62,13 @@ from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
 )
 from cardcanon.proofs.snap.derived import kept
+from cardcanon.proofs.snap.probes import breaking
 from cardcanon.proofs.snap.text_terms import Difference as TextDifference, Tally as TextTally, compare, compare_window
 from cardcanon.proofs.symbolic import Unsupported
 from cardcanon.proofs.z3_eval import compile_terms
 
 
+PROBES = ("penalty-to-left", "turn-counter-clockwise")  # each patches a model function while the encoding is derived
 NO_CARD = -1
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)  # a rank's cards, in this order
 PHASES = {code: phase for phase, code in PHASE_CODE.items()}
@@ -250,11 +252,12 @@ class Tally:
 class Comparison:
     """One table size under one variant: the compiled encoding and the model, side by side."""
 
-    def __init__(self, n: int, capacity: int, variant: Mapping[str, str]) -> None:
+    def __init__(self, n: int, capacity: int, variant: Mapping[str, str], probe: str | None = None) -> None:
         self.n, self.capacity, self.variant = n, capacity, variant
         self.underivable: str | None = None  # why the encoding cannot be derived from the loaded model
         try:
-            self.encoding = compiled(n, capacity, snap_config(variant, players=n))
+            with breaking(probe, "compiled"):  # a probe breaks the encoding's terms, not the model
+                self.encoding = compiled(n, capacity, snap_config(variant, players=n))
         except Unsupported as err:
             self.underivable = f"the encoding cannot be derived from the model at {n} players: {err}"
             return
@@ -401,12 +404,14 @@ def check(run: Run) -> CheckResult:
     """``bounds``: ``players`` (table sizes), ``cards`` (the card bound of each), ``ranks`` (the
     most distinct ranks on the table), ``text_players`` (the tables whose derived terms are
     compared with the text); stats per table size: the :class:`Tally`, and ``text_patterns``."""
-    run.no_probe()
+    if run.dropped is not None:
+        raise ValueError(f"drop:{run.dropped}: this check has no drop probes, only {', '.join(PROBES)}")
+    probe = run.encoding_probe(PROBES)
     variant, bounds = run.variant, run.bounds
     players, cards, ranks = list(bounds["players"]), list(bounds["cards"]), int(bounds["ranks"])
     if len(players) != len(cards):
         raise ValueError("bounds: players and cards must have the same length")
-    text_tally, underivable = TextTally(), []
+    text_tally, underivable = TextTally(), list[str]()
 
     def text_differs(tables: Sequence[int]) -> CheckResult | None:
         """The derived terms against the text at these tables (None: they agree, or cannot be derived)."""
@@ -425,7 +430,7 @@ def check(run: Run) -> CheckResult:
     if found_text is not None:
         return found_text
     tallies = {n: Tally() for n in players}
-    comparisons = {n: Comparison(n, k, variant) for n, k in zip(players, cards)}
+    comparisons = {n: Comparison(n, k, variant, probe) for n, k in zip(players, cards)}
     underivable += [c.underivable for c in comparisons.values() if c.underivable is not None]
     for k in range(1, max(cards) + 1):  # small positions first: a counterexample is found early
         for n in (n for n, most in zip(players, cards) if k <= most):
