@@ -164,7 +164,7 @@ def test_bounds_and_probes_are_checked() -> None:
 @pytest.mark.parametrize("probe", ["penalty-to-left", "turn-counter-clockwise"])
 def test_a_probe_of_a_derived_rule_breaks_the_encoding_alone(probe: str) -> None:
     """The probe patches the model's function only while the encoding is derived: the positions differ."""
-    result = run_check(eq.check, probe=probe, timeout=60.0, bounds={**TINY, "text_players": []})
+    result = run_check(eq.check, probe=probe, timeout=60.0, bounds={**TINY, "cards": [3, 3], "text_players": []})
     assert result.verdict is Verdict.COUNTEREXAMPLE
     assert all(replay(r).ok for r in result.records)
     assert run().verdict is Verdict.PROVED
