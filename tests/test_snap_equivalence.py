@@ -26,7 +26,7 @@ from cardcanon.verify.records import replay
 from cardcanon.verify.runner import run_check
 from cardcanon.proofs.z3_eval import compile_terms
 
-TINY = {"players": [2, 3], "cards": [3, 2], "ranks": 3}
+TINY = {"players": [2, 3], "cards": [3, 2], "ranks": 3, "text_players": [2, 3]}
 RULES = pytest.mark.rules("SNAP-FLIP-1", "SNAP-FLIP-3", "SNAP-CALL-1", "SNAP-CALL-2", "SNAP-TIE-1", "SNAP-PEN-2",
                           "SNAP-END-2")
 
@@ -106,12 +106,28 @@ def test_model_mutants_are_caught_with_a_real_disagreement(key: str) -> None:
 
 
 @pytest.mark.parametrize("key", ["snap:turn-swapped", "snap:penalty-to-left"])
-def test_a_mutant_of_a_derived_rule_changes_both_sides_alike(key: str) -> None:
+def test_a_mutant_of_a_derived_rule_is_caught_by_the_text_alone(key: str) -> None:
     """The encoding derives who flips next and who receives a penalty card from the model as it
-    stands: under a mutant of either, it is derived anew and agrees with the mutant."""
+    stands: under a mutant of either it agrees with the mutant, and the rulebook's text does not."""
     with mutants.patched(key):
-        assert run(dict(mutants.MUTANTS[key].variant), cards=[3, 3]).verdict is Verdict.PROVED
+        variant = dict(mutants.MUTANTS[key].variant)
+        assert run(variant, cards=[3, 3], text_players=[]).verdict is Verdict.PROVED
+        result = run(variant, cards=[3, 3])
+        assert result.verdict is Verdict.COUNTEREXAMPLE
+        assert all(replay(r).ok for r in result.records)
+    assert not all(replay(r).ok for r in result.records)  # the reference model plays some call otherwise
     assert run().verdict is Verdict.PROVED
+
+
+@pytest.mark.parametrize("key", ["snap:match-colour", "snap:pot-matches-any", "snap:match-second-card"])
+def test_a_model_that_matches_otherwise_is_caught_in_a_call_window(key: str) -> None:
+    """The encoding cannot be derived from a model that reads a suit or a card below a top; the
+    model's matches differ from the text's in a call window of the positions."""
+    with mutants.patched(key):
+        result = run(dict(mutants.MUTANTS[key].variant), cards=[4, 3])  # a pot of two beside two holders
+        assert result.verdict is Verdict.COUNTEREXAMPLE
+        assert all(replay(r).ok for r in result.records)
+    assert not all(replay(r).ok for r in result.records)
 
 
 def test_compiled_terms_agree_with_z3() -> None:
@@ -143,3 +159,12 @@ def test_bounds_and_probes_are_checked() -> None:
         run_check(eq.check, probe="drop:SNAP-FLIP-1", timeout=60.0, bounds=TINY)
     with pytest.raises(ValueError):
         run_check(eq.check, timeout=60.0, bounds={**TINY, "cards": [3]})
+
+
+@pytest.mark.parametrize("probe", ["penalty-to-left", "turn-counter-clockwise"])
+def test_a_probe_of_a_derived_rule_breaks_the_encoding_alone(probe: str) -> None:
+    """The probe patches the model's function only while the encoding is derived: the positions differ."""
+    result = run_check(eq.check, probe=probe, timeout=60.0, bounds={**TINY, "cards": [3, 3], "text_players": []})
+    assert result.verdict is Verdict.COUNTEREXAMPLE
+    assert all(replay(r).ok for r in result.records)
+    assert run().verdict is Verdict.PROVED

@@ -27,8 +27,13 @@ outcome ``outcome`` names must be the one the encoded end position names (SNAP-E
 
 The encoding's decisions about a position (which piles match, which calls are correct, who may
 call, who receives a penalty card, who flips next) are derived from the model
-(:mod:`cardcanon.proofs.snap.derived`): what the comparison holds is the pile algebra built on
-them and what the encoding states itself (the turn-over, the end of the game).
+(:mod:`cardcanon.proofs.snap.derived`): what the comparison of positions holds is the pile
+algebra built on them and what the encoding states itself (the turn-over, the end of the game).
+The decisions themselves are held against the rulebook's text (:mod:`.rulebook_text`, by
+:mod:`.text_terms`): each derived term at every table of ``bounds["text_players"]`` (the
+smallest before the positions, the others after), and the model's matches and correct calls in
+every call window of the positions (a model that reads a suit or a card below a top cannot be
+derived, and is caught there).
 
 ``z3.simplify`` costs ~0.1 s a term, so the terms are built once per table size on a *free*
 symbolic position and compiled into plain Python functions (:func:`compile_terms`). Any
@@ -57,9 +62,13 @@ from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
 )
 from cardcanon.proofs.snap.derived import kept
+from cardcanon.proofs.snap.probes import breaking
+from cardcanon.proofs.snap.text_terms import Difference as TextDifference, Tally as TextTally, compare, compare_window
+from cardcanon.proofs.symbolic import Unsupported
 from cardcanon.proofs.z3_eval import compile_terms
 
 
+PROBES = ("penalty-to-left", "turn-counter-clockwise")  # each patches a model function while the encoding is derived
 NO_CARD = -1
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)  # a rank's cards, in this order
 PHASES = {code: phase for phase, code in PHASE_CODE.items()}
@@ -237,15 +246,21 @@ class Tally:
     moves: int = 0  # (position, candidate move) pairs whose legality was compared
     successors: int = 0  # legal moves whose successors were compared
     endings: int = 0  # of which the game ends
+    windows: int = 0  # call windows whose matches and correct calls were compared with the text
 
 
 class Comparison:
     """One table size under one variant: the compiled encoding and the model, side by side."""
 
-    def __init__(self, n: int, capacity: int, variant: Mapping[str, str]) -> None:
+    def __init__(self, n: int, capacity: int, variant: Mapping[str, str], probe: str | None = None) -> None:
         self.n, self.capacity, self.variant = n, capacity, variant
-        table = snap_config(variant, players=n)
-        self.encoding = compiled(n, capacity, table)
+        self.underivable: str | None = None  # why the encoding cannot be derived from the loaded model
+        try:
+            with breaking(probe, "compiled"):  # a probe breaks the encoding's terms, not the model
+                self.encoding = compiled(n, capacity, snap_config(variant, players=n))
+        except Unsupported as err:
+            self.underivable = f"the encoding cannot be derived from the model at {n} players: {err}"
+            return
         self.candidates = [(move, self.encoding.steps[shape], caller, {f"tied{s}": s in tied for s in range(n)})
                            for move, shape, caller, tied in candidate_moves(n)]
         self.index = {move: number for number, (move, *_) in enumerate(self.candidates)}
@@ -271,8 +286,15 @@ class Comparison:
         env["turn"], env["phase"] = turn, PHASE_CODE[phase]
         return env
 
-    def position(self, state: SnapState, layout: Layout, tally: Tally) -> Difference | None:
-        """Compare every candidate move in one position."""
+    def position(self, state: SnapState, layout: Layout, tally: Tally) -> Difference | TextDifference | None:
+        """Compare the text's matches and correct calls in a call window, then every candidate move."""
+        if state.phase is Phase.CALL:
+            tally.windows += 1
+            said = compare_window(state)
+            if said is not None:
+                return said
+        if self.underivable is not None:
+            return None
         env = self.env(layout.lengths, layout.pattern, state.phase, state.player.index)
         listed = model.legal_moves(state)
         chosen = {self.index.get(move, -1) for move in listed}
@@ -380,14 +402,36 @@ def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tal
 # ---- the check ---------------------------------------------------------------------------------
 def check(run: Run) -> CheckResult:
     """``bounds``: ``players`` (table sizes), ``cards`` (the card bound of each), ``ranks`` (the
-    most distinct ranks on the table); stats per table size: the :class:`Tally`."""
-    run.no_probe()
+    most distinct ranks on the table), ``text_players`` (the tables whose derived terms are
+    compared with the text); stats per table size: the :class:`Tally`, and ``text_patterns``."""
+    if run.dropped is not None:
+        raise ValueError(f"drop:{run.dropped}: this check has no drop probes, only {', '.join(PROBES)}")
+    probe = run.encoding_probe(PROBES)
     variant, bounds = run.variant, run.bounds
     players, cards, ranks = list(bounds["players"]), list(bounds["cards"]), int(bounds["ranks"])
     if len(players) != len(cards):
         raise ValueError("bounds: players and cards must have the same length")
+    text_tally, underivable = TextTally(), list[str]()
+
+    def text_differs(tables: Sequence[int]) -> CheckResult | None:
+        """The derived terms against the text at these tables (None: they agree, or cannot be derived)."""
+        for n in tables if not underivable else ():
+            try:
+                said = compare(snap_config(variant, players=n), text_tally)
+            except Unsupported as err:
+                underivable.append(f"a term cannot be derived from the model at {n} players: {err}")
+                return None
+            if said is not None:
+                return _differs(f"{n} players, {variant_name(variant)}: {said.text}", said.records)
+        return None
+
+    small = [n for n in bounds["text_players"] if n <= 3]  # cheap: a difference is found early
+    found_text = text_differs(small)
+    if found_text is not None:
+        return found_text
     tallies = {n: Tally() for n in players}
-    comparisons = {n: Comparison(n, k, variant) for n, k in zip(players, cards)}
+    comparisons = {n: Comparison(n, k, variant, probe) for n, k in zip(players, cards)}
+    underivable += [c.underivable for c in comparisons.values() if c.underivable is not None]
     for k in range(1, max(cards) + 1):  # small positions first: a counterexample is found early
         for n in (n for n, most in zip(players, cards) if k <= most):
             tally, comparison = tallies[n], comparisons[n]
@@ -395,14 +439,28 @@ def check(run: Run) -> CheckResult:
                 run.budget.tick()
                 tally.positions += 1
                 found = comparison.position(state, layout, tally)
+                if isinstance(found, TextDifference):
+                    return _differs(f"{n} players, {variant_name(variant)}: {found.text}", found.records)
                 if found is not None:
-                    return CheckResult(Verdict.COUNTEREXAMPLE, f"{n} players, {variant_name(variant)}: {found.text}",
-                                       witness=found.text, records=(found.record,))
+                    return _differs(f"{n} players, {variant_name(variant)}: {found.text}", (found.record,))
+    found_text = text_differs([n for n in bounds["text_players"] if n not in small])
+    if found_text is not None:
+        return found_text
+    if underivable:  # no difference from the text found, and the encoding's side not compared
+        raise Unsupported(underivable[0])
     stats = {f"{name}_{n}p": getattr(tallies[n], name) for n in players
-             for name in ("positions", "skipped", "moves", "successors", "endings")}
+             for name in ("positions", "skipped", "moves", "successors", "endings", "windows")}
+    stats["text_patterns"] = text_tally.patterns
     records = [record for n in players for record in comparisons[n].witnesses.values()]
     total = sum(v for key, v in stats.items() if key.startswith("positions_"))
+    text_tables = ", ".join(map(str, bounds["text_players"]))
     detail = (f"{total} positions ({', '.join(f'{n} players up to {k} cards' for n, k in zip(players, cards))}, "
-              f"at most {ranks} ranks): legality and successor agree for every move")
+              f"at most {ranks} ranks): legality and successor agree for every move, the matches and correct "
+              f"calls with the rulebook's text; the derived terms agree with the text on {text_tally.patterns} "
+              f"patterns ({text_tables} players)")
     return CheckResult(Verdict.PROVED, detail, witness=f"{len(records)} kinds of transition compared",
                        stats=stats, records=tuple(records))
+
+
+def _differs(text: str, records: Sequence[Record]) -> CheckResult:
+    return CheckResult(Verdict.COUNTEREXAMPLE, text, witness=text, records=tuple(records))

@@ -27,6 +27,26 @@ def _nothing_matched(state: Any) -> tuple[()]:
     return ()
 
 
+def _pays_left(state: Any, offender: Any) -> Any:
+    """SNAP-PEN-2 broken: a wrong flipper pays the nearest player to his left who holds cards."""
+    if offender != state.player:
+        return state.player
+    seat = offender.left(state.config.players)
+    while not state.holds(seat):
+        seat = seat.left(state.config.players)
+    return seat
+
+
+def _turn_right(state: Any, down: Any, up: Any, after: Any, winner: Any) -> Any:
+    """SNAP-TURN-2 broken: with no winner to flip next, the turn passes counter-clockwise."""
+    if winner is not None and state.config.next_turn is model.NextTurn.WINNER:
+        return winner
+    seat = after.right(state.config.players)
+    while not (down[seat.index] or up[seat.index]):
+        seat = seat.right(state.config.players)
+    return seat
+
+
 def _end_down_only() -> ContextManager[None]:
     """SNAP-END-2 broken: the game ends when at most one player has a face-down card."""
     from cardcanon.proofs.snap import encoding
@@ -59,6 +79,8 @@ PROBES: dict[str, tuple[str, Callable[[], ContextManager[None]]]] = {
     "tie-drops-matched": ("tie", lambda: patched(model, matched_seats=_nothing_matched)),
     "end-down-only": ("end", _end_down_only),
     "deal-from-dealer": ("deal", _deal_from_dealer),
+    "penalty-to-left": ("compiled", lambda: patched(model, penalty_recipient=_pays_left)),
+    "turn-counter-clockwise": ("compiled", lambda: patched(model, next_player=_turn_right)),
 }
 
 

@@ -1,6 +1,8 @@
-"""The calling policies, the seeded deal and the ending labels as the rulebook's text states
-them (SNAP-SEED-1, SNAP-SEED-2, SNAP-POLICY-1 to SNAP-POLICY-5, SNAP-END-5), written apart from
-the reference model: the checks compare the model (and the engine) with these answers.
+"""The calling policies, the seeded deal, the ending labels and what a call window decides as
+the rulebook's text states them (SNAP-SEED-1, SNAP-SEED-2, SNAP-POLICY-1 to SNAP-POLICY-5,
+SNAP-END-5; SNAP-MATCH-1, SNAP-MATCH-2, SNAP-CALL-2, SNAP-PEN-1, SNAP-PEN-2, SNAP-TURN-2),
+written apart from the reference model: the checks compare the model (and the engine, and the
+terms derived from the model) with these answers.
 
 Nothing here imports the model's rule functions: a position is read from its piles, a random
 number from this module's own generator. Cards, seats and moves are the model's types only so
@@ -79,6 +81,61 @@ def deal_from_seed(players: int, seed: int) -> tuple[SeededDeal, Generator]:
     return SeededDeal(dealer, order, piles, (dealer + 1) % players), rng
 
 
+# ---- what a call window decides, read from the piles ---------------------------------------------
+# The second opinion on the terms derived from the model (proofs/snap/derived.py): SNAP-P9 compares them.
+Piles = Sequence[Sequence[Card]]
+
+
+def holds(down: Piles, up: Piles, seat: int) -> bool:
+    """SNAP-TERM-4: a card in his face-down pile or his face-up pile."""
+    return bool(down[seat]) or bool(up[seat])
+
+
+def matched_piles(up: Piles, flipper: int) -> tuple[int, ...]:
+    """SNAP-MATCH-1, SNAP-MATCH-2: the other players whose face-up top has the flipped card's
+    rank (suits ignored), clockwise from the flipper."""
+    n, card = len(up), up[flipper][0]
+    return tuple((flipper + k) % n for k in range(1, n) if up[(flipper + k) % n]
+                 and up[(flipper + k) % n][0].rank == card.rank)
+
+
+def pot_matched(up: Piles, pot: Sequence[Card], flipper: int) -> bool:
+    """SNAP-MATCH-2: the flipped card has the rank of the Snap Pot's top card."""
+    return bool(pot) and pot[0].rank == up[flipper][0].rank
+
+
+def correct_calls(piles: bool, pot: bool, index_card: bool) -> tuple[CallKind, ...]:
+    """SNAP-PEN-1 read the other way (SNAP-TERM-6): "Snap!" when a pile is matched, "Snap Pot!"
+    when the pot is, a hand on the index card (SNAP-INDEX-1) when either is."""
+    if index_card:
+        return (CallKind.HAND,) if piles or pot else ()
+    return tuple(k for k, ok in ((CallKind.SNAP, piles), (CallKind.SNAP_POT, pot)) if ok)
+
+
+def may_call(down: Piles, up: Piles, seat: int) -> bool:
+    """SNAP-CALL-2, SNAP-OUT-1: any player who holds cards, and nobody else."""
+    return holds(down, up, seat)
+
+
+def penalty_recipient(down: Piles, up: Piles, flipper: int, offender: int) -> int:
+    """SNAP-PEN-1: a wrong caller pays the flipper; SNAP-PEN-2: the flipper pays the nearest
+    player to his right (counter-clockwise) who holds cards."""
+    if offender != flipper:
+        return flipper
+    n = len(down)
+    return next((flipper - k) % n for k in range(1, n) if holds(down, up, (flipper - k) % n))
+
+
+def next_flipper(down: Piles, up: Piles, flipper: int, winner: int | None, winner_flips: bool) -> int:
+    """SNAP-TURN-2 with SNAP-OUT-1: the next player clockwise from the flipper who holds cards
+    (the flipper himself if nobody else does); with ``next_turn = winner`` the winner of a
+    correct call."""
+    if winner is not None and winner_flips:
+        return winner
+    n = len(down)
+    return next((flipper + k) % n for k in range(1, n + 1) if holds(down, up, (flipper + k) % n))
+
+
 # ---- a call window, read from the piles ---------------------------------------------------------
 @dataclass(frozen=True)
 class Window:
@@ -92,9 +149,7 @@ class Window:
 
     @property
     def correct(self) -> tuple[CallKind, ...]:
-        if self.index_card:
-            return (CallKind.HAND,) if self.matched or self.pot_matched else ()
-        return tuple(k for k, ok in ((CallKind.SNAP, bool(self.matched)), (CallKind.SNAP_POT, self.pot_matched)) if ok)
+        return correct_calls(bool(self.matched), self.pot_matched, self.index_card)
 
     @property
     def wrong(self) -> tuple[CallKind, ...]:
@@ -105,12 +160,8 @@ class Window:
 def window(state: SnapState) -> Window:
     """The call window of a position in the call phase (SNAP-TERM-5: two cards match by rank)."""
     n, f = state.config.players, state.player.index
-    card = state.up[f][0]
-    holders = tuple(i for i in range(n) if state.down[i] or state.up[i])
-    matched = tuple((f + k) % n for k in range(1, n) if state.up[(f + k) % n]
-                    and state.up[(f + k) % n][0].rank == card.rank)
-    pot = bool(state.pot) and state.pot[0].rank == card.rank
-    return Window(f, holders, matched, pot, state.config.index_card)
+    holders = tuple(i for i in range(n) if holds(state.down, state.up, i))
+    return Window(f, holders, matched_piles(state.up, f), pot_matched(state.up, state.pot, f), state.config.index_card)
 
 
 def _flipper_call(w: Window) -> Move:
