@@ -189,56 +189,6 @@ def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Ca
     return memo
 
 
-def model_memo(*reads: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """The per-process memo of a result that *reads the reference model*, such as a term derived by
-    running a rule function on symbolic values (``cardcanon.proofs.symbolic``). ``reads`` name the
-    model functions it runs (``"cardcanon.model.hearts:play_problem"``); the result is kept by its
-    arguments (which name the variant and the probe) and by the identity of every object those
-    functions can reach by name, function after function. A model mutant or a test that replaces
-    one of them is a new key: the result is derived afresh; one that replaces nothing they reach
-    (another rule's function) leaves it as it was."""
-    def wrap(build: Callable[..., T]) -> Callable[..., T]:
-        kept: dict[tuple[Any, ...], tuple[tuple[Any, ...], T]] = {}
-
-        @functools.wraps(build)
-        def memo(*key: Any) -> T:
-            reached = _reached(reads)
-            full = (key, tuple(map(id, reached)))  # the objects are kept with the result: no id is reused
-            if full not in kept:
-                kept[full] = (reached, build(*key))
-            return kept[full][1]
-
-        setattr(memo, "cache_clear", kept.clear)
-        return memo
-
-    return wrap
-
-
-_EMPTY = object()
-
-
-def _reached(reads: Collection[str]) -> tuple[Any, ...]:
-    """The objects the functions ``reads`` can reach through the names their code reads, functions
-    followed into theirs (nested code and closures included), in a fixed order."""
-    import importlib
-    import types
-
-    todo = [getattr(importlib.import_module(m), n) for m, n in (r.split(":") for r in reads)]
-    seen: dict[int, Any] = {}
-    while todo:
-        value = todo.pop()
-        if id(value) in seen:
-            continue
-        seen[id(value)] = value
-        if isinstance(value, types.FunctionType):
-            codes = [value.__code__]
-            for code in codes:
-                codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-                todo += [value.__globals__[name] for name in code.co_names if name in value.__globals__]
-            todo += [cell.cell_contents for cell in value.__closure__ or () if cell.cell_contents is not _EMPTY]
-    return tuple(seen.values())
-
-
 def search_memo(search: Callable[..., T]) -> Callable[..., T]:
     """The memo of a *pure search*: ``search(budget, *key)`` asks Z3 about an encoding and calls no
     rule of the reference models, so its result is kept across runs by ``key``, as
