@@ -14,7 +14,8 @@ A check is a function ``check(run: Run) -> CheckResult``. The run says everythin
 - ``run.record(record)``: a witness or counterexample as a game record
   (``cardcanon.proofs.records``); the runner, not the check, replays every one;
 - ``run.cached(key, compute)``: the per-process cache of results that read no model code; it
-  is off while a model mutant is patched. A pure encoding is kept by :func:`encoding_memo`.
+  is off while a model mutant is patched. What is derived from a model is kept by
+  :class:`cardcanon.proofs.symbolic.ModelMemo`.
 
 A check that finds the reference model disagreeing with its encoding may raise
 :class:`Disagreement` with the verdict that disagreement means (e.g. ``counterexample found``).
@@ -23,7 +24,6 @@ A check that finds the reference model disagreeing with its encoding may raise
 from __future__ import annotations
 
 import enum
-import functools
 import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
@@ -170,43 +170,6 @@ def set_caching(on: bool) -> None:
 
 
 T = TypeVar("T")
-
-# Every memo of a pure encoding in this process (see encoding_memo): ``functools.lru_cache`` wrappers.
-ENCODING_MEMOS: list[Any] = []
-
-
-def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """The per-process memo of a *pure encoding*: a function of its arguments alone (which name the
-    variant and the probe) that builds Z3 terms, or functions compiled from them, and calls no rule
-    of the reference models, so its results hold under every model mutant and are kept across runs.
-    ``tests/test_encoding_memos.py`` builds every one afresh with the models' rule functions made
-    to raise. A result that may read the model goes through :meth:`Run.cached` instead."""
-    def memo(build: Callable[..., T]) -> Callable[..., T]:
-        kept = functools.lru_cache(maxsize=maxsize)(build)
-        ENCODING_MEMOS.append(kept)
-        return kept
-
-    return memo
-
-
-def search_memo(search: Callable[..., T]) -> Callable[..., T]:
-    """The memo of a *pure search*: ``search(budget, *key)`` asks Z3 about an encoding and calls no
-    rule of the reference models, so its result is kept across runs by ``key``, as
-    :func:`encoding_memo` keeps encodings (and is tested with them). A run with a second solver
-    searches anew, so that both solvers decide every query it rests on, and keeps what it found."""
-    kept: dict[tuple[Any, ...], T] = {}
-
-    @functools.wraps(search)
-    def memo(budget: Budget, *key: Any) -> T:
-        from cardcanon.proofs.smt import active
-
-        if active() is not None or key not in kept:
-            kept[key] = search(budget, *key)
-        return kept[key]
-
-    setattr(memo, "cache_clear", kept.clear)
-    ENCODING_MEMOS.append(memo)
-    return memo
 
 
 @dataclass
