@@ -23,41 +23,38 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 Dependency = tuple[Mapping[str, Any], str, Any]  # (a module's or an owner's namespace, name, the object it was)
 PROJECT = "cardcanon."  # the modules whose functions are followed (not z3's, nor the standard library's)
-
-
 _ABSENT = object()
 
 
 def _globals(value: Any) -> Mapping[str, Any]:
     """The module namespace a project function reads its names in (empty for any other value)."""
-    code = _code(value)
-    if code is None or isinstance(value, types.CodeType):
-        return {}
-    function = value.fget if isinstance(value, property) else value
-    function = function.__func__ if isinstance(function, (staticmethod, classmethod)) else function
-    function = function.func if isinstance(function, functools.partial) else function
-    module: str = getattr(function, "__module__", None) or ""
-    return function.__globals__ if module.startswith(PROJECT) else {}  # type: ignore[no-any-return]
+    function = _function(value)
+    return function.__globals__ if function is not None and function.__module__.startswith(PROJECT) else {}
 
 
-def _code(value: Any) -> types.CodeType | None:
-    """The code a function attribute runs (a property's getter, a static or class method's function)."""
+def _function(value: Any) -> types.FunctionType | None:
+    """The function an attribute runs (a property's getter, a static or class method's function)."""
     if isinstance(value, property):
         value = value.fget
     if isinstance(value, (staticmethod, classmethod)):
         value = value.__func__
     if isinstance(value, functools.partial):
         value = value.func
-    return value.__code__ if isinstance(value, types.FunctionType) else None
+    return value if isinstance(value, types.FunctionType) else None
+
+
+def _code(value: Any) -> types.CodeType | None:
+    function = _function(value)
+    return None if function is None else function.__code__
 
 
 class ModelMemo:
-    """Results kept per key, each with the model attributes it depends on."""
+    """Results kept per key, each with the names its build reached (its dependencies)."""
 
     def __init__(self, *owners: Any) -> None:
         self.owners = owners
         self.kept_results: dict[Hashable, list[tuple[tuple[Dependency, ...], Any]]] = {}
-        self._building: list[dict[tuple[int, str], Dependency]] = []  # of each result under way, by owner and name
+        self._building: list[dict[tuple[int, str], Dependency]] = []  # of each result under way, by namespace and name
 
     def _attributes(self) -> list[Dependency]:
         return [(vars(owner), name, value) for owner in self.owners for name, value in vars(owner).items()]
@@ -92,11 +89,13 @@ class ModelMemo:
         transitively through the project functions named."""
         out: dict[tuple[int, str], Dependency] = {}
         functions: list[tuple[Any, Mapping[str, Any]]] = [(build, _globals(build))]
-        seen: set[types.CodeType] = set()
+        seen: set[Any] = set()  # the code objects and classes followed
         while functions:
             function, module = functions.pop()
             if isinstance(function, type) and function.__module__.startswith(PROJECT):
-                functions += [(value, {}) for value in vars(function).values()]  # a project class's methods
+                if function not in seen:
+                    seen.add(function)
+                    functions += [(value, {}) for value in vars(function).values()]  # its methods
                 continue
             code = function if isinstance(function, types.CodeType) else _code(function)
             if code is None or code in seen:
