@@ -14,7 +14,8 @@ A check is a function ``check(run: Run) -> CheckResult``. The run says everythin
 - ``run.record(record)``: a witness or counterexample as a game record
   (``cardcanon.proofs.records``); the runner, not the check, replays every one;
 - ``run.cached(key, compute)``: the per-process cache of results that read no model code; it
-  is off while a model mutant is patched. A pure encoding is kept by :func:`encoding_memo`.
+  is off while a model mutant is patched. What is derived from a model is kept by
+  :class:`cardcanon.proofs.symbolic.ModelMemo`.
 
 A check that finds the reference model disagreeing with its encoding may raise
 :class:`Disagreement` with the verdict that disagreement means (e.g. ``counterexample found``).
@@ -23,7 +24,6 @@ A check that finds the reference model disagreeing with its encoding may raise
 from __future__ import annotations
 
 import enum
-import functools
 import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
@@ -170,93 +170,6 @@ def set_caching(on: bool) -> None:
 
 
 T = TypeVar("T")
-
-# Every memo of a pure encoding in this process (see encoding_memo): ``functools.lru_cache`` wrappers.
-ENCODING_MEMOS: list[Any] = []
-
-
-def encoding_memo(maxsize: int | None = None) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """The per-process memo of a *pure encoding*: a function of its arguments alone (which name the
-    variant and the probe) that builds Z3 terms, or functions compiled from them, and calls no rule
-    of the reference models, so its results hold under every model mutant and are kept across runs.
-    ``tests/test_encoding_memos.py`` builds every one afresh with the models' rule functions made
-    to raise. A result that may read the model goes through :meth:`Run.cached` instead."""
-    def memo(build: Callable[..., T]) -> Callable[..., T]:
-        kept = functools.lru_cache(maxsize=maxsize)(build)
-        ENCODING_MEMOS.append(kept)
-        return kept
-
-    return memo
-
-
-def model_memo(*reads: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """The per-process memo of a result that *reads the reference model*, such as a term derived by
-    running a rule function on symbolic values (``cardcanon.proofs.symbolic``). ``reads`` name the
-    model functions it runs (``"cardcanon.model.hearts:play_problem"``); the result is kept by its
-    arguments (which name the variant and the probe) and by the identity of every object those
-    functions can reach by name, function after function. A model mutant or a test that replaces
-    one of them is a new key: the result is derived afresh; one that replaces nothing they reach
-    (another rule's function) leaves it as it was."""
-    def wrap(build: Callable[..., T]) -> Callable[..., T]:
-        kept: dict[tuple[Any, ...], tuple[tuple[Any, ...], T]] = {}
-
-        @functools.wraps(build)
-        def memo(*key: Any) -> T:
-            reached = _reached(reads)
-            full = (key, tuple(map(id, reached)))  # the objects are kept with the result: no id is reused
-            if full not in kept:
-                kept[full] = (reached, build(*key))
-            return kept[full][1]
-
-        setattr(memo, "cache_clear", kept.clear)
-        return memo
-
-    return wrap
-
-
-_EMPTY = object()
-
-
-def _reached(reads: Collection[str]) -> tuple[Any, ...]:
-    """The objects the functions ``reads`` can reach through the names their code reads, functions
-    followed into theirs (nested code and closures included), in a fixed order."""
-    import importlib
-    import types
-
-    todo = [getattr(importlib.import_module(m), n) for m, n in (r.split(":") for r in reads)]
-    seen: dict[int, Any] = {}
-    while todo:
-        value = todo.pop()
-        if id(value) in seen:
-            continue
-        seen[id(value)] = value
-        if isinstance(value, types.FunctionType):
-            codes = [value.__code__]
-            for code in codes:
-                codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-                todo += [value.__globals__[name] for name in code.co_names if name in value.__globals__]
-            todo += [cell.cell_contents for cell in value.__closure__ or () if cell.cell_contents is not _EMPTY]
-    return tuple(seen.values())
-
-
-def search_memo(search: Callable[..., T]) -> Callable[..., T]:
-    """The memo of a *pure search*: ``search(budget, *key)`` asks Z3 about an encoding and calls no
-    rule of the reference models, so its result is kept across runs by ``key``, as
-    :func:`encoding_memo` keeps encodings (and is tested with them). A run with a second solver
-    searches anew, so that both solvers decide every query it rests on, and keeps what it found."""
-    kept: dict[tuple[Any, ...], T] = {}
-
-    @functools.wraps(search)
-    def memo(budget: Budget, *key: Any) -> T:
-        from cardcanon.proofs.smt import active
-
-        if active() is not None or key not in kept:
-            kept[key] = search(budget, *key)
-        return kept[key]
-
-    setattr(memo, "cache_clear", kept.clear)
-    ENCODING_MEMOS.append(memo)
-    return memo
 
 
 @dataclass

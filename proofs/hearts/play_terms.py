@@ -12,8 +12,8 @@ functions on symbolic values (:mod:`cardcanon.proofs.symbolic`), never written a
 A probe breaks a rule only while deriving (:func:`breaking`): an encoding probe replaces a model
 function (:data:`PROBES`); ``drop:RULE`` makes what the rule decides a free symbol (:data:`DROPS`).
 An encoding instantiates a term by substituting its variables (:func:`instantiate`). The terms read
-the model, so they are kept by :func:`~cardcanon.proofs.base.model_memo` (never by an encoding memo):
-a model mutant that replaces a function they run derives them afresh.
+the model, so they are kept by :data:`MEMO` (:class:`~cardcanon.proofs.symbolic.ModelMemo`) with the
+model code they ran: a model mutant that replaces a function they run derives them afresh.
 
 The terms are seat 0's: the model reads the seat only to find the mover's hand and the turn, so an
 encoding uses them for either seat; HEARTS-P11 compares them with the model in hands of both seats.
@@ -31,16 +31,16 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card, Suit
 from cardcanon.model.hearts_types import DECK, SEATS
-from cardcanon.proofs.base import Z3, model_memo
+from cardcanon.model.seats import Seat
+from cardcanon.proofs.base import Z3
 from cardcanon.proofs.records import hearts_position
 from cardcanon.proofs.z3_eval import compile_terms
 from cardcanon.proofs.symbolic import (
     Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick,
 )
+from cardcanon.proofs.symbolic.memo import ModelMemo
 
-MODEL = model.__name__
-FIRST_LEAD = (f"{MODEL}:first_lead_club", f"{MODEL}:forced_first_lead", f"{MODEL}:first_leader")
-READS = (f"{MODEL}:play_problem", f"{MODEL}:trick_winner", f"{MODEL}:breaks_hearts", *FIRST_LEAD)  # every term's
+MEMO = ModelMemo(model, Seat)  # every term below, kept while the model code it ran stands
 INDEX = {card: i for i, card in enumerate(DECK)}
 HELD = tuple(z3.Bool(f"held{i}") for i in range(len(DECK)))  # seat 0 (the mover) holds the card
 OTHER = tuple(z3.Bool(f"other{i}") for i in range(len(DECK)))  # seat 1 holds the card
@@ -193,7 +193,7 @@ def legality(config: model.HeartsConfig, probe: str | None = None) -> Legality:
     return _legality(config, probe)
 
 
-@model_memo(f"{MODEL}:play_problem")
+@MEMO.function
 def _legality(config: model.HeartsConfig, probe: str | None) -> Legality:
     raised: list[Z3] = []
     paths = 0
@@ -248,7 +248,7 @@ def trick_winner(probe: str | None = None) -> Winner:
     return _trick_winner(probe)
 
 
-@model_memo(f"{MODEL}:trick_winner")
+@MEMO.function
 def _trick_winner(probe: str | None) -> Winner:
     def play() -> tuple[int, int, int]:
         lead, follow = pick(LEAD, DECK), pick(FOLLOW, DECK)
@@ -269,7 +269,7 @@ def _trick_winner(probe: str | None) -> Winner:
     return Winner(z3.If(follower, 1, 0), z3.simplify(raised), len(branches), pinned)
 
 
-@model_memo(f"{MODEL}:breaks_hearts")
+@MEMO.function
 def breaks_table(config: model.HeartsConfig) -> tuple[tuple[bool, ...], tuple[tuple[bool, ...], ...]]:
     """The model's ``breaks_hearts`` (HEARTS-BREAK-2, QUEEN-2) for seat 0 leading each card, and for
     him following seat 1's lead ``[a]`` with each card ``[b]`` (hearts unbroken before)."""
@@ -303,7 +303,7 @@ def first_lead(config: model.HeartsConfig, probe: str | None = None) -> FirstLea
     return _first_lead(config, probe)
 
 
-@model_memo(*FIRST_LEAD)
+@MEMO.function
 def _first_lead(config: model.HeartsConfig, probe: str | None) -> FirstLead:
     dead = cast(Any, SymSet(DECK, DEAD))
     hands = cast(Any, (SymSet(DECK, HELD), SymSet(DECK, OTHER)))

@@ -16,10 +16,10 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts_players import Strategy
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, model_memo
+from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules, pretty
-from cardcanon.proofs.hearts.play_terms import READS
+from cardcanon.proofs.hearts.play_terms import MEMO
 from cardcanon.proofs.hearts.score_terms import equals, hand_scores
 from cardcanon.proofs.records import Record, hearts_record
 
@@ -154,7 +154,7 @@ def rules_for(run: Run, probes: Mapping[str, Mapping[str, Any]],
     return written if name is None else replace(written, mutations=(name,), **probes[name])
 
 
-@model_memo(*READS)  # it instantiates the terms derived from these model functions
+@MEMO.function  # it instantiates the terms derived from the model
 def hand_encoding(rules: Rules) -> HandEncoding:
     return HandEncoding(rules)
 

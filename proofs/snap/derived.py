@@ -26,7 +26,6 @@ probe's patch of that code derives them afresh, so a term is never read under an
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -35,7 +34,7 @@ import z3
 
 from cardcanon.model import snap as model
 from cardcanon.model.seats import Seat
-from cardcanon.model.snap import CallKind, Phase, SnapConfig, SnapState
+from cardcanon.model.snap import MAX_PLAYERS, CallKind, Phase, SnapConfig, SnapState
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.symbolic import (
     Branch, Derived, SymBool, SymInt, Unsupported, aggregating, derive, explore, join, patched,
@@ -49,19 +48,23 @@ MATCHED, POT_MATCHED = z3.Bool("tpl!matched"), z3.Bool("tpl!pot-matched")  # wha
 POT, POT_RANK = z3.Bool("tpl!pot"), z3.Int("tpl!rank.pot")
 
 
-@functools.cache
+# The template's pile terms of each seat the rulebook allows: built once, so each is one term object.
+DOWN = tuple(z3.Bool(f"tpl!down.{s}") for s in range(MAX_PLAYERS))
+UP = tuple(z3.Bool(f"tpl!up.{s}") for s in range(MAX_PLAYERS))
+UP_RANK = tuple(z3.Int(f"tpl!rank.up.{s}") for s in range(MAX_PLAYERS))
+HOLDS = tuple(z3.Or(down, up) for down, up in zip(DOWN, UP))  # seat s holds cards
+
+
 def down_held(s: int) -> Z3:
-    return z3.Bool(f"tpl!down.{s}")
+    return DOWN[s]
 
 
-@functools.cache
 def up_held(s: int) -> Z3:
-    return z3.Bool(f"tpl!up.{s}")
+    return UP[s]
 
 
-@functools.cache
 def up_rank(s: int) -> Z3:
-    return z3.Int(f"tpl!rank.up.{s}")
+    return UP_RANK[s]
 
 
 # ---- the stand-ins -----------------------------------------------------------------------------
@@ -131,9 +134,8 @@ def _template(config: SnapConfig, flipper: int, shown: Sequence[int] | None = No
     return SnapState(config, Phase.CALL, Seat(0), down, ups, pot, Seat(flipper), 1)
 
 
-@functools.cache
 def _holds(n: int) -> tuple[Z3, ...]:
-    return tuple(z3.Or(down_held(s), up_held(s)) for s in range(n))
+    return HOLDS[:n]
 
 
 # ---- the memo ----------------------------------------------------------------------------------

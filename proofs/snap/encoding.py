@@ -12,6 +12,7 @@ not written here but derived from the model (:mod:`cardcanon.proofs.snap.derived
 are matched and which calls are correct, who may call, the penalty's recipient and who flips
 next. The end of the game (SNAP-END-1..3: at most one player holds cards) is stated here: the
 model counts the holders with a filter, which path exploration would follow on ``3^n`` paths.
+So is the first receiver of SNAP-P2's deal (:func:`first_receiver`), which a probe patches.
 A *shape* fixes the kind of move (flip, no call, a call or a tie of one call kind); the caller
 and the tied players are symbolic. A check's encoding probe (the manifest's ``[[check.probe]]``)
 is passed as ``probe``: it patches a function while one part of the step is built
@@ -360,6 +361,12 @@ def ends(post: SymState) -> tuple[z3.BoolRef, z3.BoolRef]:
     """SNAP-END-2, SNAP-END-3: the game ends when one player holds cards, or none does."""
     count = holders(post)
     return count == 1, count == 0
+
+
+def first_receiver() -> int:
+    """SNAP-DEAL-2 as SNAP-P2's deal states it: the first card goes to the seat one clockwise from
+    the dealer (his left); kept here, beside the step's functions a probe patches."""
+    return 1
 
 
 def _matched_block(st: SymState, m: Sequence[z3.BoolRef], turned: bool, drop: Drop, name: str) -> Pile:

@@ -30,6 +30,7 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, solve
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.snap import encoding
 from cardcanon.proofs.snap.encoding import probe_of
 from cardcanon.proofs.snap.probes import breaking
 
@@ -54,15 +55,10 @@ def _clockwise(d: Num, k: int, n: int) -> Num:
     return z3.If(d + k % n < n, d + k % n, d + k % n - n)
 
 
-def first_receiver() -> int:
-    """SNAP-DEAL-2: the first card goes to the seat one clockwise from the dealer (his left)."""
-    return 1
-
-
 def _receiver(k: Num, n: int, d: Num, probe: str | None, drop: Drop = Drop()) -> Num:
     """The seat that receives the ``k``-th card dealt (SNAP-DEAL-2)."""
     with breaking(probe, "deal"):
-        first = first_receiver()
+        first = encoding.first_receiver()
     return _stated(drop, "SNAP-DEAL-2", _clockwise(d, first + k, n) if isinstance(k, int) else (d + first + k) % n,
                    f"receiver.{k}")
 

@@ -2,7 +2,7 @@
 rule by patching the function that states it while one part of the step encoding is built
 (:func:`cardcanon.proofs.symbolic.patched`): a model function, whose derived terms are then those
 of the broken rule, or, for what an encoding states itself (the pile algebra's turn-over, the
-end of the game, SNAP-P2's deal), that encoding's function. Nothing else knows the probes.
+end of the game, SNAP-P2's deal's first receiver), that encoding's function. Nothing else knows the probes.
 """
 
 from __future__ import annotations
@@ -67,9 +67,9 @@ def _penalty_unturned() -> ContextManager[None]:
 
 def _deal_from_dealer() -> ContextManager[None]:
     """SNAP-DEAL-2 broken (SNAP-P2's encoded deal): the first card goes to the dealer himself."""
-    from cardcanon.proofs.snap import p2_deal
+    from cardcanon.proofs.snap import encoding
 
-    return patched(p2_deal, first_receiver=lambda: 0)
+    return patched(encoding, first_receiver=lambda: 0)
 
 
 # probe -> (the part of the encoding it breaks, the patch)

@@ -1,15 +1,15 @@
-"""The memo of what is derived from a reference model: a term, or what is built of terms, kept
-for as long as the model code it ran is unchanged.
+"""The one memo of what is derived from a reference model: a term, or what is built of terms,
+kept for as long as the model code it ran is unchanged.
 
-An encoding memo (``proofs.base.encoding_memo``) keeps results that read no model code under
-every model mutant; a derived term reads the model, so it cannot be kept that way. A
-:class:`ModelMemo` keeps each result with the attributes of the model's *owners* (its rule
-module, its state and seat classes) that the build can reach: every attribute named in the code
-of the build (its nested functions and the functions it closes over), and again in the code of
-each function so reached, with every attribute of the owners that is not a function. The
+A :class:`ModelMemo` keeps each result with every name its build can reach: each name read by
+the code of the build (its nested functions and the functions it closes over) in that code's
+module or among the attributes of the model's *owners* (its rule module, its state and seat
+classes, whose methods are read as attributes), and again in the code of each project function
+and project class so reached; with every attribute of the owners that is not a function. The
 result is read again only while each of them is the very object it was. A model mutant or a
 probe's patch of a function the build can reach builds it afresh; one of a function it cannot
-reach does not.
+reach does not. A result built inside another's build is one of its dependencies. A run with a
+second solver searches anew (:meth:`ModelMemo.search`).
 """
 
 from __future__ import annotations
@@ -17,38 +17,51 @@ from __future__ import annotations
 import contextlib
 import functools
 import types
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-Dependency = tuple[Any, str, Any]  # (owner, attribute, the object it was)
+Dependency = tuple[Mapping[str, Any], str, Any]  # (a module's or an owner's namespace, name, the object it was)
+PROJECT = "cardcanon."  # the modules whose functions are followed (not z3's, nor the standard library's)
+_ABSENT = object()
 
 
-def _code(value: Any) -> types.CodeType | None:
-    """The code a function attribute runs (a property's getter, a static or class method's function)."""
+def _globals(value: Any) -> Mapping[str, Any]:
+    """The module namespace a project function reads its names in (empty for any other value)."""
+    function = _function(value)
+    return function.__globals__ if function is not None and function.__module__.startswith(PROJECT) else {}
+
+
+def _function(value: Any) -> types.FunctionType | None:
+    """The function an attribute runs (a property's getter, a static or class method's function)."""
     if isinstance(value, property):
         value = value.fget
     if isinstance(value, (staticmethod, classmethod)):
         value = value.__func__
     if isinstance(value, functools.partial):
         value = value.func
-    return value.__code__ if isinstance(value, types.FunctionType) else None
+    return value if isinstance(value, types.FunctionType) else None
+
+
+def _code(value: Any) -> types.CodeType | None:
+    function = _function(value)
+    return None if function is None else function.__code__
 
 
 class ModelMemo:
-    """Results kept per key, each with the model attributes it depends on."""
+    """Results kept per key, each with the names its build reached (its dependencies)."""
 
     def __init__(self, *owners: Any) -> None:
         self.owners = owners
         self.kept_results: dict[Hashable, list[tuple[tuple[Dependency, ...], Any]]] = {}
-        self._building: list[dict[tuple[int, str], Dependency]] = []  # of each result under way, by owner and name
+        self._building: list[dict[tuple[int, str], Dependency]] = []  # of each result under way, by namespace and name
 
-    def _attributes(self) -> list[tuple[Any, str, Any]]:
-        return [(owner, name, value) for owner in self.owners for name, value in vars(owner).items()]
+    def _attributes(self) -> list[Dependency]:
+        return [(vars(owner), name, value) for owner in self.owners for name, value in vars(owner).items()]
 
     @staticmethod
     def _holds(dependencies: tuple[Dependency, ...]) -> bool:
-        return all(vars(owner).get(name) is value for owner, name, value in dependencies)
+        return all(names.get(name, _ABSENT) is value for names, name, value in dependencies)
 
     def kept(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()``, or a result kept under ``key`` whose dependencies hold now."""
@@ -63,45 +76,60 @@ class ModelMemo:
         finally:
             self._building.pop()
         inner.update(self._reached(build))
-        for owner, name, value in self._attributes():
+        for names, name, value in self._attributes():
             if _code(value) is None and not isinstance(value, types.ModuleType):
-                inner[(id(owner), name)] = (owner, name, value)
+                inner[(id(names), name)] = (names, name, value)
         dependencies = tuple(inner.values())
         self.kept_results.setdefault(key, []).append((dependencies, result))
         self._note(dependencies)
         return result
 
     def _reached(self, build: Callable[..., Any]) -> dict[tuple[int, str], Dependency]:
-        """The owners' attributes named by ``build``'s code, transitively through the functions named."""
+        """The names ``build``'s code reads, in its module and among the owners' attributes,
+        transitively through the project functions named."""
         out: dict[tuple[int, str], Dependency] = {}
-        functions: list[Any] = [build]
-        seen: set[types.CodeType] = set()
+        functions: list[tuple[Any, Mapping[str, Any]]] = [(build, _globals(build))]
+        seen: set[Any] = set()  # the code objects and classes followed
         while functions:
-            function = functions.pop()
+            function, module = functions.pop()
+            if isinstance(function, type) and function.__module__.startswith(PROJECT):
+                if function not in seen:
+                    seen.add(function)
+                    functions += [(value, {}) for value in vars(function).values()]  # its methods
+                continue
             code = function if isinstance(function, types.CodeType) else _code(function)
             if code is None or code in seen:
                 continue
             seen.add(code)
-            functions += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+            module = _globals(function) or module  # a nested code object reads its function's module
+            functions += [(c, module) for c in code.co_consts if isinstance(c, types.CodeType)]
             for cell in getattr(function, "__closure__", None) or ():
                 with contextlib.suppress(ValueError):  # an empty cell
-                    functions.append(cell.cell_contents)
+                    functions.append((cell.cell_contents, {}))
             for name in code.co_names:
-                for owner in self.owners:
-                    if name in vars(owner):
-                        value = vars(owner)[name]
-                        out[(id(owner), name)] = (owner, name, value)
-                        functions.append(value)
+                for names in (module, *map(vars, self.owners)):
+                    if name in names:
+                        value = names[name]
+                        out[(id(names), name)] = (names, name, value)
+                        functions.append((value, {}))
         return out
 
     def _note(self, dependencies: tuple[Dependency, ...]) -> None:
         """A result built inside another's build is one of its dependencies."""
         if self._building:
-            self._building[-1].update(((id(owner), name), (owner, name, value)) for owner, name, value in dependencies)
+            self._building[-1].update(((id(names), name), (names, name, value)) for names, name, value in dependencies)
+
+    def function(self, build: Callable[..., T]) -> Callable[..., T]:
+        """``build(*key)``, kept by its arguments as :meth:`kept` keeps it."""
+        @functools.wraps(build)
+        def memo(*key: Any) -> T:
+            return self.kept((build.__module__, build.__qualname__, *key), lambda: build(*key))
+
+        return memo
 
     def search(self, search: Callable[..., T]) -> Callable[..., T]:
         """A search ``search(budget, *key)`` over derived terms, kept as :meth:`kept` keeps them; a
-        run with a second solver searches anew (as ``proofs.base.search_memo`` does)."""
+        run with a second solver searches anew: its answers are the second solver's to give."""
         @functools.wraps(search)
         def memo(budget: Any, *key: Any) -> T:
             from cardcanon.proofs.smt import active

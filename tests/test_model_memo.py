@@ -1,0 +1,65 @@
+"""The one memo of what is derived from the reference models (``proofs.symbolic.memo.ModelMemo``):
+a patch of a function a derivation reaches derives it afresh, a patch of any other function keeps
+the result, and a run with a second solver searches anew."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pytest
+import z3
+
+from cardcanon.model import hearts, snap
+from cardcanon.model.seats import Seat
+from cardcanon.proofs.base import Budget
+from cardcanon.proofs.hearts import play_terms
+from cardcanon.proofs.smt import SolverPair, paired
+from cardcanon.proofs.snap import derived
+from cardcanon.proofs.symbolic.memo import ModelMemo
+
+CONFIG = snap.SnapConfig(players=3)
+
+
+def test_a_patch_of_a_function_the_derivation_reaches_derives_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = play_terms.trick_winner()
+    assert play_terms.trick_winner() is kept
+    with monkeypatch.context() as patch:  # beats is reached through trick_winner
+        patch.setattr(hearts, "beats", lambda a, b: False)
+        fresh = play_terms.trick_winner()
+        assert fresh is not kept and z3.simplify(fresh.term).eq(z3.IntVal(0))  # the patch was run
+    assert play_terms.trick_winner() is kept  # the model as it was: its result again
+
+
+def test_a_patch_of_a_method_of_an_owner_the_derivation_reaches_derives_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = derived.next_player(CONFIG, 0, False)
+    assert derived.next_player(CONFIG, 0, False) is kept
+    right = lambda seat, players: Seat((seat.index - 1) % players)  # noqa: E731
+    monkeypatch.setattr(Seat, "left", right)  # next_player reads seat.left
+    fresh = derived.next_player(CONFIG, 0, False)
+    assert fresh is not kept
+    assert z3.Solver().check(fresh != kept) == z3.sat  # the patch was run: seat 2 comes before seat 1
+
+
+@pytest.mark.parametrize("owner, name", [(snap, "new_game"), (hearts, "score_hand")])
+def test_a_patch_of_a_function_no_derivation_reaches_keeps_the_result(
+        monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> None:
+    kept = derived.next_player(CONFIG, 1, True), play_terms.trick_winner()
+    monkeypatch.setattr(owner, name, lambda *args: None)
+    assert derived.next_player(CONFIG, 1, True) is kept[0]
+    assert play_terms.trick_winner() is kept[1]
+
+
+def test_a_run_with_a_second_solver_searches_anew() -> None:
+    memo, asked = ModelMemo(snap), []
+
+    @memo.search
+    def search(budget: Budget, players: int) -> object:
+        asked.append(players)
+        return object()
+
+    first = search(Budget(1.0), 2)
+    assert search(Budget(1.0), 2) is first and asked == [2]
+    with paired(cast(SolverPair, object())):  # a second solver decides this run's queries
+        assert search(Budget(1.0), 2) is not first
+    assert asked == [2, 2]
+    assert search(Budget(1.0), 2) is first  # a run with Z3 alone keeps what it found
