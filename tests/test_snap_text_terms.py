@@ -18,7 +18,7 @@ from cardcanon.proofs.base import snap_config
 from cardcanon.proofs.snap import rulebook_text as text
 from cardcanon.proofs.snap import text_terms
 from cardcanon.verify.model_mutants import patched
-from tests.test_derived_snap import positions
+from test_derived_snap import positions
 
 
 @settings(max_examples=60, deadline=None)

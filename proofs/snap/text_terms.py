@@ -66,17 +66,14 @@ class Tally:
 
 
 # ---- patterns and their positions --------------------------------------------------------------
-@functools.cache
 def _down(s: int) -> str:  # the names of the template's symbols
     return str(derived.down_held(s).decl().name())
 
 
-@functools.cache
 def _up(s: int) -> str:
     return str(derived.up_held(s).decl().name())
 
 
-@functools.cache
 def _rank(s: int) -> str:
     return str(derived.up_rank(s).decl().name())
 
