@@ -15,7 +15,7 @@ from cardcanon.model import hearts as model
 from cardcanon.model.hearts_types import Termination
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, N_CARDS, Rules
-from cardcanon.proofs.hearts.score_terms import TERMINATIONS, hand_scores, match_terms, reached_term
+from cardcanon.proofs.hearts.score_terms import TERMINATIONS, hand_scores, match_result_terms, reached_term
 from cardcanon.proofs.z3_eval import compile_term
 from cardcanon.verify.manifest import load_combinations
 from cardcanon.verify.variants import hearts_config, plan
@@ -69,7 +69,7 @@ def test_derived_scores_are_the_models_on_moons_and_near_moons(owners, config):
 @functools.lru_cache(maxsize=None)
 def compiled_decision(rules: Rules, target: int, after: bool):
     config = replace(rules.config, target=target)
-    decided = match_terms(rules, z3.Ints("q0 q1"), z3.Ints("p0 p1") if after else None, config=config)
+    decided = match_result_terms(rules, z3.Ints("q0 q1"), z3.Ints("p0 p1") if after else None, config=config)
     return tuple(compile_term(t) for t in (decided.ends, decided.wins[0], decided.wins[1], decided.label))
 
 
@@ -113,7 +113,7 @@ def test_a_dropped_scoring_rule_leaves_a_free_symbol(rule):
 
 @pytest.mark.parametrize("rule", ["HEARTS-MATCH-1", "HEARTS-MATCH-2", "HEARTS-GOAL-1"])
 def test_a_dropped_match_rule_leaves_a_free_symbol(rule):
-    decided = match_terms(Rules(drop=Drop(rule)), z3.Ints("q0 q1"))
+    decided = match_result_terms(Rules(drop=Drop(rule)), z3.Ints("q0 q1"))
     assert any(str(x).startswith(f"dropped!{rule}!") for x in _constants(decided.ends))
 
 

@@ -29,7 +29,7 @@ from cardcanon.verify.variants import hearts_config, plan, variant_name
 from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, INDEX, POINT_CARDS, HandWitness, Rules
 from cardcanon.proofs.z3_eval import compile_term
 from conftest import engine_check_not_applicable
-from cardcanon.proofs.hearts.score_terms import MATCH_STATES, hand_scores, match_terms
+from cardcanon.proofs.hearts.score_terms import MATCH_STATES, hand_scores, match_result_terms
 from cardcanon.proofs.hearts.replay import Hands, deal_order, replay_single, start
 from cardcanon.proofs.hearts.p4_score_sum import check as check_score_sum
 from cardcanon.proofs.hearts.scores import predicted_pairs
@@ -282,7 +282,7 @@ def _stated_terms(part: str, rules: Rules):
         taken = [{card: z3.Bool(f"t{p}_{c}") for c, card in enumerate(CARDS)} for p in (0, 1)]
         return list(hand_scores(rules, taken, {card: z3.Bool(f"d{c}") for c, card in enumerate(CARDS)}))
     if part == "match":
-        decided = match_terms(rules, z3.Ints("q0 q1"), z3.Ints("p0 p1"))
+        decided = match_result_terms(rules, z3.Ints("q0 q1"), z3.Ints("p0 p1"))
         return [decided.ends, *decided.wins, decided.label]
     enc = HandEncoding(rules)
     return [*enc.constraints, *hand_scores(rules, enc.taken, enc.dead_cards), *enc.broken_before]

@@ -48,7 +48,7 @@ from cardcanon.proofs.hearts.play_terms import (
 )
 from cardcanon.proofs.hearts.replay import Mismatch, rules_for
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
-from cardcanon.proofs.hearts.score_terms import TERMINATIONS, hand_scores, match_terms
+from cardcanon.proofs.hearts.score_terms import TERMINATIONS, hand_scores, match_result_terms
 from cardcanon.proofs.hearts.scores import SPARE_DEAD, score_hand_record
 from cardcanon.proofs.records import Record, function_record, hearts_position
 from cardcanon.proofs.z3_eval import compile_term, value_in
@@ -238,7 +238,7 @@ def compare_match(rules: Rules, config: model.HeartsConfig, window: int, budget:
         bands.setdefault(band(a, b), (a, b))
     decided = {key: _decision(model.match_result(pair, config)) for key, pair in bands.items()}
     q0, q1, p0, p1 = z3.Ints("q0 q1 p0 p1")
-    derived = match_terms(rules, (q0, q1), config=config)
+    derived = match_result_terms(rules, (q0, q1), config=config)
     terms = (derived.ends, *derived.wins)
     q_band = band(q0, q1)
     expected = [z3.Or([z3.And([x == v for x, v in zip(q_band, key)]) for key, d in decided.items() if d[i]])
@@ -258,7 +258,7 @@ def compare_match(rules: Rules, config: model.HeartsConfig, window: int, budget:
                 f"{_decision_text(truth)}" if derived_there != truth else f"at {a}-{b} the model decides {_decision_text(truth)}, unlike at "
                                       f"{like[0]}-{like[1]}, a pair of the same band")
         raise Mismatch(text, function_record("hearts", "match_result", args(a, b, None), label=text))
-    after = match_terms(rules, (q0, q1), (p0, p1), config=config)
+    after = match_result_terms(rules, (q0, q1), (p0, p1), config=config)
     compiled = {None: [compile_term(x) for x in (derived.ends, derived.wins[0], derived.label)],
                 "after": [compile_term(x) for x in (after.ends, after.wins[0], after.label)]}
     previous = [None, (t - 6, t - 6), (t, t), (t + 7, t + 7), (t - 20, t - 10)]

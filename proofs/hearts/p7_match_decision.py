@@ -20,7 +20,7 @@ from cardcanon.model.hearts_text import decision_text
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import Rules, TARGET
-from cardcanon.proofs.hearts.score_terms import MATCH_STATES, match_terms
+from cardcanon.proofs.hearts.score_terms import MATCH_STATES, match_result_terms
 from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_match, rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.z3_eval import compile_term, value_in
@@ -36,7 +36,7 @@ def check(run: Run) -> CheckResult:
     config = replace(rules.config, target=target)
     p0, p1, a, b = z3.Ints("p0 p1 a b")
     q0, q1 = p0 + a, p1 + b
-    decided = match_terms(rules, (q0, q1), config=config)  # the model's match_result, derived
+    decided = match_result_terms(rules, (q0, q1), config=config)  # the model's match_result, derived
     ends, (win0, win1) = decided.ends, decided.wins
     s = z3.Solver()
     on = z3.Or(z3.And(p0 < target, p1 < target), z3.And(p0 == p1, p0 >= target))  # the match was still on
@@ -58,7 +58,7 @@ def check(run: Run) -> CheckResult:
                                        label=text))
             return _with_tie_match(run, Verdict.COUNTEREXAMPLE, text, rules, config)
     x0, x1 = z3.Ints("x0 x1")  # the very terms, compared with the model on a window of scores
-    on_grid = match_terms(rules, (x0, x1), config=config)
+    on_grid = match_result_terms(rules, (x0, x1), config=config)
     e, w0 = compile_term(on_grid.ends), compile_term(on_grid.wins[0])
     scores = range(max(0, target - window), target + window + 1)
     for compared, (v0, v1) in enumerate(itertools.product(scores, scores), 1):

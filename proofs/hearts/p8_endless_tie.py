@@ -18,7 +18,7 @@ from cardcanon.model.hearts_records import config_to_json
 from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS, QUEEN_OF_SPADES, Rules, TARGET
-from cardcanon.proofs.hearts.score_terms import match_terms
+from cardcanon.proofs.hearts.score_terms import match_result_terms
 from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, replay_match, rules_for
 from cardcanon.proofs.records import function_record
 
@@ -55,8 +55,8 @@ def _endless_tie(run: Run) -> CheckResult:
     # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so (the
     # model's match_result, derived)
     q, a = z3.Ints("q a")
-    ends = match_terms(rules, (q, q), config=config).ends
-    ends_after = match_terms(rules, (q + a, q + a), config=config).ends
+    ends = match_result_terms(rules, (q, q), config=config).ends
+    ends_after = match_result_terms(rules, (q + a, q + a), config=config).ends
     tied_scores = sorted({w.scores[0] for w in ties.values()})
     lasso = z3.Solver()
     lasso.add(q >= target, z3.Not(ends), z3.Or([a == t for t in tied_scores] or [z3.BoolVal(False)]),

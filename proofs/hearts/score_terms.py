@@ -27,8 +27,8 @@ from cardcanon.proofs.symbolic import (
     Branch, SymBool, SymInt, SymSet, Unsupported, aggregating, explore, free, join, patched, term_of,
 )
 
-__all__ = ["DROPS", "MATCH_STATES", "PROBES", "SCORING_STATES", "TERMINATIONS", "MatchTerms", "breaking", "equals",
-           "hand_scores", "match_terms", "reached_term"]
+__all__ = ["DROPS", "MATCH_STATES", "PROBES", "SCORING_STATES", "TERMINATIONS", "MatchResultTerms", "breaking", "equals",
+           "hand_scores", "match_result_terms", "reached_term"]
 MATCH_STATES = ("HEARTS-MATCH-1", "HEARTS-MATCH-2", "HEARTS-GOAL-1")
 TERMINATIONS = tuple(Termination)  # a decision's label term: the index of its termination, -1 to play on
 
@@ -163,7 +163,7 @@ def reached_term(rules: Rules, score: Z3, config: model.HeartsConfig | None = No
 
 
 @dataclass(frozen=True)
-class MatchTerms:
+class MatchResultTerms:
     """The model's ``match_result`` after a hand: whether the match ends, whether each seat wins, and
     the label (the index in ``TERMINATIONS`` of its termination, -1 to play on)."""
 
@@ -177,8 +177,8 @@ _SCORES = (z3.Int("match_score0"), z3.Int("match_score1"))
 _PREVIOUS = (z3.Int("match_previous0"), z3.Int("match_previous1"))
 
 
-def match_terms(rules: Rules, scores: Sequence[Z3], previous: Sequence[Z3] | None = None,
-                config: model.HeartsConfig | None = None) -> MatchTerms:
+def match_result_terms(rules: Rules, scores: Sequence[Z3], previous: Sequence[Z3] | None = None,
+                config: model.HeartsConfig | None = None) -> MatchResultTerms:
     """The model's ``match_result(scores, config, previous)`` as terms over integer score terms
     (``previous``: None, or the scores before the hand)."""
     config = config or rules.config
@@ -193,4 +193,4 @@ def match_terms(rules: Rules, scores: Sequence[Z3], previous: Sequence[Z3] | Non
     ends = join(branches, lambda r: z3.BoolVal(r is not None)).term
     label = join(branches, lambda r: z3.IntVal(-1 if r is None else TERMINATIONS.index(r.termination))).term
     wins = (_instance(join(branches, won(SEATS[0])).term, pairs), _instance(join(branches, won(SEATS[1])).term, pairs))
-    return MatchTerms(_instance(ends, pairs), wins, _instance(label, pairs), len(branches))
+    return MatchResultTerms(_instance(ends, pairs), wins, _instance(label, pairs), len(branches))
