@@ -58,3 +58,18 @@ def test_without_the_compiled_code_the_check_is_not_applicable(monkeypatch):
 
     monkeypatch.setattr(engine_hearts, "_kernel", refuse)
     assert environments.check_hearts(run({"slots": 4})).verdict is Verdict.NOT_APPLICABLE
+
+
+def test_without_the_environments_packages_the_check_is_not_applicable(monkeypatch):
+    """Installed without the rl extra (no numpy, Gymnasium or PettingZoo), verify loads the check and
+    reports it not applicable, naming the extra, instead of refusing the manifest."""
+    real = environments.importlib.import_module
+
+    def without_numpy(name: str, *args, **kwargs):
+        if name.startswith("cardcanon.envs"):
+            raise ModuleNotFoundError("No module named 'numpy'")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(environments.importlib, "import_module", without_numpy)
+    result = environments.check_snap(run(SNAP_BOUNDS))
+    assert result.verdict is Verdict.NOT_APPLICABLE and "cardcanon[rl]" in result.detail, result.detail

@@ -16,22 +16,25 @@ Where the compiled code cannot run, the result is ``not-applicable`` with the re
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from cardcanon.engine.build import EngineUnavailable
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.records import hearts_record, snap_record
+
+if TYPE_CHECKING:  # numpy comes with the environments (the rl extra), imported where a check runs
+    import numpy as np
 
 CALL_WEIGHT = 3.0  # how much more often a random agent calls than passes (calls make ties and draws)
 
 
 def check_snap(run: Run) -> CheckResult:
     """Snap's batched and single environments on the compiled code against the model's."""
-    from cardcanon.envs import snap_v0
-
+    snap_v0 = _environments("snap_v0")
+    if isinstance(snap_v0, CheckResult):
+        return snap_v0
     run.no_probe()
     bounds = run.bounds
     config = run.snap_config()  # the variant's options, refused as the model refuses them
@@ -58,8 +61,9 @@ def check_snap(run: Run) -> CheckResult:
 
 def check_hearts(run: Run) -> CheckResult:
     """Hearts's batched and single environments on the compiled code against the model's."""
-    from cardcanon.envs import hearts_v0
-
+    hearts_v0 = _environments("hearts_v0")
+    if isinstance(hearts_v0, CheckResult):
+        return hearts_v0
     run.no_probe()
     bounds = run.bounds
     run.hearts_config()  # the variant's options, refused as the model refuses them
@@ -118,6 +122,15 @@ def _hearts_record(env: Any, label: str, extra: int | None = None) -> Any:
     return hearts_record(env.config, moves, state, label=label)
 
 
+def _environments(name: str) -> Any:
+    """The environments' module, or not-applicable where their packages (the rl extra) are missing."""
+    try:
+        return importlib.import_module(f"cardcanon.envs.{name}")
+    except ImportError as exc:
+        return CheckResult(Verdict.NOT_APPLICABLE, f"the environments cannot be loaded here ({exc}); "
+                                                   "pip install 'cardcanon[rl]' installs what they need")
+
+
 def _made(make: Callable[[], Any]) -> Any:
     """The batched environment, or not-applicable when the compiled code cannot run it."""
     try:
@@ -137,6 +150,8 @@ def _snap_ending(rewards: np.ndarray, terminated: bool, truncated: bool) -> str 
 
 def _actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A random legal action per game, calls (actions 2 and up) :data:`CALL_WEIGHT` times as likely as the rest."""
+    import numpy as np
+
     weights = masks * np.where(np.arange(masks.shape[1]) >= 2, CALL_WEIGHT, 1.0)
     return np.asarray((rng.random(masks.shape) ** (1 / np.maximum(weights, 1e-9)) * masks).argmax(axis=1))
 
@@ -145,6 +160,8 @@ def _episodes(vector: Any, bounds: Any, ending: Callable[[np.ndarray, bool, bool
               wanted: Iterable[str], run: Run) -> tuple[dict[int, str], list[str]]:
     """Play the batched environment until every slot's first episode has ended: the slots chosen
     (up to ``per_ending`` of each ending), and the endings no slot reached."""
+    import numpy as np
+
     rng, per = np.random.default_rng(int(bounds.get("seed", 0))), int(bounds.get("per_ending", 2))
     obs, infos = vector.reset(seed=int(bounds.get("seed", 0)))
     first: dict[int, str] = {}
@@ -165,6 +182,8 @@ def _lockstep(run: Run, module: Any, kwargs: dict[str, Any], vector: Any, chosen
     """Play the chosen slots' first episodes again on the batched environment (the same seeded
     actions for every slot), the single environment on the kernel and on the model, comparing each
     step; the number of steps compared, or the counterexample (the model's episode as a record)."""
+    import numpy as np
+
     seed = int(run.bounds.get("seed", 0))
     rng = np.random.default_rng(seed)
     obs, infos = vector.reset(seed=seed)

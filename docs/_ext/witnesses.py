@@ -166,10 +166,11 @@ def snap_pot(out: Path, ev) -> str:
     from cardcanon.proofs.snap.p3_stuck_pot import play_to_stuck_pot, stuck
     from cardcanon.proofs.snap.search import replay_moves
     from cardcanon.proofs.snap.search import play_seed
+    from cardcanon.model.snap import SnapConfig
 
     check = _check(ev, "SNAP-P3-stuck-pot")
-    b, seed = check["bounds"], int(check["stats"]["seed"])
-    config = _snap_config(check)
+    b, seed = check["bounds"], int(check["stats"]["seed_2p"])  # the witness of the 2-player table
+    config = SnapConfig(players=2)
     played = play_to_stuck_pot(config, seed, b["policy"], int(b["max_flips"]))
     if played is None:
         raise ExtensionError("SNAP-P3 witness: the seed no longer reaches a stuck pot")

@@ -26,7 +26,7 @@ from cardcanon.proofs.hearts.play_terms import (
 from cardcanon.proofs.hearts.replay import Hands, Mismatch, Reached, ReplayMismatch, difference_record, replay_single
 from cardcanon.proofs.z3_eval import value_in
 
-P1_PROBES = ("no-heart-lead-exception",)
+P1_PROBES = ("no-heart-lead-exception", "follow-any-card", "hearts-led-anytime", "first-lead-any-card", "only-two-forced")
 N = len(DECK)
 
 

@@ -64,8 +64,18 @@ def _no_six_clause(dead: Any) -> Card:
     return next(club for club in model.FIRST_LEAD_CLUBS[:2] if club not in dead)
 
 
+def _only_two_forced(dead: Any, config: model.HeartsConfig) -> Card | None:
+    """HEARTS-LEAD-3 dropped from the text: only the 2 of clubs is ever a forced first lead."""
+    club = model.first_lead_club(dead)
+    return club if club == model.TWO_OF_CLUBS else None
+
+
 PROBES: Mapping[str, Mapping[str, Callable[..., Any]]] = {
     "no-heart-lead-exception": {"lead_hearts_problem": _no_heart_lead_exception},
+    "follow-any-card": {"follow_problem": lambda state, hand, card: None},  # HEARTS-FOLLOW-1 gone
+    "hearts-led-anytime": {"lead_hearts_problem": lambda state, hand, card: None},  # HEARTS-BREAK-1 gone
+    "first-lead-any-card": {"first_lead_problem": lambda state, card: None},  # HEARTS-LEAD-1/3 gone
+    "only-two-forced": {"forced_first_lead": _only_two_forced},
     "higher-rank-any-suit": {"beats": lambda card, other: card.rank > other.rank},
     "hearts-not-trump": {"beats": lambda card, other: card.suit is other.suit and card.rank > other.rank},
     "no-six-clause": {"first_lead_club": _no_six_clause},
