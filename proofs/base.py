@@ -15,7 +15,7 @@ A check is a function ``check(run: Run) -> CheckResult``. The run says everythin
   (``cardcanon.proofs.records``); the runner, not the check, replays every one;
 - ``run.cached(key, compute)``: the per-process cache of results that read no model code; it
   is off while a model mutant is patched. What is derived from a model is kept by
-  :class:`cardcanon.proofs.symbolic.ModelMemo`.
+  ``cardcanon.proofs.symbolic.ModelMemo``.
 
 A check that finds the reference model disagreeing with its encoding may raise
 :class:`Disagreement` with the verdict that disagreement means (e.g. ``counterexample found``).
