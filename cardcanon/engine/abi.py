@@ -64,6 +64,14 @@ SIGNATURES: dict[str, tuple[type, list[type]]] = {
                                        P(ctypes.c_int32), i64, P(ctypes.c_int32), i64]),
     "snap_game_observe_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, c_int, ctypes.c_void_p, i64,
                                           ctypes.c_void_p, i64, P(i64)]),
+    # a deal given from outside (cardcanon/openspiel: OpenSpiel deals card by card)
+    "hearts_game_start_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, c_int]),
+    "hearts_game_deal_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, U8, i64]),
+    "hearts_game_position_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, P(ctypes.c_int32), i64]),
+    "snap_game_deal_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, c_int, U8, i64, P(ctypes.c_int32),
+                                       i64]),
+    "snap_game_event_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, ctypes.c_void_p, i64,
+                                        P(ctypes.c_int32), i64, P(ctypes.c_int32), i64]),
 }
 
 _CODES = {-10: "the library was built from another kernel.c (struct sizes differ)",

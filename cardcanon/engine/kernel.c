@@ -149,14 +149,11 @@ static inline int snap_resolve(const SnapCfg *cfg, SnapState *s, const SnapFlip 
     next_flip(cfg, s, f, -1); return s->over;
 }
 
-/* One flip and its call window. Returns 1 when the game is over. */
-static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) {
-    SnapFlip fl;
-    snap_flip(cfg, s, &fl);
+/* The call event the policy (model/snap_policies.py) makes of a flip: ev[0..3] event, caller, kind, tie mask. */
+static void snap_policy_event(const SnapCfg *cfg, const SnapState *s, const SnapFlip *flip, u64 *rng, int *ev) {
+    const SnapFlip fl = *flip;
     int n = cfg->players, f = fl.f, kind = fl.kind;
     const int *correct = fl.correct;
-
-    /* the policy (model/snap_policies.py) */
     int event = EV_NOCALL, caller = f, call_kind = kind, tie_mask = 0;
     if (cfg->policy == POL_ERRORS) {
         int wrong[2], nw = 0;
@@ -182,6 +179,16 @@ static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) 
             event = EV_TIE;
         }
     }
+    ev[0] = event; ev[1] = caller; ev[2] = call_kind; ev[3] = tie_mask;
+}
+
+/* One flip and its call window. Returns 1 when the game is over. */
+static int snap_step(const SnapCfg *cfg, SnapState *s, u64 *rng, SnapMove *rec) {
+    SnapFlip fl;
+    int ev[4];
+    snap_flip(cfg, s, &fl);
+    snap_policy_event(cfg, s, &fl, rng, ev);
+    int f = fl.f, event = ev[0], caller = ev[1], call_kind = ev[2], tie_mask = ev[3];
     if (rec) { rec->flipper = (uint16_t)f; rec->event = (uint16_t)event;
                rec->who = (uint16_t)(event == EV_TIE ? tie_mask : event == EV_CALL ? caller : 0);
                rec->kind = (uint16_t)(event == EV_NOCALL ? 0 : call_kind); }
@@ -465,11 +472,10 @@ typedef struct {
     int scores[2];
     uint32_t hand[2], taken[2], dead, played[2], last_trick;
     u8 order[28];                                /* the last deal, top card first */
+    int dealt_outside;                           /* 1: each deal is given (hearts_game_deal_checked), not drawn */
 } HeartsGame;
 
-static void hg_deal(const HeartsCfg *cfg, HeartsGame *g) {   /* HEARTS-DEAL-2, HEARTS-LEAD-1/2/3 */
-    for (int i = 0; i < 28; i++) g->order[i] = (u8)i;
-    sm_shuffle(&g->rng, g->order, 28);
+static void hg_deal_order(const HeartsCfg *cfg, HeartsGame *g) {   /* HEARTS-DEAL-2, HEARTS-LEAD-1/2/3 */
     int first = 1 - g->dealer, dealt = 2 * cfg->hand_size;
     g->hand[0] = g->hand[1] = g->taken[0] = g->taken[1] = g->played[0] = g->played[1] = 0;
     for (int p = 1; p <= dealt; p++) g->hand[p % 2 ? first : g->dealer] |= 1u << g->order[p];
@@ -481,6 +487,12 @@ static void hg_deal(const HeartsCfg *cfg, HeartsGame *g) {   /* HEARTS-DEAL-2, H
     g->lead = -1; g->broken = 0; g->tricks = 0; g->last_trick = 0; g->hands++;
 }
 
+static void hg_deal(const HeartsCfg *cfg, HeartsGame *g) {   /* the deal drawn from the game's stream */
+    for (int i = 0; i < 28; i++) g->order[i] = (u8)i;
+    sm_shuffle(&g->rng, g->order, 28);
+    hg_deal_order(cfg, g);
+}
+
 static void hg_reset(const HeartsCfg *cfg, HeartsGame *g, u64 seed) {
     memset(g, 0, sizeof *g);
     g->rng = seed; g->winner = -1;
@@ -489,7 +501,7 @@ static void hg_reset(const HeartsCfg *cfg, HeartsGame *g, u64 seed) {
 }
 
 static uint32_t hg_legal(const HeartsCfg *cfg, const HeartsGame *g) {
-    if (g->over) return 0;
+    if (g->over || g->to_move < 0) return 0;
     uint32_t h = g->hand[g->to_move], legal = h;
     if (g->lead < 0) {
         if (g->tricks == 0 && g->forced >= 0) legal &= 1u << g->forced;          /* HEARTS-LEAD-1/3 */
@@ -503,7 +515,8 @@ static uint32_t hg_legal(const HeartsCfg *cfg, const HeartsGame *g) {
 }
 
 /* Play `card` for the player to move. Returns -1 if it is not a legal play, 0 if play goes on in
- * the hand, 2 if a new hand was dealt, 1 if the match is over. */
+ * the hand, 2 if a new hand was dealt, 3 if the next hand waits for its deal (dealt_outside; no
+ * one to move), 1 if the match is over. */
 static int hg_step(const HeartsCfg *cfg, HeartsGame *g, int card) {
     if (card < 0 || card >= 28 || !(hg_legal(cfg, g) >> card & 1)) return -1;
     int p = g->to_move, half = g->lead >= 0;
@@ -533,6 +546,7 @@ static int hg_step(const HeartsCfg *cfg, HeartsGame *g, int card) {
         return 1;
     }
     g->dealer = 1 - g->dealer;                                                  /* HEARTS-DEAL-1 */
+    if (g->dealt_outside) { g->to_move = -1; return 3; }
     hg_deal(cfg, g);
     return 2;
 }
@@ -602,14 +616,18 @@ typedef struct {
 } SnapGame;
 enum { SG_FLIP = 0, SG_CALL = 1, SG_OVER = 2 };
 
+static void sg_deal_order(const SnapCfg *cfg, SnapGame *g) {   /* the deal in g->order, by g->dealer */
+    snap_deal(cfg, &g->s, g->dealer, g->order);
+    g->phase = g->s.over ? SG_OVER : SG_FLIP;
+}
+
 static void sg_reset(const SnapCfg *cfg, SnapGame *g, u64 seed) {
     memset(g, 0, sizeof *g);
     g->rng = seed;
     g->dealer = (int)sm_below(&g->rng, (u64)cfg->players);  /* SNAP-DEAL-1 */
     memcpy(g->order, cfg->deck, cfg->ncards);
     sm_shuffle(&g->rng, g->order, cfg->ncards);
-    snap_deal(cfg, &g->s, g->dealer, g->order);
-    g->phase = g->s.over ? SG_OVER : SG_FLIP;
+    sg_deal_order(cfg, g);
 }
 
 static void sg_flip(const SnapCfg *cfg, SnapGame *g) { snap_flip(cfg, &g->s, &g->fl); g->phase = SG_CALL; }
@@ -804,6 +822,52 @@ int hearts_game_reset_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *g,
     return 0;
 }
 
+/* A match whose deals are given (OpenSpiel deals card by card): nothing dealt yet, `dealer` the
+ * first dealer (-1: not chosen yet). Each hand then waits for hearts_game_deal_checked. */
+int hearts_game_start_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *g, i64 g_size, int dealer) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(HeartsGame)) return E_ABI;
+    if (dealer < -1 || dealer > 1) return E_CONFIG;
+    memset(g, 0, sizeof *g);
+    g->dealt_outside = 1; g->dealer = dealer; g->to_move = -1; g->winner = -1;
+    return 0;
+}
+
+/* Deal `order` (deck indices, top card first: every card once) to a game waiting for its deal. */
+int hearts_game_deal_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *g, i64 g_size, const u8 *order,
+                             i64 order_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(HeartsGame)) return E_ABI;
+    if (order_len < 28) return E_BUFFER;
+    if (!g->dealt_outside || g->over || g->to_move >= 0 || g->dealer < 0) return E_CONFIG;
+    uint32_t seen = 0;
+    for (int i = 0; i < 28; i++) { if (order[i] >= 28) return E_CONFIG; seen |= 1u << order[i]; }
+    if (seen != H_FULL) return E_CONFIG;
+    memcpy(g->order, order, 28);
+    hg_deal_order(cfg, g);
+    return 0;
+}
+
+/* The position: hand 0, hand 1, dead cards, cards taken by 0 and 1 (deck masks), the card led (-1
+ * none), hearts broken, tricks played, to move (-1 none), over, winner, dealer, hand number,
+ * score 0, score 1, the legal cards of the player to move (a mask). */
+#define H_POSITION 16
+int hearts_game_position_checked(const HeartsCfg *cfg, i64 cfg_size, const HeartsGame *g, i64 g_size, int32_t *pos,
+                                 i64 pos_len) {
+    int rc = hearts_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(HeartsGame)) return E_ABI;
+    if (pos_len < H_POSITION) return E_BUFFER;
+    int32_t v[H_POSITION] = {(int32_t)g->hand[0], (int32_t)g->hand[1], (int32_t)(g->hands ? g->dead : 0),
+                             (int32_t)g->taken[0], (int32_t)g->taken[1], g->lead, g->broken, g->tricks, g->to_move,
+                             g->over, g->winner, g->dealer, g->hands, g->scores[0], g->scores[1],
+                             (int32_t)hg_legal(cfg, g)};
+    memcpy(pos, v, sizeof v);
+    return 0;
+}
+
 /* view: to_move, over, winner, dealer, hand number, score 0, score 1, the step's code (see hg_step) */
 int hearts_game_step_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *g, i64 g_size, int card,
                              int32_t *view, i64 view_len) {
@@ -859,6 +923,58 @@ int snap_game_reset_checked(const SnapCfg *cfg, i64 cfg_size, SnapGame *g, i64 g
     if (view_len < SG_VIEW || order_len < cfg->ncards) return E_BUFFER;
     sg_reset(cfg, g, seed);
     memcpy(order, g->order, cfg->ncards);
+    sg_view(cfg, g, view);
+    return 0;
+}
+
+/* Deal `order` (cards of the config's deck, each once, top card first) from `dealer` (OpenSpiel deals
+ * card by card); the game then steps as one reset from a seed. */
+int snap_game_deal_checked(const SnapCfg *cfg, i64 cfg_size, SnapGame *g, i64 g_size, int dealer, const u8 *order,
+                           i64 order_len, int32_t *view, i64 view_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(SnapGame)) return E_ABI;
+    if (view_len < SG_VIEW || order_len < cfg->ncards) return E_BUFFER;
+    if (dealer < 0 || dealer >= cfg->players) return E_CONFIG;
+    u64 deck = 0, seen = 0;
+    for (int i = 0; i < cfg->ncards; i++) deck |= 1ULL << cfg->deck[i];
+    for (int i = 0; i < cfg->ncards; i++) {
+        if (order[i] >= 52 || !(deck >> order[i] & 1) || (seen >> order[i] & 1)) return E_CONFIG;
+        seen |= 1ULL << order[i];
+    }
+    memset(g, 0, sizeof *g);
+    g->dealer = dealer;
+    memcpy(g->order, order, cfg->ncards);
+    sg_deal_order(cfg, g);
+    sg_view(cfg, g, view);
+    return 0;
+}
+
+/* Close the open call window with one call event: given == NULL, the one the config's policy makes
+ * (as snap_play plays it; a random policy draws from the game's stream); else given[0..2]: event,
+ * caller (a call) or the tied seats (a mask of two or more players in the game), kind.
+ * ev: the event applied, as snap_game_step_checked writes it. */
+int snap_game_event_checked(const SnapCfg *cfg, i64 cfg_size, SnapGame *g, i64 g_size, const int32_t *given,
+                            i64 given_len, int32_t *ev, i64 ev_len, int32_t *view, i64 view_len) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(SnapGame)) return E_ABI;
+    if (view_len < SG_VIEW || ev_len < 3 || (given && given_len < 3)) return E_BUFFER;
+    if (g->phase != SG_CALL) return E_CONFIG;
+    int e[4];
+    if (!given) snap_policy_event(cfg, &g->s, &g->fl, &g->rng, e);
+    else {
+        int n = cfg->players, holders = 0, kind = given[2];
+        for (int i = 0; i < n; i++) holders |= holds(&g->s, i) << i;
+        e[0] = given[0]; e[1] = given[0] == EV_TIE ? g->fl.f : given[1]; e[2] = kind; e[3] = given[0] == EV_TIE ? given[1] : 0;
+        if (e[0] < EV_NOCALL || e[0] > EV_TIE) return E_CONFIG;
+        if (e[0] != EV_NOCALL && (kind < K_SNAP || kind > K_HAND || cfg->index_card != (kind == K_HAND))) return E_CONFIG;
+        if (e[0] == EV_CALL && (e[1] < 0 || e[1] >= n || !(holders >> e[1] & 1))) return E_CONFIG;
+        if (e[0] == EV_TIE && (e[3] & ~holders || !(e[3] & (e[3] - 1)))) return E_CONFIG;
+    }
+    ev[0] = e[0]; ev[1] = e[0] == EV_TIE ? e[3] : e[0] == EV_CALL ? e[1] : 0; ev[2] = e[0] == EV_NOCALL ? 0 : e[2];
+    int over = snap_resolve(cfg, &g->s, &g->fl, e[0], e[0] == EV_CALL ? e[1] : g->fl.f, e[2]);
+    g->phase = over ? SG_OVER : SG_FLIP;
     sg_view(cfg, g, view);
     return 0;
 }

@@ -23,6 +23,7 @@ from cardcanon.model.snap_policies import Policy
 
 _TWO64 = 1 << 64
 HEARTS_OBSERVATION = 7 * 28 + 6  # kernel.c H_OBS; hearts_v0.OBSERVATION_SIZE
+HEARTS_POSITION = 16  # kernel.c H_POSITION
 SNAP_CALL_KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)  # kernel.c K_SNAP, K_POT, K_HAND
 
 
@@ -55,6 +56,7 @@ class HeartsSteps:
         self.mask = np.zeros(28, dtype=np.int8)
         self.order = np.zeros(28, dtype=np.uint8)
         self._obs, self._mask, self._order = _address(self.obs), _address(self.mask), _address(self.order)
+        self.spot = (ctypes.c_int32 * HEARTS_POSITION)()
 
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle: the game's bytes
         return _restore, (HeartsSteps, (self.config,), bytes(self.game), bytes(self.view))
@@ -63,6 +65,29 @@ class HeartsSteps:
         abi.check(self.lib.hearts_game_reset_checked(self.cfg_ref, self.cfg_size, self.game, self.size, seed % _TWO64),
                   "hearts reset")
         self.step(-1)
+
+    def start(self, dealer: int) -> None:
+        """A match whose deals are given (:meth:`deal_given`) instead of drawn: nothing dealt yet,
+        ``dealer`` the first dealer (-1: not chosen yet). After each hand, :meth:`step` returns 3
+        and the next hand waits for its deal."""
+        abi.check(self.lib.hearts_game_start_checked(self.cfg_ref, self.cfg_size, self.game, self.size, dealer),
+                  "hearts start")
+        self.step(-1)
+
+    def deal_given(self, order: bytes) -> None:
+        """Deal ``order`` (deck indices, top card first) to the hand waiting for its deal."""
+        abi.check(self.lib.hearts_game_deal_checked(self.cfg_ref, self.cfg_size, self.game, self.size,
+                                                    (ctypes.c_uint8 * 28).from_buffer_copy(order), len(order)),
+                  "hearts deal")
+        self.step(-1)
+
+    def position(self) -> tuple[int, ...]:
+        """Hand 0, hand 1, dead cards, cards taken by 0 and by 1 (deck masks), the card led (-1 none),
+        hearts broken, tricks played, to move (-1 none), over, winner, dealer, hand number, score 0,
+        score 1, the legal cards of the player to move (a mask)."""
+        abi.check(self.lib.hearts_game_position_checked(self.cfg_ref, self.cfg_size, self.game, self.size, self.spot,
+                                                        HEARTS_POSITION), "hearts position")
+        return tuple(self.spot)
 
     def step(self, card: int) -> int:
         """Play ``card`` (a deck index) for the player to move: the step's code, or -1 if illegal."""
@@ -187,6 +212,21 @@ class SnapSteps:
         abi.check(self.lib.snap_game_reset_checked(self.cfg_ref, self.cfg_size, self.game, self.size, seed % _TWO64,
                                                    self.view, 7, self.order, 52), "snap reset")
         return int(self.view[3]), bytes(self.order)[:self.ncards]
+
+    def deal(self, dealer: int, order: bytes) -> None:
+        """Deal ``order`` (card indices of the config's deck, top first) from ``dealer``."""
+        abi.check(self.lib.snap_game_deal_checked(self.cfg_ref, self.cfg_size, self.game, self.size, dealer,
+                                                  (ctypes.c_uint8 * 52).from_buffer_copy(order.ljust(52, b"\0")),
+                                                  len(order), self.view, 7), "snap deal")
+
+    def close(self, event: tuple[int, int, int] | None = None) -> tuple[int, int, int]:
+        """Close the open call window with ``event`` (0 no call, 1 a call, 2 a tie; the caller, or the
+        tied seats as a bit mask; the kind), or with None the policy's own event: the event applied."""
+        given = None if event is None else (ctypes.c_int32 * 3)(*event)
+        abi.check(self.lib.snap_game_event_checked(self.cfg_ref, self.cfg_size, self.game, self.size, given,
+                                                   3 if given else 0, self.event, 3, self.view, 7),
+                  "snap call event")
+        return int(self.event[0]), int(self.event[1]), int(self.event[2])
 
     def flip(self) -> None:
         abi.check(self.lib.snap_game_step_checked(self.cfg_ref, self.cfg_size, self.game, self.size, None, 0,
