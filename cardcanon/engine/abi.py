@@ -70,6 +70,7 @@ SIGNATURES: dict[str, tuple[type, list[type]]] = {
     "hearts_game_position_checked": (c_int, [P(HeartsCfg), i64, ctypes.c_void_p, i64, P(ctypes.c_int32), i64]),
     "snap_game_deal_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, c_int, U8, i64, P(ctypes.c_int32),
                                        i64]),
+    "snap_game_correct_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64]),
     "snap_game_event_checked": (c_int, [P(SnapCfg), i64, ctypes.c_void_p, i64, ctypes.c_void_p, i64,
                                         P(ctypes.c_int32), i64, P(ctypes.c_int32), i64]),
 }

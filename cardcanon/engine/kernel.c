@@ -830,7 +830,7 @@ int hearts_game_start_checked(const HeartsCfg *cfg, i64 cfg_size, HeartsGame *g,
     if (g_size != (i64)sizeof(HeartsGame)) return E_ABI;
     if (dealer < -1 || dealer > 1) return E_CONFIG;
     memset(g, 0, sizeof *g);
-    g->dealt_outside = 1; g->dealer = dealer; g->to_move = -1; g->winner = -1;
+    g->dealt_outside = 1; g->dealer = dealer; g->to_move = -1; g->winner = -1; g->lead = -1;
     return 0;
 }
 
@@ -977,6 +977,15 @@ int snap_game_event_checked(const SnapCfg *cfg, i64 cfg_size, SnapGame *g, i64 g
     g->phase = over ? SG_OVER : SG_FLIP;
     sg_view(cfg, g, view);
     return 0;
+}
+
+/* The kinds of call that are correct in the open call window (SNAP-MATCH-1/2): bit K_SNAP, K_POT, K_HAND. */
+int snap_game_correct_checked(const SnapCfg *cfg, i64 cfg_size, const SnapGame *g, i64 g_size) {
+    int rc = snap_cfg_ok(cfg, cfg_size);
+    if (rc) return rc;
+    if (g_size != (i64)sizeof(SnapGame)) return E_ABI;
+    if (g->phase != SG_CALL) return E_CONFIG;
+    return g->fl.correct[K_SNAP] << K_SNAP | g->fl.correct[K_POT] << K_POT | g->fl.correct[K_HAND] << K_HAND;
 }
 
 /* calls == NULL: the flip; else settle the open call window with calls[seat] (-1 none, else a kind) */

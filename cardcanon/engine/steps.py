@@ -12,19 +12,30 @@ steps many Hearts matches in one call. Each constructor raises
 from __future__ import annotations
 
 import ctypes
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from cardcanon.engine import abi, hearts as engine_hearts, snap as engine_snap, vector
 from cardcanon.model.hearts import HeartsConfig
-from cardcanon.model.snap import CallKind, SnapConfig
+from cardcanon.model.seats import Seat
+from cardcanon.model.snap import Call, CallKind, Move, NoCall, Phase, SnapConfig, Tie
 from cardcanon.model.snap_policies import Policy
 
 _TWO64 = 1 << 64
 HEARTS_OBSERVATION = 7 * 28 + 6  # kernel.c H_OBS; hearts_v0.OBSERVATION_SIZE
 HEARTS_POSITION = 16  # kernel.c H_POSITION
 SNAP_CALL_KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)  # kernel.c K_SNAP, K_POT, K_HAND
+SNAP_PHASES = (Phase.FLIP, Phase.CALL, Phase.OVER)  # kernel.c SG_FLIP, SG_CALL, SG_OVER: SnapSteps.view[0]
+
+
+def snap_event(players: int, event: int, who: int, kind: int) -> Move:
+    """The model's call event of the kernel's codes (:meth:`SnapSteps.settle`)."""
+    if event == 0:
+        return NoCall()
+    if event == 1:
+        return Call(Seat(who), SNAP_CALL_KINDS[kind])
+    return Tie(frozenset(Seat(i) for i in range(players) if who >> i & 1), SNAP_CALL_KINDS[kind])
 
 
 def _address(array: np.ndarray[Any, Any]) -> int:
@@ -37,6 +48,19 @@ def _restore(kind: Any, args: tuple[Any, ...], game: bytes, view: bytes) -> Any:
     ctypes.memmove(steps.game, game, len(game))
     ctypes.memmove(steps.view, view, len(view))
     return steps
+
+
+S = TypeVar("S", "HeartsSteps", "SnapSteps")
+
+
+def _twin(steps: S) -> S:
+    """A copy of a game in the kernel without a new holder: its own game and view, the rest shared
+    (the scratch buffers are written and read within one call)."""
+    twin = object.__new__(type(steps))
+    twin.__dict__.update(steps.__dict__)
+    twin.game = type(steps.game).from_buffer_copy(steps.game)
+    twin.view = type(steps.view).from_buffer_copy(steps.view)
+    return twin
 
 
 class HeartsSteps:
@@ -60,6 +84,10 @@ class HeartsSteps:
 
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle: the game's bytes
         return _restore, (HeartsSteps, (self.config,), bytes(self.game), bytes(self.view))
+
+    def twin(self) -> HeartsSteps:
+        """A copy of the game that shares this holder's library, config and scratch buffers."""
+        return _twin(self)
 
     def reset(self, seed: int) -> None:
         abi.check(self.lib.hearts_game_reset_checked(self.cfg_ref, self.cfg_size, self.game, self.size, seed % _TWO64),
@@ -207,6 +235,10 @@ class SnapSteps:
     def __reduce__(self) -> tuple[Any, ...]:  # copy.deepcopy and pickle: the game's bytes
         return _restore, (SnapSteps, (self.config, self.policy), bytes(self.game), bytes(self.view))
 
+    def twin(self) -> SnapSteps:
+        """A copy of the game that shares this holder's library, config and scratch buffers."""
+        return _twin(self)
+
     def reset(self, seed: int) -> tuple[int, bytes]:
         """Deal from ``seed``: the dealer and the order dealt (card indices, top first)."""
         abi.check(self.lib.snap_game_reset_checked(self.cfg_ref, self.cfg_size, self.game, self.size, seed % _TWO64,
@@ -227,6 +259,12 @@ class SnapSteps:
                                                    3 if given else 0, self.event, 3, self.view, 7),
                   "snap call event")
         return int(self.event[0]), int(self.event[1]), int(self.event[2])
+
+    def correct(self) -> tuple[CallKind, ...]:
+        """The kinds of call that are correct in the open call window."""
+        mask = abi.check(self.lib.snap_game_correct_checked(self.cfg_ref, self.cfg_size, self.game, self.size),
+                         "snap correct calls")
+        return tuple(kind for k, kind in enumerate(SNAP_CALL_KINDS) if mask >> k & 1)
 
     def flip(self) -> None:
         abi.check(self.lib.snap_game_step_checked(self.cfg_ref, self.cfg_size, self.game, self.size, None, 0,

@@ -62,7 +62,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from cardcanon.envs import options as variations
-from cardcanon.engine.steps import SNAP_CALL_KINDS, SnapSteps
+from cardcanon.engine.steps import SNAP_PHASES, SnapSteps, snap_event
 from cardcanon.engine.vector import SnapVector
 from cardcanon.envs._common import CardGameEnv, VectorEnv, check_max_steps, check_num_envs, wrap
 from cardcanon.envs._engine import choose_engine
@@ -71,7 +71,7 @@ from cardcanon.model.cards import FULL_DECK, Card
 from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import (
-    GAME, Call, CallKind, Deal, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Termination, Tie,
+    GAME, Call, CallKind, Deal, Flip, Move, NoCall, Phase, SnapConfig, SnapState, Termination,
 )
 
 CARDS = len(FULL_DECK)
@@ -199,7 +199,7 @@ class raw_env(CardGameEnv):
 
     def _phase(self) -> Phase:
         if self._kernel is not None:
-            return _PHASES[self._kernel.view[0]]
+            return SNAP_PHASES[self._kernel.view[0]]
         return self.state.phase
 
     def _holds(self, seat: int) -> bool:
@@ -266,15 +266,9 @@ class raw_env(CardGameEnv):
         if self._kernel is None:
             self._apply(call_event(self.state, self._calls, self.policy, self._rng))
             return
-        event, who, kind = self._kernel.settle({seat.index: call for seat, call in self._calls.items()})
+        codes = self._kernel.settle({seat.index: call for seat, call in self._calls.items()})
         self._state = None
-        if event == 0:
-            self.moves.append(NoCall())
-        elif event == 1:
-            self.moves.append(Call(Seat(who), SNAP_CALL_KINDS[kind]))
-        else:
-            tied = frozenset(Seat(i) for i in range(self.config.players) if who >> i & 1)
-            self.moves.append(Tie(tied, SNAP_CALL_KINDS[kind]))
+        self.moves.append(snap_event(self.config.players, *codes))
 
     def _outcome(self) -> tuple[bool, bool]:
         """Whether the game is over, and whether as a draw (SNAP-END-3)."""
@@ -427,7 +421,6 @@ class SnapVectorEnv(VectorEnv):
         return ended
 
 
-_PHASES = (Phase.FLIP, Phase.CALL, Phase.OVER)  # the kernel's phase codes (engine/steps.py SnapSteps)
 _NO_CARDS = 2  # the kernel's ending code of SNAP-END-3 (engine/snap.py ENDINGS)
 
 

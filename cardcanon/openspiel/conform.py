@@ -8,11 +8,14 @@ more correct callers, the race's chance outcome. The legal moves are read from t
 actions (and the race's outcomes); ``show`` and ``outcome`` are the position the state stepped
 to. The rule an illegal move breaks is named by the reference model, as the environments name
 it. ``shuffle`` and ``deal`` are about seeds, which OpenSpiel games do not take: they are answered
-by :mod:`cardcanon.conform.adapter`.
+by :mod:`cardcanon.conform.adapter`. ``--engine`` chooses the engine the states step on (the games'
+``engine`` parameter, ``kernel-or-model`` by default); on the kernel, ``show`` is the position read
+back from it.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Any
 
@@ -25,15 +28,17 @@ from cardcanon.envs.snap_v0 import KIND_OF_ACTION, SnapAction
 from cardcanon.model import hearts, snap
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, RecordError
 from cardcanon.model.seats import Seat
+from cardcanon.envs._engine import ENGINES
+from cardcanon.openspiel import engines
 from cardcanon.openspiel.snap import ACTION_OF_KIND, small_deck
 
 NO_CAP = {"hearts": {"max_hands": 10**6}, "snap": {"max_moves": 10**9}}  # conformance games are never truncated
 
 
-def load(game: str, config_json: Any) -> Any:
-    """The OpenSpiel game of the vector's table; ValueError when it cannot be one."""
+def load(game: str, config_json: Any, engine: str = engines.DEFAULT) -> Any:
+    """The OpenSpiel game of the vector's table, its states on ``engine``; ValueError when it cannot be one."""
     config = adapter.config_from_json(game, config_json)
-    params: dict[str, Any] = {**config.options(), **NO_CAP[game]}
+    params: dict[str, Any] = {**config.options(), **NO_CAP[game], "engine": engine}
     if game == "hearts":
         params.update(scope="match", target=config.target)
     else:
@@ -114,7 +119,8 @@ def perft(state: Any, game: str, depth: int) -> int:
 class Session:
     """One protocol session over an OpenSpiel state (see :mod:`cardcanon.conform.reference`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, engine: str = engines.DEFAULT) -> None:
+        self.engine = engine
         self.game, self.config = "", None
         self.spiel: Any = None
         self.state: Any = None
@@ -162,7 +168,7 @@ class Session:
         if request.get("protocol") != PROTOCOL or request.get("version") != VERSION:
             return {"unsupported": f"this implementation speaks {PROTOCOL} version {VERSION}"}
         try:
-            self.spiel = load(request["game"], request["config"])
+            self.spiel = load(request["game"], request["config"], self.engine)
         except (ValueError, pyspiel.SpielError) as exc:
             return {"unsupported": str(exc)}
         self.game, self.config, self.state = request["game"], request["config"], self.spiel.new_initial_state()
@@ -180,8 +186,12 @@ class Session:
             return {"invalid": str(exc)}
 
 
-def main() -> int:
-    return serve(Session().handle)
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cardcanon.openspiel.conform",
+                                     description="The conformance protocol over the OpenSpiel games' states.")
+    parser.add_argument("--engine", choices=ENGINES, default=engines.DEFAULT,
+                        help="the engine the states step on (the games' engine parameter)")
+    return serve(Session(parser.parse_args(argv).engine).handle)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,10 @@
 rulebook's option words and defaults; ``scope`` (``"hand"``, the default, as OpenSpiel's own
 ``hearts``: one hand; or ``"match"``: HEARTS-MATCH-1/2/3 to ``target`` points, 100 by default);
 ``max_hands`` (a match, 100 by default): a match not decided after that many hands ends there as a
-*truncation*, every return 0, and :meth:`HeartsState.truncated` says so, never a result.
+*truncation*, every return 0, and :meth:`HeartsState.truncated` says so, never a result;
+``engine`` (``"kernel-or-model"``, the default; ``"kernel"`` or ``"model"``): which engine the
+states step on (:mod:`cardcanon.openspiel.engines`); the game's ``engine`` attribute says which
+one plays and ``engine_note`` why the model does.
 
 **Chance**: the first dealer (two outcomes, 1/2 each; HEARTS-DEAL-1), then each hand's deal card by
 card, as OpenSpiel's ``hearts`` deals: the n-th chance outcome of a deal is the card at place n of
@@ -33,20 +36,20 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from cardcanon.envs.hearts_v0 import OBSERVATION, OBSERVATION_SIZE, observation_of
+from cardcanon.engine.steps import HeartsSteps
+from cardcanon.envs.hearts_v0 import OBSERVATION, OBSERVATION_SIZE
 from cardcanon.model.cards import Card, format_cards
-from cardcanon.model.hearts import (
-    DECK, GAME, ChooseDealer, Deal, HeartsConfig, Phase, Play,
-)
+from cardcanon.model.hearts import DECK, GAME, HeartsConfig, HeartsState as ModelState, Phase
 from cardcanon.model.hearts_types import HAND_SIZE, MOON_OTHER_POINTS, PLAYERS, POINT_CARDS, QUEEN_POINTS, SEATS
 from cardcanon.model.seats import Seat
-from cardcanon.openspiel import _common
+from cardcanon.openspiel import _common, engines
 
 SHORT_NAME = "python_cardcanon_hearts"
 CARDS = len(DECK)
 PLAYS_PER_HAND = PLAYERS * HAND_SIZE
 SCOPES = ("hand", "match")
-DEFAULTS = _common.specification("hearts", scope="hand", max_hands=100, target=HeartsConfig().target)
+DEFAULTS = _common.specification("hearts", scope="hand", max_hands=100, target=HeartsConfig().target,
+                                 engine=engines.DEFAULT)
 WORST_HAND = max(MOON_OTHER_POINTS, len(POINT_CARDS) - 1 + QUEEN_POINTS)  # the most points a hand can give
 INFORMATION_STATE_SIZE = OBSERVATION_SIZE + CARDS + PLAYS_PER_HAND * CARDS
 _INDEX = {card: i for i, card in enumerate(DECK)}
@@ -85,6 +88,7 @@ class HeartsGame(pyspiel.Game):  # type: ignore[misc]
         self.max_hands = _common.whole("max_hands", params["max_hands"], 1) if self.scope == "match" else 1
         self.config = HeartsConfig.from_options(_common.chosen("hearts", params),
                                                 target=_common.whole("target", params["target"], 1))
+        self.kernel = engines.choose(self, params["engine"], lambda: HeartsSteps(self.config))
         match = self.scope == "match"
         info = pyspiel.GameInfo(
             num_distinct_actions=CARDS, max_chance_outcomes=CARDS, num_players=PLAYERS,
@@ -101,10 +105,10 @@ class HeartsGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class HeartsState(pyspiel.State):  # type: ignore[misc]
-    """A position: the model's state, the deal under way, and what the model does not keep (the
-    cards each player played this hand, the last trick, the history each player saw)."""
+    """A position: the table of the engine that plays (:mod:`cardcanon.openspiel.engines`), the deal
+    under way, and what the model does not keep (the cards each player played this hand, the last
+    trick, the history each player saw)."""
 
-    model = _common.shared("model")
     order = _common.shared("order")
     played = _common.shared("played")
     last_trick = _common.shared("last_trick")
@@ -115,7 +119,7 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: HeartsGame) -> None:
         super().__init__(game)
         self.scope, self.max_hands = game.scope, game.max_hands
-        self.model = GAME.new_game(game.config)
+        self.table = engines.KernelHearts(game.kernel) if game.kernel else engines.ModelHearts(game.config)
         self.order = ()  # the deal under way, top card first
         self.played = (frozenset(), frozenset())  # the cards each player played this hand
         self.last_trick = frozenset()
@@ -123,24 +127,28 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         self.plays = ()  # this hand's plays in order
         self.seen = ("",) * PLAYERS  # what each player saw, as text
 
+    @property
+    def model(self) -> ModelState:
+        """The reference model's position (on the kernel, read back from it)."""
+        return self.table.model
+
     # ---- the OpenSpiel API ---------------------------------------------------------------------
     def current_player(self) -> int:
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        if self.model.is_chance:
-            return int(pyspiel.PlayerId.CHANCE)
-        assert self.model.to_move is not None
-        return int(self.model.to_move.index)
+        to_move = self.table.to_move
+        return int(pyspiel.PlayerId.CHANCE) if to_move is None else to_move
 
     def is_terminal(self) -> bool:
-        if self.model.phase is Phase.OVER:
+        phase = self.table.phase
+        if phase is Phase.OVER:
             return True
-        hand_done = self.model.phase is Phase.DEAL and not self.order and self.model.hand_number >= 1
-        return hand_done and (self.scope == "hand" or self.model.hand_number >= self.max_hands)
+        hand_done = phase is Phase.DEAL and not self.order and self.table.hand_number >= 1
+        return hand_done and (self.scope == "hand" or self.table.hand_number >= self.max_hands)
 
     def truncated(self) -> bool:
         """A match ended by ``max_hands`` undecided (never so for a hand)."""
-        return self.is_terminal() and self.scope == "match" and self.model.phase is not Phase.OVER
+        return self.is_terminal() and self.scope == "match" and self.table.phase is not Phase.OVER
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -155,19 +163,20 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        return sorted(_INDEX[move.card] for move in GAME.legal_moves(self.model) if isinstance(move, Play))
+        return self.table.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.model.phase is Phase.CHOOSE_DEALER:
+        if self.table.phase is Phase.CHOOSE_DEALER:
             return [(seat.index, 1.0 / PLAYERS) for seat in SEATS]
         left = [i for i, card in enumerate(DECK) if card not in self.order]
         return [(i, 1.0 / len(left)) for i in left]
 
     def _apply_action(self, action: int) -> None:
-        if self.model.phase is Phase.CHOOSE_DEALER:
-            self.model = GAME.apply(self.model, ChooseDealer(Seat(action)))
+        phase = self.table.phase
+        if phase is Phase.CHOOSE_DEALER:
+            self.table.choose_dealer(action)
             self._saw(None, f"p{action} deals first")
-        elif self.model.phase is Phase.DEAL:
+        elif phase is Phase.DEAL:
             self._deal(DECK[action])
         else:
             self._play(DECK[action])
@@ -179,34 +188,36 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         self.order += (card,)
         if len(self.order) < CARDS:
             return
-        self.model = GAME.apply(self.model, Deal(self.order))
+        self.table.deal(self.order)
         self.order = ()
-        self.dealt = self.model.hands
+        model = self.model
+        self.dealt = model.hands
         self.played, self.last_trick, self.plays = (frozenset(), frozenset()), frozenset(), ()
-        assert self.model.dealer is not None
-        self._saw(None, f"hand {self.model.hand_number}, p{self.model.dealer.index} deals")
+        assert model.dealer is not None
+        self._saw(None, f"hand {model.hand_number}, p{model.dealer.index} deals")
         for seat in SEATS:
             cards = format_cards(sorted(self.dealt[seat.index]), False)
             self._saw(seat.index, f"p{seat.index} is dealt {cards}")
 
     def _play(self, card: Card) -> None:
-        assert self.model.to_move is not None
-        seat = self.model.to_move
-        lead = self.model.trick[0].card if self.model.trick else None
-        self.model = GAME.apply(self.model, Play(seat, card))  # an illegal card raises the model's error
-        self.played = tuple(cards | {card} if i == seat.index else cards for i, cards in enumerate(self.played))
+        seat = self.table.to_move
+        assert seat is not None
+        lead = self.plays[-1] if len(self.plays) % PLAYERS else None  # this hand's plays: an odd one leads
+        self.table.play(seat, card)  # an illegal card raises the model's error
+        self.played = tuple(cards | {card} if i == seat else cards for i, cards in enumerate(self.played))
         self.plays += (card,)
         if lead is not None:
             self.last_trick = frozenset((lead, card))
-        self._saw(None, f"p{seat.index} plays {card}")
-        if self.model.phase is not Phase.PLAY:
-            self._saw(None, f"hand scores {self.model.hand_scores[-1][0]}-{self.model.hand_scores[-1][1]}")
+        self._saw(None, f"p{seat} plays {card}")
+        if self.table.phase is not Phase.PLAY:
+            scores = self.model.hand_scores[-1]
+            self._saw(None, f"hand scores {scores[0]}-{scores[1]}")
 
     def _saw(self, who: int | None, text: str) -> None:
         self.seen = _common.saw(self.seen, who, text)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE and self.model.phase is Phase.CHOOSE_DEALER:
+        if player == pyspiel.PlayerId.CHANCE and self.table.phase is Phase.CHOOSE_DEALER:
             return f"p{action} deals"
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {DECK[action]}"
@@ -242,7 +253,7 @@ class HeartsObserver:
             self.dict["plays"] = self.dict["plays"].reshape(PLAYS_PER_HAND, CARDS)
 
     def set_from(self, state: HeartsState, player: int) -> None:
-        self.tensor[:OBSERVATION_SIZE] = observation_of(state.model, player, state.played, state.last_trick)
+        self.tensor[:OBSERVATION_SIZE] = state.table.observation(player, state.played, state.last_trick)
         if self.perfect_recall:
             self.tensor[OBSERVATION_SIZE:] = 0.0
             self.dict["dealt"][[_INDEX[card] for card in state.dealt[player]]] = 1.0

@@ -12,7 +12,10 @@ SNAP-TIE-1; every call event the rules allow is then reachable); ``calls`` (``"p
 default; or ``"policy"``: the calling policy makes every call, as the model's ``play_game`` does,
 and there is no call window node); ``max_moves`` (10000): a game
 still going after that many moves (flips and call windows) ends there as a *truncation*
-(:meth:`SnapState.truncated`): the players in the game get 0.
+(:meth:`SnapState.truncated`): the players in the game get 0; ``engine``
+(``"kernel-or-model"``, the default; ``"kernel"`` or ``"model"``): which engine the states step on
+(:mod:`cardcanon.openspiel.engines`); the game's ``engine`` attribute says which one plays and
+``engine_note`` why the model does.
 
 **Chance**: the dealer (each seat equally likely; SNAP-DEAL-1), then the shuffled deck card by card
 (SNAP-DEAL-2): the n-th outcome is the card at place n of the deal, by its index in the table's
@@ -45,23 +48,22 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from cardcanon.envs.snap_race import call_event, race_policy
-from cardcanon.envs.snap_v0 import KIND_OF_ACTION, SnapAction, observation_of, observation_parts
+from cardcanon.envs.snap_race import race_policy
+from cardcanon.envs.snap_v0 import KIND_OF_ACTION, SnapAction, observation_parts
 from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
 from cardcanon.model.seats import Seat
-from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap import (
-    GAME, MAX_PLAYERS, MIN_PLAYERS, Call, Deal, Flip, NoCall, Phase, SnapConfig, SnapState as ModelState,
-    Termination, Tie, correct_kinds,
+    MAX_PLAYERS, MIN_PLAYERS, Call, NoCall, Phase, SnapConfig, SnapState as ModelState, Termination, Tie,
 )
-from cardcanon.openspiel import _common
+from cardcanon.openspiel import _common, engines
 
 SHORT_NAME = "python_cardcanon_snap"
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 POLICIES = ("flipper-first", "owner-first", "race")
 CALLS = ("players", "policy")
 DEFAULTS = _common.specification("snap", players=2, ranks=len(Rank), suits=len(SUITS),
-                                 calling_policy=POLICIES[0], calls=CALLS[0], max_moves=10_000)
+                                 calling_policy=POLICIES[0], calls=CALLS[0], max_moves=10_000,
+                                 engine=engines.DEFAULT)
 CARDS = len(FULL_DECK)
 ACTION_OF_KIND = {kind: action for action, kind in KIND_OF_ACTION.items()}
 
@@ -109,6 +111,7 @@ class SnapGame(pyspiel.Game):  # type: ignore[misc]
         if self.by_policy and self.race:
             raise ValueError("calls=policy: the calling policy makes every call; it is flipper-first or owner-first")
         self.max_moves = _common.whole("max_moves", params["max_moves"], 1)
+        self.kernel = engines.choose(self, params["engine"], lambda: engines.SnapKernel(self.config, self.policy))
         info = pyspiel.GameInfo(
             num_distinct_actions=len(SnapAction), num_players=players,
             max_chance_outcomes=max(players, len(deck), 1 << players if self.race else 0),
@@ -125,13 +128,13 @@ class SnapGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class SnapState(pyspiel.State):  # type: ignore[misc]
-    """A position: the model's state, the deal under way, the moves made, what each player got on
-    going out, the cards seen face up and the history each player saw."""
+    """A position: the table of the engine that plays (:mod:`cardcanon.openspiel.engines`), the deal
+    under way, the moves made, what each player got on going out, the cards seen face up and the
+    history each player saw."""
 
     config = _common.shared("config")
     policy = _common.shared("policy")
     dealer = _common.shared("dealer")
-    model = _common.shared("model")
     order = _common.shared("order")
     race = _common.shared("race")  # a race's calls (seat -> kind, in the window), while chance settles it
     faces = _common.shared("faces")
@@ -143,7 +146,7 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         self.racing, self.by_policy = game.race, game.by_policy
         self.race = None
         self.players = self.config.players
-        self.model = GAME.new_game(self.config)
+        self.table = engines.KernelSnap(game.kernel) if game.kernel else engines.ModelSnap(self.config, self.policy)
         self.dealer = None
         self.order = ()  # the deal under way, top card first
         self.moves = 0  # flips and call windows so far
@@ -152,22 +155,28 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         self.calls: list[int] = [int(SnapAction.PASS)] * self.players  # each player's action in the last window
         self.seen = ("",) * self.players  # what each player saw, as text
 
+    @property
+    def model(self) -> ModelState:
+        """The reference model's position (on the kernel, read back from it)."""
+        return self.table.model
+
     # ---- the OpenSpiel API ---------------------------------------------------------------------
     def current_player(self) -> int:
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        if self.model.phase is Phase.DEAL or self.race is not None:
+        phase = self.table.phase
+        if phase is Phase.DEAL or self.race is not None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.model.phase is Phase.CALL:
+        if phase is Phase.CALL:
             return int(pyspiel.PlayerId.SIMULTANEOUS)
-        return int(self.model.player.index)
+        return self.table.player
 
     def is_terminal(self) -> bool:
-        return self.model.phase is Phase.OVER or self.moves >= self.max_moves
+        return self.table.phase is Phase.OVER or self.moves >= self.max_moves
 
     def truncated(self) -> bool:
         """The game was stopped by ``max_moves`` (never a result)."""
-        return self.model.phase is not Phase.OVER and self.moves >= self.max_moves
+        return self.table.phase is not Phase.OVER and self.moves >= self.max_moves
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -175,12 +184,12 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         return [self.results.get(seat, 0.0) for seat in range(self.players)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        phase = self.model.phase
+        phase = self.table.phase
         if self.is_terminal() or phase is Phase.DEAL or self.race is not None:
             return []
         if phase is Phase.FLIP:
-            return [int(SnapAction.FLIP)] if player == self.model.player.index else []
-        if not self.model.holds(Seat(player)):
+            return [int(SnapAction.FLIP)] if player == self.table.player else []
+        if not self.table.holds(player):
             return [int(SnapAction.PASS)]
         return sorted([int(SnapAction.PASS)] + [int(ACTION_OF_KIND[kind]) for kind in self.config.kinds])
 
@@ -197,18 +206,15 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         if self.race is not None:
             self._settle(_race_event(self.race, action))
             return
-        if self.model.phase is Phase.DEAL:
+        if self.table.phase is Phase.DEAL:
             self._deal(action)
             return
-        self.model = GAME.apply(self.model, Flip(self.model.player))
+        card = self.table.flip()
         self.moves += 1
-        card = self.model.up[self.model.player.index][0]
         self.faces |= {card}
-        self._saw(None, f"p{self.model.player.index} flips {card}")
+        self._saw(None, f"p{self.table.player} flips {card}")
         if self.by_policy:  # every player calls as the policy plays (SNAP-POLICY-1 to 3): no call window
-            event = self.policy.choose(self.model, SplitMix64(0))
-            assert isinstance(event, (NoCall, Call, Tie)), "a call window closes by a call event"
-            self._settle(event)
+            self._settle(None)
 
     def _deal(self, action: int) -> None:
         """The dealer, then one card; with the last card, the model's Deal."""
@@ -221,42 +227,40 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"{card} has already been dealt")
         self.order += (card,)
         if len(self.order) == len(self.config.deck):
-            self.model = GAME.apply(self.model, Deal(self.dealer, self.order))
+            self.table.deal(self.dealer.index, self.order)
             self._after_event()
 
     def _apply_actions(self, actions: list[int]) -> None:
         """The call window: every player's choice at once, settled into the model's one call event."""
-        before = self.model
+        table = self.table
         self.calls = [int(action) for action in actions]
         chosen = {Seat(seat): KIND_OF_ACTION.get(SnapAction(action)) for seat, action in enumerate(actions)
-                  if before.holds(Seat(seat))}
+                  if table.holds(seat)}
         self.moves += 1
         for seat, action in enumerate(self.calls):
             if action != SnapAction.PASS:
                 self._saw(seat, f"p{seat} calls {SnapAction(action).name.lower()}")
-        correct = correct_kinds(before)
-        right = [(seat, chosen[seat]) for seat in callers_in_order(before) if chosen.get(seat) in correct]
-        if self.racing and len(right) >= 2:  # who was fastest: a chance node
-            self.race = tuple(right)
-            return
-        # the generator is drawn from only by the ``ties`` policies, which this game refuses
-        event = call_event(before, chosen, self.policy, SplitMix64(0))
-        assert isinstance(event, (NoCall, Call, Tie)), "a call window closes by a call event"
-        self._settle(event)
+        if self.racing:
+            correct = table.correct()
+            right = [(seat, chosen[seat]) for seat in callers_in_order(table) if chosen.get(seat) in correct]
+            if len(right) >= 2:  # who was fastest: a chance node
+                self.race = tuple(right)
+                return
+        self._saw(None, _event_text(table.settle(chosen)))
+        self._after_event()
 
-    def _settle(self, event: NoCall | Call | Tie) -> None:
-        """The window's call event, applied by the model."""
+    def _settle(self, event: NoCall | Call | Tie | None) -> None:
+        """The window closed by ``event`` (None: the calling policy's own event)."""
         self.race = None
-        self.model = GAME.apply(self.model, event)
-        self._saw(None, _event_text(event))
+        self._saw(None, _event_text(self.table.close(event)))
         self._after_event()
 
     def _after_event(self) -> None:
         """Who went out (SNAP-OUT-1) and, at the end, the winner (SNAP-END-1/2/3)."""
-        outcome = GAME.outcome(self.model)
+        outcome = self.table.outcome()
         draw = outcome is not None and outcome.termination is Termination.NO_CARDS
         for seat in range(self.players):
-            if seat not in self.results and not self.model.holds(Seat(seat)):
+            if seat not in self.results and not self.table.holds(seat):
                 self.results[seat] = 0.0 if draw else -1.0
         if outcome is not None and outcome.winner is not None:
             self.results[outcome.winner.index] = 1.0
@@ -278,10 +282,10 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         return f"{model.phase.value} | {piles} | pot {' '.join(map(str, model.pot)) or '-'}"
 
 
-def callers_in_order(state: ModelState) -> list[Seat]:
+def callers_in_order(table: engines.ModelSnap | engines.KernelSnap) -> list[Seat]:
     """The players in the game, clockwise from the flipper, the flipper first."""
-    n, flipper = state.config.players, state.player.index
-    return [Seat((flipper + k) % n) for k in range(n) if state.holds(Seat((flipper + k) % n))]
+    n, flipper = table.config.players, table.player
+    return [Seat((flipper + k) % n) for k in range(n) if table.holds((flipper + k) % n)]
 
 
 def _race_outcomes(right: tuple[tuple[Seat, Any], ...], index_card: bool) -> list[int]:
@@ -333,7 +337,7 @@ class SnapObserver:
             start += size
 
     def set_from(self, state: SnapState, player: int) -> None:
-        self.tensor[:self.size] = observation_of(state.model, player)
+        self.tensor[:self.size] = state.table.observation(player)
         if self.perfect_recall:
             self.tensor[self.size:] = 0.0
             self.dict["seen_face_up"][[card.index for card in state.faces]] = 1.0
