@@ -10,8 +10,11 @@ one ends:
 - ``openspiel``: a ``pyspiel`` state of ``hearts``: ``apply_action``, chance outcomes sampled,
   then ``legal_actions()`` and ``information_state_tensor()`` of the player to move (OpenSpiel's
   hearts has no plain observation tensor).
-- ``cardcanon_openspiel``: the same state loop on ``python_cardcanon_hearts(scope=match)``
-  (:mod:`cardcanon.openspiel`, stepping the reference model), for ``ratio_openspiel_game_cpu``.
+- ``cardcanon_openspiel``: the same state loop on ``python_cardcanon_hearts(scope=match,engine=kernel)``
+  (:mod:`cardcanon.openspiel`, its states stepping on the compiled kernel), for
+  ``ratio_openspiel_game_cpu``; ``cardcanon_openspiel_model``: the same with ``engine=model``
+  (stepping the reference model), for ``ratio_openspiel_game_model_cpu``. Where the kernel cannot
+  play, ``cardcanon_openspiel`` is left out and the result says why (``openspiel_game_note``).
 - ``openspiel_rl_environment``: OpenSpiel's own RL wrapper, ``rl_environment.Environment("hearts")``,
   whose ``step`` computes every player's information state.
 
@@ -50,6 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from cardcanon.engine import vector as engine_vector
+from cardcanon.engine.build import EngineUnavailable
 from cardcanon.envs import hearts_v0, snap_v0
 from cardcanon.provenance import provenance
 
@@ -224,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vector", type=int, default=4096, help="matches stepped by one call of vector_env")
     args = parser.parse_args(argv)
 
+    kernel_missing = ""
     runners: dict[str, Runner] = {"cardcanon": CardcanonRunner(args.seed),
                                   "cardcanon_model": CardcanonRunner(args.seed, "model"),
                                   "cardcanon_snap": CardcanonRunner(args.seed, "kernel", "snap")}
@@ -231,9 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         runners["openspiel"] = OpenSpielRunner(args.seed)
         runners["openspiel_rl_environment"] = OpenSpielRLRunner(args.seed)
-        runners["cardcanon_openspiel"] = OpenSpielRunner(args.seed, "python_cardcanon_hearts(scope=match)")
+        runners["cardcanon_openspiel_model"] = OpenSpielRunner(args.seed,
+                                                               "python_cardcanon_hearts(scope=match,engine=model)")
+        runners["cardcanon_openspiel"] = OpenSpielRunner(args.seed, "python_cardcanon_hearts(scope=match,engine=kernel)")
     except ImportError as exc:
         missing = f"OpenSpiel is not installed ({exc}); install it with `pip install -e '.[bench]'`"
+    except EngineUnavailable as exc:
+        kernel_missing = f"python_cardcanon_hearts cannot step on the compiled kernel here: {exc}"
     load_at_start = provenance()["load_average"]
     slice_rates: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
     for _ in range(args.rounds):
@@ -259,14 +268,19 @@ def main(argv: list[str] | None = None) -> int:
         result.update(openspiel=None, ratio=None, note=missing)
         print(f"OpenSpiel: not available: {missing}. No ratio.")
     else:
-        for name in ("openspiel", "openspiel_rl_environment", "cardcanon_openspiel"):
-            print(f"{name}: {result[name]['steps_per_second']:,.0f} steps/s, {result[name]['games']} games finished")
+        for name in ("openspiel", "openspiel_rl_environment", "cardcanon_openspiel", "cardcanon_openspiel_model"):
+            if name in result:
+                print(f"{name}: {result[name]['steps_per_second']:,.0f} steps/s, {result[name]['games']} games finished")
         ours = result["cardcanon"]["steps_per_second"]
         result["ratio"] = ours / result["openspiel"]["steps_per_second"]
         result["ratio_vs_rl_environment"] = ours / result["openspiel_rl_environment"]["steps_per_second"]
         result["ratio_cpu"] = result["cardcanon"]["steps_per_cpu_second"] / result["openspiel"]["steps_per_cpu_second"]
-        result["ratio_openspiel_game_cpu"] = (result["cardcanon_openspiel"]["steps_per_cpu_second"]
-                                              / result["openspiel"]["steps_per_cpu_second"])
+        for key, name in (("ratio_openspiel_game_cpu", "cardcanon_openspiel"),
+                          ("ratio_openspiel_game_model_cpu", "cardcanon_openspiel_model")):
+            result[key] = (result[name]["steps_per_cpu_second"] / result["openspiel"]["steps_per_cpu_second"]
+                           if name in result else None)
+        if kernel_missing:
+            result["openspiel_game_note"] = kernel_missing
         for key, k in (("slice_ratios", 0), ("slice_ratios_cpu", 1)):
             slices = sorted(a[k] / b[k] for a, b in zip(slice_rates["cardcanon"], slice_rates["openspiel"]))
             result[key] = {"min": slices[0], "median": statistics.median(slices), "max": slices[-1]}
@@ -274,8 +288,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ratio (cardcanon / OpenSpiel state loop): {result['ratio']:.2f} per wall second (slice by slice "
               f"{wall['min']:.2f} to {wall['max']:.2f}), {result['ratio_cpu']:.2f} per CPU second ({cpu['min']:.2f} to "
               f"{cpu['max']:.2f}); against OpenSpiel's rl_environment: {result['ratio_vs_rl_environment']:.2f}")
-        print(f"ratio (python_cardcanon_hearts / OpenSpiel's hearts, the same state loop): "
-              f"{result['ratio_openspiel_game_cpu']:.3f} per CPU second")
+        for engine_name, key in (("kernel", "ratio_openspiel_game_cpu"), ("model", "ratio_openspiel_game_model_cpu")):
+            ratio = result[key]
+            print(f"ratio (python_cardcanon_hearts on the {engine_name} / OpenSpiel's hearts, the same state loop): "
+                  + (f"{ratio:.3f} per CPU second" if ratio is not None else kernel_missing))
     result.update(budget_seconds=args.seconds, rounds=args.rounds, seed=args.seed)
     result["provenance"] = provenance()  # the load average at the end of the run
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -2,9 +2,12 @@
 ``python_cardcanon_snap`` with ``pyspiel``, so ``pyspiel.load_game("python_cardcanon_snap(players=4)")``
 and every OpenSpiel algorithm (and TorchRL or Shimmy, which load OpenSpiel's games) play them.
 
-Install with ``pip install 'cardcanon[openspiel]'``. The states step on the reference models
-(:mod:`cardcanon.model.hearts`, :mod:`cardcanon.model.snap`); the observers write the observation
-vectors of the PettingZoo environments (:mod:`cardcanon.envs`). See ``docs/environments.rst``.
+Install with ``pip install 'cardcanon[openspiel]'``. The states step on the compiled kernel where
+it can play the table and on the reference models (:mod:`cardcanon.model.hearts`,
+:mod:`cardcanon.model.snap`) elsewhere; the ``engine`` parameter chooses and the game's ``engine``
+attribute says which plays (:mod:`cardcanon.openspiel.engines`). The observers write the
+observation vectors of the PettingZoo environments (:mod:`cardcanon.envs`). See
+``docs/environments.rst``.
 """
 
 try:

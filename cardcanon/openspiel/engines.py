@@ -76,7 +76,8 @@ class ModelHearts:
         return self.model.hand_number
 
     def legal(self) -> list[int]:
-        return sorted(hearts.DECK.index(move.card) for move in hearts.GAME.legal_moves(self.model))
+        return sorted(hearts.DECK.index(move.card) for move in hearts.GAME.legal_moves(self.model)
+                      if isinstance(move, hearts.Play))
 
     def choose_dealer(self, seat: int) -> None:
         self.model = hearts.GAME.apply(self.model, hearts.ChooseDealer(Seat(seat)))
