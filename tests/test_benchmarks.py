@@ -40,7 +40,9 @@ def test_the_readme_benchmark_figures_are_the_files():
                             f"per wall second; Snap's {unchecked['steps_per_cpu_second'] / 1e6:.1f} million per CPU "
                             f"second without its check for repeated positions)",
         "python_cardcanon_hearts / OpenSpiel": f"about {envs['ratio_openspiel_game_cpu']:.2f} times the steps per CPU "
-                                               f"second of OpenSpiel's own `hearts`",
+                                               f"second of OpenSpiel's own `hearts` with its states stepping on the "
+                                               f"compiled kernel, and about {envs['ratio_openspiel_game_model_cpu']:.2f} "
+                                               f"times on the reference model",
         "load": f"load average {envs['provenance']['load_average'][0]:.1f} on {envs['provenance']['machine']}",
     }
     for what, text in figures.items():
@@ -56,6 +58,10 @@ def test_the_environments_benchmark_measures_both_clocks_in_one_run():
     assert envs["ratio"] == pytest.approx(envs["cardcanon"]["steps_per_second"] / envs["openspiel"]["steps_per_second"])
     assert envs["ratio_cpu"] == pytest.approx(
         envs["cardcanon"]["steps_per_cpu_second"] / envs["openspiel"]["steps_per_cpu_second"])
+    for key, name, engine in (("ratio_openspiel_game_cpu", "cardcanon_openspiel", "kernel"),
+                              ("ratio_openspiel_game_model_cpu", "cardcanon_openspiel_model", "model")):
+        assert envs[key] == pytest.approx(envs[name]["steps_per_cpu_second"] / envs["openspiel"]["steps_per_cpu_second"])
+        assert f"'engine': '{engine}'" in envs[name]["game"]  # the OpenSpiel game on each engine, in one run
     for key in ("vector", "snap_vector", "snap_vector_without_repeat_check"):
         for name in ("first_legal", "random_legal"):
             rate = envs[key][name]

@@ -18,7 +18,7 @@ OpenSpiel games on both, move by move.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from cardcanon.engine.steps import SNAP_CALL_KINDS, SNAP_PHASES, HeartsSteps, SnapSteps, snap_event
 from cardcanon.envs import hearts_v0, snap_v0
@@ -34,6 +34,7 @@ from cardcanon.model.snap_policies import Policy
 HAND_OVER = (1, 3)  # HeartsSteps.step's codes after a hand's last trick: the match is over, the next deal waits
 DEFAULT = "kernel-or-model"  # load_game must work without a compiler; the game says which engine plays
 K = TypeVar("K")
+M = TypeVar("M")
 
 
 def choose(game: Any, engine: Any, kernel: Callable[[], K]) -> K | None:
@@ -45,6 +46,22 @@ def choose(game: Any, engine: Any, kernel: Callable[[], K]) -> K | None:
     made = choose_engine(game, str(engine), kernel)
     game.engine, game.engine_note = game.metadata["engine"], game.metadata.get("engine_note", "")
     return made
+
+
+class ReadBack(Generic[M]):
+    """A kernel table's ``model``: the reference model's position read from the kernel, once for
+    each position (the strings of every player ask for it); a move sets ``read`` to None."""
+
+    read: M | None
+
+    @property
+    def model(self) -> M:
+        if self.read is None:
+            self.read = self._model()
+        return self.read
+
+    def _model(self) -> M:
+        raise NotImplementedError
 
 
 def _cards(mask: int) -> frozenset[Card]:
@@ -92,9 +109,9 @@ class ModelHearts:
         return hearts_v0.observation_of(self.model, seat, played, last_trick)
 
 
-class KernelHearts:
+class KernelHearts(ReadBack[hearts.HeartsState]):
     """A match in the kernel (a twin of the game's ``steps``), dealt the deals given; ``model``
-    reads its position back (once for each position)."""
+    reads its position back."""
 
     def __init__(self, steps: HeartsSteps) -> None:
         self.config = steps.config
@@ -151,13 +168,6 @@ class KernelHearts:
 
     def observation(self, seat: int, played: tuple[frozenset[Card], ...], last_trick: frozenset[Card]) -> Any:
         return self.steps.observe(seat)[0]
-
-    @property
-    def model(self) -> hearts.HeartsState:
-        """The reference model's position read from the kernel."""
-        if self.read is None:
-            self.read = self._model()
-        return self.read
 
     def _model(self) -> hearts.HeartsState:
         (hand0, hand1, _, taken0, taken1, lead, broken, tricks, to_move, _, winner, dealer, number,
@@ -250,9 +260,8 @@ class SnapKernel:
         self.before_deal = tuple(snap_v0.observation_of(empty, seat) for seat in range(config.players))
 
 
-class KernelSnap:
-    """A game in the kernel, dealt the deal given; ``model`` reads its position back (once for each
-    position: the strings of every player ask for it)."""
+class KernelSnap(ReadBack[snap.SnapState]):
+    """A game in the kernel, dealt the deal given; ``model`` reads its position back."""
 
     def __init__(self, kernel: SnapKernel) -> None:
         self.config, self.policy, self.before_deal = kernel.steps.config, kernel.steps.policy, kernel.before_deal
@@ -314,13 +323,6 @@ class KernelSnap:
             ups.append(tuple(FULL_DECK[i] for i in reversed(raw[at + 1:at + 1 + raw[at]])))
             at += 1 + raw[at]
         return pot, downs, ups
-
-    @property
-    def model(self) -> snap.SnapState:
-        """The reference model's position read from the kernel."""
-        if self.read is None:
-            self.read = self._model()
-        return self.read
 
     def _model(self) -> snap.SnapState:
         if not self.dealt:
