@@ -4,6 +4,7 @@ differential tests pass on that build as on the one with the builtins."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -18,8 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "cardcanon" / "engine"
 EXTENSIONS = re.compile(r"__builtin_\w+|__attribute__|__int128|__forceinline|__declspec")
 # the engine's differential tests: the kernel against the models, the batched Snap against the
-# single environment, the exact enumeration against brute force
-DIFFERENTIAL = ["tests/test_engine_equivalence.py", "tests/test_env_engine.py", "tests/test_exact.py"]
+# single environment, the exact enumeration against brute force, and (with OpenSpiel) the
+# OpenSpiel games on the kernel against the same games on the models
+DIFFERENTIAL = ["tests/test_engine_equivalence.py", "tests/test_env_engine.py", "tests/test_exact.py",
+                *(["tests/test_openspiel_engines.py"] if importlib.util.find_spec("pyspiel") else [])]
 
 needs_gcc_style = pytest.mark.skipif(build.compiler() is None or os.name != "posix",
                                      reason="needs a C compiler that takes gcc-style flags")

@@ -33,13 +33,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from cardcanon.engine.steps import HeartsSteps
 from cardcanon.envs.hearts_v0 import OBSERVATION, OBSERVATION_SIZE
 from cardcanon.model.cards import Card, format_cards
-from cardcanon.model.hearts import DECK, GAME, HeartsConfig, HeartsState as ModelState, Phase
+from cardcanon.model.hearts import DECK, GAME, HeartsConfig, Phase
 from cardcanon.model.hearts_types import HAND_SIZE, MOON_OTHER_POINTS, PLAYERS, POINT_CARDS, QUEEN_POINTS, SEATS
 from cardcanon.model.seats import Seat
 from cardcanon.openspiel import _common, engines
@@ -58,22 +57,8 @@ _INDEX = {card: i for i, card in enumerate(DECK)}
 
 def _game_type(utility: Any) -> Any:
     """The game's type: a hand is general-sum, a match zero-sum."""
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="cardcanon two-player Hearts",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=PLAYERS,
-        min_num_players=PLAYERS,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=DEFAULTS,
-    )
+    return _common.game_type(SHORT_NAME, "cardcanon two-player Hearts", pyspiel.GameType.Dynamics.SEQUENTIAL, utility,
+                             (PLAYERS, PLAYERS), DEFAULTS)
 
 
 _GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
@@ -104,17 +89,17 @@ class HeartsGame(pyspiel.Game):  # type: ignore[misc]
         return HeartsObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-class HeartsState(pyspiel.State):  # type: ignore[misc]
+class HeartsState(_common.TableState):
     """A position: the table of the engine that plays (:mod:`cardcanon.openspiel.engines`), the deal
     under way, and what the model does not keep (the cards each player played this hand, the last
     trick, the history each player saw)."""
 
+    table: engines.ModelHearts | engines.KernelHearts
     order = _common.shared("order")
     played = _common.shared("played")
     last_trick = _common.shared("last_trick")
     dealt = _common.shared("dealt")
     plays = _common.shared("plays")
-    seen = _common.shared("seen")
 
     def __init__(self, game: HeartsGame) -> None:
         super().__init__(game)
@@ -126,11 +111,6 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         self.dealt = (frozenset(), frozenset())  # each hand as dealt
         self.plays = ()  # this hand's plays in order
         self.seen = ("",) * PLAYERS  # what each player saw, as text
-
-    @property
-    def model(self) -> ModelState:
-        """The reference model's position (on the kernel, read back from it)."""
-        return self.table.model
 
     # ---- the OpenSpiel API ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -213,9 +193,6 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
             scores = self.model.hand_scores[-1]
             self._saw(None, f"hand scores {scores[0]}-{scores[1]}")
 
-    def _saw(self, who: int | None, text: str) -> None:
-        self.seen = _common.saw(self.seen, who, text)
-
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE and self.table.phase is Phase.CHOOSE_DEALER:
             return f"p{action} deals"
@@ -231,24 +208,12 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
                 f" | dead {format_cards(model.dead, False) or '-'}")
 
 
-class HeartsObserver:
+class HeartsObserver(_common.Observer):
     """The information state (``perfect_recall``) or the observation of a player (module documentation)."""
 
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"{SHORT_NAME}: observers take no parameters, not {params!r}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError(f"{SHORT_NAME}: observers see what one player sees (public and his private information)")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        pieces = list(OBSERVATION)
-        if self.perfect_recall:
-            pieces += [("dealt", CARDS), ("plays", PLAYS_PER_HAND * CARDS)]
-        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        start = 0
-        for name, size in pieces:
-            self.dict[name] = self.tensor[start:start + size]
-            start += size
+        super().__init__(SHORT_NAME, iig_obs_type, params, OBSERVATION,
+                         [("dealt", CARDS), ("plays", PLAYS_PER_HAND * CARDS)])
         if self.perfect_recall:
             self.dict["plays"] = self.dict["plays"].reshape(PLAYS_PER_HAND, CARDS)
 

@@ -45,7 +45,6 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from cardcanon.envs.snap_race import race_policy
@@ -53,7 +52,7 @@ from cardcanon.envs.snap_v0 import KIND_OF_ACTION, SnapAction, observation_parts
 from cardcanon.model.cards import FULL_DECK, Card, Rank, Suit
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import (
-    MAX_PLAYERS, MIN_PLAYERS, Call, NoCall, Phase, SnapConfig, SnapState as ModelState, Termination, Tie,
+    MAX_PLAYERS, MIN_PLAYERS, Call, NoCall, Phase, SnapConfig, Termination, Tie,
 )
 from cardcanon.openspiel import _common, engines
 
@@ -75,23 +74,9 @@ def small_deck(ranks: int, suits: int) -> tuple[Card, ...]:
 
 def _game_type(players: int) -> Any:
     """Two players' Snap is zero-sum; more players' is not."""
-    two = players == MIN_PLAYERS
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="cardcanon Snap",
-        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if two else pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=MAX_PLAYERS,
-        min_num_players=MIN_PLAYERS,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=DEFAULTS,
-    )
+    utility = pyspiel.GameType.Utility.ZERO_SUM if players == MIN_PLAYERS else pyspiel.GameType.Utility.GENERAL_SUM
+    return _common.game_type(SHORT_NAME, "cardcanon Snap", pyspiel.GameType.Dynamics.SIMULTANEOUS, utility,
+                             (MIN_PLAYERS, MAX_PLAYERS), DEFAULTS)
 
 
 class SnapGame(pyspiel.Game):  # type: ignore[misc]
@@ -127,18 +112,18 @@ class SnapGame(pyspiel.Game):  # type: ignore[misc]
                             params)
 
 
-class SnapState(pyspiel.State):  # type: ignore[misc]
+class SnapState(_common.TableState):
     """A position: the table of the engine that plays (:mod:`cardcanon.openspiel.engines`), the deal
     under way, the moves made, what each player got on going out, the cards seen face up and the
     history each player saw."""
 
+    table: engines.ModelSnap | engines.KernelSnap
     config = _common.shared("config")
     policy = _common.shared("policy")
     dealer = _common.shared("dealer")
     order = _common.shared("order")
     race = _common.shared("race")  # a race's calls (seat -> kind, in the window), while chance settles it
     faces = _common.shared("faces")
-    seen = _common.shared("seen")
 
     def __init__(self, game: SnapGame) -> None:
         super().__init__(game)
@@ -154,11 +139,6 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         self.faces = frozenset()  # every card seen face up
         self.calls: list[int] = [int(SnapAction.PASS)] * self.players  # each player's action in the last window
         self.seen = ("",) * self.players  # what each player saw, as text
-
-    @property
-    def model(self) -> ModelState:
-        """The reference model's position (on the kernel, read back from it)."""
-        return self.table.model
 
     # ---- the OpenSpiel API ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -265,9 +245,6 @@ class SnapState(pyspiel.State):  # type: ignore[misc]
         if outcome is not None and outcome.winner is not None:
             self.results[outcome.winner.index] = 1.0
 
-    def _saw(self, who: int | None, text: str) -> None:
-        self.seen = _common.saw(self.seen, who, text)
-
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE and self.race is not None:
             return _event_text(_race_event(self.race, action))
@@ -316,25 +293,12 @@ def _event_text(event: NoCall | Call | Tie | Any) -> str:
     return "nobody calls"
 
 
-class SnapObserver:
+class SnapObserver(_common.Observer):
     """The information state (``perfect_recall``) or the observation of a player (module documentation)."""
 
     def __init__(self, players: int, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"{SHORT_NAME}: observers take no parameters, not {params!r}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError(f"{SHORT_NAME}: observers see what one player sees (public and his private information)")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        pieces = list(observation_parts(players))
-        if self.perfect_recall:
-            pieces += [("seen_face_up", CARDS), ("my_last_call", len(SnapAction))]
-        self.size = sum(size for _, size in observation_parts(players))
-        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        start = 0
-        for name, size in pieces:
-            self.dict[name] = self.tensor[start:start + size]
-            start += size
+        super().__init__(SHORT_NAME, iig_obs_type, params, observation_parts(players),
+                         [("seen_face_up", CARDS), ("my_last_call", len(SnapAction))])
 
     def set_from(self, state: SnapState, player: int) -> None:
         self.tensor[:self.size] = state.table.observation(player)
