@@ -134,7 +134,7 @@ def test_the_conformance_vectors_pass_on_the_kernel_backed_states():
 
 
 def test_an_unknown_engine_is_refused_in_one_line():
-    with pytest.raises(ValueError, match=r"^engine must be one of kernel, model, kernel-or-model, not 'fast'$"):
+    with pytest.raises(ValueError, match=r"^engine must be one of 'kernel', 'model', 'kernel-or-model', not 'fast'$"):
         pyspiel.load_game("python_cardcanon_snap(engine=fast)")
 
 

@@ -22,13 +22,14 @@ from typing import Any
 import pyspiel
 
 from cardcanon import __version__
-from cardcanon.conform import adapter, positions
-from cardcanon.conform.protocol import PROTOCOL, VERSION, serve
+from cardcanon.conform import adapter, positions, session
+from cardcanon.conform.protocol import serve
+from cardcanon.engine.build import EngineUnavailable
+from cardcanon.envs._engine import ENGINES
 from cardcanon.envs.snap_v0 import KIND_OF_ACTION, SnapAction
 from cardcanon.model import hearts, snap
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError, RecordError
 from cardcanon.model.seats import Seat
-from cardcanon.envs._engine import ENGINES
 from cardcanon.openspiel import engines
 from cardcanon.openspiel.snap import ACTION_OF_KIND, small_deck
 
@@ -116,64 +117,53 @@ def perft(state: Any, game: str, depth: int) -> int:
     return sum(perft(apply(state, game, move), game, depth - 1) for move in legal_moves(state, game))
 
 
-class Session:
+class Session(session.Session):
     """One protocol session over an OpenSpiel state (see :mod:`cardcanon.conform.reference`)."""
 
     def __init__(self, engine: str = engines.DEFAULT) -> None:
+        super().__init__()
         self.engine = engine
-        self.game, self.config = "", None
         self.spiel: Any = None
         self.state: Any = None
 
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        op = request["op"]
-        if op == "hello":
-            return self.hello(request)
-        if op == "bye":
-            return {"ok": True}
-        if self.state is None:
-            raise ValueError("say hello first")
-        model = adapter.MODELS[self.game]
-        if op == "shuffle":
-            return {"order": adapter.shuffle(self.game, self.config, request["seed"])}
-        if op == "deal":
-            return adapter.deal(self.game, self.config, request["seed"])
-        if op == "position":
-            state = self.spiel.new_initial_state()
-            for number, move in enumerate(request["moves"], start=1):
-                answer = self._apply(state, move)
-                if "ok" not in answer:
-                    return {**answer, "at": number}
-                state = answer["ok"]
-            self.state = state
-            return {"ok": True}
-        if op == "legal":
-            if self.state.is_chance_node():
-                return {"chance": True}
-            return {"moves": [model.move_to_json(m) for m in legal_moves(self.state, self.game)]}
-        if op == "apply":
-            answer = self._apply(self.state, request["move"])
-            if "ok" in answer:
-                self.state, answer = answer["ok"], {"ok": True}
-            return answer
-        if op == "show":
-            return {"position": positions.position_json(self.game, self.state.model)}
-        if op == "outcome":
-            return {"outcome": model.outcome_to_json(model.outcome(self.state.model))}
-        if op == "perft":
-            return {"nodes": perft(self.state, self.game, request["depth"])}
-        raise ValueError(f"unknown op {op!r}")
-
-    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
-        if request.get("protocol") != PROTOCOL or request.get("version") != VERSION:
-            return {"unsupported": f"this implementation speaks {PROTOCOL} version {VERSION}"}
+    def start(self, game: str, config: Any) -> str:
         try:
-            self.spiel = load(request["game"], request["config"], self.engine)
-        except (ValueError, pyspiel.SpielError) as exc:
-            return {"unsupported": str(exc)}
-        self.game, self.config, self.state = request["game"], request["config"], self.spiel.new_initial_state()
-        return {"protocol": PROTOCOL, "version": VERSION, "show": True, "games": list(adapter.GAMES),
-                "implementation": f"cardcanon {__version__} OpenSpiel games (python_cardcanon_{self.game})"}
+            self.spiel = load(game, config, self.engine)
+        except (pyspiel.SpielError, EngineUnavailable) as exc:  # answered as unsupported
+            raise ValueError(str(exc)) from None
+        self.state = self.spiel.new_initial_state()
+        return f"cardcanon {__version__} OpenSpiel games (python_cardcanon_{game})"
+
+    def set_position(self, moves: list[Any]) -> dict[str, Any]:
+        state = self.spiel.new_initial_state()
+        for number, move in enumerate(moves, start=1):
+            answer = self._apply(state, move)
+            if "ok" not in answer:
+                return {**answer, "at": number}
+            state = answer["ok"]
+        self.state = state
+        return {"ok": True}
+
+    def legal(self) -> dict[str, Any]:
+        if self.state.is_chance_node():
+            return {"chance": True}
+        return {"moves": [adapter.MODELS[self.game].move_to_json(m) for m in legal_moves(self.state, self.game)]}
+
+    def apply(self, move: Any) -> dict[str, Any]:
+        answer = self._apply(self.state, move)
+        if "ok" in answer:
+            self.state, answer = answer["ok"], {"ok": True}
+        return answer
+
+    def show(self) -> Any:
+        return positions.position_json(self.game, self.state.model)
+
+    def outcome(self) -> Any:
+        model = adapter.MODELS[self.game]
+        return model.outcome_to_json(model.outcome(self.state.model))
+
+    def perft(self, depth: int) -> int:
+        return perft(self.state, self.game, depth)
 
     def _apply(self, state: Any, move_json: Any) -> dict[str, Any]:
         model = adapter.MODELS[self.game]
