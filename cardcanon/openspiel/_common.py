@@ -118,7 +118,7 @@ class Observer:
 
 
 class TableState(pyspiel.State):  # type: ignore[misc]
-    """A state over the table of the engine that plays (:mod:`cardcanon.openspiel.engines`), with
+    """A state over the table of the engine that plays (``cardcanon.openspiel.engines``), with
     each player's history as text (``seen``)."""
 
     table: Any

@@ -6,7 +6,7 @@ rulebook's option words and defaults; ``scope`` (``"hand"``, the default, as Ope
 ``max_hands`` (a match, 100 by default): a match not decided after that many hands ends there as a
 *truncation*, every return 0, and :meth:`HeartsState.truncated` says so, never a result;
 ``engine`` (``"kernel-or-model"``, the default; ``"kernel"`` or ``"model"``): which engine the
-states step on (:mod:`cardcanon.openspiel.engines`); the game's ``engine`` attribute says which
+states step on (``cardcanon.openspiel.engines``); the game's ``engine`` attribute says which
 one plays and ``engine_note`` why the model does.
 
 **Chance**: the first dealer (two outcomes, 1/2 each; HEARTS-DEAL-1), then each hand's deal card by
@@ -90,11 +90,10 @@ class HeartsGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class HeartsState(_common.TableState):
-    """A position: the table of the engine that plays (:mod:`cardcanon.openspiel.engines`), the deal
+    """A position: the table of the engine that plays (``cardcanon.openspiel.engines``), the deal
     under way, and what the model does not keep (the cards each player played this hand, the last
     trick, the history each player saw)."""
 
-    table: engines.ModelHearts | engines.KernelHearts
     order = _common.shared("order")
     played = _common.shared("played")
     last_trick = _common.shared("last_trick")
@@ -104,7 +103,8 @@ class HeartsState(_common.TableState):
     def __init__(self, game: HeartsGame) -> None:
         super().__init__(game)
         self.scope, self.max_hands = game.scope, game.max_hands
-        self.table = engines.KernelHearts(game.kernel) if game.kernel else engines.ModelHearts(game.config)
+        self.table: engines.ModelHearts | engines.KernelHearts = (
+            engines.KernelHearts(game.kernel) if game.kernel else engines.ModelHearts(game.config))
         self.order = ()  # the deal under way, top card first
         self.played = (frozenset(), frozenset())  # the cards each player played this hand
         self.last_trick = frozenset()

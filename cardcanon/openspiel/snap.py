@@ -14,7 +14,7 @@ and there is no call window node); ``max_moves`` (10000): a game
 still going after that many moves (flips and call windows) ends there as a *truncation*
 (:meth:`SnapState.truncated`): the players in the game get 0; ``engine``
 (``"kernel-or-model"``, the default; ``"kernel"`` or ``"model"``): which engine the states step on
-(:mod:`cardcanon.openspiel.engines`); the game's ``engine`` attribute says which one plays and
+(``cardcanon.openspiel.engines``); the game's ``engine`` attribute says which one plays and
 ``engine_note`` why the model does.
 
 **Chance**: the dealer (each seat equally likely; SNAP-DEAL-1), then the shuffled deck card by card
@@ -113,11 +113,10 @@ class SnapGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class SnapState(_common.TableState):
-    """A position: the table of the engine that plays (:mod:`cardcanon.openspiel.engines`), the deal
+    """A position: the table of the engine that plays (``cardcanon.openspiel.engines``), the deal
     under way, the moves made, what each player got on going out, the cards seen face up and the
     history each player saw."""
 
-    table: engines.ModelSnap | engines.KernelSnap
     config = _common.shared("config")
     policy = _common.shared("policy")
     dealer = _common.shared("dealer")
@@ -131,7 +130,8 @@ class SnapState(_common.TableState):
         self.racing, self.by_policy = game.race, game.by_policy
         self.race = None
         self.players = self.config.players
-        self.table = engines.KernelSnap(game.kernel) if game.kernel else engines.ModelSnap(self.config, self.policy)
+        self.table: engines.ModelSnap | engines.KernelSnap = (
+            engines.KernelSnap(game.kernel) if game.kernel else engines.ModelSnap(self.config, self.policy))
         self.dealer = None
         self.order = ()  # the deal under way, top card first
         self.moves = 0  # flips and call windows so far
@@ -222,7 +222,7 @@ class SnapState(_common.TableState):
                 self._saw(seat, f"p{seat} calls {SnapAction(action).name.lower()}")
         if self.racing:
             correct = table.correct()
-            right = [(seat, chosen[seat]) for seat in callers_in_order(table) if chosen.get(seat) in correct]
+            right = [(seat, chosen[seat]) for seat in _callers_in_order(table) if chosen.get(seat) in correct]
             if len(right) >= 2:  # who was fastest: a chance node
                 self.race = tuple(right)
                 return
@@ -259,7 +259,7 @@ class SnapState(_common.TableState):
         return f"{model.phase.value} | {piles} | pot {' '.join(map(str, model.pot)) or '-'}"
 
 
-def callers_in_order(table: engines.ModelSnap | engines.KernelSnap) -> list[Seat]:
+def _callers_in_order(table: engines.ModelSnap | engines.KernelSnap) -> list[Seat]:
     """The players in the game, clockwise from the flipper, the flipper first."""
     n, flipper = table.config.players, table.player
     return [Seat((flipper + k) % n) for k in range(n) if table.holds((flipper + k) % n)]
