@@ -148,7 +148,8 @@ class HeartsState(_common.TableState):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.table.phase is Phase.CHOOSE_DEALER:
             return [(seat.index, 1.0 / PLAYERS) for seat in SEATS]
-        left = [i for i, card in enumerate(DECK) if card not in self.order]
+        dealt = frozenset(self.order)
+        left = [i for i, card in enumerate(DECK) if card not in dealt]
         return [(i, 1.0 / len(left)) for i in left]
 
     def _apply_action(self, action: int) -> None:

@@ -179,7 +179,8 @@ class SnapState(_common.TableState):
             return [(mask, 1.0 / len(masks)) for mask in masks]
         if self.dealer is None:
             return [(seat, 1.0 / self.players) for seat in range(self.players)]
-        left = [i for i, card in enumerate(self.config.deck) if card not in self.order]
+        dealt = frozenset(self.order)
+        left = [i for i, card in enumerate(self.config.deck) if card not in dealt]
         return [(i, 1.0 / len(left)) for i in left]
 
     def _apply_action(self, action: int) -> None:
