@@ -12,7 +12,7 @@ steps many Hearts matches in one call. Each constructor raises
 from __future__ import annotations
 
 import ctypes
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -24,9 +24,33 @@ from cardcanon.model.snap_policies import Policy
 
 _TWO64 = 1 << 64
 HEARTS_OBSERVATION = 7 * 28 + 6  # kernel.c H_OBS; hearts_v0.OBSERVATION_SIZE
-HEARTS_POSITION = 16  # kernel.c H_POSITION
 SNAP_CALL_KINDS = (CallKind.SNAP, CallKind.SNAP_POT, CallKind.HAND)  # kernel.c K_SNAP, K_POT, K_HAND
 SNAP_PHASES = (Phase.FLIP, Phase.CALL, Phase.OVER)  # kernel.c SG_FLIP, SG_CALL, SG_OVER: SnapSteps.view[0]
+
+
+class HeartsPosition(NamedTuple):
+    """A Hearts position as the kernel reads it (kernel.c ``hearts_game_position_checked``): cards as
+    masks of deck indices, -1 for nobody or no card."""
+
+    hand0: int
+    hand1: int
+    dead: int
+    taken0: int
+    taken1: int
+    lead: int  # the card led to the current trick
+    broken: int  # hearts broken
+    tricks: int  # tricks played this hand
+    to_move: int
+    over: int
+    winner: int
+    dealer: int
+    hand_number: int
+    score0: int
+    score1: int
+    legal: int  # the legal cards of the player to move
+
+
+HEARTS_POSITION = len(HeartsPosition._fields)  # kernel.c H_POSITION
 
 
 def snap_event(players: int, event: int, who: int, kind: int) -> Move:
@@ -109,13 +133,11 @@ class HeartsSteps:
                   "hearts deal")
         self.step(-1)
 
-    def position(self) -> tuple[int, ...]:
-        """Hand 0, hand 1, dead cards, cards taken by 0 and by 1 (deck masks), the card led (-1 none),
-        hearts broken, tricks played, to move (-1 none), over, winner, dealer, hand number, score 0,
-        score 1, the legal cards of the player to move (a mask)."""
+    def position(self) -> HeartsPosition:
+        """The position (:class:`HeartsPosition`)."""
         abi.check(self.lib.hearts_game_position_checked(self.cfg_ref, self.cfg_size, self.game, self.size, self.spot,
                                                         HEARTS_POSITION), "hearts position")
-        return tuple(self.spot)
+        return HeartsPosition(*self.spot)
 
     def step(self, card: int) -> int:
         """Play ``card`` (a deck index) for the player to move: the step's code, or -1 if illegal."""

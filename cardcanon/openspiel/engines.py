@@ -127,24 +127,22 @@ class KernelHearts(ReadBack[hearts.HeartsState]):
 
     @property
     def phase(self) -> hearts.Phase:
-        over, to_move, dealer = self.spot[9], self.spot[8], self.spot[11]
-        if over:
+        if self.spot.over:
             return hearts.Phase.OVER
-        if to_move >= 0:
+        if self.spot.to_move >= 0:
             return hearts.Phase.PLAY
-        return hearts.Phase.CHOOSE_DEALER if dealer < 0 else hearts.Phase.DEAL
+        return hearts.Phase.CHOOSE_DEALER if self.spot.dealer < 0 else hearts.Phase.DEAL
 
     @property
     def to_move(self) -> int | None:
-        return self.spot[8] if self.spot[8] >= 0 else None
+        return self.spot.to_move if self.spot.to_move >= 0 else None
 
     @property
     def hand_number(self) -> int:
-        return self.spot[12]
+        return self.spot.hand_number
 
     def legal(self) -> list[int]:
-        mask = self.spot[15]
-        return [i for i in range(len(hearts.DECK)) if mask >> i & 1]
+        return [i for i in range(len(hearts.DECK)) if self.spot.legal >> i & 1]
 
     def choose_dealer(self, seat: int) -> None:
         self.steps.start(seat)
@@ -155,37 +153,37 @@ class KernelHearts(ReadBack[hearts.HeartsState]):
         self.spot, self.read = self.steps.position(), None
 
     def play(self, seat: int, card: Card) -> None:
-        before = self.spot[13:15]
+        before = self.spot
         code = self.steps.step(hearts.DECK.index(card)) if seat == self.to_move else -1
         if code < 0:
             hearts.GAME.apply(self.model, hearts.Play(Seat(seat), card))  # raises the model's IllegalMoveError
             raise AssertionError(f"the kernel refused a play the model allows: {card}")
         self.spot, self.read = self.steps.position(), None
         if code in HAND_OVER:
-            self.hand_scores += ((self.spot[13] - before[0], self.spot[14] - before[1]),)
+            self.hand_scores += ((self.spot.score0 - before.score0, self.spot.score1 - before.score1),)
 
     def observation(self, seat: int, played: tuple[frozenset[Card], ...], last_trick: frozenset[Card]) -> Any:
         return self.steps.observe(seat)[0]
 
     def _model(self) -> hearts.HeartsState:
-        (hand0, hand1, _, taken0, taken1, lead, broken, tricks, to_move, _, winner, dealer, number,
-         score0, score1, _) = self.spot
-        phase, scores = self.phase, (score0, score1)
-        mover = None if to_move < 0 else Seat(to_move)
-        order = [hearts.DECK[i] for i in self.steps.deal()] if number else []
+        spot, phase = self.spot, self.phase
+        scores = (spot.score0, spot.score1)
+        mover = self.to_move
+        order = [hearts.DECK[i] for i in self.steps.deal()] if spot.hand_number else []
         outcome = None
         if phase is hearts.Phase.OVER:
             last = self.hand_scores[-1]
-            outcome = hearts.match_result(scores, self.config, previous=(score0 - last[0], score1 - last[1]))
-            assert outcome is not None and outcome.winner.index == winner, "the kernel and the model end alike"
-        leader = None if mover is None else mover if lead < 0 else Seat(1 - to_move)
+            outcome = hearts.match_result(scores, self.config, previous=(scores[0] - last[0], scores[1] - last[1]))
+            assert outcome is not None and outcome.winner.index == spot.winner, "the kernel and the model end alike"
+        leader = None if mover is None else Seat(mover if spot.lead < 0 else 1 - mover)
         return hearts.HeartsState(
-            config=self.config, phase=phase, scores=scores, hand_number=number,
-            dealer=None if dealer < 0 else Seat(dealer), hands=(_cards(hand0), _cards(hand1)),
+            config=self.config, phase=phase, scores=scores, hand_number=spot.hand_number,
+            dealer=None if spot.dealer < 0 else Seat(spot.dealer), hands=(_cards(spot.hand0), _cards(spot.hand1)),
             dead=tuple(order[:1] + order[1 + PLAYERS * HAND_SIZE:]),
-            trick=() if lead < 0 or mover is None else (hearts.Play(Seat(1 - to_move), hearts.DECK[lead]),),
-            leader=leader, to_move=mover, hearts_broken=bool(broken), taken=(_cards(taken0), _cards(taken1)),
-            tricks_played=tricks, hand_scores=self.hand_scores, outcome=outcome)
+            trick=() if spot.lead < 0 or mover is None else (hearts.Play(Seat(1 - mover), hearts.DECK[spot.lead]),),
+            leader=leader, to_move=None if mover is None else Seat(mover), hearts_broken=bool(spot.broken),
+            taken=(_cards(spot.taken0), _cards(spot.taken1)), tricks_played=spot.tricks,
+            hand_scores=self.hand_scores, outcome=outcome)
 
 
 # ---- Snap --------------------------------------------------------------------------------------
