@@ -125,11 +125,11 @@ def test_the_kernel_backed_games_pass_random_sim_test():
         pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
 
-@KERNEL
-def test_the_conformance_vectors_pass_on_the_kernel_backed_states():
+@pytest.mark.parametrize("engine", [pytest.param("kernel", marks=KERNEL), "model"])
+def test_the_conformance_vectors_pass_on_either_engine(engine):
     result = subprocess.run([sys.executable, "-m", "cardcanon", "conform", "-q", "--only", "hearts/default", "--only",
                              "snap/players-3", "--", sys.executable, "-m", "cardcanon.openspiel.conform", "--engine",
-                             "kernel"], capture_output=True, text=True, timeout=1200)
+                             engine], capture_output=True, text=True, timeout=1200)
     assert result.returncode == 0 and " 0 failed" in result.stdout, result.stdout[-3000:] + result.stderr
 
 
