@@ -104,11 +104,11 @@ class ModelMemo:
         had: the walk would find the same."""
         code = _code(build)
         closed = tuple(cell.cell_contents for cell in getattr(build, "__closure__", None) or () if _followed(cell))
-        for same, out, checks, cells, sizes in self._walks.get(code, ()):
+        for same, found, checks, held, sizes in self._walks.get(code, ()):
             if len(same) == len(closed) and all(a is b for a, b in zip(same, closed)) and self._holds(checks) \
-                    and all(cell.cell_contents is value for cell, value in cells) \
+                    and all(cell.cell_contents is value for cell, value in held) \
                     and all(len(names) == size for names, size in sizes):
-                return out
+                return found
         looked: dict[int, Mapping[str, Any]] = {}
         cells: list[tuple[Any, Any]] = []
         out = self._walk(build, looked, cells)
