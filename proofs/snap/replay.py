@@ -116,8 +116,9 @@ def in_range(st: SymState, stride: int) -> z3.BoolRef:
 
 
 def model_of(solver: z3.Solver, budget: Budget) -> z3.ModelRef | None:
-    """The Z3 model ``solver`` finds, None when its assertions are unsat (a search's helper: a
-    function named ``check`` beside a search would make the model memo follow it)."""
+    """The Z3 model ``solver`` finds, None when its assertions are unsat. A kept search calls this,
+    not ``budget.check``: the model memo follows every name the search's code reads, and in a
+    check's module ``check`` names the check itself."""
     return solver.model() if budget.check(solver) == z3.sat else None
 
 
