@@ -32,6 +32,8 @@ CALL_WEIGHT = 3.0  # how much more often a random agent calls than passes (calls
 
 def check_snap(run: Run) -> CheckResult:
     """Snap's batched and single environments on the compiled code against the model's."""
+    from cardcanon.proofs.snap.derived import kept
+
     snap_v0 = _environments("snap_v0")
     if isinstance(snap_v0, CheckResult):
         return snap_v0
@@ -46,11 +48,13 @@ def check_snap(run: Run) -> CheckResult:
         if isinstance(made, CheckResult):
             return made
         endings = ("win", "truncation") + (() if config.index_card else ("draw",))  # SNAP-INDEX-1: no ties
-        chosen, missing = _episodes(made, bounds, _snap_ending, endings, run)
+        # the first pass plays the compiled code alone: kept while the model code it can reach stands
+        key = ("snap-episodes", repr(sorted(kwargs.items())), made.num_envs, repr(sorted(bounds.items())), endings)
+        chosen, missing, actions = kept(key, lambda: _episodes(made, bounds, _snap_ending, endings, run))
         if missing:
             return CheckResult(Verdict.UNKNOWN, f"{players} players: no episode of the first "
                                f"{made.num_envs} seeded games ended by {' or by '.join(missing)}")
-        result = _lockstep(run, snap_v0, kwargs, made, chosen, _snap_rewards, _snap_record)
+        result = _lockstep(run, snap_v0, kwargs, made, chosen, actions, _snap_rewards, _snap_record)
         if isinstance(result, CheckResult):
             return result
         compared += result
@@ -71,10 +75,11 @@ def check_hearts(run: Run) -> CheckResult:
     made = _made(lambda: hearts_v0.vector_env(int(bounds.get("slots", 64)), 0, True, **kwargs))
     if isinstance(made, CheckResult):
         return made
-    chosen, missing = _episodes(made, bounds, lambda rewards, term, trunc: "win" if term else None, ("win",), run)
+    chosen, missing, actions = _episodes(made, bounds, lambda rewards, term, trunc: "win" if term else None, ("win",),
+                                         run)
     if missing:
         return CheckResult(Verdict.UNKNOWN, f"no match of the first {made.num_envs} seeded matches ended")
-    result = _lockstep(run, hearts_v0, kwargs, made, chosen, _hearts_rewards, _hearts_record)
+    result = _lockstep(run, hearts_v0, kwargs, made, chosen, actions, _hearts_rewards, _hearts_record)
     if isinstance(result, CheckResult):
         return result
     return CheckResult(Verdict.PROVED, f"{result} steps of {len(chosen)} seeded matches alike on the batched, single "
@@ -157,16 +162,19 @@ def _actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _episodes(vector: Any, bounds: Any, ending: Callable[[np.ndarray, bool, bool], str | None],
-              wanted: Iterable[str], run: Run) -> tuple[dict[int, str], list[str]]:
+              wanted: Iterable[str], run: Run) -> tuple[dict[int, str], list[str], list[np.ndarray]]:
     """Play the batched environment until every slot's first episode has ended: the slots chosen
-    (up to ``per_ending`` of each ending), and the endings no slot reached."""
+    (up to ``per_ending`` of each ending), the endings no slot reached, and the actions of every
+    step (the same when the episodes are played again from the same seed)."""
     import numpy as np
 
     rng, per = np.random.default_rng(int(bounds.get("seed", 0))), int(bounds.get("per_ending", 2))
     obs, infos = vector.reset(seed=int(bounds.get("seed", 0)))
     first: dict[int, str] = {}
+    played: list[np.ndarray] = []
     while len(first) < vector.num_envs:
-        obs, _, term, trunc, infos = vector.step(_actions(obs["action_mask"], rng))
+        played.append(_actions(obs["action_mask"], rng).astype(np.int8))
+        obs, _, term, trunc, infos = vector.step(played[-1])
         for i in np.flatnonzero(term | trunc):
             if int(i) not in first:
                 first[int(i)] = ending(infos["rewards"][i], bool(term[i]), bool(trunc[i])) or "?"
@@ -174,27 +182,30 @@ def _episodes(vector: Any, bounds: Any, ending: Callable[[np.ndarray, bool, bool
     chosen: dict[int, str] = {}
     for kind in wanted:
         chosen.update({i: kind for i in [i for i, e in sorted(first.items()) if e == kind][:per]})
-    return chosen, [kind for kind in wanted if kind not in chosen.values()]
+    return chosen, [kind for kind in wanted if kind not in chosen.values()], played
 
 
 def _lockstep(run: Run, module: Any, kwargs: dict[str, Any], vector: Any, chosen: dict[int, str],
-              expected: Callable[[Any, Any], list[float]], record: Callable[..., Any]) -> int | CheckResult:
-    """Play the chosen slots' first episodes again on the batched environment (the same seeded
-    actions for every slot), the single environment on the kernel and on the model, comparing each
-    step; the number of steps compared, or the counterexample (the model's episode as a record)."""
+              played: list[np.ndarray], expected: Callable[[Any, Any], list[float]],
+              record: Callable[..., Any]) -> int | CheckResult:
+    """Play the chosen slots' first episodes again on the batched environment (the actions
+    :func:`_episodes` played, step by step, for every slot), the single environment on the kernel
+    and on the model, comparing each step; the number of steps compared, or the counterexample
+    (the model's episode as a record)."""
     import numpy as np
 
     seed = int(run.bounds.get("seed", 0))
-    rng = np.random.default_rng(seed)
     obs, infos = vector.reset(seed=seed)
     pairs = {}
     for i in chosen:
         pairs[i] = (module.raw_env(engine="model", **kwargs), module.raw_env(engine="kernel", **kwargs))
         for env in pairs[i]:
             env.reset(seed=seed + i)
-    compared, live = 0, set(chosen)
+    compared, live, steps = 0, set(chosen), iter(played)
     while live:
-        actions = _actions(obs["action_mask"], rng)
+        actions = next(steps, None)
+        if actions is None:
+            raise RuntimeError("the batched environment played the chosen episodes longer the second time")
         for i in sorted(live):
             model, kernel = pairs[i]
             for env, name in ((model, "model"), (kernel, "kernel")):

@@ -10,7 +10,8 @@ or card raises :class:`Unsupported`, and so does a function that raises on some 
 derivation fails, it never guesses. The encoding (:mod:`cardcanon.proofs.snap.encoding`) puts
 its pile terms in with :meth:`Template.put`.
 
-Derived, for each table size, flipper and variant:
+Derived, for each table size, flipper and variant (a template's cards are of no deck: a table
+with another deck reads the terms of the standard one):
 
 - ``matched_seats``: whether seat ``s`` is matched, on the template with the other face-up piles
   empty (all seats at once would take ``3^(n-1)`` paths); the assembled terms are compared with
@@ -27,7 +28,7 @@ probe's patch of that code derives them afresh, so a term is never read under an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import z3
@@ -46,6 +47,7 @@ T = TypeVar("T")
 WINNER = z3.Int("tpl!winner")  # the caller of a correct call, as next_player's winner
 MATCHED, POT_MATCHED = z3.Bool("tpl!matched"), z3.Bool("tpl!pot-matched")  # what correct_kinds is given
 POT, POT_RANK = z3.Bool("tpl!pot"), z3.Int("tpl!rank.pot")
+STANDARD_DECK = SnapConfig().deck
 
 
 # The template's pile terms of each seat the rulebook allows: built once, so each is one term object.
@@ -158,8 +160,16 @@ def _branches(fn: Callable[[], T], what: str, assuming: Z3 | None = None) -> lis
 
 
 # ---- the derived functions ---------------------------------------------------------------------
+def _table(config: SnapConfig) -> SnapConfig:
+    """The table a term is derived for: its seats and variant, with the standard deck whatever the
+    position's (the template's cards are stand-ins of free rank, of no deck)."""
+    return config if config.deck == STANDARD_DECK else replace(config, deck=STANDARD_DECK)
+
+
 def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
     """Whether ``matched_seats`` lists ``seat`` (False for the flipper)."""
+    config = _table(config)
+
     def build() -> Z3:
         state = _template(config, flipper, (flipper, seat))
         return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
@@ -168,6 +178,8 @@ def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
 
 
 def pot_matches(config: SnapConfig, flipper: int) -> Z3:
+    config = _table(config)
+
     def build() -> Z3:
         state = _template(config, flipper)
         return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
@@ -192,6 +204,8 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
     """Whether a call of each kind is correct (``correct_kinds``), given whether some pile is
     matched (:data:`MATCHED`, standing for ``matched_seats``) and whether the pot is
     (:data:`POT_MATCHED`, for ``pot_matches``)."""
+    config = _table(config)
+
     def build() -> dict[CallKind, Z3]:
         state = _template(config, 0)
         def listed(st: SnapState) -> _Listed:
@@ -211,6 +225,8 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
 
 def may_call(config: SnapConfig, seat: int) -> Z3:
     """Whether ``caller_problem`` lets ``seat`` call (in any call window)."""
+    config = _table(config)
+
     def build() -> Z3:
         state = _template(config, 0)
         return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
@@ -228,6 +244,8 @@ def _seat_term(seat: Any) -> Z3:
 
 def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
     """``penalty_recipient``'s seat for ``offender`` (where some other seat holds cards)."""
+    config = _table(config)
+
     def build() -> Z3:
         state, n = _template(config, flipper), config.players
         others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
@@ -239,6 +257,8 @@ def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
 def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
     """``next_player``'s seat after ``after``'s flip with no winner, or (``won``) with the caller
     :data:`WINNER` as winner (where some seat holds cards)."""
+    config = _table(config)
+
     def build() -> Z3:
         state = _template(config, after)
         winner = WinnerView() if won else None

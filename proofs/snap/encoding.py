@@ -431,7 +431,7 @@ def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | Non
     the recipient's pile. :func:`step` takes it for a call that is not correct; it reads nothing
     of the call's kind or of who flips after a win, so one term serves every call kind."""
     n, w = st.n, mv.caller
-    recipient, turned, card = _penalty(st, mv, config, probe, drop)
+    recipient, turned, card = _penalty_terms(st, mv, config, probe, drop)
     pen_down = [ite(w == s, _pile(drop, ("SNAP-PEN-1",), tail(turned[s][0]), f"pen.offender-down.{s}"),
                     ite(recipient == s, _pile(drop, ("SNAP-PEN-3",), snoc(st.down[s], card), f"pen.recipient-down.{s}"),
                         st.down[s]))
@@ -440,7 +440,7 @@ def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | Non
     return _after_event(st, pen_down, pen_up, st.pot, None, config, probe, drop, "pen")
 
 
-def _penalty(st: SymState, mv: SymMove, config: SnapConfig | None, probe: str | None, drop: Drop,
+def _penalty_terms(st: SymState, mv: SymMove, config: SnapConfig | None, probe: str | None, drop: Drop,
              ) -> tuple[z3.ArithRef, list[tuple[Pile, Pile]], z3.ArithRef]:
     """SNAP-PEN-1/2/3: who receives the penalty card (``penalty_recipient``, derived: the value
     for another offender is SNAP-PEN-1's, for the flipper SNAP-PEN-2's), every seat's piles after
@@ -465,7 +465,7 @@ def _penalty(st: SymState, mv: SymMove, config: SnapConfig | None, probe: str | 
 def penalty_recipient(st: SymState, mv: SymMove, drop: Drop = Drop(), config: SnapConfig | None = None,
                       ) -> z3.ArithRef:
     """Who receives the penalty card of a wrong call by ``mv``'s caller (SNAP-PEN-1/2)."""
-    return _penalty(st, mv, config, None, drop)[0]
+    return _penalty_terms(st, mv, config, None, drop)[0]
 
 
 def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop(), config: SnapConfig | None = None,
@@ -474,7 +474,7 @@ def penalty_parts(st: SymState, mv: SymMove, drop: Drop = Drop(), config: SnapCo
     after the SNAP-FLIP-3 turn-over, has a card to give, and whether the recipient is another
     player who holds cards."""
     n, w = st.n, mv.caller
-    recipient, turned, _ = _penalty(st, mv, config, None, drop)
+    recipient, turned, _ = _penalty_terms(st, mv, config, None, drop)
     has_card = select([turned[s][0].length >= 1 for s in range(n)], w)
     receives = z3.And(0 <= recipient, recipient < n, recipient != w, select([st.holds(s) for s in range(n)], recipient))
     return has_card, receives

@@ -43,6 +43,7 @@ def check(run: Run) -> CheckResult:
     witnesses = _witnesses(run, min(players), stride, drop)
     if isinstance(witnesses, CheckResult):
         return witnesses
+    solver = z3.Solver()  # every query in a push/pop scope of its own: Z3's incremental core decides them fastest
     for n in players:
         config = run.snap_config(players=n)
         for shape in shapes(config, drop):
@@ -56,10 +57,12 @@ def check(run: Run) -> CheckResult:
             bad = z3.Or(z3.And(post.phase == PHASE_CODE[Phase.OVER], holders(post) > 1),
                         z3.And(post.phase != PHASE_CODE[Phase.OVER], holders(post) <= 1))
             for claim in split_by_correctness(bad, pre, shape, drop, config):
-                solver = z3.Solver()
+                solver.push()
                 solver.add(claim)
                 queries += 1
-                if solve(solver, run.budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.PROVED:
+                proved = solve(solver, run.budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.PROVED
+                solver.pop()
+                if proved:
                     continue
                 assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, probe, drop), bad]
                 found = find_and_replay(pre, mv, post, config, assumptions, stride, 3, run.budget, expect_same=False)

@@ -48,7 +48,9 @@ from cardcanon.proofs.snap.encoding import (
     MoveKind, Shape, SymMove, SymState, correct, fresh_move, legal, matched, penalty_step, pot_matches, probe_of,
     select_pile, shapes, split_by_correctness, step, structural, structural_after,
 )
-from cardcanon.proofs.snap.replay import Found, counterexample, found_in, in_range, realisable, replay, slot_state
+from cardcanon.proofs.snap.replay import (
+    Found, counterexample, found_in, in_range, model_of, realisable, replay, slot_state,
+)
 from cardcanon.proofs.snap.rotation import premise_fails
 
 
@@ -209,9 +211,10 @@ def _witness_positions(budget: Budget, players: tuple[int, ...], variant: tuple[
             mv, post, allowed = moves[shape]
             solver = z3.Solver()
             solver.add(*small, allowed, cond(pre, mv))
-            if budget.check(solver) == z3.unsat:
+            picked = model_of(solver, budget)
+            if picked is None:
                 continue  # a goal this table cannot reach (two matched piles with 2 players)
-            witnesses.append((n, label, found_in(pre, mv, post, solver.model()), config))
+            witnesses.append((n, label, found_in(pre, mv, post, picked), config))
     return tuple(witnesses)
 
 

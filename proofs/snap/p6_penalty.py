@@ -41,6 +41,7 @@ def _prove(players: list[int], stride: int, probe: str | None, drop: Drop, budge
     reads neither its kind nor the index card, so a wrong call of each kind on either table is
     among them)."""
     queries = 0
+    solver = z3.Solver()  # every query in a push/pop scope of its own: Z3's incremental core decides them fastest
     for n in players:
         config = SnapConfig(players=n)
         kind = config.kinds[0]
@@ -48,10 +49,12 @@ def _prove(players: list[int], stride: int, probe: str | None, drop: Drop, budge
         has_card, recipient = penalty_parts(pre, mv, drop)
         assumptions = [in_range(pre, stride), structural(pre), legal(pre, mv, config, probe, drop)]
         unpaid = z3.Not(z3.And(has_card, recipient, _nearest_right(pre, mv, drop)))
-        solver = z3.Solver()
+        solver.push()
         solver.add(*assumptions, unpaid)
         queries += 1
-        if solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.COUNTEREXAMPLE:
+        proved = solve(solver, budget, unsat=Verdict.PROVED, sat=Verdict.COUNTEREXAMPLE) is Verdict.PROVED
+        solver.pop()
+        if not proved:
             post = step(pre, mv, config, probe, drop)
             found = find_and_replay(pre, mv, post, config, assumptions + [z3.Not(correct(pre, kind)), unpaid],
                                     stride, 2, budget, expect_same=probe is None and drop.rule is None)

@@ -301,7 +301,12 @@ class Comparison:
         if -1 in chosen:  # a move of no shape the encoding has
             return self.legality_difference(state, next(m for m in listed if m not in self.index), False)
         tally.moves += len(self.candidates)
-        for number, says in enumerate(self.encoding.legality(env)):
+        values = self.encoding.legality(env)
+        allowed = list(itertools.compress(range(len(values)), values))
+        # where the encoding allows exactly the listed moves only their successors are left to compare;
+        # else every candidate in order, so that the first difference is the one reported
+        for number in allowed if len(allowed) == len(chosen) and chosen.issuperset(allowed) else range(len(values)):
+            says = values[number]
             if bool(says) != (number in chosen):
                 return self.legality_difference(state, self.candidates[number][0], bool(says))
             if says:

@@ -115,14 +115,20 @@ def in_range(st: SymState, stride: int) -> z3.BoolRef:
     return z3.And(*[z3.And(p.length >= 0, p.length < stride) for p in st.zones()])
 
 
+def model_of(solver: z3.Solver, budget: Budget) -> z3.ModelRef | None:
+    """The Z3 model ``solver`` finds, None when its assertions are unsat. A kept search calls this,
+    not ``budget.check``: the model memo follows every name the search's code reads, and in a
+    check's module ``check`` names the check itself."""
+    return solver.model() if budget.check(solver) == z3.sat else None
+
+
 def find(pre: SymState, mv: SymMove, post: SymState, conditions: Iterable[z3.BoolRef], stride: int, max_len: int,
          budget: Budget) -> Found | None:
     """A small realisable position satisfying ``conditions``, read back; None if there is none."""
     solver = z3.Solver()
     solver.add(realisable(pre, stride, max_len), *conditions)
-    if budget.check(solver) != z3.sat:
-        return None
-    return found_in(pre, mv, post, solver.model())
+    picked = model_of(solver, budget)
+    return None if picked is None else found_in(pre, mv, post, picked)
 
 
 def counterexample(label: str, found: Replay | None, queries: int) -> CheckResult:

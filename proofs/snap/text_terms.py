@@ -66,20 +66,28 @@ class Tally:
 
 
 # ---- patterns and their positions --------------------------------------------------------------
-def _down(s: int) -> str:  # the names of the template's symbols
-    return str(derived.down_held(s).decl().name())
+def _name(term: Any) -> str:
+    return str(term.decl().name())
+
+
+# the names of the template's symbols, read once (asking Z3 a name costs more than a pattern's comparison)
+DOWN_NAMES, UP_NAMES, RANK_NAMES = (tuple(map(_name, terms)) for terms in (derived.DOWN, derived.UP, derived.UP_RANK))
+
+
+def _down(s: int) -> str:
+    return DOWN_NAMES[s]
 
 
 def _up(s: int) -> str:
-    return str(derived.up_held(s).decl().name())
+    return UP_NAMES[s]
 
 
 def _rank(s: int) -> str:
-    return str(derived.up_rank(s).decl().name())
+    return RANK_NAMES[s]
 
 
-POT, POT_RANK, WINNER = (str(t.decl().name()) for t in (derived.POT, derived.POT_RANK, derived.WINNER))
-MATCHED, POT_MATCHED = (str(t.decl().name()) for t in (derived.MATCHED, derived.POT_MATCHED))
+POT, POT_RANK, WINNER = map(_name, (derived.POT, derived.POT_RANK, derived.WINNER))
+MATCHED, POT_MATCHED = map(_name, (derived.MATCHED, derived.POT_MATCHED))
 
 
 def _empty(n: int) -> Pattern:

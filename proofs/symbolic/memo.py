@@ -43,6 +43,15 @@ def _function(value: Any) -> types.FunctionType | None:
     return value if isinstance(value, types.FunctionType) else None
 
 
+def _followed(cell: Any) -> bool:
+    """Whether a walk follows what a closure cell holds (a function or a class; an empty cell not)."""
+    try:
+        value = cell.cell_contents
+    except ValueError:
+        return False
+    return _code(value) is not None or isinstance(value, type)
+
+
 def _code(value: Any) -> types.CodeType | None:
     function = _function(value)
     return None if function is None else function.__code__
@@ -55,6 +64,10 @@ class ModelMemo:
         self.owners = owners
         self.kept_results: dict[Hashable, list[tuple[tuple[Dependency, ...], Any]]] = {}
         self._building: list[dict[tuple[int, str], Dependency]] = []  # of each result under way, by namespace and name
+        # per code object: the walks of its closures (what it closes over, the dependencies, what they
+        # rest on: names and class attributes, closure cells, the size of each namespace looked in)
+        self._walks: dict[Any, list[tuple[tuple[Any, ...], dict[tuple[int, str], Dependency], tuple[Dependency, ...],
+                                          tuple[tuple[Any, Any], ...], tuple[tuple[Mapping[str, Any], int], ...]]]] = {}
 
     def _attributes(self) -> list[Dependency]:
         return [(vars(owner), name, value) for owner in self.owners for name, value in vars(owner).items()]
@@ -85,9 +98,36 @@ class ModelMemo:
         return result
 
     def _reached(self, build: Callable[..., Any]) -> dict[tuple[int, str], Dependency]:
+        """:meth:`_walk` from ``build``, kept per code and what it closes over, while every name the
+        walk found (and every attribute of a class it followed, and what each closure cell it
+        followed holds) is what it was, and each namespace it looked in has as many names as it
+        had: the walk would find the same."""
+        code = _code(build)
+        closed = tuple(cell.cell_contents for cell in getattr(build, "__closure__", None) or () if _followed(cell))
+        for same, found, checks, held, sizes in self._walks.get(code, ()):
+            if len(same) == len(closed) and all(a is b for a, b in zip(same, closed)) and self._holds(checks) \
+                    and all(cell.cell_contents is value for cell, value in held) \
+                    and all(len(names) == size for names, size in sizes):
+                return found
+        looked: dict[int, Mapping[str, Any]] = {}
+        cells: list[tuple[Any, Any]] = []
+        out = self._walk(build, looked, cells)
+        checks = tuple(out.values()) + tuple((names, name, value) for names in looked.values()
+                                             if isinstance(names, types.MappingProxyType) for name, value in names.items())
+        walks = self._walks.setdefault(code, [])
+        walks.append((closed, out, checks, tuple(cells), tuple((n, len(n)) for n in looked.values())))
+        del walks[:-8]  # the walks of a few closures of each code kept
+        return out
+
+    def _walk(self, build: Callable[..., Any], looked: dict[int, Mapping[str, Any]],
+              cells: list[tuple[Any, Any]]) -> dict[tuple[int, str], Dependency]:
         """The names ``build``'s code reads, in its module and among the owners' attributes,
-        transitively through the project functions named."""
+        transitively through the project functions named; ``looked`` gets each namespace looked
+        in (a class's attributes among them, by its owner), ``cells`` each closure cell followed
+        (but ``build``'s own) with what it held."""
         out: dict[tuple[int, str], Dependency] = {}
+        owners = [vars(owner) for owner in self.owners]
+        looked.update((id(owner), names) for owner, names in zip(self.owners, owners))
         functions: list[tuple[Any, Mapping[str, Any]]] = [(build, _globals(build))]
         seen: set[Any] = set()  # the code objects and classes followed
         while functions:
@@ -95,19 +135,24 @@ class ModelMemo:
             if isinstance(function, type) and function.__module__.startswith(PROJECT):
                 if function not in seen:
                     seen.add(function)
-                    functions += [(value, {}) for value in vars(function).values()]  # its methods
+                    looked[id(function)] = attributes = vars(function)
+                    functions += [(value, {}) for value in attributes.values()]  # its methods
                 continue
             code = function if isinstance(function, types.CodeType) else _code(function)
             if code is None or code in seen:
                 continue
             seen.add(code)
             module = _globals(function) or module  # a nested code object reads its function's module
+            if module:
+                looked[id(module)] = module
             functions += [(c, module) for c in code.co_consts if isinstance(c, types.CodeType)]
             for cell in getattr(function, "__closure__", None) or ():
                 with contextlib.suppress(ValueError):  # an empty cell
+                    if function is not build:
+                        cells.append((cell, cell.cell_contents))
                     functions.append((cell.cell_contents, {}))
             for name in code.co_names:
-                for names in (module, *map(vars, self.owners)):
+                for names in (module, *owners):
                     if name in names:
                         value = names[name]
                         out[(id(names), name)] = (names, name, value)
@@ -142,3 +187,4 @@ class ModelMemo:
 
     def clear(self) -> None:
         self.kept_results.clear()
+        self._walks.clear()
