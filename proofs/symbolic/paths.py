@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 import z3
 
 from cardcanon.proofs.base import Z3
-from cardcanon.proofs.symbolic.terms import negation
+from cardcanon.proofs.symbolic.terms import negation, simplified, truth
 
 T = TypeVar("T")
 E = TypeVar("E")
@@ -57,9 +57,8 @@ class _Reads:
     def term(self, term: Z3) -> tuple[Z3, int, bool | None]:
         got = self.terms.get(id(term))
         if got is None:
-            simple = term if z3.is_const(term) and not (z3.is_true(term) or z3.is_false(term)) else z3.simplify(term)
-            value = True if z3.is_true(simple) else False if z3.is_false(simple) else None
-            got = self.terms[id(term)] = (term, simple, simple.get_id(), value)  # the term kept: its id stays its own
+            simple = simplified(term)
+            got = self.terms[id(term)] = (term, simple, simple.get_id(), truth(simple))  # the term kept: its id stays its own
         return got[1], got[2], got[3]
 
     def kept(self, key: tuple[object, ...], build: Callable[[], Z3]) -> Z3:

@@ -1,7 +1,8 @@
-"""Z3 terms built through Z3's C API: the very terms ``z3.And``, ``z3.Or``, ``z3.Not``, ``z3.Implies``
-and ``z3.substitute`` build, without the Python API's check and coercion of every argument, which
-cost more than the terms themselves where a derivation or an encoding builds hundreds of thousands
-of them. Every argument must already be a Z3 term of the right sort (a Boolean, for the connectives).
+"""Z3 terms built through Z3's C API: the very terms ``z3.And``, ``z3.Or``, ``z3.Not``,
+``z3.Implies``, ``z3.substitute`` and ``z3.simplify`` build, without the Python API's check and
+coercion of every argument, which cost more than the terms themselves where a derivation or an
+encoding builds hundreds of thousands of them. Every argument must already be a Z3 term of the
+right sort (a Boolean, for the connectives).
 """
 
 from __future__ import annotations
@@ -39,6 +40,17 @@ def negation(term: Z3) -> Z3:
 def implies(premise: Z3, conclusion: Z3) -> Z3:
     """``z3.Implies(premise, conclusion)``."""
     return z3.BoolRef(z3.Z3_mk_implies(_CTX.ref(), premise.as_ast(), conclusion.as_ast()), _CTX)
+
+
+def simplified(condition: Z3) -> Z3:
+    """``z3.simplify(condition)`` of a Boolean term."""
+    return z3.BoolRef(z3.Z3_simplify(_CTX.ref(), condition.as_ast()), _CTX)
+
+
+def truth(condition: Z3) -> bool | None:
+    """The value of a Boolean term that is True or False itself, else None."""
+    value = z3.Z3_get_bool_value(_CTX.ref(), condition.as_ast())
+    return True if value == z3.Z3_L_TRUE else False if value == z3.Z3_L_FALSE else None
 
 
 def substituted(term: Z3, pairs: Sequence[tuple[Z3, Z3]]) -> Z3:
