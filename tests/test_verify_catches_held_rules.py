@@ -80,3 +80,44 @@ def test_the_seed_0_ties_game_is_recorded_winnable():
     with mutants.patched("snap:outcome-pot-always-stuck"):
         assert final.outcome.termination.value == "stuck-pot"
         assert "termination is stuck-pot, the text says winnable-pot" in ended_problem(final)
+
+
+# a verify worker: a probe run of HEARTS-P2, then the mutant, in one fresh process
+_P2_AFTER_A_PROBE = """
+from cardcanon.verify.runner import execute
+entry = "cardcanon.proofs.hearts.p2_trick_winner:check"
+execute(entry, "higher-rank-any-suit", 120.0, {}, {})
+result = execute(entry, None, 120.0, {}, {}, model_mutant="hearts:lower-card-wins")
+print(result.disagreement and result.witness_replayed, result.detail)
+"""
+
+
+def test_trick_winner_mutant_fails_p2_after_a_probe_run():
+    """HEARTS-P2 shows a pair that breaks HEARTS-RANK-1 in a legal hand before the last trick, whichever
+    pair Z3 finds first, which depends on the runs before in the process: after a probe run it once
+    found 6♣ led, 2♣ followed, which no hand plays (2♣ is led first), and the mutant survived."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _P2_AFTER_A_PROBE], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("True "), done.stdout + done.stderr
+
+
+def test_trick_winner_counterexample_skips_pairs_no_hand_plays():
+    """Of the pairs breaking a claim, one a legal hand plays before the last trick is shown."""
+    import z3
+
+    from cardcanon.model.cards import Card
+    from cardcanon.proofs.base import Run
+    from cardcanon.proofs.hearts.play_terms import FOLLOW, INDEX, LEAD
+    from cardcanon.proofs.hearts.p2_trick_winner import _counterexample
+
+    def pair(a, b):
+        return z3.And(LEAD == INDEX[Card.parse(a)], FOLLOW == INDEX[Card.parse(b)])
+
+    for first in ("Ac", "Qc"):  # led, 2♣ followed: no hand plays it (2♣ leads or is dead)
+        s = z3.Solver()
+        s.add(z3.Or(pair(first, "2c"), pair("Qs", "As")))
+        result = _counterexample(Run({}), s, z3.BoolVal(True), LEAD, lambda won: "chosen")
+        assert result.detail.startswith("Q♠ led, A♠ followed"), result.detail
+        assert result.witness is not None

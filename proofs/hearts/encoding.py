@@ -24,6 +24,7 @@ from cardcanon.proofs.base import Z3
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.play_terms import breaks_table, first_lead, instantiate, legality, trick_winner
 from cardcanon.proofs.rulebook import value
+from cardcanon.proofs.symbolic.terms import all_of, any_of, implies, negation
 from cardcanon.proofs.z3_eval import value_in
 
 
@@ -70,6 +71,12 @@ class Rules:
     def written(self) -> Rules:  # the same variant, no probe
         return Rules(config=self.config)
 
+    @property
+    def skeleton(self) -> Rules:
+        """What :class:`HandEncoding` reads of these rules: the variant, and a rule its skeleton states
+        dropped (a probe of the scores, or a drop of another rule, builds the same hand encoding)."""
+        return Rules(config=self.config, drop=self.drop if self.drop.rule in SKELETON_STATES else Drop())
+
     def only(self, *options: str) -> Rules:
         """The rules with only these options of the variant: runs under variants differing elsewhere
         then ask the very same queries."""
@@ -79,6 +86,7 @@ class Rules:
 
 # ---- scoring: derived from the model's score_hand (:mod:`.score_terms`) ---------------------------------
 SCORING_STATES = ("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-MOON-2")
+SKELETON_STATES = ("HEARTS-DEAL-2", "HEARTS-TRICK-2", "HEARTS-BREAK-2")  # the rules HandEncoding's own constraints state
 
 
 
@@ -86,7 +94,7 @@ SCORING_STATES = ("HEARTS-SCORE-1", "HEARTS-QUEEN-1", "HEARTS-MOON-1", "HEARTS-M
 def hand_states(config: HeartsConfig) -> tuple[str, ...]:
     """The rules the encoding's own constraints state (the skeleton's): the play rules it instantiates
     from derived terms are the model's, dropped only while deriving."""
-    return ("HEARTS-DEAL-2", "HEARTS-TRICK-2", "HEARTS-BREAK-2") + SCORING_STATES
+    return SKELETON_STATES + SCORING_STATES
 
 
 class HandEncoding:
@@ -114,23 +122,23 @@ class HandEncoding:
             C.append(drop.constraint(rule, constraint))
 
         # ---- the skeleton: who plays which card when
-        played = [[z3.Or(pos[c][k]) for k in range(TRICKS)] for c in range(N_CARDS)]
-        self.dead = [z3.Not(z3.Or([played[c][k] for k in range(TRICKS)])) for c in range(N_CARDS)]
+        played = [[any_of(pos[c][k]) for k in range(TRICKS)] for c in range(N_CARDS)]
+        self.dead = [negation(any_of([played[c][k] for k in range(TRICKS)])) for c in range(N_CARDS)]
         for k in range(TRICKS):
             for r in (LEAD, FOLLOW):
                 C.append(z3.PbEq([(pos[c][k][r], 1) for c in range(N_CARDS)], 1))
         for c in range(N_CARDS):
             C.append(z3.AtMost(*[pos[c][k][r] for k in range(TRICKS) for r in (LEAD, FOLLOW)], 1))
-            C.append(z3.Implies(self.dead[c], z3.Not(hold[c])))  # canonical value for dead cards
+            C.append(implies(self.dead[c], negation(hold[c])))  # canonical value for dead cards
             for k in range(TRICKS):  # HEARTS-DEAL-2: each player plays his own 13 cards
-                state("HEARTS-DEAL-2", z3.Implies(pos[c][k][LEAD], hold[c] == lead1[k]))
-                state("HEARTS-DEAL-2", z3.Implies(pos[c][k][FOLLOW], hold[c] == z3.Not(lead1[k])))
+                state("HEARTS-DEAL-2", implies(pos[c][k][LEAD], hold[c] == lead1[k]))
+                state("HEARTS-DEAL-2", implies(pos[c][k][FOLLOW], hold[c] == negation(lead1[k])))
         # two dead cards: implied by 13 tricks of two cards each played once (no rule of its own
         # is needed for it; stated because it helps the solver count)
         C.append(z3.PbEq([(d, 1) for d in self.dead], 2))
         # HEARTS-DEAL-2 stated directly (it follows from the above; it helps the solver count)
         for seat in (False, True):
-            state("HEARTS-DEAL-2", z3.PbEq([(z3.And(z3.Not(self.dead[c]), hold[c] == seat), 1)
+            state("HEARTS-DEAL-2", z3.PbEq([(all_of((negation(self.dead[c]), hold[c] == seat)), 1)
                                             for c in range(N_CARDS)], TRICKS))
         # "played after trick k", built backwards
         after: list[list[Z3]] = [[None] * TRICKS for _ in range(N_CARDS)]
@@ -138,15 +146,18 @@ class HandEncoding:
             acc = z3.BoolVal(False)
             for k in reversed(range(TRICKS)):
                 after[c][k] = acc
-                acc = z3.Or(played[c][k], acc)
+                acc = any_of((played[c][k], acc))
         self.played, self.after = played, after
-        live = self.live = [z3.Not(d) for d in self.dead]
+        # per trick: the cards its leader and its follower hold before they play (asked by the checks too)
+        self._held = [[[all_of((self.owns(seat, c), any_of((played[c][k], after[c][k])))) for c in range(N_CARDS)]
+                       for seat in (lead1[k], negation(lead1[k]))] for k in range(TRICKS)]
+        live = self.live = [negation(d) for d in self.dead]
 
         # ---- the model's rules, instantiated: the trick winner (HEARTS-TRICK-1); the winner leads (TRICK-2)
         wins = trick_winner()
-        self.follower_wins = [z3.Or([z3.And(pos[b][k][FOLLOW], z3.Or([pos[a][k][LEAD] for a in range(N_CARDS)
-                                                                      if a != b and z3.is_true(wins.follower(a, b))]))
-                                     for b in range(N_CARDS)]) for k in range(TRICKS)]
+        beaten = [[a for a in range(N_CARDS) if a != b and z3.is_true(wins.follower(a, b))] for b in range(N_CARDS)]
+        self.follower_wins = [any_of([all_of((pos[b][k][FOLLOW], any_of([pos[a][k][LEAD] for a in beaten[b]])))
+                                      for b in range(N_CARDS)]) for k in range(TRICKS)]
         self.winner1 = [z3.Xor(lead1[k], self.follower_wins[k]) for k in range(TRICKS)]
         for k in range(TRICKS - 1):
             state("HEARTS-TRICK-2", lead1[k + 1] == self.winner1[k])
@@ -160,13 +171,13 @@ class HandEncoding:
                 if len(leads) == N_CARDS - 1:  # on any lead: the card alone says it
                     by_follow.append(pos[b][k][FOLLOW])
                 elif leads:
-                    by_follow.append(z3.And(pos[b][k][FOLLOW], z3.Or([pos[a][k][LEAD] for a in leads])))
-            breaks.append(z3.Or([pos[a][k][LEAD] for a in range(N_CARDS) if lead_breaks[a]] + by_follow))
-        self.broken_before = [drop.term("HEARTS-BREAK-2", z3.Or(breaks[:k]), f"broken{k}") for k in range(TRICKS)]
+                    by_follow.append(all_of((pos[b][k][FOLLOW], any_of([pos[a][k][LEAD] for a in leads]))))
+            breaks.append(any_of([pos[a][k][LEAD] for a in range(N_CARDS) if lead_breaks[a]] + by_follow))
+        self.broken_before = [drop.term("HEARTS-BREAK-2", any_of(breaks[:k]), f"broken{k}") for k in range(TRICKS)]
         # the first leader (HEARTS-LEAD-1/2): the seat the model's first_leader names
         leader = first_lead(config).leader
-        self.first_leader1 = instantiate(leader, dead=self.dead, held=[z3.And(live[c], z3.Not(hold[c])) for c in range(N_CARDS)],
-                                         other=[z3.And(live[c], hold[c]) for c in range(N_CARDS)]) == 1
+        self.first_leader1 = instantiate(leader, dead=self.dead, held=[all_of((live[c], negation(hold[c]))) for c in range(N_CARDS)],
+                                         other=[all_of((live[c], hold[c])) for c in range(N_CARDS)]) == 1
         C.append(lead1[0] == self.first_leader1)
         # legality (HEARTS-LEAD-1/3, FOLLOW-1, BREAK-1, FIRST-1): the model's play_problem, for the
         # leader and for the follower, in the position before each of their cards
@@ -175,33 +186,35 @@ class HandEncoding:
         def own(holds: list[Z3], c: int) -> list[Z3]:  # HEARTS-DEAL-2 dropped: he may play a card not dealt him
             return holds if drop.keeps("HEARTS-DEAL-2") else [z3.BoolVal(True) if x == c else h for x, h in enumerate(holds)]
 
+        # per card c: its legality's terms as a follower, each with the leads on which it is that term
+        by_term: list[dict[int, tuple[Z3, list[int]]]] = [{} for _ in range(N_CARDS)]
+        for c in range(N_CARDS):
+            for a in range(N_CARDS):
+                if a != c:
+                    by_term[c].setdefault(legal.follow[a][c].get_id(), (legal.follow[a][c], []))[1].append(a)
         for k in range(TRICKS):
             position = dict(dead=self.dead, tricks=k, broken=self.broken_before[k])
             leader_holds, follower_holds = self.leader_holds(k), self.follower_holds(k)
             for c in range(N_CARDS):
-                C.append(z3.Implies(pos[c][k][LEAD], instantiate(legal.lead[c], held=own(leader_holds, c), **position)))
-                by_term: dict[int, tuple[Z3, list[Z3]]] = {}  # the leads on which c's legality is one same term
-                for a in range(N_CARDS):
-                    if a != c:
-                        by_term.setdefault(legal.follow[a][c].get_id(), (legal.follow[a][c], []))[1].append(pos[a][k][LEAD])
-                to_lead = z3.Or([z3.And(z3.Or(leads), term) for term, leads in by_term.values()])
-                C.append(z3.Implies(pos[c][k][FOLLOW], instantiate(to_lead, held=own(follower_holds, c), **position)))
+                C.append(implies(pos[c][k][LEAD], instantiate(legal.lead[c], held=own(leader_holds, c), **position)))
+                to_lead = any_of([all_of((any_of([pos[a][k][LEAD] for a in leads]), term))
+                                  for term, leads in by_term[c].values()])
+                C.append(implies(pos[c][k][FOLLOW], instantiate(to_lead, held=own(follower_holds, c), **position)))
         # who took each card: the winner of its trick (HEARTS-TERM-4), nobody a dead card
         for c in range(N_CARDS):
             for k in range(TRICKS):
-                C.append(z3.Implies(played[c][k], self.took[c] == self.winner1[k]))
-            C.append(z3.Implies(self.dead[c], z3.Not(self.took[c])))
-        self.taken = [{CARDS[c]: z3.And(live[c], self.took[c] == bool(p)) for c in range(N_CARDS)} for p in (0, 1)]
+                C.append(implies(played[c][k], self.took[c] == self.winner1[k]))
+            C.append(implies(self.dead[c], negation(self.took[c])))
+        self.taken = [{CARDS[c]: all_of((live[c], self.took[c] == bool(p))) for c in range(N_CARDS)} for p in (0, 1)]
         self.dead_cards = {CARDS[c]: self.dead[c] for c in range(N_CARDS)}
 
     def leader_holds(self, k: int) -> list[Z3]:
         """Per card: the leader of trick ``k`` holds it before he leads."""
-        return [z3.And(self.owns(self.lead1[k], c), z3.Or(self.played[c][k], self.after[c][k])) for c in range(N_CARDS)]
+        return self._held[k][LEAD]
 
     def follower_holds(self, k: int) -> list[Z3]:
         """Per card: the follower of trick ``k`` holds it before he follows."""
-        return [z3.And(self.owns(z3.Not(self.lead1[k]), c), z3.Or(self.played[c][k], self.after[c][k]))
-                for c in range(N_CARDS)]
+        return self._held[k][FOLLOW]
 
     def owns(self, seat: Z3, c: int) -> Z3:
         """HEARTS-DEAL-2: the card was dealt to ``seat``."""

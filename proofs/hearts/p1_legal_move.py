@@ -112,6 +112,8 @@ def check(run: Run) -> CheckResult:
                 if run.probe is not None:
                     return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + "; under the probe's terms")
                 return _refused_play(run, detail, i - (len(queries) - len(claims)))
+            if i == 0:  # a hand of the encoding plays only where the terms are defined: none to show
+                return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail)
             led = next((l for l in range(N) if value_in(m, z3.And(follow_position[l], stuck(l)))), None)
             return _stuck_counterexample(run, terms, detail, led if name == "a follow without a legal move" else None)
     try:

@@ -16,7 +16,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.model.cards import Card, Suit
 from cardcanon.model.hearts_types import DECK
-from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
+from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import TRICKS, Rules
 from cardcanon.proofs.hearts.play_terms import FOLLOW, INDEX, LEAD, derivation_probe, trick_winner
 from cardcanon.proofs.hearts.replay import Hands, replay_single
@@ -52,18 +52,17 @@ def check(run: Run) -> CheckResult:
     s = z3.Solver()
     s.add(domain)
     if budget.check(s, derived.raised) == z3.sat:
-        a, b = (value_in(s.model(), x) for x in (LEAD, FOLLOW))
-        return _pair_counterexample(run, a, b, "no winner: the model's trick_winner raises")
+        return _counterexample(run, s, derived.raised, derived.term,
+                               lambda won: "no winner: the model's trick_winner raises")
     for name, claim in claims(derived.term):
         if budget.check(s, z3.Not(claim)) == z3.sat:
-            m = s.model()
-            a, b, won = value_in(m, LEAD), value_in(m, FOLLOW), value_in(m, derived.term)
-            return _pair_counterexample(run, a, b, f"not {name}: the {'follower' if won == 1 else 'leader'} wins")
+            return _counterexample(run, s, z3.Not(claim), derived.term,
+                                   lambda won: f"not {name}: the {'follower' if won == 1 else 'leader'} wins")
     pairs = list(itertools.permutations(range(len(DECK)), 2))
     table = z3.Or([z3.And(LEAD == a, FOLLOW == b, derived.term != model.trick_winner(DECK[a], DECK[b])) for a, b in pairs])
     if budget.check(s, table) == z3.sat:  # the term against the concrete model, every pair
-        a, b = (value_in(s.model(), x) for x in (LEAD, FOLLOW))
-        return _pair_counterexample(run, a, b, "the derived term is not the model's trick_winner")
+        return _counterexample(run, s, table, derived.term,
+                               lambda won: "the derived term is not the model's trick_winner")
     compared = len(pairs)
     witness = _trump_witness(run)
     return CheckResult(Verdict.PROVED,
@@ -72,16 +71,36 @@ def check(run: Run) -> CheckResult:
                        witness=witness, stats={"pairs": compared})
 
 
-def _pair_counterexample(run: Run, a: int, b: int, what: str) -> CheckResult:
+def _violations(budget: Budget, s: Z3, condition: Z3, winner: Z3) -> dict[tuple[int, int], int]:
+    """Every pair (lead, follow) of ``s`` meeting ``condition``, with the value of ``winner`` at it."""
+    found: dict[tuple[int, int], int] = {}
+    s.push()
+    s.add(condition)
+    while budget.check(s) == z3.sat:
+        m = s.model()
+        a, b = value_in(m, LEAD), value_in(m, FOLLOW)
+        found[(a, b)] = value_in(m, winner)
+        s.add(z3.Or(LEAD != a, FOLLOW != b))
+    s.pop()
+    return found
+
+
+def _counterexample(run: Run, s: Z3, condition: Z3, winner: Z3, what: Callable[[int], str]) -> CheckResult:
+    """The pairs meeting ``condition`` shown by a legal hand that plays one of them before the last trick,
+    so that the winner leads the next one: a model that gives the trick to the other player refuses that
+    lead, and the record shows the disagreement whatever cards were taken. Any such pair will do, so the
+    result does not depend on the pair Z3 happens to find first; ``what`` describes one by ``winner`` there."""
+    found = _violations(run.budget, s, condition, winner)
     hands = Hands(Rules(config=run.hearts_config()))
-    # before the last trick, so that the winner leads the next one: a model that gives the trick to the
-    # other player refuses that lead, and the record shows the disagreement whatever cards were taken
-    w = hands.find(run.budget, z3.Or([z3.And(hands.enc.pos[a][k][0], hands.enc.pos[b][k][1]) for k in range(TRICKS - 1)]))
+    pos = hands.enc.pos
+    w = hands.find(run.budget, z3.Or([z3.And(pos[a][k][0], pos[b][k][1]) for a, b in found for k in range(TRICKS - 1)]))
+    a, b = min(found) if w is None else next((a, b) for _, a, b in w.tricks[:-1] if (a, b) in found)
     truth = model.trick_winner(DECK[a], DECK[b])
-    detail = f"{DECK[a].pretty} led, {DECK[b].pretty} followed: {what}; the model gives it to the " \
+    detail = f"{DECK[a].pretty} led, {DECK[b].pretty} followed: {what(found[(a, b)])}; the model gives it to the " \
              f"{'follower' if truth else 'leader'}"
     if w is None:
-        return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail + " (no legal hand contains this trick)")
+        return CheckResult(Verdict.COUNTEREXAMPLE,
+                           detail=detail + f" (no legal hand contains such a trick, of {len(found)}, before the last)")
     replay_single(run, w, run.hearts_config())  # the model accepts the hand, trick winners included
     return CheckResult(Verdict.COUNTEREXAMPLE, detail=detail, witness=w.describe())
 

@@ -39,6 +39,7 @@ from cardcanon.proofs.symbolic import (
     Branch, SymBool, SymInt, SymSet, aggregating, decide, explore, free, join, patched, pick,
 )
 from cardcanon.proofs.symbolic.memo import ModelMemo
+from cardcanon.proofs.symbolic.terms import any_of, substituted
 
 MEMO = ModelMemo(model, Seat)  # every term below, kept while the model code it ran stands
 INDEX = {card: i for i, card in enumerate(DECK)}
@@ -268,12 +269,12 @@ def _trick_winner(probe: str | None) -> Winner:
         with aggregating():
             branches = explore(play, prune=False)
     won = [b for b in branches if b.raised is None and b.result is not None and b.result[2] == 1]
-    follower = z3.Or([b.condition for b in won])  # flat: a nested If per path is too deep to walk
+    follower = any_of([b.condition for b in won])  # flat: a nested If per path is too deep to walk
     pairs = {(a, b): z3.BoolVal(False) for a in range(len(DECK)) for b in range(len(DECK))}
     for branch in won:
         a, b, _ = branch.result  # type: ignore[misc]
-        pairs[a, b] = z3.Or(pairs[a, b], branch.condition)
-    pinned = {key: z3.simplify(z3.substitute(term, (LEAD, z3.IntVal(key[0])), (FOLLOW, z3.IntVal(key[1]))))
+        pairs[a, b] = any_of((pairs[a, b], branch.condition))
+    pinned = {key: z3.simplify(substituted(term, ((LEAD, z3.IntVal(key[0])), (FOLLOW, z3.IntVal(key[1])))))
               for key, term in pairs.items()}
     raised = z3.Or([b.condition for b in branches if b.raised is not None])
     return Winner(z3.If(follower, 1, 0), z3.simplify(raised), len(branches), pinned)
@@ -341,7 +342,7 @@ def instantiate(term: Z3, *, held: Any = None, other: Any = None, dead: Any = No
         if value is not None:
             pairs.append((name, z3.IntVal(value) if isinstance(value, int) and not isinstance(value, bool)
                           else z3.BoolVal(value) if isinstance(value, bool) else value))
-    return z3.simplify(z3.substitute(term, *pairs)) if pairs else term
+    return z3.simplify(substituted(term, pairs)) if pairs else term
 
 
 def derivation_probe(probe: str | None, dropped: str | None, probes: Collection[str]) -> str | None:

@@ -165,7 +165,7 @@ class Hands:
     the encoding's cards taken and dead."""
 
     def __init__(self, rules: Rules) -> None:
-        self.enc = hand_encoding(rules)
+        self.enc = hand_encoding(rules.skeleton)
         self.score = hand_scores(rules, self.enc.taken, self.enc.dead_cards)
         self.solver = z3.Solver()
         self.solver.add(self.enc.constraints)

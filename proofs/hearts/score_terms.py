@@ -4,8 +4,9 @@ second statement of HEARTS-SCORE-1, QUEEN-1, MOON-1/2, MATCH-1/2 or GOAL-1.
 
 A probe of a check (``Rules.mutations``) or a dropped rule (``Rules.drop``) patches the model only
 while deriving (:func:`breaking`): a probe replaces a rule function or number, a drop makes the
-rule's number or decision a free symbol (``dropped!RULE!what``). Terms are derived afresh for each
-use, never memoised: they read the model, also a model mutant.
+rule's number or decision a free symbol (``dropped!RULE!what``). The hand scores are kept by the
+model memo (:data:`.play_terms.MEMO`) while the model code they ran stands; the match terms are
+derived afresh for each use.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from cardcanon.model.hearts_types import SEATS, Termination
 from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.hearts.encoding import SCORING_STATES, Rules
+from cardcanon.proofs.hearts.play_terms import MEMO
 from cardcanon.proofs.symbolic import (
     Branch, SymBool, SymInt, SymSet, Unsupported, aggregating, explore, free, join, patched, term_of,
 )
@@ -120,14 +122,19 @@ _DEAD = tuple(z3.Bool(f"score_dead{i}") for i in range(len(model.DECK)))
 def hand_scores(rules: Rules, taken: Sequence[Mapping[Card, Z3]], dead: Mapping[Card, Z3]) -> tuple[Z3, Z3]:
     """The model's ``score_hand`` as two terms over per-card Booleans: ``taken[p][card]`` (seat p
     took it) and ``dead[card]``, for every card of the deck."""
+    pairs = [(x, taken[p][card]) for p in (0, 1) for x, card in zip(_TAKEN[p], model.DECK)]
+    pairs += [(x, dead[card]) for x, card in zip(_DEAD, model.DECK)]
+    s0, s1 = _score_hand(rules)
+    return _instance(s0, pairs), _instance(s1, pairs)
+
+
+@MEMO.function
+def _score_hand(rules: Rules) -> tuple[Z3, Z3]:
+    """The model's ``score_hand`` of the cards taken :data:`_TAKEN` and dead :data:`_DEAD`."""
     sym_taken = tuple(SymSet(model.DECK, members) for members in _TAKEN)
     sym_dead = SymSet(model.DECK, _DEAD)
     branches = _run(rules, lambda: model.score_hand(sym_taken, sym_dead, rules.config))
-    pairs = [(x, taken[p][card]) for p in (0, 1) for x, card in zip(_TAKEN[p], model.DECK)]
-    pairs += [(x, dead[card]) for x, card in zip(_DEAD, model.DECK)]
-    s0 = join(branches, lambda r: term_of(r[0])).term
-    s1 = join(branches, lambda r: term_of(r[1])).term
-    return _instance(s0, pairs), _instance(s1, pairs)
+    return join(branches, lambda r: term_of(r[0])).term, join(branches, lambda r: term_of(r[1])).term
 
 
 def equals(term: Z3, value: int) -> Z3:

@@ -4,7 +4,8 @@ from the code itself rather than written a second time.
 - :mod:`.paths`: path exploration (``decide``, ``explore``, ``pick``, ``Unsupported``);
 - :mod:`.values`: symbolic Booleans, integers and sets, and the ``any``/``all``/``sum`` they need;
 - :mod:`.derive`: ``derive(fn, to_term)`` and ``patched`` (the one way a probe breaks a rule);
-- :mod:`.memo`: ``ModelMemo``, what is derived kept while the model code it ran stands.
+- :mod:`.memo`: ``ModelMemo``, what is derived kept while the model code it ran stands;
+- :mod:`.terms`: Z3 connectives, substitution and simplification through Z3's C API (the same terms, built faster).
 """
 
 from cardcanon.proofs.symbolic.derive import Derived, derive, free, join, patched

@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 import z3
 
 from cardcanon.proofs.base import Z3
+from cardcanon.proofs.symbolic.terms import negation, simplified, truth
 
 T = TypeVar("T")
 E = TypeVar("E")
@@ -51,18 +52,24 @@ class _Reads:
     def __init__(self) -> None:
         self.terms: dict[int, tuple[Z3, Z3, int, bool | None]] = {}
         self.negations: dict[int, Z3] = {}
+        self.built: dict[tuple[object, ...], Z3] = {}
 
     def term(self, term: Z3) -> tuple[Z3, int, bool | None]:
         got = self.terms.get(id(term))
         if got is None:
-            simple = term if z3.is_const(term) and not (z3.is_true(term) or z3.is_false(term)) else z3.simplify(term)
-            value = True if z3.is_true(simple) else False if z3.is_false(simple) else None
-            got = self.terms[id(term)] = (term, simple, simple.get_id(), value)  # the term kept: its id stays its own
+            simple = simplified(term)
+            got = self.terms[id(term)] = (term, simple, simple.get_id(), truth(simple))  # the term kept: its id stays its own
         return got[1], got[2], got[3]
+
+    def kept(self, key: tuple[object, ...], build: Callable[[], Z3]) -> Z3:
+        """The term ``build`` makes, built once per exploration (a question each path asks anew)."""
+        if key not in self.built:
+            self.built[key] = build()
+        return self.built[key]
 
     def negation(self, term: Z3, key: int) -> Z3:
         if key not in self.negations:
-            self.negations[key] = z3.Not(term)
+            self.negations[key] = negation(term)
         return self.negations[key]
 
 
@@ -92,7 +99,7 @@ class Path:
             return self.known[key]
         self.rereads = 0
         if self.solver is not None:
-            can = [self._possible(term), self._possible(z3.Not(term))]
+            can = [self._possible(term), self._possible(negation(term))]
             if can[0] != can[1]:
                 return self._take(term, key, can[0], forced=True)
             if not can[0]:
@@ -156,12 +163,16 @@ def pick(term: Z3, universe: Sequence[E]) -> E:
     """The element of ``universe`` the integer ``term`` numbers (0, 1, ...), one path per element; a
     path on which ``term`` numbers none raises :class:`OutOfUniverse` (a path the model raises on).
     A symbolic card, seat or choice read by code that needs a concrete one (``card.suit is ...``)."""
-    if not decide(z3.And(term >= 0, term < len(universe))):
+    if not _current:
+        raise Unsupported("a symbolic value was read outside a derivation")
+    kept, key = _current[-1].read.kept, term.get_id()
+    if not decide(kept(("in", key, len(universe)), lambda: z3.And(term >= 0, term < len(universe)))):
         raise OutOfUniverse(f"{term} numbers no element of its universe")
     low, high = 0, len(universe)  # halved on each decision: a path per element, log2(n) decisions each
     while high - low > 1:
         middle = (low + high) // 2
-        low, high = (low, middle) if decide(term < middle) else (middle, high)
+        below = kept(("below", key, middle), lambda: term < middle)
+        low, high = (low, middle) if decide(below) else (middle, high)
     return universe[low]
 
 

@@ -21,6 +21,7 @@ import z3
 
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.symbolic.paths import Unsupported, decide
+from cardcanon.proofs.symbolic.terms import all_of, any_of, implies, negation
 
 E = TypeVar("E")
 
@@ -134,37 +135,37 @@ class SymSet(Generic[E]):
         raise Unsupported("the model reads the size of a symbolic set")
 
     def __bool__(self) -> bool:
-        return decide(z3.Or(self.member))
+        return decide(any_of(self.member))
 
     def _combine(self, other: Iterable[Any], op: Callable[[Z3, Z3], Z3]) -> SymSet[E]:
         return SymSet(self.universe, [op(m, _has(other, e)) for e, m in zip(self.universe, self.member)])
 
     def __sub__(self, other: Iterable[Any]) -> SymSet[E]:
-        return self._combine(other, lambda a, b: z3.And(a, z3.Not(b)))
+        return self._combine(other, lambda a, b: all_of((a, negation(b))))
 
     difference = __sub__
 
     def __or__(self, other: Iterable[Any]) -> SymSet[E]:
-        return self._combine(other, z3.Or)
+        return self._combine(other, lambda a, b: any_of((a, b)))
 
     union = __or__
 
     def __and__(self, other: Iterable[Any]) -> SymSet[E]:
-        return self._combine(other, z3.And)
+        return self._combine(other, lambda a, b: all_of((a, b)))
 
     __rand__ = __and__
     __ror__ = __or__
 
     def __rsub__(self, other: Iterable[Any]) -> SymSet[E]:  # a concrete set minus this one
-        return SymSet(self.universe, [z3.And(_has(other, e), z3.Not(m)) for e, m in zip(self.universe, self.member)])
+        return SymSet(self.universe, [all_of((_has(other, e), negation(m))) for e, m in zip(self.universe, self.member)])
 
     def __le__(self, other: Iterable[Any]) -> bool:
-        return decide(z3.And([z3.Implies(m, _has(other, e)) for e, m in zip(self.universe, self.member)]))
+        return decide(all_of([implies(m, _has(other, e)) for e, m in zip(self.universe, self.member)]))
 
     issubset = __le__
 
     def __ge__(self, other: Iterable[Any]) -> bool:
-        return decide(z3.And([z3.Implies(_has(other, e), m) for e, m in zip(self.universe, self.member)]))
+        return decide(all_of([implies(_has(other, e), m) for e, m in zip(self.universe, self.member)]))
 
     issuperset = __ge__
 
@@ -196,15 +197,15 @@ def _gather(values: Iterable[Any]) -> list[tuple[Z3, Any]]:
 
 def sym_any(values: Iterable[Any]) -> bool:
     # a concrete value keeps or drops its guard: no term built per element (the common case)
-    some = [z3.And(g, v.term) if isinstance(v, SymBool) else g for g, v in _gather(values)
+    some = [all_of((g, v.term)) if isinstance(v, SymBool) else g for g, v in _gather(values)
             if isinstance(v, SymBool) or v]
-    return decide(z3.Or(some)) if some else False
+    return decide(any_of(some)) if some else False
 
 
 def sym_all(values: Iterable[Any]) -> bool:
-    broken = [z3.And(g, z3.Not(v.term)) if isinstance(v, SymBool) else g for g, v in _gather(values)
+    broken = [all_of((g, negation(v.term))) if isinstance(v, SymBool) else g for g, v in _gather(values)
               if isinstance(v, SymBool) or not v]
-    return not decide(z3.Or(broken)) if broken else True
+    return not decide(any_of(broken)) if broken else True
 
 
 def sym_sum(values: Iterable[Any], start: Any = 0) -> Any:
