@@ -14,6 +14,7 @@ import pytest
 from cardcanon import schemas
 from cardcanon.conform import adapter, files, overlaps, vectors
 from cardcanon.spec import load as load_rulebook
+from conftest import PROFILE
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = vectors.vector_dir()
@@ -75,8 +76,9 @@ def test_every_vector_file_validates_against_its_schema(path):
     files.validate_vectors(document, VECTORS / path)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", [entry["path"] for entry in vectors.load_index(VECTORS)["files"]])
+@pytest.mark.slow  # CI: one file in three, of both games; a thorough run: every file
+@pytest.mark.parametrize("path", [entry["path"] for entry in vectors.load_index(VECTORS)["files"]][
+    ::1 if PROFILE == "thorough" else 3])
 def test_every_vector_file_validates_against_the_whole_schema(path):
     """The same, with the schema as a whole (slow: minutes for every file)."""
     document = json.loads((VECTORS / path).read_text(encoding="utf-8"))

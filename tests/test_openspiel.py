@@ -53,10 +53,12 @@ def test_the_done_when_tables_pass_random_sim_test():
         pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=sims, serialize=False, verbose=False)
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # CI: two sims (one in the quick suite above); a thorough run: twenty
 def test_twelve_players_pass_twenty_random_sims():
-    pyspiel.random_sim_test(pyspiel.load_game("python_cardcanon_snap(players=12)"), num_sims=20, serialize=False,
-                            verbose=False)
+    from conftest import cases
+
+    pyspiel.random_sim_test(pyspiel.load_game("python_cardcanon_snap(players=12)"), num_sims=cases(20, 2),
+                            serialize=False, verbose=False)
 
 
 @pytest.mark.parametrize("name", HEARTS + [h.replace(")", ",scope=match,target=40)") if "(" in h else

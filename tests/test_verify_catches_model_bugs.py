@@ -197,8 +197,9 @@ def test_end_to_end_a_bug_in_every_process_fails_verify(tmp_path, bug, check):
     assert f"FAIL {check}" in broken.stdout
 
 
-@pytest.mark.slow  # CI: one bug per game (the two not run end to end above); a thorough run: all six
-@pytest.mark.parametrize(("bug", "check"), BUGS if PROFILE == "thorough" else [BUGS[1], BUGS[4]])
+@pytest.mark.slow  # CI: Snap's bug not run end to end above (a whole quick run of Hearts takes half a
+# minute of CPU); a thorough run: all six
+@pytest.mark.parametrize(("bug", "check"), BUGS if PROFILE == "thorough" else [BUGS[1]])
 def test_each_bug_fails_the_whole_verification_of_its_game(tmp_path, bug, check):
     broken = verify(tmp_path, bug, "--game", check.split("-")[0].lower())
     assert broken.returncode == 1, broken.stdout + broken.stderr
