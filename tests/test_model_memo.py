@@ -63,3 +63,47 @@ def test_a_run_with_a_second_solver_searches_anew() -> None:
         assert search(Budget(1.0), 2) is not first
     assert asked == [2, 2]
     assert search(Budget(1.0), 2) is first  # a run with Z3 alone keeps what it found
+
+
+def test_a_term_is_kept_across_a_variant_changing_no_option_its_derivation_read() -> None:
+    written = hearts.HeartsConfig()
+    kept = play_terms.legality(written)
+    assert play_terms.legality(hearts.HeartsConfig(moon_score=hearts.MoonScore.POINTS_IN_PLAY, target=50)) is kept
+    fresh = play_terms.legality(hearts.HeartsConfig(first_trick_points=hearts.FirstTrickPoints.NO_HEARTS))
+    assert fresh is not kept  # HEARTS-FIRST-1 is read by play_problem
+    assert z3.Solver().check(z3.Or([a != b for a, b in zip(fresh.lead, kept.lead)] +
+                                   [a != b for x, y in zip(fresh.follow, kept.follow) for a, b in zip(x, y)])) == z3.sat
+    assert play_terms.legality(written) is kept
+
+
+def test_the_options_an_inner_build_read_the_outer_build_read_too() -> None:
+    memo, built = ModelMemo(hearts), []
+
+    @memo.function
+    def inner(config: hearts.HeartsConfig) -> str:
+        built.append("inner")
+        return config.moon_score.value
+
+    @memo.function
+    def outer(config: hearts.HeartsConfig, n: int) -> str:
+        built.append("outer")
+        return inner(config) * n
+
+    assert outer(hearts.HeartsConfig(), 2) == "twentytwenty"
+    assert outer(hearts.HeartsConfig(queen_breaks=hearts.QueenBreaks.YES), 2) == "twentytwenty"
+    assert built == ["outer", "inner"]
+    assert outer(hearts.HeartsConfig(moon_score=hearts.MoonScore.POINTS_IN_PLAY), 2) == 2 * "points-in-play"
+    assert outer(hearts.HeartsConfig(), 1) == "twenty" and built == ["outer", "inner"] * 2 + ["outer"]
+
+
+def test_a_result_holding_its_table_is_kept_for_that_table_alone() -> None:
+    memo = ModelMemo(hearts)
+
+    @memo.function
+    def holding(config: hearts.HeartsConfig) -> tuple[hearts.HeartsConfig]:
+        return (config,)  # what reads it later is the result's user, not the build
+
+    kept = holding(hearts.HeartsConfig())
+    assert holding(hearts.HeartsConfig()) is kept
+    other = holding(hearts.HeartsConfig(target=50))
+    assert other is not kept and other[0].target == 50 and kept[0].target == 100
