@@ -107,3 +107,16 @@ def test_a_result_holding_its_table_is_kept_for_that_table_alone() -> None:
     assert holding(hearts.HeartsConfig()) is kept
     other = holding(hearts.HeartsConfig(target=50))
     assert other is not kept and other[0].target == 50 and kept[0].target == 100
+
+
+def test_a_whole_hand_search_is_asked_once_for_the_variants_whose_terms_are_the_same() -> None:
+    from cardcanon.proofs.hearts.encoding import Rules
+    from cardcanon.proofs.hearts.replay import asked_under, hand_scoring
+
+    written, longer = hearts.HeartsConfig(), hearts.HeartsConfig(target=150)  # the target is read by no hand term
+    first = hand_scoring(Budget(60.0), Rules(config=written), 0, 20)
+    assert first.witness is not None and asked_under([first], written) == ""
+    assert hand_scoring(Budget(60.0), Rules(config=longer), 0, 20) is first
+    assert "1 of its 1 whole-hand searches were asked under target=100 instead" in asked_under([first], longer)
+    queen = hearts.HeartsConfig(queen_breaks=hearts.QueenBreaks.YES)  # read by the hand encoding
+    assert hand_scoring(Budget(60.0), Rules(config=queen), 0, 20) is not first

@@ -78,7 +78,9 @@ class ModelMemo:
 
     def __init__(self, *owners: Any) -> None:
         self.owners = owners
-        self.kept_results: dict[Hashable, list[tuple[tuple[Dependency, ...], tuple[Reads, ...], Any]]] = {}
+        # per key: each result with its dependencies, the fields of each table its build read, the tables
+        self.kept_results: dict[Hashable, list[tuple[tuple[Dependency, ...], tuple[Reads, ...], tuple[Any, ...], Any]]] = {}
+        self._built: dict[int, tuple[tuple[Any, ...], tuple[Reads, ...]]] = {}  # by a kept result's id
         self._building: list[dict[tuple[int, str], Dependency]] = []  # of each result under way, by namespace and name
         # per code object: the walks of its closures (what it closes over, the dependencies, what they
         # rest on: names and class attributes, closure cells, the size of each namespace looked in)
@@ -96,11 +98,11 @@ class ModelMemo:
         """``build()``, or a result kept under ``key`` whose dependencies hold now."""
         return self._kept(key, build, (), ())[0]
 
-    def _kept(self, key: Hashable, build: Callable[[], T], current: Sequence[Any],
+    def _kept(self, key: Hashable, build: Callable[[], T], current: tuple[Any, ...],
               reads: tuple[Reads, ...]) -> tuple[T, tuple[Reads, ...]]:
         """:meth:`kept`, for the tables ``current`` too: a result kept while each agrees on the fields
         its build read (``reads``: where this build notes them), with those fields."""
-        for dependencies, read, result in self.kept_results.get(key, ()):
+        for dependencies, read, _, result in self.kept_results.get(key, ()):
             if self._holds(dependencies) and all(agrees(t, r) for t, r in zip(current, read)):
                 self._note(dependencies)
                 return result, read
@@ -115,7 +117,8 @@ class ModelMemo:
             if _code(value) is None and not isinstance(value, types.ModuleType):
                 inner[(id(names), name)] = (names, name, value)
         dependencies = tuple(inner.values())
-        self.kept_results.setdefault(key, []).append((dependencies, reads, result))
+        self.kept_results.setdefault(key, []).append((dependencies, reads, current, result))
+        self._built[id(result)] = current, reads
         self._note(dependencies)
         return result, reads
 
@@ -191,66 +194,79 @@ class ModelMemo:
         each table among them that the build read."""
         @functools.wraps(build)
         def memo(*args: Any) -> T:
-            key: list[Any] = [build.__module__, build.__qualname__]
-            handed: list[Any] = []
-            current: list[Any] = []  # each table as it is now, plain
-            outer: list[Reads | None] = []  # where a noted table's reads go: a build this one runs in
-            copies: list[Any] = []
-            copy: Any = None
-            reads: list[Reads] = []
-            for arg in args:
-                found = list(tables(arg))
-                if not found:
-                    key.append(arg)
-                    handed.append(arg)
-                    continue
-                for _, table in found:
-                    base, to = unnoted(table)
-                    copy, read = noted(base)
-                    current.append(base)
-                    outer.append(to)
-                    copies.append(copy)
-                    reads.append(read)
-                if found[0][0] is None:
-                    key.append((type(current[-1]), _TABLE))
-                    handed.append(copies[-1])
-                else:
-                    places = {str(name): copies[len(copies) - len(found) + i] for i, (name, _) in enumerate(found)}
-                    key.append((type(arg), tuple((f.name, _TABLE if f.name in places else getattr(arg, f.name))
-                                                 for f in dataclasses.fields(arg))))
-                    handed.append(dataclasses.replace(arg, **places))
-            run, own = (lambda: build(*handed)), tuple(reads)
-            copy = None  # each copy held alike when counted and when checked
-            before = _references(copies)
-            result, found_reads = self._kept(tuple(key), run, current, own)
-            if found_reads is own:  # built now: a copy the result holds counts as read whole
-                after = _references(copies)
-                if after > before:  # perhaps only garbage of the build holds a copy
-                    gc.collect()
-                    after = _references(copies)
-                for i in range(len(copies)):
-                    if after[i] > before[i]:
-                        read_all(copies[i])
-            for to, read in zip(outer, found_reads):
-                if to is not None:
-                    to.update(read)
-            return result
+            return self._call((build.__module__, build.__qualname__), build, (), args)
 
         return memo
 
     def search(self, search: Callable[..., T]) -> Callable[..., T]:
-        """A search ``search(budget, *key)`` over derived terms, kept as :meth:`kept` keeps them; a
-        run with a second solver searches anew: its answers are the second solver's to give."""
+        """A search ``search(budget, *args)`` over derived terms, kept as :meth:`function` keeps
+        them; a run with a second solver searches anew: its answers are the second solver's to give."""
         @functools.wraps(search)
-        def memo(budget: Any, *key: Any) -> T:
+        def memo(budget: Any, *args: Any) -> T:
             from cardcanon.proofs.smt import active
 
             if active() is not None:
-                return search(budget, *key)
-            return self.kept((search.__qualname__, *key), lambda: search(budget, *key))
+                return search(budget, *args)
+            return self._call((search.__qualname__,), search, (budget,), args)
 
         return memo
 
+    def found_under(self, result: Any) -> tuple[tuple[Any, Reads], ...]:
+        """Each table a kept ``result`` was built with (plain), with the fields its build read (none:
+        a result not kept, such as a second solver's)."""
+        built, reads = self._built.get(id(result), ((), ()))
+        return tuple(zip(built, reads))
+
+    def _call(self, name: tuple[str, ...], build: Callable[..., T], leading: tuple[Any, ...],
+              args: tuple[Any, ...]) -> T:
+        """``build(*leading, *args)``, kept by ``name`` and ``args``, each table among them handed as
+        a copy noting the fields read (a table alone, or a field of a dataclass argument)."""
+        key: list[Any] = list(name)
+        handed: list[Any] = []
+        current: list[Any] = []  # each table as it is now, plain
+        outer: list[Reads | None] = []  # where a noted table's reads go: a build this one runs in
+        copies: list[Any] = []
+        copy: Any = None
+        reads: list[Reads] = []
+        for arg in args:
+            found = list(tables(arg))
+            if not found:
+                key.append(arg)
+                handed.append(arg)
+                continue
+            for _, table in found:
+                base, to = unnoted(table)
+                copy, read = noted(base)
+                current.append(base)
+                outer.append(to)
+                copies.append(copy)
+                reads.append(read)
+            if found[0][0] is None:
+                key.append((type(current[-1]), _TABLE))
+                handed.append(copies[-1])
+            else:
+                places = {str(name): copies[len(copies) - len(found) + i] for i, (name, _) in enumerate(found)}
+                key.append((type(arg), tuple((f.name, _TABLE if f.name in places else getattr(arg, f.name))
+                                             for f in dataclasses.fields(arg))))
+                handed.append(dataclasses.replace(arg, **places))
+        run, own = (lambda: build(*leading, *handed)), tuple(reads)
+        copy = None  # each copy held alike when counted and when checked
+        before = _references(copies)
+        result, found_reads = self._kept(tuple(key), run, tuple(current), own)
+        if found_reads is own:  # built now: a copy the result holds counts as read whole
+            after = _references(copies)
+            if after != before:  # perhaps only garbage of the build holds a copy
+                gc.collect()
+                after = _references(copies)
+            for i in range(len(copies)):
+                if after[i] > before[i]:
+                    read_all(copies[i])
+        for to, read in zip(outer, found_reads):
+            if to is not None:
+                to.update(read)
+        return result
+
     def clear(self) -> None:
         self.kept_results.clear()
+        self._built.clear()
         self._walks.clear()
