@@ -120,3 +120,14 @@ def test_a_whole_hand_search_is_asked_once_for_the_variants_whose_terms_are_the_
     assert "1 of its 1 whole-hand searches were asked under target=100 instead" in asked_under([first], longer)
     queen = hearts.HeartsConfig(queen_breaks=hearts.QueenBreaks.YES)  # read by the hand encoding
     assert hand_scoring(Budget(60.0), Rules(config=queen), 0, 20) is not first
+
+
+def test_a_table_made_from_a_noted_copy_is_plain_and_its_making_reads_every_field_it_keeps() -> None:
+    from dataclasses import replace
+
+    from cardcanon.proofs.symbolic.options_read import is_noted, noted
+
+    copy, reads = noted(hearts.HeartsConfig())
+    made = replace(copy, target=50)
+    assert type(made) is hearts.HeartsConfig and made.target == 50 and not is_noted(made)
+    assert set(reads) == {"dealer", "first_lead", "break_on", "first_trick_points", "queen_breaks", "moon_score"}

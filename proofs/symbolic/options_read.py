@@ -43,8 +43,11 @@ def _noting(kind: type) -> type:
     def whole(self: Any, *_: Any) -> Any:  # a copy, or what pickles one: the plain table, all read
         return plain(self)
 
+    def made(cls: type, *args: Any, **fields: Any) -> Any:  # a table made from a copy (``replace``) is plain
+        return kind(*args, **fields)
+
     return type(f"Noted{kind.__name__}", (kind,), {
-        "__getattribute__": read, "__eq__": equal, "__hash__": lambda self: hash(plain(self)),
+        "__new__": made, "__getattribute__": read, "__eq__": equal, "__hash__": lambda self: hash(plain(self)),
         "__copy__": whole, "__deepcopy__": whole,
         "__reduce__": lambda self: (_same, (plain(self),))})
 
