@@ -106,7 +106,6 @@ class HandEncoding:
     first leader and what breaks hearts are the model's derived terms, instantiated per trick."""
 
     def __init__(self, rules: Rules = Rules()) -> None:
-        self.rules = rules
         B = z3.Bool
         self.pos = [[[B(f"h_p{c}_{k}_{r}") for r in (LEAD, FOLLOW)] for k in range(TRICKS)] for c in range(N_CARDS)]
         self.hold = [B(f"h_hold{c}") for c in range(N_CARDS)]
@@ -115,7 +114,7 @@ class HandEncoding:
         self.constraints: list[Z3] = []
         self._card_at = [[z3.Sum([z3.If(self.pos[c][k][r], c, 0) for c in range(N_CARDS)]) for r in (LEAD, FOLLOW)]
                          for k in range(TRICKS)]  # the card played, read back by decode
-        C, pos, hold, lead1, rules = self.constraints, self.pos, self.hold, self.lead1, self.rules
+        C, pos, hold, lead1 = self.constraints, self.pos, self.hold, self.lead1
         drop, config = rules.drop, rules.config
 
         def state(rule: str, constraint: Z3) -> None:

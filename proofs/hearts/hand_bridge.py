@@ -18,7 +18,7 @@ from cardcanon.model.hearts_types import SEATS
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.proofs.base import Run
 from cardcanon.proofs.hearts.encoding import CARDS, INDEX, HandWitness, Rules
-from cardcanon.proofs.hearts.replay import Hands, Mismatch, replay_single, seeded_steps
+from cardcanon.proofs.hearts.replay import Mismatch, hands_of, replay_single, seeded_steps
 from cardcanon.proofs.records import hearts_record
 
 
@@ -43,7 +43,7 @@ def played_hand(config: model.HeartsConfig, seed: int) -> tuple[HandWitness, lis
 
 
 def compare_hands(run: Run, config: model.HeartsConfig, count: int) -> dict[str, int]:
-    hands = Hands(Rules(config=config))
+    hands = hands_of(Rules(config=config))
     for seed in range(count):
         witness, moves, after = played_hand(config, seed)
         pinned = hands.find(run.budget, *hands.enc.fix(witness))

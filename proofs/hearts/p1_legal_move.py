@@ -23,7 +23,7 @@ from cardcanon.proofs.hearts.encoding import Rules
 from cardcanon.proofs.hearts.play_terms import (
     DEAD, HELD, INDEX, TRICKS, BROKEN, LegalCards, Legality, derivation_probe, first_lead, instantiate, legality,
 )
-from cardcanon.proofs.hearts.replay import Hands, Mismatch, Reached, ReplayMismatch, difference_record, replay_single
+from cardcanon.proofs.hearts.replay import Mismatch, Reached, ReplayMismatch, difference_record, hands_of, replay_single
 from cardcanon.proofs.z3_eval import value_in
 
 P1_PROBES = ("no-heart-lead-exception", "follow-any-card", "hearts-led-anytime", "first-lead-any-card", "only-two-forced")
@@ -130,7 +130,7 @@ def _stuck_counterexample(run: Run, terms: Legality, detail: str, led: int | Non
     """A hand played by the rules as written reaching a lead (or a follow to ``led``) at which the terms
     allow no card, replayed."""
     lead = led is None
-    hands = Hands(Rules(config=run.hearts_config()))
+    hands = hands_of(Rules(config=run.hearts_config()))
     enc = hands.enc
 
     def stuck(k: int) -> Z3:
@@ -157,7 +157,7 @@ def _stuck_counterexample(run: Run, terms: Legality, detail: str, led: int | Non
 def _refused_play(run: Run, detail: str, claim: int) -> CheckResult:
     """A hand of the model (its whole-hand encoding) with a play the rule claim ``claim`` refuses, replayed."""
     config = run.hearts_config()
-    hands = Hands(Rules(config=config))
+    hands = hands_of(Rules(config=config))
     enc = hands.enc
     suits = [DECK[c].suit for c in range(N)]
     if claim == 0:  # HEARTS-FOLLOW-1: the follower holds the suit led and plays another
@@ -187,7 +187,7 @@ def _witness_with_legal_sets(run: Run, terms: Legality) -> tuple[str | None, str
     every restriction acts in them: the 2 of clubs live in one (HEARTS-LEAD-1), dead in the other
     (HEARTS-LEAD-2/3), and in both a later leader holds hearts and other cards before hearts are
     broken (HEARTS-BREAK-1)."""
-    hands = Hands(Rules(config=run.hearts_config()))
+    hands = hands_of(Rules(config=run.hearts_config()))
     enc = hands.enc
     hearts = [INDEX[c] for c in DECK if c.suit is Suit.HEARTS]
     others = [INDEX[c] for c in DECK if c.suit is not Suit.HEARTS]

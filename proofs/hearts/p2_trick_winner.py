@@ -19,7 +19,7 @@ from cardcanon.model.hearts_types import DECK
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import TRICKS, Rules
 from cardcanon.proofs.hearts.play_terms import FOLLOW, INDEX, LEAD, derivation_probe, trick_winner
-from cardcanon.proofs.hearts.replay import Hands, replay_single
+from cardcanon.proofs.hearts.replay import hands_of, replay_single
 from cardcanon.proofs.z3_eval import value_in
 
 P2_PROBES = ("higher-rank-any-suit", "hearts-not-trump")
@@ -91,7 +91,7 @@ def _counterexample(run: Run, s: Z3, condition: Z3, winner: Z3, what: Callable[[
     lead, and the record shows the disagreement whatever cards were taken. Any such pair will do, so the
     result does not depend on the pair Z3 happens to find first; ``what`` describes one by ``winner`` there."""
     found = _violations(run.budget, s, condition, winner)
-    hands = Hands(Rules(config=run.hearts_config()))
+    hands = hands_of(Rules(config=run.hearts_config()))
     pos = hands.enc.pos
     w = hands.find(run.budget, z3.Or([z3.And(pos[a][k][0], pos[b][k][1]) for a, b in found for k in range(TRICKS - 1)]))
     a, b = min(found) if w is None else next((a, b) for _, a, b in w.tricks[:-1] if (a, b) in found)
@@ -107,7 +107,7 @@ def _counterexample(run: Run, s: Z3, condition: Z3, winner: Z3, what: Callable[[
 
 def _trump_witness(run: Run) -> str | None:
     """A legal hand in which a heart discarded on another suit wins (HEARTS-TRUMP-1)."""
-    hands = Hands(Rules(config=run.hearts_config()))
+    hands = hands_of(Rules(config=run.hearts_config()))
     pos = hands.enc.pos
     hearts = [INDEX[c] for c in DECK if c.suit is Suit.HEARTS]
     others = [INDEX[c] for c in DECK if c.suit is not Suit.HEARTS]

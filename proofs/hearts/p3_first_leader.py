@@ -25,7 +25,7 @@ from cardcanon.proofs.hearts.encoding import Rules
 from cardcanon.proofs.hearts.play_terms import (
     DEAD, HELD, INDEX, NOT_FORCED, OTHER, FirstLead, derivation_probe, first_lead,
 )
-from cardcanon.proofs.hearts.replay import Hands, counterexample, difference_record, replay_single
+from cardcanon.proofs.hearts.replay import counterexample, difference_record, hands_of, replay_single
 from cardcanon.proofs.records import hearts_record
 from cardcanon.proofs.z3_eval import compile_terms, value_in
 
@@ -116,7 +116,7 @@ def _dead_pair_result(run: Run, gone: Collection[int], verdict: Verdict, detail:
     config = run.hearts_config()
     if len(gone) != 2:
         return CheckResult(verdict, detail=detail + "; not a deal of the rulebook (HEARTS-DEAL-2)", stats=stats)
-    hands = Hands(Rules(config=config))
+    hands = hands_of(Rules(config=config))
     w = hands.find(run.budget, *[hands.enc.dead[c] for c in gone])
     if w is None:
         return CheckResult(verdict, detail=detail + "; no legal hand with these dead cards", stats=stats)

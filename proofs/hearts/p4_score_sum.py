@@ -18,7 +18,7 @@ from cardcanon.proofs.base import CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import (
     CARDS, DEAD_CARDS, HEART_POINTS, MOON_OTHER, MOON_SHOOTER, POINT_CARDS, QUEEN_OF_SPADES, QUEEN_POINTS,
 )
-from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import counterexample, hands_of, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction
 
 MOON_CARDS = len(POINT_CARDS) - DEAD_CARDS  # HEARTS-MOON-2: "every point card in play, which is at least six cards"
@@ -56,7 +56,7 @@ def check(run: Run) -> CheckResult:
                                       f"{derived[0]}-{derived[1]}, against the claim; the model scores it "
                                       f"{truth[0]}-{truth[1]}")
     shown = []
-    hands = Hands(rules.written)
+    hands = hands_of(rules.written)
     enc = hands.enc
     some_dead = z3.Or([enc.dead[c] for c in POINT_CARDS])
     hand_moon = z3.Or(moons(enc.live, enc.took))

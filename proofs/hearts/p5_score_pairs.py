@@ -10,7 +10,7 @@ from typing import Any
 
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
-from cardcanon.proofs.hearts.replay import Hands, Reached, counterexample, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import Reached, asked_under, counterexample, hand_scoring, replay_single, rules_for
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
 P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(), "widow": dict()}  # patches: .score_terms
@@ -21,14 +21,20 @@ def check(run: Run) -> CheckResult:
     limit = int(run.bounds.get("max_score", 26))
     predicted = frozenset(p for p in predicted_pairs(rules.config) if max(p) <= limit)
     abstraction = ScoreAbstraction(rules.only("moon_score"))
-    hands = Hands(rules)
+    asked: list[object] = []  # the whole-hand searches' answers (kept: a variant reading the same terms shares them)
     witnesses: dict[tuple[int, int], HandWitness] = {}
     refuted: set[tuple[int, int]] = set()
 
     def in_hand(a: int, b: int) -> Reached | None:
         """A legal hand scoring a-b, replayed (kept in ``witnesses``), or None when Z3 proves there is none."""
         mirror = witnesses.get((b, a))  # a witness of b-a with the seats exchanged: the replay shows it
-        w = mirror.swapped() if mirror else hands.scoring(budget, a, b)
+        w: HandWitness | None
+        if mirror:
+            w = mirror.swapped()
+        else:
+            answer = hand_scoring(budget, rules, a, b)
+            asked.append(answer)
+            w = answer.witness
         if w is None:
             return None
         witnesses[(a, b)] = w
@@ -65,4 +71,5 @@ def check(run: Run) -> CheckResult:
     sample = "\n".join(f"{a}-{b}: " + witnesses[(a, b)].describe().replace("\n", "; ") for a, b in sorted(witnesses)[:3])
     return CheckResult(Verdict.PROVED, witness=sample, stats=stats,
                        detail=f"{len(witnesses)} possible hand-score pairs, each replayed; all "
-                              f"{candidates - len(witnesses)} others impossible: {pairs}")
+                              f"{candidates - len(witnesses)} others impossible: {pairs}"
+                              f"{asked_under(asked, rules.config)}")

@@ -20,7 +20,7 @@ import z3
 from cardcanon.model import hearts as model
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, TARGET
-from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, counterexample, replay_match, rules_for
+from cardcanon.proofs.hearts.replay import ReplayMismatch, counterexample, hands_of, replay_match, rules_for
 from cardcanon.proofs.hearts.score_terms import reached_term
 from cardcanon.proofs.hearts.scores import ABSTRACTION_STATES, ScoreAbstraction, predicted_pairs
 from cardcanon.proofs.z3_eval import value_in
@@ -46,7 +46,7 @@ def check(run: Run) -> CheckResult:
     reached = [reached_term(rules, total, config) for total in totals]  # the model's HEARTS-MATCH-1, derived
     s.add(z3.Not(reached[0]), z3.Not(reached[1]))
     witnesses: dict[tuple[int, int], HandWitness] = {}
-    legal = Hands(rules)
+    legal = hands_of(rules)
     refuted = 0
     while True:
         # fewer hands leave both below whenever more do (scores are not negative): the smallest

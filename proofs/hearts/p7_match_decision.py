@@ -21,7 +21,7 @@ from cardcanon.model.seats import Seat
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import Rules, TARGET
 from cardcanon.proofs.hearts.score_terms import MATCH_STATES, match_result_terms
-from cardcanon.proofs.hearts.replay import Hands, counterexample, replay_match, rules_for
+from cardcanon.proofs.hearts.replay import counterexample, hands_of, replay_match, rules_for
 from cardcanon.proofs.records import function_record
 from cardcanon.proofs.z3_eval import compile_term, value_in
 
@@ -79,7 +79,7 @@ def _with_tie_match(run: Run, verdict: Verdict, detail: str, rules: Rules, confi
                     stats: Mapping[str, Any] | None = None) -> CheckResult:
     """Replay a match (the run's variant, as written) that ties past the target, then breaks the tie."""
     target = config.target
-    hands = Hands(rules.written)
+    hands = hands_of(rules.written)
     tie, other = hands.scoring(run.budget, 3, 3), hands.scoring(run.budget, 2, 4)
     if tie is None or other is None:
         return CheckResult(verdict, detail=detail + "; no tie-break match found to replay", stats=stats or {})

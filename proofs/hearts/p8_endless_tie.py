@@ -19,7 +19,8 @@ from cardcanon.model.hearts_text import decision_text
 from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS, QUEEN_OF_SPADES, Rules, TARGET
 from cardcanon.proofs.hearts.score_terms import match_result_terms
-from cardcanon.proofs.hearts.replay import Hands, ReplayMismatch, replay_match, rules_for
+from cardcanon.proofs.hearts.play_terms import MEMO
+from cardcanon.proofs.hearts.replay import ReplayMismatch, asked_under, hands_of, replay_match, rules_for
 from cardcanon.proofs.records import function_record
 
 
@@ -33,10 +34,11 @@ def check(run: Run) -> CheckResult:
         raise ReplayMismatch(str(err), Verdict.NO_WITNESS) from err
 
 
-def _tied_hands(rules: Rules, budget: Budget) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
+@MEMO.search  # asked once for every variant whose encoding and scores are the same terms
+def _tied_hands(budget: Budget, rules: Rules) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
     """The tied hands, one per pair of dead cards that allows one (each found is then excluded), and
     whether every tied hand has the one shape (Z3 only)."""
-    hands = Hands(rules)
+    hands = hands_of(rules)
     enc, ties, score = hands.enc, {}, hands.score
     excluded: list[Z3] = []
     while (w := hands.find(budget, score[0] == score[1], *excluded)) is not None:
@@ -51,7 +53,8 @@ def _endless_tie(run: Run) -> CheckResult:
     target, budget = int(run.bounds.get("target", TARGET)), run.budget
     rules = rules_for(run, P8_PROBES)
     config = replace(rules.config, target=target)
-    ties, only_shape = run.cached("tied hands", lambda: _tied_hands(rules, budget))
+    searched = _tied_hands(budget, rules)
+    ties, only_shape = searched
     # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so (the
     # model's match_result, derived)
     q, a = z3.Ints("q a")
@@ -70,7 +73,8 @@ def _endless_tie(run: Run) -> CheckResult:
                                  label=f"the model's decision at {tie}-{tie}")
         return CheckResult(Verdict.NO_WITNESS, stats=stats, records=(record,),
                            detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}; "
-                                  f"at {tie}-{tie} the model says {decision_text(model.match_result((tie, tie), config))}")
+                                  f"at {tie}-{tie} the model says {decision_text(model.match_result((tie, tie), config))}"
+                                  f"{asked_under([searched], rules.config)}")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
     stats.update(p_tie_continues=str(keep_going), p_tie_ends_at_least=str(1 - keep_going))
     w = max(ties.values(), key=lambda t: t.scores[0])
@@ -100,4 +104,4 @@ def _endless_tie(run: Run) -> CheckResult:
         detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); "
                f"{'every' if only_shape else 'not every'} tied hand has Q♠ and one heart dead and 3 hearts each. Each hand keeps a tie with probability at most "
                f"{keep_going}, so it ends the tie-break with probability at least {1 - keep_going}: the tie-break "
-               f"ends with probability 1 but has no bound")
+               f"ends with probability 1 but has no bound{asked_under([searched], rules.config)}")

@@ -5,7 +5,8 @@ and seeded matches played through it (:func:`seeded_steps`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from enum import Enum
 from typing import Any
 
 import z3
@@ -178,6 +179,44 @@ class Hands:
 
     def scoring(self, budget: Budget, a: int, b: int) -> HandWitness | None:
         return self.find(budget, equals(self.score[0], a), equals(self.score[1], b))
+
+
+@MEMO.function  # one solver per encoding and scores: runs under variants that read the same terms share it
+def hands_of(rules: Rules) -> Hands:
+    return Hands(rules)
+
+
+@dataclass(frozen=True, eq=False)
+class Asked:
+    """A whole-hand search's answer (``witness``: None when Z3 proves there is none), one object per query asked."""
+
+    witness: HandWitness | None
+
+
+@MEMO.search
+def hand_scoring(budget: Budget, rules: Rules, a: int, b: int) -> Asked:
+    """:meth:`Hands.scoring`, asked once for every variant whose encoding and scores are the same terms."""
+    return Asked(hands_of(rules).scoring(budget, a, b))
+
+
+def asked_under(results: Sequence[object], config: model.HeartsConfig) -> str:
+    """Words for the kept search ``results`` that were asked under another variant than ``config``
+    (empty: none was): the same query, since its terms read only options on which the two agree."""
+    counts: dict[tuple[str, tuple[str, ...]], int] = {}
+    for result in results:
+        for table, read in MEMO.found_under(result):
+            differs = [f"{f.name}={_word(getattr(table, f.name))}" for f in fields(table)
+                       if getattr(table, f.name) != getattr(config, f.name)]
+            if differs:
+                key = (" ".join(differs), tuple(sorted(read)))
+                counts[key] = counts.get(key, 0) + 1
+    return "".join(f"; {n} of its {len(results)} whole-hand searches were asked under {where} instead, the very "
+                   f"same terms: they read only {', '.join(read) or 'no option'}"
+                   for (where, read), n in sorted(counts.items()))
+
+
+def _word(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
 
 
 Step = tuple[model.HeartsState, model.Move, model.HeartsState, tuple[model.Play, ...], list[model.Move]]

@@ -5,6 +5,7 @@ from the code itself rather than written a second time.
 - :mod:`.values`: symbolic Booleans, integers and sets, and the ``any``/``all``/``sum`` they need;
 - :mod:`.derive`: ``derive(fn, to_term)`` and ``patched`` (the one way a probe breaks a rule);
 - :mod:`.memo`: ``ModelMemo``, what is derived kept while the model code it ran stands;
+- :mod:`.options_read`: the fields of a variant's table a build reads (what a kept result is shared by);
 - :mod:`.terms`: Z3 connectives, substitution and simplification through Z3's C API (the same terms, built faster).
 """
 

@@ -10,20 +10,32 @@ result is read again only while each of them is the very object it was. A model 
 probe's patch of a function the build can reach builds it afresh; one of a function it cannot
 reach does not. A result built inside another's build is one of its dependencies. A run with a
 second solver searches anew (:meth:`ModelMemo.search`).
+
+A function kept by its arguments (:meth:`ModelMemo.function`) is handed each table of a variant
+among them (a ``HeartsConfig``, alone or as a field of an argument) as a copy noting the fields the
+build reads (:mod:`.options_read`): its result is kept for every table agreeing on those fields, so
+a variant that changes no option the build read shares it, and one that changes any builds afresh.
+The fields a result built inside another's build read, the outer build read too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import types
-from collections.abc import Callable, Hashable, Mapping
+import dataclasses
+import sys
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, TypeVar
+
+from cardcanon.proofs.symbolic.options_read import Reads, agrees, noted, read_all, tables, unnoted
 
 T = TypeVar("T")
 Dependency = tuple[Mapping[str, Any], str, Any]  # (a module's or an owner's namespace, name, the object it was)
 PROJECT = "cardcanon."  # the modules whose functions are followed (not z3's, nor the standard library's)
 _ABSENT = object()
+_TABLE = "a table, kept by the fields read"  # a table's place in a key
 
 
 def _globals(value: Any) -> Mapping[str, Any]:
@@ -57,12 +69,18 @@ def _code(value: Any) -> types.CodeType | None:
     return None if function is None else function.__code__
 
 
+def _references(values: list[Any]) -> list[int]:
+    return [sys.getrefcount(value) for value in values]
+
+
 class ModelMemo:
     """Results kept per key, each with the names its build reached (its dependencies)."""
 
     def __init__(self, *owners: Any) -> None:
         self.owners = owners
-        self.kept_results: dict[Hashable, list[tuple[tuple[Dependency, ...], Any]]] = {}
+        # per key: each result with its dependencies, the fields of each table its build read, the tables
+        self.kept_results: dict[Hashable, list[tuple[tuple[Dependency, ...], tuple[Reads, ...], tuple[Any, ...], Any]]] = {}
+        self._built: dict[int, tuple[tuple[Any, ...], tuple[Reads, ...]]] = {}  # by a kept result's id
         self._building: list[dict[tuple[int, str], Dependency]] = []  # of each result under way, by namespace and name
         # per code object: the walks of its closures (what it closes over, the dependencies, what they
         # rest on: names and class attributes, closure cells, the size of each namespace looked in)
@@ -78,10 +96,16 @@ class ModelMemo:
 
     def kept(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()``, or a result kept under ``key`` whose dependencies hold now."""
-        for dependencies, result in self.kept_results.get(key, ()):
-            if self._holds(dependencies):
+        return self._kept(key, build, (), ())[0]
+
+    def _kept(self, key: Hashable, build: Callable[[], T], current: tuple[Any, ...],
+              reads: tuple[Reads, ...]) -> tuple[T, tuple[Reads, ...]]:
+        """:meth:`kept`, for the tables ``current`` too: a result kept while each agrees on the fields
+        its build read (``reads``: where this build notes them), with those fields."""
+        for dependencies, read, _, result in self.kept_results.get(key, ()):
+            if self._holds(dependencies) and all(agrees(t, r) for t, r in zip(current, read)):
                 self._note(dependencies)
-                return result  # type: ignore[no-any-return]
+                return result, read
         inner: dict[tuple[int, str], Dependency] = {}
         self._building.append(inner)
         try:
@@ -93,9 +117,10 @@ class ModelMemo:
             if _code(value) is None and not isinstance(value, types.ModuleType):
                 inner[(id(names), name)] = (names, name, value)
         dependencies = tuple(inner.values())
-        self.kept_results.setdefault(key, []).append((dependencies, result))
+        self.kept_results.setdefault(key, []).append((dependencies, reads, current, result))
+        self._built[id(result)] = current, reads
         self._note(dependencies)
-        return result
+        return result, reads
 
     def _reached(self, build: Callable[..., Any]) -> dict[tuple[int, str], Dependency]:
         """:meth:`_walk` from ``build``, kept per code and what it closes over, while every name the
@@ -165,26 +190,83 @@ class ModelMemo:
             self._building[-1].update(((id(names), name), (names, name, value)) for names, name, value in dependencies)
 
     def function(self, build: Callable[..., T]) -> Callable[..., T]:
-        """``build(*key)``, kept by its arguments as :meth:`kept` keeps it."""
+        """``build(*args)``, kept by its arguments as :meth:`kept` keeps it, and by the fields of
+        each table among them that the build read."""
         @functools.wraps(build)
-        def memo(*key: Any) -> T:
-            return self.kept((build.__module__, build.__qualname__, *key), lambda: build(*key))
+        def memo(*args: Any) -> T:
+            return self._call((build.__module__, build.__qualname__), build, (), args)
 
         return memo
 
     def search(self, search: Callable[..., T]) -> Callable[..., T]:
-        """A search ``search(budget, *key)`` over derived terms, kept as :meth:`kept` keeps them; a
-        run with a second solver searches anew: its answers are the second solver's to give."""
+        """A search ``search(budget, *args)`` over derived terms, kept as :meth:`function` keeps
+        them; a run with a second solver searches anew: its answers are the second solver's to give."""
         @functools.wraps(search)
-        def memo(budget: Any, *key: Any) -> T:
+        def memo(budget: Any, *args: Any) -> T:
             from cardcanon.proofs.smt import active
 
             if active() is not None:
-                return search(budget, *key)
-            return self.kept((search.__qualname__, *key), lambda: search(budget, *key))
+                return search(budget, *args)
+            return self._call((search.__qualname__,), search, (budget,), args)
 
         return memo
 
+    def found_under(self, result: Any) -> tuple[tuple[Any, Reads], ...]:
+        """Each table a kept ``result`` was built with (plain), with the fields its build read (none:
+        a result not kept, such as a second solver's)."""
+        built, reads = self._built.get(id(result), ((), ()))
+        return tuple(zip(built, reads))
+
+    def _call(self, name: tuple[str, ...], build: Callable[..., T], leading: tuple[Any, ...],
+              args: tuple[Any, ...]) -> T:
+        """``build(*leading, *args)``, kept by ``name`` and ``args``, each table among them handed as
+        a copy noting the fields read (a table alone, or a field of a dataclass argument)."""
+        key: list[Any] = list(name)
+        handed: list[Any] = []
+        current: list[Any] = []  # each table as it is now, plain
+        outer: list[Reads | None] = []  # where a noted table's reads go: a build this one runs in
+        copies: list[Any] = []
+        copy: Any = None
+        reads: list[Reads] = []
+        for arg in args:
+            found = list(tables(arg))
+            if not found:
+                key.append(arg)
+                handed.append(arg)
+                continue
+            for _, table in found:
+                base, to = unnoted(table)
+                copy, read = noted(base)
+                current.append(base)
+                outer.append(to)
+                copies.append(copy)
+                reads.append(read)
+            if found[0][0] is None:
+                key.append((type(current[-1]), _TABLE))
+                handed.append(copies[-1])
+            else:
+                places = {str(name): copies[len(copies) - len(found) + i] for i, (name, _) in enumerate(found)}
+                key.append((type(arg), tuple((f.name, _TABLE if f.name in places else getattr(arg, f.name))
+                                             for f in dataclasses.fields(arg))))
+                handed.append(dataclasses.replace(arg, **places))
+        run, own = (lambda: build(*leading, *handed)), tuple(reads)
+        copy = None  # each copy held alike when counted and when checked
+        before = _references(copies)
+        result, found_reads = self._kept(tuple(key), run, tuple(current), own)
+        if found_reads is own:  # built now: a copy the result holds counts as read whole
+            after = _references(copies)
+            if after != before:  # perhaps only garbage of the build holds a copy
+                gc.collect()
+                after = _references(copies)
+            for i in range(len(copies)):
+                if after[i] > before[i]:
+                    read_all(copies[i])
+        for to, read in zip(outer, found_reads):
+            if to is not None:
+                to.update(read)
+        return result
+
     def clear(self) -> None:
         self.kept_results.clear()
+        self._built.clear()
         self._walks.clear()

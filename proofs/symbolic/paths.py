@@ -212,7 +212,7 @@ def explore(fn: Callable[[], T], *, prune: bool = True, limit: int = 100_000,
             plan = path.next_plan()
             continue
         except Exception as error:  # noqa: BLE001 - a path on which the model raises
-            result, raised = None, error
+            result, raised = None, error.with_traceback(None)  # its frames are the path's, done with
         finally:
             _current.pop()
         branches.append(Branch(path.condition(), result, raised))
