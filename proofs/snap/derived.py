@@ -23,12 +23,14 @@ with another deck reads the terms of the standard one):
 
 Terms are kept per process (:data:`MEMO`) with the model code they ran: a model mutant or a
 probe's patch of that code derives them afresh, so a term is never read under another model.
+Each is kept under the values of the table's fields its derivation read (:class:`ReadTable`):
+a variant that changes none of them reads the term derived under another.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
 import z3
@@ -143,6 +145,61 @@ def _holds(n: int) -> tuple[Z3, ...]:
 # ---- the memo ----------------------------------------------------------------------------------
 MEMO = ModelMemo(model, SnapState, Seat)  # every term below, kept while the model code it ran stands
 kept, kept_search = MEMO.kept, MEMO.search
+FIELDS = tuple(f.name for f in fields(SnapConfig))
+_reading: list[set[str]] = []  # the fields read of a table, for each derivation under way
+
+
+class ReadTable(SnapConfig):
+    """A table that notes each of its fields read while a term is derived from it (a copy made of
+    it, by ``replace``, notes them too)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in FIELDS:
+            for read in _reading:
+                read.add(name)
+        return super().__getattribute__(name)
+
+
+class _ReadsMore(Exception):
+    def __init__(self, read: frozenset[str]) -> None:
+        super().__init__(sorted(read))
+        self.read = read
+
+
+_READS: dict[Hashable, frozenset[str]] = {}  # per term: the fields of its table its derivations read
+
+
+def _derived(name: Hashable, config: SnapConfig, build: Callable[[SnapConfig], T]) -> T:
+    """``build(config)``, kept under ``name`` and the values in ``config`` of the fields that its
+    derivation read: a variant that changes none of them reads the same term (a derivation that
+    reads more fields than the key holds is kept under a key with those too)."""
+    def derivation() -> tuple[T, frozenset[str]]:
+        table, read = ReadTable(**{f: getattr(config, f) for f in FIELDS}), set[str]()
+        _reading.append(read)
+        try:
+            return build(table), frozenset(read)
+        finally:
+            _reading.pop()
+
+    made: list[T] = []
+    if name not in _READS:
+        result, read = derivation()
+        _READS[name] = read | {"players"}
+        made.append(result)
+    while True:
+        options = _READS[name]
+
+        def derive_kept() -> T:
+            if made:
+                return made.pop()  # derived just above, for these options
+            result, read = derivation()
+            if not read <= options:
+                raise _ReadsMore(read)
+            return result
+        try:
+            return kept((name, tuple((f, getattr(config, f)) for f in sorted(options))), derive_kept)
+        except _ReadsMore as more:  # a changed model reads more of the table
+            _READS[name] = options | more.read
 
 
 def _checked(derived: Derived, what: str) -> Derived:
@@ -170,21 +227,21 @@ def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
     """Whether ``matched_seats`` lists ``seat`` (False for the flipper)."""
     config = _table(config)
 
-    def build() -> Z3:
+    def build(config: SnapConfig) -> Z3:
         state = _template(config, flipper, (flipper, seat))
         return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
                                prune=False), "matched_seats").term
-    return kept(("matched", config, flipper, seat), build)
+    return _derived(("matched", flipper, seat), config, build)
 
 
 def pot_matches(config: SnapConfig, flipper: int) -> Z3:
     config = _table(config)
 
-    def build() -> Z3:
+    def build(config: SnapConfig) -> Z3:
         state = _template(config, flipper)
         return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
                         "pot_matches").term
-    return kept(("pot", config, flipper), build)
+    return _derived(("pot", flipper), config, build)
 
 
 class _Listed:
@@ -206,7 +263,7 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
     (:data:`POT_MATCHED`, for ``pot_matches``)."""
     config = _table(config)
 
-    def build() -> dict[CallKind, Z3]:
+    def build(config: SnapConfig) -> dict[CallKind, Z3]:
         state = _template(config, 0)
         def listed(st: SnapState) -> _Listed:
             return _Listed(MATCHED)
@@ -220,18 +277,18 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
         with patched(model, matched_seats=listed, pot_matches=pot_matched):
             branches = _branches(lambda: model.correct_kinds(state), "correct_kinds")
         return {kind: join(branches, has(kind)).term for kind in CallKind}
-    return kept(("correct", config), build)
+    return _derived(("correct",), config, build)
 
 
 def may_call(config: SnapConfig, seat: int) -> Z3:
     """Whether ``caller_problem`` lets ``seat`` call (in any call window)."""
     config = _table(config)
 
-    def build() -> Z3:
+    def build(config: SnapConfig) -> Z3:
         state = _template(config, 0)
         return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
                                lambda refusal: z3.BoolVal(refusal is None), prune=False), "caller_problem").term
-    return kept(("may-call", config, seat), build)
+    return _derived(("may-call", seat), config, build)
 
 
 def _seat_term(seat: Any) -> Z3:
@@ -246,12 +303,12 @@ def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
     """``penalty_recipient``'s seat for ``offender`` (where some other seat holds cards)."""
     config = _table(config)
 
-    def build() -> Z3:
+    def build(config: SnapConfig) -> Z3:
         state, n = _template(config, flipper), config.players
         others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
         return _checked(derive(lambda: model.penalty_recipient(state, Seat(offender)), _seat_term,
                                prune=False, assuming=others), "penalty_recipient").term
-    return kept(("recipient", config, flipper, offender), build)
+    return _derived(("recipient", flipper, offender), config, build)
 
 
 def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
@@ -259,12 +316,12 @@ def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
     :data:`WINNER` as winner (where some seat holds cards)."""
     config = _table(config)
 
-    def build() -> Z3:
+    def build(config: SnapConfig) -> Z3:
         state = _template(config, after)
         winner = WinnerView() if won else None
         return _checked(derive(lambda: model.next_player(state, state.down, state.up, Seat(after), winner),  # type: ignore[arg-type]
                                _seat_term, prune=False, assuming=z3.Or(_holds(config.players))), "next_player").term
-    return kept(("next", config, after, won), build)
+    return _derived(("next", after, won), config, build)
 
 
 # ---- instantiation -----------------------------------------------------------------------------
