@@ -166,15 +166,26 @@ class _ReadsMore(Exception):
         self.read = read
 
 
+def _copy(config: SnapConfig) -> ReadTable:
+    """``config`` as a :class:`ReadTable`, copied without noting a read (the copy's key notes them)."""
+    outer = _reading[:]
+    _reading.clear()
+    try:
+        return ReadTable(**{f: getattr(config, f) for f in FIELDS})
+    finally:
+        _reading[:] = outer
+
+
 _READS: dict[Hashable, frozenset[str]] = {}  # per term: the fields of its table its derivations read
 
 
-def _derived(name: Hashable, config: SnapConfig, build: Callable[[SnapConfig], T]) -> T:
+def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[[SnapConfig], T]) -> T:
     """``build(config)``, kept under ``name`` and the values in ``config`` of the fields that its
     derivation read: a variant that changes none of them reads the same term (a derivation that
-    reads more fields than the key holds is kept under a key with those too)."""
+    reads more fields than the key holds is kept under a key with those too). A derivation made
+    inside another notes the fields of its key as read by the other."""
     def derivation() -> tuple[T, frozenset[str]]:
-        table, read = ReadTable(**{f: getattr(config, f) for f in FIELDS}), set[str]()
+        table, read = _copy(config), set[str]()
         _reading.append(read)
         try:
             return build(table), frozenset(read)
@@ -231,7 +242,7 @@ def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
         state = _template(config, flipper, (flipper, seat))
         return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
                                prune=False), "matched_seats").term
-    return _derived(("matched", flipper, seat), config, build)
+    return kept_per_table(("matched", flipper, seat), config, build)
 
 
 def pot_matches(config: SnapConfig, flipper: int) -> Z3:
@@ -241,7 +252,7 @@ def pot_matches(config: SnapConfig, flipper: int) -> Z3:
         state = _template(config, flipper)
         return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
                         "pot_matches").term
-    return _derived(("pot", flipper), config, build)
+    return kept_per_table(("pot", flipper), config, build)
 
 
 class _Listed:
@@ -277,7 +288,7 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
         with patched(model, matched_seats=listed, pot_matches=pot_matched):
             branches = _branches(lambda: model.correct_kinds(state), "correct_kinds")
         return {kind: join(branches, has(kind)).term for kind in CallKind}
-    return _derived(("correct",), config, build)
+    return kept_per_table(("correct",), config, build)
 
 
 def may_call(config: SnapConfig, seat: int) -> Z3:
@@ -288,7 +299,7 @@ def may_call(config: SnapConfig, seat: int) -> Z3:
         state = _template(config, 0)
         return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
                                lambda refusal: z3.BoolVal(refusal is None), prune=False), "caller_problem").term
-    return _derived(("may-call", seat), config, build)
+    return kept_per_table(("may-call", seat), config, build)
 
 
 def _seat_term(seat: Any) -> Z3:
@@ -308,7 +319,7 @@ def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
         others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
         return _checked(derive(lambda: model.penalty_recipient(state, Seat(offender)), _seat_term,
                                prune=False, assuming=others), "penalty_recipient").term
-    return _derived(("recipient", flipper, offender), config, build)
+    return kept_per_table(("recipient", flipper, offender), config, build)
 
 
 def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
@@ -321,7 +332,7 @@ def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
         winner = WinnerView() if won else None
         return _checked(derive(lambda: model.next_player(state, state.down, state.up, Seat(after), winner),  # type: ignore[arg-type]
                                _seat_term, prune=False, assuming=z3.Or(_holds(config.players))), "next_player").term
-    return _derived(("next", after, won), config, build)
+    return kept_per_table(("next", after, won), config, build)
 
 
 # ---- instantiation -----------------------------------------------------------------------------
