@@ -160,10 +160,12 @@ class ReadTable(SnapConfig):
         return super().__getattribute__(name)
 
 
-class _ReadsMore(Exception):
-    def __init__(self, read: frozenset[str]) -> None:
-        super().__init__(sorted(read))
-        self.read = read
+class _NotKept(Exception):
+    """Raised by a build to look a result up without deriving it."""
+
+
+def _not_kept() -> Any:
+    raise _NotKept
 
 
 def _copy(config: SnapConfig) -> ReadTable:
@@ -176,41 +178,38 @@ def _copy(config: SnapConfig) -> ReadTable:
         _reading[:] = outer
 
 
-_READS: dict[Hashable, frozenset[str]] = {}  # per term: the fields of its table its derivations read
+_READS: dict[Hashable, list[frozenset[str]]] = {}  # per term: the sets of fields of its table its derivations read
 
 
 def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[[SnapConfig], T]) -> T:
     """``build(config)``, kept under ``name`` and the values in ``config`` of the fields that its
-    derivation read: a variant that changes none of them reads the same term (a derivation that
-    reads more fields than the key holds is kept under a key with those too). A derivation made
-    inside another notes the fields of its key as read by the other."""
-    def derivation() -> tuple[T, frozenset[str]]:
-        table, read = _copy(config), set[str]()
-        _reading.append(read)
-        try:
-            return build(table), frozenset(read)
-        finally:
-            _reading.pop()
+    derivation read: a variant that changes none of them reads the same term. Each set of fields
+    a derivation of ``name`` read (a changed model may read others) is looked up before deriving
+    anew. A derivation made inside another notes the fields of each key looked up as read by the other."""
+    def key(options: frozenset[str]) -> Hashable:
+        return name, tuple((f, getattr(config, f)) for f in sorted(options))
 
-    made: list[T] = []
-    if name not in _READS:
-        result, read = derivation()
-        _READS[name] = read | {"players"}
-        made.append(result)
-    while True:
-        options = _READS[name]
-
-        def derive_kept() -> T:
-            if made:
-                return made.pop()  # derived just above, for these options
-            result, read = derivation()
-            if not read <= options:
-                raise _ReadsMore(read)
-            return result
+    seen = _READS.setdefault(name, [])
+    for options in seen:
         try:
-            return kept((name, tuple((f, getattr(config, f)) for f in sorted(options))), derive_kept)
-        except _ReadsMore as more:  # a changed model reads more of the table
-            _READS[name] = options | more.read
+            return kept(key(options), _not_kept)
+        except _NotKept:
+            pass
+    table, read = _copy(config), {"players"}
+    _reading.append(read)
+    try:
+        result = build(table)
+    finally:
+        _reading.pop()
+    options = frozenset(read)
+    if options not in seen:
+        seen.append(options)
+
+    made = [result]
+
+    def derived() -> T:  # the result above, kept with the model code ``build`` reaches
+        return made.pop() if made else build(table)
+    return kept(key(options), derived)
 
 
 def _checked(derived: Derived, what: str) -> Derived:
