@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import z3
 
@@ -164,7 +164,7 @@ class _NotKept(Exception):
     """Raised by a build to look a result up without deriving it."""
 
 
-def _not_kept() -> Any:
+def _not_kept() -> NoReturn:
     raise _NotKept
 
 
@@ -178,8 +178,6 @@ def _copy(config: SnapConfig) -> ReadTable:
         _reading[:] = outer
 
 
-_READS: dict[Hashable, list[frozenset[str]]] = {}  # per term: the sets of fields of its table its derivations read
-
 
 def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[[SnapConfig], T]) -> T:
     """``build(config)``, kept under ``name`` and the values in ``config`` of the fields that its
@@ -189,7 +187,7 @@ def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[[SnapConf
     def key(options: frozenset[str]) -> Hashable:
         return name, tuple((f, getattr(config, f)) for f in sorted(options))
 
-    seen = _READS.setdefault(name, [])
+    seen: list[frozenset[str]] = kept(("fields read", name), list)  # each set of fields its derivations read
     for options in seen:
         try:
             return kept(key(options), _not_kept)
