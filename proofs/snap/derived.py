@@ -179,8 +179,8 @@ def _copy(config: SnapConfig) -> ReadTable:
 
 
 
-def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[[SnapConfig], T]) -> T:
-    """``build(config)``, kept under ``name`` and the values in ``config`` of the fields that its
+def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[..., T], *args: Any) -> T:
+    """``build(config, *args)``, kept under ``name`` and the values in ``config`` of the fields that its
     derivation read: a variant that changes none of them reads the same term. Each set of fields
     a derivation of ``name`` read (a changed model may read others) is looked up before deriving
     anew. A derivation made inside another notes the fields of each key looked up as read by the other."""
@@ -196,7 +196,7 @@ def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[[SnapConf
     table, read = _copy(config), {"players"}
     _reading.append(read)
     try:
-        result = build(table)
+        result = build(table, *args)
     finally:
         _reading.pop()
     options = frozenset(read)
@@ -205,8 +205,8 @@ def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[[SnapConf
 
     made = [result]
 
-    def derived() -> T:  # the result above, kept with the model code ``build`` reaches
-        return made.pop() if made else build(table)
+    def derived() -> T:  # the result above, kept with the model code ``build`` (one function for every call) reaches
+        return made.pop() if made else build(table, *args)
     return kept(key(options), derived)
 
 
@@ -233,23 +233,23 @@ def _table(config: SnapConfig) -> SnapConfig:
 
 def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
     """Whether ``matched_seats`` lists ``seat`` (False for the flipper)."""
-    config = _table(config)
+    return kept_per_table(("matched", flipper, seat), _table(config), _matched, flipper, seat)
 
-    def build(config: SnapConfig) -> Z3:
-        state = _template(config, flipper, (flipper, seat))
-        return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
-                               prune=False), "matched_seats").term
-    return kept_per_table(("matched", flipper, seat), config, build)
+
+def _matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
+    state = _template(config, flipper, (flipper, seat))
+    return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
+                           prune=False), "matched_seats").term
 
 
 def pot_matches(config: SnapConfig, flipper: int) -> Z3:
-    config = _table(config)
+    return kept_per_table(("pot", flipper), _table(config), _pot_matches, flipper)
 
-    def build(config: SnapConfig) -> Z3:
-        state = _template(config, flipper)
-        return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
-                        "pot_matches").term
-    return kept_per_table(("pot", flipper), config, build)
+
+def _pot_matches(config: SnapConfig, flipper: int) -> Z3:
+    state = _template(config, flipper)
+    return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
+                    "pot_matches").term
 
 
 class _Listed:
@@ -269,34 +269,34 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
     """Whether a call of each kind is correct (``correct_kinds``), given whether some pile is
     matched (:data:`MATCHED`, standing for ``matched_seats``) and whether the pot is
     (:data:`POT_MATCHED`, for ``pot_matches``)."""
-    config = _table(config)
+    return kept_per_table(("correct",), _table(config), _correct)
 
-    def build(config: SnapConfig) -> dict[CallKind, Z3]:
-        state = _template(config, 0)
-        def listed(st: SnapState) -> _Listed:
-            return _Listed(MATCHED)
 
-        def pot_matched(st: SnapState) -> SymBool:
-            return SymBool(POT_MATCHED)
+def _correct(config: SnapConfig) -> dict[CallKind, Z3]:
+    state = _template(config, 0)
+    def listed(st: SnapState) -> _Listed:
+        return _Listed(MATCHED)
 
-        def has(kind: CallKind) -> Callable[[frozenset[CallKind]], Z3]:
-            return lambda kinds: z3.BoolVal(kind in kinds)
+    def pot_matched(st: SnapState) -> SymBool:
+        return SymBool(POT_MATCHED)
 
-        with patched(model, matched_seats=listed, pot_matches=pot_matched):
-            branches = _branches(lambda: model.correct_kinds(state), "correct_kinds")
-        return {kind: join(branches, has(kind)).term for kind in CallKind}
-    return kept_per_table(("correct",), config, build)
+    def has(kind: CallKind) -> Callable[[frozenset[CallKind]], Z3]:
+        return lambda kinds: z3.BoolVal(kind in kinds)
+
+    with patched(model, matched_seats=listed, pot_matches=pot_matched):
+        branches = _branches(lambda: model.correct_kinds(state), "correct_kinds")
+    return {kind: join(branches, has(kind)).term for kind in CallKind}
 
 
 def may_call(config: SnapConfig, seat: int) -> Z3:
     """Whether ``caller_problem`` lets ``seat`` call (in any call window)."""
-    config = _table(config)
+    return kept_per_table(("may-call", seat), _table(config), _may_call, seat)
 
-    def build(config: SnapConfig) -> Z3:
-        state = _template(config, 0)
-        return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
-                               lambda refusal: z3.BoolVal(refusal is None), prune=False), "caller_problem").term
-    return kept_per_table(("may-call", seat), config, build)
+
+def _may_call(config: SnapConfig, seat: int) -> Z3:
+    state = _template(config, 0)
+    return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
+                           lambda refusal: z3.BoolVal(refusal is None), prune=False), "caller_problem").term
 
 
 def _seat_term(seat: Any) -> Z3:
@@ -309,27 +309,27 @@ def _seat_term(seat: Any) -> Z3:
 
 def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
     """``penalty_recipient``'s seat for ``offender`` (where some other seat holds cards)."""
-    config = _table(config)
+    return kept_per_table(("recipient", flipper, offender), _table(config), _recipient, flipper, offender)
 
-    def build(config: SnapConfig) -> Z3:
-        state, n = _template(config, flipper), config.players
-        others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
-        return _checked(derive(lambda: model.penalty_recipient(state, Seat(offender)), _seat_term,
-                               prune=False, assuming=others), "penalty_recipient").term
-    return kept_per_table(("recipient", flipper, offender), config, build)
+
+def _recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
+    state, n = _template(config, flipper), config.players
+    others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
+    return _checked(derive(lambda: model.penalty_recipient(state, Seat(offender)), _seat_term,
+                           prune=False, assuming=others), "penalty_recipient").term
 
 
 def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
     """``next_player``'s seat after ``after``'s flip with no winner, or (``won``) with the caller
     :data:`WINNER` as winner (where some seat holds cards)."""
-    config = _table(config)
+    return kept_per_table(("next", after, won), _table(config), _next_player, after, won)
 
-    def build(config: SnapConfig) -> Z3:
-        state = _template(config, after)
-        winner = WinnerView() if won else None
-        return _checked(derive(lambda: model.next_player(state, state.down, state.up, Seat(after), winner),  # type: ignore[arg-type]
-                               _seat_term, prune=False, assuming=z3.Or(_holds(config.players))), "next_player").term
-    return kept_per_table(("next", after, won), config, build)
+
+def _next_player(config: SnapConfig, after: int, won: bool) -> Z3:
+    state = _template(config, after)
+    winner = WinnerView() if won else None
+    return _checked(derive(lambda: model.next_player(state, state.down, state.up, Seat(after), winner),  # type: ignore[arg-type]
+                           _seat_term, prune=False, assuming=z3.Or(_holds(config.players))), "next_player").term
 
 
 # ---- instantiation -----------------------------------------------------------------------------
