@@ -111,3 +111,23 @@ def test_a_broken_rule_is_derived_as_broken() -> None:
         left = derived.recipient(config, 0, 0)
     assert _value(left) == 1 and not z3.eq(z3.simplify(right), z3.simplify(left))
     assert CallKind.SNAP in derived.correct(config)
+
+
+def test_a_term_is_kept_across_the_variants_whose_options_it_does_not_read() -> None:
+    """A variant changing no option a derivation read reads the same term; one that changes it not."""
+    clockwise, winner = (SnapConfig(players=5, next_turn=turn) for turn in (NextTurn.CLOCKWISE, NextTurn.WINNER))
+    assert derived.matched(clockwise, 1, 2) is derived.matched(SnapConfig(players=5, index_card=True), 1, 2)
+    assert derived.next_player(clockwise, 1, False) is derived.next_player(winner, 1, False)
+    assert not z3.eq(z3.simplify(derived.next_player(clockwise, 1, True)),
+                     z3.simplify(derived.next_player(winner, 1, True)))
+
+
+def test_a_model_that_reads_another_option_is_derived_per_that_option() -> None:
+    """A changed model whose derivation reads an option the kept key lacks is derived for each value."""
+    def by_turn(state: SnapState, offender: Seat) -> Seat:
+        return Seat(0) if state.config.next_turn is NextTurn.WINNER else Seat(1)
+
+    clockwise, winner = (SnapConfig(players=6, next_turn=turn) for turn in (NextTurn.CLOCKWISE, NextTurn.WINNER))
+    derived.recipient(clockwise, 2, 3)  # the reference model reads no option here
+    with patched(model, penalty_recipient=by_turn):
+        assert (_value(derived.recipient(clockwise, 2, 3)), _value(derived.recipient(winner, 2, 3))) == (1, 0)
