@@ -23,24 +23,32 @@ with another deck reads the terms of the standard one):
 
 Terms are kept per process (:data:`MEMO`) with the model code they ran: a model mutant or a
 probe's patch of that code derives them afresh, so a term is never read under another model.
-Each is kept under the values of the table's fields its derivation read (:class:`ReadTable`):
+Each is kept under the values of the table's fields its derivation read (:meth:`.ModelMemo.function`):
 a variant that changes none of them reads the term derived under another.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, NoReturn, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 import z3
-
 from cardcanon.model import snap as model
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import MAX_PLAYERS, CallKind, Phase, SnapConfig, SnapState
 from cardcanon.proofs.base import Z3
 from cardcanon.proofs.symbolic import (
-    Branch, Derived, SymBool, SymInt, Unsupported, aggregating, derive, explore, join, patched,
+    Branch,
+    Derived,
+    SymBool,
+    SymInt,
+    Unsupported,
+    aggregating,
+    derive,
+    explore,
+    join,
+    patched,
 )
 from cardcanon.proofs.symbolic.memo import ModelMemo
 
@@ -145,69 +153,6 @@ def _holds(n: int) -> tuple[Z3, ...]:
 # ---- the memo ----------------------------------------------------------------------------------
 MEMO = ModelMemo(model, SnapState, Seat)  # every term below, kept while the model code it ran stands
 kept, kept_search = MEMO.kept, MEMO.search
-FIELDS = tuple(f.name for f in fields(SnapConfig))
-_reading: list[set[str]] = []  # the fields read of a table, for each derivation under way
-
-
-class ReadTable(SnapConfig):
-    """A table that notes each of its fields read while a term is derived from it (a copy made of
-    it, by ``replace``, notes them too)."""
-
-    def __getattribute__(self, name: str) -> Any:
-        if name in FIELDS:
-            for read in _reading:
-                read.add(name)
-        return super().__getattribute__(name)
-
-
-class _NotKept(Exception):
-    """Raised by a build to look a result up without deriving it."""
-
-
-def _not_kept() -> NoReturn:
-    raise _NotKept
-
-
-def _copy(config: SnapConfig) -> ReadTable:
-    """``config`` as a :class:`ReadTable`, copied without noting a read (the copy's key notes them)."""
-    outer = _reading[:]
-    _reading.clear()
-    try:
-        return ReadTable(**{f: getattr(config, f) for f in FIELDS})
-    finally:
-        _reading[:] = outer
-
-
-
-def kept_per_table(name: Hashable, config: SnapConfig, build: Callable[..., T], *args: Any) -> T:
-    """``build(config, *args)``, kept under ``name`` and the values in ``config`` of the fields that its
-    derivation read: a variant that changes none of them reads the same term. Each set of fields
-    a derivation of ``name`` read (a changed model may read others) is looked up before deriving
-    anew. A derivation made inside another notes the fields of each key looked up as read by the other."""
-    def key(options: frozenset[str]) -> Hashable:
-        return name, tuple((f, getattr(config, f)) for f in sorted(options))
-
-    seen: list[frozenset[str]] = kept(("fields read", name), list)  # each set of fields its derivations read
-    for options in seen:
-        try:
-            return kept(key(options), _not_kept)
-        except _NotKept:
-            pass
-    table, read = _copy(config), {"players"}
-    _reading.append(read)
-    try:
-        result = build(table, *args)
-    finally:
-        _reading.pop()
-    options = frozenset(read)
-    if options not in seen:
-        seen.append(options)
-
-    made = [result]
-
-    def derived() -> T:  # the result above, kept with the model code ``build`` (one function for every call) reaches
-        return made.pop() if made else build(table, *args)
-    return kept(key(options), derived)
 
 
 def _checked(derived: Derived, what: str) -> Derived:
@@ -233,9 +178,10 @@ def _table(config: SnapConfig) -> SnapConfig:
 
 def matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
     """Whether ``matched_seats`` lists ``seat`` (False for the flipper)."""
-    return kept_per_table(("matched", flipper, seat), _table(config), _matched, flipper, seat)
+    return _matched(_table(config), flipper, seat)
 
 
+@MEMO.function
 def _matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
     state = _template(config, flipper, (flipper, seat))
     return _checked(derive(lambda: model.matched_seats(state), lambda seats: z3.BoolVal(Seat(seat) in seats),
@@ -243,9 +189,10 @@ def _matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
 
 
 def pot_matches(config: SnapConfig, flipper: int) -> Z3:
-    return kept_per_table(("pot", flipper), _table(config), _pot_matches, flipper)
+    return _pot_matches(_table(config), flipper)
 
 
+@MEMO.function
 def _pot_matches(config: SnapConfig, flipper: int) -> Z3:
     state = _template(config, flipper)
     return _checked(derive(lambda: model.pot_matches(state), lambda ok: z3.BoolVal(bool(ok)), prune=False),
@@ -269,9 +216,10 @@ def correct(config: SnapConfig) -> dict[CallKind, Z3]:
     """Whether a call of each kind is correct (``correct_kinds``), given whether some pile is
     matched (:data:`MATCHED`, standing for ``matched_seats``) and whether the pot is
     (:data:`POT_MATCHED`, for ``pot_matches``)."""
-    return kept_per_table(("correct",), _table(config), _correct)
+    return _correct(_table(config))
 
 
+@MEMO.function
 def _correct(config: SnapConfig) -> dict[CallKind, Z3]:
     state = _template(config, 0)
     def listed(st: SnapState) -> _Listed:
@@ -290,9 +238,10 @@ def _correct(config: SnapConfig) -> dict[CallKind, Z3]:
 
 def may_call(config: SnapConfig, seat: int) -> Z3:
     """Whether ``caller_problem`` lets ``seat`` call (in any call window)."""
-    return kept_per_table(("may-call", seat), _table(config), _may_call, seat)
+    return _may_call(_table(config), seat)
 
 
+@MEMO.function
 def _may_call(config: SnapConfig, seat: int) -> Z3:
     state = _template(config, 0)
     return _checked(derive(lambda: model.caller_problem(state, Seat(seat)),
@@ -309,9 +258,10 @@ def _seat_term(seat: Any) -> Z3:
 
 def recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
     """``penalty_recipient``'s seat for ``offender`` (where some other seat holds cards)."""
-    return kept_per_table(("recipient", flipper, offender), _table(config), _recipient, flipper, offender)
+    return _recipient(_table(config), flipper, offender)
 
 
+@MEMO.function
 def _recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
     state, n = _template(config, flipper), config.players
     others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
@@ -322,9 +272,10 @@ def _recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
 def next_player(config: SnapConfig, after: int, won: bool) -> Z3:
     """``next_player``'s seat after ``after``'s flip with no winner, or (``won``) with the caller
     :data:`WINNER` as winner (where some seat holds cards)."""
-    return kept_per_table(("next", after, won), _table(config), _next_player, after, won)
+    return _next_player(_table(config), after, won)
 
 
+@MEMO.function
 def _next_player(config: SnapConfig, after: int, won: bool) -> Z3:
     state = _template(config, after)
     winner = WinnerView() if won else None
