@@ -213,18 +213,22 @@ class _Slot:
         self.started = 0.0
         self.deadline = 0.0
         self.warm: set[tuple[str, str, str | None]] = set()  # what this worker's encodings were built for
+        self.checks: set[str] = set()  # the checks it has run (their terms are kept for every variant agreeing)
 
     def take(self, pending: deque[Task], pairing: set[str], window: int = 8) -> Task:
         """The next run for this worker, of the next ``window`` runs (longest first). A paired run of a
         check another worker is pairing now (``pairing``) waits, when another run is at hand: most of
         its queries are the other's, decided once and then taken from the answer store. Of the rest,
         the first under a variant and probe this worker has run, so that it reuses the encodings it
-        built; else the first."""
+        built; else the first of a check it has run (its terms are kept for the variants that agree
+        on the options they read); else the first."""
         ahead = list(itertools.islice(pending, window))
         ahead = [task for task in ahead if not (task.second_solver and task.check_id in pairing)] or ahead
-        chosen = next((task for task in ahead if _warm_key(task) in self.warm), ahead[0])
+        chosen = next((task for task in ahead if _warm_key(task) in self.warm),
+                      next((task for task in ahead if task.check_id in self.checks), ahead[0]))
         pending.remove(chosen)
         self.warm.add(_warm_key(chosen))
+        self.checks.add(chosen.check_id)
         return chosen
 
     def submit(self, task: Task, answers: AnswerStore) -> None:
@@ -261,6 +265,7 @@ class _Slot:
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = None
         self.warm.clear()
+        self.checks.clear()
 
     def close(self) -> None:
         if self.task is not None:
