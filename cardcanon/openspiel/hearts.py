@@ -40,7 +40,6 @@ from cardcanon.envs.hearts_v0 import OBSERVATION, OBSERVATION_SIZE
 from cardcanon.model.cards import Card, format_cards
 from cardcanon.model.hearts import DECK, GAME, HeartsConfig, Phase
 from cardcanon.model.hearts_types import HAND_SIZE, MOON_OTHER_POINTS, PLAYERS, POINT_CARDS, QUEEN_POINTS, SEATS
-from cardcanon.model.seats import Seat
 from cardcanon.openspiel import _common, engines
 
 SHORT_NAME = "python_cardcanon_hearts"

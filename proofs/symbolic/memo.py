@@ -12,7 +12,7 @@ reach does not. A result built inside another's build is one of its dependencies
 second solver searches anew (:meth:`ModelMemo.search`).
 
 A function kept by its arguments (:meth:`ModelMemo.function`) is handed each table of a variant
-among them (a ``HeartsConfig``, alone or as a field of an argument) as a copy noting the fields the
+among them (a ``HeartsConfig`` or ``SnapConfig``, alone or as a field of an argument) as a copy noting the fields the
 build reads (:mod:`.options_read`): its result is kept for every table agreeing on those fields, so
 a variant that changes no option the build read shares it, and one that changes any builds afresh.
 The fields a result built inside another's build read, the outer build read too.
@@ -21,12 +21,12 @@ The fields a result built inside another's build read, the outer build read too.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
-import types
-import dataclasses
 import sys
-from collections.abc import Callable, Hashable, Mapping, Sequence
+import types
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
 from cardcanon.proofs.symbolic.options_read import Reads, agrees, noted, read_all, tables, unnoted
