@@ -318,3 +318,31 @@ def test_each_stated_rule_is_stated(part, config):
         dropped = _stated_terms(part, Rules(config=config, drop=Drop(rule)))
         same = len(dropped) == len(written) and all(a.eq(b) for a, b in zip(dropped, written))
         assert same != (rule in states), rule
+
+
+def test_a_witness_found_under_one_variant_is_replayed_under_another_before_z3_is_asked(monkeypatch):
+    """A whole-hand witness is kept by its scores; a later run takes it only when the model under its
+    own variant plays the hand and scores it so (the failed replay leaves no record), and never while
+    a model mutant is patched."""
+    from cardcanon.proofs import base
+    from cardcanon.proofs.hearts import replay as hand_replay
+
+    monkeypatch.setattr(hand_replay, "_FOUND", {})
+    answer = hand_replay.hand_scoring(base.Budget(60.0), Rules(), 0, 20)
+    hand_replay.found(Rules(), answer)
+    assert answer.witness is not None
+    wrong = hand_replay.Asked(HandWitness(answer.witness.tricks, answer.witness.dead, (3, 3)))
+    hand_replay.found(Rules(), wrong)
+    hand_replay.found(Rules(mutations=("queen-12",)), hand_replay.Asked(HandWitness((), (), (4, 4))))  # a probe's: not kept
+    assert set(hand_replay._FOUND) == {(0, 20), (3, 3)}
+    free = hearts_config({"first_lead": "free"})
+    run = Run()
+    again = hand_replay.replayed_found(run, free, 0, 20)
+    assert again is not None and again[0] == answer.witness and again[1].state.hand_scores[-1] == (0, 20)
+    assert len(run.records) == 1
+    assert hand_replay.replayed_found(run, free, 3, 3) is None and len(run.records) == 1  # the model scores it 0-20
+    base.set_caching(False)
+    try:
+        assert hand_replay.replayed_found(Run(), free, 0, 20) is None
+    finally:
+        base.set_caching(True)
