@@ -2,7 +2,9 @@
 the live point cards as the model scores them. The score-only abstraction (no play, a superset of legal
 play) allows no other pair, whatever the scores (one query; a pair it allows is asked of the whole hand,
 and refuted or a counterexample); each predicted pair has a legal hand (a witness replayed through the
-model; a mirrored pair, the witness with the seats exchanged), or Z3 proves none has."""
+model; a mirrored pair, the witness with the seats exchanged; a pair an earlier run's search found a hand
+for under another variant, that hand when the model plays and scores it alike under this one), or Z3 proves
+none has."""
 
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ def check(run: Run) -> CheckResult:
         w: HandWitness | None
         if mirror:
             w = mirror.swapped()
-        elif rules == rules.written and (elsewhere := replayed_found(run, rules.config, a, b)) is not None:
+        elif rules == rules.written and (elsewhere := next(replayed_found(
+                run, rules.config, lambda hand: tuple(hand.scores) == (a, b)), None)) is not None:
             witnesses[(a, b)], at = elsewhere  # a hand found under another variant, played by this one too
             replayed.append(at)
             return at

@@ -212,18 +212,23 @@ def found(rules: Rules, answer: Asked) -> None:
             kept.append(answer.witness)
 
 
-def replayed_found(run: Run, config: model.HeartsConfig, a: int, b: int) -> tuple[HandWitness, Reached] | None:
-    """A hand an earlier search found scoring ``a``-``b`` that the model plays and scores so under
-    ``config`` too (replayed), or None: a witness under this variant without asking Z3."""
+def replayed_found(run: Run, config: model.HeartsConfig,
+                   wanted: Callable[[HandWitness], bool]) -> Iterator[tuple[HandWitness, Reached]]:
+    """Each hand an earlier search found (of those ``wanted``, asked as they come) that the model plays and
+    scores alike under ``config`` too, replayed (its record noted): a witness under this variant without
+    asking Z3."""
     if not caching():
-        return None
-    for witness in _FOUND.get((a, b), ()):
+        return
+    for witness in [w for kept in _FOUND.values() for w in kept]:
+        if not wanted(witness):
+            continue
         noted = len(run.records)
         try:
-            return witness, replay_single(run, witness, config)
+            at = replay_single(run, witness, config)
         except ReplayMismatch:
             del run.records[noted:]  # not a hand of this variant: its refused play is no record of the run
-    return None
+            continue
+        yield witness, at
 
 
 def asked_under(results: Sequence[object], config: model.HeartsConfig) -> str:
