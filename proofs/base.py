@@ -169,6 +169,11 @@ def set_caching(on: bool) -> None:
     _caching = on
 
 
+def caching() -> bool:
+    """Whether what one run found may be kept for, and read by, later runs in this process (no model mutant)."""
+    return _caching
+
+
 T = TypeVar("T")
 
 

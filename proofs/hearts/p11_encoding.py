@@ -44,7 +44,7 @@ from cardcanon.proofs.hearts.encoding import (
 )
 from cardcanon.proofs.hearts.hand_bridge import compare_hands
 from cardcanon.proofs.hearts.play_terms import (
-    BROKEN, DEAD, HELD, TRICKS, LegalCards, derivation_probe, legality,
+    BROKEN, DEAD, HELD, MEMO, TRICKS, LegalCards, derivation_probe, legality,
 )
 from cardcanon.proofs.hearts.replay import Mismatch, rules_for
 from cardcanon.proofs.hearts.match import decision, rulebook_outcome
@@ -109,9 +109,28 @@ def _piles(owners: Sequence[int]) -> tuple[list[frozenset[Card]], list[Card]]:
 def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record]) -> int:
     """Every split: the terms derived from ``score_hand`` (compiled) against the model's ``score_hand``,
     and the model against the rulebook's text (``rulebook_scores``, the second opinion)."""
+    compared, differs = _scoring_compared(rules)
+    if differs is not None:
+        text, piles, dead_pair = differs
+        raise Mismatch(text, score_hand_record(piles, dead_pair, config, text))
+    ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else GONE if c == 20 else 0
+                     for c in POINT_CARDS)
+    for owners, what in (((0,) * len(POINT_CARDS), "a moon"), (ordinary, "an ordinary split")):
+        shown.append(score_hand_record(*_piles(owners), config, f"score_hand, {what}: {_split_text(owners)}"))
+    return compared
+
+
+Differs = tuple[str, list[frozenset[Card]], list[Card]]  # the words, the cards each seat took, the dead pair
+
+
+@MEMO.function  # compared once for every variant agreeing on the options it reads
+def _scoring_compared(rules: Rules) -> tuple[int, Differs | None]:
+    """:func:`compare_scoring`'s comparison: the splits compared, and the first that differs (or None)."""
+    config = rules.config
     taken = [{card: z3.Bool(f"taken{p}_{c}") for c, card in enumerate(CARDS)} for p in (0, 1)]
     dead = {card: z3.Bool(f"dead{c}") for c, card in enumerate(CARDS)}
     score0, score1 = (compile_term(s) for s in hand_scores(rules, taken, dead))
+    compared = 0
     for compared, owners in enumerate(splits(), 1):
         piles, dead_pair = _piles(owners)
         env = {f"taken{p}_{c}": card in piles[p] for p in (0, 1) for c, card in enumerate(CARDS)}
@@ -119,14 +138,9 @@ def compare_scoring(rules: Rules, config: model.HeartsConfig, shown: list[Record
         mine, truth = (score0(env), score1(env)), tuple(model.score_hand(piles, dead_pair, config))
         book = rulebook_scores(owners, config)
         if truth != mine or truth != book:
-            text = (f"scoring {_split_text(owners)}: the derived terms score {mine[0]}-{mine[1]}, the model "
-                    f"{truth[0]}-{truth[1]}, the rulebook's text {book[0]}-{book[1]}")
-            raise Mismatch(text, score_hand_record(piles, dead_pair, config, text))
-    ordinary = tuple(0 if c == QUEEN_OF_SPADES else 1 if suit(c) == HEARTS_SUIT and c % 2 else GONE if c == 20 else 0
-                     for c in POINT_CARDS)
-    for owners, what in (((0,) * len(POINT_CARDS), "a moon"), (ordinary, "an ordinary split")):
-        shown.append(score_hand_record(*_piles(owners), config, f"score_hand, {what}: {_split_text(owners)}"))
-    return compared
+            return compared, (f"scoring {_split_text(owners)}: the derived terms score {mine[0]}-{mine[1]}, the "
+                              f"model {truth[0]}-{truth[1]}, the rulebook's text {book[0]}-{book[1]}", piles, dead_pair)
+    return compared, None
 
 
 def rulebook_scores(owners: Sequence[int], config: model.HeartsConfig) -> tuple[int, int]:

@@ -2,7 +2,9 @@
 the live point cards as the model scores them. The score-only abstraction (no play, a superset of legal
 play) allows no other pair, whatever the scores (one query; a pair it allows is asked of the whole hand,
 and refuted or a counterexample); each predicted pair has a legal hand (a witness replayed through the
-model; a mirrored pair, the witness with the seats exchanged), or Z3 proves none has."""
+model; a mirrored pair, the witness with the seats exchanged; a pair an earlier run's search found a hand
+for under another variant, that hand when the model plays and scores it alike under this one), or Z3 proves
+none has."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from typing import Any
 
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
-from cardcanon.proofs.hearts.replay import Reached, asked_under, counterexample, hand_scoring, replay_single, rules_for
+from cardcanon.proofs.hearts.replay import (
+    Reached, asked_under, counterexample, found, hand_scoring, replay_single, replayed_found, rules_for,
+)
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
 P5_PROBES: dict[str, dict[str, Any]] = {"queen-12": dict(), "widow": dict()}  # patches: .score_terms
@@ -24,6 +28,7 @@ def check(run: Run) -> CheckResult:
     asked: list[object] = []  # the whole-hand searches' answers (kept: a variant reading the same terms shares them)
     witnesses: dict[tuple[int, int], HandWitness] = {}
     refuted: set[tuple[int, int]] = set()
+    replayed: list[Reached] = []  # witnesses an earlier run found under another variant, replayed under this one
 
     def in_hand(a: int, b: int) -> Reached | None:
         """A legal hand scoring a-b, replayed (kept in ``witnesses``), or None when Z3 proves there is none."""
@@ -31,8 +36,14 @@ def check(run: Run) -> CheckResult:
         w: HandWitness | None
         if mirror:
             w = mirror.swapped()
+        elif rules == rules.written and (elsewhere := next(replayed_found(
+                run, rules.config, lambda hand: tuple(hand.scores) == (a, b)), None)) is not None:
+            witnesses[(a, b)], at = elsewhere  # a hand found under another variant, played by this one too
+            replayed.append(at)
+            return at
         else:
             answer = hand_scoring(budget, rules, a, b)
+            found(rules, answer)
             asked.append(answer)
             w = answer.witness
         if w is None:
@@ -72,4 +83,9 @@ def check(run: Run) -> CheckResult:
     return CheckResult(Verdict.PROVED, witness=sample, stats=stats,
                        detail=f"{len(witnesses)} possible hand-score pairs, each replayed; all "
                               f"{candidates - len(witnesses)} others impossible: {pairs}"
-                              f"{asked_under(asked, rules.config)}")
+                              f"{asked_under(asked, rules.config)}{_found_elsewhere(len(replayed))}")
+
+
+def _found_elsewhere(count: int) -> str:
+    return "" if not count else (f"; {count} witnesses were hands found by an earlier run's search under another "
+                                 f"variant, which the model plays and scores alike under this one (replayed)")

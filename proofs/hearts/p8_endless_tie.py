@@ -1,6 +1,7 @@
 """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands. Invariant: after a
 hand the scores are equal and at least the target, so the match goes on. Z3 finds every pair of dead cards
-that allows a hand with equal scores, proves that every such hand has the queen of spades and one heart
+that allows a hand with equal scores (a tied hand an earlier run's search found under another variant is
+taken first when the model plays it alike under this one, replayed), proves that every such hand has the queen of spades and one heart
 dead and three hearts to each player, and that a tied hand keeps the invariant (the step, over the encoded
 match rule); the base and two steps are replayed through the model. The scores grow, so no position
 repeats: it is an inductive argument, not a lasso."""
@@ -20,7 +21,9 @@ from cardcanon.proofs.base import Budget, CheckResult, Run, Verdict, Z3
 from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS, QUEEN_OF_SPADES, Rules, TARGET
 from cardcanon.proofs.hearts.score_terms import match_result_terms
 from cardcanon.proofs.hearts.play_terms import MEMO
-from cardcanon.proofs.hearts.replay import ReplayMismatch, asked_under, hands_of, replay_match, rules_for
+from cardcanon.proofs.hearts.replay import (
+    Asked, ReplayMismatch, asked_under, found, hands_of, replay_match, replayed_found, rules_for,
+)
 from cardcanon.proofs.records import function_record
 
 
@@ -35,14 +38,18 @@ def check(run: Run) -> CheckResult:
 
 
 @MEMO.search  # asked once for every variant whose encoding and scores are the same terms
-def _tied_hands(budget: Budget, rules: Rules) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
-    """The tied hands, one per pair of dead cards that allows one (each found is then excluded), and
+def _tied_hands(budget: Budget, rules: Rules,
+                replayed: tuple[HandWitness, ...]) -> tuple[dict[tuple[int, ...], HandWitness], bool]:
+    """The tied hands, one per pair of dead cards that allows one: the ``replayed`` ones (tied hands the
+    model plays under the variant), then each Z3 finds with the dead pairs found so far excluded; and
     whether every tied hand has the one shape (Z3 only)."""
     hands = hands_of(rules)
-    enc, ties, score = hands.enc, {}, hands.score
-    excluded: list[Z3] = []
+    enc, score = hands.enc, hands.score
+    ties = {w.dead: w for w in replayed}
+    excluded = [z3.Not(z3.And([enc.dead[c] for c in dead])) for dead in ties]
     while (w := hands.find(budget, score[0] == score[1], *excluded)) is not None:
         ties[w.dead] = w
+        found(rules, Asked(w))
         excluded.append(z3.Not(z3.And([enc.dead[c] for c in w.dead])))
     hearts_each = [z3.PbEq([(enc.taken[p][CARDS[h]], 1) for h in HEARTS], 3) for p in (0, 1)]
     shape = z3.And(enc.dead[QUEEN_OF_SPADES], z3.PbEq([(enc.dead[h], 1) for h in HEARTS], 1), *hearts_each)
@@ -53,7 +60,12 @@ def _endless_tie(run: Run) -> CheckResult:
     target, budget = int(run.bounds.get("target", TARGET)), run.budget
     rules = rules_for(run, P8_PROBES)
     config = replace(rules.config, target=target)
-    searched = _tied_hands(budget, rules)
+    replayed: dict[tuple[int, ...], HandWitness] = {}  # a tied hand per dead pair, found by an earlier run's search
+    if rules == rules.written:
+        for w, _ in replayed_found(run, rules.config, lambda hand: hand.scores[0] == hand.scores[1]
+                                   and hand.dead not in replayed):
+            replayed[w.dead] = w
+    searched = _tied_hands(budget, rules, tuple(replayed[dead] for dead in sorted(replayed)))
     ties, only_shape = searched
     # the lasso, over scores: tied past the target, the match goes on, a tied hand keeps it so (the
     # model's match_result, derived)
@@ -74,7 +86,8 @@ def _endless_tie(run: Run) -> CheckResult:
         return CheckResult(Verdict.NO_WITNESS, stats=stats, records=(record,),
                            detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}; "
                                   f"at {tie}-{tie} the model says {decision_text(model.match_result((tie, tie), config))}"
-                                  f"{asked_under([searched], rules.config)}")
+                                  f"{asked_under([searched], rules.config)}"
+                                  f"{_found_elsewhere(len(replayed), len(ties))}")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
     stats.update(p_tie_continues=str(keep_going), p_tie_ends_at_least=str(1 - keep_going))
     w = max(ties.values(), key=lambda t: t.scores[0])
@@ -104,4 +117,10 @@ def _endless_tie(run: Run) -> CheckResult:
         detail=f"tied hands need dead {dead_pairs} ({len(ties)} of 378 pairs); "
                f"{'every' if only_shape else 'not every'} tied hand has Q♠ and one heart dead and 3 hearts each. Each hand keeps a tie with probability at most "
                f"{keep_going}, so it ends the tie-break with probability at least {1 - keep_going}: the tie-break "
-               f"ends with probability 1 but has no bound{asked_under([searched], rules.config)}")
+               f"ends with probability 1 but has no bound{asked_under([searched], rules.config)}"
+               f"{_found_elsewhere(len(replayed), len(ties))}")
+
+
+def _found_elsewhere(count: int, ties: int) -> str:
+    return "" if not count else (f"; {count} of the {ties} tied hands were found by an earlier run's search under "
+                                 f"another variant, and the model plays them alike under this one (replayed)")
