@@ -38,6 +38,7 @@ from cardcanon.model import snap as model
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import MAX_PLAYERS, CallKind, Phase, SnapConfig, SnapState
 from cardcanon.proofs.base import Z3
+from cardcanon.proofs.snap import rulebook_text
 from cardcanon.proofs.symbolic import (
     Branch,
     Derived,
@@ -151,7 +152,9 @@ def _holds(n: int) -> tuple[Z3, ...]:
 
 
 # ---- the memo ----------------------------------------------------------------------------------
-MEMO = ModelMemo(model, SnapState, Seat)  # every term below, kept while the model code it ran stands
+# every term below, kept while the model code it ran stands; and what SNAP-P9 compares with the
+# rulebook's text, kept while the text's oracle (an owner too: its functions are read as attributes) stands
+MEMO = ModelMemo(model, SnapState, Seat, rulebook_text)
 kept, kept_search = MEMO.kept, MEMO.search
 
 

@@ -322,7 +322,18 @@ def compare(config: SnapConfig, tally: Tally) -> Difference | None:
         found = _compare(config, [term], patterns, tally)
         if found is not None:
             return found
-    return _compare(config, _holding_terms(config), list(holdings(n)), tally)
+    found, patterns = _holdings_compared(config)
+    tally.patterns += patterns
+    return found
+
+
+@derived.MEMO.function
+def _holdings_compared(config: SnapConfig) -> tuple[Difference | None, int]:
+    """The penalty recipients and next players against the text on every pattern of who holds
+    cards: the first difference or None, and the patterns compared; kept with the terms, for every
+    variant that agrees on the options read."""
+    tally = Tally()
+    return _compare(config, _holding_terms(config), list(holdings(config.players)), tally), tally.patterns
 
 
 def _correct(config: SnapConfig, tally: Tally) -> Difference | None:
