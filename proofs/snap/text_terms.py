@@ -322,8 +322,8 @@ def compare(config: SnapConfig, tally: Tally) -> Difference | None:
         found = _compare(config, [term], patterns, tally)
         if found is not None:
             return found
-    found, patterns = _holdings_compared(config)
-    tally.patterns += patterns
+    found, compared = _holdings_compared(config)
+    tally.patterns += compared
     return found
 
 
