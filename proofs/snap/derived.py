@@ -38,7 +38,6 @@ from cardcanon.model import snap as model
 from cardcanon.model.seats import Seat
 from cardcanon.model.snap import MAX_PLAYERS, CallKind, Phase, SnapConfig, SnapState
 from cardcanon.proofs.base import Z3
-from cardcanon.proofs.snap import rulebook_text
 from cardcanon.proofs.symbolic import (
     Branch,
     Derived,
@@ -152,9 +151,7 @@ def _holds(n: int) -> tuple[Z3, ...]:
 
 
 # ---- the memo ----------------------------------------------------------------------------------
-# every term below, kept while the model code it ran stands; and what SNAP-P9 compares with the
-# rulebook's text, kept while the text's oracle (an owner too: its functions are read as attributes) stands
-MEMO = ModelMemo(model, SnapState, Seat, rulebook_text)
+MEMO = ModelMemo(model, SnapState, Seat)  # every term below, kept while the model code it ran stands
 kept, kept_search = MEMO.kept, MEMO.search
 
 
