@@ -154,11 +154,13 @@ def _snap_ending(rewards: np.ndarray, terminated: bool, truncated: bool) -> str 
 
 
 def _actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A random legal action per game, calls (actions 2 and up) :data:`CALL_WEIGHT` times as likely as the rest."""
+    """A random legal action per game, calls (actions 2 and up) :data:`CALL_WEIGHT` times as likely as the rest:
+    the legal action with the greatest ``u ** (1 / weight)``, ``u`` uniform in [0, 1)."""
     import numpy as np
 
-    weights = masks * np.where(np.arange(masks.shape[1]) >= 2, CALL_WEIGHT, 1.0)
-    return np.asarray((rng.random(masks.shape) ** (1 / np.maximum(weights, 1e-9)) * masks).argmax(axis=1))
+    draws = rng.random(masks.shape)
+    draws[:, 2:] **= 1 / CALL_WEIGHT  # a weight of 1 leaves a draw as it is
+    return np.asarray((draws * masks).argmax(axis=1))
 
 
 def _episodes(vector: Any, bounds: Any, ending: Callable[[np.ndarray, bool, bool], str | None],

@@ -39,13 +39,13 @@ SECONDS: dict[str, tuple[float, float, float, float]] = {
     'SNAP-P6-penalty': (1.64, 0.05, 1.45, 5.74),
     'SNAP-P7-players-out': (1.76, 0.0, 0.0, 0.0),
     'SNAP-P8-engine': (4.29, 0.0, 0.2, 0.0),
-    'SNAP-P9-encoding': (14.39, 2.77, 0.7, 0.0),
+    'SNAP-P9-encoding': (13.96, 2.6, 0.7, 0.0),
     'SNAP-P10-policies': (0.56, 0.0, 0.01, 0.0),
     'SNAP-P11-seeded-deal': (0.26, 0.0, 0.04, 0.0),
     'SNAP-P13-endings': (2.03, 0.0, 0.03, 0.0),
     'SNAP-P14-engine-text': (0.8, 0.0, 0.63, 0.0),
     'SNAP-P12-locality': (1.04, 0.0, 0.01, 0.0),
-    'SNAP-P18-environments': (5.2, 0.0, 2.03, 0.0),
+    'SNAP-P18-environments': (4.36, 0.0, 1.9, 0.0),
 }
 
 

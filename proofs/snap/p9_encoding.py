@@ -61,7 +61,7 @@ from cardcanon.proofs.records import Record, snap_record
 from cardcanon.proofs.snap.encoding import (
     MoveKind, PHASE_CODE, Pile, Position, Shape, SymMove, SymState, encoded_text, legal, same_position, select, step,
 )
-from cardcanon.proofs.snap.derived import kept
+from cardcanon.proofs.snap.derived import MEMO
 from cardcanon.proofs.snap.probes import breaking
 from cardcanon.proofs.snap.text_terms import Difference as TextDifference, Tally as TextTally, compare, compare_window
 from cardcanon.proofs.symbolic import Unsupported
@@ -106,22 +106,37 @@ def compiled(n: int, capacity: int, config: SnapConfig) -> Compiled:
     """The encoding at an ``n``-seat table, compiled (the terms depend on the table only through
     ``n`` and the variant, so a card-less ``config`` is the key). A candidate move's legality is
     its shape's ``legal`` term with the move's caller and tied seats put in. Its terms are derived
-    from the model, so it is kept with them (:func:`~cardcanon.proofs.snap.derived.kept`)."""
-    return kept(("snap-p9", n, capacity, config), lambda: _compile(n, capacity, config))
+    from the model, so each part is kept with them (:data:`~cardcanon.proofs.snap.derived.MEMO`),
+    for every variant that agrees on the options its derivation read."""
+    shapes = dict.fromkeys(shape for _, shape, _, _ in candidate_moves(n))
+    return Compiled(_legality(config, n, capacity), {shape: _step(config, n, capacity, shape) for shape in shapes})
 
 
-def _compile(n: int, capacity: int, config: SnapConfig) -> Compiled:
-    st = free_state(n, capacity)
-    legal_terms, steps, legality = [], {}, {}
+def _move(n: int, shape: Shape) -> SymMove:
+    """A move of this shape with a free caller and free tied seats."""
+    return SymMove(shape, z3.Int("caller"), tuple(z3.Bool(f"tied{s}") for s in range(n)))
+
+
+@MEMO.function
+def _legality(config: SnapConfig, n: int, capacity: int) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """The legality of every candidate move, compiled (its shape's term, built once)."""
+    st, legality, terms = free_state(n, capacity), dict[Shape, Any](), []
     for _, shape, caller, tied in candidate_moves(n):
-        mv = SymMove(shape, z3.Int("caller"), tuple(z3.Bool(f"tied{s}") for s in range(n)))
-        if shape not in steps:  # the shape's legality and successor, built once
-            legality[shape], post = legal(st, mv, config), step(st, mv, config)
-            outputs = [p.length for p in post.zones()] + [p.at(i) for p in post.zones() for i in range(capacity)]
-            steps[shape] = compile_terms(outputs + [post.turn, post.phase])
+        mv = _move(n, shape)
+        if shape not in legality:
+            legality[shape] = legal(st, mv, config)
         values = [(mv.caller, z3.IntVal(caller))] + [(mv.tied[s], z3.BoolVal(s in tied)) for s in range(n)]
-        legal_terms.append(z3.substitute(legality[shape], *values))
-    return Compiled(compile_terms(legal_terms), steps)
+        terms.append(z3.substitute(legality[shape], *values))
+    return compile_terms(terms)
+
+
+@MEMO.function
+def _step(config: SnapConfig, n: int, capacity: int, shape: Shape) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """The successor of a move of this shape, compiled: every pile's length, then each pile's
+    ``capacity`` slots, the turn and the phase."""
+    post = step(free_state(n, capacity), _move(n, shape), config)
+    outputs = [p.length for p in post.zones()] + [p.at(i) for p in post.zones() for i in range(capacity)]
+    return compile_terms(outputs + [post.turn, post.phase])
 
 
 def _read(values: tuple[Any, ...], n: int, capacity: int) -> Position | None:
@@ -145,6 +160,7 @@ class Layout:
     lengths: tuple[int, ...]  # of each pile: face-down piles, face-up piles, the Snap Pot
     pattern: tuple[int, ...]  # the rank class of each card (cards named in table order)
     names: Mapping[Card, int]  # each card's name
+    cards: Mapping[int, Card]  # the card of each name
 
 
 def rank_patterns(k: int, ranks: int) -> Iterator[tuple[int, ...]]:
@@ -320,7 +336,6 @@ class Comparison:
 
     def successor(self, state: SnapState, layout: Layout, move: Move, values: tuple[Any, ...], tally: Tally,
                   ) -> Difference | None:
-        encoded = _read(values, self.n, self.capacity)
         try:
             after = model.apply(state, move)
         except IllegalMoveError as err:
@@ -328,8 +343,14 @@ class Comparison:
             return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
         tally.successors += 1
         tally.endings += after.phase is Phase.OVER
-        if encoded is None or not same_position(encoded, _named(after, layout.names)) or (
-                encoded_outcome(encoded) != model_outcome(after)):
+        if _agrees(values, after, layout.cards, self.capacity) and after.phase is not Phase.OVER:
+            differs = model_outcome(after) is not None  # the encoded position names no outcome under way
+        else:  # read in full: where the game ends (its outcome), or to say how the two differ
+            encoded = _read(values, self.n, self.capacity)
+            differs = encoded is None or not same_position(encoded, _named(after, layout.names)) or (
+                encoded_outcome(encoded) != model_outcome(after))
+        if differs:
+            encoded = _read(values, self.n, self.capacity)
             text = (f"{move} in {position_text(state)}: the model reaches {position_text(after)}, "
                     f"{outcome_text(model.outcome(after))}; the encoding "
                     f"{'nothing' if encoded is None else encoded_text(encoded, state.config)}")
@@ -360,6 +381,21 @@ class Comparison:
         except IllegalMoveError:
             return Difference(text, snap_record(state.config, (), state, start=state, rejects=move, label=text[:300]))
         return Difference(text, snap_record(state.config, (move,), after, start=state, label=text[:300]))
+
+
+def _agrees(values: tuple[Any, ...], after: SnapState, cards: Mapping[int, Card], capacity: int) -> bool:
+    """Whether a compiled step's successor is the model's ``after`` as :func:`same_position` has
+    it (the piles, the phase and, under way, the turn), read without building either position:
+    each pile's length, then its names as the layout's cards. False may be a difference in form
+    only (the caller then reads both positions in full)."""
+    zones = (*after.down, *after.up, after.pot)
+    count = len(zones)
+    for z, pile in enumerate(zones):
+        start = count + z * capacity
+        if values[z] != len(pile) or tuple(map(cards.get, values[start:start + len(pile)])) != pile:
+            return False
+    phase = PHASES.get(values[-1])
+    return phase is after.phase and (phase is Phase.OVER or values[-2] == (-1 if after.turn is None else after.turn.index))
 
 
 def _named(state: SnapState, names: Mapping[Card, int]) -> Position:
@@ -393,7 +429,7 @@ def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tal
     for pattern in rank_patterns(k, ranks):
         deck = deck_of(pattern)
         config = snap_config(variant, players=n, deck=deck)
-        names = {card: i for i, card in enumerate(deck)}
+        names, cards = {card: i for i, card in enumerate(deck)}, dict(enumerate(deck))
         for lengths in pile_lengths(k, zones):
             edges = list(itertools.accumulate(lengths, initial=0))
             piles = tuple(deck[edges[z]:edges[z + 1]] for z in range(zones))
@@ -401,7 +437,8 @@ def positions(n: int, k: int, ranks: int, variant: Mapping[str, str], tally: Tal
             phases = list(game_phases(n, down, up))
             tally.skipped += 2 * n + 1 - len(phases)
             for phase, seat in phases:
-                yield SnapState(config, phase, Seat(0), down, up, pot, Seat(seat), 1), Layout(lengths, pattern, names)
+                yield (SnapState(config, phase, Seat(0), down, up, pot, Seat(seat), 1),
+                       Layout(lengths, pattern, names, cards))
 
 
 # ---- the check ---------------------------------------------------------------------------------

@@ -322,7 +322,24 @@ def compare(config: SnapConfig, tally: Tally) -> Difference | None:
         found = _compare(config, [term], patterns, tally)
         if found is not None:
             return found
-    return _compare(config, _holding_terms(config), list(holdings(n)), tally)
+    found, compared = _holdings_compared(config, _oracle())
+    tally.patterns += compared
+    return found
+
+
+def _oracle() -> tuple[Any, ...]:
+    """What the text's oracle is made of now (:mod:`.rulebook_text`, whose functions are read as
+    attributes, unseen by the memo): part of the key of a comparison with it."""
+    return tuple(value for value in vars(text).values() if callable(value))
+
+
+@derived.MEMO.function
+def _holdings_compared(config: SnapConfig, oracle: tuple[Any, ...]) -> tuple[Difference | None, int]:
+    """The penalty recipients and next players against the text (``oracle``) on every pattern of
+    who holds cards: the first difference or None, and the patterns compared; kept with the terms,
+    for every variant that agrees on the options read."""
+    tally = Tally()
+    return _compare(config, _holding_terms(config), list(holdings(config.players)), tally), tally.patterns
 
 
 def _correct(config: SnapConfig, tally: Tally) -> Difference | None:
