@@ -332,11 +332,15 @@ def write_query(folder: Path, stem: str, text: str, expected: str) -> str:
 
 
 def cvc5_decide(text: str, seconds: float | None = None, name: str = "query") -> str:
-    """cvc5's answer to an SMT-LIB 2 script (the last check-sat): ``sat``, ``unsat``, or what it said."""
+    """cvc5's answer to an SMT-LIB 2 script (the last check-sat): ``sat``, ``unsat``, or what it said.
+    cvc5 simplifies if-then-else terms before it solves (``ite-simp``, an equivalence-preserving
+    preprocessing step): the Snap encoding's queries nest them deeply, and cvc5 decides SNAP-P6's
+    and SNAP-P15's about a third faster so."""
     import cvc5  # type: ignore[import-untyped]  # cvc5 ships no type information
 
     manager = cvc5.TermManager()
     solver = cvc5.Solver(manager)
+    solver.setOption("ite-simp", "true")
     if seconds is not None:
         solver.setOption("tlimit-per", str(max(1, int(seconds * 1000))))
     symbols = cvc5.SymbolManager(manager)

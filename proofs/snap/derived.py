@@ -188,6 +188,16 @@ def _matched(config: SnapConfig, flipper: int, seat: int) -> Z3:
                            prune=False), "matched_seats").term
 
 
+def matched_all(config: SnapConfig, flipper: int) -> tuple[Z3, ...]:
+    """:func:`matched` for every seat, in one look-up of the memo (the encoding asks for them all)."""
+    return _matched_all(_table(config), flipper)
+
+
+@MEMO.function
+def _matched_all(config: SnapConfig, flipper: int) -> tuple[Z3, ...]:
+    return tuple(_matched(config, flipper, seat) for seat in range(config.players))
+
+
 def pot_matches(config: SnapConfig, flipper: int) -> Z3:
     return _pot_matches(_table(config), flipper)
 
@@ -248,6 +258,16 @@ def _may_call(config: SnapConfig, seat: int) -> Z3:
                            lambda refusal: z3.BoolVal(refusal is None), prune=False), "caller_problem").term
 
 
+def may_call_all(config: SnapConfig) -> tuple[Z3, ...]:
+    """:func:`may_call` for every seat, in one look-up of the memo."""
+    return _may_call_all(_table(config))
+
+
+@MEMO.function
+def _may_call_all(config: SnapConfig) -> tuple[Z3, ...]:
+    return tuple(_may_call(config, seat) for seat in range(config.players))
+
+
 def _seat_term(seat: Any) -> Z3:
     if isinstance(seat, WinnerView):
         return WINNER
@@ -267,6 +287,16 @@ def _recipient(config: SnapConfig, flipper: int, offender: int) -> Z3:
     others = z3.Or([h for s, h in enumerate(_holds(n)) if s != flipper])
     return _checked(derive(lambda: model.penalty_recipient(state, Seat(offender)), _seat_term,
                            prune=False, assuming=others), "penalty_recipient").term
+
+
+def recipients(config: SnapConfig, flipper: int) -> tuple[Z3, ...]:
+    """:func:`recipient` for every offender, in one look-up of the memo."""
+    return _recipients(_table(config), flipper)
+
+
+@MEMO.function
+def _recipients(config: SnapConfig, flipper: int) -> tuple[Z3, ...]:
+    return tuple(_recipient(config, flipper, offender) for offender in range(config.players))
 
 
 def next_player(config: SnapConfig, after: int, won: bool) -> Z3:

@@ -270,10 +270,14 @@ def matched(st: SymState, drop: Drop = Drop(), config: SnapConfig | None = None)
     """SNAP-MATCH-1/2: whether ``matched_seats`` lists seat s, derived from the model."""
     table, tpl = _table(st, config), template(st)
 
-    def seat(s: int) -> Callable[[int], z3.BoolRef]:
-        return lambda f: tpl.put(derived.matched(table, f, s))
+    def seats(f: int) -> tuple[z3.BoolRef, ...]:  # every seat's term for the flipper f
+        return tuple(tpl.put(term) for term in derived.matched_all(table, f))
 
-    return tuple(_term(drop, ("SNAP-MATCH-1",), per_flipper(st, seat(s)), f"matched.{s}") for s in range(st.n))
+    def each(c: z3.BoolRef, p: tuple[z3.BoolRef, ...], q: tuple[z3.BoolRef, ...]) -> tuple[z3.BoolRef, ...]:
+        return tuple(z3.If(c, a, b) for a, b in zip(p, q))
+
+    terms = per_flipper(st, seats, each)
+    return tuple(_term(drop, ("SNAP-MATCH-1",), terms[s], f"matched.{s}") for s in range(st.n))
 
 
 def holding(st: SymState, drop: Drop = Drop(), where: str = "pre") -> list[z3.BoolRef]:
@@ -313,7 +317,7 @@ def holders(st: SymState) -> z3.ArithRef:
 def legal(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None, drop: Drop = Drop()) -> z3.BoolRef:
     n, shape, tpl = st.n, mv.shape, template(st, drop)
     with breaking(probe, "legal"):
-        callers = [tpl.put(derived.may_call(config, s)) for s in range(n)]
+        callers = [tpl.put(term) for term in derived.may_call_all(config)]
     def may_call(s: int) -> z3.BoolRef:  # SNAP-CALL-2 (players who are out, SNAP-OUT-1, may not)
         return _fact(drop, ("SNAP-CALL-2",), callers[s])
     if shape.move == "flip":  # SNAP-FLIP-1: only the player whose turn it is flips
@@ -450,8 +454,9 @@ def _penalty_terms(st: SymState, mv: SymMove, config: SnapConfig | None, probe: 
     table, tpl = _table(st, config), template(st, drop)
 
     def recipient_of(flipper: int) -> z3.ArithRef:
-        other = select([tpl.put(derived.recipient(table, flipper, o)) for o in range(n)], w)
-        own = tpl.put(derived.recipient(table, flipper, flipper))
+        terms = derived.recipients(table, flipper)
+        other = select([tpl.put(terms[o]) for o in range(n)], w)
+        own = tpl.put(terms[flipper])
         return z3.If(w != flipper, _term(drop, ("SNAP-PEN-1",), other, "pen.to-flipper"),
                      _term(drop, ("SNAP-PEN-2",), own, "pen.to-right"))
 

@@ -102,8 +102,8 @@ class ModelMemo:
               reads: tuple[Reads, ...]) -> tuple[T, tuple[Reads, ...]]:
         """:meth:`kept`, for the tables ``current`` too: a result kept while each agrees on the fields
         its build read (``reads``: where this build notes them), with those fields."""
-        for dependencies, read, _, result in self.kept_results.get(key, ()):
-            if self._holds(dependencies) and all(agrees(t, r) for t, r in zip(current, read)):
+        for dependencies, read, _, result in self.kept_results.get(key, ()):  # the tables first: they are cheaper
+            if all(agrees(t, r) for t, r in zip(current, read)) and self._holds(dependencies):
                 self._note(dependencies)
                 return result, read
         inner: dict[tuple[int, str], Dependency] = {}
