@@ -47,7 +47,7 @@ from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap import derived
 from cardcanon.proofs.snap.derived import Template
 from cardcanon.proofs.snap.probes import breaking
-from cardcanon.proofs.symbolic.terms import above, at_least, below, choice, equal, integer, minus, plus, simplified, total, truth
+from cardcanon.proofs.symbolic.terms import above, at_least, below, choice, decided, element, equal, integer, minus, plus, stored, total, value_of
 
 
 # The rules whose constraints and terms a drop probe can leave out of this encoding.
@@ -229,8 +229,9 @@ def snoc(p: Pile, card: z3.ArithRef) -> Pile:
 
 def ite(c: z3.BoolRef, p: Pile, q: Pile) -> Pile:
     """``p`` where ``c`` holds, else ``q``; one of them when ``c`` is known (a concrete seat)."""
-    if truth(c) is not None or (z3.is_eq(c) and all(z3.is_int_value(a) for a in c.children())):
-        return p if truth(simplified(c)) else q
+    known = decided(c)
+    if known is not None:
+        return p if known else q
     return Pile(lambda i: choice(c, p.at(i), q.at(i)), choice(c, p.length, q.length),
                 lambda card: choice(c, p.count(card), q.count(card)))
 
@@ -262,7 +263,7 @@ def template(st: SymState, drop: Drop = Drop(), where: str = "pre", winner: z3.A
     down, up = [above(p.length, 0) for p in st.down], [above(p.length, 0) for p in st.up]
     if not drop.keeps("SNAP-OUT-1"):
         down, up = holding(st, drop, where), [z3.BoolVal(False)] * st.n
-    return Template(down, up, above(st.pot.length, 0), [st.rank[p.at(0)] for p in st.up], st.rank[st.pot.at(0)], winner)
+    return Template(down, up, above(st.pot.length, 0), [element(st.rank, p.at(0)) for p in st.up], element(st.rank, st.pot.at(0)), winner)
 
 
 def _table(st: SymState, config: SnapConfig | None, kind: CallKind | None = None) -> SnapConfig:
@@ -514,12 +515,10 @@ def _concrete_pile(cards: Sequence[Card], ids: Mapping[Card, int]) -> Pile:
     names = [ids[c] for c in cards]
 
     def at(i: int | z3.ArithRef) -> z3.ArithRef:
-        index = i if isinstance(i, int) else z3.simplify(i)
-        if not isinstance(index, int) and z3.is_int_value(index):
-            index = index.as_long()
-        if isinstance(index, int):
+        index = i if isinstance(i, int) else value_of(i)
+        if index is not None:
             return integer(names[index] if 0 <= index < len(names) else _NO_CARD)
-        return select([integer(c) for c in names] + [integer(_NO_CARD)], index)
+        return select([integer(c) for c in names] + [integer(_NO_CARD)], i)
 
     return Pile(at, z3.IntVal(len(cards)),
                 lambda c: z3.Sum([_one(integer(name), c) for name in names] or [integer(0)]))
@@ -531,7 +530,7 @@ def concrete_state(state: SnapState) -> SymState:
     ids = {c: i for i, c in enumerate(deck)}
     rank = z3.K(z3.IntSort(), z3.IntVal(0))
     for i, c in enumerate(deck):
-        rank = z3.Store(rank, i, int(c.rank))
+        rank = stored(rank, i, int(c.rank))
     return SymState(state.config.players, tuple(_concrete_pile(p, ids) for p in state.down),
                     tuple(_concrete_pile(p, ids) for p in state.up), _concrete_pile(state.pot, ids),
                     z3.IntVal(state.player.index), z3.IntVal(PHASE_CODE[state.phase]), rank)
@@ -570,8 +569,12 @@ def evaluate(st: SymState, model: z3.ModelRef | None = None) -> Position:
     limit = value("snap", "SNAP-DECK-1", "deck_size") + 1
 
     def val(term: z3.ArithRef) -> int:
-        term = model.eval(term, model_completion=True) if model is not None else z3.simplify(term)
-        return int(term.as_long())
+        if model is not None:
+            return int(model.eval(term, model_completion=True).as_long())
+        number = value_of(term)
+        if number is None:
+            raise ValueError(f"not a concrete position: {term} is no number")
+        return number
 
     def pile(p: Pile) -> tuple[int, ...]:
         return tuple(val(p.at(integer(i))) for i in range(min(val(p.length), limit)))

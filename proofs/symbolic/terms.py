@@ -151,3 +151,39 @@ def choice(condition: Any, then: Any, otherwise: Any) -> Any:
 
 _INTS = frozenset({int, z3.ArithRef, z3.IntNumRef})
 _BOOLS = (z3.BoolRef, z3.BoolRef)
+
+
+def decided(condition: Z3) -> bool | None:
+    """What ``z3.simplify`` makes of a Boolean term that is True or False itself or an equation of
+    two integer numerals (a concrete seat's); None for any other term."""
+    value = truth(condition)
+    if value is not None:
+        return value
+    ref, ast = _CTX.ref(), condition.as_ast()
+    if z3.Z3_get_ast_kind(ref, ast) != z3.Z3_APP_AST or z3.Z3_get_app_num_args(ref, ast) != 2 \
+            or z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast)) != z3.Z3_OP_EQ:
+        return None
+    sides = [z3.Z3_get_app_arg(ref, ast, i) for i in range(2)]
+    if any(z3.Z3_get_ast_kind(ref, side) != z3.Z3_NUMERAL_AST for side in sides):
+        return None
+    left, right = (str(z3.Z3_get_numeral_string(ref, side)) for side in sides)
+    return left == right
+
+
+def value_of(term: Z3) -> int | None:
+    """The integer ``z3.simplify`` makes of an Int term, or None when it makes no numeral of it."""
+    simple = z3.ArithRef(z3.Z3_simplify(_CTX.ref(), term.as_ast()), _CTX)  # held: the term stays alive
+    if z3.Z3_get_ast_kind(_CTX.ref(), simple.as_ast()) != z3.Z3_NUMERAL_AST:
+        return None
+    return int(z3.Z3_get_numeral_string(_CTX.ref(), simple.as_ast()))
+
+
+def element(array: Z3, index: Any) -> Z3:
+    """``array[index]`` of an Int-to-Int array (an int index as its numeral)."""
+    return z3.ArithRef(z3.Z3_mk_select(_CTX.ref(), array.as_ast(), _int_term(index).as_ast()), _CTX)
+
+
+def stored(array: Z3, index: int, value: int) -> Z3:
+    """``z3.Store(array, index, value)`` of an Int-to-Int array."""
+    made = z3.Z3_mk_store(_CTX.ref(), array.as_ast(), integer(index).as_ast(), integer(value).as_ast())
+    return z3.ArrayRef(made, _CTX)
