@@ -1,8 +1,10 @@
 """Z3 terms built through Z3's C API: the very terms ``z3.And``, ``z3.Or``, ``z3.Not``,
-``z3.Implies``, ``z3.substitute`` and ``z3.simplify`` build, without the Python API's check and
-coercion of every argument, which cost more than the terms themselves where a derivation or an
-encoding builds hundreds of thousands of them. Every argument must already be a Z3 term of the
-right sort (a Boolean, for the connectives).
+``z3.Implies``, ``z3.substitute`` and ``z3.simplify`` build, and the integer terms ``z3.If``,
+``+``, ``-``, the comparisons, ``z3.Sum``, ``z3.Store`` and array reads build, without the
+Python API's check and coercion of every argument, which cost more than the terms themselves
+where a derivation or an encoding builds hundreds of thousands of them. Every argument must
+already be a Z3 term of the right sort (a Boolean, for the connectives), or an int where an
+integer builder says so.
 """
 
 from __future__ import annotations
