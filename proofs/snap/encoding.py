@@ -47,6 +47,7 @@ from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap import derived
 from cardcanon.proofs.snap.derived import Template
 from cardcanon.proofs.snap.probes import breaking
+from cardcanon.proofs.symbolic.terms import above, at_least, below, choice, decided, element, equal, integer, minus, plus, stored, total, value_of
 
 
 # The rules whose constraints and terms a drop probe can leave out of this encoding.
@@ -175,7 +176,7 @@ class SymState:
     rank: z3.ArrayRef  # card name -> rank
 
     def holds(self, s: int) -> z3.BoolRef:
-        return self.down[s].length + self.up[s].length > 0
+        return above(plus(self.down[s].length, self.up[s].length), 0)
 
     def zones(self) -> tuple[Pile, ...]:
         return self.down + self.up + (self.pot,)
@@ -191,53 +192,58 @@ class SymMove:
 
 
 # ---- pile operations ------------------------------------------------------------------------
+# (terms built through Z3's C API, :mod:`cardcanon.proofs.symbolic.terms`: the same terms as the
+# Python operators and ``z3.If`` build, at a fraction of the cost)
 def empty() -> Pile:
-    return Pile(lambda i: z3.IntVal(_NO_CARD), z3.IntVal(0), lambda c: z3.IntVal(0))
+    return Pile(lambda i: integer(_NO_CARD), integer(0), lambda c: integer(0))
 
 
 def cat(p: Pile, q: Pile) -> Pile:
-    return Pile(lambda i: z3.If(i < p.length, p.at(i), q.at(i - p.length)), p.length + q.length,
-                lambda c: p.count(c) + q.count(c))
+    return Pile(lambda i: choice(below(i, p.length), p.at(i), q.at(minus(i, p.length))), plus(p.length, q.length),
+                lambda c: plus(p.count(c), q.count(c)))
 
 
 def rev(p: Pile) -> Pile:
     """A pile turned over as a whole: its top becomes its bottom."""
-    return Pile(lambda i: p.at(p.length - 1 - i), p.length, p.count)
+    return Pile(lambda i: p.at(minus(minus(p.length, 1), i)), p.length, p.count)
 
 
 def tail(p: Pile) -> Pile:
-    return Pile(lambda i: p.at(i + 1), p.length - 1,
-                lambda c: p.count(c) - z3.If(z3.And(p.length >= 1, p.at(0) == c), 1, 0))
+    return Pile(lambda i: p.at(i + 1), minus(p.length, 1),
+                lambda c: minus(p.count(c), choice(z3.And(at_least(p.length, 1), equal(p.at(0), c)), 1, 0)))
 
 
 def _one(card: z3.ArithRef, c: z3.ArithRef) -> z3.ArithRef:
-    return z3.If(card == c, 1, 0)
+    return choice(equal(card, c), 1, 0)
 
 
 def cons(card: z3.ArithRef, p: Pile) -> Pile:
-    return Pile(lambda i: z3.If(i == 0, card, p.at(i - 1)), p.length + 1, lambda c: _one(card, c) + p.count(c))
+    return Pile(lambda i: choice(equal(i, 0), card, p.at(i - 1)), plus(p.length, 1),
+                lambda c: plus(_one(card, c), p.count(c)))
 
 
 def snoc(p: Pile, card: z3.ArithRef) -> Pile:
-    return Pile(lambda i: z3.If(i == p.length, card, p.at(i)), p.length + 1, lambda c: p.count(c) + _one(card, c))
+    return Pile(lambda i: choice(equal(i, p.length), card, p.at(i)), plus(p.length, 1),
+                lambda c: plus(p.count(c), _one(card, c)))
 
 
 def ite(c: z3.BoolRef, p: Pile, q: Pile) -> Pile:
     """``p`` where ``c`` holds, else ``q``; one of them when ``c`` is known (a concrete seat)."""
-    if z3.is_true(c) or z3.is_false(c) or (z3.is_eq(c) and all(z3.is_int_value(a) for a in c.children())):
-        return p if z3.is_true(z3.simplify(c)) else q
-    return Pile(lambda i: z3.If(c, p.at(i), q.at(i)), z3.If(c, p.length, q.length),
-                lambda card: z3.If(c, p.count(card), q.count(card)))
+    known = decided(c)
+    if known is not None:
+        return p if known else q
+    return Pile(lambda i: choice(c, p.at(i), q.at(i)), choice(c, p.length, q.length),
+                lambda card: choice(c, p.count(card), q.count(card)))
 
 
 T = TypeVar("T")
 
 
-def select(items: Sequence[T], index: z3.ArithRef, combine: Callable[[z3.BoolRef, T, T], T] = z3.If) -> T:
+def select(items: Sequence[T], index: z3.ArithRef, combine: Callable[[z3.BoolRef, T, T], T] = choice) -> T:
     """``items[index]`` for a symbolic index (the last item is the fallback)."""
     out = items[-1]
     for s in range(len(items) - 2, -1, -1):
-        out = combine(index == s, items[s], out)
+        out = combine(equal(index, s), items[s], out)
     return out
 
 
@@ -254,10 +260,10 @@ def template(st: SymState, drop: Drop = Drop(), where: str = "pre", winner: z3.A
     """The position's terms for the template the model's functions were derived on. Whether a
     pile holds cards is its length; a drop of SNAP-OUT-1 frees whether each seat holds cards
     (``where`` names the position for the fresh constants)."""
-    down, up = [p.length > 0 for p in st.down], [p.length > 0 for p in st.up]
+    down, up = [above(p.length, 0) for p in st.down], [above(p.length, 0) for p in st.up]
     if not drop.keeps("SNAP-OUT-1"):
         down, up = holding(st, drop, where), [z3.BoolVal(False)] * st.n
-    return Template(down, up, st.pot.length > 0, [st.rank[p.at(0)] for p in st.up], st.rank[st.pot.at(0)], winner)
+    return Template(down, up, above(st.pot.length, 0), [element(st.rank, p.at(0)) for p in st.up], element(st.rank, st.pot.at(0)), winner)
 
 
 def _table(st: SymState, config: SnapConfig | None, kind: CallKind | None = None) -> SnapConfig:
@@ -274,7 +280,7 @@ def matched(st: SymState, drop: Drop = Drop(), config: SnapConfig | None = None)
         return tuple(tpl.put(term) for term in derived.matched_all(table, f))
 
     def each(c: z3.BoolRef, p: tuple[z3.BoolRef, ...], q: tuple[z3.BoolRef, ...]) -> tuple[z3.BoolRef, ...]:
-        return tuple(z3.If(c, a, b) for a, b in zip(p, q))
+        return tuple(choice(c, a, b) for a, b in zip(p, q))
 
     terms = per_flipper(st, seats, each)
     return tuple(_term(drop, ("SNAP-MATCH-1",), terms[s], f"matched.{s}") for s in range(st.n))
@@ -300,7 +306,7 @@ def correct(st: SymState, kind: CallKind, drop: Drop = Drop(), config: SnapConfi
     return _term(drop, (WINS[kind],), z3.substitute(derived.correct(table)[kind], *given), f"correct.{kind.value}")
 
 
-def per_flipper(st: SymState, build: Callable[[int], T], combine: Callable[[z3.BoolRef, T, T], T] = z3.If) -> T:
+def per_flipper(st: SymState, build: Callable[[int], T], combine: Callable[[z3.BoolRef, T, T], T] = choice) -> T:
     """``build(f)`` for the flipper ``f`` (seats worked out for each concrete flipper, so that no
     query has modular arithmetic on a symbolic seat)."""
     turn = z3.simplify(st.turn)
@@ -310,7 +316,7 @@ def per_flipper(st: SymState, build: Callable[[int], T], combine: Callable[[z3.B
 
 
 def holders(st: SymState) -> z3.ArithRef:
-    return z3.Sum([z3.If(st.holds(s), 1, 0) for s in range(st.n)])
+    return total([choice(st.holds(s), 1, 0) for s in range(st.n)])
 
 
 # ---- legality (the model's legal_moves, symbolically) ---------------------------------------
@@ -392,14 +398,14 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None
         down, up = [], []
         for s in range(n):
             d, u = turn_over(st.down[s], st.up[s], drop, name=f"flip.{s}")
-            me = f == s
+            me = equal(f, s)
             down.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), tail(d), f"flip.down.{s}"), st.down[s]))
             up.append(ite(me, _pile(drop, ("SNAP-FLIP-1",), cons(d.at(0), u), f"flip.up.{s}"), st.up[s]))
         return SymState(n, tuple(down), tuple(up), st.pot, f, z3.IntVal(PHASE_CODE[Phase.CALL]), st.rank)
     if shape.move == "nocall":  # SNAP-CALL-3
         return _after_event(st, st.down, st.up, st.pot, None, config, probe, drop, "nocall")
     m = matched(st, drop, config)
-    taken = [z3.Or(f == s, m[s]) for s in range(n)]  # flipper's pile and matched piles (SNAP-CALL-4)
+    taken = [z3.Or(equal(f, s), m[s]) for s in range(n)]  # flipper's pile and matched piles (SNAP-CALL-4)
     if shape.move == "tie":  # SNAP-TIE-1/2, SNAP-POT-2: flipper's pile uppermost, then clockwise
         rule = TIES[shape.call_kind]
         with breaking(probe, "tie"):
@@ -419,14 +425,14 @@ def step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None
                CallKind.HAND: _term(drop, ("SNAP-INDEX-1",), pot_matches(st, config), "hand-wins-pot")}[kind]
     won = cat(rev(select_pile(st.up, f)), _matched_block(st, m, True, drop, "won.matched"))
     won = _pile(drop, ("SNAP-CALL-5",), cat(won, ite(won_pot, rev(st.pot), empty())), "won")
-    win_down = [ite(w == s, _pile(drop, ("SNAP-CALL-5",), cat(st.down[s], won), f"win.down.{s}"), st.down[s])
+    win_down = [ite(equal(w, s), _pile(drop, ("SNAP-CALL-5",), cat(st.down[s], won), f"win.down.{s}"), st.down[s])
                 for s in range(n)]
     win_up = [_pile(drop, (WINS[kind],), ite(taken[s], empty(), st.up[s]), f"win.up.{s}") for s in range(n)]
     win = _after_event(st, win_down, win_up, ite(won_pot, empty(), st.pot), w, config, probe, drop, "win")
     pen = penalty_step(st, mv, config, probe, drop)
     return SymState(n, tuple(ite(ok, a, b) for a, b in zip(win.down, pen.down)),
                     tuple(ite(ok, a, b) for a, b in zip(win.up, pen.up)), ite(ok, win.pot, pen.pot),
-                    z3.If(ok, win.turn, pen.turn), z3.If(ok, win.phase, pen.phase), st.rank)
+                    choice(ok, win.turn, pen.turn), choice(ok, win.phase, pen.phase), st.rank)
 
 
 def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | None = None,
@@ -436,11 +442,11 @@ def penalty_step(st: SymState, mv: SymMove, config: SnapConfig, probe: str | Non
     of the call's kind or of who flips after a win, so one term serves every call kind."""
     n, w = st.n, mv.caller
     recipient, turned, card = _penalty_terms(st, mv, config, probe, drop)
-    pen_down = [ite(w == s, _pile(drop, ("SNAP-PEN-1",), tail(turned[s][0]), f"pen.offender-down.{s}"),
-                    ite(recipient == s, _pile(drop, ("SNAP-PEN-3",), snoc(st.down[s], card), f"pen.recipient-down.{s}"),
+    pen_down = [ite(equal(w, s), _pile(drop, ("SNAP-PEN-1",), tail(turned[s][0]), f"pen.offender-down.{s}"),
+                    ite(equal(recipient, s), _pile(drop, ("SNAP-PEN-3",), snoc(st.down[s], card), f"pen.recipient-down.{s}"),
                         st.down[s]))
                 for s in range(n)]
-    pen_up = [ite(w == s, turned[s][1], st.up[s]) for s in range(n)]
+    pen_up = [ite(equal(w, s), turned[s][1], st.up[s]) for s in range(n)]
     return _after_event(st, pen_down, pen_up, st.pot, None, config, probe, drop, "pen")
 
 
@@ -509,15 +515,13 @@ def _concrete_pile(cards: Sequence[Card], ids: Mapping[Card, int]) -> Pile:
     names = [ids[c] for c in cards]
 
     def at(i: int | z3.ArithRef) -> z3.ArithRef:
-        index = i if isinstance(i, int) else z3.simplify(i)
-        if not isinstance(index, int) and z3.is_int_value(index):
-            index = index.as_long()
-        if isinstance(index, int):
-            return z3.IntVal(names[index] if 0 <= index < len(names) else _NO_CARD)
-        return select([z3.IntVal(c) for c in names] + [z3.IntVal(_NO_CARD)], index)
+        index = i if isinstance(i, int) else value_of(i)
+        if index is not None:
+            return integer(names[index] if 0 <= index < len(names) else _NO_CARD)
+        return select([integer(c) for c in names] + [integer(_NO_CARD)], i)
 
     return Pile(at, z3.IntVal(len(cards)),
-                lambda c: z3.Sum([_one(z3.IntVal(name), c) for name in names] or [z3.IntVal(0)]))
+                lambda c: z3.Sum([_one(integer(name), c) for name in names] or [integer(0)]))
 
 
 def concrete_state(state: SnapState) -> SymState:
@@ -526,7 +530,7 @@ def concrete_state(state: SnapState) -> SymState:
     ids = {c: i for i, c in enumerate(deck)}
     rank = z3.K(z3.IntSort(), z3.IntVal(0))
     for i, c in enumerate(deck):
-        rank = z3.Store(rank, i, int(c.rank))
+        rank = stored(rank, i, int(c.rank))
     return SymState(state.config.players, tuple(_concrete_pile(p, ids) for p in state.down),
                     tuple(_concrete_pile(p, ids) for p in state.up), _concrete_pile(state.pot, ids),
                     z3.IntVal(state.player.index), z3.IntVal(PHASE_CODE[state.phase]), rank)
@@ -565,11 +569,15 @@ def evaluate(st: SymState, model: z3.ModelRef | None = None) -> Position:
     limit = value("snap", "SNAP-DECK-1", "deck_size") + 1
 
     def val(term: z3.ArithRef) -> int:
-        term = model.eval(term, model_completion=True) if model is not None else z3.simplify(term)
-        return int(term.as_long())
+        if model is not None:
+            return int(model.eval(term, model_completion=True).as_long())
+        number = value_of(term)
+        if number is None:
+            raise ValueError(f"not a concrete position: {term} is no number")
+        return number
 
     def pile(p: Pile) -> tuple[int, ...]:
-        return tuple(val(p.at(z3.IntVal(i))) for i in range(min(val(p.length), limit)))
+        return tuple(val(p.at(integer(i))) for i in range(min(val(p.length), limit)))
 
     phase = {v: k for k, v in PHASE_CODE.items()}[val(st.phase)]
     return Position(tuple(pile(p) for p in st.down), tuple(pile(p) for p in st.up), pile(st.pot),

@@ -10,7 +10,7 @@ each turned so that the flipper sits at seat 0. The reference model only supplie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -58,10 +58,11 @@ def turned_position(pos: enc.Position, k: int, n: int) -> enc.Position:
     return enc.Position(_turned(pos.down, k), _turned(pos.up, k), pos.pot, (pos.turn + k) % n, pos.phase)
 
 
-def _kind(state: SnapState, move: Move) -> str:
-    if isinstance(move, Call):
-        return "correct call" if move.kind in correct_kinds(state) else "wrong call"
-    return {Flip: "flip", Tie: "tie"}.get(type(move), "no call")
+def _kinds(state: SnapState, moves: Sequence[Move]) -> dict[Move, str]:
+    """The kind of each move from ``state`` (its correct calls asked of the model once)."""
+    correct = correct_kinds(state) if any(isinstance(m, Call) for m in moves) else frozenset()
+    return {m: ("correct call" if m.kind in correct else "wrong call") if isinstance(m, Call)
+            else {Flip: "flip", Tie: "tie"}.get(type(m), "no call") for m in moves}
 
 
 KINDS = ("flip", "no call", "correct call", "wrong call", "tie")
@@ -77,10 +78,11 @@ def sample_steps(config: SnapConfig, seed: int) -> Iterator[tuple[str, SnapState
         state = apply(new_game(config), sample_deal(config, rng))
         while state.phase is not Phase.OVER and state.flips < 300 and len(seen) < len(KINDS):
             options = legal_moves(state)
-            rare = [m for m in options if _kind(state, m) not in seen | {"flip", "no call"}]
+            kinds = _kinds(state, options)
+            rare = [m for m in options if kinds[m] not in seen | {"flip", "no call"}]
             pool = rare if rare and rng.below(2) else list(options)
             move = pool[rng.below(len(pool))]
-            kind = _kind(state, move)
+            kind = kinds[move]
             if kind not in seen and state.player.index != 0:
                 seen.add(kind)
                 yield kind, state, move
