@@ -39,9 +39,10 @@ _TABLE = "a table, kept by the fields read"  # a table's place in a key
 
 
 def _globals(value: Any) -> Mapping[str, Any]:
-    """The module namespace a project function reads its names in (empty for any other value)."""
+    """The module namespace a project function reads its names in (empty for any other value, such as
+    a function made by ``exec`` with no module: its ``__module__`` is None)."""
     function = _function(value)
-    return function.__globals__ if function is not None and function.__module__.startswith(PROJECT) else {}
+    return function.__globals__ if function is not None and (function.__module__ or "").startswith(PROJECT) else {}
 
 
 def _function(value: Any) -> types.FunctionType | None:
