@@ -169,9 +169,23 @@ def set_caching(on: bool) -> None:
     _caching = on
 
 
-def caching() -> bool:
-    """Whether what one run found may be kept for, and read by, later runs in this process (no model mutant)."""
-    return _caching
+# Witnesses found by earlier runs in this process, by kind (under any variant; none kept while a model
+# mutant is patched). A later run may replay one under its own variant instead of searching again;
+# only a witness that run replays counts, so what is kept never decides a verdict by itself.
+_FOUND: dict[str, list[Any]] = {}
+
+
+def keep_witness(kind: str, witness: Any) -> None:
+    """Keep ``witness`` (hashable) for :func:`witnesses_found` of later runs (not while a model mutant is patched)."""
+    if _caching:
+        kept = _FOUND.setdefault(kind, [])
+        if witness not in kept:
+            kept.append(witness)
+
+
+def witnesses_found(kind: str) -> list[Any]:
+    """The witnesses of ``kind`` earlier runs kept, in the order found (none while a model mutant is patched)."""
+    return list(_FOUND.get(kind, ())) if _caching else []
 
 
 T = TypeVar("T")

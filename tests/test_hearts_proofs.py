@@ -327,14 +327,14 @@ def test_a_witness_found_under_one_variant_is_replayed_under_another_before_z3_i
     from cardcanon.proofs import base
     from cardcanon.proofs.hearts import replay as hand_replay
 
-    monkeypatch.setattr(hand_replay, "_FOUND", {})
+    monkeypatch.setattr(base, "_FOUND", {})
     answer = hand_replay.hand_scoring(base.Budget(60.0), Rules(), 0, 20)
     hand_replay.found(Rules(), answer)
     assert answer.witness is not None
     wrong = hand_replay.Asked(HandWitness(answer.witness.tricks, answer.witness.dead, (3, 3)))
     hand_replay.found(Rules(), wrong)
     hand_replay.found(Rules(mutations=("queen-12",)), hand_replay.Asked(HandWitness((), (), (4, 4))))  # a probe's: not kept
-    assert set(hand_replay._FOUND) == {(0, 20), (3, 3)}
+    assert [w.scores for w in base.witnesses_found(hand_replay.HAND)] == [(0, 20), (3, 3)]
     free = hearts_config({"first_lead": "free"})
 
     def first(run, a, b):
@@ -355,13 +355,14 @@ def test_a_witness_found_under_one_variant_is_replayed_under_another_before_z3_i
 def test_a_tied_hand_found_under_one_variant_seeds_the_search_under_another(monkeypatch):
     """HEARTS-P8 takes the tied hands earlier runs found that the model plays alike, and Z3 finds the
     rest: the same seven dead pairs, and the detail says how many came so."""
+    from cardcanon.proofs import base
     from cardcanon.proofs.hearts import replay as hand_replay
     from cardcanon.proofs.hearts.p8_endless_tie import check as endless_tie
 
-    monkeypatch.setattr(hand_replay, "_FOUND", {})
+    monkeypatch.setattr(base, "_FOUND", {})
     first = run_check(endless_tie, variant={})
     assert first.stats["tie_dead_pairs"] == 7 and "earlier run" not in first.detail
-    assert sum(w.scores == (3, 3) for kept in hand_replay._FOUND.values() for w in kept) == 7
+    assert sum(w.scores == (3, 3) for w in base.witnesses_found(hand_replay.HAND)) == 7
     second = run_check(endless_tie, variant={"first_lead": "free"})
     assert second.verdict == first.verdict and second.stats["tie_dead_pairs"] == 7
     assert "7 of the 7 tied hands were found by an earlier run's search under another variant" in second.detail

@@ -17,7 +17,7 @@ from cardcanon.model.errors import IllegalMoveError
 from cardcanon.model.hearts_players import Strategy
 from cardcanon.model.seats import Seat
 from cardcanon.model.shuffle import SplitMix64
-from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, caching
+from cardcanon.proofs.base import Budget, CheckResult, Disagreement, Run, Verdict, Z3, keep_witness, witnesses_found
 from cardcanon.proofs.drops import Drop
 from cardcanon.proofs.hearts.encoding import CARDS, HandEncoding, HandWitness, Rules, pretty
 from cardcanon.proofs.hearts.play_terms import MEMO
@@ -199,17 +199,13 @@ def hand_scoring(budget: Budget, rules: Rules, a: int, b: int) -> Asked:
     return Asked(hands_of(rules).scoring(budget, a, b))
 
 
-# The witnesses of whole-hand searches under the rules as written, by their hand scores, found by
-# earlier runs in this process (under any variant; none while a model mutant is patched).
-_FOUND: dict[tuple[int, int], list[HandWitness]] = {}
+HAND = "a whole hand found by a search under the rules as written"  # its kind among kept witnesses
 
 
 def found(rules: Rules, answer: Asked) -> None:
     """Keep the witness of a search under ``rules`` for :func:`replayed_found` (when they are the rules as written)."""
-    if answer.witness is not None and rules == rules.written and caching():
-        kept = _FOUND.setdefault((answer.witness.scores[0], answer.witness.scores[1]), [])
-        if answer.witness not in kept:
-            kept.append(answer.witness)
+    if answer.witness is not None and rules == rules.written:
+        keep_witness(HAND, answer.witness)
 
 
 def replayed_found(run: Run, config: model.HeartsConfig,
@@ -217,9 +213,7 @@ def replayed_found(run: Run, config: model.HeartsConfig,
     """Each hand an earlier search found (of those ``wanted``, asked as they come) that the model plays and
     scores alike under ``config`` too, replayed (its record noted): a witness under this variant without
     asking Z3."""
-    if not caching():
-        return
-    for witness in [w for kept in _FOUND.values() for w in kept]:
+    for witness in witnesses_found(HAND):
         if not wanted(witness):
             continue
         noted = len(run.records)

@@ -20,7 +20,8 @@ _CTX = z3.main_ctx()
 
 
 def _connective(make: Callable[..., Any], terms: Iterable[Z3]) -> Z3:
-    asts = [t.as_ast() for t in terms]
+    held = list(terms)  # each term lives until the new one holds it (a generator's would not)
+    asts = [t.as_ast() for t in held]
     return z3.BoolRef(make(_CTX.ref(), len(asts), (z3.Ast * len(asts))(*asts)), _CTX)
 
 
@@ -68,16 +69,11 @@ def substituted(term: Z3, pairs: Sequence[tuple[Z3, Z3]]) -> Z3:
 # Each builder below builds the very term the Python operator or ``z3.If`` builds from the same
 # operands, an int operand becoming a numeral: ``1 < x`` is ``x > 1`` there, and here (and so is
 # ``x < IntVal(1)``: Python asks a subclass's reflected comparison first).
-_INT = z3.IntSort(_CTX)
-_NUMERALS: dict[int, Z3] = {}
 
 
 def integer(value: int) -> Z3:
-    """``z3.IntVal(value)``, one object per value."""
-    numeral = _NUMERALS.get(value)
-    if numeral is None:
-        numeral = _NUMERALS[value] = z3.IntVal(value, _CTX)
-    return numeral
+    """``z3.IntVal(value)``."""
+    return z3.IntVal(value, _CTX)
 
 
 def _int_term(value: Any) -> Any:
@@ -86,7 +82,8 @@ def _int_term(value: Any) -> Any:
 
 
 def _arith(make: Callable[..., Any], a: Any, b: Any) -> Z3:
-    pair = (z3.Ast * 2)(_int_term(a).as_ast(), _int_term(b).as_ast())
+    a, b = _int_term(a), _int_term(b)  # held: a numeral made here lives until the term holds it
+    pair = (z3.Ast * 2)(a.as_ast(), b.as_ast())
     return z3.ArithRef(make(_CTX.ref(), 2, pair), _CTX)
 
 
@@ -102,7 +99,8 @@ def minus(a: Any, b: Any) -> Z3:
 
 def total(terms: Sequence[Z3]) -> Z3:
     """``z3.Sum(terms)`` of one or more Int terms."""
-    asts = [t.as_ast() for t in terms]
+    held = list(terms)  # as in _connective
+    asts = [t.as_ast() for t in held]
     return z3.ArithRef(z3.Z3_mk_add(_CTX.ref(), len(asts), (z3.Ast * len(asts))(*asts)), _CTX)
 
 
@@ -118,7 +116,8 @@ def _compare(make: Callable[..., Any], a: Any, b: Any) -> Any:
         make, a, b = _MIRRORED[make], b, a  # Python asks the term's reflected operator
     elif type(b) is not type(a) and isinstance(b, type(a)):
         make, a, b = _MIRRORED[make], b, a  # and a subclass's (a numeral's) before its base class's
-    return z3.BoolRef(make(_CTX.ref(), a.as_ast(), _int_term(b).as_ast()), _CTX)
+    b = _int_term(b)  # held, as in _arith
+    return z3.BoolRef(make(_CTX.ref(), a.as_ast(), b.as_ast()), _CTX)
 
 
 def equal(a: Any, b: Any) -> Any:
@@ -146,7 +145,8 @@ def choice(condition: Any, then: Any, otherwise: Any) -> Any:
     ints, or two Boolean terms; ``z3.If`` itself for any other operands."""
     kinds = type(then), type(otherwise)
     if type(condition) is z3.BoolRef and (kinds[0] in _INTS and kinds[1] in _INTS or kinds == _BOOLS):
-        made = z3.Z3_mk_ite(_CTX.ref(), condition.as_ast(), _int_term(then).as_ast(), _int_term(otherwise).as_ast())
+        then, otherwise = _int_term(then), _int_term(otherwise)  # held, as in _arith
+        made = z3.Z3_mk_ite(_CTX.ref(), condition.as_ast(), then.as_ast(), otherwise.as_ast())
         return z3.BoolRef(made, _CTX) if kinds == _BOOLS else z3.ArithRef(made, _CTX)
     return z3.If(condition, then, otherwise)
 
@@ -182,10 +182,12 @@ def value_of(term: Z3) -> int | None:
 
 def element(array: Z3, index: Any) -> Z3:
     """``array[index]`` of an Int-to-Int array (an int index as its numeral)."""
-    return z3.ArithRef(z3.Z3_mk_select(_CTX.ref(), array.as_ast(), _int_term(index).as_ast()), _CTX)
+    index = _int_term(index)  # held, as in _arith
+    return z3.ArithRef(z3.Z3_mk_select(_CTX.ref(), array.as_ast(), index.as_ast()), _CTX)
 
 
 def stored(array: Z3, index: int, value: int) -> Z3:
     """``z3.Store(array, index, value)`` of an Int-to-Int array."""
-    made = z3.Z3_mk_store(_CTX.ref(), array.as_ast(), integer(index).as_ast(), integer(value).as_ast())
+    at, to = integer(index), integer(value)  # held, as in _arith
+    made = z3.Z3_mk_store(_CTX.ref(), array.as_ast(), at.as_ast(), to.as_ast())
     return z3.ArrayRef(made, _CTX)
