@@ -477,3 +477,17 @@ def test_a_worker_takes_a_run_that_reuses_its_encodings_and_puts_off_a_second_pa
     assert [task.key for task in pending] == [3, 4]
     only = deque([_task(6, "SNAP-P1", paired=True)])
     assert slot.take(only, pairing={"SNAP-P1"}).key == 6  # nothing else at hand: it runs
+
+
+def test_a_worker_leaves_the_runs_of_a_check_another_worker_has_run_to_it():
+    from collections import deque
+
+    slot = runner._Slot()
+    pending = deque([_task(0, "HEARTS-P5", {"break_on": "void"}), _task(1, "SNAP-P9"), _task(2, "HEARTS-P5")])
+    # HEARTS-P5 has run on the other worker, which keeps the hands its searches found: SNAP-P9 first
+    assert slot.take(pending, pairing=set(), elsewhere=frozenset({"HEARTS-P5"})).key == 1
+    # nothing else at hand: the other worker's check runs here too
+    assert slot.take(pending, pairing=set(), elsewhere=frozenset({"HEARTS-P5"})).key == 0
+    # of the checks no other worker has run, one of a game this worker has run (its terms are here)
+    pending = deque([_task(3, "SNAP-P4"), _task(4, "HEARTS-P1")])
+    assert slot.take(pending, pairing=set(), elsewhere=frozenset()).key == 4

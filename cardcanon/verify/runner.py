@@ -214,21 +214,28 @@ class _Slot:
         self.deadline = 0.0
         self.warm: set[tuple[str, str, str | None]] = set()  # what this worker's encodings were built for
         self.checks: set[str] = set()  # the checks it has run (their terms are kept for every variant agreeing)
+        self.games: set[str] = set()  # the games of those checks
 
-    def take(self, pending: deque[Task], pairing: set[str], window: int = 8) -> Task:
+    def take(self, pending: deque[Task], pairing: set[str], window: int = 8,
+             elsewhere: frozenset[str] = frozenset()) -> Task:
         """The next run for this worker, of the next ``window`` runs (longest first). A paired run of a
         check another worker is pairing now (``pairing``) waits, when another run is at hand: most of
         its queries are the other's, decided once and then taken from the answer store. Of the rest,
         the first under a variant and probe this worker has run, so that it reuses the encodings it
-        built; else the first of a check it has run (its terms are kept for the variants that agree
-        on the options they read); else the first."""
+        built; else the first of a check it has run (its terms, and the witnesses its runs found, are
+        kept for the variants that agree on the options they read); else the first of a check no
+        other worker has run (``elsewhere``: theirs are kept there), of a game it has run if any (the
+        game's terms are kept too); else the first."""
         ahead = list(itertools.islice(pending, window))
         ahead = [task for task in ahead if not (task.second_solver and task.check_id in pairing)] or ahead
         chosen = next((task for task in ahead if _warm_key(task) in self.warm),
-                      next((task for task in ahead if task.check_id in self.checks), ahead[0]))
+                      next((task for task in ahead if task.check_id in self.checks),
+                           next((task for task in ahead if task.check_id not in elsewhere and _game(task) in self.games),
+                                next((task for task in ahead if task.check_id not in elsewhere), ahead[0]))))
         pending.remove(chosen)
         self.warm.add(_warm_key(chosen))
         self.checks.add(chosen.check_id)
+        self.games.add(_game(chosen))
         return chosen
 
     def submit(self, task: Task, answers: AnswerStore) -> None:
@@ -275,9 +282,14 @@ class _Slot:
             self.executor = None
 
 
+def _game(task: Task) -> str:
+    """The game of the task's check (its ID's first part)."""
+    return task.check_id.split("-", 1)[0]
+
+
 def _warm_key(task: Task) -> tuple[str, str, str | None]:
     """What a worker's per-process encodings are built for: the game, the variant and the probe."""
-    return task.check_id.split("-", 1)[0], variant_name(task.variant), task.probe
+    return _game(task), variant_name(task.variant), task.probe
 
 
 def plain(value: Any) -> Any:
@@ -317,7 +329,8 @@ def run_tasks(
                 if slot.task is None and pending:
                     pairing = {other.task.check_id for other in slots
                                if other.task is not None and other.task.second_solver}
-                    slot.submit(slot.take(pending, pairing), answers)
+                    elsewhere = frozenset(check for other in slots if other is not slot for check in other.checks)
+                    slot.submit(slot.take(pending, pairing, elsewhere=elsewhere), answers)
             busy = {slot.future: slot for slot in slots if slot.task is not None and slot.future is not None}
             if not busy:
                 break
