@@ -489,5 +489,7 @@ def test_a_worker_leaves_the_runs_of_a_check_another_worker_has_run_to_it():
     # nothing else at hand: the other worker's check runs here too
     assert slot.take(pending, pairing=set(), elsewhere=frozenset({"HEARTS-P5"})).key == 0
     # of the checks no other worker has run, one of a game this worker has run (its terms are here)
-    pending = deque([_task(3, "SNAP-P4"), _task(4, "HEARTS-P1")])
-    assert slot.take(pending, pairing=set(), elsewhere=frozenset()).key == 4
+    hearts = runner._Slot()
+    assert hearts.take(deque([_task(3, "HEARTS-P3")]), pairing=set()).key == 3
+    pending = deque([_task(4, "SNAP-P4"), _task(5, "HEARTS-P1")])
+    assert hearts.take(pending, pairing=set(), elsewhere=frozenset()).key == 5
