@@ -1,10 +1,10 @@
 """HEARTS-P8 (HEARTS-MATCH-3): the tie-break can go on forever, by induction on hands. Invariant: after a
 hand the scores are equal and at least the target, so the match goes on. Z3 finds every pair of dead cards
 that allows a hand with equal scores (a tied hand an earlier run's search found under another variant is
-taken first when the model plays it alike under this one, replayed), proves that every such hand has the queen of spades and one heart
-dead and three hearts to each player, and that a tied hand keeps the invariant (the step, over the encoded
-match rule); the base and two steps are replayed through the model. The scores grow, so no position
-repeats: it is an inductive argument, not a lasso."""
+taken first when the model plays it alike under this one, replayed), proves that every such hand has the
+queen of spades and one heart dead and three hearts to each player, and that a tied hand keeps the
+invariant (the step, over the encoded match rule); the base and two steps are replayed through the model.
+The scores grow, so no position repeats: it is an inductive argument, not a lasso."""
 
 from __future__ import annotations
 

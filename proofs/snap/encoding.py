@@ -47,7 +47,9 @@ from cardcanon.proofs.rulebook import value
 from cardcanon.proofs.snap import derived
 from cardcanon.proofs.snap.derived import Template
 from cardcanon.proofs.snap.probes import breaking
-from cardcanon.proofs.symbolic.terms import above, at_least, below, choice, decided, element, equal, integer, minus, plus, stored, total, value_of
+from cardcanon.proofs.symbolic.terms import (
+    above, at_least, below, choice, decided, element, equal, integer, minus, plus, stored, total, value_of,
+)
 
 
 # The rules whose constraints and terms a drop probe can leave out of this encoding.
