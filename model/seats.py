@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -29,6 +29,11 @@ class Seat:
 
     def __repr__(self) -> str:
         return f"Seat({self.index})"
+
+
+def others_clockwise(seat: Seat, players: int) -> Iterator[int]:
+    """The index of every other seat, clockwise from ``seat``'s left."""
+    return ((seat.index + step) % players for step in range(1, players))
 
 
 def seats(players: int) -> tuple[Seat, ...]:

@@ -30,7 +30,7 @@ from cardcanon.model import records, snap_records
 from cardcanon.model.cards import Card
 from cardcanon.model.errors import IllegalMoveError, InvalidMoveError
 from cardcanon.model.game import Game
-from cardcanon.model.seats import Seat, seats
+from cardcanon.model.seats import Seat, others_clockwise, seats
 from cardcanon.model.shuffle import SplitMix64
 from cardcanon.model.snap_types import (
     DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, MOVE_TYPES, NOT_MODELLED, RULEBOOK, VARIATIONS, AllInPot, Call, CallKind,
@@ -167,14 +167,8 @@ def matched_seats(state: SnapState) -> tuple[Seat, ...]:
     card = flipped_card(state)
     if card is None:
         return ()
-    n, out = state.config.players, []
-    seat = state.player.left(n)
-    while seat != state.player:
-        pile = state.up[seat.index]
-        if pile and pile[0].rank == card.rank:
-            out.append(seat)
-        seat = seat.left(n)
-    return tuple(out)
+    others = others_clockwise(state.player, state.config.players)
+    return tuple(Seat(i) for i in others if state.up[i] and state.up[i][0].rank == card.rank)
 
 
 def pot_matches(state: SnapState) -> bool:

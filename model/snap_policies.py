@@ -201,11 +201,10 @@ def play_deal(config: SnapConfig, deal: Deal, policy: Policy | str, rng: SplitMi
     while state.phase is not Phase.OVER:
         if state.phase is Phase.FLIP:
             if seen is not None:
-                key = state.position_key()
-                if key in seen:
-                    cycle = Cycle(seen[key], state.flips - seen[key])
+                first = seen.setdefault(state.position_key(), state.flips)  # the flips before its first time
+                if first != state.flips:
+                    cycle = Cycle(first, state.flips - first)
                     return GameResult(config, seed, policy.name, state, tuple(moves), None, endless=cycle)
-                seen[key] = state.flips
             if max_flips is not None and state.flips >= max_flips:
                 return GameResult(config, seed, policy.name, state, tuple(moves), None, capped=True)
             move: Move = Flip(state.player)

@@ -53,10 +53,9 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
             return Played(tuple(moves), state, stopped=True)
         if state.phase is Phase.FLIP:
             if seen is not None:
-                key = state.position_key()
-                if key in seen:
-                    return Played(tuple(moves), state, cycle=(seen[key], state.flips - seen[key]))
-                seen[key] = state.flips
+                first = seen.setdefault(state.position_key(), state.flips)  # the flips before its first time
+                if first != state.flips:
+                    return Played(tuple(moves), state, cycle=(first, state.flips - first))
             if state.flips >= max_flips:
                 break
             move: Move = Flip(state.player)
