@@ -201,7 +201,7 @@ def play_deal(config: SnapConfig, deal: Deal, policy: Policy | str, rng: SplitMi
     while state.phase is not Phase.OVER:
         if state.phase is Phase.FLIP:
             if seen is not None:
-                first = seen.setdefault(state.position_key(), state.flips)  # the flips before its first time
+                first = seen.setdefault(state.position_key(), state.flips)  # the flips made before its first time
                 if first != state.flips:
                     cycle = Cycle(first, state.flips - first)
                     return GameResult(config, seed, policy.name, state, tuple(moves), None, endless=cycle)

@@ -54,9 +54,7 @@ def check_snap(run: Run) -> CheckResult:
         if missing:
             return CheckResult(Verdict.UNKNOWN, f"{players} players: no episode of the first "
                                f"{made.num_envs} seeded games ended by {' or by '.join(missing)}")
-        again = _made(lambda: snap_v0.vector_env(max(chosen) + 1, 0, **kwargs))
-        result = again if isinstance(again, CheckResult) else _lockstep(
-            run, snap_v0, kwargs, again, chosen, actions, _snap_rewards, _snap_record)
+        result = _lockstep(run, snap_v0, kwargs, chosen, actions, _snap_rewards, _snap_record)
         if isinstance(result, CheckResult):
             return result
         compared += result
@@ -81,9 +79,7 @@ def check_hearts(run: Run) -> CheckResult:
                                          run)
     if missing:
         return CheckResult(Verdict.UNKNOWN, f"no match of the first {made.num_envs} seeded matches ended")
-    again = _made(lambda: hearts_v0.vector_env(max(chosen) + 1, 0, True, **kwargs))
-    result = again if isinstance(again, CheckResult) else _lockstep(
-        run, hearts_v0, kwargs, again, chosen, actions, _hearts_rewards, _hearts_record)
+    result = _lockstep(run, hearts_v0, kwargs, chosen, actions, _hearts_rewards, _hearts_record)
     if isinstance(result, CheckResult):
         return result
     return CheckResult(Verdict.PROVED, f"{result} steps of {len(chosen)} seeded matches alike on the batched, single "
@@ -191,16 +187,19 @@ def _episodes(vector: Any, bounds: Any, ending: Callable[[np.ndarray, bool, bool
     return chosen, [kind for kind in wanted if kind not in chosen.values()], played
 
 
-def _lockstep(run: Run, module: Any, kwargs: dict[str, Any], vector: Any, chosen: dict[int, str],
-              played: list[np.ndarray], expected: Callable[[Any, Any], list[float]],
-              record: Callable[..., Any]) -> int | CheckResult:
-    """Play the chosen slots' first episodes again on the batched environment (``vector``: the
-    slots up to the last one chosen, each started from the seed it had in :func:`_episodes`, with the
-    actions played there), the single environment on the kernel and on the model, comparing each
-    step; the number of steps compared, or the counterexample (the model's episode as a record)."""
+def _lockstep(run: Run, module: Any, kwargs: dict[str, Any], chosen: dict[int, str], played: list[np.ndarray],
+              expected: Callable[[Any, Any], list[float]], record: Callable[..., Any]) -> int | CheckResult:
+    """Play the chosen slots' first episodes again on the batched environment (a batch of the
+    slots up to the last one chosen: each starts from the seed it had in :func:`_episodes`, and
+    plays the actions played there), the single environment on the kernel and on the model,
+    comparing each step; the number of steps compared, or the counterexample (the model's episode
+    as a record)."""
     import numpy as np
 
     seed = int(run.bounds.get("seed", 0))
+    vector = _made(lambda: module.vector_env(max(chosen) + 1, 0, **kwargs))
+    if isinstance(vector, CheckResult):
+        return vector
     obs, infos = vector.reset(seed=seed)
     pairs = {}
     for i in chosen:
@@ -210,10 +209,9 @@ def _lockstep(run: Run, module: Any, kwargs: dict[str, Any], vector: Any, chosen
     compared, live, steps = 0, set(chosen), iter(played)
     while live:
         actions = next(steps, None)
-        if actions is not None:
-            actions = actions[:vector.num_envs]
         if actions is None:
             raise RuntimeError("the batched environment played the chosen episodes longer the second time")
+        actions = actions[:vector.num_envs]  # the first pass's actions of the slots in this batch
         for i in sorted(live):
             model, kernel = pairs[i]
             for env, name in ((model, "model"), (kernel, "kernel")):

@@ -53,7 +53,7 @@ def play(config: SnapConfig, deal: Deal, choose: Callable[[SnapState, SplitMix64
             return Played(tuple(moves), state, stopped=True)
         if state.phase is Phase.FLIP:
             if seen is not None:
-                first = seen.setdefault(state.position_key(), state.flips)  # the flips before its first time
+                first = seen.setdefault(state.position_key(), state.flips)  # the flips made before its first time
                 if first != state.flips:
                     return Played(tuple(moves), state, cycle=(first, state.flips - first))
             if state.flips >= max_flips:
