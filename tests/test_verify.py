@@ -488,6 +488,9 @@ def test_a_worker_leaves_the_runs_of_a_check_another_worker_has_run_to_it():
     assert slot.take(pending, pairing=set(), elsewhere=frozenset({"HEARTS-P5"})).key == 1
     # nothing else at hand: the other worker's check runs here too
     assert slot.take(pending, pairing=set(), elsewhere=frozenset({"HEARTS-P5"})).key == 0
+    # even under a variant whose encodings this worker has built (it has run HEARTS-P5 under it)
+    pending = deque([_task(7, "HEARTS-P8", {"break_on": "void"}), _task(8, "SNAP-P2")])
+    assert slot.take(pending, pairing=set(), elsewhere=frozenset({"HEARTS-P8"})).key == 8
     # of the checks no other worker has run, one of a game this worker has run (its terms are here)
     hearts = runner._Slot()
     assert hearts.take(deque([_task(3, "HEARTS-P3")]), pairing=set()).key == 3

@@ -221,14 +221,14 @@ class _Slot:
         """The next run for this worker, of the next ``window`` runs (longest first). A paired run of a
         check another worker is pairing now (``pairing``) waits, when another run is at hand: most of
         its queries are the other's, decided once and then taken from the answer store. Of the rest,
-        the first under a variant and probe this worker has run, so that it reuses the encodings it
-        built; else the first of a check it has run (its terms, and the witnesses its runs found, are
-        kept for the variants that agree on the options they read); else the first of a check no
-        other worker has run (``elsewhere``: theirs are kept there), of a game it has run if any (the
-        game's terms are kept too); else the first."""
+        the first under a variant and probe this worker has run, of a check no other worker has run
+        (``elsewhere``: theirs, and the witnesses their runs found, are kept there), so that it reuses
+        the encodings it built; else the first of a check it has run (its terms and witnesses are kept
+        for the variants that agree on the options they read); else the first of a check no other
+        worker has run, of a game it has run if any (the game's terms are kept too); else the first."""
         ahead = list(itertools.islice(pending, window))
         ahead = [task for task in ahead if not (task.second_solver and task.check_id in pairing)] or ahead
-        chosen = next((task for task in ahead if _warm_key(task) in self.warm),
+        chosen = next((task for task in ahead if _warm_key(task) in self.warm and task.check_id not in elsewhere),
                       next((task for task in ahead if task.check_id in self.checks),
                            next((task for task in ahead if task.check_id not in elsewhere and _game(task) in self.games),
                                 next((task for task in ahead if task.check_id not in elsewhere), ahead[0]))))
