@@ -228,10 +228,13 @@ class _Slot:
         worker has run, of a game it has run if any (the game's terms are kept too); else the first."""
         ahead = list(itertools.islice(pending, window))
         ahead = [task for task in ahead if not (task.second_solver and task.check_id in pairing)] or ahead
-        chosen = next((task for task in ahead if _warm_key(task) in self.warm and task.check_id not in elsewhere),
-                      next((task for task in ahead if task.check_id in self.checks),
-                           next((task for task in ahead if task.check_id not in elsewhere and _game(task) in self.games),
-                                next((task for task in ahead if task.check_id not in elsewhere), ahead[0]))))
+        preferences: tuple[Callable[[Task], bool], ...] = (
+            lambda task: _warm_key(task) in self.warm and task.check_id not in elsewhere,
+            lambda task: task.check_id in self.checks,
+            lambda task: task.check_id not in elsewhere and _game(task) in self.games,
+            lambda task: task.check_id not in elsewhere,
+        )
+        chosen = next((task for prefer in preferences for task in ahead if prefer(task)), ahead[0])
         pending.remove(chosen)
         self.warm.add(_warm_key(chosen))
         self.checks.add(chosen.check_id)

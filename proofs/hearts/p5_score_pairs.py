@@ -13,7 +13,8 @@ from typing import Any
 from cardcanon.proofs.base import CheckResult, Run, Verdict
 from cardcanon.proofs.hearts.encoding import HandWitness, hand_states
 from cardcanon.proofs.hearts.replay import (
-    Reached, asked_under, counterexample, found, hand_scoring, replay_single, replayed_found, rules_for,
+    Reached, asked_under, counterexample, found, found_elsewhere, hand_scoring, replay_single, replayed_found,
+    rules_for,
 )
 from cardcanon.proofs.hearts.scores import ScoreAbstraction, predicted_pairs, predicted_splits, score_hand_record
 
@@ -83,9 +84,5 @@ def check(run: Run) -> CheckResult:
     return CheckResult(Verdict.PROVED, witness=sample, stats=stats,
                        detail=f"{len(witnesses)} possible hand-score pairs, each replayed; all "
                               f"{candidates - len(witnesses)} others impossible: {pairs}"
-                              f"{asked_under(asked, rules.config)}{_found_elsewhere(len(replayed))}")
-
-
-def _found_elsewhere(count: int) -> str:
-    return "" if not count else (f"; {count} witnesses were hands found by an earlier run's search under another "
-                                 f"variant, which the model plays and scores alike under this one (replayed)")
+                              f"{asked_under(asked, rules.config)}"
+                              f"{found_elsewhere(len(replayed), 'witnesses')}")

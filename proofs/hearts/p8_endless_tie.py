@@ -22,7 +22,7 @@ from cardcanon.proofs.hearts.encoding import CARDS, HEARTS, HandWitness, N_CARDS
 from cardcanon.proofs.hearts.score_terms import match_result_terms
 from cardcanon.proofs.hearts.play_terms import MEMO
 from cardcanon.proofs.hearts.replay import (
-    Asked, ReplayMismatch, asked_under, found, hands_of, replay_match, replayed_found, rules_for,
+    Asked, ReplayMismatch, asked_under, found, found_elsewhere, hands_of, replay_match, replayed_found, rules_for,
 )
 from cardcanon.proofs.records import function_record
 
@@ -87,7 +87,7 @@ def _endless_tie(run: Run) -> CheckResult:
                            detail=f"no lasso: {len(ties)} dead pairs allow a tied hand, tied scores {tied_scores}; "
                                   f"at {tie}-{tie} the model says {decision_text(model.match_result((tie, tie), config))}"
                                   f"{asked_under([searched], rules.config)}"
-                                  f"{_found_elsewhere(len(replayed), len(ties))}")
+                                  f"{found_elsewhere(len(replayed), f'of the {len(ties)} tied hands')}")
     keep_going = Fraction(len(ties), N_CARDS * (N_CARDS - 1) // 2)
     stats.update(p_tie_continues=str(keep_going), p_tie_ends_at_least=str(1 - keep_going))
     w = max(ties.values(), key=lambda t: t.scores[0])
@@ -118,9 +118,4 @@ def _endless_tie(run: Run) -> CheckResult:
                f"{'every' if only_shape else 'not every'} tied hand has Q♠ and one heart dead and 3 hearts each. Each hand keeps a tie with probability at most "
                f"{keep_going}, so it ends the tie-break with probability at least {1 - keep_going}: the tie-break "
                f"ends with probability 1 but has no bound{asked_under([searched], rules.config)}"
-               f"{_found_elsewhere(len(replayed), len(ties))}")
-
-
-def _found_elsewhere(count: int, ties: int) -> str:
-    return "" if not count else (f"; {count} of the {ties} tied hands were found by an earlier run's search under "
-                                 f"another variant, and the model plays them alike under this one (replayed)")
+               f"{found_elsewhere(len(replayed), f'of the {len(ties)} tied hands')}")

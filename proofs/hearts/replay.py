@@ -225,6 +225,12 @@ def replayed_found(run: Run, config: model.HeartsConfig,
         yield witness, at
 
 
+def found_elsewhere(count: int, of: str) -> str:
+    """Words for ``count`` witnesses (``of``: which) that :func:`replayed_found` gave (empty: none)."""
+    return "" if not count else (f"; {count} {of} were found by an earlier run's search under another variant, "
+                                 f"and the model plays and scores them alike under this one (replayed)")
+
+
 def asked_under(results: Sequence[object], config: model.HeartsConfig) -> str:
     """Words for the kept search ``results`` that were asked under another variant than ``config``
     (empty: none was): the same query, since its terms read only options on which the two agree."""
